@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* csv.h - strict validation and canonical form of SBAT CSV metadata */
+#ifndef SBAT_CSV_H
+#define SBAT_CSV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+/* A .sbat larger than this is corrupt input, not metadata (real ones are < 1 KiB). */
+#define SBAT_CSV_MAX_SIZE (64u * 1024u)
+#define SBAT_CSV_COLUMNS 6
+#define SBAT_CSV_MAX_GENERATION 65535u
+
+/* The header row every .sbat must start with (component "sbat", generation 1). */
+#define SBAT_CSV_HEADER_ROW "sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md"
+
+typedef struct sbat_csv_entry {
+	const char *component_name;
+	const char *component_generation; /* the digits as written */
+	const char *vendor_name;
+	const char *vendor_package_name;
+	const char *vendor_version;
+	const char *vendor_url;
+	const char *text;                 /* the whole row as written, without line ending */
+	uint16_t generation;              /* component_generation, parsed */
+	unsigned line;                    /* 1-based line number in the input */
+} sbat_csv_entry;
+
+typedef struct sbat_csv {
+	size_t n_entries;
+	sbat_csv_entry *entries;          /* entries[0] is the "sbat" header row */
+	char *storage;                    /* one block holding all strings */
+} sbat_csv;
+
+/*
+ * Parse SBAT CSV from buf[0..len) (not NUL-terminated) and apply every rule
+ * a writer must obey, stricter than shim's reader:
+ *  - at most SBAT_CSV_MAX_SIZE bytes, printable ASCII only (no NUL, no BOM,
+ *    no tab), lines end in LF or CRLF (a lone CR is an error);
+ *  - no empty line except trailing ones at the end of the input;
+ *  - every row has at least 6 comma-separated fields, none empty, no leading
+ *    or trailing space in a field;
+ *  - component_generation is plain decimal digits with value 1..65535;
+ *  - the first row's component is "sbat" with generation 1, and no later
+ *    row names "sbat" again; a component name appears at most once.
+ * On failure returns SBAT_E_CSV with reterr->line/field set (1-based; field 0
+ * when the whole line is at fault) and a static `what`.
+ */
+sbat_err sbat_csv_parse(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_diag *reterr);
+
+/* NULL-safe; returns NULL. */
+sbat_csv *sbat_csv_free(sbat_csv *csv);
+
+/*
+ * The canonical bytes to store in .sbat: each row's text followed by "\n".
+ * *ret_buf is malloc'ed and owned by the caller.
+ */
+sbat_err sbat_csv_format(const sbat_csv *csv, uint8_t **ret_buf, size_t *ret_len, sbat_diag *reterr);
+
+#endif

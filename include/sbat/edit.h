@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* edit.h - insert or replace the .sbat section of a PE/COFF image */
+#ifndef SBAT_EDIT_H
+#define SBAT_EDIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+typedef enum sbat_edit_action {
+	SBAT_ACTION_INSERT = 1,  /* a new .sbat section header and data at the end */
+	SBAT_ACTION_REPLACE,     /* the existing .sbat rewritten inside its raw size */
+	SBAT_ACTION_GROW,        /* the existing .sbat is last and was enlarged */
+} sbat_edit_action;
+
+typedef struct sbat_edit_opts {
+	int strip_signature;     /* drop a certificate table instead of refusing */
+} sbat_edit_opts;
+
+/* What an edit did, for --verbose and for tests. */
+typedef struct sbat_edit_report {
+	sbat_edit_action action;
+	unsigned section_index;
+	uint32_t virtual_address;
+	uint32_t virtual_size;
+	uint32_t pointer_to_raw_data;
+	uint32_t size_of_raw_data;
+	uint32_t characteristics;
+	uint32_t old_size_of_image, new_size_of_image;
+	uint32_t old_size_of_headers, new_size_of_headers;
+	uint32_t old_checksum, new_checksum;
+	uint64_t overlay_offset, overlay_size; /* trailing data kept after the sections */
+	uint64_t overlay_new_offset;
+	uint32_t stripped_cert_size;           /* bytes of certificate table removed */
+	uint64_t output_size;
+	int unchanged;                         /* output is byte-identical to the input */
+} sbat_edit_report;
+
+/*
+ * Put `payload` (canonical SBAT CSV, see sbat_csv_format) into the image
+ * in[0..in_len) as its one .sbat section and return the new image in
+ * *ret_out (malloc'ed, owned by the caller). The input is never modified.
+ * The output is re-parsed and checked against the loaders' layout rules
+ * before it is returned. ret_report may be NULL.
+ */
+sbat_err sbat_edit(const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
+                   const sbat_edit_opts *opts, uint8_t **ret_out, size_t *ret_out_len,
+                   sbat_edit_report *ret_report, sbat_diag *reterr);
+
+const char *sbat_edit_action_name(sbat_edit_action action);
+
+#endif

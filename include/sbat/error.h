@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* error.h - result codes and diagnostics returned by every sbat-add library call */
+#ifndef SBAT_ERROR_H
+#define SBAT_ERROR_H
+
+#include <stdint.h>
+
+/*
+ * Library calls never print. A failure returns one of these codes and, when
+ * the caller passed a diagnostic, fills it with the check that fired.
+ */
+typedef enum sbat_err {
+	SBAT_OK = 0,
+
+	/* input/output */
+	SBAT_E_IO,              /* a system call failed; see sbat_diag.sys_errno */
+	SBAT_E_NOMEM,           /* an allocation failed */
+	SBAT_E_TOO_BIG,         /* input over a documented size limit */
+	SBAT_E_NOT_REGULAR,     /* not a regular file (directory, device, symlink in place) */
+
+	/* PE/COFF structure */
+	SBAT_E_PE_TRUNCATED,    /* a header or table runs past the end of the file */
+	SBAT_E_PE_MAGIC,        /* a magic number or signature is wrong */
+	SBAT_E_PE_FIELD,        /* a header field holds an impossible value */
+	SBAT_E_PE_SECTION,      /* a section header is inconsistent or out of bounds */
+	SBAT_E_PE_OVERFLOW,     /* a size or address computation would overflow */
+
+	/* editing */
+	SBAT_E_SIGNED,          /* the image carries a certificate table */
+	SBAT_E_NO_HEADER_ROOM,  /* no room for another section header */
+	SBAT_E_SBAT_DUPLICATE,  /* more than one .sbat section */
+	SBAT_E_SBAT_NO_ROOM,    /* the existing .sbat cannot hold the new data */
+	SBAT_E_NO_SBAT,         /* the image has no .sbat section */
+	SBAT_E_LAYOUT,          /* the planned output failed its own validation */
+
+	/* SBAT CSV */
+	SBAT_E_CSV,             /* the CSV breaks a rule shim or the format imposes */
+
+	SBAT__ERR_MAX
+} sbat_err;
+
+/*
+ * What failed, for a one-line message. `what` is a static string naming the
+ * check (never freed). `offset` is a file offset for image errors (when
+ * has_offset is set); for CSV errors `line` and `field` are 1-based (0 when
+ * not applicable).
+ */
+typedef struct sbat_diag {
+	sbat_err code;
+	const char *what;
+	uint64_t offset;
+	int has_offset;
+	unsigned line;
+	unsigned field;
+	int sys_errno;
+} sbat_diag;
+
+/* A short, static, human-readable description of a code. */
+const char *sbat_strerror(sbat_err code);
+
+#endif

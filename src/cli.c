@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* cli.c - the sbat-add command: options, messages and exit codes (the only code that prints) */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sbat/sbat.h"
+
+enum exit_status {
+	EXIT_OK = 0,
+	EXIT_FAILURE_ = 1,  /* bad input or a refused edit; nothing was written */
+	EXIT_USAGE = 2,
+	EXIT_NO_SBAT = 3,   /* --print: the image has no .sbat */
+};
+
+enum {
+	ARG_STRIP_SIGNATURE = 0x100,
+};
+
+typedef struct cli_opts {
+	const char *image;
+	const char *csv;
+	const char *output;
+	int print;
+	int dry_run;
+	int verbose;
+	int strip_signature;
+} cli_opts;
+
+static const char *progname = "sbat-add";
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+	        "Usage: %s --file IMAGE --csv FILE [--output OUT] [OPTIONS]\n"
+	        "       %s --print IMAGE\n"
+	        "\n"
+	        "Insert or replace the .sbat section (UEFI Secure Boot Advanced Targeting\n"
+	        "metadata) of a PE/COFF image: an x86 bzImage, an arm64/riscv EFI kernel or an\n"
+	        "EFI application. Every byte that does not have to change is kept.\n"
+	        "\n"
+	        "  -f, --file IMAGE        image to edit (or give IMAGE as the only argument)\n"
+	        "  -c, --csv FILE          SBAT CSV to store; validated as shim parses it\n"
+	        "  -o, --output OUT        write the result to OUT instead of replacing IMAGE\n"
+	        "      --strip-signature   remove a certificate table instead of refusing\n"
+	        "  -n, --dry-run           check and plan the edit, write nothing\n"
+	        "  -p, --print             print the image's .sbat CSV and exit\n"
+	        "  -v, --verbose           describe the image and the edit on stderr\n"
+	        "  -h, --help              show this help and exit\n"
+	        "  -V, --version           show the version and exit\n"
+	        "\n"
+	        "Without --output, IMAGE is replaced atomically (temporary file, fsync,\n"
+	        "rename) and keeps its mode; it is not rewritten when nothing changes.\n"
+	        "\n"
+	        "Exit status: 0 success, 1 invalid input or refused edit (IMAGE untouched),\n"
+	        "2 usage error, 3 --print found no .sbat section.\n",
+	        progname, progname);
+}
+
+static int
+usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", progname);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", progname);
+	return EXIT_USAGE;
+}
+
+/* One line naming the file, the check and where it fired. */
+static int
+report_error(const char *file, const sbat_diag *d)
+{
+	if (d->code == SBAT_E_CSV && d->line) {
+		if (d->field)
+			fprintf(stderr, "%s: %s:%u: field %u: %s\n", progname, file, d->line, d->field, d->what);
+		else
+			fprintf(stderr, "%s: %s:%u: %s\n", progname, file, d->line, d->what);
+	} else if (d->sys_errno) {
+		fprintf(stderr, "%s: %s: %s: %s\n", progname, file, d->what, strerror(d->sys_errno));
+	} else if (d->has_offset) {
+		fprintf(stderr, "%s: %s: %s (at offset 0x%" PRIx64 ")\n", progname, file,
+		        d->what ? d->what : sbat_strerror(d->code), d->offset);
+	} else {
+		fprintf(stderr, "%s: %s: %s\n", progname, file, d->what ? d->what : sbat_strerror(d->code));
+	}
+	return EXIT_FAILURE_;
+}
+
+static int
+parse_args(int argc, char **argv, cli_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "file", required_argument, NULL, 'f' },
+		{ "csv", required_argument, NULL, 'c' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "strip-signature", no_argument, NULL, ARG_STRIP_SIGNATURE },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "print", no_argument, NULL, 'p' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	while ((c = getopt_long(argc, argv, "f:c:o:npvhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f': o->image = optarg; break;
+		case 'c': o->csv = optarg; break;
+		case 'o': o->output = optarg; break;
+		case ARG_STRIP_SIGNATURE: o->strip_signature = 1; break;
+		case 'n': o->dry_run = 1; break;
+		case 'p': o->print = 1; break;
+		case 'v': o->verbose = 1; break;
+		case 'h': usage(stdout); return -EXIT_OK - 1;
+		case 'V': printf("sbat-add %s\n", SBAT_ADD_VERSION); return -EXIT_OK - 1;
+		default: return usage_error("%s", "invalid option");
+		}
+	}
+	if (optind < argc) {
+		if (o->image)
+			return usage_error("unexpected argument '%s' (IMAGE was given with --file)", argv[optind]);
+		o->image = argv[optind++];
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	/* every combination is checked before any file is opened */
+	if (!o->image)
+		return usage_error("%s", "no IMAGE given (use --file IMAGE)");
+	if (o->print) {
+		if (o->csv || o->output || o->strip_signature || o->dry_run)
+			return usage_error("%s", "--print takes only an IMAGE");
+		return 0;
+	}
+	if (!o->csv)
+		return usage_error("%s", "no SBAT CSV given (use --csv FILE)");
+	if (o->output && o->dry_run)
+		return usage_error("%s", "--output and --dry-run exclude each other");
+	return 0;
+}
+
+static void
+print_escaped(const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if ((p[i] >= 0x20 && p[i] < 0x7f) || p[i] == '\n')
+			putchar(p[i]);
+		else
+			printf("\\x%02x", p[i]);
+	}
+	if (n && p[n - 1] != '\n')
+		putchar('\n');
+}
+
+static void
+describe_image(const char *file, const sbat_pe *pe)
+{
+	fprintf(stderr, "%s: %s, %s %s, %u sections, FileAlignment 0x%" PRIx32
+	        ", SectionAlignment 0x%" PRIx32 ", SizeOfHeaders 0x%" PRIx32 ", SizeOfImage 0x%" PRIx32 "\n",
+	        file, sbat_pe_kind_name(pe->kind), pe->magic == 0x20b ? "PE32+" : "PE32",
+	        sbat_pe_machine_name(pe->machine), pe->number_of_sections, pe->file_alignment,
+	        pe->section_alignment, pe->size_of_headers, pe->size_of_image);
+}
+
+static void
+describe_edit(const char *file, const sbat_edit_report *r)
+{
+	fprintf(stderr, "%s: %s .sbat as section %u: VirtualAddress 0x%" PRIx32 ", VirtualSize 0x%" PRIx32
+	        ", PointerToRawData 0x%" PRIx32 ", SizeOfRawData 0x%" PRIx32 ", Characteristics 0x%08" PRIx32 "\n",
+	        file, sbat_edit_action_name(r->action), r->section_index, r->virtual_address, r->virtual_size,
+	        r->pointer_to_raw_data, r->size_of_raw_data, r->characteristics);
+	if (r->new_size_of_image != r->old_size_of_image)
+		fprintf(stderr, "%s: SizeOfImage 0x%" PRIx32 " -> 0x%" PRIx32 "\n", file, r->old_size_of_image,
+		        r->new_size_of_image);
+	if (r->new_size_of_headers != r->old_size_of_headers)
+		fprintf(stderr, "%s: SizeOfHeaders 0x%" PRIx32 " -> 0x%" PRIx32 "\n", file,
+		        r->old_size_of_headers, r->new_size_of_headers);
+	if (r->old_checksum != 0)
+		fprintf(stderr, "%s: CheckSum 0x%08" PRIx32 " -> 0x%08" PRIx32 "\n", file, r->old_checksum,
+		        r->new_checksum);
+	if (r->stripped_cert_size)
+		fprintf(stderr, "%s: removed the certificate table (%" PRIu32 " bytes); sign the result again\n",
+		        file, r->stripped_cert_size);
+	if (r->overlay_size && r->overlay_new_offset != r->overlay_offset)
+		fprintf(stderr, "%s: kept %" PRIu64 " bytes of trailing data, moved from 0x%" PRIx64 " to 0x%" PRIx64
+		        " (after .sbat)\n", file, r->overlay_size, r->overlay_offset, r->overlay_new_offset);
+	else if (r->overlay_size)
+		fprintf(stderr, "%s: kept %" PRIu64 " bytes of trailing data at 0x%" PRIx64 "\n", file,
+		        r->overlay_size, r->overlay_offset);
+}
+
+static int
+run_print(const cli_opts *o)
+{
+	sbat_pe *pe = malloc(sizeof(*pe));
+	uint8_t *buf = NULL;
+	const uint8_t *data;
+	size_t len, n;
+	sbat_diag d;
+	sbat_csv *csv = NULL;
+	int status = EXIT_OK;
+
+	if (!pe) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		return EXIT_FAILURE_;
+	}
+	if (sbat_file_read(o->image, SBAT_FILE_MAX_SIZE, &buf, &len, &d) ||
+	    sbat_pe_parse(buf, len, pe, &d)) {
+		status = report_error(o->image, &d);
+		goto out;
+	}
+	if (o->verbose)
+		describe_image(o->image, pe);
+	if (sbat_pe_sbat_data(pe, buf, len, &data, &n, &d)) {
+		if (d.code == SBAT_E_NO_SBAT) {
+			fprintf(stderr, "%s: %s: no .sbat section\n", progname, o->image);
+			status = EXIT_NO_SBAT;
+		} else {
+			status = report_error(o->image, &d);
+		}
+		goto out;
+	}
+	print_escaped(data, n);
+	/* a malformed .sbat is worth knowing about: shim rejects the whole image for it */
+	if (sbat_csv_parse(data, n, &csv, &d) != SBAT_OK) {
+		fprintf(stderr, "%s: warning: %s: .sbat would not pass validation: ", progname, o->image);
+		if (d.line && d.field)
+			fprintf(stderr, "line %u, field %u: %s\n", d.line, d.field, d.what);
+		else if (d.line)
+			fprintf(stderr, "line %u: %s\n", d.line, d.what);
+		else
+			fprintf(stderr, "%s\n", d.what);
+	}
+	sbat_csv_free(csv);
+out:
+	free(buf);
+	free(pe);
+	return status;
+}
+
+static int
+run_edit(const cli_opts *o)
+{
+	sbat_edit_opts eo = { 0 };
+	sbat_edit_report report;
+	uint8_t *csv_text = NULL, *payload = NULL, *image = NULL, *out = NULL;
+	size_t csv_len, payload_len, image_len, out_len;
+	sbat_csv *csv = NULL;
+	sbat_diag d;
+	int status = EXIT_FAILURE_;
+
+	if (sbat_file_read(o->csv, SBAT_CSV_MAX_SIZE, &csv_text, &csv_len, &d)) {
+		report_error(o->csv, &d);
+		goto out;
+	}
+	if (sbat_csv_parse(csv_text, csv_len, &csv, &d) || sbat_csv_format(csv, &payload, &payload_len, &d)) {
+		report_error(o->csv, &d);
+		goto out;
+	}
+	if (sbat_file_read(o->image, SBAT_FILE_MAX_SIZE, &image, &image_len, &d)) {
+		report_error(o->image, &d);
+		goto out;
+	}
+	if (o->verbose) {
+		sbat_pe *pe = malloc(sizeof(*pe));
+
+		if (pe && sbat_pe_parse(image, image_len, pe, NULL) == SBAT_OK)
+			describe_image(o->image, pe);
+		free(pe);
+	}
+	eo.strip_signature = o->strip_signature;
+	if (sbat_edit(image, image_len, payload, payload_len, &eo, &out, &out_len, &report, &d)) {
+		report_error(o->image, &d);
+		goto out;
+	}
+	if (o->verbose || o->dry_run)
+		describe_edit(o->image, &report);
+	if (o->dry_run) {
+		fprintf(stderr, "%s: dry run: %snot written\n", o->image, report.unchanged ? "no change, " : "");
+	} else if (o->output) {
+		if (sbat_file_write_atomic(o->output, o->image, out, out_len, &d)) {
+			report_error(o->output, &d);
+			goto out;
+		}
+	} else if (report.unchanged) {
+		if (o->verbose)
+			fprintf(stderr, "%s: already up to date, not rewritten\n", o->image);
+	} else if (sbat_file_write_atomic(o->image, NULL, out, out_len, &d)) {
+		report_error(o->image, &d);
+		goto out;
+	}
+	status = EXIT_OK;
+out:
+	sbat_csv_free(csv);
+	free(csv_text);
+	free(payload);
+	free(image);
+	free(out);
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	cli_opts o;
+	int r;
+
+	r = parse_args(argc, argv, &o);
+	if (r < 0)
+		return -r - 1;
+	if (r > 0)
+		return r;
+	return o.print ? run_print(&o) : run_edit(&o);
+}

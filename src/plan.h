@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* plan.h - the layout of an edited image, computed before a byte is written */
+#ifndef SBAT_PLAN_H
+#define SBAT_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sbat/edit.h"
+#include "sbat/pe.h"
+
+#include "pe_layout.h"
+
+/*
+ * The output is a sequence of extents laid end to end (copied input ranges,
+ * the new payload, zero fill), then header patches written over it at fixed
+ * output offsets. Nothing is computed while emitting except the checksum.
+ */
+typedef enum extent_kind {
+	EXTENT_COPY,      /* in[src .. src+len) */
+	EXTENT_PAYLOAD,   /* the new .sbat bytes */
+	EXTENT_ZERO,      /* len zero bytes */
+} extent_kind;
+
+typedef struct extent {
+	extent_kind kind;
+	uint64_t src;
+	uint64_t len;
+} extent;
+
+typedef struct patch {
+	uint64_t offset;  /* in the output */
+	unsigned len;
+	uint8_t bytes[SH_SIZE];
+} patch;
+
+#define PLAN_MAX_EXTENTS 8
+#define PLAN_MAX_PATCHES (8 + SBAT_PE_MAX_DEBUG_ENTRIES)
+
+typedef struct plan {
+	extent extents[PLAN_MAX_EXTENTS];
+	unsigned n_extents;
+	patch patches[PLAN_MAX_PATCHES];
+	unsigned n_patches;
+	uint64_t output_size;
+	int update_checksum;       /* recompute CheckSum at checksum_offset after patching */
+	uint64_t checksum_offset;
+	uint64_t section_header_offset; /* where the .sbat header lives in the output */
+	sbat_edit_report report;
+} plan;
+
+/*
+ * Decide how `payload` becomes the image's .sbat: replace in place, grow the
+ * last section, or append a new one. Checks header room, signatures and the
+ * bzImage limits; does no I/O and allocates nothing.
+ */
+sbat_err plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, size_t payload_len,
+                    const sbat_edit_opts *opts, plan *ret, sbat_diag *reterr);
+
+/*
+ * Write the planned image into a new malloc'ed buffer. Checks that the
+ * extents add up to the planned size and every patch lies inside it.
+ */
+sbat_err plan_emit(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload,
+                   size_t payload_len, uint8_t **ret_out, sbat_diag *reterr);
+
+/*
+ * Re-parse the output and check the rules loaders apply to the section we
+ * wrote: one .sbat with the payload and NUL padding, aligned and inside the
+ * file and image, overlapping nothing, bzImage setup bytes unchanged.
+ */
+sbat_err plan_verify(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out,
+                     size_t out_len, const uint8_t *payload, size_t payload_len, sbat_diag *reterr);
+
+#endif
