@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* csv.c - strict parser and canonical formatter for SBAT CSV metadata */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sbat/csv.h"
+#include "diag.h"
+
+/*
+ * The struct, its entries and every string share one block, so a parsed CSV
+ * is one malloc and one free. csv is the first member: &blk->csv == blk.
+ */
+struct csv_block {
+	sbat_csv csv;
+	sbat_csv_entry entries[];
+};
+
+static sbat_err
+fail(sbat_diag *d, sbat_err code, const char *what, unsigned line, unsigned field)
+{
+	if (d) {
+		diag_fail(d, code, what);
+		d->line = line;
+		d->field = field;
+	}
+	return code;
+}
+
+/*
+ * Where the content ends once trailing empty lines (LF or CRLF) are dropped;
+ * the newline of the last row goes too, so buf[end - 1] is never LF.
+ */
+static size_t
+trim(const uint8_t *buf, size_t len)
+{
+	while (len > 0 && buf[len - 1] == '\n') {
+		len--;
+		if (len > 0 && buf[len - 1] == '\r')
+			len--;
+	}
+	return len;
+}
+
+/*
+ * The first byte shim or a reader could misread: shim stops at NUL, and a
+ * BOM or non-ASCII byte would end up in a component name shim compares
+ * byte for byte. Any CR left in a row is not part of a CRLF.
+ */
+static sbat_err
+check_bytes(const uint8_t *p, size_t n, unsigned line, sbat_diag *d)
+{
+	static const uint8_t bom[3] = { 0xef, 0xbb, 0xbf };
+	unsigned field = 1;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint8_t c = p[i];
+
+		if (c == ',')
+			field++;
+		else if (c == '\0')
+			return fail(d, SBAT_E_CSV, "NUL byte", line, field);
+		else if (c == '\r')
+			return fail(d, SBAT_E_CSV, "CR not followed by LF", line, 0);
+		else if (line == 1 && i == 0 && n >= sizeof(bom) &&
+			 memcmp(p, bom, sizeof(bom)) == 0)
+			return fail(d, SBAT_E_CSV, "UTF-8 byte order mark", line, field);
+		else if (c < 0x20 || c > 0x7e)
+			return fail(d, SBAT_E_CSV, "non-printable or non-ASCII byte", line, field);
+	}
+	return SBAT_OK;
+}
+
+/*
+ * Digits only, value 1..65535: shim's atoi would read "1a" as 1 and "+1",
+ * " 1" or "x" as 0, which revokes the component. NULL means valid.
+ */
+static const char *
+parse_generation(const uint8_t *p, size_t n, uint16_t *ret)
+{
+	uint32_t v = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return "generation is not a decimal number";
+		/* Saturate so 20 digits cannot wrap back into range. */
+		v = v * 10 + (uint32_t)(p[i] - '0');
+		if (v > SBAT_CSV_MAX_GENERATION)
+			v = SBAT_CSV_MAX_GENERATION + 1;
+	}
+	if (v < 1 || v > SBAT_CSV_MAX_GENERATION)
+		return "generation out of range 1..65535";
+	*ret = (uint16_t)v;
+	return NULL;
+}
+
+/*
+ * Validate the row p[0..n) (no line ending) and append it to csv, copying
+ * it twice into *out: once as text, once split on commas into fields.
+ */
+static sbat_err
+parse_row(sbat_csv *csv, const uint8_t *p, size_t n, unsigned line, char **out, sbat_diag *d)
+{
+	sbat_csv_entry *e = &csv->entries[csv->n_entries];
+	size_t start = 0, i;
+	unsigned field = 0;
+	const char *what;
+	char *text, *fields, *col[SBAT_CSV_COLUMNS];
+	sbat_err r;
+
+	if (n == 0)
+		return fail(d, SBAT_E_CSV, "empty line", line, 0);
+	r = check_bytes(p, n, line, d);
+	if (r != SBAT_OK)
+		return r;
+
+	for (i = 0; i < n; i++)
+		if (p[i] == ',')
+			field++;
+	if (field + 1 < SBAT_CSV_COLUMNS)
+		return fail(d, SBAT_E_CSV, "fewer than 6 fields", line, 0);
+
+	/* Left to right, extras included: a stray space or comma is a typo. */
+	field = 0;
+	for (i = 0; i <= n; i++) {
+		size_t flen;
+
+		if (i < n && p[i] != ',')
+			continue;
+		field++;
+		flen = i - start;
+		if (flen == 0)
+			return fail(d, SBAT_E_CSV, "empty field", line, field);
+		if (p[start] == ' ' || p[i - 1] == ' ')
+			return fail(d, SBAT_E_CSV, "leading or trailing space", line, field);
+		if (field == 2) {
+			what = parse_generation(p + start, flen, &e->generation);
+			if (what)
+				return fail(d, SBAT_E_CSV, what, line, field);
+		}
+		start = i + 1;
+	}
+
+	text = *out;
+	memcpy(text, p, n);
+	text[n] = '\0';
+	fields = text + n + 1;
+	memcpy(fields, p, n);
+	fields[n] = '\0';
+	*out = fields + n + 1;
+
+	col[0] = fields;
+	field = 1;
+	for (i = 0; i < n; i++) {
+		if (fields[i] != ',')
+			continue;
+		fields[i] = '\0';
+		if (field < SBAT_CSV_COLUMNS)
+			col[field++] = fields + i + 1;
+	}
+	e->component_name = col[0];
+	e->component_generation = col[1];
+	e->vendor_name = col[2];
+	e->vendor_package_name = col[3];
+	e->vendor_version = col[4];
+	e->vendor_url = col[5];
+	e->text = text;
+	e->line = line;
+
+	/* The sbat,1 row leads: it names the format version the other rows follow. */
+	if (csv->n_entries == 0) {
+		if (strcmp(e->component_name, "sbat") != 0)
+			return fail(d, SBAT_E_CSV, "first row must be the sbat,1 header", line, 1);
+		if (e->generation != 1)
+			return fail(d, SBAT_E_CSV, "first row must be the sbat,1 header", line, 2);
+	} else {
+		if (strcmp(e->component_name, "sbat") == 0)
+			return fail(d, SBAT_E_CSV, "second sbat header row", line, 1);
+		/* Rows are few (64 KiB caps them), so a quadratic scan is fine. */
+		for (i = 1; i < csv->n_entries; i++)
+			if (strcmp(csv->entries[i].component_name, e->component_name) == 0)
+				return fail(d, SBAT_E_CSV, "duplicate component", line, 1);
+	}
+	csv->n_entries++;
+	return SBAT_OK;
+}
+
+sbat_err
+sbat_csv_parse(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_diag *reterr)
+{
+	struct csv_block *blk;
+	sbat_csv *csv;
+	size_t end, i, n_lf = 0, n_crlf = 0, n_rows, text_size, size, pos = 0;
+	unsigned line = 0;
+	char *out;
+
+	if (len > SBAT_CSV_MAX_SIZE)
+		return fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB", 0, 0);
+	end = buf ? trim(buf, len) : 0;
+	if (end == 0)
+		return fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
+
+	for (i = 0; i < end; i++) {
+		if (buf[i] != '\n')
+			continue;
+		n_lf++;
+		if (i > 0 && buf[i - 1] == '\r')
+			n_crlf++;
+	}
+	/*
+	 * Each row is stored twice (text, fields) with a NUL instead of its line
+	 * ending; the 64 KiB cap keeps this small, but check anyway.
+	 */
+	n_rows = n_lf + 1;
+	text_size = end - n_crlf + 1;
+	size = offsetof(struct csv_block, entries);
+	if (n_rows > (SIZE_MAX - size) / sizeof(sbat_csv_entry))
+		return fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
+	size += n_rows * sizeof(sbat_csv_entry);
+	if (text_size > (SIZE_MAX - size) / 2)
+		return fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
+	size += 2 * text_size;
+
+	blk = malloc(size);
+	if (!blk)
+		return fail(reterr, SBAT_E_NOMEM, "allocating parsed CSV", 0, 0);
+	csv = &blk->csv;
+	csv->n_entries = 0;
+	csv->entries = blk->entries;
+	csv->storage = (char *)(blk->entries + n_rows);
+	out = csv->storage;
+
+	/* trim() left no LF at the end, so this visits exactly n_rows lines. */
+	while (pos < end) {
+		const uint8_t *lf = memchr(buf + pos, '\n', end - pos);
+		size_t stop = lf ? (size_t)(lf - buf) : end;
+		size_t next = lf ? stop + 1 : end;
+		sbat_err r;
+
+		line++;
+		if (lf && stop > pos && buf[stop - 1] == '\r')
+			stop--;
+		r = parse_row(csv, buf + pos, stop - pos, line, &out, reterr);
+		if (r != SBAT_OK) {
+			free(blk);
+			return r;
+		}
+		pos = next;
+	}
+
+	*ret_csv = csv;
+	return SBAT_OK;
+}
+
+sbat_csv *
+sbat_csv_free(sbat_csv *csv)
+{
+	/* csv is the start of its block (see struct csv_block). */
+	free(csv);
+	return NULL;
+}
+
+sbat_err
+sbat_csv_format(const sbat_csv *csv, uint8_t **ret_buf, size_t *ret_len, sbat_diag *reterr)
+{
+	size_t total = 0, pos = 0, i, n;
+	sbat_csv *check = NULL;
+	uint8_t *b;
+	sbat_err r;
+
+	if (!csv || csv->n_entries == 0 || !csv->entries)
+		return fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
+	for (i = 0; i < csv->n_entries; i++) {
+		if (!csv->entries[i].text)
+			return fail(reterr, SBAT_E_CSV, "CSV row has no text", 0, 0);
+		n = strlen(csv->entries[i].text);
+		if (n >= SIZE_MAX - total)
+			return fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
+		total += n + 1;
+	}
+	if (total > SBAT_CSV_MAX_SIZE)
+		return fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB", 0, 0);
+
+	b = malloc(total);
+	if (!b)
+		return fail(reterr, SBAT_E_NOMEM, "allocating formatted CSV", 0, 0);
+	for (i = 0; i < csv->n_entries; i++) {
+		n = strlen(csv->entries[i].text);
+		memcpy(b + pos, csv->entries[i].text, n);
+		pos += n;
+		b[pos++] = '\n';
+	}
+
+	/* A struct edited or built by hand must not slip bad rows past the rules. */
+	r = sbat_csv_parse(b, total, &check, reterr);
+	if (r != SBAT_OK) {
+		free(b);
+		return r;
+	}
+	sbat_csv_free(check);
+
+	*ret_buf = b;
+	*ret_len = total;
+	return SBAT_OK;
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* test-checksum.c - the PE CheckSum against hand-computed values and an independent implementation */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sbat/pe.h"
+
+#include "fixture.h"
+
+static void
+test_checksum_odd_length_zero_extends_last_byte(void **state)
+{
+	static const uint8_t b[] = { 0x01, 0x02, 0x03 };
+
+	(void)state;
+	/* 0x0201 + 0x0003 + length 3 */
+	assert_int_equal(sbat_pe_checksum(b, sizeof(b), 100), 0x0207);
+}
+
+static void
+test_checksum_folds_carry(void **state)
+{
+	static const uint8_t b[] = { 0xff, 0xff, 0xff, 0xff };
+
+	(void)state;
+	/* 0xffff + 0xffff = 0x1fffe, folded to 0xffff, plus length 4 */
+	assert_int_equal(sbat_pe_checksum(b, sizeof(b), 100), 0x10003);
+}
+
+static void
+test_checksum_skips_its_own_field(void **state)
+{
+	static const uint8_t b[] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+	(void)state;
+	/* bytes 2..5 count as zero: 0xffff + 0xffff folded, plus 8 */
+	assert_int_equal(sbat_pe_checksum(b, sizeof(b), 2), 0x10007);
+	/* an odd field offset masks the right bytes too: 0x00ff + 0 + 0xff00 + 0xffff */
+	assert_int_equal(sbat_pe_checksum(b, sizeof(b), 1), 0xffff + 8);
+}
+
+static void
+test_checksum_empty(void **state)
+{
+	(void)state;
+	assert_int_equal(sbat_pe_checksum((const uint8_t *)"", 0, 0), 0);
+}
+
+static void
+test_checksum_matches_independent_implementation(void **state)
+{
+	unsigned seed = 12345, i, round;
+	uint8_t *b = malloc(70001);
+
+	(void)state;
+	assert_non_null(b);
+	printf("# seed %u\n", seed);
+	srand(seed);
+	for (round = 0; round < 50; round++) {
+		size_t len = (size_t)(rand() % 70001);
+		size_t off = len > 4 ? (size_t)rand() % (len - 3) : 0;
+
+		for (i = 0; i < len; i++)
+			b[i] = (uint8_t)rand();
+		assert_int_equal(sbat_pe_checksum(b, len, off), fx_checksum(b, len, off));
+	}
+	free(b);
+}
+
+static void
+test_checksum_of_generated_image_verifies(void **state)
+{
+	fx_spec spec;
+	uint8_t *buf;
+	size_t len, off;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	spec.set_checksum = 1;
+	assert_int_equal(fx_build(&spec, &buf, &len), 0);
+	off = fx_opt_offset(buf) + 0x40;
+	assert_int_not_equal(fx_le32(buf + off), 0);
+	assert_int_equal(sbat_pe_checksum(buf, len, off), fx_le32(buf + off));
+	free(buf);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_checksum_odd_length_zero_extends_last_byte),
+		cmocka_unit_test(test_checksum_folds_carry),
+		cmocka_unit_test(test_checksum_skips_its_own_field),
+		cmocka_unit_test(test_checksum_empty),
+		cmocka_unit_test(test_checksum_matches_independent_implementation),
+		cmocka_unit_test(test_checksum_of_generated_image_verifies),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,772 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* test-edit.c - insert, replace and grow .sbat; every header field and every other byte checked */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sbat/sbat.h"
+
+#include "fixture.h"
+
+/* Offsets from the spec, written out here so the tests do not trust the parser's. */
+#define OPT_SIZE_OF_INITIALIZED_DATA 0x08
+#define OPT_SECTION_ALIGNMENT 0x20
+#define OPT_FILE_ALIGNMENT 0x24
+#define OPT_SIZE_OF_IMAGE 0x38
+#define OPT_SIZE_OF_HEADERS 0x3c
+#define OPT_CHECKSUM 0x40
+
+static const char payload[] = FX_SBAT_CSV;
+#define PAYLOAD ((const uint8_t *)payload)
+#define PAYLOAD_LEN (sizeof(payload) - 1)
+
+typedef struct image {
+	uint8_t *buf;
+	size_t len;
+} image;
+
+typedef struct hdr {
+	size_t coff, opt, table;
+	unsigned nsec;
+	uint32_t fa, sa, soi, soh, init, csum;
+} hdr;
+
+static uint64_t
+align_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) & ~(a - 1);
+}
+
+static hdr
+read_hdr(const uint8_t *b)
+{
+	hdr h;
+
+	h.coff = fx_le32(b + 0x3c) + 4;
+	h.opt = fx_opt_offset(b);
+	h.table = fx_section_table_offset(b);
+	h.nsec = fx_le16(b + h.coff + 2);
+	h.fa = fx_le32(b + h.opt + OPT_FILE_ALIGNMENT);
+	h.sa = fx_le32(b + h.opt + OPT_SECTION_ALIGNMENT);
+	h.soi = fx_le32(b + h.opt + OPT_SIZE_OF_IMAGE);
+	h.soh = fx_le32(b + h.opt + OPT_SIZE_OF_HEADERS);
+	h.init = fx_le32(b + h.opt + OPT_SIZE_OF_INITIALIZED_DATA);
+	h.csum = fx_le32(b + h.opt + OPT_CHECKSUM);
+	return h;
+}
+
+static const uint8_t *
+sect(const uint8_t *b, const hdr *h, unsigned i)
+{
+	return b + h->table + 40u * i;
+}
+
+/* end of headers and of every section's raw data */
+static uint64_t
+raw_end(const uint8_t *b, const hdr *h)
+{
+	uint64_t end = h->soh;
+	unsigned i;
+
+	for (i = 0; i < h->nsec; i++) {
+		const uint8_t *s = sect(b, h, i);
+		uint64_t e = (uint64_t)fx_le32(s + 20) + fx_le32(s + 16);
+
+		if (fx_le32(s + 16) && e > end)
+			end = e;
+	}
+	return end;
+}
+
+static uint64_t
+virtual_end(const uint8_t *b, const hdr *h)
+{
+	uint64_t end = 0;
+	unsigned i;
+
+	for (i = 0; i < h->nsec; i++) {
+		const uint8_t *s = sect(b, h, i);
+		uint32_t vs = fx_le32(s + 8) ? fx_le32(s + 8) : fx_le32(s + 16);
+
+		if ((uint64_t)fx_le32(s + 12) + vs > end)
+			end = (uint64_t)fx_le32(s + 12) + vs;
+	}
+	return end;
+}
+
+static image
+build(const fx_spec *spec)
+{
+	image im;
+
+	assert_int_equal(fx_build(spec, &im.buf, &im.len), 0);
+	return im;
+}
+
+static image
+build_kind(int kind)
+{
+	fx_spec spec;
+
+	fx_spec_init(&spec, kind);
+	return build(&spec);
+}
+
+static image
+edit_ok(const image *in, const uint8_t *pl, size_t pl_len, const sbat_edit_opts *opts,
+        sbat_edit_report *report)
+{
+	image out = { NULL, 0 };
+	sbat_diag d;
+	sbat_err err;
+
+	memset(&d, 0, sizeof(d));
+	err = sbat_edit(in->buf, in->len, pl, pl_len, opts, &out.buf, &out.len, report, &d);
+	if (err)
+		fail_msg("sbat_edit: %s (%s at 0x%llx)", sbat_strerror(err), d.what ? d.what : "",
+		         (unsigned long long)d.offset);
+	return out;
+}
+
+/* 1 for each byte an insert may change in the first raw_end bytes */
+static void
+mark(uint8_t *mask, size_t off, size_t n)
+{
+	memset(mask + off, 1, n);
+}
+
+/*
+ * The full contract of an insert: every header field that must change,
+ * nothing else in the original bytes, the data and padding, trailing data
+ * moved intact, and a second run that changes nothing.
+ */
+static void
+check_insert(const image *in, const image *out, const uint8_t *pl, size_t pl_len,
+             const sbat_edit_report *r)
+{
+	hdr a = read_hdr(in->buf), b = read_hdr(out->buf);
+	uint64_t in_raw_end = raw_end(in->buf, &a), tail = in->len - in_raw_end;
+	uint32_t raw = (uint32_t)align_up(pl_len, a.fa);
+	uint32_t va = (uint32_t)align_up(virtual_end(in->buf, &a), a.sa);
+	uint32_t ptr = (uint32_t)align_up(in_raw_end, a.fa);
+	uint64_t soi = align_up((uint64_t)va + raw, a.sa);
+	const uint8_t *s = sect(out->buf, &b, a.nsec);
+	uint8_t *mask = calloc(1, in_raw_end);
+	size_t i;
+
+	assert_non_null(mask);
+	assert_int_equal(r->action, SBAT_ACTION_INSERT);
+	assert_int_equal(b.nsec, a.nsec + 1);
+	assert_memory_equal(s, ".sbat\0\0\0", 8);
+	assert_int_equal(fx_le32(s + 8), raw);        /* VirtualSize == SizeOfRawData */
+	assert_int_equal(fx_le32(s + 12), va);        /* aligned end of the highest section */
+	assert_int_equal(fx_le32(s + 16), raw);
+	assert_int_equal(fx_le32(s + 20), ptr);
+	assert_int_equal(fx_le32(s + 24), 0);         /* no relocations */
+	assert_int_equal(fx_le16(s + 32), 0);
+	assert_int_equal(fx_le32(s + 36), 0x40000040u);
+	assert_int_equal(b.soi, soi > a.soi ? soi : a.soi);
+	assert_int_equal(b.soi % a.sa, 0);
+	assert_int_equal(b.init, a.init + raw);
+	assert_int_equal(b.fa, a.fa);
+	assert_int_equal(b.sa, a.sa);
+	if (a.csum == 0)
+		assert_int_equal(b.csum, 0);
+	else
+		assert_int_equal(b.csum, fx_checksum(out->buf, out->len, b.opt + OPT_CHECKSUM));
+
+	assert_int_equal(out->len, (uint64_t)ptr + raw + tail);
+	assert_memory_equal(out->buf + ptr, pl, pl_len);
+	for (i = pl_len; i < raw; i++)
+		assert_int_equal(out->buf[ptr + i], 0);
+	for (i = in_raw_end; i < ptr; i++)
+		assert_int_equal(out->buf[i], 0);
+	if (tail)
+		assert_memory_equal(out->buf + ptr + raw, in->buf + in_raw_end, tail);
+
+	/* every original byte that did not have to change is identical */
+	mark(mask, a.coff + 2, 2);
+	mark(mask, a.opt + OPT_SIZE_OF_INITIALIZED_DATA, 4);
+	mark(mask, a.opt + OPT_SIZE_OF_IMAGE, 4);
+	mark(mask, a.opt + OPT_CHECKSUM, 4);
+	mark(mask, a.table + 40u * a.nsec, 40);
+	if (b.soh != a.soh)
+		mark(mask, a.opt + OPT_SIZE_OF_HEADERS, 4);
+	for (i = 0; i < in_raw_end; i++)
+		if (!mask[i] && in->buf[i] != out->buf[i])
+			fail_msg("byte 0x%zx changed: 0x%02x -> 0x%02x", i, in->buf[i], out->buf[i]);
+	free(mask);
+}
+
+/* Running the same edit on its own output writes nothing new. */
+static void
+check_idempotent(const image *out, const uint8_t *pl, size_t pl_len, const sbat_edit_opts *opts)
+{
+	sbat_edit_report r2;
+	image again = edit_ok(out, pl, pl_len, opts, &r2);
+
+	assert_int_equal(r2.action, SBAT_ACTION_REPLACE);
+	assert_true(r2.unchanged);
+	assert_int_equal(again.len, out->len);
+	assert_memory_equal(again.buf, out->buf, out->len);
+	free(again.buf);
+}
+
+static void
+check_reads_back(const image *out, const uint8_t *pl, size_t pl_len)
+{
+	sbat_pe pe;
+	const uint8_t *data;
+	size_t n;
+
+	assert_int_equal(sbat_pe_parse(out->buf, out->len, &pe, NULL), SBAT_OK);
+	assert_int_equal(sbat_pe_sbat_data(&pe, out->buf, out->len, &data, &n, NULL), SBAT_OK);
+	assert_int_equal(n, pl_len);
+	assert_memory_equal(data, pl, pl_len);
+}
+
+static void
+run_insert(const fx_spec *spec)
+{
+	image in = build(spec), out;
+	uint8_t *copy = malloc(in.len);
+	sbat_edit_report r;
+
+	assert_non_null(copy);
+	memcpy(copy, in.buf, in.len);
+	out = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, NULL, &r);
+	assert_memory_equal(copy, in.buf, in.len);  /* input never modified */
+	check_insert(&in, &out, PAYLOAD, PAYLOAD_LEN, &r);
+	check_reads_back(&out, PAYLOAD, PAYLOAD_LEN);
+	check_idempotent(&out, PAYLOAD, PAYLOAD_LEN, NULL);
+	free(copy);
+	free(in.buf);
+	free(out.buf);
+}
+
+static void
+run_insert_kind(int kind)
+{
+	fx_spec spec;
+
+	fx_spec_init(&spec, kind);
+	run_insert(&spec);
+}
+
+static void
+test_edit_insert_pe32plus_x86_64(void **state)
+{
+	(void)state;
+	run_insert_kind(FX_PLAIN);
+}
+
+static void
+test_edit_insert_pe32_ia32(void **state)
+{
+	fx_spec spec;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	spec.pe32plus = 0;
+	spec.machine = FX_MACHINE_I386;
+	run_insert(&spec);
+}
+
+static void
+test_edit_insert_aarch64_app(void **state)
+{
+	fx_spec spec;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	spec.machine = FX_MACHINE_ARM64;
+	run_insert(&spec);
+}
+
+static void
+test_edit_insert_riscv64_app(void **state)
+{
+	fx_spec spec;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	spec.machine = FX_MACHINE_RISCV64;
+	run_insert(&spec);
+}
+
+static void
+test_edit_insert_arm64_image(void **state)
+{
+	(void)state;
+	run_insert_kind(FX_ARM64);
+}
+
+static void
+test_edit_insert_bzimage_old(void **state)
+{
+	(void)state;
+	run_insert_kind(FX_BZIMAGE_OLD);
+}
+
+static void
+test_edit_insert_bzimage_new(void **state)
+{
+	(void)state;
+	run_insert_kind(FX_BZIMAGE_NEW);
+}
+
+/* The boot-protocol header and the arm64 Image header survive byte for byte. */
+static void
+test_edit_kernel_headers_untouched(void **state)
+{
+	static const int kinds[] = { FX_BZIMAGE_OLD, FX_BZIMAGE_NEW, FX_ARM64 };
+	unsigned k;
+
+	(void)state;
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		image in = build_kind(kinds[k]), out;
+		sbat_edit_report r;
+
+		out = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, NULL, &r);
+		if (kinds[k] == FX_ARM64) {
+			assert_memory_equal(out.buf, in.buf, 0x40);
+		} else {
+			size_t end = 0x202u + in.buf[0x201];
+
+			assert_memory_equal(out.buf + 0x1ef, in.buf + 0x1ef, end - 0x1ef);
+			/* and the new header ends before the setup header */
+			assert_true(fx_section_table_offset(out.buf) + 40u * fx_le16(out.buf + fx_le32(out.buf + 0x3c) + 6) <= 0x1ef);
+		}
+		free(in.buf);
+		free(out.buf);
+	}
+}
+
+static void
+test_edit_insert_small_alignments(void **state)
+{
+	static const uint32_t aligns[][2] = { { 0x20, 0x20 }, { 0x200, 0x200 }, { 0x200, 0x10000 },
+	                                      { 0x1000, 0x1000 }, { 0x10, 0x1000 } };
+	unsigned k;
+
+	(void)state;
+	for (k = 0; k < sizeof(aligns) / sizeof(aligns[0]); k++) {
+		fx_spec spec;
+
+		fx_spec_init(&spec, FX_PLAIN);
+		spec.file_align = aligns[k][0];
+		spec.sect_align = aligns[k][1];
+		spec.size_of_headers = 0;
+		run_insert(&spec);
+	}
+}
+
+static void
+test_edit_insert_checksum_recomputed(void **state)
+{
+	fx_spec spec;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	spec.set_checksum = 1;
+	run_insert(&spec);
+}
+
+static void
+test_edit_insert_moves_overlay_after_sbat(void **state)
+{
+	fx_spec spec;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	spec.overlay_len = 333;
+	run_insert(&spec);
+}
+
+/* File offsets into the moved tail follow it: COFF symbol table and debug data. */
+static void
+test_edit_insert_fixes_offsets_into_overlay(void **state)
+{
+	fx_spec spec;
+	image in, out;
+	sbat_edit_report r;
+	hdr a;
+	uint32_t old_sym, new_sym;
+	size_t delta;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	spec.overlay_len = 128;
+	spec.symtab_in_overlay = 1;
+	spec.debug_in_overlay = 1;
+	in = build(&spec);
+	a = read_hdr(in.buf);
+	out = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, NULL, &r);
+	delta = (size_t)(r.overlay_new_offset - r.overlay_offset);
+	assert_int_equal(delta, 0x200);
+	old_sym = fx_le32(in.buf + a.coff + 8);
+	new_sym = fx_le32(out.buf + a.coff + 8);
+	assert_int_equal(new_sym, old_sym + delta);
+	/* the symbol bytes themselves moved with it */
+	assert_memory_equal(out.buf + new_sym, in.buf + old_sym, 18);
+	{
+		sbat_pe pin, pout;
+
+		assert_int_equal(sbat_pe_parse(in.buf, in.len, &pin, NULL), SBAT_OK);
+		assert_int_equal(sbat_pe_parse(out.buf, out.len, &pout, NULL), SBAT_OK);
+		assert_int_equal(pin.debug_count, 1);
+		assert_int_equal(pout.debug_count, 1);
+		assert_int_equal(pout.debug[0].pointer_to_raw_data, pin.debug[0].pointer_to_raw_data + delta);
+		assert_memory_equal(out.buf + pout.debug[0].pointer_to_raw_data,
+		                    in.buf + pin.debug[0].pointer_to_raw_data, pin.debug[0].size_of_data);
+	}
+	free(in.buf);
+	free(out.buf);
+}
+
+/* Header slot beyond SizeOfHeaders but before any data: SizeOfHeaders grows to the next FileAlignment. */
+static void
+test_edit_insert_grows_size_of_headers(void **state)
+{
+	fx_spec spec;
+	image in, out;
+	sbat_edit_report r;
+	hdr a, b;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	in = build(&spec);
+	a = read_hdr(in.buf);
+	/* SizeOfHeaders exactly at the end of the table; the data starts later */
+	fx_put32(in.buf + a.opt + OPT_SIZE_OF_HEADERS, (uint32_t)(a.table + 40u * a.nsec));
+	out = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, NULL, &r);
+	b = read_hdr(out.buf);
+	assert_int_equal(b.soh, align_up(a.table + 40u * (a.nsec + 1), a.fa));
+	assert_true(b.soh <= fx_le32(sect(out.buf, &b, 0) + 20));
+	assert_int_equal(r.new_size_of_headers, b.soh);
+	free(in.buf);
+	free(out.buf);
+}
+
+/* bzImage headers never grow: the setup code depends on file offsets. */
+static void
+test_edit_bzimage_never_grows_headers(void **state)
+{
+	fx_spec spec;
+	image in;
+	uint8_t *out = NULL;
+	size_t out_len;
+	sbat_diag d;
+	hdr a;
+
+	(void)state;
+	fx_spec_init(&spec, FX_BZIMAGE_NEW);
+	in = build(&spec);
+	a = read_hdr(in.buf);
+	fx_put32(in.buf + a.opt + OPT_SIZE_OF_HEADERS, (uint32_t)(a.table + 40u * a.nsec));
+	assert_int_equal(sbat_edit(in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d),
+	                 SBAT_E_NO_HEADER_ROOM);
+	assert_null(out);
+	free(in.buf);
+}
+
+static void
+test_edit_strip_signature(void **state)
+{
+	fx_spec spec;
+	image in, out;
+	sbat_edit_opts opts = { 1 };
+	sbat_edit_report r;
+	hdr a, b;
+	uint64_t unsigned_len;
+	uint8_t *out_buf = NULL;
+	size_t out_len;
+	sbat_diag d;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	spec.cert_len = 0x400;
+	in = build(&spec);
+	a = read_hdr(in.buf);
+	unsigned_len = raw_end(in.buf, &a);
+	assert_int_equal(sbat_edit(in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, &out_buf, &out_len, NULL, &d),
+	                 SBAT_E_SIGNED);
+	assert_null(out_buf);
+	assert_true(d.has_offset);
+	out = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, &opts, &r);
+	b = read_hdr(out.buf);
+	assert_int_equal(r.stripped_cert_size, 0x400);
+	assert_int_equal(out.len, align_up(unsigned_len, a.fa) + align_up(PAYLOAD_LEN, a.fa));
+	/* data directory 4 zeroed */
+	assert_int_equal(fx_le32(out.buf + b.opt + 0x70 + 32), 0);
+	assert_int_equal(fx_le32(out.buf + b.opt + 0x70 + 36), 0);
+	check_reads_back(&out, PAYLOAD, PAYLOAD_LEN);
+	check_idempotent(&out, PAYLOAD, PAYLOAD_LEN, &opts);
+	free(in.buf);
+	free(out.buf);
+}
+
+static fx_spec
+spec_with_sbat(unsigned index, uint32_t vsize, uint32_t raw)
+{
+	fx_spec spec;
+	fx_section s;
+
+	memset(&s, 0, sizeof(s));
+	s.name = ".sbat";
+	s.virtual_size = vsize;
+	s.raw_size = raw;
+	s.characteristics = 0x40000040u;
+	s.content = FX_SBAT_CSV;
+	fx_spec_init(&spec, FX_PLAIN);
+	assert_int_equal(fx_spec_insert_section(&spec, index, &s), 0);
+	return spec;
+}
+
+/* A CSV of n rows, about 60 bytes each. */
+static char *
+long_csv(unsigned n, size_t *ret_len)
+{
+	size_t cap = 128 + (size_t)n * 80, len;
+	char *p = malloc(cap);
+	unsigned i;
+
+	assert_non_null(p);
+	len = (size_t)snprintf(p, cap, "sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n");
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(p + len, cap - len, "comp%u,%u,Vendor,pkg%u,1.%u,https://example.invalid/%u\n",
+		                        i, i + 1, i, i, i);
+	*ret_len = len;
+	return p;
+}
+
+/* Only the .sbat header and raw range may differ after a replace. */
+static void
+check_replace_in_place(const image *in, const image *out, unsigned idx, const uint8_t *pl, size_t pl_len)
+{
+	hdr a = read_hdr(in->buf), b = read_hdr(out->buf);
+	const uint8_t *sa = sect(in->buf, &a, idx), *sb = sect(out->buf, &b, idx);
+	uint32_t ptr = fx_le32(sa + 20), raw = fx_le32(sa + 16);
+	size_t i;
+
+	assert_int_equal(out->len, in->len);
+	assert_int_equal(b.nsec, a.nsec);
+	assert_int_equal(fx_le32(sb + 16), raw);
+	assert_int_equal(fx_le32(sb + 20), ptr);
+	assert_int_equal(fx_le32(sb + 12), fx_le32(sa + 12));
+	assert_int_equal(fx_le32(sb + 8), raw);
+	assert_memory_equal(out->buf + ptr, pl, pl_len);
+	for (i = pl_len; i < raw; i++)
+		assert_int_equal(out->buf[ptr + i], 0);
+	for (i = 0; i < in->len; i++) {
+		int in_hdr = i >= (size_t)(sa - in->buf) && i < (size_t)(sa - in->buf) + 40;
+		int in_data = i >= ptr && i < (size_t)ptr + raw;
+		int in_csum = a.csum && i >= a.opt + OPT_CHECKSUM && i < a.opt + OPT_CHECKSUM + 4;
+
+		if (!in_hdr && !in_data && !in_csum && in->buf[i] != out->buf[i])
+			fail_msg("byte 0x%zx changed", i);
+	}
+}
+
+static void
+test_edit_replace_last_in_place(void **state)
+{
+	fx_spec spec = spec_with_sbat(3, 0x200, 0x200);
+	static const char small[] = "sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"
+	                            "other,7,X,y,1,https://example.invalid/\n";
+	image in, out;
+	sbat_edit_report r;
+
+	(void)state;
+	in = build(&spec);
+	out = edit_ok(&in, (const uint8_t *)small, sizeof(small) - 1, NULL, &r);
+	assert_int_equal(r.action, SBAT_ACTION_REPLACE);
+	check_replace_in_place(&in, &out, 3, (const uint8_t *)small, sizeof(small) - 1);
+	check_reads_back(&out, (const uint8_t *)small, sizeof(small) - 1);
+	check_idempotent(&out, (const uint8_t *)small, sizeof(small) - 1, NULL);
+	free(in.buf);
+	free(out.buf);
+}
+
+static void
+test_edit_replace_mid_file_in_place(void **state)
+{
+	fx_spec spec = spec_with_sbat(2, 0x200, 0x200);
+	image in, out;
+	sbat_edit_report r;
+
+	(void)state;
+	spec.set_checksum = 1;
+	in = build(&spec);
+	out = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, NULL, &r);
+	assert_int_equal(r.action, SBAT_ACTION_REPLACE);
+	check_replace_in_place(&in, &out, 2, PAYLOAD, PAYLOAD_LEN);
+	assert_int_equal(read_hdr(out.buf).csum,
+	                 fx_checksum(out.buf, out.len, read_hdr(out.buf).opt + OPT_CHECKSUM));
+	check_idempotent(&out, PAYLOAD, PAYLOAD_LEN, NULL);
+	free(in.buf);
+	free(out.buf);
+}
+
+/* objcopy-style .sbat (VirtualSize < SizeOfRawData) gets VirtualSize == SizeOfRawData. */
+static void
+test_edit_replace_equalizes_virtual_size(void **state)
+{
+	fx_spec spec = spec_with_sbat(2, 0x90, 0x200);
+	image in, out;
+	sbat_edit_report r;
+	hdr b;
+
+	(void)state;
+	in = build(&spec);
+	out = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, NULL, &r);
+	b = read_hdr(out.buf);
+	assert_int_equal(fx_le32(sect(out.buf, &b, 2) + 8), 0x200);
+	assert_int_equal(b.soi, read_hdr(in.buf).soi);
+	free(in.buf);
+	free(out.buf);
+}
+
+static void
+test_edit_replace_grows_last(void **state)
+{
+	fx_spec spec = spec_with_sbat(3, 0x200, 0x200);
+	image in, out;
+	sbat_edit_report r;
+	size_t len;
+	char *csv = long_csv(20, &len);
+	hdr a, b;
+	const uint8_t *s;
+	uint32_t raw;
+
+	(void)state;
+	assert_true(len > 0x200);
+	spec.overlay_len = 50;
+	in = build(&spec);
+	a = read_hdr(in.buf);
+	out = edit_ok(&in, (const uint8_t *)csv, len, NULL, &r);
+	b = read_hdr(out.buf);
+	s = sect(out.buf, &b, 3);
+	raw = (uint32_t)align_up(len, a.fa);
+	assert_int_equal(r.action, SBAT_ACTION_GROW);
+	assert_int_equal(b.nsec, a.nsec);
+	assert_int_equal(fx_le32(s + 16), raw);
+	assert_int_equal(fx_le32(s + 8), raw);
+	assert_int_equal(b.soi, align_up((uint64_t)fx_le32(s + 12) + raw, a.sa));
+	assert_int_equal(b.init, a.init + raw - 0x200);
+	assert_int_equal(out.len, in.len + raw - 0x200);
+	/* overlay follows the grown section */
+	assert_memory_equal(out.buf + out.len - 50, in.buf + in.len - 50, 50);
+	/* everything before the .sbat data is identical apart from header fields */
+	assert_memory_equal(out.buf + a.soh, in.buf + a.soh, fx_le32(s + 20) - a.soh);
+	check_reads_back(&out, (const uint8_t *)csv, len);
+	check_idempotent(&out, (const uint8_t *)csv, len, NULL);
+	free(csv);
+	free(in.buf);
+	free(out.buf);
+}
+
+static void
+test_edit_replace_mid_file_too_big_refused(void **state)
+{
+	fx_spec spec = spec_with_sbat(2, 0x200, 0x200);
+	image in;
+	size_t len;
+	char *csv = long_csv(20, &len);
+	uint8_t *out = NULL;
+	size_t out_len;
+	sbat_diag d;
+
+	(void)state;
+	in = build(&spec);
+	assert_int_equal(sbat_edit(in.buf, in.len, (const uint8_t *)csv, len, NULL, &out, &out_len, NULL, &d),
+	                 SBAT_E_SBAT_NO_ROOM);
+	assert_null(out);
+	assert_true(d.has_offset);
+	free(csv);
+	free(in.buf);
+}
+
+/* Insert then replace with other data then back: the final bytes equal a direct insert. */
+static void
+test_edit_round_trip_deterministic(void **state)
+{
+	static const char other[] = "sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"
+	                            "x,2,X,x,2,https://example.invalid/x\n";
+	image in = build_kind(FX_BZIMAGE_NEW), one, two, three;
+	sbat_edit_report r;
+
+	(void)state;
+	one = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, NULL, &r);
+	two = edit_ok(&one, (const uint8_t *)other, sizeof(other) - 1, NULL, &r);
+	assert_int_equal(r.action, SBAT_ACTION_REPLACE);
+	three = edit_ok(&two, PAYLOAD, PAYLOAD_LEN, NULL, &r);
+	assert_int_equal(three.len, one.len);
+	assert_memory_equal(three.buf, one.buf, one.len);
+	free(in.buf);
+	free(one.buf);
+	free(two.buf);
+	free(three.buf);
+}
+
+/* The payload exactly fills FileAlignment: no padding, still readable. */
+static void
+test_edit_payload_exactly_file_aligned(void **state)
+{
+	fx_spec spec;
+	image in, out;
+	sbat_edit_report r;
+	uint8_t pl[0x200];
+	size_t len;
+
+	(void)state;
+	len = (size_t)snprintf((char *)pl, sizeof(pl), "%s", FX_SBAT_CSV);
+	memset(pl + len, 'a', sizeof(pl) - len - 1);
+	pl[sizeof(pl) - 1] = '\n';
+	/* last row: make it a valid 6-field row of the exact length */
+	memcpy(pl + len, "pad,1,a,b,c,", 12);
+	fx_spec_init(&spec, FX_PLAIN);
+	in = build(&spec);
+	out = edit_ok(&in, pl, sizeof(pl), NULL, &r);
+	assert_int_equal(r.size_of_raw_data, 0x200);
+	check_insert(&in, &out, pl, sizeof(pl), &r);
+	free(in.buf);
+	free(out.buf);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_edit_insert_pe32plus_x86_64),
+		cmocka_unit_test(test_edit_insert_pe32_ia32),
+		cmocka_unit_test(test_edit_insert_aarch64_app),
+		cmocka_unit_test(test_edit_insert_riscv64_app),
+		cmocka_unit_test(test_edit_insert_arm64_image),
+		cmocka_unit_test(test_edit_insert_bzimage_old),
+		cmocka_unit_test(test_edit_insert_bzimage_new),
+		cmocka_unit_test(test_edit_kernel_headers_untouched),
+		cmocka_unit_test(test_edit_insert_small_alignments),
+		cmocka_unit_test(test_edit_insert_checksum_recomputed),
+		cmocka_unit_test(test_edit_insert_moves_overlay_after_sbat),
+		cmocka_unit_test(test_edit_insert_fixes_offsets_into_overlay),
+		cmocka_unit_test(test_edit_insert_grows_size_of_headers),
+		cmocka_unit_test(test_edit_bzimage_never_grows_headers),
+		cmocka_unit_test(test_edit_strip_signature),
+		cmocka_unit_test(test_edit_replace_last_in_place),
+		cmocka_unit_test(test_edit_replace_mid_file_in_place),
+		cmocka_unit_test(test_edit_replace_equalizes_virtual_size),
+		cmocka_unit_test(test_edit_replace_grows_last),
+		cmocka_unit_test(test_edit_replace_mid_file_too_big_refused),
+		cmocka_unit_test(test_edit_round_trip_deterministic),
+		cmocka_unit_test(test_edit_payload_exactly_file_aligned),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
