@@ -61,12 +61,15 @@ usage(FILE *out)
 	        progname, progname);
 }
 
+/* "sbat-add: MSG" or "sbat-add: MSG 'ARG'", then a pointer to --help. */
 static int
-usage_error(const char *fmt, const char *arg)
+usage_error(const char *msg, const char *arg)
 {
-	fprintf(stderr, "%s: ", progname);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry '%s --help' for more information.\n", progname);
+	if (arg)
+		fprintf(stderr, "%s: %s '%s'\n", progname, msg, arg);
+	else
+		fprintf(stderr, "%s: %s\n", progname, msg);
+	fprintf(stderr, "Try '%s --help' for more information.\n", progname);
 	return EXIT_USAGE;
 }
 
@@ -119,28 +122,28 @@ parse_args(int argc, char **argv, cli_opts *o)
 		case 'v': o->verbose = 1; break;
 		case 'h': usage(stdout); return -EXIT_OK - 1;
 		case 'V': printf("sbat-add %s\n", SBAT_ADD_VERSION); return -EXIT_OK - 1;
-		default: return usage_error("%s", "invalid option");
+		default: return usage_error("invalid option", NULL);
 		}
 	}
 	if (optind < argc) {
 		if (o->image)
-			return usage_error("unexpected argument '%s' (IMAGE was given with --file)", argv[optind]);
+			return usage_error("IMAGE was already given with --file; unexpected argument", argv[optind]);
 		o->image = argv[optind++];
 	}
 	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+		return usage_error("unexpected argument", argv[optind]);
 	/* every combination is checked before any file is opened */
 	if (!o->image)
-		return usage_error("%s", "no IMAGE given (use --file IMAGE)");
+		return usage_error("no IMAGE given (use --file IMAGE)", NULL);
 	if (o->print) {
 		if (o->csv || o->output || o->strip_signature || o->dry_run)
-			return usage_error("%s", "--print takes only an IMAGE");
+			return usage_error("--print takes only an IMAGE", NULL);
 		return 0;
 	}
 	if (!o->csv)
-		return usage_error("%s", "no SBAT CSV given (use --csv FILE)");
+		return usage_error("no SBAT CSV given (use --csv FILE)", NULL);
 	if (o->output && o->dry_run)
-		return usage_error("%s", "--output and --dry-run exclude each other");
+		return usage_error("--output and --dry-run exclude each other", NULL);
 	return 0;
 }
 

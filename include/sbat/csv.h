@@ -46,16 +46,20 @@ typedef struct sbat_csv {
  *  - the first row's component is "sbat" with generation 1, and no later
  *    row names "sbat" again; a component name appears at most once.
  * On failure returns SBAT_E_CSV with reterr->line/field set (1-based; field 0
- * when the whole line is at fault) and a static `what`.
+ * when the whole line is at fault) and a static `what`; SBAT_E_TOO_BIG or
+ * SBAT_E_NOMEM for oversized input or a failed allocation. To check a .sbat
+ * read from an image, pass the bytes before its first NUL.
  */
 sbat_err sbat_csv_parse(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_diag *reterr);
 
-/* NULL-safe; returns NULL. */
+/* Frees what sbat_csv_parse returned (only that). NULL-safe; returns NULL. */
 sbat_csv *sbat_csv_free(sbat_csv *csv);
 
 /*
  * The canonical bytes to store in .sbat: each row's text followed by "\n".
- * *ret_buf is malloc'ed and owned by the caller.
+ * *ret_buf is malloc'ed and owned by the caller. The result is parsed again
+ * before it is returned, so a hand-edited struct cannot produce a bad CSV
+ * (SBAT_E_CSV).
  */
 sbat_err sbat_csv_format(const sbat_csv *csv, uint8_t **ret_buf, size_t *ret_len, sbat_diag *reterr);
 
