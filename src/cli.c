@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sbat/sbat.h"
 
@@ -18,6 +19,8 @@ enum exit_status {
 
 enum {
 	ARG_STRIP_SIGNATURE = 0x100,
+	ARG_RELOCATE,
+	ARG_REMOVE,
 };
 
 typedef struct cli_opts {
@@ -28,6 +31,8 @@ typedef struct cli_opts {
 	int dry_run;
 	int verbose;
 	int strip_signature;
+	int relocate;
+	int remove;
 } cli_opts;
 
 static const char *progname = "sbat-add";
@@ -37,6 +42,7 @@ usage(FILE *out)
 {
 	fprintf(out,
 	        "Usage: %s --file IMAGE --csv FILE [--output OUT] [OPTIONS]\n"
+	        "       %s --file IMAGE --remove [--output OUT] [OPTIONS]\n"
 	        "       %s --print IMAGE\n"
 	        "\n"
 	        "Insert or replace the .sbat section (UEFI Secure Boot Advanced Targeting\n"
@@ -47,6 +53,9 @@ usage(FILE *out)
 	        "  -c, --csv FILE          SBAT CSV to store; validated as shim parses it\n"
 	        "  -o, --output OUT        write the result to OUT instead of replacing IMAGE\n"
 	        "      --strip-signature   remove a certificate table instead of refusing\n"
+	        "      --relocate          move a mid-file .sbat that is too small to a new last\n"
+	        "                          section (the old one becomes zeroed \".oldsbat\")\n"
+	        "      --remove            take .sbat out of IMAGE instead of writing one\n"
 	        "  -n, --dry-run           check and plan the edit, write nothing\n"
 	        "  -p, --print             print the image's .sbat CSV and exit\n"
 	        "  -v, --verbose           describe the image and the edit on stderr\n"
@@ -58,7 +67,7 @@ usage(FILE *out)
 	        "\n"
 	        "Exit status: 0 success, 1 invalid input or refused edit (IMAGE untouched),\n"
 	        "2 usage error, 3 --print found no .sbat section.\n",
-	        progname, progname);
+	        progname, progname, progname);
 }
 
 /* "sbat-add: MSG" or "sbat-add: MSG 'ARG'", then a pointer to --help. */
@@ -101,6 +110,8 @@ parse_args(int argc, char **argv, cli_opts *o)
 		{ "csv", required_argument, NULL, 'c' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "strip-signature", no_argument, NULL, ARG_STRIP_SIGNATURE },
+		{ "relocate", no_argument, NULL, ARG_RELOCATE },
+		{ "remove", no_argument, NULL, ARG_REMOVE },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "print", no_argument, NULL, 'p' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -111,18 +122,26 @@ parse_args(int argc, char **argv, cli_opts *o)
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	while ((c = getopt_long(argc, argv, "f:c:o:npvhV", longopts, NULL)) != -1) {
+	opterr = 0;  /* our own messages, with our own prefix */
+	while ((c = getopt_long(argc, argv, ":f:c:o:npvhV", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'f': o->image = optarg; break;
+		case 'f':
+			if (o->image)
+				return usage_error("--file given twice:", optarg);
+			o->image = optarg;
+			break;
 		case 'c': o->csv = optarg; break;
 		case 'o': o->output = optarg; break;
 		case ARG_STRIP_SIGNATURE: o->strip_signature = 1; break;
+		case ARG_RELOCATE: o->relocate = 1; break;
+		case ARG_REMOVE: o->remove = 1; break;
 		case 'n': o->dry_run = 1; break;
 		case 'p': o->print = 1; break;
 		case 'v': o->verbose = 1; break;
 		case 'h': usage(stdout); return -EXIT_OK - 1;
 		case 'V': printf("sbat-add %s\n", SBAT_ADD_VERSION); return -EXIT_OK - 1;
-		default: return usage_error("invalid option", NULL);
+		case ':': return usage_error("option requires an argument:", argv[optind - 1]);
+		default: return usage_error("unrecognized option", argv[optind - 1]);
 		}
 	}
 	if (optind < argc) {
@@ -136,12 +155,14 @@ parse_args(int argc, char **argv, cli_opts *o)
 	if (!o->image)
 		return usage_error("no IMAGE given (use --file IMAGE)", NULL);
 	if (o->print) {
-		if (o->csv || o->output || o->strip_signature || o->dry_run)
+		if (o->csv || o->output || o->strip_signature || o->dry_run || o->relocate || o->remove)
 			return usage_error("--print takes only an IMAGE", NULL);
 		return 0;
 	}
-	if (!o->csv)
-		return usage_error("no SBAT CSV given (use --csv FILE)", NULL);
+	if (o->remove && (o->csv || o->relocate))
+		return usage_error("--remove takes no --csv and no --relocate", NULL);
+	if (!o->csv && !o->remove)
+		return usage_error("no SBAT CSV given (use --csv FILE, or --remove)", NULL);
 	if (o->output && o->dry_run)
 		return usage_error("--output and --dry-run exclude each other", NULL);
 	return 0;
@@ -175,10 +196,24 @@ describe_image(const char *file, const sbat_pe *pe)
 static void
 describe_edit(const char *file, const sbat_edit_report *r)
 {
+	if (r->action == SBAT_ACTION_REMOVE || r->action == SBAT_ACTION_RETIRE) {
+		fprintf(stderr, "%s: %s .sbat (section %u)%s\n", file, sbat_edit_action_name(r->action),
+		        r->section_index, r->action == SBAT_ACTION_RETIRE ?
+		        ": it is not the last section, so it stays in place renamed \"" SBAT_RETIRED_SECTION_NAME
+		        "\" and zero-filled" : "");
+		goto sizes;
+	}
+	if (r->retired_index >= 0)
+		fprintf(stderr, "%s: old .sbat (section %d) renamed \"" SBAT_RETIRED_SECTION_NAME "\" and zero-filled\n",
+		        file, r->retired_index);
+	if (r->data_shift)
+		fprintf(stderr, "%s: moved all section data by 0x%" PRIx64 " bytes to make room for a section header\n",
+		        file, r->data_shift);
 	fprintf(stderr, "%s: %s .sbat as section %u: VirtualAddress 0x%" PRIx32 ", VirtualSize 0x%" PRIx32
 	        ", PointerToRawData 0x%" PRIx32 ", SizeOfRawData 0x%" PRIx32 ", Characteristics 0x%08" PRIx32 "\n",
 	        file, sbat_edit_action_name(r->action), r->section_index, r->virtual_address, r->virtual_size,
 	        r->pointer_to_raw_data, r->size_of_raw_data, r->characteristics);
+sizes:
 	if (r->new_size_of_image != r->old_size_of_image)
 		fprintf(stderr, "%s: SizeOfImage 0x%" PRIx32 " -> 0x%" PRIx32 "\n", file, r->old_size_of_image,
 		        r->new_size_of_image);
@@ -248,25 +283,52 @@ out:
 	return status;
 }
 
+/* Read, validate and canonicalize the CSV named by --csv. */
+static int
+load_payload(const char *path, uint8_t **ret_payload, size_t *ret_len)
+{
+	uint8_t *text = NULL;
+	size_t len;
+	sbat_csv *csv = NULL;
+	sbat_diag d;
+	int status = EXIT_OK;
+
+	if (sbat_file_read(path, SBAT_CSV_MAX_SIZE, &text, &len, &d) ||
+	    sbat_csv_parse(text, len, &csv, &d) || sbat_csv_format(csv, ret_payload, ret_len, &d))
+		status = report_error(path, &d);
+	sbat_csv_free(csv);
+	free(text);
+	return status;
+}
+
+/* In-place edits replace IMAGE by rename; through a symlink that would replace the link. */
+static int
+refuse_symlink(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+		fprintf(stderr, "%s: %s: is a symbolic link; name its target, or use --output\n", progname, path);
+		return EXIT_FAILURE_;
+	}
+	return EXIT_OK;
+}
+
 static int
 run_edit(const cli_opts *o)
 {
-	sbat_edit_opts eo = { 0 };
+	sbat_edit_opts eo;
 	sbat_edit_report report;
-	uint8_t *csv_text = NULL, *payload = NULL, *image = NULL, *out = NULL;
-	size_t csv_len, payload_len, image_len, out_len;
-	sbat_csv *csv = NULL;
+	uint8_t *payload = NULL, *image = NULL, *out = NULL;
+	size_t payload_len = 0, image_len, out_len;
 	sbat_diag d;
-	int status = EXIT_FAILURE_;
+	int status;
 
-	if (sbat_file_read(o->csv, SBAT_CSV_MAX_SIZE, &csv_text, &csv_len, &d)) {
-		report_error(o->csv, &d);
-		goto out;
-	}
-	if (sbat_csv_parse(csv_text, csv_len, &csv, &d) || sbat_csv_format(csv, &payload, &payload_len, &d)) {
-		report_error(o->csv, &d);
-		goto out;
-	}
+	if (!o->output && (status = refuse_symlink(o->image)) != EXIT_OK)
+		return status;
+	if (o->csv && (status = load_payload(o->csv, &payload, &payload_len)) != EXIT_OK)
+		return status;
+	status = EXIT_FAILURE_;
 	if (sbat_file_read(o->image, SBAT_FILE_MAX_SIZE, &image, &image_len, &d)) {
 		report_error(o->image, &d);
 		goto out;
@@ -278,7 +340,10 @@ run_edit(const cli_opts *o)
 			describe_image(o->image, pe);
 		free(pe);
 	}
+	memset(&eo, 0, sizeof(eo));
 	eo.strip_signature = o->strip_signature;
+	eo.relocate = o->relocate;
+	eo.remove = o->remove;
 	if (sbat_edit(image, image_len, payload, payload_len, &eo, &out, &out_len, &report, &d)) {
 		report_error(o->image, &d);
 		goto out;
@@ -301,8 +366,6 @@ run_edit(const cli_opts *o)
 	}
 	status = EXIT_OK;
 out:
-	sbat_csv_free(csv);
-	free(csv_text);
 	free(payload);
 	free(image);
 	free(out);

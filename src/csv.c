@@ -306,3 +306,69 @@ sbat_csv_format(const sbat_csv *csv, uint8_t **ret_buf, size_t *ret_len, sbat_di
 	*ret_len = total;
 	return SBAT_OK;
 }
+
+/* Index of the non-header row of csv naming component, or 0 (the header's index) if none. */
+static size_t
+find_component(const sbat_csv *csv, const char *component)
+{
+	size_t i;
+
+	for (i = 1; i < csv->n_entries; i++)
+		if (strcmp(csv->entries[i].component_name, component) == 0)
+			return i;
+	return 0;
+}
+
+sbat_err
+sbat_csv_merge(const sbat_csv *base, const sbat_csv *add, int force,
+               uint8_t **ret_buf, size_t *ret_len, sbat_diag *reterr)
+{
+	sbat_csv merged;
+	sbat_csv_entry *rows;
+	size_t i, n;
+	sbat_err r;
+
+	if (!base || base->n_entries == 0 || !base->entries ||
+	    !add || add->n_entries == 0 || !add->entries)
+		return fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
+	if (add->n_entries - 1 > SIZE_MAX / sizeof(*rows) - base->n_entries)
+		return fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
+	n = base->n_entries + add->n_entries - 1;
+	rows = malloc(n * sizeof(*rows));
+	if (!rows)
+		return fail(reterr, SBAT_E_NOMEM, "allocating merged CSV", 0, 0);
+
+	/* Copies of the entries: texts still point into base and add. */
+	memcpy(rows, base->entries, base->n_entries * sizeof(*rows));
+	n = base->n_entries;
+	for (i = 1; i < add->n_entries; i++) {
+		const sbat_csv_entry *e = &add->entries[i];
+		size_t at = find_component(base, e->component_name);
+
+		if (at == 0) {
+			rows[n++] = *e;
+			continue;
+		}
+		if (strcmp(base->entries[at].text, e->text) == 0)
+			continue;
+		if (!force) {
+			free(rows);
+			if (base->entries[at].generation != e->generation)
+				return fail(reterr, SBAT_E_CSV,
+				            "component already present with a different generation",
+				            e->line, 2);
+			return fail(reterr, SBAT_E_CSV, "component already present with a different row",
+			            e->line, 0);
+		}
+		/* In place: base's order is kept, only that row changes. */
+		rows[at] = *e;
+	}
+
+	merged.n_entries = n;
+	merged.entries = rows;
+	merged.storage = NULL;
+	/* Formatting parses the result again, so what is returned is valid .sbat. */
+	r = sbat_csv_format(&merged, ret_buf, ret_len, reterr);
+	free(rows);
+	return r;
+}

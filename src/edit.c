@@ -53,6 +53,9 @@ sbat_edit_action_name(sbat_edit_action action)
 	case SBAT_ACTION_INSERT: return "insert";
 	case SBAT_ACTION_REPLACE: return "replace";
 	case SBAT_ACTION_GROW: return "grow";
+	case SBAT_ACTION_RELOCATE: return "relocate";
+	case SBAT_ACTION_REMOVE: return "remove";
+	case SBAT_ACTION_RETIRE: return "retire";
 	}
 	return "unknown";
 }

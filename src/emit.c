@@ -51,9 +51,13 @@ plan_emit(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload, siz
 	for (i = 0; i < p->n_patches; i++) {
 		const patch *q = &p->patches[i];
 
-		if (q->offset > p->output_size || q->len > p->output_size - q->offset)
+		if (q->offset > p->output_size || q->len > p->output_size - q->offset ||
+		    (!q->zero && q->len > sizeof(q->bytes)))
 			goto bad_layout;
-		memcpy(out + q->offset, q->bytes, q->len);
+		if (q->zero)
+			memset(out + q->offset, 0, (size_t)q->len);
+		else
+			memcpy(out + q->offset, q->bytes, (size_t)q->len);
 	}
 	if (p->update_checksum) {
 		if (p->checksum_offset > p->output_size || 4 > p->output_size - p->checksum_offset)

@@ -20,6 +20,8 @@ static const char *const messages[] = {
 	[SBAT_E_NO_SBAT] = "image has no .sbat section",
 	[SBAT_E_LAYOUT] = "output failed layout validation",
 	[SBAT_E_CSV] = "invalid SBAT CSV",
+	[SBAT_E_LEVEL] = "invalid SbatLevel policy",
+	[SBAT_E_NO_SBATLEVEL] = "image has no .sbatlevel section",
 };
 
 /* Adding a code without its message breaks the build here. */

@@ -125,7 +125,7 @@ sbat_file_write_atomic(const char *path, const char *mode_from, const uint8_t *b
 	if (lstat(path, &st) == 0) {
 		if (S_ISLNK(st.st_mode))
 			return diag_fail(d, SBAT_E_NOT_REGULAR,
-			                 "is a symbolic link; name its target or use --output");
+			                 "is a symbolic link; refusing to replace it");
 		if (!S_ISREG(st.st_mode))
 			return diag_fail(d, SBAT_E_NOT_REGULAR, "not a regular file");
 		mode = st.st_mode & 07777;

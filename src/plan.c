@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* plan.c - choose where .sbat goes and which header fields change */
+/* plan.c - choose where .sbat goes, which bytes move and which header fields change */
 #include <string.h>
 
 #include "plan.h"
@@ -8,7 +8,9 @@
 #include "diag.h"
 #include "le.h"
 
-/* Trailing data that is not the certificate table: kept, moved behind .sbat. */
+static const uint8_t sbat_name[8] = { '.', 's', 'b', 'a', 't', 0, 0, 0 };
+
+/* Trailing data that is not the certificate table: kept, behind the sections. */
 typedef struct tail {
 	uint64_t start;   /* input offset where the kept tail begins (end of section data) */
 	uint64_t end;     /* input offset where it ends (certificate table or EOF) */
@@ -21,7 +23,7 @@ add_extent(plan *p, extent_kind kind, uint64_t src, uint64_t len)
 
 	if (len == 0)
 		return;
-	/* callers add at most 5 extents; PLAN_MAX_EXTENTS leaves slack */
+	/* every layout below uses at most 6 extents */
 	e = &p->extents[p->n_extents++];
 	e->kind = kind;
 	e->src = src;
@@ -29,35 +31,40 @@ add_extent(plan *p, extent_kind kind, uint64_t src, uint64_t len)
 	p->output_size += len;
 }
 
-static void
-add_patch32(plan *p, uint64_t offset, uint32_t value)
+static patch *
+new_patch(plan *p, uint64_t offset, uint64_t len)
 {
 	patch *q = &p->patches[p->n_patches++];
 
+	memset(q, 0, sizeof(*q));
 	q->offset = offset;
-	q->len = 4;
-	le32_put(q->bytes, value);
+	q->len = len;
+	return q;
+}
+
+static void
+add_patch32(plan *p, uint64_t offset, uint32_t value)
+{
+	le32_put(new_patch(p, offset, 4)->bytes, value);
 }
 
 static void
 add_patch16(plan *p, uint64_t offset, uint16_t value)
 {
-	patch *q = &p->patches[p->n_patches++];
-
-	q->offset = offset;
-	q->len = 2;
-	le16_put(q->bytes, value);
+	le16_put(new_patch(p, offset, 2)->bytes, value);
 }
 
 static void
-add_section_header(plan *p, uint64_t offset, const uint8_t bytes[SH_SIZE])
+add_patch_bytes(plan *p, uint64_t offset, const void *bytes, unsigned len)
 {
-	patch *q = &p->patches[p->n_patches++];
+	memcpy(new_patch(p, offset, len)->bytes, bytes, len);
+}
 
-	q->offset = offset;
-	q->len = SH_SIZE;
-	memcpy(q->bytes, bytes, SH_SIZE);
-	p->section_header_offset = offset;
+static void
+add_patch_zero(plan *p, uint64_t offset, uint64_t len)
+{
+	if (len)
+		new_patch(p, offset, len)->zero = 1;
 }
 
 static void
@@ -86,6 +93,73 @@ all_bytes(const uint8_t *p, uint64_t n, uint8_t value)
 }
 
 /*
+ * Where an input byte lands in the output, by the copy extents; 0 when it
+ * is not copied (it lies in data the edit drops or overwrites).
+ */
+static int
+map_offset(const plan *p, uint64_t in_off, uint64_t *ret)
+{
+	uint64_t pos = 0;
+	unsigned i;
+
+	for (i = 0; i < p->n_extents; i++) {
+		const extent *e = &p->extents[i];
+
+		if (e->kind == EXTENT_COPY && in_off >= e->src && in_off - e->src < e->len) {
+			*ret = pos + (in_off - e->src);
+			return 1;
+		}
+		pos += e->len;
+	}
+	return 0;
+}
+
+/*
+ * File offsets stored in headers follow the bytes they point to: section
+ * PointerToRawData (except `skip`, whose header the edit writes itself),
+ * debug-directory PointerToRawData and the COFF PointerToSymbolTable.
+ */
+static void
+fix_file_offsets(const sbat_pe *pe, plan *p, int skip)
+{
+	uint64_t out;
+	unsigned i;
+
+	for (i = 0; i < pe->number_of_sections; i++) {
+		const sbat_pe_section *s = &pe->sections[i];
+
+		if ((int)i == skip || s->size_of_raw_data == 0)
+			continue;
+		if (map_offset(p, s->pointer_to_raw_data, &out) && out != s->pointer_to_raw_data)
+			add_patch32(p, s->header_offset + SH_POINTER_TO_RAW_DATA, (uint32_t)out);
+	}
+	for (i = 0; i < pe->debug_count; i++) {
+		const sbat_pe_debug_entry *e = &pe->debug[i];
+		uint64_t field;
+
+		if (e->pointer_to_raw_data == 0 || !map_offset(p, e->field_offset, &field))
+			continue;
+		if (map_offset(p, e->pointer_to_raw_data, &out) && out != e->pointer_to_raw_data)
+			add_patch32(p, field, (uint32_t)out);
+	}
+	if (pe->pointer_to_symbol_table != 0 && map_offset(p, pe->pointer_to_symbol_table, &out) &&
+	    out != pe->pointer_to_symbol_table)
+		add_patch32(p, pe->off_pointer_to_symbol_table, (uint32_t)out);
+}
+
+static void
+report_tail(plan *p, const tail *t)
+{
+	uint64_t out = t->start;
+
+	p->report.overlay_offset = t->start;
+	p->report.overlay_size = t->end - t->start;
+	if (t->end > t->start)
+		map_offset(p, t->start, &out);
+	p->report.overlay_new_offset = out;
+}
+
+/*
  * The certificate table goes (signature invalid after any edit) or the
  * edit is refused. Returns the trailing data to keep after the sections.
  */
@@ -99,7 +173,7 @@ plan_signature(const sbat_pe *pe, const uint8_t *in, size_t in_len, const sbat_e
 		return SBAT_OK;
 	if (!opts->strip_signature)
 		return diag_fail_at(d, SBAT_E_SIGNED,
-		                    "image is signed (certificate table present); adding .sbat would "
+		                    "image is signed (certificate table present); editing it would "
 		                    "invalidate the signature: sign after editing, or pass --strip-signature",
 		                    pe->off_cert_dir);
 	if ((uint64_t)pe->cert_offset + pe->cert_size != in_len)
@@ -114,30 +188,7 @@ plan_signature(const sbat_pe *pe, const uint8_t *in, size_t in_len, const sbat_e
 	return SBAT_OK;
 }
 
-/* File offsets that point into the moved tail must follow it. */
-static void
-plan_tail_fixups(const sbat_pe *pe, plan *p, const tail *t, uint64_t new_start)
-{
-	uint64_t delta = new_start - t->start;
-	unsigned i;
-
-	p->report.overlay_offset = t->start;
-	p->report.overlay_size = t->end - t->start;
-	p->report.overlay_new_offset = new_start;
-	if (delta == 0 || t->end == t->start)
-		return;
-	if (pe->pointer_to_symbol_table >= t->start && pe->pointer_to_symbol_table < t->end)
-		add_patch32(p, pe->off_pointer_to_symbol_table,
-		            (uint32_t)(pe->pointer_to_symbol_table + delta));
-	for (i = 0; i < pe->debug_count; i++) {
-		const sbat_pe_debug_entry *e = &pe->debug[i];
-
-		if (e->pointer_to_raw_data >= t->start && e->pointer_to_raw_data < t->end)
-			add_patch32(p, e->field_offset, (uint32_t)(e->pointer_to_raw_data + delta));
-	}
-}
-
-/* Where the table may grow to: a new header has to end at or before this. */
+/* The highest offset a new section header may end at without moving any data. */
 static uint64_t
 header_room_limit(const sbat_pe *pe)
 {
@@ -151,62 +202,125 @@ header_room_limit(const sbat_pe *pe)
 	return limit;
 }
 
+/*
+ * Make room for one more section header. Without moving data when it fits
+ * (SizeOfHeaders may round up to FileAlignment, as ukify does); otherwise,
+ * for plain EFI applications only, by moving all section data down by whole
+ * FileAlignment units. Sets *ret_soh and *ret_shift.
+ */
 static sbat_err
-plan_insert(const sbat_pe *pe, const uint8_t *in, size_t payload_len, plan *p, const tail *t,
-            sbat_diag *d)
+plan_header_room(const sbat_pe *pe, uint32_t *ret_soh, uint64_t *ret_shift, sbat_diag *d)
 {
-	uint64_t slot = pe->section_table_end, slot_end = slot + SH_SIZE, new_soh64;
-	uint32_t new_va, raw_ptr, raw_size, new_soi, new_soh = pe->size_of_headers, init_data;
-	uint8_t header[SH_SIZE];
-	unsigned i;
+	uint64_t slot = pe->section_table_end, slot_end = slot + SH_SIZE, soh, shift = 0;
 
 	if (pe->number_of_sections >= SBAT_PE_MAX_SECTIONS)
 		return diag_fail_at(d, SBAT_E_NO_HEADER_ROOM, "image already has 96 sections",
 		                    pe->off_number_of_sections);
-	if (slot_end > header_room_limit(pe)) {
-		if (pe->kind == SBAT_KIND_BZIMAGE && slot_end > BZ_HEADER_ROOM_LIMIT)
-			return diag_fail_at(d, SBAT_E_NO_HEADER_ROOM,
-			                    "no room for a section header before the bzImage setup header at 0x1ef "
-			                    "(kernels before 6.7 built with EFI mixed mode have none; build the kernel "
-			                    "with CONFIG_EFI_SBAT_FILE instead)", slot);
+	if (pe->kind == SBAT_KIND_BZIMAGE && slot_end > BZ_HEADER_ROOM_LIMIT)
 		return diag_fail_at(d, SBAT_E_NO_HEADER_ROOM,
-		                    "no room for a section header: the section table reaches the first section",
+		                    "no room for a section header before the bzImage setup header at 0x1ef, "
+		                    "and a bzImage's file offsets cannot move (kernels before 6.7 built with "
+		                    "EFI mixed mode have no room; build them with CONFIG_EFI_SBAT_FILE instead)",
 		                    slot);
+	soh = pe->size_of_headers;
+	if (slot_end <= soh && slot_end <= header_room_limit(pe)) {
+		*ret_soh = (uint32_t)soh;
+		*ret_shift = 0;
+		return SBAT_OK;
 	}
-	if (slot_end > pe->size_of_headers) {
-		/* grow SizeOfHeaders as ukify does, only where no section data or VA is in the way */
-		if (pe->kind == SBAT_KIND_BZIMAGE || !ckd_align_u64(&new_soh64, slot_end, pe->file_alignment) ||
-		    new_soh64 > header_room_limit(pe))
+	if (slot_end > soh && !ckd_align_u64(&soh, slot_end, pe->file_alignment))
+		return diag_fail(d, SBAT_E_PE_OVERFLOW, "SizeOfHeaders would overflow");
+	if (soh > header_room_limit(pe)) {
+		/* kernels: loaders and the decompressor rely on file offsets */
+		if (pe->kind != SBAT_KIND_EFI_APP)
 			return diag_fail_at(d, SBAT_E_NO_HEADER_ROOM,
-			                    "no room for a section header inside SizeOfHeaders", pe->off_size_of_headers);
-		new_soh = (uint32_t)new_soh64;
+			                    "no room for a section header before the first section, and the "
+			                    "file offsets of a kernel image cannot move", slot);
+		/* VAs never move, so the grown headers must still end below the first VA */
+		if (soh > pe->lowest_virtual_address)
+			return diag_fail_at(d, SBAT_E_NO_HEADER_ROOM,
+			                    "no room for a section header: the headers would overlap the first "
+			                    "section's VirtualAddress", slot);
+		if (soh > pe->lowest_raw_pointer &&
+		    !ckd_align_u64(&shift, soh - pe->lowest_raw_pointer, pe->file_alignment))
+			return diag_fail(d, SBAT_E_PE_OVERFLOW, "header growth would overflow");
 	}
-	/* the slot must be unused filler: zeros, or the 0xFF padding of 6.7+ bzImages */
-	if (!all_bytes(in + slot, SH_SIZE, 0) && !all_bytes(in + slot, SH_SIZE, 0xff))
+	*ret_soh = (uint32_t)soh;
+	*ret_shift = shift;
+	return SBAT_OK;
+}
+
+/*
+ * The slot must be unused filler: zeros, or the 0xFF padding of 6.7+
+ * bzImages, and no debug data. Bytes from the first section's data on are
+ * not checked when that data moves away (shift).
+ */
+static sbat_err
+check_slot_free(const sbat_pe *pe, const uint8_t *in, uint64_t shift, sbat_diag *d)
+{
+	uint64_t slot = pe->section_table_end, n = SH_SIZE;
+	unsigned i;
+
+	if (shift && pe->lowest_raw_pointer - slot < n)
+		n = pe->lowest_raw_pointer - slot;
+	if (!all_bytes(in + slot, n, 0) && !all_bytes(in + slot, n, 0xff))
 		return diag_fail_at(d, SBAT_E_NO_HEADER_ROOM,
 		                    "bytes after the section table are in use (debug data or code?)", slot);
 	for (i = 0; i < pe->debug_count; i++) {
 		const sbat_pe_debug_entry *e = &pe->debug[i];
 
-		if (e->size_of_data && e->pointer_to_raw_data < slot_end &&
+		if (e->size_of_data && e->pointer_to_raw_data < slot + SH_SIZE &&
 		    (uint64_t)e->pointer_to_raw_data + e->size_of_data > slot)
 			return diag_fail_at(d, SBAT_E_NO_HEADER_ROOM,
 			                    "debug data lives right after the section table", e->field_offset);
 	}
+	return SBAT_OK;
+}
+
+/*
+ * Append a new .sbat section: header after the last one, VA at the aligned
+ * end of the highest section, data at the aligned end of the section data,
+ * trailing data after it. `retire` >= 0 names an old .sbat to rename and zero.
+ */
+static sbat_err
+plan_insert(const sbat_pe *pe, const uint8_t *in, size_t payload_len, plan *p, const tail *t,
+            int retire, sbat_diag *d)
+{
+	uint64_t slot = pe->section_table_end, shift, end;
+	uint32_t new_va, raw_ptr, raw_size, new_soi, new_soh, init_data;
+	uint8_t header[SH_SIZE];
+	sbat_err err;
+
+	err = plan_header_room(pe, &new_soh, &shift, d);
+	if (!err)
+		err = check_slot_free(pe, in, shift, d);
+	if (err)
+		return err;
 
 	/* VAs ascend and are adjacent: exactly the aligned end of the highest section */
-	if (!ckd_align_u32(&new_va, pe->virtual_end, pe->section_alignment) ||
-	    !ckd_align_u32(&raw_ptr, t->start, pe->file_alignment) ||
+	if (!ckd_add_u64(&end, t->start, shift) || !ckd_align_u32(&new_va, pe->virtual_end, pe->section_alignment) ||
+	    !ckd_align_u32(&raw_ptr, end, pe->file_alignment) ||
 	    !ckd_align_u32(&raw_size, payload_len, pe->file_alignment) ||
 	    !ckd_align_u32(&new_soi, (uint64_t)new_va + raw_size, pe->section_alignment))
 		return diag_fail(d, SBAT_E_PE_OVERFLOW, "new .sbat section would lie beyond 4 GiB");
-	if (raw_size == 0)
-		return diag_fail(d, SBAT_E_CSV, "SBAT payload is empty");
+
+	if (shift) {
+		add_extent(p, EXTENT_COPY, 0, pe->lowest_raw_pointer);
+		add_extent(p, EXTENT_ZERO, 0, shift);
+		add_extent(p, EXTENT_COPY, pe->lowest_raw_pointer, t->start - pe->lowest_raw_pointer);
+	} else {
+		add_extent(p, EXTENT_COPY, 0, t->start);
+	}
+	add_extent(p, EXTENT_ZERO, 0, raw_ptr - end);
+	add_extent(p, EXTENT_PAYLOAD, 0, payload_len);
+	add_extent(p, EXTENT_ZERO, 0, raw_size - payload_len);
+	add_extent(p, EXTENT_COPY, t->start, t->end - t->start);
 
 	memset(header, 0, sizeof(header));
-	memcpy(header, SBAT_SECTION_NAME, sizeof(SBAT_SECTION_NAME) - 1);
+	memcpy(header, sbat_name, sizeof(sbat_name));
 	fill_section_header(header, raw_size, new_va, raw_size, raw_ptr, SBAT_SECTION_CHARACTERISTICS);
-	add_section_header(p, slot, header);
+	add_patch_bytes(p, slot, header, SH_SIZE);
+	p->section_header_offset = slot;
 	add_patch16(p, pe->off_number_of_sections, (uint16_t)(pe->number_of_sections + 1));
 	if (new_soi < pe->size_of_image)
 		new_soi = pe->size_of_image;
@@ -218,14 +332,20 @@ plan_insert(const sbat_pe *pe, const uint8_t *in, size_t payload_len, plan *p, c
 		init_data = UINT32_MAX;
 	add_patch32(p, pe->off_size_of_initialized_data, init_data);
 
-	add_extent(p, EXTENT_COPY, 0, t->start);
-	add_extent(p, EXTENT_ZERO, 0, raw_ptr - t->start);
-	add_extent(p, EXTENT_PAYLOAD, 0, payload_len);
-	add_extent(p, EXTENT_ZERO, 0, raw_size - payload_len);
-	plan_tail_fixups(pe, p, t, (uint64_t)raw_ptr + raw_size);
-	add_extent(p, EXTENT_COPY, t->start, t->end - t->start);
-
 	p->report.action = SBAT_ACTION_INSERT;
+	if (retire >= 0) {
+		const sbat_pe_section *old = &pe->sections[retire];
+		uint64_t data;
+
+		/* keep the header (VAs stay adjacent), but no reader may take it for .sbat */
+		add_patch_bytes(p, old->header_offset + SH_NAME, SBAT_RETIRED_SECTION_NAME, 8);
+		if (map_offset(p, old->pointer_to_raw_data, &data))
+			add_patch_zero(p, data, old->size_of_raw_data);
+		p->report.action = SBAT_ACTION_RELOCATE;
+		p->report.retired_index = retire;
+	}
+	fix_file_offsets(pe, p, -1);
+
 	p->report.section_index = pe->number_of_sections;
 	p->report.virtual_address = new_va;
 	p->report.virtual_size = raw_size;
@@ -234,6 +354,7 @@ plan_insert(const sbat_pe *pe, const uint8_t *in, size_t payload_len, plan *p, c
 	p->report.characteristics = SBAT_SECTION_CHARACTERISTICS;
 	p->report.new_size_of_image = new_soi;
 	p->report.new_size_of_headers = new_soh;
+	p->report.data_shift = shift;
 	return SBAT_OK;
 }
 
@@ -250,8 +371,8 @@ is_highest_section(const sbat_pe *pe, unsigned idx)
 }
 
 static sbat_err
-plan_replace(const sbat_pe *pe, const uint8_t *in, size_t payload_len, plan *p, const tail *t,
-             sbat_diag *d)
+plan_replace(const sbat_pe *pe, const uint8_t *in, size_t payload_len, const sbat_edit_opts *opts,
+             plan *p, const tail *t, sbat_diag *d)
 {
 	const sbat_pe_section *s = &pe->sections[pe->sbat_index];
 	uint64_t raw_end = (uint64_t)s->pointer_to_raw_data + s->size_of_raw_data, old_mem_end, new_mem_end;
@@ -259,19 +380,21 @@ plan_replace(const sbat_pe *pe, const uint8_t *in, size_t payload_len, plan *p, 
 	int highest = is_highest_section(pe, (unsigned)pe->sbat_index);
 	uint8_t header[SH_SIZE];
 
-	if (s->size_of_raw_data == 0)
-		return diag_fail_at(d, SBAT_E_SBAT_NO_ROOM, "existing .sbat has no raw data (SizeOfRawData is 0)",
-		                    s->header_offset + SH_SIZE_OF_RAW_DATA);
 	p->report.action = SBAT_ACTION_REPLACE;
-	if (payload_len > raw_size) {
+	if (payload_len > raw_size || raw_size == 0) {
 		/* only the section last in both file and memory can grow */
-		if (raw_end != t->start || !highest)
+		if (raw_size != 0 && raw_end == t->start && highest) {
+			if (!ckd_align_u32(&raw_size, payload_len, pe->file_alignment))
+				return diag_fail(d, SBAT_E_PE_OVERFLOW, "grown .sbat would lie beyond 4 GiB");
+			p->report.action = SBAT_ACTION_GROW;
+		} else if (opts->relocate) {
+			return plan_insert(pe, in, payload_len, p, t, pe->sbat_index, d);
+		} else {
 			return diag_fail_at(d, SBAT_E_SBAT_NO_ROOM,
 			                    "existing .sbat is not the last section and the new data does not fit "
-			                    "in its SizeOfRawData", s->header_offset + SH_SIZE_OF_RAW_DATA);
-		if (!ckd_align_u32(&raw_size, payload_len, pe->file_alignment))
-			return diag_fail(d, SBAT_E_PE_OVERFLOW, "grown .sbat would lie beyond 4 GiB");
-		p->report.action = SBAT_ACTION_GROW;
+			                    "in its SizeOfRawData (use --relocate)",
+			                    s->header_offset + SH_SIZE_OF_RAW_DATA);
+		}
 	}
 
 	/*
@@ -287,19 +410,31 @@ plan_replace(const sbat_pe *pe, const uint8_t *in, size_t payload_len, plan *p, 
 		return diag_fail_at(d, SBAT_E_PE_OVERFLOW, ".sbat would extend beyond 4 GiB",
 		                    s->header_offset + SH_VIRTUAL_ADDRESS);
 	if (!highest && new_mem_end != old_mem_end) {
-		if (payload_len > s->virtual_size)
+		if (payload_len > s->virtual_size) {
+			if (opts->relocate)
+				return plan_insert(pe, in, payload_len, p, t, pe->sbat_index, d);
 			return diag_fail_at(d, SBAT_E_SBAT_NO_ROOM,
-			                    "new data does not fit in the existing .sbat's VirtualSize",
+			                    "new data does not fit in the existing .sbat's VirtualSize (use --relocate)",
 			                    s->header_offset + SH_VIRTUAL_SIZE);
+		}
 		vsize = s->virtual_size;
 	}
 	if (highest && new_mem_end > new_soi)
 		new_soi = (uint32_t)new_mem_end;
 
+	add_extent(p, EXTENT_COPY, 0, s->pointer_to_raw_data);
+	add_extent(p, EXTENT_PAYLOAD, 0, payload_len);
+	add_extent(p, EXTENT_ZERO, 0, raw_size - payload_len);
+	if (p->report.action == SBAT_ACTION_GROW)
+		add_extent(p, EXTENT_COPY, t->start, t->end - t->start);
+	else
+		add_extent(p, EXTENT_COPY, raw_end, t->end - raw_end);
+
 	memcpy(header, in + s->header_offset, SH_SIZE);
 	fill_section_header(header, vsize, s->virtual_address, raw_size, s->pointer_to_raw_data,
 	                    s->characteristics);
-	add_section_header(p, s->header_offset, header);
+	add_patch_bytes(p, s->header_offset, header, SH_SIZE);
+	p->section_header_offset = s->header_offset;
 	if (new_soi != pe->size_of_image)
 		add_patch32(p, pe->off_size_of_image, new_soi);
 	if (raw_size != s->size_of_raw_data) {
@@ -307,18 +442,7 @@ plan_replace(const sbat_pe *pe, const uint8_t *in, size_t payload_len, plan *p, 
 			init_data = UINT32_MAX;
 		add_patch32(p, pe->off_size_of_initialized_data, init_data);
 	}
-
-	add_extent(p, EXTENT_COPY, 0, s->pointer_to_raw_data);
-	add_extent(p, EXTENT_PAYLOAD, 0, payload_len);
-	add_extent(p, EXTENT_ZERO, 0, raw_size - payload_len);
-	if (p->report.action == SBAT_ACTION_GROW) {
-		plan_tail_fixups(pe, p, t, (uint64_t)s->pointer_to_raw_data + raw_size);
-		add_extent(p, EXTENT_COPY, t->start, t->end - t->start);
-	} else {
-		/* everything after the old data stays where it was */
-		add_extent(p, EXTENT_COPY, raw_end, t->end - raw_end);
-		plan_tail_fixups(pe, p, t, t->start);
-	}
+	fix_file_offsets(pe, p, pe->sbat_index);
 
 	p->report.section_index = (unsigned)pe->sbat_index;
 	p->report.virtual_address = s->virtual_address;
@@ -327,6 +451,105 @@ plan_replace(const sbat_pe *pe, const uint8_t *in, size_t payload_len, plan *p, 
 	p->report.size_of_raw_data = raw_size;
 	p->report.characteristics = s->characteristics;
 	p->report.new_size_of_image = new_soi;
+	p->report.new_size_of_headers = pe->size_of_headers;
+	return SBAT_OK;
+}
+
+/* End of all raw data and headers, leaving out section `skip`. */
+static uint64_t
+raw_end_without(const sbat_pe *pe, unsigned skip)
+{
+	uint64_t end = pe->size_of_headers;
+	unsigned i;
+
+	for (i = 0; i < pe->number_of_sections; i++) {
+		const sbat_pe_section *s = &pe->sections[i];
+		uint64_t e = (uint64_t)s->pointer_to_raw_data + s->size_of_raw_data;
+
+		if (i != skip && s->size_of_raw_data && e > end)
+			end = e;
+	}
+	return end;
+}
+
+static uint64_t
+virtual_end_without(const sbat_pe *pe, unsigned skip)
+{
+	uint64_t end = 0;
+	unsigned i;
+
+	for (i = 0; i < pe->number_of_sections; i++) {
+		const sbat_pe_section *s = &pe->sections[i];
+		uint64_t e = (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s);
+
+		if (i != skip && e > end)
+			end = e;
+	}
+	return end;
+}
+
+/*
+ * Take .sbat out. When it is last in the table, the file and memory, the
+ * header, data and alignment padding go and the image shrinks back; any
+ * other .sbat is retired in place (renamed, zeroed) so no VA or offset moves.
+ */
+static sbat_err
+plan_remove(const sbat_pe *pe, const uint8_t *in, plan *p, const tail *t, sbat_diag *d)
+{
+	const sbat_pe_section *s;
+	unsigned idx;
+	uint64_t raw_end, cut, mem_end, soi, rest;
+	uint32_t init_data;
+
+	if (pe->sbat_count == 0)
+		return diag_fail(d, SBAT_E_NO_SBAT, "image has no .sbat section to remove");
+	idx = (unsigned)pe->sbat_index;
+	s = &pe->sections[idx];
+	raw_end = (uint64_t)s->pointer_to_raw_data + s->size_of_raw_data;
+	if (idx + 1u != pe->number_of_sections || !is_highest_section(pe, idx) ||
+	    (s->size_of_raw_data != 0 && raw_end != t->start)) {
+		add_extent(p, EXTENT_COPY, 0, t->end);
+		add_patch_bytes(p, s->header_offset + SH_NAME, SBAT_RETIRED_SECTION_NAME, 8);
+		if (s->size_of_raw_data)
+			add_patch_zero(p, s->pointer_to_raw_data, s->size_of_raw_data);
+		p->report.action = SBAT_ACTION_RETIRE;
+		p->report.retired_index = (int)idx;
+		p->report.section_index = idx;
+		p->report.new_size_of_image = pe->size_of_image;
+		p->report.new_size_of_headers = pe->size_of_headers;
+		return SBAT_OK;
+	}
+
+	/* drop the alignment padding an insert put before the data, if it is only zeros */
+	cut = raw_end_without(pe, idx);
+	if (s->size_of_raw_data == 0 || cut > s->pointer_to_raw_data ||
+	    !all_bytes(in + cut, s->pointer_to_raw_data - cut, 0))
+		cut = s->size_of_raw_data ? s->pointer_to_raw_data : t->start;
+	add_extent(p, EXTENT_COPY, 0, cut);
+	add_extent(p, EXTENT_COPY, t->start, t->end - t->start);
+
+	/* the freed slot gets the filler around it back: 0xFF in 6.7+ bzImages, else zeros */
+	if (pe->kind == SBAT_KIND_BZIMAGE && in[s->header_offset + SH_SIZE] == 0xff)
+		memset(new_patch(p, s->header_offset, SH_SIZE)->bytes, 0xff, SH_SIZE);
+	else
+		add_patch_zero(p, s->header_offset, SH_SIZE);
+	add_patch16(p, pe->off_number_of_sections, (uint16_t)(pe->number_of_sections - 1));
+	/* SizeOfImage shrinks only if .sbat was what defined it */
+	soi = pe->size_of_image;
+	if (ckd_align_u64(&mem_end, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
+	                  pe->section_alignment) && mem_end == pe->size_of_image &&
+	    ckd_align_u64(&rest, virtual_end_without(pe, idx), pe->section_alignment) &&
+	    rest >= pe->size_of_headers)
+		soi = rest;
+	add_patch32(p, pe->off_size_of_image, (uint32_t)soi);
+	init_data = pe->size_of_initialized_data >= s->size_of_raw_data ?
+	            pe->size_of_initialized_data - s->size_of_raw_data : 0;
+	add_patch32(p, pe->off_size_of_initialized_data, init_data);
+	fix_file_offsets(pe, p, (int)idx);
+
+	p->report.action = SBAT_ACTION_REMOVE;
+	p->report.section_index = idx;
+	p->report.new_size_of_image = (uint32_t)soi;
 	p->report.new_size_of_headers = pe->size_of_headers;
 	return SBAT_OK;
 }
@@ -340,11 +563,12 @@ plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, size_t payload_l
 	sbat_err err;
 
 	memset(p, 0, sizeof(*p));
+	p->report.retired_index = -1;
 	if (!opts)
 		opts = &defaults;
 	if (pe->file_size != in_len)
 		return diag_fail(d, SBAT_E_LAYOUT, "parsed image does not match the buffer");
-	if (payload_len == 0 || payload_len > UINT32_MAX)
+	if (opts->remove ? payload_len != 0 : (payload_len == 0 || payload_len > UINT32_MAX))
 		return diag_fail(d, SBAT_E_CSV, "SBAT payload is empty or too large");
 	if (pe->sbat_count > 1)
 		return diag_fail_at(d, SBAT_E_SBAT_DUPLICATE,
@@ -357,12 +581,15 @@ plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, size_t payload_l
 	err = plan_signature(pe, in, in_len, opts, p, &t, d);
 	if (err)
 		return err;
-	if (pe->sbat_count == 1)
-		err = plan_replace(pe, in, payload_len, p, &t, d);
+	if (opts->remove)
+		err = plan_remove(pe, in, p, &t, d);
+	else if (pe->sbat_count == 1)
+		err = plan_replace(pe, in, payload_len, opts, p, &t, d);
 	else
-		err = plan_insert(pe, in, payload_len, p, &t, d);
+		err = plan_insert(pe, in, payload_len, p, &t, -1, d);
 	if (err)
 		return err;
+	report_tail(p, &t);
 
 	/* a zero CheckSum stays zero (nothing checks it); a stale non-zero one is recomputed */
 	p->update_checksum = pe->checksum != 0;

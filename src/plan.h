@@ -30,12 +30,14 @@ typedef struct extent {
 
 typedef struct patch {
 	uint64_t offset;  /* in the output */
-	unsigned len;
+	uint64_t len;
+	int zero;         /* 1: zero-fill len bytes; 0: write bytes[0..len), len <= SH_SIZE */
 	uint8_t bytes[SH_SIZE];
 } patch;
 
 #define PLAN_MAX_EXTENTS 8
-#define PLAN_MAX_PATCHES (8 + SBAT_PE_MAX_DEBUG_ENTRIES)
+/* header fields, one pointer per section, one per debug entry, and the retire/zero pair */
+#define PLAN_MAX_PATCHES (16 + SBAT_PE_MAX_SECTIONS + SBAT_PE_MAX_DEBUG_ENTRIES)
 
 typedef struct plan {
 	extent extents[PLAN_MAX_EXTENTS];
@@ -45,14 +47,15 @@ typedef struct plan {
 	uint64_t output_size;
 	int update_checksum;       /* recompute CheckSum at checksum_offset after patching */
 	uint64_t checksum_offset;
-	uint64_t section_header_offset; /* where the .sbat header lives in the output */
+	uint64_t section_header_offset; /* where the .sbat header lives in the output (0: none) */
 	sbat_edit_report report;
 } plan;
 
 /*
- * Decide how `payload` becomes the image's .sbat: replace in place, grow the
- * last section, or append a new one. Checks header room, signatures and the
- * bzImage limits; does no I/O and allocates nothing.
+ * Decide how `payload` becomes the image's .sbat (replace in place, grow
+ * the last section, append a new one, relocate a mid-file one) or how the
+ * .sbat is removed. Checks header room, signatures and the kernel limits;
+ * does no I/O and allocates nothing.
  */
 sbat_err plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, size_t payload_len,
                     const sbat_edit_opts *opts, plan *ret, sbat_diag *reterr);
@@ -66,8 +69,9 @@ sbat_err plan_emit(plan *p, const uint8_t *in, size_t in_len, const uint8_t *pay
 
 /*
  * Re-parse the output and check the rules loaders apply to the section we
- * wrote: one .sbat with the payload and NUL padding, aligned and inside the
- * file and image, overlapping nothing, bzImage setup bytes unchanged.
+ * wrote: one .sbat with the payload and NUL padding (none after a removal),
+ * aligned and inside the file and image, overlapping nothing, kernel setup
+ * bytes unchanged.
  */
 sbat_err plan_verify(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out,
                      size_t out_len, const uint8_t *payload, size_t payload_len, sbat_diag *reterr);

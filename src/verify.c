@@ -34,6 +34,40 @@ plan_verify(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_
 	err = sbat_pe_parse(out, out_len, &pe, d);
 	if (err)
 		return err;
+	if (pe.kind != in_pe->kind)
+		return layout_fail(d, "image kind changed", 0);
+	/* nothing may touch the x86 boot protocol header */
+	if (pe.kind == SBAT_KIND_BZIMAGE) {
+		uint64_t end = BZ_HEADER_MAGIC + (uint64_t)in[BZ_JUMP + 1];
+
+		if (end > out_len || end > in_pe->file_size ||
+		    memcmp(out + BZ_HEADER_ROOM_LIMIT, in + BZ_HEADER_ROOM_LIMIT, end - BZ_HEADER_ROOM_LIMIT) != 0)
+			return layout_fail(d, "bzImage setup header changed", BZ_SETUP_HEADER_START);
+	}
+	if (pe.cert_size != 0 && (uint64_t)pe.cert_offset + pe.cert_size != out_len)
+		return layout_fail(d, "certificate table is not at the end of the file", pe.off_cert_dir);
+	if (pe.size_of_headers != in_pe->size_of_headers &&
+	    (pe.lowest_virtual_address < pe.size_of_headers || pe.lowest_raw_pointer < pe.size_of_headers))
+		return layout_fail(d, "grown SizeOfHeaders overlaps a section", pe.off_size_of_headers);
+	if (pe.size_of_image != in_pe->size_of_image &&
+	    (pe.size_of_image % pe.section_alignment != 0 || pe.size_of_image < pe.virtual_end))
+		return layout_fail(d, "new SizeOfImage is not aligned or does not cover every section",
+		                   pe.off_size_of_image);
+	if (p->report.retired_index >= 0) {
+		const sbat_pe_section *r = &pe.sections[p->report.retired_index];
+
+		if (memcmp(r->name, SBAT_RETIRED_SECTION_NAME, 8) != 0)
+			return layout_fail(d, "retired .sbat was not renamed", r->header_offset);
+		for (i = 0; i < r->size_of_raw_data; i++)
+			if (out[r->pointer_to_raw_data + i] != 0)
+				return layout_fail(d, "retired .sbat data is not zeroed", r->pointer_to_raw_data + i);
+	}
+	if (p->report.action == SBAT_ACTION_REMOVE || p->report.action == SBAT_ACTION_RETIRE) {
+		if (pe.sbat_count != 0)
+			return layout_fail(d, "output still has a .sbat section", pe.off_number_of_sections);
+		return SBAT_OK;
+	}
+
 	if (pe.sbat_count != 1)
 		return layout_fail(d, "output does not have exactly one .sbat section", pe.off_number_of_sections);
 	s = &pe.sections[pe.sbat_index];
@@ -59,12 +93,6 @@ plan_verify(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_
 		return layout_fail(d, ".sbat raw data is not aligned to FileAlignment", h + SH_POINTER_TO_RAW_DATA);
 	if ((uint64_t)s->virtual_address + s->virtual_size > pe.size_of_image)
 		return layout_fail(d, "SizeOfImage does not cover .sbat", pe.off_size_of_image);
-	if (pe.size_of_image != in_pe->size_of_image &&
-	    (pe.size_of_image % pe.section_alignment != 0 || pe.size_of_image < pe.virtual_end))
-		return layout_fail(d, "new SizeOfImage is not aligned or does not cover every section",
-		                   pe.off_size_of_image);
-	if (pe.cert_size != 0 && (uint64_t)pe.cert_offset + pe.cert_size != out_len)
-		return layout_fail(d, "certificate table is not at the end of the file", pe.off_cert_dir);
 
 	for (i = 0; i < pe.number_of_sections; i++) {
 		const sbat_pe_section *o = &pe.sections[i];
@@ -78,7 +106,7 @@ plan_verify(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_
 		             o->size_of_raw_data))
 			return layout_fail(d, ".sbat overlaps another section in the file", h + SH_POINTER_TO_RAW_DATA);
 	}
-	if (p->report.action == SBAT_ACTION_INSERT) {
+	if (p->report.action == SBAT_ACTION_INSERT || p->report.action == SBAT_ACTION_RELOCATE) {
 		uint64_t expect;
 
 		/* strict loaders: each VA is the aligned end of the previous one */
@@ -86,16 +114,6 @@ plan_verify(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_
 		    !ckd_align_u64(&expect, in_pe->virtual_end, pe.section_alignment) ||
 		    s->virtual_address != expect)
 			return layout_fail(d, "new .sbat is not adjacent to the last section", h + SH_VIRTUAL_ADDRESS);
-	}
-	if (pe.kind != in_pe->kind)
-		return layout_fail(d, "image kind changed", 0);
-	/* nothing may touch the x86 boot protocol header */
-	if (pe.kind == SBAT_KIND_BZIMAGE) {
-		uint64_t end = BZ_HEADER_MAGIC + (uint64_t)in[BZ_JUMP + 1];
-
-		if (end > out_len || end > in_pe->file_size ||
-		    memcmp(out + BZ_HEADER_ROOM_LIMIT, in + BZ_HEADER_ROOM_LIMIT, end - BZ_HEADER_ROOM_LIMIT) != 0)
-			return layout_fail(d, "bzImage setup header changed", BZ_SETUP_HEADER_START);
 	}
 	return SBAT_OK;
 }

@@ -63,4 +63,27 @@ sbat_csv *sbat_csv_free(sbat_csv *csv);
  */
 sbat_err sbat_csv_format(const sbat_csv *csv, uint8_t **ret_buf, size_t *ret_len, sbat_diag *reterr);
 
+/*
+ * Combine two .sbat the way ukify merges a stub's and a kernel's: base's
+ * header row, then base's other rows, then add's rows except its header
+ * (whatever add's header says, as ukify does). The result is canonical,
+ * formatted and checked like sbat_csv_format's.
+ *
+ * A component that both name is resolved instead of duplicated, since shim only
+ * honours the first row it finds and the parser refuses duplicates:
+ *  - add's row text equal to base's: kept once, no error;
+ *  - different generation: SBAT_E_CSV "component already present with a
+ *    different generation" (reterr->line = add's line, field 2);
+ *  - same generation, other fields differ: SBAT_E_CSV "component already
+ *    present with a different row" (add's line, field 0).
+ * With force set neither is an error: add's row replaces base's row at
+ * base's position, so the order of base's rows never changes and add's
+ * other rows still follow them. A lower generation is accepted too; force
+ * means the caller decided.
+ * *ret_buf is malloc'ed and owned by the caller. SBAT_E_TOO_BIG when the
+ * result exceeds SBAT_CSV_MAX_SIZE, SBAT_E_NOMEM on a failed allocation.
+ */
+sbat_err sbat_csv_merge(const sbat_csv *base, const sbat_csv *add, int force,
+                        uint8_t **ret_buf, size_t *ret_len, sbat_diag *reterr);
+
 #endif

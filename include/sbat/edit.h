@@ -12,10 +12,18 @@ typedef enum sbat_edit_action {
 	SBAT_ACTION_INSERT = 1,  /* a new .sbat section header and data at the end */
 	SBAT_ACTION_REPLACE,     /* the existing .sbat rewritten inside its raw size */
 	SBAT_ACTION_GROW,        /* the existing .sbat is last and was enlarged */
+	SBAT_ACTION_RELOCATE,    /* the old .sbat became zeroed ".oldsbat"; a new one was appended */
+	SBAT_ACTION_REMOVE,      /* the last-section .sbat was dropped and the image shrunk */
+	SBAT_ACTION_RETIRE,      /* a mid-file .sbat was renamed ".oldsbat" and zeroed */
 } sbat_edit_action;
+
+/* What a retired mid-file .sbat is renamed to: no reader matches it as ".sbat". */
+#define SBAT_RETIRED_SECTION_NAME ".oldsbat"
 
 typedef struct sbat_edit_opts {
 	int strip_signature;     /* drop a certificate table instead of refusing */
+	int relocate;            /* a mid-file .sbat too small for the data is retired and a new one appended */
+	int remove;              /* remove .sbat instead of writing one (payload must be NULL/0) */
 } sbat_edit_opts;
 
 /* What an edit did, for --verbose and for tests. */
@@ -33,6 +41,8 @@ typedef struct sbat_edit_report {
 	uint64_t overlay_offset, overlay_size; /* trailing data kept after the sections */
 	uint64_t overlay_new_offset;
 	uint32_t stripped_cert_size;           /* bytes of certificate table removed */
+	uint64_t data_shift;                   /* section data moved this far to make header room */
+	int retired_index;                     /* section renamed SBAT_RETIRED_SECTION_NAME, or -1 */
 	uint64_t output_size;
 	int unchanged;                         /* output is byte-identical to the input */
 } sbat_edit_report;
@@ -43,6 +53,12 @@ typedef struct sbat_edit_report {
  * *ret_out (malloc'ed, owned by the caller). The input is never modified.
  * The output is re-parsed and checked against the loaders' layout rules
  * before it is returned. ret_report may be NULL.
+ *
+ * Where the new section header does not fit, a plain EFI application's
+ * SizeOfHeaders grows by whole FileAlignment units and all section data
+ * moves down (every file offset that points into it is fixed); kernel
+ * images never move (their loaders depend on file offsets).
+ * With opts->remove, payload must be NULL and the .sbat is taken out.
  */
 sbat_err sbat_edit(const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
                    const sbat_edit_opts *opts, uint8_t **ret_out, size_t *ret_out_len,

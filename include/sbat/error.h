@@ -36,6 +36,10 @@ typedef enum sbat_err {
 	/* SBAT CSV */
 	SBAT_E_CSV,             /* the CSV breaks a rule shim or the format imposes */
 
+	/* SbatLevel (revocation policy) */
+	SBAT_E_LEVEL,           /* an SbatLevel payload or its .sbatlevel header is malformed */
+	SBAT_E_NO_SBATLEVEL,    /* the image has no .sbatlevel section */
+
 	SBAT__ERR_MAX
 } sbat_err;
 

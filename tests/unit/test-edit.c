@@ -481,7 +481,7 @@ test_edit_strip_signature(void **state)
 {
 	fx_spec spec;
 	image in, out;
-	sbat_edit_opts opts = { 1 };
+	sbat_edit_opts opts;
 	sbat_edit_report r;
 	hdr a, b;
 	uint64_t unsigned_len;
@@ -490,6 +490,8 @@ test_edit_strip_signature(void **state)
 	sbat_diag d;
 
 	(void)state;
+	memset(&opts, 0, sizeof(opts));
+	opts.strip_signature = 1;
 	fx_spec_init(&spec, FX_PLAIN);
 	spec.cert_len = 0x400;
 	in = build(&spec);
@@ -740,6 +742,241 @@ test_edit_payload_exactly_file_aligned(void **state)
 	free(out.buf);
 }
 
+
+static sbat_edit_opts
+opts_with(int relocate, int remove)
+{
+	sbat_edit_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.relocate = relocate;
+	o.remove = remove;
+	return o;
+}
+
+/*
+ * No slot left and SizeOfHeaders cannot just round up: section data moves
+ * down by whole FileAlignment units and every file offset follows it.
+ */
+static void
+test_edit_insert_shifts_data_for_header_room(void **state)
+{
+	fx_spec spec;
+	image in, out;
+	sbat_edit_report r;
+	hdr a, b;
+	unsigned i;
+	uint32_t shift;
+	sbat_pe pin, pout;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	spec.header_slack = 0;
+	spec.overlay_len = 128;
+	spec.symtab_in_overlay = 1;
+	spec.debug_in_overlay = 1;
+	spec.set_checksum = 1;
+	in = build(&spec);
+	a = read_hdr(in.buf);
+	assert_int_equal(a.table + 40u * a.nsec, a.soh);  /* really no slot */
+	out = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, NULL, &r);
+	b = read_hdr(out.buf);
+	shift = (uint32_t)r.data_shift;
+	assert_int_equal(shift, a.fa);
+	assert_int_equal(b.soh, a.soh + a.fa);
+	assert_int_equal(b.nsec, a.nsec + 1);
+	assert_int_equal(sbat_pe_parse(in.buf, in.len, &pin, NULL), SBAT_OK);
+	assert_int_equal(sbat_pe_parse(out.buf, out.len, &pout, NULL), SBAT_OK);
+	assert_int_equal(pout.debug_count, 1);
+	/* the debug entry's own PointerToRawData is the one byte range inside section data that changes */
+	assert_int_equal(pout.debug[0].field_offset, pin.debug[0].field_offset + shift);
+	fx_put32(out.buf + pout.debug[0].field_offset, pin.debug[0].pointer_to_raw_data);
+	for (i = 0; i < a.nsec; i++) {
+		const uint8_t *sa = sect(in.buf, &a, i), *sb = sect(out.buf, &b, i);
+
+		assert_int_equal(fx_le32(sb + 20), fx_le32(sa + 20) + shift);
+		assert_int_equal(fx_le32(sb + 12), fx_le32(sa + 12));   /* VAs never move */
+		assert_memory_equal(out.buf + fx_le32(sb + 20), in.buf + fx_le32(sa + 20), fx_le32(sa + 16));
+	}
+	fx_put32(out.buf + pout.debug[0].field_offset, pout.debug[0].pointer_to_raw_data);
+	/* headers before the new slot are the same but for the patched fields */
+	assert_memory_equal(out.buf, in.buf, a.coff + 2);
+	/* the grown header area after the new slot is zero-filled */
+	for (i = (unsigned)(a.table + 40u * b.nsec); i < b.soh; i++)
+		assert_int_equal(out.buf[i], 0);
+	assert_int_equal(b.csum, fx_checksum(out.buf, out.len, b.opt + OPT_CHECKSUM));
+	/* debug data and symbols in the overlay moved with it, and their pointers too */
+	assert_memory_equal(out.buf + pout.debug[0].pointer_to_raw_data,
+	                    in.buf + pin.debug[0].pointer_to_raw_data, pin.debug[0].size_of_data);
+	assert_memory_equal(out.buf + pout.pointer_to_symbol_table, in.buf + pin.pointer_to_symbol_table, 18);
+	check_reads_back(&out, PAYLOAD, PAYLOAD_LEN);
+	check_idempotent(&out, PAYLOAD, PAYLOAD_LEN, NULL);
+	free(in.buf);
+	free(out.buf);
+}
+
+/* Headers that would reach the first VA cannot grow: refused, input untouched. */
+static void
+test_edit_no_room_when_first_va_is_at_headers(void **state)
+{
+	fx_spec spec;
+	image in;
+	uint8_t *out = NULL;
+	size_t out_len;
+	sbat_diag d;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	spec.header_slack = 0;
+	spec.sect_align = 0x200;
+	in = build(&spec);
+	assert_int_equal(sbat_edit(in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d),
+	                 SBAT_E_NO_HEADER_ROOM);
+	assert_null(out);
+	free(in.buf);
+}
+
+/* Kernel images never move their data to make header room. */
+static void
+test_edit_kernel_never_shifts_data(void **state)
+{
+	fx_spec spec;
+	image in;
+	uint8_t *out = NULL;
+	size_t out_len;
+	sbat_diag d;
+	hdr a;
+
+	(void)state;
+	fx_spec_init(&spec, FX_ARM64);
+	in = build(&spec);
+	a = read_hdr(in.buf);
+	/* pretend the first section starts right after the table */
+	fx_put32(in.buf + a.opt + OPT_SIZE_OF_HEADERS, (uint32_t)(a.table + 40u * a.nsec));
+	fx_put32((uint8_t *)sect(in.buf, &a, 0) + 20, (uint32_t)(a.table + 40u * a.nsec));
+	fx_put32((uint8_t *)sect(in.buf, &a, 0) + 16, 0x200);
+	assert_int_equal(sbat_edit(in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d),
+	                 SBAT_E_NO_HEADER_ROOM);
+	assert_non_null(strstr(d.what, "kernel"));
+	free(in.buf);
+}
+
+/* A mid-file .sbat too small: --relocate retires it (renamed, zeroed) and appends a new one. */
+static void
+test_edit_relocate_mid_file(void **state)
+{
+	fx_spec spec = spec_with_sbat(2, 0x200, 0x200);
+	sbat_edit_opts o = opts_with(1, 0);
+	image in, out;
+	sbat_edit_report r;
+	size_t len, i;
+	char *csv = long_csv(20, &len);
+	hdr a, b;
+	const uint8_t *old, *neu;
+
+	(void)state;
+	in = build(&spec);
+	a = read_hdr(in.buf);
+	out = edit_ok(&in, (const uint8_t *)csv, len, &o, &r);
+	b = read_hdr(out.buf);
+	assert_int_equal(r.action, SBAT_ACTION_RELOCATE);
+	assert_int_equal(r.retired_index, 2);
+	assert_int_equal(b.nsec, a.nsec + 1);
+	old = sect(out.buf, &b, 2);
+	assert_memory_equal(old, ".oldsbat", 8);
+	/* the retired section keeps its place in memory and file, zero-filled */
+	assert_memory_equal(old + 8, sect(in.buf, &a, 2) + 8, 32);
+	for (i = 0; i < fx_le32(old + 16); i++)
+		assert_int_equal(out.buf[fx_le32(old + 20) + i], 0);
+	neu = sect(out.buf, &b, a.nsec);
+	assert_memory_equal(neu, ".sbat\0\0\0", 8);
+	assert_int_equal(fx_le32(neu + 12), align_up(virtual_end(in.buf, &a), a.sa));
+	check_reads_back(&out, (const uint8_t *)csv, len);
+	/* the new .sbat is last: the next, bigger edit grows it; the same edit changes nothing */
+	check_idempotent(&out, (const uint8_t *)csv, len, &o);
+	free(csv);
+	free(in.buf);
+	free(out.buf);
+}
+
+/* Insert then remove gives back the original bytes, for every kind. */
+static void
+test_edit_remove_undoes_insert(void **state)
+{
+	static const int kinds[] = { FX_PLAIN, FX_BZIMAGE_OLD, FX_BZIMAGE_NEW, FX_ARM64 };
+	unsigned k;
+
+	(void)state;
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		fx_spec spec;
+		sbat_edit_opts rm = opts_with(0, 1);
+		image in, one, two;
+		sbat_edit_report r;
+
+		fx_spec_init(&spec, kinds[k]);
+		spec.set_checksum = kinds[k] == FX_PLAIN;
+		spec.overlay_len = kinds[k] == FX_PLAIN ? 77 : 0;
+		in = build(&spec);
+		one = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, NULL, &r);
+		two = edit_ok(&one, NULL, 0, &rm, &r);
+		assert_int_equal(r.action, SBAT_ACTION_REMOVE);
+		assert_int_equal(two.len, in.len);
+		assert_memory_equal(two.buf, in.buf, in.len);
+		free(in.buf);
+		free(one.buf);
+		free(two.buf);
+	}
+}
+
+/* A mid-file .sbat cannot go without moving later sections: it is retired in place. */
+static void
+test_edit_remove_mid_file_retires(void **state)
+{
+	fx_spec spec = spec_with_sbat(2, 0x200, 0x200);
+	sbat_edit_opts rm = opts_with(0, 1);
+	image in, out;
+	sbat_edit_report r;
+	sbat_pe pe;
+	hdr a;
+	size_t i;
+
+	(void)state;
+	in = build(&spec);
+	a = read_hdr(in.buf);
+	out = edit_ok(&in, NULL, 0, &rm, &r);
+	assert_int_equal(r.action, SBAT_ACTION_RETIRE);
+	assert_int_equal(out.len, in.len);
+	assert_int_equal(sbat_pe_parse(out.buf, out.len, &pe, NULL), SBAT_OK);
+	assert_int_equal(pe.sbat_count, 0);
+	assert_memory_equal(sect(out.buf, &a, 2), ".oldsbat", 8);
+	for (i = 0; i < in.len; i++) {
+		int in_name = i >= (size_t)(sect(in.buf, &a, 2) - in.buf) && i < (size_t)(sect(in.buf, &a, 2) - in.buf) + 8;
+		int in_data = i >= fx_le32(sect(in.buf, &a, 2) + 20) && i < fx_le32(sect(in.buf, &a, 2) + 20) + 0x200u;
+
+		if (in_data)
+			assert_int_equal(out.buf[i], 0);
+		else if (!in_name)
+			assert_int_equal(out.buf[i], in.buf[i]);
+	}
+	free(in.buf);
+	free(out.buf);
+}
+
+static void
+test_edit_remove_without_sbat_refused(void **state)
+{
+	sbat_edit_opts rm = opts_with(0, 1);
+	image in = build_kind(FX_PLAIN);
+	uint8_t *out = NULL;
+	size_t out_len;
+	sbat_diag d;
+
+	(void)state;
+	assert_int_equal(sbat_edit(in.buf, in.len, NULL, 0, &rm, &out, &out_len, NULL, &d), SBAT_E_NO_SBAT);
+	assert_null(out);
+	free(in.buf);
+}
+
 int
 main(void)
 {
@@ -766,6 +1003,13 @@ main(void)
 		cmocka_unit_test(test_edit_replace_mid_file_too_big_refused),
 		cmocka_unit_test(test_edit_round_trip_deterministic),
 		cmocka_unit_test(test_edit_payload_exactly_file_aligned),
+		cmocka_unit_test(test_edit_insert_shifts_data_for_header_room),
+		cmocka_unit_test(test_edit_no_room_when_first_va_is_at_headers),
+		cmocka_unit_test(test_edit_kernel_never_shifts_data),
+		cmocka_unit_test(test_edit_relocate_mid_file),
+		cmocka_unit_test(test_edit_remove_undoes_insert),
+		cmocka_unit_test(test_edit_remove_mid_file_retires),
+		cmocka_unit_test(test_edit_remove_without_sbat_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* level.h - SbatLevel revocation policies: parse them, read them from shim, check a .sbat against one */
+#ifndef SBAT_LEVEL_H
+#define SBAT_LEVEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "csv.h"
+#include "error.h"
+
+/* Real policies are a few dozen bytes; anything this large is not one. */
+#define SBAT_LEVEL_MAX_SIZE (64u * 1024u)
+#define SBAT_LEVEL_DATESTAMP_LEN 10
+
+/*
+ * The section shim (15.7 and later) links its built-in policies into. The
+ * name is longer than 8 bytes, so binutils stores it in the COFF string
+ * table and the section header holds "/<offset>".
+ */
+#define SBAT_LEVEL_SECTION_NAME ".sbatlevel"
+
+/*
+ * Which of the two payloads in .sbatlevel. shim 15.7 and 15.8 call the first
+ * one "previous", shim 16 calls it "automatic"; it is what shim applies
+ * unless SbatPolicy asks for "latest".
+ */
+#define SBAT_LEVEL_PREVIOUS 0
+#define SBAT_LEVEL_AUTOMATIC SBAT_LEVEL_PREVIOUS
+#define SBAT_LEVEL_LATEST 1
+
+typedef struct sbat_level_entry {
+	const char *component_name;
+	uint16_t generation;
+	unsigned line;                /* 1-based line number in the payload */
+} sbat_level_entry;
+
+typedef struct sbat_level {
+	char datestamp[SBAT_LEVEL_DATESTAMP_LEN + 1]; /* YYYYMMDDCC from the first line */
+	size_t n_entries;
+	sbat_level_entry *entries;    /* entries[0] is the "sbat",1 header row */
+	char *storage;                /* one block holding all strings */
+} sbat_level;
+
+/*
+ * Parse an SbatLevel payload (the SbatLevel variable's contents, or one of
+ * the strings in shim's .sbatlevel) from buf[0..len). Parsing stops at the
+ * first NUL, as shim's does. Stricter than shim's reader:
+ *  - at most SBAT_LEVEL_MAX_SIZE bytes before the NUL, printable ASCII only
+ *    (no BOM, no tab), lines end in LF or CRLF (a lone CR is an error), no
+ *    empty line except trailing ones; the last newline is optional;
+ *  - the first line is exactly "sbat,1,YYYYMMDDCC" (10 decimal digits);
+ *  - every other line is "component,generation", optionally followed by a
+ *    third field holding a 10-digit datestamp (shim reads up to three
+ *    fields and ignores the third on component rows); no empty field, no
+ *    leading or trailing space; generation is decimal digits, 1..65535.
+ * A component may appear more than once (shim then only ever uses the
+ * first); the header row is kept as entries[0] because shim compares it
+ * like any other row.
+ * On failure returns SBAT_E_LEVEL with reterr->line/field set (1-based;
+ * field 0 when the whole line is at fault) and a static `what`;
+ * SBAT_E_TOO_BIG or SBAT_E_NOMEM for oversized input or a failed allocation.
+ */
+sbat_err sbat_level_parse(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *reterr);
+
+/* Frees what sbat_level_parse or sbat_level_from_shim returned. NULL-safe; returns NULL. */
+sbat_level *sbat_level_free(sbat_level *level);
+
+/*
+ * Read one of the policies a shim binary carries in image[0..len).
+ *
+ * The .sbatlevel section (found by its full name through the COFF string
+ * table, or by the 8-byte truncation ".sbatlev" a toolchain without long
+ * names would leave) starts with three little-endian u32: a format version
+ * (always 0 so far; any other value is refused, as the layout may differ),
+ * then the offsets of the previous/automatic and of the latest payload.
+ * The offsets count from the end of the version field, i.e. from byte 4 of
+ * the section. Each payload is a NUL-terminated string.
+ *
+ * Only bytes both in the file and in the loaded section are used: the
+ * first min(SizeOfRawData, VirtualSize) bytes at PointerToRawData (the
+ * whole SizeOfRawData when VirtualSize is 0). The header, both offsets and
+ * the chosen string with its NUL must lie inside them, and the offsets
+ * must point past the header.
+ *
+ * which is SBAT_LEVEL_PREVIOUS (= SBAT_LEVEL_AUTOMATIC) or SBAT_LEVEL_LATEST.
+ * Returns PE errors from sbat_pe_parse, SBAT_E_NO_SBATLEVEL when the image
+ * has no such section, SBAT_E_LEVEL (with an image offset in reterr when
+ * one applies) for a malformed or duplicated section, or the errors of
+ * sbat_level_parse for the payload (line numbers count within it).
+ */
+sbat_err sbat_level_from_shim(const uint8_t *image, size_t len, int which,
+                              sbat_level **ret, sbat_diag *reterr);
+
+/* One .sbat row revoked by a policy, and the policy row that revokes it. */
+typedef struct sbat_revocation {
+	const sbat_csv_entry *entry;
+	const sbat_level_entry *level;
+} sbat_revocation;
+
+/*
+ * Check a .sbat against a policy the way shim's verify_sbat does:
+ * for every row of csv (its sbat header row included), take the FIRST
+ * level entry whose component name is byte-for-byte equal (case-sensitive,
+ * no prefix or product matching: "grub.debian" and "grub" are unrelated).
+ * The row is revoked when its generation is lower than that entry's.
+ * Rows with no matching level entry pass, and so do level entries no row
+ * names. An image fails shim's check when at least one row is revoked.
+ *
+ * Returns SBAT_OK and sets *ret_n_revoked (when not NULL) to the number of
+ * revoked rows; the first min(that, max_revoked) of them are stored in
+ * ret_revoked, in csv order (pass NULL and 0 to only count). The pointers
+ * refer into level and csv. Returns SBAT_E_LEVEL for a NULL or empty level
+ * or for a NULL ret_revoked with a non-zero max_revoked, SBAT_E_CSV for a
+ * NULL or empty csv; nothing is written then.
+ */
+sbat_err sbat_level_check(const sbat_level *level, const sbat_csv *csv,
+                          sbat_revocation *ret_revoked, size_t max_revoked,
+                          size_t *ret_n_revoked);
+
+#endif
