@@ -1,6 +1,67 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* checksum.c - the PE optional header CheckSum */
+#include "checksum.h"
+
 #include "sbat/pe.h"
+
+void
+csum_init(csum *c, uint64_t checksum_offset)
+{
+	c->sum = 0;
+	c->field = checksum_offset;
+}
+
+/*
+ * Fold often enough that the 64-bit sum cannot overflow: each step adds at
+ * most 0xff00, so folding once per 2^32 bytes would do; per call is plenty.
+ */
+static uint64_t
+fold(uint64_t s)
+{
+	while (s >> 16)
+		s = (s & 0xffffu) + (s >> 16);
+	return s;
+}
+
+void
+csum_add(csum *c, uint64_t offset, const uint8_t *p, size_t n)
+{
+	uint64_t lo = 0, hi = 0;
+	size_t i = 0;
+
+	/* the CheckSum field itself counts as zero */
+	if (offset < c->field + 4 && c->field < offset + n) {
+		for (; i < n; i++) {
+			uint64_t at = offset + i;
+
+			if (at >= c->field && at < c->field + 4)
+				continue;
+			if (at & 1)
+				hi += p[i];
+			else
+				lo += p[i];
+		}
+	} else {
+		/* bring the position to an even offset, then take whole words */
+		if (n && (offset & 1)) {
+			hi += p[0];
+			i = 1;
+		}
+		for (; i + 1 < n; i += 2) {
+			lo += p[i];
+			hi += p[i + 1];
+		}
+		if (i < n)
+			lo += p[i];
+	}
+	c->sum = fold(c->sum + fold(lo) + (fold(hi) << 8));
+}
+
+uint32_t
+csum_final(const csum *c, uint64_t file_size)
+{
+	return (uint32_t)(fold(c->sum) + file_size);
+}
 
 /*
  * Sum of little-endian 16-bit words with end-around carry, the 4-byte
@@ -11,22 +72,9 @@
 uint32_t
 sbat_pe_checksum(const uint8_t *buf, size_t len, uint64_t checksum_offset)
 {
-	uint64_t sum = 0;
-	size_t i;
+	csum c;
 
-	for (i = 0; i < len; i += 2) {
-		uint32_t word = buf[i];
-
-		if (i + 1 < len)
-			word |= (uint32_t)buf[i + 1] << 8;
-		/* the field is 4-byte aligned in practice, but mask per byte to be exact */
-		if (i >= checksum_offset && i < checksum_offset + 4)
-			word &= 0xff00u;
-		if (i + 1 >= checksum_offset && i + 1 < checksum_offset + 4)
-			word &= 0x00ffu;
-		sum += word;
-		sum = (sum & 0xffffu) + (sum >> 16);
-	}
-	sum = (sum & 0xffffu) + (sum >> 16);
-	return (uint32_t)(sum + (uint64_t)len);
+	csum_init(&c, checksum_offset);
+	csum_add(&c, 0, buf, len);
+	return csum_final(&c, len);
 }

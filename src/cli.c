@@ -238,9 +238,9 @@ static int
 run_print(const cli_opts *o)
 {
 	sbat_pe *pe = malloc(sizeof(*pe));
-	uint8_t *buf = NULL;
+	sbat_mapped_file image = { -1, NULL, 0 };
 	const uint8_t *data;
-	size_t len, n;
+	size_t n;
 	sbat_diag d;
 	sbat_csv *csv = NULL;
 	int status = EXIT_OK;
@@ -249,14 +249,14 @@ run_print(const cli_opts *o)
 		fprintf(stderr, "%s: out of memory\n", progname);
 		return EXIT_FAILURE_;
 	}
-	if (sbat_file_read(o->image, SBAT_FILE_MAX_SIZE, &buf, &len, &d) ||
-	    sbat_pe_parse(buf, len, pe, &d)) {
+	if (sbat_file_map(o->image, SBAT_FILE_MAX_SIZE, &image, &d) ||
+	    sbat_pe_parse(image.data, image.len, pe, &d)) {
 		status = report_error(o->image, &d);
 		goto out;
 	}
 	if (o->verbose)
 		describe_image(o->image, pe);
-	if (sbat_pe_sbat_data(pe, buf, len, &data, &n, &d)) {
+	if (sbat_pe_sbat_data(pe, image.data, image.len, &data, &n, &d)) {
 		if (d.code == SBAT_E_NO_SBAT) {
 			fprintf(stderr, "%s: %s: no .sbat section\n", progname, o->image);
 			status = EXIT_NO_SBAT;
@@ -278,7 +278,7 @@ run_print(const cli_opts *o)
 	}
 	sbat_csv_free(csv);
 out:
-	free(buf);
+	sbat_file_unmap(&image);
 	free(pe);
 	return status;
 }
@@ -319,8 +319,11 @@ run_edit(const cli_opts *o)
 {
 	sbat_edit_opts eo;
 	sbat_edit_report report;
-	uint8_t *payload = NULL, *image = NULL, *out = NULL;
-	size_t payload_len = 0, image_len, out_len;
+	sbat_mapped_file image = { -1, NULL, 0 };
+	sbat_output *out = NULL;
+	uint8_t *payload = NULL;
+	size_t payload_len = 0;
+	const char *target = o->output ? o->output : o->image;
 	sbat_diag d;
 	int status;
 
@@ -329,22 +332,28 @@ run_edit(const cli_opts *o)
 	if (o->csv && (status = load_payload(o->csv, &payload, &payload_len)) != EXIT_OK)
 		return status;
 	status = EXIT_FAILURE_;
-	if (sbat_file_read(o->image, SBAT_FILE_MAX_SIZE, &image, &image_len, &d)) {
+	if (sbat_file_map(o->image, SBAT_FILE_MAX_SIZE, &image, &d)) {
 		report_error(o->image, &d);
 		goto out;
 	}
 	if (o->verbose) {
 		sbat_pe *pe = malloc(sizeof(*pe));
 
-		if (pe && sbat_pe_parse(image, image_len, pe, NULL) == SBAT_OK)
+		if (pe && sbat_pe_parse(image.data, image.len, pe, NULL) == SBAT_OK)
 			describe_image(o->image, pe);
 		free(pe);
+	}
+	if (o->dry_run ? sbat_output_open_scratch(NULL, &out, &d) :
+	                 sbat_output_open(target, o->output ? o->image : NULL, NULL, &out, &d)) {
+		report_error(target, &d);
+		goto out;
 	}
 	memset(&eo, 0, sizeof(eo));
 	eo.strip_signature = o->strip_signature;
 	eo.relocate = o->relocate;
 	eo.remove = o->remove;
-	if (sbat_edit(image, image_len, payload, payload_len, &eo, &out, &out_len, &report, &d)) {
+	eo.write_unchanged = o->output != NULL;
+	if (sbat_edit_fd(image.data, image.len, image.fd, payload, payload_len, &eo, out, &report, &d)) {
 		report_error(o->image, &d);
 		goto out;
 	}
@@ -352,23 +361,23 @@ run_edit(const cli_opts *o)
 		describe_edit(o->image, &report);
 	if (o->dry_run) {
 		fprintf(stderr, "%s: dry run: %snot written\n", o->image, report.unchanged ? "no change, " : "");
-	} else if (o->output) {
-		if (sbat_file_write_atomic(o->output, o->image, out, out_len, &d)) {
-			report_error(o->output, &d);
-			goto out;
-		}
-	} else if (report.unchanged) {
+	} else if (report.unchanged && !o->output) {
 		if (o->verbose)
 			fprintf(stderr, "%s: already up to date, not rewritten\n", o->image);
-	} else if (sbat_file_write_atomic(o->image, NULL, out, out_len, &d)) {
-		report_error(o->image, &d);
-		goto out;
+	} else {
+		sbat_err err = sbat_output_commit(out, &d);
+
+		out = NULL;
+		if (err) {
+			report_error(target, &d);
+			goto out;
+		}
 	}
 	status = EXIT_OK;
 out:
+	sbat_output_abort(out);
+	sbat_file_unmap(&image);
 	free(payload);
-	free(image);
-	free(out);
 	return status;
 }
 

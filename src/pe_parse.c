@@ -64,6 +64,7 @@ read_debug_directory(sbat_pe *pe, bview *v, uint32_t rva, uint32_t size)
 	if (size == 0 || !rva_to_offset(pe, rva, size, &off))
 		return;
 	n = size / DEBUG_ENTRY_SIZE;
+	pe->debug_total = n;
 	if (n > SBAT_PE_MAX_DEBUG_ENTRIES)
 		n = SBAT_PE_MAX_DEBUG_ENTRIES;
 	for (i = 0; i < n; i++) {

@@ -147,6 +147,21 @@ fix_file_offsets(const sbat_pe *pe, plan *p, int skip)
 		add_patch32(p, pe->off_pointer_to_symbol_table, (uint32_t)out);
 }
 
+/* 1 if some copied input byte lands at another offset in the output. */
+static int
+moves_data(const plan *p)
+{
+	uint64_t pos = 0;
+	unsigned i;
+
+	for (i = 0; i < p->n_extents; i++) {
+		if (p->extents[i].kind == EXTENT_COPY && p->extents[i].src != pos)
+			return 1;
+		pos += p->extents[i].len;
+	}
+	return 0;
+}
+
 static void
 report_tail(plan *p, const tail *t)
 {
@@ -589,6 +604,10 @@ plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, size_t payload_l
 		err = plan_insert(pe, in, payload_len, p, &t, -1, d);
 	if (err)
 		return err;
+	/* every file offset into moved data must be fixed; refuse if some are out of reach */
+	if (pe->debug_total > pe->debug_count && moves_data(p))
+		return diag_fail(d, SBAT_E_PE_FIELD,
+		                 "debug directory has more entries than can be relocated (more than 64)");
 	report_tail(p, &t);
 
 	/* a zero CheckSum stays zero (nothing checks it); a stale non-zero one is recomputed */

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "sbat/edit.h"
+#include "sbat/fileio.h"
 #include "sbat/pe.h"
 
 #include "pe_layout.h"
@@ -61,11 +62,31 @@ sbat_err plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, size_t 
                     const sbat_edit_opts *opts, plan *ret, sbat_diag *reterr);
 
 /*
- * Write the planned image into a new malloc'ed buffer. Checks that the
- * extents add up to the planned size and every patch lies inside it.
+ * Where emitted bytes go: a memory buffer of p->output_size bytes, or a file
+ * written with io (offset 0 on). in_fd, when >= 0, is the input file: copy
+ * extents then move file to file (copy_file_range, or pread) instead of
+ * through `in`, so the input's pages are never touched.
+ */
+typedef struct sink {
+	uint8_t *mem;
+	int fd;
+	const sbat_io *io;
+	int in_fd;
+} sink;
+
+/*
+ * 1 when the planned output equals the input except perhaps for the
+ * CheckSum (which emit computes). Reads only the bytes the plan changes.
+ */
+int plan_is_identity(const plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload);
+
+/*
+ * Write the planned image in one pass: extents in order, patches applied
+ * on the way, the CheckSum accumulated over the bytes as they are written
+ * and stored last. Checks that the extents add up to the planned size.
  */
 sbat_err plan_emit(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload,
-                   size_t payload_len, uint8_t **ret_out, sbat_diag *reterr);
+                   size_t payload_len, const sink *out, sbat_diag *reterr);
 
 /*
  * Re-parse the output and check the rules loaders apply to the section we

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "fileio.h"
 
 typedef enum sbat_edit_action {
 	SBAT_ACTION_INSERT = 1,  /* a new .sbat section header and data at the end */
@@ -24,6 +25,7 @@ typedef struct sbat_edit_opts {
 	int strip_signature;     /* drop a certificate table instead of refusing */
 	int relocate;            /* a mid-file .sbat too small for the data is retired and a new one appended */
 	int remove;              /* remove .sbat instead of writing one (payload must be NULL/0) */
+	int write_unchanged;     /* sbat_edit_fd: write the output even when it equals the input */
 } sbat_edit_opts;
 
 /* What an edit did, for --verbose and for tests. */
@@ -63,6 +65,20 @@ typedef struct sbat_edit_report {
 sbat_err sbat_edit(const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
                    const sbat_edit_opts *opts, uint8_t **ret_out, size_t *ret_out_len,
                    sbat_edit_report *ret_report, sbat_diag *reterr);
+
+/*
+ * The same edit, written to `out` (see sbat_output_open) instead of memory,
+ * in one pass: copied ranges go file to file from in_fd (copy_file_range,
+ * else pread) when no checksum has to be computed, so neither image is held
+ * in memory; `in` (typically sbat_file_map) is read only where the edit
+ * looks. The written file is verified through a mapping. When the result
+ * would equal the input, report.unchanged is set and, unless
+ * opts->write_unchanged, nothing is written (the caller then aborts `out`).
+ * On failure the caller aborts `out`.
+ */
+sbat_err sbat_edit_fd(const uint8_t *in, size_t in_len, int in_fd, const uint8_t *payload,
+                      size_t payload_len, const sbat_edit_opts *opts, sbat_output *out,
+                      sbat_edit_report *ret_report, sbat_diag *reterr);
 
 const char *sbat_edit_action_name(sbat_edit_action action);
 

@@ -91,7 +91,8 @@ typedef struct sbat_pe {
 	unsigned sbat_count;             /* how many sections are named .sbat */
 
 	sbat_pe_section sections[SBAT_PE_MAX_SECTIONS];
-	unsigned debug_count;
+	unsigned debug_count;            /* entries tracked in debug[] */
+	unsigned debug_total;            /* entries the debug directory declares */
 	sbat_pe_debug_entry debug[SBAT_PE_MAX_DEBUG_ENTRIES];
 } sbat_pe;
 

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* io.c - output system calls, each replaceable for fault-injection tests */
+#define _GNU_SOURCE 1  /* copy_file_range */
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "io.h"
+
+int
+io_pwrite_all(const sbat_io *io, int fd, const void *buf, size_t len, uint64_t offset)
+{
+	const uint8_t *p = buf;
+
+	while (len > 0) {
+		ssize_t n = io && io->pwrite ? io->pwrite(fd, p, len, (off_t)offset) :
+		                               pwrite(fd, p, len, (off_t)offset);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			errno = EIO;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+		offset += (uint64_t)n;
+	}
+	return 0;
+}
+
+static ssize_t
+default_copy_range(int in_fd, off_t in_off, int out_fd, off_t out_off, size_t len)
+{
+#if defined(__linux__) && defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 27)
+	return copy_file_range(in_fd, &in_off, out_fd, &out_off, len, 0);
+#else
+	(void)in_fd; (void)in_off; (void)out_fd; (void)out_off; (void)len;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+int
+io_copy_range(const sbat_io *io, int in_fd, uint64_t in_off, int out_fd, uint64_t out_off, uint64_t len,
+              uint64_t *ret_done)
+{
+	*ret_done = 0;
+	while (len > 0) {
+		/* stay well inside ssize_t and the kernel's per-call limit */
+		size_t want = len > (1u << 30) ? (1u << 30) : (size_t)len;
+		ssize_t n = io && io->copy_range ?
+		            io->copy_range(in_fd, (off_t)in_off, out_fd, (off_t)out_off, want) :
+		            default_copy_range(in_fd, (off_t)in_off, out_fd, (off_t)out_off, want);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			/* the input shrank under us */
+			errno = EIO;
+			return -1;
+		}
+		in_off += (uint64_t)n;
+		out_off += (uint64_t)n;
+		len -= (uint64_t)n;
+		*ret_done += (uint64_t)n;
+	}
+	return 0;
+}
+
+int
+io_fsync(const sbat_io *io, int fd)
+{
+	return io && io->fsync ? io->fsync(fd) : fsync(fd);
+}
+
+int
+io_rename(const sbat_io *io, const char *from, const char *to)
+{
+	return io && io->rename ? io->rename(from, to) : rename(from, to);
+}
