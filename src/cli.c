@@ -8,19 +8,25 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sbat/sbat.h"
+#include "cli.h"
 
 enum exit_status {
 	EXIT_OK = 0,
 	EXIT_FAILURE_ = 1,  /* bad input or a refused edit; nothing was written */
 	EXIT_USAGE = 2,
-	EXIT_NO_SBAT = 3,   /* --print: the image has no .sbat */
+	EXIT_NO_SBAT = 3,   /* --print, --check-level: the image has no .sbat */
+	EXIT_REVOKED = 4,   /* --check-level: the policy revokes the image */
 };
 
 enum {
 	ARG_STRIP_SIGNATURE = 0x100,
 	ARG_RELOCATE,
 	ARG_REMOVE,
+	ARG_MERGE,
+	ARG_FORCE,
+	ARG_CHECK_LEVEL,
+	ARG_LEVEL_PAYLOAD,
+	ARG_JSON,
 };
 
 typedef struct cli_opts {
@@ -33,6 +39,11 @@ typedef struct cli_opts {
 	int strip_signature;
 	int relocate;
 	int remove;
+	int merge;
+	int force;
+	int json;
+	const char *check_level;
+	int level_payload;  /* SBAT_LEVEL_LATEST or SBAT_LEVEL_AUTOMATIC, for shim binaries */
 } cli_opts;
 
 static const char *progname = "sbat-add";
@@ -41,23 +52,32 @@ static void
 usage(FILE *out)
 {
 	fprintf(out,
-	        "Usage: %s --file IMAGE --csv FILE [--output OUT] [OPTIONS]\n"
-	        "       %s --file IMAGE --remove [--output OUT] [OPTIONS]\n"
-	        "       %s --print IMAGE\n"
+	        "Usage: %s --file IMAGE --csv FILE [--merge [--force]] [OPTIONS]\n"
+	        "       %s --file IMAGE --remove [OPTIONS]\n"
+	        "       %s --print [--json] IMAGE\n"
+	        "       %s --check-level POLICY (IMAGE | --csv FILE)\n"
 	        "\n"
-	        "Insert or replace the .sbat section (UEFI Secure Boot Advanced Targeting\n"
-	        "metadata) of a PE/COFF image: an x86 bzImage, an arm64/riscv EFI kernel or an\n"
-	        "EFI application. Every byte that does not have to change is kept.\n"
+	        "Insert, replace or remove the .sbat section (UEFI Secure Boot Advanced\n"
+	        "Targeting metadata) of a PE/COFF image: an x86 bzImage, an arm64/riscv EFI\n"
+	        "kernel or an EFI application. Every byte that does not have to change is kept.\n"
 	        "\n"
-	        "  -f, --file IMAGE        image to edit (or give IMAGE as the only argument)\n"
+	        "  -f, --file IMAGE        image to work on (or give IMAGE as the only argument)\n"
 	        "  -c, --csv FILE          SBAT CSV to store; validated as shim parses it\n"
 	        "  -o, --output OUT        write the result to OUT instead of replacing IMAGE\n"
-	        "      --strip-signature   remove a certificate table instead of refusing\n"
+	        "      --merge             add the CSV's rows to the image's existing .sbat\n"
+	        "      --force             with --merge: new rows replace conflicting ones\n"
 	        "      --relocate          move a mid-file .sbat that is too small to a new last\n"
-	        "                          section (the old one becomes zeroed \".oldsbat\")\n"
+	        "                          section (the old one becomes zeroed \"" SBAT_RETIRED_SECTION_NAME "\")\n"
 	        "      --remove            take .sbat out of IMAGE instead of writing one\n"
+	        "      --strip-signature   remove a certificate table instead of refusing\n"
 	        "  -n, --dry-run           check and plan the edit, write nothing\n"
 	        "  -p, --print             print the image's .sbat CSV and exit\n"
+	        "      --json              with --print: sections, layout and SBAT rows as JSON\n"
+	        "      --check-level POLICY\n"
+	        "                          would shim holding this SbatLevel (a text file or a\n"
+	        "                          shim binary) refuse IMAGE or the CSV FILE?\n"
+	        "      --level-payload latest|automatic\n"
+	        "                          which SbatLevel of a shim binary to use (latest)\n"
 	        "  -v, --verbose           describe the image and the edit on stderr\n"
 	        "  -h, --help              show this help and exit\n"
 	        "  -V, --version           show the version and exit\n"
@@ -66,11 +86,11 @@ usage(FILE *out)
 	        "rename) and keeps its mode; it is not rewritten when nothing changes.\n"
 	        "\n"
 	        "Exit status: 0 success, 1 invalid input or refused edit (IMAGE untouched),\n"
-	        "2 usage error, 3 --print found no .sbat section.\n",
-	        progname, progname, progname);
+	        "2 usage error, 3 no .sbat section (--print, --check-level),\n"
+	        "4 revoked by the SbatLevel policy (--check-level).\n",
+	        progname, progname, progname, progname);
 }
 
-/* "sbat-add: MSG" or "sbat-add: MSG 'ARG'", then a pointer to --help. */
 static int
 usage_error(const char *msg, const char *arg)
 {
@@ -112,6 +132,11 @@ parse_args(int argc, char **argv, cli_opts *o)
 		{ "strip-signature", no_argument, NULL, ARG_STRIP_SIGNATURE },
 		{ "relocate", no_argument, NULL, ARG_RELOCATE },
 		{ "remove", no_argument, NULL, ARG_REMOVE },
+		{ "merge", no_argument, NULL, ARG_MERGE },
+		{ "force", no_argument, NULL, ARG_FORCE },
+		{ "check-level", required_argument, NULL, ARG_CHECK_LEVEL },
+		{ "level-payload", required_argument, NULL, ARG_LEVEL_PAYLOAD },
+		{ "json", no_argument, NULL, ARG_JSON },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "print", no_argument, NULL, 'p' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -122,6 +147,7 @@ parse_args(int argc, char **argv, cli_opts *o)
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	o->level_payload = SBAT_LEVEL_LATEST;
 	opterr = 0;  /* our own messages, with our own prefix */
 	while ((c = getopt_long(argc, argv, ":f:c:o:npvhV", longopts, NULL)) != -1) {
 		switch (c) {
@@ -135,6 +161,18 @@ parse_args(int argc, char **argv, cli_opts *o)
 		case ARG_STRIP_SIGNATURE: o->strip_signature = 1; break;
 		case ARG_RELOCATE: o->relocate = 1; break;
 		case ARG_REMOVE: o->remove = 1; break;
+		case ARG_MERGE: o->merge = 1; break;
+		case ARG_FORCE: o->force = 1; break;
+		case ARG_CHECK_LEVEL: o->check_level = optarg; break;
+		case ARG_JSON: o->json = 1; break;
+		case ARG_LEVEL_PAYLOAD:
+			if (strcmp(optarg, "latest") == 0)
+				o->level_payload = SBAT_LEVEL_LATEST;
+			else if (strcmp(optarg, "automatic") == 0 || strcmp(optarg, "previous") == 0)
+				o->level_payload = SBAT_LEVEL_AUTOMATIC;
+			else
+				return usage_error("--level-payload takes 'latest' or 'automatic', not", optarg);
+			break;
 		case 'n': o->dry_run = 1; break;
 		case 'p': o->print = 1; break;
 		case 'v': o->verbose = 1; break;
@@ -152,17 +190,32 @@ parse_args(int argc, char **argv, cli_opts *o)
 	if (optind < argc)
 		return usage_error("unexpected argument", argv[optind]);
 	/* every combination is checked before any file is opened */
-	if (!o->image)
-		return usage_error("no IMAGE given (use --file IMAGE)", NULL);
-	if (o->print) {
-		if (o->csv || o->output || o->strip_signature || o->dry_run || o->relocate || o->remove)
-			return usage_error("--print takes only an IMAGE", NULL);
+	if (o->print && o->check_level)
+		return usage_error("--print and --check-level exclude each other", NULL);
+	if (o->print || o->check_level) {
+		if (o->output || o->strip_signature || o->dry_run || o->relocate || o->remove || o->merge ||
+		    o->force || (o->print && o->csv))
+			return usage_error(o->print ? "--print takes only an IMAGE (and --json)" :
+			                   "--check-level takes only an IMAGE, or --csv FILE", NULL);
+		if (o->json && !o->print)
+			return usage_error("--json goes with --print", NULL);
+		/* --check-level may judge a CSV on its own, before it is embedded */
+		if (!o->image && !(o->check_level && o->csv))
+			return usage_error("no IMAGE given (use --file IMAGE)", NULL);
+		if (o->image && o->csv)
+			return usage_error("--check-level judges either an IMAGE or a --csv FILE, not both", NULL);
 		return 0;
 	}
-	if (o->remove && (o->csv || o->relocate))
-		return usage_error("--remove takes no --csv and no --relocate", NULL);
+	if (!o->image)
+		return usage_error("no IMAGE given (use --file IMAGE)", NULL);
+	if (o->json)
+		return usage_error("--json goes with --print", NULL);
+	if (o->remove && (o->csv || o->relocate || o->merge))
+		return usage_error("--remove takes no --csv, --merge or --relocate", NULL);
 	if (!o->csv && !o->remove)
 		return usage_error("no SBAT CSV given (use --csv FILE, or --remove)", NULL);
+	if (o->force && !o->merge)
+		return usage_error("--force goes with --merge", NULL);
 	if (o->output && o->dry_run)
 		return usage_error("--output and --dry-run exclude each other", NULL);
 	return 0;
@@ -256,6 +309,10 @@ run_print(const cli_opts *o)
 	}
 	if (o->verbose)
 		describe_image(o->image, pe);
+	if (o->json) {
+		cli_print_json(stdout, o->image, pe, image.data, image.len);
+		goto out;
+	}
 	if (sbat_pe_sbat_data(pe, image.data, image.len, &data, &n, &d)) {
 		if (d.code == SBAT_E_NO_SBAT) {
 			fprintf(stderr, "%s: %s: no .sbat section\n", progname, o->image);
@@ -301,6 +358,158 @@ load_payload(const char *path, uint8_t **ret_payload, size_t *ret_len)
 	return status;
 }
 
+/*
+ * --merge: the image's own .sbat rows first, then the new file's, one
+ * header row, duplicates refused unless --force. Replaces *payload.
+ */
+static int
+merge_payload(const cli_opts *o, const uint8_t *image, size_t image_len, uint8_t **payload,
+              size_t *payload_len)
+{
+	sbat_pe *pe = malloc(sizeof(*pe));
+	sbat_csv *base = NULL, *add = NULL;
+	const uint8_t *old;
+	size_t old_len;
+	uint8_t *merged;
+	size_t merged_len;
+	sbat_diag d;
+	int status = EXIT_FAILURE_;
+
+	if (!pe) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		return EXIT_FAILURE_;
+	}
+	if (sbat_pe_parse(image, image_len, pe, &d)) {
+		report_error(o->image, &d);
+		goto out;
+	}
+	if (sbat_pe_sbat_data(pe, image, image_len, &old, &old_len, &d)) {
+		if (d.code != SBAT_E_NO_SBAT) {
+			report_error(o->image, &d);
+			goto out;
+		}
+		status = EXIT_OK;  /* nothing to merge with: the new rows are all there is */
+		goto out;
+	}
+	if (sbat_csv_parse(old, old_len, &base, &d)) {
+		if (o->force) {
+			if (o->verbose)
+				fprintf(stderr, "%s: existing .sbat is invalid (line %u: %s); --force replaces it\n",
+				        o->image, d.line, d.what);
+			status = EXIT_OK;
+			goto out;
+		}
+		fprintf(stderr, "%s: %s: existing .sbat cannot be merged: line %u, field %u: %s "
+		        "(--force replaces it)\n", progname, o->image, d.line, d.field, d.what);
+		goto out;
+	}
+	if (sbat_csv_parse(*payload, *payload_len, &add, &d) ||
+	    sbat_csv_merge(base, add, o->force, &merged, &merged_len, &d)) {
+		report_error(o->csv, &d);
+		goto out;
+	}
+	free(*payload);
+	*payload = merged;
+	*payload_len = merged_len;
+	status = EXIT_OK;
+out:
+	sbat_csv_free(base);
+	sbat_csv_free(add);
+	free(pe);
+	return status;
+}
+
+/* Load an SbatLevel policy: a text file, or the payload built into a shim binary. */
+static int
+load_level(const cli_opts *o, sbat_level **ret)
+{
+	sbat_mapped_file f = { -1, NULL, 0 };
+	sbat_diag d;
+	sbat_err err;
+
+	err = sbat_file_map(o->check_level, SBAT_FILE_MAX_SIZE, &f, &d);
+	if (!err) {
+		if (f.len >= 2 && f.data[0] == 'M' && f.data[1] == 'Z')
+			err = sbat_level_from_shim(f.data, f.len, o->level_payload, ret, &d);
+		else
+			err = sbat_level_parse(f.data, f.len, ret, &d);
+	}
+	sbat_file_unmap(&f);
+	return err ? report_error(o->check_level, &d) : EXIT_OK;
+}
+
+/* Would shim, holding this SbatLevel, refuse the image (or CSV)? Exit 4 when it would. */
+static int
+run_check_level(const cli_opts *o)
+{
+	sbat_level *level = NULL;
+	sbat_csv *csv = NULL;
+	sbat_mapped_file image = { -1, NULL, 0 };
+	sbat_pe *pe = NULL;
+	const char *subject = o->image ? o->image : o->csv;
+	const uint8_t *text;
+	size_t n, n_revoked = 0, i;
+	sbat_revocation revoked[16];
+	sbat_diag d;
+	int status;
+
+	status = load_level(o, &level);
+	if (status != EXIT_OK)
+		return status;
+	status = EXIT_FAILURE_;
+	if (o->csv) {
+		if (sbat_file_map(o->csv, SBAT_CSV_MAX_SIZE, &image, &d) || sbat_csv_parse(image.data, image.len, &csv, &d)) {
+			report_error(o->csv, &d);
+			goto out;
+		}
+	} else {
+		pe = malloc(sizeof(*pe));
+		if (!pe || sbat_file_map(o->image, SBAT_FILE_MAX_SIZE, &image, &d) ||
+		    sbat_pe_parse(image.data, image.len, pe, &d)) {
+			if (pe)
+				report_error(o->image, &d);
+			goto out;
+		}
+		if (sbat_pe_sbat_data(pe, image.data, image.len, &text, &n, &d)) {
+			if (d.code == SBAT_E_NO_SBAT) {
+				/* shim refuses images it loads itself without .sbat when SbatLevel is set */
+				fprintf(stderr, "%s: %s: no .sbat section: shim refuses to load it\n", progname, o->image);
+				status = EXIT_NO_SBAT;
+			} else {
+				report_error(o->image, &d);
+			}
+			goto out;
+		}
+		if (sbat_csv_parse(text, n, &csv, &d)) {
+			fprintf(stderr, "%s: %s: .sbat is invalid (line %u, field %u: %s): shim refuses the image\n",
+			        progname, o->image, d.line, d.field, d.what);
+			status = EXIT_REVOKED;
+			goto out;
+		}
+	}
+	if (sbat_level_check(level, csv, revoked, sizeof(revoked) / sizeof(revoked[0]), &n_revoked)) {
+		fprintf(stderr, "%s: internal error checking the policy\n", progname);
+		goto out;
+	}
+	for (i = 0; i < n_revoked && i < sizeof(revoked) / sizeof(revoked[0]); i++)
+		printf("%s: revoked: %s,%u is below %s,%u (SbatLevel %s)\n", subject,
+		       revoked[i].entry->component_name, (unsigned)revoked[i].entry->generation,
+		       revoked[i].level->component_name, (unsigned)revoked[i].level->generation, level->datestamp);
+	if (n_revoked) {
+		status = EXIT_REVOKED;
+	} else {
+		printf("%s: not revoked by SbatLevel %s (%zu rows checked)\n", subject, level->datestamp,
+		       csv->n_entries);
+		status = EXIT_OK;
+	}
+out:
+	sbat_csv_free(csv);
+	sbat_level_free(level);
+	sbat_file_unmap(&image);
+	free(pe);
+	return status;
+}
+
 /* In-place edits replace IMAGE by rename; through a symlink that would replace the link. */
 static int
 refuse_symlink(const char *path)
@@ -343,6 +552,8 @@ run_edit(const cli_opts *o)
 			describe_image(o->image, pe);
 		free(pe);
 	}
+	if (o->merge && merge_payload(o, image.data, image.len, &payload, &payload_len) != EXIT_OK)
+		goto out;
 	if (o->dry_run ? sbat_output_open_scratch(NULL, &out, &d) :
 	                 sbat_output_open(target, o->output ? o->image : NULL, NULL, &out, &d)) {
 		report_error(target, &d);
@@ -392,5 +603,7 @@ main(int argc, char **argv)
 		return -r - 1;
 	if (r > 0)
 		return r;
+	if (o.check_level)
+		return run_check_level(&o);
 	return o.print ? run_print(&o) : run_edit(&o);
 }

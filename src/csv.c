@@ -307,6 +307,17 @@ sbat_csv_format(const sbat_csv *csv, uint8_t **ret_buf, size_t *ret_len, sbat_di
 	return SBAT_OK;
 }
 
+static int
+rows_complete(const sbat_csv *csv)
+{
+	size_t i;
+
+	for (i = 0; i < csv->n_entries; i++)
+		if (!csv->entries[i].text || !csv->entries[i].component_name)
+			return 0;
+	return 1;
+}
+
 /* Index of the non-header row of csv naming component, or 0 (the header's index) if none. */
 static size_t
 find_component(const sbat_csv *csv, const char *component)
@@ -331,7 +342,11 @@ sbat_csv_merge(const sbat_csv *base, const sbat_csv *add, int force,
 	if (!base || base->n_entries == 0 || !base->entries ||
 	    !add || add->n_entries == 0 || !add->entries)
 		return fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
-	if (add->n_entries - 1 > SIZE_MAX / sizeof(*rows) - base->n_entries)
+	/* Structs built by hand get the same scrutiny as in sbat_csv_format. */
+	if (!rows_complete(base) || !rows_complete(add))
+		return fail(reterr, SBAT_E_CSV, "CSV row has no text", 0, 0);
+	if (base->n_entries > SIZE_MAX / sizeof(*rows) ||
+	    add->n_entries - 1 > SIZE_MAX / sizeof(*rows) - base->n_entries)
 		return fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
 	n = base->n_entries + add->n_entries - 1;
 	rows = malloc(n * sizeof(*rows));

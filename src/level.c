@@ -297,7 +297,7 @@ is_level_section(const sbat_pe *pe, bview *v, const sbat_pe_section *s)
 	if (!bv_has(v, strtab, 4))
 		return 0;
 	strsize = bv_le32(v, strtab);
-	/* The name, NUL included, must lie inside the table's own size field. */
+	/* The name, NUL included, must lie inside the size the table declares. */
 	if (off < 4 || off > strsize || strsize - off < sizeof(long_name))
 		return 0;
 	p = bv_ptr(v, strtab + off, sizeof(long_name));
@@ -403,6 +403,13 @@ sbat_level_check(const sbat_level *level, const sbat_csv *csv, sbat_revocation *
 		return SBAT_E_CSV;
 	if (max_revoked > 0 && !ret_revoked)
 		return SBAT_E_LEVEL;
+	/* A hand-built struct missing a name fails closed rather than passing. */
+	for (j = 0; j < level->n_entries; j++)
+		if (!level->entries[j].component_name)
+			return SBAT_E_LEVEL;
+	for (i = 0; i < csv->n_entries; i++)
+		if (!csv->entries[i].component_name)
+			return SBAT_E_CSV;
 
 	for (i = 0; i < csv->n_entries; i++) {
 		const sbat_csv_entry *e = &csv->entries[i];

@@ -111,8 +111,9 @@ typedef struct sbat_revocation {
  * revoked rows; the first min(that, max_revoked) of them are stored in
  * ret_revoked, in csv order (pass NULL and 0 to only count). The pointers
  * refer into level and csv. Returns SBAT_E_LEVEL for a NULL or empty level
- * or for a NULL ret_revoked with a non-zero max_revoked, SBAT_E_CSV for a
- * NULL or empty csv; nothing is written then.
+ * (or one with a NULL component name) or for a NULL ret_revoked with a
+ * non-zero max_revoked, SBAT_E_CSV for a NULL or empty csv (or one with a
+ * NULL component name); nothing is written then.
  */
 sbat_err sbat_level_check(const sbat_level *level, const sbat_csv *csv,
                           sbat_revocation *ret_revoked, size_t max_revoked,

@@ -10,5 +10,6 @@
 #include "csv.h"
 #include "edit.h"
 #include "fileio.h"
+#include "level.h"
 
 #endif
