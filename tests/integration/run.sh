@@ -1,0 +1,846 @@
+#!/usr/bin/env bash
+# Real-binary integration suite for sbat-add. See README.md in this directory.
+#
+# usage: run.sh [--no-boot] [--no-shim] [--only NAME]... [--keep]
+#
+# Environment:
+#   SBAT_ADD                  the sbat-add binary (default: build/sbat-add, then $PATH)
+#   SBAT_CORPUS_DIR           corpus cache (default ${XDG_CACHE_HOME:-$HOME/.cache}/sbat-add-corpus)
+#   SBAT_INTEGRATION_WORKDIR  work/log directory (default: a new one under ${TMPDIR:-/tmp})
+#   SBAT_SKIP_BOOT=1          same as --no-boot (qemu and firmware are then not required)
+#   SBAT_SKIP_SHIM=1          same as --no-shim (skip the Secure Boot chain through shim)
+#   SBAT_BOOT_TIMEOUT         seconds per qemu boot (default 90)
+#   CI=true                   a missing tool is a failure instead of a skip (exit 77)
+#
+# Exit status: 0 all passed, 1 something failed, 77 skipped (a required tool
+# is missing and CI is not "true").
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+SRCROOT="$(cd "$HERE/../.." && pwd)"
+PY="${SBAT_PYTHON:-/usr/bin/python3}"
+CHECK="$HERE/check-image.py"
+BOOT_TIMEOUT="${SBAT_BOOT_TIMEOUT:-90}"
+DO_BOOT=1
+DO_SHIM=1
+KEEP=0
+ONLY=()
+[ "${SBAT_SKIP_BOOT:-0}" = 1 ] && DO_BOOT=0
+[ "${SBAT_SKIP_SHIM:-0}" = 1 ] && DO_SHIM=0
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--no-boot) DO_BOOT=0 ;;
+	--no-shim) DO_SHIM=0 ;;
+	--keep) KEEP=1 ;;
+	--only)
+		shift
+		ONLY+=("${1:?--only needs a corpus name}")
+		;;
+	-h | --help)
+		sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
+		exit 0
+		;;
+	*)
+		echo "run.sh: unknown argument: $1" >&2
+		exit 2
+		;;
+	esac
+	shift
+done
+[ "$DO_BOOT" = 0 ] && DO_SHIM=0
+
+START_TIME=$SECONDS
+say() { printf '%s\n' "$*"; }
+hr() { say "------------------------------------------------------------------------------"; }
+
+# ------------------------------------------------------------ requirements
+if [ -z "${SBAT_ADD:-}" ]; then
+	if [ -x "$SRCROOT/build/sbat-add" ]; then
+		SBAT_ADD="$SRCROOT/build/sbat-add"
+	else
+		SBAT_ADD="$(command -v sbat-add || true)"
+	fi
+fi
+
+MISSING=()
+need_cmd() { # need_cmd COMMAND DEBIAN-PACKAGE
+	command -v "$1" >/dev/null 2>&1 || MISSING+=("$1 (package $2)")
+}
+need_file() { # need_file PATH DEBIAN-PACKAGE
+	[ -e "$1" ] || MISSING+=("$1 (package $2)")
+}
+[ -n "$SBAT_ADD" ] && [ -x "$SBAT_ADD" ] || MISSING+=("sbat-add binary (set SBAT_ADD or build it: meson setup build && ninja -C build)")
+if [ -x "$PY" ]; then
+	"$PY" -c 'import pefile' 2>/dev/null || MISSING+=("python module pefile (package python3-pefile)")
+else
+	MISSING+=("$PY (package python3)")
+fi
+need_cmd apt-get apt
+need_cmd dpkg-deb dpkg
+need_cmd objdump binutils
+need_cmd aarch64-linux-gnu-objdump binutils-aarch64-linux-gnu
+need_cmd llvm-readobj llvm
+need_cmd sbsign sbsigntool
+need_cmd sbverify sbsigntool
+need_cmd osslsigncode osslsigncode
+need_cmd openssl openssl
+need_cmd cmp diffutils
+need_cmd timeout coreutils
+if [ "$DO_BOOT" = 1 ]; then
+	need_cmd qemu-system-x86_64 qemu-system-x86
+	need_cmd qemu-system-aarch64 qemu-system-arm
+	need_file /usr/share/OVMF/OVMF_CODE_4M.fd ovmf
+	need_file /usr/share/OVMF/OVMF_VARS_4M.fd ovmf
+	need_file /usr/share/AAVMF/AAVMF_CODE.fd qemu-efi-aarch64
+	need_file /usr/share/AAVMF/AAVMF_VARS.fd qemu-efi-aarch64
+fi
+if [ "$DO_SHIM" = 1 ]; then
+	need_file /usr/share/OVMF/OVMF_CODE_4M.secboot.fd ovmf
+	need_file /usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd ovmf
+	need_file /usr/share/ovmf/PkKek-1-snakeoil.key ovmf
+	need_file /usr/share/ovmf/PkKek-1-snakeoil.pem ovmf
+fi
+
+if [ ${#MISSING[@]} -gt 0 ]; then
+	say "run.sh: required tools are missing:"
+	for m in "${MISSING[@]}"; do say "  - $m"; done
+	say "install them with:"
+	say "  apt-get install python3-pefile binutils binutils-aarch64-linux-gnu llvm sbsigntool osslsigncode openssl qemu-system-x86 qemu-system-arm ovmf qemu-efi-aarch64"
+	if [ "${CI:-}" = true ]; then
+		say "0 passed, 1 failed"
+		exit 1
+	fi
+	say "SKIP: integration suite not run (missing tools; set CI=true to make this a failure)"
+	exit 77
+fi
+
+# ------------------------------------------------------------------- corpus
+CACHE="${SBAT_CORPUS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/sbat-add-corpus}"
+export SBAT_CORPUS_DIR="$CACHE"
+MANIFEST="$CACHE/corpus/MANIFEST.tsv"
+say "== corpus ($CACHE)"
+if ! bash "$HERE/fetch-corpus.sh"; then
+	if [ ! -s "$MANIFEST" ]; then
+		say "run.sh: the corpus could not be fetched (needs root and Debian's package archive)"
+		if [ "${CI:-}" = true ]; then
+			say "0 passed, 1 failed"
+			exit 1
+		fi
+		say "SKIP: integration suite not run (no corpus)"
+		exit 77
+	fi
+	say "run.sh: WARNING: corpus incomplete; testing what is there"
+fi
+
+# ------------------------------------------------------------------ workdir
+if [ -n "${SBAT_INTEGRATION_WORKDIR:-}" ]; then
+	WORK="$SBAT_INTEGRATION_WORKDIR"
+	if [ -e "$WORK" ] && [ ! -e "$WORK/.sbat-add-integration" ]; then
+		if [ -n "$(ls -A "$WORK" 2>/dev/null)" ]; then
+			say "run.sh: $WORK exists and is not an integration work directory; refusing to clear it" >&2
+			exit 2
+		fi
+	fi
+	rm -rf "$WORK"
+	mkdir -p "$WORK"
+else
+	WORK="$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-integration.XXXXXX")"
+	KEEP=1
+fi
+touch "$WORK/.sbat-add-integration"
+LOGS="$WORK/logs"
+mkdir -p "$LOGS"
+say "== work directory: $WORK (logs in $LOGS)"
+say "== sbat-add: $SBAT_ADD"
+
+QEMU_PIDS=()
+cleanup() {
+	local p
+	for p in "${QEMU_PIDS[@]:-}"; do
+		[ -n "$p" ] && kill "$p" 2>/dev/null || true
+	done
+}
+trap cleanup EXIT
+
+# ----------------------------------------------------------------- results
+PASSED=0
+FAILED=0
+declare -A CELL=()   # CELL[name/column] = PASS | FAIL | refused | n/a | skip
+declare -A NOTE=()   # first failure message per name
+REJECTIONS=()        # validator / firmware rejections of sbat-add output
+CUR=""
+CURLOG=""
+
+cell() { # cell NAME COLUMN STATUS: FAIL sticks
+	local key="$1/$2"
+	if [ "${CELL[$key]:-}" = FAIL ]; then return 0; fi
+	CELL[$key]="$3"
+}
+pass() { # pass COLUMN MESSAGE
+	PASSED=$((PASSED + 1))
+	say "  PASS [$1] $2"
+	printf 'PASS [%s] %s\n' "$1" "$2" >>"$CURLOG"
+	cell "$CUR" "$1" PASS
+}
+fail() { # fail COLUMN MESSAGE
+	FAILED=$((FAILED + 1))
+	say "  FAIL [$1] $2"
+	printf 'FAIL [%s] %s\n' "$1" "$2" >>"$CURLOG"
+	cell "$CUR" "$1" FAIL
+	[ -n "${NOTE[$CUR]:-}" ] || NOTE[$CUR]="$2"
+}
+reject() { # reject COLUMN WHO MESSAGE: a validator/firmware rejected our output
+	fail "$1" "$2 rejected the output: $3"
+	REJECTIONS+=("$CUR [$1] $2: $3")
+}
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+
+# tool OUTPREFIX ARGS...: run sbat-add; rc in $RC, output in OUTPREFIX.{out,err}
+tool() {
+	local pre="$1"
+	shift
+	RC=0
+	printf '$ sbat-add %s\n' "$*" >>"$CURLOG"
+	"$SBAT_ADD" "$@" >"$pre.out" 2>"$pre.err" </dev/null || RC=$?
+	printf '  -> exit %s\n' "$RC" >>"$CURLOG"
+	sed 's/^/  stderr: /' "$pre.err" >>"$CURLOG"
+}
+first_err() { head -n 3 "$1.err" | tr '\n' ' ' | cut -c1-300; }
+
+# check IN OUT CSV COLUMN LABEL: run check-image.py
+check() {
+	local in="$1" out="$2" csv="$3" col="$4" label="$5" log rc=0
+	log="$CURLOG.check-$label"
+	"$PY" "$CHECK" --csv "$csv" "$in" "$out" >"$log" 2>&1 || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		pass "$col" "check-image $label: $(tail -n 1 "$log" | sed 's/ (.*//; s/^check-image: //')"
+	else
+		fail "$col" "check-image $label: $(grep -E '^FAIL' "$log" | head -n 3 | tr '\n' ' ' | cut -c1-400)"
+	fi
+}
+
+# print_matches IMAGE CSV COLUMN: --print must return CSV exactly
+print_matches() {
+	local img="$1" csv="$2" col="$3" pre
+	pre="$CURLOG.print"
+	tool "$pre" --print "$img"
+	if [ "$RC" -eq 0 ] && cmp -s "$pre.out" "$csv"; then
+		pass "$col" "--print returns the CSV ($(wc -c <"$csv") bytes)"
+	else
+		fail "$col" "--print exit $RC, output $(wc -c <"$pre.out") bytes $(cmp -s "$pre.out" "$csv" && echo matches || echo 'differs from the CSV'): $(first_err "$pre")"
+	fi
+}
+
+# image_info IMAGE: sets INFO_* variables
+image_info() {
+	local line
+	INFO_sbat_count=0 INFO_sbat_rawsize=0 INFO_sbat_last=0 INFO_sbat_csv_len=0 INFO_kind=efi INFO_file_alignment=0
+	while IFS='=' read -r k v; do
+		case "$k" in [a-z_]*) printf -v "INFO_$k" '%s' "$v" ;; esac
+	done < <("$PY" "$CHECK" --info "$1")
+}
+
+# generation_of COMPONENT: a generation that shim's built-in SbatLevel
+# (shim,4 grub,5 in shim 16.x) does not revoke
+generation_of() {
+	case "$1" in
+	shim) echo 4 ;;
+	grub) echo 5 ;;
+	*) echo 1 ;;
+	esac
+}
+
+# write_csv FILE COMPONENT VARIANT
+write_csv() {
+	local f="$1" c="$2" v="$3" g
+	g="$(generation_of "$c")"
+	{
+		printf 'sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n'
+		case "$v" in
+		1) printf '%s,%s,sbat-add test,%s,1,https://example.invalid/\n' "$c" "$g" "$c" ;;
+		2)
+			printf '%s,%s,sbat-add test,%s,2,https://example.invalid/\n' "$c" "$g" "$c"
+			printf '%s.test,2,sbat-add,%s,2,https://example.invalid/\n' "$c" "$c"
+			;;
+		esac
+	} >"$f"
+}
+
+# write_big_csv FILE COMPONENT MINSIZE: a valid CSV longer than MINSIZE bytes
+write_big_csv() {
+	local f="$1" c="$2" min="$3" i=0
+	write_csv "$f" "$c" 1
+	while [ "$(wc -c <"$f")" -le "$min" ]; do
+		i=$((i + 1))
+		printf '%s.grow%d,1,sbat-add test,%s,%d,https://example.invalid/\n' "$c" "$i" "$c" "$i" >>"$f"
+	done
+}
+
+component_of() {
+	case "$1" in
+	vmlinuz* | Image*) echo linux ;;
+	systemd-boot*) echo systemd-boot ;;
+	linux*.efi.stub) echo systemd-stub ;;
+	shim*) echo shim ;;
+	grub*) echo grub ;;
+	memtest*) echo memtest86plus ;;
+	ipxe*) echo ipxe ;;
+	*) echo sbat-add-test ;;
+	esac
+}
+
+# normalized warnings of a validator (numbers masked) for baseline comparison
+norm() { sed -E 's/[0-9]+/N/g; s#/[^ :]*/##g' "$1" | sort -u; }
+
+# validator COLUMN NAME BASELINE_ERR ERR RC: compare warnings with the input's
+new_warnings() {
+	comm -13 <(norm "$1") <(norm "$2") | grep -v '^$' || true
+}
+
+# ------------------------------------------------------------- validators
+KEY="$WORK/test.key"
+CRT="$WORK/test.crt"
+openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 2 -subj "/CN=sbat-add integration test/" \
+	-keyout "$KEY" -out "$CRT" >"$LOGS/openssl.log" 2>&1
+
+run_validators() { # run_validators ORIG IMAGE DIR ARCH
+	local orig="$1" img="$2" d="$3" arch="$4" od rc nw
+	od=objdump
+	[ "$arch" = aa64 ] && od=aarch64-linux-gnu-objdump
+	# objdump -h -p
+	"$od" -h -p "$orig" >"$d/objdump.orig.out" 2>"$d/objdump.orig.err" || true
+	rc=0
+	"$od" -h -p "$img" >"$d/objdump.out" 2>"$d/objdump.err" || rc=$?
+	nw="$(new_warnings "$d/objdump.orig.err" "$d/objdump.err")"
+	if [ "$rc" -eq 0 ] && [ -z "$nw" ] && grep -qE '^ +[0-9]+ \.sbat ' "$d/objdump.out"; then
+		pass validators "$od -h -p: .sbat listed, no new warnings"
+	elif [ "$rc" -ne 0 ] || [ -n "$nw" ]; then
+		reject validators "$od" "exit $rc: $(printf '%s' "$nw" | head -n 3 | tr '\n' ' ')$(head -c 200 "$d/objdump.err" | tr '\n' ' ')"
+	else
+		fail validators "$od -h -p: no .sbat in the section list"
+	fi
+	# llvm-readobj
+	llvm-readobj --file-headers --sections "$orig" >"$d/readobj.orig.out" 2>"$d/readobj.orig.err" || true
+	rc=0
+	llvm-readobj --file-headers --sections "$img" >"$d/readobj.out" 2>"$d/readobj.err" || rc=$?
+	nw="$(new_warnings "$d/readobj.orig.err" "$d/readobj.err")"
+	if [ "$rc" -eq 0 ] && [ -z "$nw" ] && grep -q 'Name: .sbat' "$d/readobj.out"; then
+		pass validators "llvm-readobj --file-headers --sections: .sbat listed, no new warnings"
+	elif [ "$rc" -ne 0 ] || [ -n "$nw" ]; then
+		reject validators llvm-readobj "exit $rc: $(printf '%s' "$nw" | head -n 3 | tr '\n' ' ')"
+	else
+		fail validators "llvm-readobj: no .sbat in the section list"
+	fi
+	# sbsign + sbverify
+	sbsign --key "$KEY" --cert "$CRT" --output "$d/orig.sbsigned" "$orig" >"$d/sbsign.orig.out" 2>&1 || true
+	rc=0
+	sbsign --key "$KEY" --cert "$CRT" --output "$d/sbsigned" "$img" >"$d/sbsign.out" 2>&1 || rc=$?
+	nw="$(new_warnings <(grep -v '^Signing' "$d/sbsign.orig.out") <(grep -v '^Signing' "$d/sbsign.out"))"
+	if [ "$rc" -ne 0 ] || [ -n "$nw" ]; then
+		reject validators sbsign "exit $rc: $(printf '%s' "$nw" | head -n 3 | tr '\n' ' ')$(grep -v '^Signing' "$d/sbsign.out" | head -n 2 | tr '\n' ' ')"
+	else
+		pass validators "sbsign: signed without new warnings"
+		rc=0
+		sbverify --cert "$CRT" "$d/sbsigned" >"$d/sbverify.out" 2>&1 || rc=$?
+		if [ "$rc" -eq 0 ] && grep -q 'Signature verification OK' "$d/sbverify.out"; then
+			pass validators "sbverify: Signature verification OK"
+		else
+			reject validators sbverify "exit $rc: $(tr '\n' ' ' <"$d/sbverify.out" | cut -c1-300)"
+		fi
+		# the signed copy must keep .sbat readable
+		tool "$d/print-signed" --print "$d/sbsigned"
+		if [ "$RC" -eq 0 ] && cmp -s "$d/print-signed.out" "$d/expected.csv"; then
+			pass validators "--print on the sbsign-signed image returns the CSV"
+		else
+			fail validators "--print on the sbsign-signed image: exit $RC $(first_err "$d/print-signed")"
+		fi
+	fi
+	# osslsigncode sign + verify
+	rc=0
+	osslsigncode sign -certs "$CRT" -key "$KEY" -h sha256 -in "$img" -out "$d/osslsigned" >"$d/osslsign.out" 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		reject validators "osslsigncode sign" "exit $rc: $(tail -n 3 "$d/osslsign.out" | tr '\n' ' ')"
+	else
+		rc=0
+		osslsigncode verify -CAfile "$CRT" -in "$d/osslsigned" >"$d/osslverify.out" 2>&1 || rc=$?
+		if [ "$rc" -eq 0 ] && grep -q 'Signature verification: ok' "$d/osslverify.out"; then
+			pass validators "osslsigncode sign + verify: Signature verification: ok"
+		else
+			reject validators "osslsigncode verify" "exit $rc: $(grep -iE 'error|fail|mismatch' "$d/osslverify.out" | head -n 3 | tr '\n' ' ')"
+		fi
+		# cross-check: sbverify accepts the osslsigncode signature
+		rc=0
+		sbverify --cert "$CRT" "$d/osslsigned" >"$d/sbverify-oss.out" 2>&1 || rc=$?
+		if [ "$rc" -eq 0 ]; then
+			pass validators "sbverify accepts the osslsigncode signature"
+		else
+			reject validators "sbverify (osslsigncode-signed)" "exit $rc: $(tr '\n' ' ' <"$d/sbverify-oss.out" | cut -c1-300)"
+		fi
+	fi
+}
+
+# ----------------------------------------------------------------- booting
+OVMF_CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
+OVMF_VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
+AAVMF_CODE=/usr/share/AAVMF/AAVMF_CODE.fd
+AAVMF_VARS=/usr/share/AAVMF/AAVMF_VARS.fd
+
+# qemu_boot ARCH ESP SERIAL_LOG OK_RE BAD_RE [EXTRA QEMU ARGS...]
+# Boots until OK_RE or BAD_RE shows up on the serial console, qemu exits, or
+# BOOT_TIMEOUT passes. Sets BOOT_RESULT to ok | bad | timeout | exited and
+# BOOT_SECS.
+qemu_boot() {
+	local arch="$1" esp="$2" log="$3" ok_re="$4" bad_re="$5" vars pid t0 cmd
+	shift 5
+	vars="$log.vars.fd"
+	: >"$log"
+	if [ "$arch" = aa64 ]; then
+		cp "$AAVMF_VARS" "$vars"
+		cmd=(qemu-system-aarch64 -M virt -cpu cortex-a57 -accel tcg -m 1024 -smp 1
+			-drive "if=pflash,format=raw,readonly=on,file=$AAVMF_CODE"
+			-drive "if=pflash,format=raw,file=$vars"
+			-drive "file=fat:rw:$esp,format=raw,if=none,id=esp"
+			-device virtio-blk-device,drive=esp)
+	else
+		cmd=(qemu-system-x86_64 -machine q35 -accel tcg -m 1024 -smp 1)
+		if [ -n "${QEMU_X86_FW:-}" ]; then
+			cmd+=("${QEMU_X86_FW[@]}")
+		else
+			cp "$OVMF_VARS" "$vars"
+			cmd+=(-drive "if=pflash,format=raw,readonly=on,file=$OVMF_CODE"
+				-drive "if=pflash,format=raw,file=$vars")
+		fi
+		cmd+=(-drive "file=fat:rw:$esp,format=raw")
+	fi
+	cmd+=(-nographic -no-reboot -monitor none -net none -serial "file:$log" "$@")
+	printf '$ timeout %s %s\n' "$BOOT_TIMEOUT" "${cmd[*]}" >>"$CURLOG"
+	t0=$SECONDS
+	timeout "$BOOT_TIMEOUT" "${cmd[@]}" </dev/null >"$log.qemu" 2>&1 &
+	pid=$!
+	QEMU_PIDS+=("$pid")
+	BOOT_RESULT=timeout
+	while :; do
+		if grep -aqE "$ok_re" "$log" 2>/dev/null; then
+			BOOT_RESULT=ok
+			break
+		fi
+		if [ -n "$bad_re" ] && grep -aqE "$bad_re" "$log" 2>/dev/null; then
+			BOOT_RESULT=bad
+			break
+		fi
+		if ! kill -0 "$pid" 2>/dev/null; then
+			BOOT_RESULT=exited
+			grep -aqE "$ok_re" "$log" 2>/dev/null && BOOT_RESULT=ok
+			break
+		fi
+		sleep 1
+	done
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	if [ "$BOOT_RESULT" = exited ] && grep -q 'terminating on signal' "$log.qemu"; then
+		BOOT_RESULT=timeout
+	fi
+	BOOT_SECS=$((SECONDS - t0))
+	printf '  boot result %s after %ss\n' "$BOOT_RESULT" "$BOOT_SECS" >>"$CURLOG"
+}
+
+# serial_excerpt LOG RE: the matching line without terminal escapes
+serial_excerpt() {
+	sed -E 's/\x1b\[[0-9;=?]*[A-Za-z]//g' "$1" 2>/dev/null | tr -cd '[:print:]\n' |
+		grep -aoE "($2).{0,100}" | head -n 1 | sed -E 's/ +/ /g'
+}
+
+FIRMWARE_BAD='BdsDxe: failed to load Boot[0-9A-F]+ "UEFI (QEMU HARDDISK|Misc Device)[^"]*"[^:]*: [A-Za-z ]+|Security Violation|Access Denied|ASSERT|!!!! X64 Exception|Synchronous Exception'
+
+# boot_report WHAT OK_TEXT: interpret BOOT_RESULT for the boot column
+boot_report() {
+	local what="$1" log="$2" ok_re="$3" bad_re="${4:-$FIRMWARE_BAD}"
+	case "$BOOT_RESULT" in
+	ok) pass boot "$what: '$(serial_excerpt "$log" "$ok_re")' after ${BOOT_SECS}s" ;;
+	bad) reject boot firmware "$what: '$(serial_excerpt "$log" "$bad_re")'" ;;
+	*) fail boot "$what: no '$ok_re' on the serial console ($BOOT_RESULT after ${BOOT_SECS}s; log $log)" ;;
+	esac
+}
+
+make_esp() { # make_esp DIR: fresh ESP directory
+	rm -rf "$1"
+	mkdir -p "$1/EFI/BOOT" "$1/loader/entries"
+}
+
+sdboot_esp() { # sdboot_esp DIR SDBOOT KERNEL
+	make_esp "$1"
+	cp "$2" "$1/EFI/BOOT/BOOTX64.EFI"
+	cp "$3" "$1/vmlinuz"
+	printf 'timeout 1\ndefault sbat-add-test.conf\nconsole-mode keep\n' >"$1/loader/loader.conf"
+	printf 'title sbat-add test entry\nlinux /vmlinuz\noptions console=ttyS0 panic=-1\n' \
+		>"$1/loader/entries/sbat-add-test.conf"
+}
+
+# final modified images by corpus name, for the boot and shim stages
+declare -A FINAL=()
+declare -A ARCH_OF=() BOOT_OF=()
+
+boot_one() { # boot_one NAME IMAGE ARCH ROLE DIR
+	local name="$1" img="$2" arch="$3" role="$4" d="$5" esp="$5/esp" sdboot kernel log
+	log="$d/serial.log"
+	case "$role" in
+	kernel)
+		if [ "$arch" = aa64 ]; then
+			make_esp "$esp"
+			cp "$img" "$esp/EFI/BOOT/BOOTAA64.EFI"
+			qemu_boot aa64 "$esp" "$log" 'Linux version' "$FIRMWARE_BAD"
+			boot_report "AAVMF, kernel as BOOTAA64.EFI" "$log" 'Linux version'
+		else
+			# the unmodified systemd-boot loads the modified kernel
+			sdboot="$CORPUS/systemd-bootx64.efi"
+			sdboot_esp "$esp" "$sdboot" "$img"
+			qemu_boot x64 "$esp" "$log" 'Linux version' "$FIRMWARE_BAD|Error loading"
+			boot_report "OVMF + systemd-boot, kernel $(basename "$img")" "$log" 'Linux version' "$FIRMWARE_BAD|Error loading"
+		fi
+		;;
+	sdboot)
+		kernel="$CORPUS/vmlinuz-amd64"
+		sdboot_esp "$esp" "$img" "$kernel"
+		qemu_boot x64 "$esp" "$log" 'sbat-add test entry' "$FIRMWARE_BAD"
+		boot_report "OVMF, modified systemd-boot menu" "$log" 'sbat-add test entry'
+		;;
+	grub)
+		make_esp "$esp"
+		cp "$img" "$esp/EFI/BOOT/BOOTX64.EFI"
+		qemu_boot x64 "$esp" "$log" 'grub>' "$FIRMWARE_BAD"
+		boot_report "OVMF, modified GRUB" "$log" 'grub>'
+		;;
+	shim)
+		# shim runs its SBAT self-check on its own (modified) .sbat, then
+		# looks for its second stage, which is absent here.
+		make_esp "$esp"
+		cp "$img" "$esp/EFI/BOOT/BOOTX64.EFI"
+		qemu_boot x64 "$esp" "$log" 'grubx64\.efi' "$FIRMWARE_BAD|SBAT self-check failed|Verifying shim SBAT data failed"
+		boot_report "OVMF, modified shim reached its second-stage lookup" "$log" 'grubx64\.efi' \
+			"$FIRMWARE_BAD|SBAT self-check failed|Verifying shim SBAT data failed"
+		;;
+	ipxe)
+		make_esp "$esp"
+		cp "$img" "$esp/EFI/BOOT/BOOTX64.EFI"
+		qemu_boot x64 "$esp" "$log" 'iPXE initialising|iPXE [0-9]' "$FIRMWARE_BAD"
+		boot_report "OVMF, modified iPXE starts" "$log" 'iPXE initialising|iPXE [0-9]'
+		;;
+	app)
+		make_esp "$esp"
+		cp "$img" "$esp/EFI/BOOT/BOOTX64.EFI"
+		qemu_boot x64 "$esp" "$log" 'BdsDxe: starting Boot[0-9A-F]+ "UEFI QEMU HARDDISK' "$FIRMWARE_BAD"
+		boot_report "OVMF LoadImage of the modified program" "$log" 'BdsDxe: starting Boot[0-9A-F]+ "UEFI QEMU HARDDISK'
+		;;
+	*) cell "$name" boot n/a ;;
+	esac
+}
+
+# --------------------------------------------------------- per corpus file
+CORPUS="$CACHE/corpus"
+NAMES=()
+declare -A KIND=() ARCH=() EXPECT=() ROLE=()
+while IFS=$'\t' read -r name kind arch expect role source sum; do
+	case "$name" in '#'* | '') continue ;; esac
+	if [ ${#ONLY[@]} -gt 0 ]; then
+		keep=0
+		for o in "${ONLY[@]}"; do [ "$o" = "$name" ] && keep=1; done
+		[ "$keep" = 1 ] || continue
+	fi
+	NAMES+=("$name")
+	KIND[$name]="$kind" ARCH[$name]="$arch" EXPECT[$name]="$expect" ROLE[$name]="$role"
+done <"$MANIFEST"
+
+test_file() {
+	local name="$1" orig="$CORPUS/$1" expect="${EXPECT[$1]}" arch="${ARCH[$1]}" d comp c1 c2 c3
+	local s1 s2 s3 base had_sbat strip=() sum0
+	CUR="$name"
+	d="$WORK/$name"
+	mkdir -p "$d"
+	CURLOG="$LOGS/$name.log"
+	: >"$CURLOG"
+	hr
+	say "== $name (${KIND[$name]}, $arch, expect $expect)"
+	comp="$(component_of "$name")"
+	c1="$d/csv1.csv" c2="$d/csv2.csv" c3="$d/csv3.csv"
+	write_csv "$c1" "$comp" 1
+	write_csv "$c2" "$comp" 2
+	s1="$d/step1.efi" s2="$d/step2.efi" s3="$d/step3.efi"
+	sum0="$(sha "$orig")"
+	image_info "$orig"
+	had_sbat="$INFO_sbat_count"
+
+	# --print on the pristine image
+	tool "$d/print0" --print "$orig"
+	if [ "$had_sbat" = 0 ]; then
+		[ "$RC" -eq 3 ] && pass inserted "--print on the original: exit 3 (no .sbat)" ||
+			fail inserted "--print on the original without .sbat: exit $RC, want 3"
+	else
+		"$PY" "$CHECK" --extract "$orig" >"$d/orig-sbat.csv"
+		if [ "$RC" -eq 0 ] && cmp -s "$d/print0.out" "$d/orig-sbat.csv"; then
+			pass inserted "--print on the original: exit 0, the existing $(wc -c <"$d/print0.out")-byte CSV"
+		else
+			fail inserted "--print on the original with .sbat: exit $RC, $(wc -c <"$d/print0.out") bytes (.sbat holds $(wc -c <"$d/orig-sbat.csv") bytes of CSV): $(first_err "$d/print0")"
+		fi
+	fi
+
+	# ---- images without header room: refused, or (if the tool can make
+	# room by moving section data) a valid edit that is then fully checked
+	local shifted=0
+	if [ "$expect" = noroom ]; then
+		tool "$d/insert" --file "$orig" --csv "$c1" --output "$s1"
+		if [ "$RC" -eq 1 ] && [ ! -e "$s1" ] && grep -qiE 'room|space' "$d/insert.err"; then
+			pass inserted "refused as expected (exit 1): $(first_err "$d/insert")"
+			cell "$name" inserted refused
+			cp "$orig" "$d/inplace.efi"
+			tool "$d/insert-inplace" --file "$d/inplace.efi" --csv "$c1"
+			if [ "$RC" -eq 1 ] && [ "$(sha "$d/inplace.efi")" = "$sum0" ]; then
+				pass inserted "in-place edit refused, file untouched"
+			else
+				fail inserted "in-place: exit $RC, file $([ "$(sha "$d/inplace.efi")" = "$sum0" ] && echo untouched || echo MODIFIED)"
+			fi
+			cell "$name" replaced n/a
+			cell "$name" validators n/a
+			cell "$name" boot n/a
+			return 0
+		elif [ "$RC" -eq 0 ] && [ -s "$s1" ]; then
+			say "  NOTE no header room in the original, but sbat-add made room: $(tr '\n' ' ' <"$d/insert.err" | cut -c1-200)"
+			printf 'NOTE made room instead of refusing\n' >>"$CURLOG"
+			shifted=1
+			rm -f "$s1"
+		else
+			fail inserted "want exit 1 with a 'no header room' error (or a valid edit); got exit $RC: $(first_err "$d/insert")"
+			cell "$name" replaced skip
+			cell "$name" validators skip
+			cell "$name" boot skip
+			return 0
+		fi
+	fi
+	if [ "$expect" = signed ]; then
+		cp "$orig" "$d/inplace.efi"
+		tool "$d/signed-refuse" --file "$d/inplace.efi" --csv "$c1"
+		if [ "$RC" -eq 1 ] && [ "$(sha "$d/inplace.efi")" = "$sum0" ] && grep -qi 'sign' "$d/signed-refuse.err"; then
+			pass inserted "signed input refused without --strip-signature (exit 1), file untouched: $(first_err "$d/signed-refuse")"
+		else
+			fail inserted "signed input without --strip-signature: exit $RC, file $([ "$(sha "$d/inplace.efi")" = "$sum0" ] && echo untouched || echo MODIFIED)"
+		fi
+		tool "$d/signed-refuse-out" --file "$orig" --csv "$c1" --output "$s1"
+		if [ "$RC" -eq 1 ] && [ ! -e "$s1" ]; then
+			pass inserted "signed input with --output refused, nothing written"
+		else
+			fail inserted "signed input with --output: exit $RC$([ -e "$s1" ] && echo ', output written')"
+		fi
+		rm -f "$s1"
+		strip=(--strip-signature)
+	fi
+
+	# ---- dry run
+	cp "$orig" "$d/dry.efi"
+	tool "$d/dry" --dry-run "${strip[@]}" --file "$d/dry.efi" --csv "$c1"
+	if [ "$RC" -eq 0 ] && [ "$(sha "$d/dry.efi")" = "$sum0" ] && [ -z "$(ls "$d"/dry.efi?* 2>/dev/null)" ]; then
+		pass inserted "--dry-run: exit 0, file untouched"
+	else
+		fail inserted "--dry-run: exit $RC: $(first_err "$d/dry")"
+	fi
+
+	# ---- insert (or first replace)
+	tool "$d/insert" "${strip[@]}" --file "$orig" --csv "$c1" --output "$s1"
+	if [ "$RC" -ne 0 ] || [ ! -s "$s1" ]; then
+		fail inserted "$([ "$had_sbat" = 0 ] && echo insert || echo replace) failed: exit $RC: $(first_err "$d/insert")"
+		cell "$name" replaced skip
+		cell "$name" validators skip
+		cell "$name" boot skip
+		return 0
+	fi
+	[ "$(sha "$orig")" = "$sum0" ] || fail inserted "--output modified the input file"
+	pass inserted "$([ "$had_sbat" = 0 ] && echo "inserted a new .sbat" || echo "replaced the existing .sbat")$([ "$shifted" = 1 ] && echo " by moving the section data") (exit 0)"
+	check "$orig" "$s1" "$c1" inserted step1
+	print_matches "$s1" "$c1" inserted
+
+	# ---- replace with a different CSV
+	tool "$d/replace" --file "$s1" --csv "$c2" --output "$s2"
+	if [ "$RC" -ne 0 ] || [ ! -s "$s2" ]; then
+		fail replaced "replace failed: exit $RC: $(first_err "$d/replace")"
+		s2="$s1"
+		cp "$c1" "$d/expected.csv"
+	else
+		pass replaced "replaced .sbat with a different CSV (exit 0)"
+		check "$s1" "$s2" "$c2" replaced step2-vs-step1
+		check "$orig" "$s2" "$c2" replaced step2-vs-original
+		print_matches "$s2" "$c2" replaced
+		cp "$c2" "$d/expected.csv"
+
+		# ---- idempotency: same CSV again (to a new file and in place, twice)
+		tool "$d/again" --file "$s2" --csv "$c2" --output "$s3"
+		if [ "$RC" -eq 0 ] && cmp -s "$s2" "$s3"; then
+			pass replaced "same CSV again: byte-identical output"
+		else
+			fail replaced "same CSV again: exit $RC, $(cmp "$s2" "$s3" 2>&1 | head -n 1)"
+		fi
+		cp "$s1" "$d/inplace.efi"
+		tool "$d/inplace1" --file "$d/inplace.efi" --csv "$c2"
+		local rc1="$RC"
+		tool "$d/inplace2" --file "$d/inplace.efi" --csv "$c2"
+		if [ "$rc1" -eq 0 ] && [ "$RC" -eq 0 ] && cmp -s "$d/inplace.efi" "$s2"; then
+			pass replaced "in place, twice: exit 0, identical to the --output result"
+		else
+			fail replaced "in place twice: exit $rc1/$RC, $(cmp "$d/inplace.efi" "$s2" 2>&1 | head -n 1)"
+		fi
+
+		# ---- a CSV larger than the current .sbat: grows only a last section
+		image_info "$s2"
+		write_big_csv "$c3" "$comp" "$INFO_sbat_rawsize"
+		rm -f "$d/grow.efi"
+		tool "$d/grow" --file "$s2" --csv "$c3" --output "$d/grow.efi"
+		if [ "$INFO_sbat_last" = 1 ]; then
+			if [ "$RC" -eq 0 ]; then
+				pass replaced "grew the last-section .sbat past $INFO_sbat_rawsize bytes ($(wc -c <"$c3")-byte CSV)"
+				check "$s2" "$d/grow.efi" "$c3" replaced grow
+			else
+				fail replaced "growing a last-section .sbat to $(wc -c <"$c3") bytes: exit $RC: $(first_err "$d/grow")"
+			fi
+		else
+			if [ "$RC" -eq 1 ] && [ ! -e "$d/grow.efi" ]; then
+				pass replaced "a CSV larger than the mid-file .sbat ($INFO_sbat_rawsize bytes) is refused (exit 1): $(first_err "$d/grow")"
+			elif [ "$RC" -eq 0 ]; then
+				# allowed only if the result is still valid
+				check "$s2" "$d/grow.efi" "$c3" replaced grow-midfile
+			else
+				fail replaced "oversized CSV for a mid-file .sbat: exit $RC: $(first_err "$d/grow")"
+			fi
+		fi
+	fi
+
+	# ---- validators on the final image
+	run_validators "$orig" "$s2" "$d" "$arch"
+	FINAL[$name]="$s2"
+
+	# ---- boot
+	if [ "$DO_BOOT" = 1 ] && [ "${ROLE[$name]}" != none ]; then
+		boot_one "$name" "$s2" "$arch" "${ROLE[$name]}" "$d"
+	elif [ "${ROLE[$name]}" = none ]; then
+		cell "$name" boot n/a
+	else
+		cell "$name" boot skip
+	fi
+}
+
+for name in "${NAMES[@]}"; do
+	test_file "$name"
+done
+
+# ------------------------------------------------ Secure Boot through shim
+# OVMF with Debian's "snakeoil" PK/KEK/db (its private key ships with ovmf):
+# sign the modified shim, systemd-boot (as grubx64.efi, shim's second stage)
+# and kernel with it, boot, then boot again with an SbatLevel revoking linux,1.
+shim_chain() {
+	local d="$WORK/shim-secureboot" esp sk sc shim sdboot kernel vars log
+	CUR="secure-boot-chain"
+	CURLOG="$LOGS/secure-boot-chain.log"
+	: >"$CURLOG"
+	hr
+	say "== secure-boot-chain (OVMF snakeoil keys -> shim -> systemd-boot -> kernel; then SbatLevel revoking linux,1)"
+	shim="${FINAL[shimx64.efi]:-}"
+	sdboot="${FINAL[systemd-bootx64.efi]:-$CORPUS/systemd-bootx64.efi}"
+	kernel="${FINAL[vmlinuz-amd64]:-}"
+	if [ -z "$shim" ] || [ -z "$kernel" ]; then
+		fail boot "needs the modified shimx64.efi and vmlinuz-amd64 from the steps above"
+		return 0
+	fi
+	cell "$CUR" inserted n/a
+	cell "$CUR" replaced n/a
+	mkdir -p "$d"
+	sk="$d/snakeoil.key"
+	sc=/usr/share/ovmf/PkKek-1-snakeoil.pem
+	openssl rsa -in /usr/share/ovmf/PkKek-1-snakeoil.key -passin pass:snakeoil -out "$sk" >>"$CURLOG" 2>&1
+	esp="$d/esp"
+	make_esp "$esp"
+	local ok=1 f
+	for f in "$shim:EFI/BOOT/BOOTX64.EFI" "$sdboot:EFI/BOOT/grubx64.efi" "$kernel:vmlinuz"; do
+		if ! sbsign --key "$sk" --cert "$sc" --output "$esp/${f#*:}" "${f%%:*}" >>"$CURLOG" 2>&1; then
+			ok=0
+			reject validators sbsign "signing ${f%%:*} with the snakeoil key failed"
+		fi
+	done
+	[ "$ok" = 1 ] && pass validators "shim, systemd-boot and the kernel signed with the OVMF snakeoil key"
+	printf 'timeout 1\ndefault sbat-add-test.conf\nconsole-mode keep\n' >"$esp/loader/loader.conf"
+	printf 'title sbat-add test entry\nlinux /vmlinuz\noptions console=ttyS0 panic=-1\n' \
+		>"$esp/loader/entries/sbat-add-test.conf"
+	vars="$d/vars.fd"
+	cp /usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd "$vars"
+	QEMU_X86_FW=(-machine q35,smm=on -global driver=cfi.pflash01,property=secure,value=on
+		-drive "if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd"
+		-drive "if=pflash,format=raw,unit=1,file=$vars")
+	log="$d/serial.log"
+	qemu_boot x64 "$esp" "$log" 'Linux version' "$FIRMWARE_BAD|Verification failed|Error loading|SBAT self-check failed"
+	if [ "$BOOT_RESULT" = ok ]; then
+		pass boot "Secure Boot: shim accepted the modified shim/systemd-boot/kernel: '$(serial_excerpt "$log" 'Linux version')' after ${BOOT_SECS}s"
+		if grep -aq 'Secure boot enabled' "$log"; then
+			pass boot "the kernel reports 'secureboot: Secure boot enabled'"
+		else
+			fail boot "the kernel did not report 'Secure boot enabled' (see $log)"
+		fi
+	else
+		reject boot shim "Secure Boot chain did not reach the kernel ($BOOT_RESULT after ${BOOT_SECS}s): $(serial_excerpt "$log" "$FIRMWARE_BAD|Verification failed|Error loading|SBAT self-check failed|Failed")"
+	fi
+	if grep -aq 'addr is not page aligned' "$log"; then
+		printf 'INFO shim warned: %s\n' "$(serial_excerpt "$log" 'Invalid call dxe_update_mem_attrs')" >>"$CURLOG"
+	fi
+
+	# Same chain with an SbatLevel that revokes linux,1 (the kernel's row):
+	# shim must refuse the kernel.
+	log="$d/serial-revoked.log"
+	cp /usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd "$vars"
+	printf 'sbat,1,2099010100\nlinux,2\n' >"$d/sbatlevel.txt"
+	if ! "$PY" "$HERE/ovmf-setvar.py" "$vars" SbatLevel 605dab50-e046-4300-abb6-3dd810dd8b23 0x3 \
+		"$d/sbatlevel.txt" >>"$CURLOG" 2>&1; then
+		fail boot "could not preset SbatLevel in the varstore (see $CURLOG)"
+		unset QEMU_X86_FW
+		return 0
+	fi
+	qemu_boot x64 "$esp" "$log" 'Error loading \\vmlinuz|Verification failed' 'Linux version'
+	if [ "$BOOT_RESULT" = ok ]; then
+		pass boot "SbatLevel 'linux,2': shim refused the kernel's linux,1 .sbat: '$(serial_excerpt "$log" 'Verification failed|Error loading')' after ${BOOT_SECS}s"
+	elif [ "$BOOT_RESULT" = bad ]; then
+		fail boot "SbatLevel 'linux,2' did not stop the kernel (shim ignored the .sbat?): '$(serial_excerpt "$log" 'Linux version')'"
+	else
+		fail boot "SbatLevel 'linux,2': no refusal seen ($BOOT_RESULT after ${BOOT_SECS}s; see $log)"
+	fi
+	unset QEMU_X86_FW
+}
+
+if [ "$DO_SHIM" = 1 ] && { [ ${#ONLY[@]} -eq 0 ] || { [ -n "${FINAL[shimx64.efi]:-}" ] && [ -n "${FINAL[vmlinuz-amd64]:-}" ]; }; }; then
+	shim_chain
+	NAMES+=("secure-boot-chain")
+fi
+
+# ------------------------------------------------------------------ summary
+hr
+say "== summary (work directory $WORK)"
+printf '%-24s %-10s %-10s %-11s %-8s\n' "corpus file" inserted replaced validators boot
+for name in "${NAMES[@]}"; do
+	printf '%-24s %-10s %-10s %-11s %-8s\n' "$name" \
+		"${CELL[$name/inserted]:-skip}" "${CELL[$name/replaced]:-skip}" \
+		"${CELL[$name/validators]:-skip}" "${CELL[$name/boot]:-skip}"
+done
+if [ ${#REJECTIONS[@]} -gt 0 ]; then
+	say ""
+	say "Rejections of sbat-add output by validators or firmware:"
+	for r in "${REJECTIONS[@]}"; do say "  - $r"; done
+fi
+failed_names=()
+for name in "${NAMES[@]}"; do
+	[ -n "${NOTE[$name]:-}" ] && failed_names+=("$name: ${NOTE[$name]}")
+done
+if [ ${#failed_names[@]} -gt 0 ]; then
+	say ""
+	say "First failure per file:"
+	for r in "${failed_names[@]}"; do say "  - $r"; done
+fi
+say ""
+say "elapsed: $((SECONDS - START_TIME)) s"
+if [ "$KEEP" = 0 ] && [ "$FAILED" -eq 0 ]; then
+	find "$WORK" -type f \( -name '*.efi' -o -name '*signed' -o -name '*.fd' -o -name 'vmlinuz' \) -delete
+fi
+say "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
