@@ -93,6 +93,30 @@ all_bytes(const uint8_t *p, uint64_t n, uint8_t value)
 }
 
 /*
+ * Filler a section header may overwrite: zeros, the 0xFF fill of 6.7+
+ * bzImages, or the NOP instructions the arm64 and riscv kernels pad their
+ * headers with (`.balign` in a code section). n bytes at file offset off.
+ */
+static int
+is_filler(const sbat_pe *pe, const uint8_t *p, uint64_t off, uint64_t n)
+{
+	static const uint8_t arm64_nop[4] = { 0x1f, 0x20, 0x03, 0xd5 };
+	static const uint8_t riscv_nop[4] = { 0x13, 0x00, 0x00, 0x00 };
+	const uint8_t *nop = pe->kind == SBAT_KIND_ARM64_IMAGE ? arm64_nop :
+	                     pe->kind == SBAT_KIND_RISCV_IMAGE ? riscv_nop : NULL;
+	uint64_t i;
+
+	if (all_bytes(p, n, 0) || all_bytes(p, n, 0xff))
+		return 1;
+	if (!nop || off % 4 != 0 || n % 4 != 0)
+		return 0;
+	for (i = 0; i < n; i += 4)
+		if (memcmp(p + i, nop, 4) != 0)
+			return 0;
+	return 1;
+}
+
+/*
  * Where an input byte lands in the output, by the copy extents; 0 when it
  * is not copied (it lies in data the edit drops or overwrites).
  */
@@ -266,9 +290,9 @@ plan_header_room(const sbat_pe *pe, uint32_t *ret_soh, uint64_t *ret_shift, sbat
 }
 
 /*
- * The slot must be unused filler: zeros, or the 0xFF padding of 6.7+
- * bzImages, and no debug data. Bytes from the first section's data on are
- * not checked when that data moves away (shift).
+ * The slot must be unused filler (see is_filler) and hold no debug data.
+ * Bytes from the first section's data on are not checked when that data
+ * moves away (shift).
  */
 static sbat_err
 check_slot_free(const sbat_pe *pe, const uint8_t *in, uint64_t shift, sbat_diag *d)
@@ -278,7 +302,7 @@ check_slot_free(const sbat_pe *pe, const uint8_t *in, uint64_t shift, sbat_diag 
 
 	if (shift && pe->lowest_raw_pointer - slot < n)
 		n = pe->lowest_raw_pointer - slot;
-	if (!all_bytes(in + slot, n, 0) && !all_bytes(in + slot, n, 0xff))
+	if (!is_filler(pe, in + slot, slot, n))
 		return diag_fail_at(d, SBAT_E_NO_HEADER_ROOM,
 		                    "bytes after the section table are in use (debug data or code?)", slot);
 	for (i = 0; i < pe->debug_count; i++) {
@@ -385,6 +409,20 @@ is_highest_section(const sbat_pe *pe, unsigned idx)
 	return 1;
 }
 
+/* Lowest VirtualAddress above section idx's (idx is not the highest). */
+static uint64_t
+next_virtual_address(const sbat_pe *pe, unsigned idx)
+{
+	uint64_t next = UINT64_MAX;
+	unsigned i;
+
+	for (i = 0; i < pe->number_of_sections; i++)
+		if (pe->sections[i].virtual_address > pe->sections[idx].virtual_address &&
+		    pe->sections[i].virtual_address < next)
+			next = pe->sections[i].virtual_address;
+	return next;
+}
+
 static sbat_err
 plan_replace(const sbat_pe *pe, const uint8_t *in, size_t payload_len, const sbat_edit_opts *opts,
              plan *p, const tail *t, sbat_diag *d)
@@ -414,8 +452,11 @@ plan_replace(const sbat_pe *pe, const uint8_t *in, size_t payload_len, const sba
 
 	/*
 	 * VirtualSize == SizeOfRawData satisfies every reader (systemd-stub
-	 * refuses raw > virtual). Below the highest section, the aligned end in
-	 * memory must not move, or strict loaders see a gap or an overlap.
+	 * refuses raw > virtual). Below the highest section, the memory view
+	 * must not reach the next section, and in well-aligned images its
+	 * aligned end must not move, or strict loaders see a gap or an overlap.
+	 * Images whose sections are packed tighter than SizeOfRawData (older
+	 * systemd stubs) keep VirtualSize just large enough for the data.
 	 */
 	vsize = raw_size;
 	if (!ckd_align_u64(&old_mem_end, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
@@ -424,15 +465,21 @@ plan_replace(const sbat_pe *pe, const uint8_t *in, size_t payload_len, const sba
 	    new_mem_end > UINT32_MAX)
 		return diag_fail_at(d, SBAT_E_PE_OVERFLOW, ".sbat would extend beyond 4 GiB",
 		                    s->header_offset + SH_VIRTUAL_ADDRESS);
-	if (!highest && new_mem_end != old_mem_end) {
-		if (payload_len > s->virtual_size) {
-			if (opts->relocate)
-				return plan_insert(pe, in, payload_len, p, t, pe->sbat_index, d);
-			return diag_fail_at(d, SBAT_E_SBAT_NO_ROOM,
-			                    "new data does not fit in the existing .sbat's VirtualSize (use --relocate)",
-			                    s->header_offset + SH_VIRTUAL_SIZE);
+	if (!highest) {
+		uint64_t room = next_virtual_address(pe, (unsigned)pe->sbat_index) - s->virtual_address;
+
+		if (new_mem_end != old_mem_end || vsize > room) {
+			if (payload_len > room) {
+				if (opts->relocate)
+					return plan_insert(pe, in, payload_len, p, t, pe->sbat_index, d);
+				return diag_fail_at(d, SBAT_E_SBAT_NO_ROOM,
+				                    "new data does not fit before the next section in memory "
+				                    "(VirtualSize; use --relocate)", s->header_offset + SH_VIRTUAL_SIZE);
+			}
+			vsize = s->virtual_size > payload_len ? s->virtual_size : (uint32_t)payload_len;
+			if (vsize > room)
+				vsize = (uint32_t)payload_len;
 		}
-		vsize = s->virtual_size;
 	}
 	if (highest && new_mem_end > new_soi)
 		new_soi = (uint32_t)new_mem_end;
@@ -543,9 +590,10 @@ plan_remove(const sbat_pe *pe, const uint8_t *in, plan *p, const tail *t, sbat_d
 	add_extent(p, EXTENT_COPY, 0, cut);
 	add_extent(p, EXTENT_COPY, t->start, t->end - t->start);
 
-	/* the freed slot gets the filler around it back: 0xFF in 6.7+ bzImages, else zeros */
-	if (pe->kind == SBAT_KIND_BZIMAGE && in[s->header_offset + SH_SIZE] == 0xff)
-		memset(new_patch(p, s->header_offset, SH_SIZE)->bytes, 0xff, SH_SIZE);
+	/* the freed slot gets the filler that follows it back (0xFF, NOPs), else zeros */
+	if (s->header_offset + 2 * SH_SIZE <= pe->lowest_raw_pointer &&
+	    is_filler(pe, in + s->header_offset + SH_SIZE, s->header_offset + SH_SIZE, SH_SIZE))
+		add_patch_bytes(p, s->header_offset, in + s->header_offset + SH_SIZE, SH_SIZE);
 	else
 		add_patch_zero(p, s->header_offset, SH_SIZE);
 	add_patch16(p, pe->off_number_of_sections, (uint16_t)(pe->number_of_sections - 1));

@@ -86,11 +86,16 @@ plan_verify(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_
 		return layout_fail(d, ".sbat has relocations", h + SH_POINTER_TO_RELOCATIONS);
 	if (s->virtual_address < pe.size_of_headers || s->pointer_to_raw_data < pe.size_of_headers)
 		return layout_fail(d, ".sbat lies inside the image headers", h + SH_VIRTUAL_ADDRESS);
-	if (s->virtual_address % pe.section_alignment != 0)
-		return layout_fail(d, ".sbat VirtualAddress is not a multiple of SectionAlignment",
-		                   h + SH_VIRTUAL_ADDRESS);
-	if (s->pointer_to_raw_data % pe.file_alignment != 0 || s->size_of_raw_data % pe.file_alignment != 0)
-		return layout_fail(d, ".sbat raw data is not aligned to FileAlignment", h + SH_POINTER_TO_RAW_DATA);
+	/* where this edit placed or sized the section, it follows the image's alignments */
+	if (p->report.action != SBAT_ACTION_REPLACE) {
+		if (p->report.action != SBAT_ACTION_GROW && s->virtual_address % pe.section_alignment != 0)
+			return layout_fail(d, ".sbat VirtualAddress is not a multiple of SectionAlignment",
+			                   h + SH_VIRTUAL_ADDRESS);
+		if ((p->report.action != SBAT_ACTION_GROW && s->pointer_to_raw_data % pe.file_alignment != 0) ||
+		    s->size_of_raw_data % pe.file_alignment != 0)
+			return layout_fail(d, ".sbat raw data is not aligned to FileAlignment",
+			                   h + SH_POINTER_TO_RAW_DATA);
+	}
 	if ((uint64_t)s->virtual_address + s->virtual_size > pe.size_of_image)
 		return layout_fail(d, "SizeOfImage does not cover .sbat", pe.off_size_of_image);
 

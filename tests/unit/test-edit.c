@@ -977,6 +977,88 @@ test_edit_remove_without_sbat_refused(void **state)
 	free(in.buf);
 }
 
+/* arm64 kernels pad their headers with NOP instructions: that is filler too, and comes back on removal. */
+static void
+test_edit_arm64_nop_filler(void **state)
+{
+	static const uint8_t nop[4] = { 0x1f, 0x20, 0x03, 0xd5 };
+	sbat_edit_opts rm = opts_with(0, 1);
+	image in = build_kind(FX_ARM64), one, two;
+	sbat_edit_report r;
+	hdr a = read_hdr(in.buf);
+	size_t off;
+
+	(void)state;
+	for (off = a.table + 40u * a.nsec; off + 4 <= a.soh; off += 4)
+		memcpy(in.buf + off, nop, 4);
+	one = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, NULL, &r);
+	assert_int_equal(r.action, SBAT_ACTION_INSERT);
+	two = edit_ok(&one, NULL, 0, &rm, &r);
+	assert_int_equal(two.len, in.len);
+	assert_memory_equal(two.buf, in.buf, in.len);
+	free(two.buf);
+	free(one.buf);
+	/* a NOP pattern out of phase is not filler */
+	memmove(in.buf + a.table + 40u * a.nsec, in.buf + a.table + 40u * a.nsec + 1, 64);
+	{
+		uint8_t *out = NULL;
+		size_t out_len;
+		sbat_diag d;
+
+		assert_int_equal(sbat_edit(in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d),
+		                 SBAT_E_NO_HEADER_ROOM);
+	}
+	free(in.buf);
+}
+
+/*
+ * Older systemd stubs pack sections tighter in memory than their raw size:
+ * .sbat's VirtualSize may not reach the next section's VA.
+ */
+static void
+test_edit_replace_tightly_packed(void **state)
+{
+	fx_spec spec = spec_with_sbat(2, 0xe2, 0x200);
+	image in, out;
+	sbat_edit_report r;
+	hdr a, b;
+	uint32_t va;
+	size_t len;
+	char *big = long_csv(4, &len);
+	uint8_t *fail_out = NULL;
+	size_t fail_len;
+	sbat_diag d;
+
+	(void)state;
+	spec.sect_align = 0x200;
+	in = build(&spec);
+	a = read_hdr(in.buf);
+	va = fx_le32(sect(in.buf, &a, 2) + 12);
+	/* the next section starts 0x100 after .sbat, inside its raw size */
+	fx_put32((uint8_t *)sect(in.buf, &a, 3) + 12, va + 0x100);
+	out = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, NULL, &r);
+	b = read_hdr(out.buf);
+	assert_int_equal(r.action, SBAT_ACTION_REPLACE);
+	assert_int_equal(fx_le32(sect(out.buf, &b, 2) + 8), 0xe2);   /* kept: data fits */
+	check_reads_back(&out, PAYLOAD, PAYLOAD_LEN);
+	free(out.buf);
+	/* larger than the memory gap but within the raw size: refused, or relocated */
+	assert_true(len > 0x100 && len <= 0x200);
+	assert_int_equal(sbat_edit(in.buf, in.len, (const uint8_t *)big, len, NULL, &fail_out, &fail_len, NULL, &d),
+	                 SBAT_E_SBAT_NO_ROOM);
+	assert_null(fail_out);
+	{
+		sbat_edit_opts o = opts_with(1, 0);
+
+		out = edit_ok(&in, (const uint8_t *)big, len, &o, &r);
+		assert_int_equal(r.action, SBAT_ACTION_RELOCATE);
+		check_reads_back(&out, (const uint8_t *)big, len);
+		free(out.buf);
+	}
+	free(big);
+	free(in.buf);
+}
+
 int
 main(void)
 {
@@ -1010,6 +1092,8 @@ main(void)
 		cmocka_unit_test(test_edit_remove_undoes_insert),
 		cmocka_unit_test(test_edit_remove_mid_file_retires),
 		cmocka_unit_test(test_edit_remove_without_sbat_refused),
+		cmocka_unit_test(test_edit_arm64_nop_filler),
+		cmocka_unit_test(test_edit_replace_tightly_packed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
