@@ -7,6 +7,7 @@
 
 #include "sbat/csv.h"
 #include "diag.h"
+#include "text.h"
 
 /*
  * The struct, its entries and every string share one block, so a parsed CSV
@@ -16,86 +17,6 @@ struct csv_block {
 	sbat_csv csv;
 	sbat_csv_entry entries[];
 };
-
-static sbat_err
-fail(sbat_diag *d, sbat_err code, const char *what, unsigned line, unsigned field)
-{
-	if (d) {
-		diag_fail(d, code, what);
-		d->line = line;
-		d->field = field;
-	}
-	return code;
-}
-
-/*
- * Where the content ends once trailing empty lines (LF or CRLF) are dropped;
- * the newline of the last row goes too, so buf[end - 1] is never LF.
- */
-static size_t
-trim(const uint8_t *buf, size_t len)
-{
-	while (len > 0 && buf[len - 1] == '\n') {
-		len--;
-		if (len > 0 && buf[len - 1] == '\r')
-			len--;
-	}
-	return len;
-}
-
-/*
- * The first byte shim or a reader could misread: shim stops at NUL, and a
- * BOM or non-ASCII byte would end up in a component name shim compares
- * byte for byte. Any CR left in a row is not part of a CRLF.
- */
-static sbat_err
-check_bytes(const uint8_t *p, size_t n, unsigned line, sbat_diag *d)
-{
-	static const uint8_t bom[3] = { 0xef, 0xbb, 0xbf };
-	unsigned field = 1;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		uint8_t c = p[i];
-
-		if (c == ',')
-			field++;
-		else if (c == '\0')
-			return fail(d, SBAT_E_CSV, "NUL byte", line, field);
-		else if (c == '\r')
-			return fail(d, SBAT_E_CSV, "CR not followed by LF", line, 0);
-		else if (line == 1 && i == 0 && n >= sizeof(bom) &&
-			 memcmp(p, bom, sizeof(bom)) == 0)
-			return fail(d, SBAT_E_CSV, "UTF-8 byte order mark", line, field);
-		else if (c < 0x20 || c > 0x7e)
-			return fail(d, SBAT_E_CSV, "non-printable or non-ASCII byte", line, field);
-	}
-	return SBAT_OK;
-}
-
-/*
- * Digits only, value 1..65535: shim's atoi would read "1a" as 1 and "+1",
- * " 1" or "x" as 0, which revokes the component. NULL means valid.
- */
-static const char *
-parse_generation(const uint8_t *p, size_t n, uint16_t *ret)
-{
-	uint32_t v = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (p[i] < '0' || p[i] > '9')
-			return "generation is not a decimal number";
-		/* Saturate so 20 digits cannot wrap back into range. */
-		v = v * 10 + (uint32_t)(p[i] - '0');
-		if (v > SBAT_CSV_MAX_GENERATION)
-			v = SBAT_CSV_MAX_GENERATION + 1;
-	}
-	if (v < 1 || v > SBAT_CSV_MAX_GENERATION)
-		return "generation out of range 1..65535";
-	*ret = (uint16_t)v;
-	return NULL;
-}
 
 /*
  * Validate the row p[0..n) (no line ending) and append it to csv, copying
@@ -112,8 +33,8 @@ parse_row(sbat_csv *csv, const uint8_t *p, size_t n, unsigned line, char **out, 
 	sbat_err r;
 
 	if (n == 0)
-		return fail(d, SBAT_E_CSV, "empty line", line, 0);
-	r = check_bytes(p, n, line, d);
+		return text_fail(d, SBAT_E_CSV, "empty line", line, 0);
+	r = text_check_bytes(p, n, line, SBAT_E_CSV, d);
 	if (r != SBAT_OK)
 		return r;
 
@@ -121,7 +42,7 @@ parse_row(sbat_csv *csv, const uint8_t *p, size_t n, unsigned line, char **out, 
 		if (p[i] == ',')
 			field++;
 	if (field + 1 < SBAT_CSV_COLUMNS)
-		return fail(d, SBAT_E_CSV, "fewer than 6 fields", line, 0);
+		return text_fail(d, SBAT_E_CSV, "fewer than 6 fields", line, 0);
 
 	/* Left to right, extras included: a stray space or comma is a typo. */
 	field = 0;
@@ -133,13 +54,13 @@ parse_row(sbat_csv *csv, const uint8_t *p, size_t n, unsigned line, char **out, 
 		field++;
 		flen = i - start;
 		if (flen == 0)
-			return fail(d, SBAT_E_CSV, "empty field", line, field);
+			return text_fail(d, SBAT_E_CSV, "empty field", line, field);
 		if (p[start] == ' ' || p[i - 1] == ' ')
-			return fail(d, SBAT_E_CSV, "leading or trailing space", line, field);
+			return text_fail(d, SBAT_E_CSV, "leading or trailing space", line, field);
 		if (field == 2) {
-			what = parse_generation(p + start, flen, &e->generation);
+			what = text_parse_generation(p + start, flen, &e->generation);
 			if (what)
-				return fail(d, SBAT_E_CSV, what, line, field);
+				return text_fail(d, SBAT_E_CSV, what, line, field);
 		}
 		start = i + 1;
 	}
@@ -173,16 +94,16 @@ parse_row(sbat_csv *csv, const uint8_t *p, size_t n, unsigned line, char **out, 
 	/* The sbat,1 row leads: it names the format version the other rows follow. */
 	if (csv->n_entries == 0) {
 		if (strcmp(e->component_name, "sbat") != 0)
-			return fail(d, SBAT_E_CSV, "first row must be the sbat,1 header", line, 1);
+			return text_fail(d, SBAT_E_CSV, "first row must be the sbat,1 header", line, 1);
 		if (e->generation != 1)
-			return fail(d, SBAT_E_CSV, "first row must be the sbat,1 header", line, 2);
+			return text_fail(d, SBAT_E_CSV, "first row must be the sbat,1 header", line, 2);
 	} else {
 		if (strcmp(e->component_name, "sbat") == 0)
-			return fail(d, SBAT_E_CSV, "second sbat header row", line, 1);
+			return text_fail(d, SBAT_E_CSV, "second sbat header row", line, 1);
 		/* Rows are few (64 KiB caps them), so a quadratic scan is fine. */
 		for (i = 1; i < csv->n_entries; i++)
 			if (strcmp(csv->entries[i].component_name, e->component_name) == 0)
-				return fail(d, SBAT_E_CSV, "duplicate component", line, 1);
+				return text_fail(d, SBAT_E_CSV, "duplicate component", line, 1);
 	}
 	csv->n_entries++;
 	return SBAT_OK;
@@ -198,10 +119,10 @@ sbat_csv_parse(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_diag *re
 	char *out;
 
 	if (len > SBAT_CSV_MAX_SIZE)
-		return fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB", 0, 0);
-	end = buf ? trim(buf, len) : 0;
+		return text_fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB", 0, 0);
+	end = buf ? text_trim(buf, len) : 0;
 	if (end == 0)
-		return fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
+		return text_fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
 
 	for (i = 0; i < end; i++) {
 		if (buf[i] != '\n')
@@ -218,22 +139,22 @@ sbat_csv_parse(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_diag *re
 	text_size = end - n_crlf + 1;
 	size = offsetof(struct csv_block, entries);
 	if (n_rows > (SIZE_MAX - size) / sizeof(sbat_csv_entry))
-		return fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
+		return text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
 	size += n_rows * sizeof(sbat_csv_entry);
 	if (text_size > (SIZE_MAX - size) / 2)
-		return fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
+		return text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
 	size += 2 * text_size;
 
 	blk = malloc(size);
 	if (!blk)
-		return fail(reterr, SBAT_E_NOMEM, "allocating parsed CSV", 0, 0);
+		return text_fail(reterr, SBAT_E_NOMEM, "allocating parsed CSV", 0, 0);
 	csv = &blk->csv;
 	csv->n_entries = 0;
 	csv->entries = blk->entries;
 	csv->storage = (char *)(blk->entries + n_rows);
 	out = csv->storage;
 
-	/* trim() left no LF at the end, so this visits exactly n_rows lines. */
+	/* text_trim() left no LF at the end, so this visits exactly n_rows lines. */
 	while (pos < end) {
 		const uint8_t *lf = memchr(buf + pos, '\n', end - pos);
 		size_t stop = lf ? (size_t)(lf - buf) : end;
@@ -272,21 +193,21 @@ sbat_csv_format(const sbat_csv *csv, uint8_t **ret_buf, size_t *ret_len, sbat_di
 	sbat_err r;
 
 	if (!csv || csv->n_entries == 0 || !csv->entries)
-		return fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
+		return text_fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
 	for (i = 0; i < csv->n_entries; i++) {
 		if (!csv->entries[i].text)
-			return fail(reterr, SBAT_E_CSV, "CSV row has no text", 0, 0);
+			return text_fail(reterr, SBAT_E_CSV, "CSV row has no text", 0, 0);
 		n = strlen(csv->entries[i].text);
 		if (n >= SIZE_MAX - total)
-			return fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
+			return text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
 		total += n + 1;
 	}
 	if (total > SBAT_CSV_MAX_SIZE)
-		return fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB", 0, 0);
+		return text_fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB", 0, 0);
 
 	b = malloc(total);
 	if (!b)
-		return fail(reterr, SBAT_E_NOMEM, "allocating formatted CSV", 0, 0);
+		return text_fail(reterr, SBAT_E_NOMEM, "allocating formatted CSV", 0, 0);
 	for (i = 0; i < csv->n_entries; i++) {
 		n = strlen(csv->entries[i].text);
 		memcpy(b + pos, csv->entries[i].text, n);
@@ -341,17 +262,17 @@ sbat_csv_merge(const sbat_csv *base, const sbat_csv *add, int force,
 
 	if (!base || base->n_entries == 0 || !base->entries ||
 	    !add || add->n_entries == 0 || !add->entries)
-		return fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
+		return text_fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
 	/* Structs built by hand get the same scrutiny as in sbat_csv_format. */
 	if (!rows_complete(base) || !rows_complete(add))
-		return fail(reterr, SBAT_E_CSV, "CSV row has no text", 0, 0);
+		return text_fail(reterr, SBAT_E_CSV, "CSV row has no text", 0, 0);
 	if (base->n_entries > SIZE_MAX / sizeof(*rows) ||
 	    add->n_entries - 1 > SIZE_MAX / sizeof(*rows) - base->n_entries)
-		return fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
+		return text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
 	n = base->n_entries + add->n_entries - 1;
 	rows = malloc(n * sizeof(*rows));
 	if (!rows)
-		return fail(reterr, SBAT_E_NOMEM, "allocating merged CSV", 0, 0);
+		return text_fail(reterr, SBAT_E_NOMEM, "allocating merged CSV", 0, 0);
 
 	/* Copies of the entries: texts still point into base and add. */
 	memcpy(rows, base->entries, base->n_entries * sizeof(*rows));
@@ -369,10 +290,10 @@ sbat_csv_merge(const sbat_csv *base, const sbat_csv *add, int force,
 		if (!force) {
 			free(rows);
 			if (base->entries[at].generation != e->generation)
-				return fail(reterr, SBAT_E_CSV,
+				return text_fail(reterr, SBAT_E_CSV,
 				            "component already present with a different generation",
 				            e->line, 2);
-			return fail(reterr, SBAT_E_CSV, "component already present with a different row",
+			return text_fail(reterr, SBAT_E_CSV, "component already present with a different row",
 			            e->line, 0);
 		}
 		/* In place: base's order is kept, only that row changes. */

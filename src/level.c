@@ -9,6 +9,7 @@
 #include "sbat/pe.h"
 #include "bview.h"
 #include "diag.h"
+#include "text.h"
 
 #define MAX_FIELDS 3
 #define COFF_SYMBOL_SIZE 18
@@ -25,80 +26,6 @@ struct level_block {
 	sbat_level level;
 	sbat_level_entry entries[];
 };
-
-static sbat_err
-fail(sbat_diag *d, sbat_err code, const char *what, unsigned line, unsigned field)
-{
-	if (d) {
-		diag_fail(d, code, what);
-		d->line = line;
-		d->field = field;
-	}
-	return code;
-}
-
-/* Where the content ends once trailing empty lines (LF or CRLF) are dropped. */
-static size_t
-trim(const uint8_t *buf, size_t len)
-{
-	while (len > 0 && buf[len - 1] == '\n') {
-		len--;
-		if (len > 0 && buf[len - 1] == '\r')
-			len--;
-	}
-	return len;
-}
-
-/*
- * shim skips a BOM and splits lines at a lone CR; either would make a
- * policy read differently by different tools, so both are refused.
- */
-static sbat_err
-check_bytes(const uint8_t *p, size_t n, unsigned line, sbat_diag *d)
-{
-	static const uint8_t bom[3] = { 0xef, 0xbb, 0xbf };
-	unsigned field = 1;
-	size_t i;
-
-	if (line == 1 && n >= sizeof(bom) && memcmp(p, bom, sizeof(bom)) == 0)
-		return fail(d, SBAT_E_LEVEL, "UTF-8 byte order mark", line, 1);
-	for (i = 0; i < n; i++) {
-		uint8_t c = p[i];
-
-		if (c == ',')
-			field++;
-		else if (c == '\r')
-			return fail(d, SBAT_E_LEVEL, "CR not followed by LF", line, 0);
-		else if (c < 0x20 || c > 0x7e)
-			return fail(d, SBAT_E_LEVEL, "non-printable or non-ASCII byte", line, field);
-	}
-	return SBAT_OK;
-}
-
-/*
- * Digits only, value 1..65535. shim's atoi reads "2x" as 2 and "x" as 0,
- * and a policy generation of 0 revokes nothing, so neither is a policy
- * anyone meant to write. NULL means valid.
- */
-static const char *
-parse_generation(const uint8_t *p, size_t n, uint16_t *ret)
-{
-	uint32_t v = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (p[i] < '0' || p[i] > '9')
-			return "generation is not a decimal number";
-		/* Saturate so 20 digits cannot wrap back into range. */
-		v = v * 10 + (uint32_t)(p[i] - '0');
-		if (v > SBAT_CSV_MAX_GENERATION)
-			v = SBAT_CSV_MAX_GENERATION + 1;
-	}
-	if (v < 1 || v > SBAT_CSV_MAX_GENERATION)
-		return "generation out of range 1..65535";
-	*ret = (uint16_t)v;
-	return NULL;
-}
 
 static int
 is_datestamp(const uint8_t *p, size_t n)
@@ -131,8 +58,8 @@ parse_line(sbat_level *level, const uint8_t *p, size_t n, unsigned line, char **
 	sbat_err r;
 
 	if (n == 0)
-		return fail(d, SBAT_E_LEVEL, "empty line", line, 0);
-	r = check_bytes(p, n, line, d);
+		return text_fail(d, SBAT_E_LEVEL, "empty line", line, 0);
+	r = text_check_bytes(p, n, line, SBAT_E_LEVEL, d);
 	if (r != SBAT_OK)
 		return r;
 
@@ -143,40 +70,40 @@ parse_line(sbat_level *level, const uint8_t *p, size_t n, unsigned line, char **
 		if (i < n && p[i] != ',')
 			continue;
 		if (nf == MAX_FIELDS)
-			return fail(d, SBAT_E_LEVEL, "more than 3 fields", line, nf + 1);
+			return text_fail(d, SBAT_E_LEVEL, "more than 3 fields", line, nf + 1);
 		len = i - start;
 		if (len == 0)
-			return fail(d, SBAT_E_LEVEL, "empty field", line, nf + 1);
+			return text_fail(d, SBAT_E_LEVEL, "empty field", line, nf + 1);
 		if (p[start] == ' ' || p[i - 1] == ' ')
-			return fail(d, SBAT_E_LEVEL, "leading or trailing space", line, nf + 1);
+			return text_fail(d, SBAT_E_LEVEL, "leading or trailing space", line, nf + 1);
 		f[nf] = p + start;
 		flen[nf] = len;
 		nf++;
 		start = i + 1;
 	}
 	if (nf < 2)
-		return fail(d, SBAT_E_LEVEL, "fewer than 2 fields", line, 0);
+		return text_fail(d, SBAT_E_LEVEL, "fewer than 2 fields", line, 0);
 
 	if (level->n_entries == 0) {
 		/* shim's own generator accepts exactly this shape for the first line. */
 		if (!field_is(f[0], flen[0], "sbat"))
-			return fail(d, SBAT_E_LEVEL, E_HEADER, line, 1);
+			return text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 1);
 		if (!field_is(f[1], flen[1], "1"))
-			return fail(d, SBAT_E_LEVEL, E_HEADER, line, 2);
+			return text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 2);
 		if (nf < 3)
-			return fail(d, SBAT_E_LEVEL, E_HEADER, line, 0);
+			return text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 0);
 		if (!is_datestamp(f[2], flen[2]))
-			return fail(d, SBAT_E_LEVEL, E_DATESTAMP, line, 3);
+			return text_fail(d, SBAT_E_LEVEL, E_DATESTAMP, line, 3);
 		memcpy(level->datestamp, f[2], SBAT_LEVEL_DATESTAMP_LEN);
 		level->datestamp[SBAT_LEVEL_DATESTAMP_LEN] = '\0';
 		e->generation = 1;
 	} else {
-		what = parse_generation(f[1], flen[1], &e->generation);
+		what = text_parse_generation(f[1], flen[1], &e->generation);
 		if (what)
-			return fail(d, SBAT_E_LEVEL, what, line, 2);
+			return text_fail(d, SBAT_E_LEVEL, what, line, 2);
 		/* shim ignores a third field on component rows; it can only be a datestamp. */
 		if (nf == 3 && !is_datestamp(f[2], flen[2]))
-			return fail(d, SBAT_E_LEVEL, E_DATESTAMP, line, 3);
+			return text_fail(d, SBAT_E_LEVEL, E_DATESTAMP, line, 3);
 	}
 
 	memcpy(*out, f[0], flen[0]);
@@ -205,10 +132,10 @@ sbat_level_parse(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *re
 	if (nul)
 		len = (size_t)(nul - buf);
 	if (len > SBAT_LEVEL_MAX_SIZE)
-		return fail(reterr, SBAT_E_TOO_BIG, "SbatLevel larger than 64 KiB", 0, 0);
-	end = len ? trim(buf, len) : 0;
+		return text_fail(reterr, SBAT_E_TOO_BIG, "SbatLevel larger than 64 KiB", 0, 0);
+	end = len ? text_trim(buf, len) : 0;
 	if (end == 0)
-		return fail(reterr, SBAT_E_LEVEL, "SbatLevel is empty", 0, 0);
+		return text_fail(reterr, SBAT_E_LEVEL, "SbatLevel is empty", 0, 0);
 
 	for (i = 0; i < end; i++)
 		if (buf[i] == '\n')
@@ -222,7 +149,7 @@ sbat_level_parse(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *re
 
 	blk = malloc(size);
 	if (!blk)
-		return fail(reterr, SBAT_E_NOMEM, "allocating parsed SbatLevel", 0, 0);
+		return text_fail(reterr, SBAT_E_NOMEM, "allocating parsed SbatLevel", 0, 0);
 	level = &blk->level;
 	memset(level->datestamp, 0, sizeof(level->datestamp));
 	level->n_entries = 0;
