@@ -235,7 +235,7 @@ print_matches() {
 # image_info IMAGE: sets INFO_* variables
 image_info() {
 	local line
-	INFO_sbat_count=0 INFO_sbat_rawsize=0 INFO_sbat_last=0 INFO_sbat_csv_len=0 INFO_kind=efi INFO_file_alignment=0
+	INFO_sbat_count=0 INFO_sbat_rawsize=0 INFO_sbat_vsize=0 INFO_sbat_last=0
 	while IFS='=' read -r k v; do
 		case "$k" in [a-z_]*) printf -v "INFO_$k" '%s' "$v" ;; esac
 	done < <("$PY" "$CHECK" --info "$1")
@@ -290,12 +290,18 @@ component_of() {
 	esac
 }
 
-# normalized warnings of a validator (numbers masked) for baseline comparison
-norm() { sed -E 's/[0-9]+/N/g; s#/[^ :]*/##g' "$1" | sort -u; }
+# norm FILE IMAGE: a validator's messages with the image path and numbers
+# masked, for comparison with the messages about the original image
+norm() {
+	local line
+	while IFS= read -r line || [ -n "$line" ]; do
+		printf '%s\n' "${line//"$2"/IMAGE}"
+	done <"$1" | sed -E 's/[0-9]+/N/g' | sort -u
+}
 
-# validator COLUMN NAME BASELINE_ERR ERR RC: compare warnings with the input's
+# new_warnings ORIG_MESSAGES ORIG_PATH MESSAGES PATH: lines not seen for the original
 new_warnings() {
-	comm -13 <(norm "$1") <(norm "$2") | grep -v '^$' || true
+	comm -13 <(norm "$1" "$2") <(norm "$3" "$4") | grep -v '^$' || true
 }
 
 # ------------------------------------------------------------- validators
@@ -312,11 +318,11 @@ run_validators() { # run_validators ORIG IMAGE DIR ARCH
 	"$od" -h -p "$orig" >"$d/objdump.orig.out" 2>"$d/objdump.orig.err" || true
 	rc=0
 	"$od" -h -p "$img" >"$d/objdump.out" 2>"$d/objdump.err" || rc=$?
-	nw="$(new_warnings "$d/objdump.orig.err" "$d/objdump.err")"
+	nw="$(new_warnings "$d/objdump.orig.err" "$orig" "$d/objdump.err" "$img")"
 	if [ "$rc" -eq 0 ] && [ -z "$nw" ] && grep -qE '^ +[0-9]+ \.sbat ' "$d/objdump.out"; then
 		pass validators "$od -h -p: .sbat listed, no new warnings"
 	elif [ "$rc" -ne 0 ] || [ -n "$nw" ]; then
-		reject validators "$od" "exit $rc: $(printf '%s' "$nw" | head -n 3 | tr '\n' ' ')$(head -c 200 "$d/objdump.err" | tr '\n' ' ')"
+		reject validators "$od" "exit $rc: $(printf '%s' "$nw" | head -n 3 | tr '\n' ' ')"
 	else
 		fail validators "$od -h -p: no .sbat in the section list"
 	fi
@@ -324,7 +330,7 @@ run_validators() { # run_validators ORIG IMAGE DIR ARCH
 	llvm-readobj --file-headers --sections "$orig" >"$d/readobj.orig.out" 2>"$d/readobj.orig.err" || true
 	rc=0
 	llvm-readobj --file-headers --sections "$img" >"$d/readobj.out" 2>"$d/readobj.err" || rc=$?
-	nw="$(new_warnings "$d/readobj.orig.err" "$d/readobj.err")"
+	nw="$(new_warnings "$d/readobj.orig.err" "$orig" "$d/readobj.err" "$img")"
 	if [ "$rc" -eq 0 ] && [ -z "$nw" ] && grep -q 'Name: .sbat' "$d/readobj.out"; then
 		pass validators "llvm-readobj --file-headers --sections: .sbat listed, no new warnings"
 	elif [ "$rc" -ne 0 ] || [ -n "$nw" ]; then
@@ -336,7 +342,7 @@ run_validators() { # run_validators ORIG IMAGE DIR ARCH
 	sbsign --key "$KEY" --cert "$CRT" --output "$d/orig.sbsigned" "$orig" >"$d/sbsign.orig.out" 2>&1 || true
 	rc=0
 	sbsign --key "$KEY" --cert "$CRT" --output "$d/sbsigned" "$img" >"$d/sbsign.out" 2>&1 || rc=$?
-	nw="$(new_warnings <(grep -v '^Signing' "$d/sbsign.orig.out") <(grep -v '^Signing' "$d/sbsign.out"))"
+	nw="$(new_warnings <(grep -v '^Signing' "$d/sbsign.orig.out") "$orig" <(grep -v '^Signing' "$d/sbsign.out") "$img")"
 	if [ "$rc" -ne 0 ] || [ -n "$nw" ]; then
 		reject validators sbsign "exit $rc: $(printf '%s' "$nw" | head -n 3 | tr '\n' ' ')$(grep -v '^Signing' "$d/sbsign.out" | head -n 2 | tr '\n' ' ')"
 	else
@@ -397,6 +403,7 @@ qemu_boot() {
 	: >"$log"
 	if [ "$arch" = aa64 ]; then
 		cp "$AAVMF_VARS" "$vars"
+		# shellcheck disable=SC2054 # commas belong to qemu option values
 		cmd=(qemu-system-aarch64 -M virt -cpu cortex-a57 -accel tcg -m 1024 -smp 1
 			-drive "if=pflash,format=raw,readonly=on,file=$AAVMF_CODE"
 			-drive "if=pflash,format=raw,file=$vars"
@@ -479,7 +486,6 @@ sdboot_esp() { # sdboot_esp DIR SDBOOT KERNEL
 
 # final modified images by corpus name, for the boot and shim stages
 declare -A FINAL=()
-declare -A ARCH_OF=() BOOT_OF=()
 
 boot_one() { # boot_one NAME IMAGE ARCH ROLE DIR
 	local name="$1" img="$2" arch="$3" role="$4" d="$5" esp="$5/esp" sdboot kernel log
@@ -540,7 +546,7 @@ boot_one() { # boot_one NAME IMAGE ARCH ROLE DIR
 CORPUS="$CACHE/corpus"
 NAMES=()
 declare -A KIND=() ARCH=() EXPECT=() ROLE=()
-while IFS=$'\t' read -r name kind arch expect role source sum; do
+while IFS=$'\t' read -r name kind arch expect role _; do
 	case "$name" in '#'* | '') continue ;; esac
 	if [ ${#ONLY[@]} -gt 0 ]; then
 		keep=0
@@ -553,7 +559,7 @@ done <"$MANIFEST"
 
 test_file() {
 	local name="$1" orig="$CORPUS/$1" expect="${EXPECT[$1]}" arch="${ARCH[$1]}" d comp c1 c2 c3
-	local s1 s2 s3 base had_sbat strip=() sum0
+	local s1 s2 s3 had_sbat strip=() sum0
 	CUR="$name"
 	d="$WORK/$name"
 	mkdir -p "$d"
@@ -588,7 +594,7 @@ test_file() {
 	# room by moving section data) a valid edit that is then fully checked
 	local shifted=0
 	if [ "$expect" = noroom ]; then
-		tool "$d/insert" --file "$orig" --csv "$c1" --output "$s1"
+		tool "$d/insert" --verbose --file "$orig" --csv "$c1" --output "$s1"
 		if [ "$RC" -eq 1 ] && [ ! -e "$s1" ] && grep -qiE 'room|space' "$d/insert.err"; then
 			pass inserted "refused as expected (exit 1): $(first_err "$d/insert")"
 			cell "$name" inserted refused
@@ -604,7 +610,7 @@ test_file() {
 			cell "$name" boot n/a
 			return 0
 		elif [ "$RC" -eq 0 ] && [ -s "$s1" ]; then
-			say "  NOTE no header room in the original, but sbat-add made room: $(tr '\n' ' ' <"$d/insert.err" | cut -c1-200)"
+			say "  NOTE no free header slot in the original, but sbat-add made room: $(grep -iE 'moved|room' "$d/insert.err" | head -n 1 | sed 's/^[^:]*: //')"
 			printf 'NOTE made room instead of refusing\n' >>"$CURLOG"
 			shifted=1
 			rm -f "$s1"
@@ -687,8 +693,27 @@ test_file() {
 			fail replaced "in place twice: exit $rc1/$RC, $(cmp "$d/inplace.efi" "$s2" 2>&1 | head -n 1)"
 		fi
 
-		# ---- a CSV larger than the current .sbat: grows only a last section
+		# ---- a mid-file .sbat whose VirtualSize is smaller than its
+		# SizeOfRawData (objcopy-built programs): a CSV that fits the raw
+		# size but not the VirtualSize must be refused, or the output must
+		# still hold the whole CSV inside VirtualSize without overlap
 		image_info "$s2"
+		if [ "$INFO_sbat_last" = 0 ] && [ "${INFO_sbat_vsize:-0}" -lt "$INFO_sbat_rawsize" ]; then
+			write_big_csv "$d/csv-mid.csv" "$comp" "$INFO_sbat_vsize"
+			if [ "$(wc -c <"$d/csv-mid.csv")" -lt "$INFO_sbat_rawsize" ]; then
+				rm -f "$d/mid.efi"
+				tool "$d/mid" --file "$s2" --csv "$d/csv-mid.csv" --output "$d/mid.efi"
+				if [ "$RC" -eq 1 ] && [ ! -e "$d/mid.efi" ]; then
+					pass replaced "a $(wc -c <"$d/csv-mid.csv")-byte CSV (> VirtualSize $INFO_sbat_vsize, < SizeOfRawData $INFO_sbat_rawsize) is refused: $(first_err "$d/mid")"
+				elif [ "$RC" -eq 0 ]; then
+					check "$s2" "$d/mid.efi" "$d/csv-mid.csv" replaced beyond-vsize
+				else
+					fail replaced "CSV beyond VirtualSize: exit $RC: $(first_err "$d/mid")"
+				fi
+			fi
+		fi
+
+		# ---- a CSV larger than the current .sbat: grows only a last section
 		write_big_csv "$c3" "$comp" "$INFO_sbat_rawsize"
 		rm -f "$d/grow.efi"
 		tool "$d/grow" --file "$s2" --csv "$c3" --output "$d/grow.efi"
@@ -768,6 +793,7 @@ shim_chain() {
 		>"$esp/loader/entries/sbat-add-test.conf"
 	vars="$d/vars.fd"
 	cp /usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd "$vars"
+	# shellcheck disable=SC2054 # commas belong to qemu option values
 	QEMU_X86_FW=(-machine q35,smm=on -global driver=cfi.pflash01,property=secure,value=on
 		-drive "if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd"
 		-drive "if=pflash,format=raw,unit=1,file=$vars")
@@ -840,7 +866,7 @@ fi
 say ""
 say "elapsed: $((SECONDS - START_TIME)) s"
 if [ "$KEEP" = 0 ] && [ "$FAILED" -eq 0 ]; then
-	find "$WORK" -type f \( -name '*.efi' -o -name '*signed' -o -name '*.fd' -o -name 'vmlinuz' \) -delete
+	find "$WORK" -type f \( -iname '*.efi' -o -name '*signed' -o -name '*.fd' -o -name 'vmlinuz' \) -delete
 fi
 say "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
