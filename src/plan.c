@@ -428,7 +428,7 @@ plan_replace(const sbat_pe *pe, const uint8_t *in, size_t payload_len, const sba
              plan *p, const tail *t, sbat_diag *d)
 {
 	const sbat_pe_section *s = &pe->sections[pe->sbat_index];
-	uint64_t raw_end = (uint64_t)s->pointer_to_raw_data + s->size_of_raw_data, old_mem_end, new_mem_end;
+	uint64_t raw_end = (uint64_t)s->pointer_to_raw_data + s->size_of_raw_data, new_mem_end;
 	uint32_t raw_size = s->size_of_raw_data, vsize, new_soi = pe->size_of_image, init_data;
 	int highest = is_highest_section(pe, (unsigned)pe->sbat_index);
 	uint8_t header[SH_SIZE];
@@ -452,34 +452,33 @@ plan_replace(const sbat_pe *pe, const uint8_t *in, size_t payload_len, const sba
 
 	/*
 	 * VirtualSize == SizeOfRawData satisfies every reader (systemd-stub
-	 * refuses raw > virtual). Below the highest section, the memory view
-	 * must not reach the next section, and in well-aligned images its
-	 * aligned end must not move, or strict loaders see a gap or an overlap.
-	 * Images whose sections are packed tighter than SizeOfRawData (older
-	 * systemd stubs) keep VirtualSize just large enough for the data.
+	 * refuses raw > virtual). Below the highest section the memory view must
+	 * end by the next section's VA, and where the old one ended exactly at
+	 * its aligned start (strict loaders demand that) so must the new one;
+	 * then VirtualSize is the whole gap. The choice depends only on the raw
+	 * size and the neighbours, so a second identical edit changes nothing.
 	 */
 	vsize = raw_size;
-	if (!ckd_align_u64(&old_mem_end, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
-	                   pe->section_alignment) ||
-	    !ckd_align_u64(&new_mem_end, (uint64_t)s->virtual_address + vsize, pe->section_alignment) ||
+	if (!ckd_align_u64(&new_mem_end, (uint64_t)s->virtual_address + vsize, pe->section_alignment) ||
 	    new_mem_end > UINT32_MAX)
 		return diag_fail_at(d, SBAT_E_PE_OVERFLOW, ".sbat would extend beyond 4 GiB",
 		                    s->header_offset + SH_VIRTUAL_ADDRESS);
 	if (!highest) {
-		uint64_t room = next_virtual_address(pe, (unsigned)pe->sbat_index) - s->virtual_address;
+		uint64_t next = next_virtual_address(pe, (unsigned)pe->sbat_index);
+		uint64_t room = next - s->virtual_address, old_mem_end;
+		int was_adjacent = ckd_align_u64(&old_mem_end, (uint64_t)s->virtual_address +
+		                                 sbat_pe_section_memory_size(s), pe->section_alignment) &&
+		                   old_mem_end == next;
 
-		if (new_mem_end != old_mem_end || vsize > room) {
-			if (payload_len > room) {
-				if (opts->relocate)
-					return plan_insert(pe, in, payload_len, p, t, pe->sbat_index, d);
-				return diag_fail_at(d, SBAT_E_SBAT_NO_ROOM,
-				                    "new data does not fit before the next section in memory "
-				                    "(VirtualSize; use --relocate)", s->header_offset + SH_VIRTUAL_SIZE);
-			}
-			vsize = s->virtual_size > payload_len ? s->virtual_size : (uint32_t)payload_len;
-			if (vsize > room)
-				vsize = (uint32_t)payload_len;
+		if (payload_len > room) {
+			if (opts->relocate)
+				return plan_insert(pe, in, payload_len, p, t, pe->sbat_index, d);
+			return diag_fail_at(d, SBAT_E_SBAT_NO_ROOM,
+			                    "new data does not fit before the next section in memory "
+			                    "(VirtualSize; use --relocate)", s->header_offset + SH_VIRTUAL_SIZE);
 		}
+		if (raw_size > room || (was_adjacent && new_mem_end != next))
+			vsize = (uint32_t)room;
 	}
 	if (highest && new_mem_end > new_soi)
 		new_soi = (uint32_t)new_mem_end;
