@@ -137,6 +137,10 @@ sbat_csv_parse(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_diag *re
 	 */
 	n_rows = n_lf + 1;
 	text_size = end - n_crlf + 1;
+	/* what gets stored (LF endings, final newline) must fit the limit too */
+	if (text_size > SBAT_CSV_MAX_SIZE)
+		return text_fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB once each row ends in a newline",
+		                 0, 0);
 	size = offsetof(struct csv_block, entries);
 	if (n_rows > (SIZE_MAX - size) / sizeof(sbat_csv_entry))
 		return text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
