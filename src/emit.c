@@ -155,10 +155,31 @@ emit_buffered(emitter *em, const extent *e, uint64_t pos, uint64_t from)
 	return SBAT_OK;
 }
 
+/* Sum one extent as it appears in the output (patches applied) without writing it. */
+static sbat_err
+sum_only(emitter *em, const extent *e, uint64_t pos)
+{
+	uint64_t off;
+	sbat_err err;
+
+	for (off = 0; off < e->len; ) {
+		size_t n = e->len - off > EMIT_CHUNK ? EMIT_CHUNK : (size_t)(e->len - off);
+
+		err = fill(em, e, off, n);
+		if (err)
+			return err;
+		apply_patches(em->p, em->buf, pos + off, n);
+		csum_add(&em->sum, pos + off, em->buf, n);
+		off += n;
+	}
+	return SBAT_OK;
+}
+
 /*
- * A copy extent file to file when nothing has to see the bytes (no
- * checksum to sum); patches over it are written afterwards. Falls back to
- * buffered copying where the kernel cannot do it.
+ * A copy extent file to file inside the kernel; patches over it are
+ * written afterwards. When a CheckSum is due, the input range is then read
+ * back once to sum it, which costs far less than passing every byte through
+ * a write. Falls back to buffered copying where the kernel cannot do it.
  */
 static sbat_err
 emit_copy(emitter *em, const extent *e, uint64_t pos, int *direct)
@@ -167,11 +188,21 @@ emit_copy(emitter *em, const extent *e, uint64_t pos, int *direct)
 
 	if (*direct) {
 		if (io_copy_range(em->out->io, em->out->in_fd, e->src, em->out->fd, pos, e->len, &done) == 0)
-			return SBAT_OK;
+			return em->p->update_checksum ? sum_only(em, e, pos) : SBAT_OK;
 		if (errno != ENOSYS && errno != EXDEV && errno != EINVAL && errno != EOPNOTSUPP &&
 		    errno != EBADF && errno != ETXTBSY)
 			return diag_fail_errno(em->d, SBAT_E_IO, "cannot copy into the output", errno);
 		*direct = 0;
+		if (done && em->p->update_checksum) {
+			/* sum what the kernel already copied, then go on through the buffer */
+			extent head = *e;
+			sbat_err err;
+
+			head.len = done;
+			err = sum_only(em, &head, pos);
+			if (err)
+				return err;
+		}
 	}
 	return emit_buffered(em, e, pos, done);
 }
@@ -231,8 +262,8 @@ plan_emit(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload, siz
 	em.buf = malloc(EMIT_CHUNK);
 	if (!em.buf)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
-	/* file to file only when no byte has to pass through here */
-	direct = !out->mem && out->in_fd >= 0 && !p->update_checksum;
+	/* copied ranges go file to file whenever both ends are files */
+	direct = !out->mem && out->in_fd >= 0;
 
 	for (i = 0; i < p->n_extents && !err; i++) {
 		const extent *e = &p->extents[i];
@@ -244,7 +275,7 @@ plan_emit(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload, siz
 		pos += e->len;
 	}
 	/* patches over kernel-copied ranges; rewriting the rest is harmless */
-	for (i = 0; i < p->n_patches && !err && !out->mem && !p->update_checksum; i++) {
+	for (i = 0; i < p->n_patches && !err && !out->mem; i++) {
 		const patch *q = &p->patches[i];
 		uint64_t off;
 

@@ -36,7 +36,9 @@ open_regular(const char *path, size_t max_size, int *ret_fd, struct stat *st, sb
 	}
 	if ((uint64_t)st->st_size > max_size) {
 		close(fd);
-		return diag_fail(d, SBAT_E_TOO_BIG, "file is larger than the supported maximum");
+		return diag_fail(d, SBAT_E_TOO_BIG, max_size >= SBAT_FILE_MAX_SIZE ?
+		                 "file is larger than 1 GiB, the most sbat-add reads" :
+		                 "file is larger than 64 KiB, the most a CSV may hold");
 	}
 	flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {

@@ -655,6 +655,9 @@ plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, size_t payload_l
 	if (pe->debug_total > pe->debug_count && moves_data(p))
 		return diag_fail(d, SBAT_E_PE_FIELD,
 		                 "debug directory has more entries than can be relocated (more than 64)");
+	/* an output that sbat-add itself could not read again would break idempotence */
+	if (p->output_size > SBAT_FILE_MAX_SIZE)
+		return diag_fail(d, SBAT_E_TOO_BIG, "the edited image would be larger than 1 GiB, the most sbat-add reads");
 	report_tail(p, &t);
 
 	/* a zero CheckSum stays zero (nothing checks it); a stale non-zero one is recomputed */

@@ -34,7 +34,8 @@ static struct {
 	int fail_fsync;
 	int fail_rename;
 	int copy_errno;        /* copy_range fails with this at once (0: works) */
-	int copy_fail_after;   /* copy_range copies this much, then fails with EIO */
+	int copy_fail_after;   /* copy_range copies this much, then fails with copy_late_errno */
+	int copy_late_errno;   /* 0: EIO */
 	int calls;
 	int copy_calls;
 } fault;
@@ -66,7 +67,7 @@ hook_copy(int in_fd, off_t in_off, int out_fd, off_t out_off, size_t len)
 		return -1;
 	}
 	if (fault.copy_fail_after && fault.copy_calls > 1) {
-		errno = EIO;
+		errno = fault.copy_late_errno ? fault.copy_late_errno : EIO;
 		return -1;
 	}
 	/* an honest user-space copy, partial on purpose */
@@ -268,6 +269,21 @@ test_stream_copy_range_fallbacks(void **state)
 	}
 }
 
+/* The kernel copies part, then gives up (ENOSYS): the rest goes through the buffer, checksum intact. */
+static void
+test_stream_copy_range_gives_up_midway(void **state)
+{
+	(void)state;
+	fault.copy_fail_after = 100;
+	fault.copy_late_errno = ENOSYS;
+	expect_same_as_memory(FX_PLAIN, 1, &hooks);
+	assert_true(fault.copy_calls >= 2);
+	memset(&fault, 0, sizeof(fault));
+	fault.copy_fail_after = 4096;
+	fault.copy_late_errno = EXDEV;
+	expect_same_as_memory(FX_BZIMAGE_NEW, 0, &hooks);
+}
+
 static void
 test_stream_short_writes(void **state)
 {
@@ -399,6 +415,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_stream_matches_memory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_copy_range_fallbacks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stream_copy_range_gives_up_midway, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_short_writes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_failures_leave_original, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_killed_mid_write, setup, teardown),
