@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # test-cli.sh - black-box tests of the sbat-add command: options, exit codes,
-# messages, file handling, and agreement between --help and the manual page.
+# messages, file handling, every kind of edit (insert, remove, relocate,
+# header growth, merge), --print --json, --check-level, and agreement
+# between --help and the manual page.
 #
 # Environment (set by meson):
 #   SBAT_ADD      path of the built sbat-add
 #   GEN_FIXTURES  path of the built gen-fixtures
 #   FIXTURES_SRC  the tests/fixtures source directory (holds csv/)
+# Optional: MANPAGE (the manual page to compare with --help) and PYTHON3
+# (default /usr/bin/python3, for the JSON checks; they are skipped without it).
 # Output: one "ok N - ..." or "not ok N - ..." line per check, then
 # "P passed, F failed". Exits 1 when a check failed.
 
@@ -186,6 +190,21 @@ expect_usage "--file and an IMAGE argument is a usage error" --csv "$CSV" --file
 expect_usage "--output with --dry-run is a usage error" \
 	--file "$NOFILE" --csv "$CSV" --output "$T/x" --dry-run
 expect_usage "--csv without its argument is a usage error" --file "$NOFILE" --csv
+expect_usage "--remove with --csv is a usage error" --remove --csv "$CSV" --file "$NOFILE"
+expect_usage "--remove with --relocate is a usage error" --remove --relocate --file "$NOFILE"
+expect_usage "--remove with --merge is a usage error" --remove --merge --file "$NOFILE"
+expect_usage "--force without --merge is a usage error" --force --csv "$CSV" --file "$NOFILE"
+expect_usage "--json without --print is a usage error" --json "$NOFILE"
+expect_usage "--json with an edit is a usage error" --json --csv "$CSV" --file "$NOFILE"
+expect_usage "--print with --remove is a usage error" --print --remove "$NOFILE"
+expect_usage "--print with --check-level is a usage error" --print --check-level "$NOFILE" "$NOFILE"
+expect_usage "--check-level with --output is a usage error" \
+	--check-level "$NOFILE" --output "$T/x" "$NOFILE"
+expect_usage "--check-level with an IMAGE and --csv is a usage error" \
+	--check-level "$NOFILE" --csv "$CSV" "$NOFILE"
+expect_usage "--check-level with neither IMAGE nor --csv is a usage error" --check-level "$NOFILE"
+expect_usage "--level-payload bogus is a usage error" \
+	--check-level "$NOFILE" --level-payload bogus "$NOFILE"
 check "usage errors created no files" test ! -e "$T/x"
 
 # ---------------------------------------------- insert, print, idempotence
@@ -450,6 +469,350 @@ done
 check "bad images: no temporary files are left behind" \
 	test -z "$(find "$dir" -mindepth 1 -maxdepth 1 -name '.*')"
 
+# ------------------------------------------------------ JSON helpers
+
+PY="${PYTHON3:-/usr/bin/python3}"
+
+# json_check DESCRIPTION IMAGE CODE [ARG...]: ok when the last run's stdout is
+# JSON and the Python CODE, given `d` (the parsed object), `names` (the section
+# names), `path` (IMAGE) and sys.argv[3:] (the ARGs), runs without an
+# exception (use assert).
+json_check() {
+	local desc="$1" img="$2" code="$3"
+	shift 3
+	if [ ! -x "$PY" ]; then
+		ok "$desc # SKIP $PY not found"
+		return
+	fi
+	if "$PY" -c "import json, sys
+d = json.load(open(sys.argv[1]))
+path = sys.argv[2]
+names = [s['name'] for s in d['sections']]
+$code" "$T/out" "$img" "$@" >/dev/null 2>"$T/py.err"; then
+		ok "$desc"
+	else
+		local details
+		mapfile -t details < <(echo "exit status $RC"; tail -n 3 "$T/py.err"; head -c 400 "$T/out")
+		not_ok "$desc" "${details[@]}"
+	fi
+}
+
+# ZEROED: Python that checks the section named .oldsbat holds only NUL bytes.
+ZEROED='s = [s for s in d["sections"] if s["name"] == ".oldsbat"][0]
+with open(path, "rb") as f:
+    f.seek(s["pointer_to_raw_data"])
+    assert f.read(s["size_of_raw_data"]) == bytes(s["size_of_raw_data"])'
+
+# ---------------------------------------------------------------- --remove
+
+for img in efi-x86_64.efi bzimage-old.bin bzimage-new.bin arm64-image.bin; do
+	dir="$T/remove"
+	f=$(fresh "$img" "$dir")
+	chmod u+w -- "$f"
+	expect_rc "$img: insert before --remove exits 0" 0 --file "$f" --csv "$CSV"
+	cp -- "$f" "$f.with"
+	expect_rc "$img: --remove --output exits 0" 0 --remove --file "$f.with" --output "$f.out"
+	check "$img: --remove --output gives back the original bytes" cmp -s "$f.out" "$FIX/$img"
+	expect_rc "$img: --remove in place exits 0" 0 --remove --file "$f"
+	check "$img: --remove in place gives back the original bytes" cmp -s "$f" "$FIX/$img"
+	expect_rc "$img: after --remove, --print exits 3" 3 --print "$f"
+	rm -f -- "$f" "$f.with" "$f.out"
+	check "$img: --remove leaves no temporary files behind" test -z "$(ls -A "$dir")"
+done
+
+# a .sbat in the middle is retired in place: renamed, zeroed, the file keeps its size
+f=$(fresh sbat-mid.efi "$T/retire")
+chmod u+w -- "$f"
+expect_rc "sbat-mid.efi: --remove exits 0" 0 --remove --file "$f"
+expect_rc "sbat-mid.efi: after --remove, --print exits 3" 3 --print "$f"
+check "sbat-mid.efi: --remove keeps the file size" \
+	test "$(stat -c %s -- "$f")" -eq "$(stat -c %s -- "$FIX/sbat-mid.efi")"
+run --print --json "$f"
+json_check "sbat-mid.efi: after --remove the JSON shows .oldsbat in place and no .sbat" "$f" \
+	'assert names == [".text", ".rodata", ".oldsbat", ".data"], names
+assert d["sbat"] is None'
+json_check "sbat-mid.efi: the retired section is zero-filled" "$f" "$ZEROED"
+expect_fail "sbat-mid.efi: a second --remove exits 1 (no .sbat left)" --remove --file "$f"
+
+f=$(fresh efi-x86_64.efi "$T/remove-none")
+run --remove --file "$f"
+if [ "$RC" -eq 1 ] && one_line "$ERR" && [[ "$ERR" == "sbat-add: $f: "* ]] && [ -z "$OUT" ]; then
+	ok "--remove on an image without .sbat exits 1 with one line naming the file"
+else
+	mapfile -t d < <(what_ran)
+	not_ok "--remove on an image without .sbat exits 1 with one line naming the file" "${d[@]}"
+fi
+check "--remove on an image without .sbat leaves it byte-identical" cmp -s "$f" "$FIX/efi-x86_64.efi"
+
+# --dry-run --remove
+dir="$T/dry-remove"
+f=$(fresh sbat-last.efi "$dir")
+chmod u+w -- "$f"
+touch -d '2001-01-01' -- "$f"
+before=$(mtime "$f")
+expect_rc "--dry-run --remove exits 0" 0 --dry-run --remove --file "$f"
+check "--dry-run --remove describes the edit on stderr" test -n "$ERR"
+check "--dry-run --remove leaves the image byte-identical" cmp -s "$f" "$FIX/sbat-last.efi"
+check "--dry-run --remove leaves the mtime alone" test "$(mtime "$f")" = "$before"
+check "--dry-run --remove creates no files" test "$(ls -A "$dir")" = "sbat-last.efi"
+
+# -------------------------------------------------------------- --relocate
+
+check "the long CSV is larger than the 0x200-byte .sbat of sbat-mid.efi" \
+	test "$(stat -c %s -- "$BIG")" -gt 512
+dir="$T/relocate"
+f=$(fresh sbat-mid.efi "$dir")
+chmod u+w -- "$f"
+expect_rc "sbat-mid.efi: the long CSV without --relocate exits 1" 1 --file "$f" --csv "$BIG"
+check "sbat-mid.efi: the refused edit left the image byte-identical" cmp -s "$f" "$FIX/sbat-mid.efi"
+expect_rc "sbat-mid.efi: the long CSV with --relocate exits 0" 0 --relocate --file "$f" --csv "$BIG"
+run --print "$f"
+check "sbat-mid.efi: after --relocate, --print shows the new CSV" cmp -s "$T/out" "$BIG"
+run --print --json "$f"
+json_check "sbat-mid.efi: after --relocate the JSON shows .oldsbat and a last section .sbat" "$f" \
+	'assert names == [".text", ".rodata", ".oldsbat", ".data", ".sbat"], names
+assert d["sbat"]["section"] == 4 and d["sbat"]["valid"] is True
+assert len(d["sbat"]["entries"]) == 15'
+json_check "sbat-mid.efi: after --relocate the old section is zero-filled" "$f" "$ZEROED"
+cp -- "$f" "$f.first"
+expect_rc "sbat-mid.efi: --relocate again with the same CSV exits 0" 0 --relocate --file "$f" --csv "$BIG"
+check "sbat-mid.efi: the second --relocate changes nothing" cmp -s "$f" "$f.first"
+rm -f -- "$f" "$f.first"
+check "--relocate leaves no temporary files behind" test -z "$(ls -A "$dir")"
+
+# ---------------------------------------------------------- header growth
+
+dir="$T/grow-headers"
+f=$(fresh grow-headers.efi "$dir")
+chmod u+w -- "$f"
+run --verbose --file "$f" --csv "$CSV"
+if [ "$RC" -eq 0 ] && printf '%s\n' "$ERR" | grep -qi 'moved.*section data'; then
+	ok "grow-headers.efi: insert exits 0 and --verbose says the section data moved"
+else
+	mapfile -t d < <(what_ran)
+	not_ok "grow-headers.efi: insert exits 0 and --verbose says the section data moved" "${d[@]}"
+fi
+run --print "$f"
+check "grow-headers.efi: --print shows the CSV" cmp -s "$T/out" "$CSV"
+run --print --json "$f"
+json_check "grow-headers.efi: SizeOfHeaders grew and .sbat is the last section" "$f" \
+	'assert d["size_of_headers"] == 0x400, d["size_of_headers"]
+assert names[-1] == ".sbat" and names.count(".sbat") == 1
+assert min(s["pointer_to_raw_data"] for s in d["sections"]) >= 0x400'
+
+f=$(fresh no-room.efi "$T/no-room")
+run --verbose --file "$f" --csv "$CSV"
+if [ "$RC" -eq 1 ] && printf '%s\n' "$ERR" | grep -q "^sbat-add: $f: no room"; then
+	ok "no-room.efi: refused (exit 1) with a 'no room' message"
+else
+	mapfile -t d < <(what_ran)
+	not_ok "no-room.efi: refused (exit 1) with a 'no room' message" "${d[@]}"
+fi
+check "no-room.efi: the refused image is byte-identical" cmp -s "$f" "$FIX/no-room.efi"
+check "no-room.efi: no temporary files are left behind" test "$(ls -A "$T/no-room")" = "no-room.efi"
+
+# ------------------------------------------------------------------ --merge
+
+SBAT_ROW="sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md"
+FX_ROW="fxtest,1,Fixture Test Project,fxtest,0.1,https://example.invalid/fxtest"
+NEW_ROW="newcomp,3,Example Vendor,newcomp,1.0,https://example.org/newcomp"
+FX2_ROW="fxtest,2,Fixture Test Project,fxtest,0.2,https://example.invalid/fxtest"
+printf '%s\n%s\n' "$SBAT_ROW" "$NEW_ROW" >"$T/add.csv"
+printf '%s\n%s\n' "$SBAT_ROW" "$FX2_ROW" >"$T/conflict.csv"
+printf '%s\n%s\n%s\n' "$SBAT_ROW" "$FX_ROW" "$NEW_ROW" >"$T/merged.expected"
+printf '%s\n%s\n' "$SBAT_ROW" "$FX2_ROW" >"$T/forced.expected"
+
+run --print "$FIX/sbat-last.efi"
+check "sbat-last.efi holds the sbat and fxtest,1 rows" test "$OUT" = "$SBAT_ROW"$'\n'"$FX_ROW"
+
+dir="$T/merge"
+f=$(fresh sbat-last.efi "$dir")
+chmod u+w -- "$f"
+expect_rc "sbat-last.efi: --merge of a new component exits 0" 0 --merge --file "$f" --csv "$T/add.csv"
+run --print "$f"
+check "sbat-last.efi: --merge keeps the old rows, then adds the new one" cmp -s "$T/out" "$T/merged.expected"
+cp -- "$f" "$f.first"
+expect_rc "sbat-last.efi: the same --merge again exits 0" 0 --merge --file "$f" --csv "$T/add.csv"
+check "sbat-last.efi: the same --merge again changes nothing" cmp -s "$f" "$f.first"
+rm -f -- "$f" "$f.first"
+
+f=$(fresh sbat-last.efi "$dir")
+chmod u+w -- "$f"
+run --merge --file "$f" --csv "$T/conflict.csv"
+if [ "$RC" -eq 1 ] && one_line "$ERR" && [[ "$ERR" == "sbat-add: "* ]] && [ -z "$OUT" ]; then
+	ok "sbat-last.efi: --merge of a conflicting generation exits 1 with one line"
+else
+	mapfile -t d < <(what_ran)
+	not_ok "sbat-last.efi: --merge of a conflicting generation exits 1 with one line" "${d[@]}"
+fi
+check "sbat-last.efi: the refused --merge leaves the image byte-identical" cmp -s "$f" "$FIX/sbat-last.efi"
+expect_rc "sbat-last.efi: --merge --force of a conflicting generation exits 0" 0 \
+	--merge --force --file "$f" --csv "$T/conflict.csv"
+run --print "$f"
+check "sbat-last.efi: after --merge --force, --print shows the new generation" \
+	cmp -s "$T/out" "$T/forced.expected"
+rm -f -- "$f"
+check "--merge leaves no temporary files behind" test -z "$(ls -A "$dir")"
+
+f=$(fresh efi-x86_64.efi "$dir")
+chmod u+w -- "$f"
+expect_rc "efi-x86_64.efi: --merge into an image without .sbat exits 0" 0 --merge --file "$f" --csv "$CSV"
+run --print "$f"
+check "efi-x86_64.efi: --merge into an image without .sbat stores the CSV" cmp -s "$T/out" "$CSV"
+rm -f -- "$f"
+
+# ------------------------------------------------------------ --print --json
+
+for img in "${images[@]}"; do
+	run --print --json "$FIX/$img"
+	json_check "$img: --print --json exits 0 with one valid JSON object" "$FIX/$img" \
+		"assert $RC == 0
+assert d['file'] == path and len(d['sections']) >= 1"
+done
+
+run --print --json "$FIX/sbat-mid.efi"
+json_check "sbat-mid.efi: --print --json lists 4 sections and the sbat and fxtest rows" "$FIX/sbat-mid.efi" \
+	'assert names == [".text", ".rodata", ".sbat", ".data"], names
+s = d["sbat"]
+assert s["section"] == 2 and s["valid"] is True
+assert [e["component_name"] for e in s["entries"]] == ["sbat", "fxtest"]
+assert [e["component_generation"] for e in s["entries"]] == [1, 1]
+assert s["entries"][1]["vendor_url"] == "https://example.invalid/fxtest"'
+
+run --print --json "$FIX/efi-x86_64.efi"
+json_check "efi-x86_64.efi: --print --json exits 0 and shows 3 sections and no .sbat" "$FIX/efi-x86_64.efi" \
+	"assert $RC == 0
+assert len(names) == 3 and '.sbat' not in names
+assert d['sbat'] is None"
+
+# a .sbat that does not validate: insert, then break a byte of the CSV text
+dir="$T/json"
+f=$(fresh efi-x86_64.efi "$dir")
+chmod u+w -- "$f"
+expect_rc "efi-x86_64.efi: insert before the JSON checks exits 0" 0 --file "$f" --csv "$CSV"
+run --print --json "$f"
+json_check "efi-x86_64.efi: --print --json shows 4 sections and the 3 CSV rows" "$f" \
+	'assert len(names) == 4 and names[3] == ".sbat"
+assert d["sbat"]["valid"] is True
+assert [e["component_name"] for e in d["sbat"]["entries"]] == ["sbat", "linux", "linux.debian"]
+assert d["sbat"]["text"] == open(sys.argv[3]).read()' "$CSV"
+
+# the '1' of "sbat,1,SBAT Version" becomes 'X': generation not a number
+off=$(LC_ALL=C grep -obUa -m1 'sbat,1,SBAT Version' -- "$f" | head -n1 | cut -d: -f1)
+if [ -n "$off" ] && printf 'X' | dd of="$f" bs=1 seek=$((off + 5)) conv=notrunc status=none; then
+	ok "efi-x86_64.efi: broke a byte of the stored CSV"
+else
+	not_ok "efi-x86_64.efi: broke a byte of the stored CSV" "CSV text not found in $f"
+fi
+run --print --json "$f"
+json_check "invalid .sbat: --print --json exits 0 and says \"valid\": false, line 1, field 2" "$f" \
+	"assert $RC == 0
+assert d['sbat']['valid'] is False and 'entries' not in d['sbat']
+assert d['sbat']['error']['line'] == 1 and d['sbat']['error']['field'] == 2
+assert d['sbat']['text'].startswith('sbat,X,')"
+run --print "$f"
+if [ "$RC" -eq 0 ] && [[ "$OUT" == "sbat,X,"* ]] && printf '%s\n' "$ERR" | grep -q 'warning'; then
+	ok "invalid .sbat: --print shows it with a warning on stderr"
+else
+	mapfile -t d < <(what_ran)
+	not_ok "invalid .sbat: --print shows it with a warning on stderr" "${d[@]}"
+fi
+cp -- "$f" "$T/invalid-sbat.efi"
+
+# a file name that needs escaping in JSON
+weird="$dir/we\"ird\\name.efi"
+cp -- "$FIX/sbat-last.efi" "$weird"
+run --print --json "$weird"
+json_check "--print --json escapes a file name with a quote and a backslash" "$weird" \
+	'assert d["file"] == path, d["file"]'
+
+# an image whose .sbat is invalid: --merge refuses it, --merge --force replaces it
+f=$(fresh efi-x86_64.efi "$T/merge-invalid")
+cp -- "$T/invalid-sbat.efi" "$f"
+chmod u+w -- "$f"
+expect_rc "invalid .sbat: --merge exits 1" 1 --merge --file "$f" --csv "$T/add.csv"
+check "invalid .sbat: the refused --merge leaves the image byte-identical" cmp -s "$f" "$T/invalid-sbat.efi"
+expect_rc "invalid .sbat: --merge --force exits 0" 0 --merge --force --file "$f" --csv "$T/add.csv"
+run --print "$f"
+check "invalid .sbat: after --merge --force, --print shows the new CSV" cmp -s "$T/out" "$T/add.csv"
+
+# ---------------------------------------------------------- --check-level
+
+printf 'sbat,1,2025051000\nfxtest,2\n' >"$T/level-revokes"
+printf 'sbat,1,2025051000\nfxtest,1\n' >"$T/level-passes"
+printf 'sbat,1,2025051000\nfxtest,two\n' >"$T/level-invalid"
+printf '%s\n%s\n' "$SBAT_ROW" "$FX_ROW" >"$T/fxtest.csv"
+
+run --check-level "$T/level-revokes" "$FIX/sbat-mid.efi"
+if [ "$RC" -eq 4 ] && printf '%s\n' "$OUT" | grep -q 'revoked.*fxtest'; then
+	ok "--check-level fxtest,2 on sbat-mid.efi (fxtest,1) exits 4 and prints 'revoked'"
+else
+	mapfile -t d < <(what_ran)
+	not_ok "--check-level fxtest,2 on sbat-mid.efi (fxtest,1) exits 4 and prints 'revoked'" "${d[@]}"
+fi
+run --check-level "$T/level-passes" "$FIX/sbat-mid.efi"
+if [ "$RC" -eq 0 ] && ! printf '%s\n' "$OUT" | grep -q 'revoked:'; then
+	ok "--check-level fxtest,1 on sbat-mid.efi exits 0 and revokes nothing"
+else
+	mapfile -t d < <(what_ran)
+	not_ok "--check-level fxtest,1 on sbat-mid.efi exits 0 and revokes nothing" "${d[@]}"
+fi
+expect_rc "--check-level --file IMAGE works too" 4 --check-level "$T/level-revokes" --file "$FIX/sbat-last.efi"
+expect_rc "--check-level on an image without .sbat exits 3" 3 \
+	--check-level "$T/level-revokes" "$FIX/efi-x86_64.efi"
+expect_rc "--check-level on an image with an invalid .sbat exits 4" 4 \
+	--check-level "$T/level-passes" "$T/invalid-sbat.efi"
+expect_rc "--check-level POLICY --csv FILE (revoked) exits 4 without an image" 4 \
+	--check-level "$T/level-revokes" --csv "$T/fxtest.csv"
+expect_rc "--check-level POLICY --csv FILE (not revoked) exits 0 without an image" 0 \
+	--check-level "$T/level-revokes" --csv "$CSV"
+run --check-level "$T/level-invalid" "$FIX/sbat-mid.efi"
+if [ "$RC" -eq 1 ] && one_line "$ERR" && [[ "$ERR" == "sbat-add: $T/level-invalid:2: "* ]]; then
+	ok "an invalid policy exits 1 with 'sbat-add: FILE:LINE: ...'"
+else
+	mapfile -t d < <(what_ran)
+	not_ok "an invalid policy exits 1 with 'sbat-add: FILE:LINE: ...'" "${d[@]}"
+fi
+expect_rc "a missing policy file exits 1" 1 --check-level "$T/no-such-level" "$FIX/sbat-mid.efi"
+expect_usage "--level-payload bogus exits 2" \
+	--check-level "$T/level-revokes" --level-payload bogus "$FIX/sbat-mid.efi"
+expect_rc "--level-payload latest is accepted with a text policy" 4 \
+	--check-level "$T/level-revokes" --level-payload latest "$FIX/sbat-mid.efi"
+
+# a shim-like binary as POLICY: sbat-mid.efi with its .sbat turned into
+# ".sbatlev" (the 8-byte form of .sbatlevel) holding version 0, the offsets
+# of the automatic and the latest payload (counted from byte 4), then both
+u32_at() {
+	od -An -tu4 -j "$2" -N 4 -- "$1" | tr -d ' '
+}
+shim="$T/shim-like.efi"
+cp -- "$FIX/sbat-mid.efi" "$shim"
+chmod u+w -- "$shim"
+hdr=$(LC_ALL=C grep -obUa -m1 '\.sbat' -- "$shim" | head -n1 | cut -d: -f1)
+raw=$(u32_at "$shim" $((hdr + 20)))
+automatic='sbat,1,2024010100\nfxtest,1\n'   # 27 bytes and a NUL: latest at 8 + 28
+if [ -n "$hdr" ] && [ -n "$raw" ] &&
+   printf '.sbatlev' | dd of="$shim" bs=1 seek="$hdr" conv=notrunc status=none &&
+   { printf '\0\0\0\0\10\0\0\0\44\0\0\0'; printf "$automatic"'\0'; printf 'sbat,1,2025051000\nfxtest,2\n\0'; } |
+	dd of="$shim" bs=1 seek="$raw" conv=notrunc status=none; then
+	ok "made a shim-like binary with a .sbatlevel section"
+else
+	not_ok "made a shim-like binary with a .sbatlevel section" "no .sbat header found in sbat-mid.efi"
+fi
+expect_rc "shim binary as POLICY: the latest SbatLevel (default) revokes fxtest,1 (exit 4)" 4 \
+	--check-level "$shim" "$FIX/sbat-last.efi"
+expect_rc "shim binary as POLICY: --level-payload latest revokes fxtest,1 (exit 4)" 4 \
+	--check-level "$shim" --level-payload latest "$FIX/sbat-last.efi"
+run --check-level "$shim" --level-payload automatic "$FIX/sbat-last.efi"
+if [ "$RC" -eq 0 ] && [[ "$OUT" == *"2024010100"* ]]; then
+	ok "shim binary as POLICY: --level-payload automatic (SbatLevel 2024010100) passes fxtest,1"
+else
+	mapfile -t d < <(what_ran)
+	not_ok "shim binary as POLICY: --level-payload automatic (SbatLevel 2024010100) passes fxtest,1" "${d[@]}"
+fi
+expect_rc "a PE image without .sbatlevel as POLICY exits 1" 1 \
+	--check-level "$FIX/sbat-last.efi" "$FIX/sbat-mid.efi"
+
 # ---------------------------------------------- --help and the manual page
 
 if [ -r "$MANPAGE" ]; then
@@ -482,6 +845,24 @@ if [ -r "$MANPAGE" ]; then
 			not_ok "$short, $long from --help is documented together in sbat-add.1"
 		fi
 	done < <(printf '%s\n' "$HELP" | sed -nE 's/^ +(-[a-zA-Z]), (--[a-z][a-z-]*).*/\1 \2/p')
+	# every exit status that --help names has an entry in the manual's EXIT STATUS
+	mapfile -t help_status < <(printf '%s\n' "$HELP" | sed -n '/^Exit status:/,$p' |
+		sed 's/^Exit status://' | grep -oE '(^|[ ,])[0-9]+ [a-z]' | grep -oE '[0-9]+' | sort -un)
+	mapfile -t man_status < <(sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$MANPAGE" |
+		sed -nE 's/^\.B ([0-9]+)$/\1/p' | sort -un)
+	if [ "${#help_status[@]}" -ge 5 ]; then
+		ok "--help names the exit statuses (${help_status[*]})"
+	else
+		not_ok "--help names the exit statuses" "found: ${help_status[*]}"
+	fi
+	for st in "${help_status[@]}"; do
+		if printf '%s\n' "${man_status[@]}" | grep -qxF -- "$st"; then
+			ok "exit status $st from --help is in the EXIT STATUS section of sbat-add.1"
+		else
+			not_ok "exit status $st from --help is in the EXIT STATUS section of sbat-add.1" \
+				"EXIT STATUS lists: ${man_status[*]}"
+		fi
+	done
 else
 	not_ok "the manual page exists" "not readable: $MANPAGE"
 fi
