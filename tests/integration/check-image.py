@@ -238,20 +238,25 @@ def pefile_warnings(path):
     return sections, warnings
 
 
+def sid(s):
+    """Identity of a section across input and output: its index and name (its header may change)."""
+    return (s.index, s.name)
+
+
 def va_problems(img):
     """(pair, message) for every VA ordering/adjacency problem of img."""
     out = []
     for prev, cur in zip(img.sections, img.sections[1:]):
         want = align_up(prev.va_end(), img.sa)
         if cur.va < prev.va_end():
-            out.append(((prev.raw, cur.raw), "%s VA %s overlaps/precedes end of %s (%s)" % (
+            out.append((("overlap", sid(prev), sid(cur)), "%s VA %s overlaps/precedes end of %s (%s)" % (
                 cur.label, hx(cur.va), prev.label, hx(prev.va_end()))))
         elif cur.va != want:
-            out.append(((prev.raw, cur.raw), "%s VA %s != align_up(%s end %s, %s) = %s" % (
+            out.append((("gap", sid(prev), sid(cur)), "%s VA %s != align_up(%s end %s, %s) = %s" % (
                 cur.label, hx(cur.va), prev.label, hx(prev.va_end()), hx(img.sa), hx(want))))
     for s in img.sections:
         if img.sa and s.va % img.sa:
-            out.append(((s.raw,), "%s VA %s not a multiple of SectionAlignment %s" % (
+            out.append((("va-align", sid(s)), "%s VA %s not a multiple of SectionAlignment %s" % (
                 s.label, hx(s.va), hx(img.sa))))
     return out
 
@@ -261,14 +266,14 @@ def raw_problems(img):
     with_raw = [s for s in img.sections if s.rawsize]
     for prev, cur in zip(with_raw, with_raw[1:]):
         if cur.rawptr < prev.raw_end():
-            out.append(((prev.raw, cur.raw), "%s raw %s starts before end of %s raw %s" % (
+            out.append((("raw-order", sid(prev), sid(cur)), "%s raw %s starts before end of %s raw %s" % (
                 cur.label, hx(cur.rawptr), prev.label, hx(prev.raw_end()))))
     for s in with_raw:
         if s.raw_end() > len(img.data):
-            out.append(((s.raw,), "%s raw data %s..%s past EOF %s" % (
+            out.append((("raw-eof", sid(s)), "%s raw data %s..%s past EOF %s" % (
                 s.label, hx(s.rawptr), hx(s.raw_end()), hx(len(img.data)))))
         if s.rawptr < img.soh:
-            out.append(((s.raw,), "%s raw data %s inside headers (SizeOfHeaders %s)" % (
+            out.append((("raw-headers", sid(s)), "%s raw data %s inside headers (SizeOfHeaders %s)" % (
                 s.label, hx(s.rawptr), hx(img.soh))))
     return out
 
@@ -286,9 +291,9 @@ def loader_problems(img):
         out.append((("soi-soh",), "SizeOfImage %s < SizeOfHeaders %s" % (hx(img.soi), hx(img.soh))))
     for s in img.sections:
         if s.rawsize and s.va < img.soh:
-            out.append(((s.raw,), "%s VA %s < SizeOfHeaders %s" % (s.label, hx(s.va), hx(img.soh))))
+            out.append((("va-headers", sid(s)), "%s VA %s < SizeOfHeaders %s" % (s.label, hx(s.va), hx(img.soh))))
         if s.va + s.mem_size() > img.soi:
-            out.append(((s.raw, img.soi), "%s VA end %s > SizeOfImage %s" % (
+            out.append((("soi", sid(s)), "%s VA end %s > SizeOfImage %s" % (
                 s.label, hx(s.va + s.mem_size()), hx(img.soi))))
     hashed = img.soh + sum(s.rawsize for s in img.sections)
     if hashed > img.data_end():

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# run-fuzz.sh - build the libFuzzer harnesses with clang and run them for a fixed time
+#
+# Usage: tests/fuzz/run-fuzz.sh DURATION_SECONDS BUILDDIR
+#
+# Configures BUILDDIR with clang and -Dfuzz=enabled (reconfigures it if it
+# exists), builds fuzz-edit and fuzz-csv, and runs them one after the other:
+# fuzz-edit for two thirds of DURATION_SECONDS, fuzz-csv for the rest. Each
+# works on a copy of its committed corpus (tests/fuzz/corpus/NAME) kept in
+# BUILDDIR/fuzz-work, so the inputs found there accumulate across runs
+# without touching the source tree. The executions and new inputs of each
+# run are printed at the end.
+#
+# A crash, leak, timeout or out-of-memory reproducer is copied to
+# tests/fuzz/crashes/NAME/ in the source tree, where the fuzz-replay-NAME
+# unit tests replay it, and the script exits 1. Replay one by hand with
+#   BUILDDIR/tests/fuzz/fuzz-NAME tests/fuzz/crashes/NAME/crash-...
+# (or replay-NAME from any build).
+#
+# Debian 12 packages: clang (the `clang` command, from clang-14) and
+# libclang-rt-14-dev, which holds the libFuzzer, AddressSanitizer and
+# UndefinedBehaviorSanitizer runtimes (-fsanitize=fuzzer links its
+# libclang_rt.fuzzer-x86_64.a; clang-14 only recommends it, so an install
+# with --no-install-recommends must name it), plus meson and ninja-build.
+# libfuzzer-14-dev, the stand-alone libFuzzer.a for -lFuzzer, is not needed.
+# Set CC to use another clang (e.g. CC=clang-14).
+set -euo pipefail
+
+usage() {
+	echo "usage: $0 DURATION_SECONDS BUILDDIR" >&2
+	exit 2
+}
+
+[ $# -eq 2 ] || usage
+duration=$1
+builddir=$2
+case $duration in
+'' | *[!0-9]*) usage ;;
+esac
+[ "$duration" -ge 2 ] || { echo "$0: DURATION_SECONDS must be at least 2" >&2; exit 2; }
+
+srcdir=$(cd "$(dirname "$0")/../.." && pwd)
+fuzzdir=$srcdir/tests/fuzz
+
+if [ -f "$builddir/build.ninja" ]; then
+	meson setup --reconfigure "$builddir" "$srcdir" -Dfuzz=enabled -Db_lundef=false
+else
+	CC=${CC:-clang} meson setup "$builddir" "$srcdir" -Dfuzz=enabled -Db_lundef=false \
+		-Dtests=disabled -Dintegration=disabled
+fi
+ninja -C "$builddir" tests/fuzz/fuzz-edit tests/fuzz/fuzz-csv
+
+builddir=$(cd "$builddir" && pwd)
+work=$builddir/fuzz-work
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+
+found=0
+summary=()
+
+# run_one NAME SECONDS: fuzz fuzz-NAME, then report and keep any reproducer
+run_one() {
+	local name=$1 seconds=$2 corpus=$work/corpus-$1 artifacts=$work/artifacts-$1 log=$work/$1.log
+	local rc=0 execs units f kept=0
+
+	mkdir -p "$corpus" "$artifacts" "$fuzzdir/crashes/$name"
+	cp "$fuzzdir/corpus/$name"/* "$corpus"/
+	rm -f "$artifacts"/*
+	echo "== fuzz-$name: ${seconds}s on $(find "$corpus" -type f | wc -l) inputs"
+	"$builddir/tests/fuzz/fuzz-$name" "$corpus" \
+		-max_total_time="$seconds" -max_len=131072 -dict="$fuzzdir/sbat.dict" \
+		-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix="$artifacts/" >"$log" 2>&1 || rc=$?
+
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n1)
+	units=$(sed -n 's/^stat::new_units_added: *//p' "$log" | tail -n1)
+	grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n1 || true
+	for f in "$artifacts"/crash-* "$artifacts"/leak-* "$artifacts"/timeout-* "$artifacts"/oom-*; do
+		[ -e "$f" ] || continue
+		cp "$f" "$fuzzdir/crashes/$name/"
+		echo "fuzz-$name: reproducer saved as tests/fuzz/crashes/$name/$(basename "$f")"
+		kept=$((kept + 1))
+	done
+	if [ "$rc" != 0 ] || [ "$kept" != 0 ]; then
+		echo "fuzz-$name: FAILED (exit status $rc); the report:"
+		grep -E -A40 '^==[0-9]+==ERROR|invariant violated|runtime error|^SUMMARY' "$log" | head -n 80 || true
+		found=1
+	fi
+	summary+=("fuzz-$name: ${execs:-?} executions in ${seconds}s, ${units:-0} new inputs, $kept reproducers (exit status $rc)")
+}
+
+edit_time=$((duration - duration / 3))
+run_one edit "$edit_time"
+run_one csv $((duration - edit_time))
+
+echo "== summary"
+printf '%s\n' "${summary[@]}"
+if [ "$found" != 0 ]; then
+	echo "fuzzing found a problem: see the reports above and tests/fuzz/crashes/"
+	exit 1
+fi
+echo "no crash found"
