@@ -109,14 +109,28 @@ parse_row(sbat_csv *csv, const uint8_t *p, size_t n, unsigned line, char **out, 
 	return SBAT_OK;
 }
 
+struct row_ctx {
+	sbat_csv *csv;
+	char *out;
+};
+
+static sbat_err
+parse_row_cb(void *ctx, const uint8_t *p, size_t n, unsigned line, sbat_diag *d)
+{
+	struct row_ctx *c = ctx;
+
+	return parse_row(c->csv, p, n, line, &c->out, d);
+}
+
 sbat_err
 sbat_csv_parse(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_diag *reterr)
 {
 	struct csv_block *blk;
 	sbat_csv *csv;
-	size_t end, i, n_lf = 0, n_crlf = 0, n_rows, text_size, size, pos = 0;
-	unsigned line = 0;
-	char *out;
+	size_t end, i, n_lf = 0, n_crlf = 0, n_rows, text_size, size;
+	struct row_ctx ctx;
+	char *storage;
+	sbat_err r;
 
 	if (len > SBAT_CSV_MAX_SIZE)
 		return text_fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB", 0, 0);
@@ -156,24 +170,15 @@ sbat_csv_parse(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_diag *re
 	csv->n_entries = 0;
 	csv->entries = blk->entries;
 	csv->storage = (char *)(blk->entries + n_rows);
-	out = csv->storage;
+	storage = csv->storage;
 
 	/* text_trim() left no LF at the end, so this visits exactly n_rows lines. */
-	while (pos < end) {
-		const uint8_t *lf = memchr(buf + pos, '\n', end - pos);
-		size_t stop = lf ? (size_t)(lf - buf) : end;
-		size_t next = lf ? stop + 1 : end;
-		sbat_err r;
-
-		line++;
-		if (lf && stop > pos && buf[stop - 1] == '\r')
-			stop--;
-		r = parse_row(csv, buf + pos, stop - pos, line, &out, reterr);
-		if (r != SBAT_OK) {
-			free(blk);
-			return r;
-		}
-		pos = next;
+	ctx.csv = csv;
+	ctx.out = storage;
+	r = text_for_each_line(buf, end, parse_row_cb, &ctx, reterr);
+	if (r != SBAT_OK) {
+		free(blk);
+		return r;
 	}
 
 	*ret_csv = csv;

@@ -115,15 +115,29 @@ parse_line(sbat_level *level, const uint8_t *p, size_t n, unsigned line, char **
 	return SBAT_OK;
 }
 
+struct line_ctx {
+	sbat_level *level;
+	char *out;
+};
+
+static sbat_err
+parse_line_cb(void *ctx, const uint8_t *p, size_t n, unsigned line, sbat_diag *d)
+{
+	struct line_ctx *c = ctx;
+
+	return parse_line(c->level, p, n, line, &c->out, d);
+}
+
 sbat_err
 sbat_level_parse(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *reterr)
 {
 	struct level_block *blk;
 	sbat_level *level;
 	const uint8_t *nul;
-	size_t end, i, n_rows = 1, size, pos = 0;
-	unsigned line = 0;
-	char *out;
+	size_t end, i, n_rows = 1, size;
+	struct line_ctx ctx;
+	char *storage;
+	sbat_err r;
 
 	if (!buf)
 		len = 0;
@@ -155,23 +169,14 @@ sbat_level_parse(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *re
 	level->n_entries = 0;
 	level->entries = blk->entries;
 	level->storage = (char *)(blk->entries + n_rows);
-	out = level->storage;
+	storage = level->storage;
 
-	while (pos < end) {
-		const uint8_t *lf = memchr(buf + pos, '\n', end - pos);
-		size_t stop = lf ? (size_t)(lf - buf) : end;
-		size_t next = lf ? stop + 1 : end;
-		sbat_err r;
-
-		line++;
-		if (lf && stop > pos && buf[stop - 1] == '\r')
-			stop--;
-		r = parse_line(level, buf + pos, stop - pos, line, &out, reterr);
-		if (r != SBAT_OK) {
-			free(blk);
-			return r;
-		}
-		pos = next;
+	ctx.level = level;
+	ctx.out = storage;
+	r = text_for_each_line(buf, end, parse_line_cb, &ctx, reterr);
+	if (r != SBAT_OK) {
+		free(blk);
+		return r;
 	}
 
 	*ret = level;

@@ -54,6 +54,29 @@ text_check_bytes(const uint8_t *p, size_t n, unsigned line, sbat_err code, sbat_
 	return SBAT_OK;
 }
 
+sbat_err
+text_for_each_line(const uint8_t *buf, size_t end, text_line_fn fn, void *ctx, sbat_diag *d)
+{
+	size_t pos = 0;
+	unsigned line = 0;
+
+	while (pos < end) {
+		const uint8_t *lf = memchr(buf + pos, '\n', end - pos);
+		size_t stop = lf ? (size_t)(lf - buf) : end;
+		size_t next = lf ? stop + 1 : end;
+		sbat_err r;
+
+		line++;
+		if (lf && stop > pos && buf[stop - 1] == '\r')
+			stop--;
+		r = fn(ctx, buf + pos, stop - pos, line, d);
+		if (r != SBAT_OK)
+			return r;
+		pos = next;
+	}
+	return SBAT_OK;
+}
+
 const char *
 text_parse_generation(const uint8_t *p, size_t n, uint16_t *ret)
 {

@@ -26,6 +26,13 @@ size_t text_trim(const uint8_t *buf, size_t len);
 sbat_err text_check_bytes(const uint8_t *p, size_t n, unsigned line, sbat_err code, sbat_diag *d);
 
 /*
+ * Call fn for each line of buf[0..end) (end as from text_trim), without its
+ * LF or CRLF, with 1-based line numbers; stop at the first failure.
+ */
+typedef sbat_err (*text_line_fn)(void *ctx, const uint8_t *p, size_t n, unsigned line, sbat_diag *d);
+sbat_err text_for_each_line(const uint8_t *buf, size_t end, text_line_fn fn, void *ctx, sbat_diag *d);
+
+/*
  * Digits only, value 1..65535: shim's atoi would read "1a" as 1 and "+1",
  * " 1" or "x" as 0 (which revokes a component, or revokes nothing in a
  * policy). Returns NULL and sets *ret when valid, else the reason.
