@@ -2,12 +2,34 @@
 """Check the PE/COFF layout invariants of an image edited by sbat-add.
 
 usage: check-image.py [--csv FILE] [--quiet] INPUT OUTPUT
+       check-image.py --relocated [--csv FILE] [--quiet] INPUT OUTPUT
+       check-image.py --removed [--quiet] INPUT OUTPUT
+       check-image.py --same-but-checksum [--quiet] INPUT OUTPUT
+       check-image.py --json LIST
        check-image.py --info IMAGE
        check-image.py --extract IMAGE
 
 INPUT is the image given to sbat-add, OUTPUT the image it wrote. The mode
 (insert or replace) follows from whether INPUT already has a `.sbat`
 section; a signed INPUT is expected to have been stripped.
+
+--relocated: OUTPUT is INPUT after --relocate. The old `.sbat` header must
+keep every field but its name (now `.oldsbat`), its data must be zeroed,
+and everything else is checked as an insert into INPUT with that section
+retired: the new `.sbat` is last, at the aligned end of the highest section.
+
+--removed: OUTPUT is INPUT after --remove. A `.sbat` that is last in the
+table, the file and memory must be gone with its data and the NUL gap
+before it, later file offsets adjusted, the freed header slot filler; any
+other `.sbat` must be retired in place (file size unchanged).
+
+--same-but-checksum: OUTPUT equals INPUT except a CheckSum that is 0 or
+correct (an image taken back to its unsigned form).
+
+--json LIST: each line of LIST names, tab-separated, an IMAGE, its
+`--print --json` output, its `--print` output, the `--print` exit status
+and objdump's section count; the JSON must parse and agree with the raw
+parse, pefile, objdump and `--print`.
 
 One line per check is printed: "PASS name: details", "FAIL name: details"
 or "INFO name: details". Exit status: 0 when nothing failed, 1 when a check
@@ -78,10 +100,12 @@ class Section:
 class Image:
     """A minimal, strict PE/COFF view with the absolute offset of each field."""
 
-    def __init__(self, path):
+    def __init__(self, path, data=None):
         self.path = path
-        with open(path, "rb") as handle:
-            self.data = handle.read()
+        if data is None:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        self.data = bytes(data)
         d = self.data
         if len(d) < 0x40 or d[:2] != b"MZ":
             raise ValueError("%s: no MZ header" % path)
@@ -224,8 +248,8 @@ class Report:
             print("INFO %s: %s" % (name, detail))
 
 
-def pefile_warnings(path):
-    pe = pefile.PE(path, fast_load=True)
+def pefile_warnings(img):
+    pe = pefile.PE(data=img.data, fast_load=True)
     pe.parse_data_directories(directories=[
         pefile.DIRECTORY_ENTRY["IMAGE_DIRECTORY_ENTRY_BASERELOC"],
         pefile.DIRECTORY_ENTRY["IMAGE_DIRECTORY_ENTRY_DEBUG"],
@@ -401,17 +425,11 @@ def check_debug_dir(inp, out, shift, rep):
         len(ein), ("; " + "; ".join(bad)) if bad else ", file offsets follow the moved data"))
 
 
-def run_checks(inp, out, expected_csv, rep):
-    mode = "replace" if inp.sbat_sections() else "insert"
-    stripped = inp.cert_size != 0
-    rep.info("mode", "%s; input %s %s bytes, %d sections; output %s bytes, %d sections; kind %s%s" % (
-        mode, inp.path, hx(len(inp.data)), inp.nsec, hx(len(out.data)), out.nsec, inp.kind,
-        "; signature stripped" if stripped else ""))
-
-    # pefile must parse the output without new complaints.
+def check_pefile(inp, out, rep):
+    """pefile must parse OUTPUT like the raw parse, without warnings INPUT did not get."""
     try:
-        secs_in, warn_in = pefile_warnings(inp.path)
-        secs_out, warn_out = pefile_warnings(out.path)
+        secs_in, warn_in = pefile_warnings(inp)
+        secs_out, warn_out = pefile_warnings(out)
         mine = [(s.name, s.va, s.vsize, s.rawptr, s.rawsize) for s in out.sections]
         new_warn = [w for w in warn_out if w not in warn_in]
         rep.check("pefile", secs_out == mine and not new_warn,
@@ -420,6 +438,25 @@ def run_checks(inp, out, expected_csv, rep):
                       len(warn_out), len(new_warn), (": " + " | ".join(new_warn)) if new_warn else ""))
     except pefile.PEFormatError as exc:
         rep.check("pefile", False, "pefile cannot parse the output: %s" % exc)
+
+
+def check_checksum(inp, out, rep):
+    want_sum = pe_checksum(out.data, out.fields["CheckSum"][0])
+    if out.checksum == 0:
+        rep.check("checksum", True, "CheckSum 0 (input %s)" % hx(inp.checksum))
+    else:
+        rep.check("checksum", out.checksum == want_sum, "CheckSum %s, computed %s (input %s)" % (
+            hx(out.checksum), hx(want_sum), hx(inp.checksum)))
+
+
+def run_checks(inp, out, expected_csv, rep):
+    mode = "replace" if inp.sbat_sections() else "insert"
+    stripped = inp.cert_size != 0
+    rep.info("mode", "%s; input %s %s bytes, %d sections; output %s bytes, %d sections; kind %s%s" % (
+        mode, inp.path, hx(len(inp.data)), inp.nsec, hx(len(out.data)), out.nsec, inp.kind,
+        "; signature stripped" if stripped else ""))
+
+    check_pefile(inp, out, rep)
 
     # ---------------------------------------------------------- .sbat
     sb_out = out.sbat_sections()
@@ -548,7 +585,9 @@ def run_checks(inp, out, expected_csv, rep):
         rep.check("sbat-va", sb.va == want_va, "VirtualAddress %s, want align_up(max end %s, %s) = %s" % (
             hx(sb.va), hx(max(s.va_end() for s in inp.sections)), hx(inp.sa), hx(want_va)))
         data_end_in = inp.data_end()
-        if out.symptr == 0 and inp.symptr and inp.symptr >= max(s.raw_end() for s in inp.sections):
+        if out.symptr != inp.symptr and inp.symptr and inp.symptr >= max(s.raw_end() for s in inp.sections):
+            # a symbol table after the section data was stripped, or moved
+            # behind the new .sbat data
             data_end_in = min(data_end_in, inp.symptr)
         data_end_in += shift
         want_ptr = align_up(data_end_in, inp.fa)
@@ -647,12 +686,7 @@ def run_checks(inp, out, expected_csv, rep):
         rep.info("size-of-initialized-data", "%s -> %s (%+d)" % (
             hx(inp.fields["SizeOfInitializedData"][1]), hx(out.fields["SizeOfInitializedData"][1]), grow))
 
-    want_sum = pe_checksum(out.data, out.fields["CheckSum"][0])
-    if out.checksum == 0:
-        rep.check("checksum", True, "CheckSum 0 (input %s)" % hx(inp.checksum))
-    else:
-        rep.check("checksum", out.checksum == want_sum, "CheckSum %s, computed %s (input %s)" % (
-            hx(out.checksum), hx(want_sum), hx(inp.checksum)))
+    check_checksum(inp, out, rep)
 
     # ------------------------------------------------------ signature
     if stripped:
@@ -723,6 +757,300 @@ def run_checks(inp, out, expected_csv, rep):
         rep.check("%s-boot-header" % inp.kind, same, "first 64 bytes %s" % ("unchanged" if same else "CHANGED"))
 
 
+# ------------------------------------------------- relocate, remove, json
+
+RETIRED_NAME = b".oldsbat"
+
+
+def is_last(img, sec):
+    """Is `sec` the last section in the table, in the file and in memory?"""
+    others = [s for s in img.sections if s.index != sec.index]
+    return (sec.index == img.nsec - 1 and all(s.raw_end() <= sec.raw_end() for s in others if s.rawsize)
+            and all(s.va < sec.va for s in others))
+
+
+def retired(img, sec):
+    """IMAGE with section `sec` renamed .oldsbat and its file data zeroed: what
+    --relocate and --remove must leave of a .sbat in the middle of the image."""
+    data = bytearray(img.data)
+    data[sec.offset:sec.offset + 8] = RETIRED_NAME
+    data[sec.rawptr:sec.raw_end()] = bytes(sec.rawsize)
+    return Image(img.path + " with .sbat retired", data)
+
+
+def check_retired(sb_in, out, rep):
+    """The old .sbat header keeps every field but its name; its data is zeroed."""
+    if sb_in.index >= out.nsec:
+        rep.check("retired-header", False, "output has no section #%d" % sb_in.index)
+        return
+    old = out.sections[sb_in.index]
+    want = RETIRED_NAME + sb_in.raw[8:]
+    rep.check("retired-header", old.raw == want,
+              "section #%d is now %r, VA %s VirtualSize %s PointerToRawData %s SizeOfRawData %s "
+              "Characteristics %s: %s" % (
+                  old.index, old.name.decode("ascii", "replace"), hx(old.va), hx(old.vsize), hx(old.rawptr),
+                  hx(old.rawsize), hx(old.flags),
+                  "all fields but the name kept" if old.raw == want else
+                  "NOT the old header renamed (was %r)" % sb_in.raw[:8].decode("ascii", "replace")))
+    blob = out.data[old.rawptr:old.raw_end()]
+    rep.check("retired-data", len(blob) == old.rawsize and blob.count(0) == len(blob),
+              "%s bytes at %s are %s" % (hx(old.rawsize), hx(old.rawptr),
+                                          "all zero" if blob.count(0) == len(blob) else
+                                          "NOT zeroed (%d non-zero bytes)" % (len(blob) - blob.count(0))))
+
+
+def single_sbat(inp, rep):
+    sb = inp.sbat_sections()
+    if len(sb) != 1:
+        rep.check("input-sbat", False, "input has %d .sbat sections, want 1" % len(sb))
+        return None
+    return sb[0]
+
+
+def run_relocated(inp, out, expected_csv, rep):
+    """--relocate: the old .sbat retired in place, a new .sbat inserted as for an image without one."""
+    sb_in = single_sbat(inp, rep)
+    if sb_in is None:
+        return
+    rep.check("relocate-input", not is_last(inp, sb_in), "input .sbat is section #%d of %d, %s" % (
+        sb_in.index, inp.nsec, "in the middle of the image" if not is_last(inp, sb_in) else
+        "LAST (nothing to relocate: it would grow)"))
+    check_retired(sb_in, out, rep)
+    # everything else: an insert into the input with the old section retired
+    run_checks(retired(inp, sb_in), out, expected_csv, rep)
+
+
+def compare_bytes(rep, name, want, out, what):
+    """OUTPUT must equal the expected bytes `want` (built from INPUT)."""
+    got = out.data
+    first = None
+    ndiff = abs(len(got) - len(want))
+    if got != want:
+        n = min(len(got), len(want))
+        for i in range(n):
+            if got[i] != want[i]:
+                ndiff += 1
+                if first is None:
+                    first = i
+        if first is None:
+            first = n
+    rep.check(name, first is None, "%s bytes: %s" % (
+        hx(len(got)), what if first is None else
+        "%d bytes differ from the expectation (%s), first at %s" % (ndiff, what, hx(first))))
+
+
+def put(buf, img, field, value, shift=0):
+    off, _, size = img.fields[field]
+    off += shift
+    buf[off:off + size] = value.to_bytes(size, "little")
+
+
+def run_removed(inp, out, rep):
+    """--remove: a last .sbat is taken out (header, data and the NUL gap before
+    it); any other .sbat is retired in place like with --relocate."""
+    sb = single_sbat(inp, rep)
+    if sb is None:
+        return
+    last = is_last(inp, sb)
+    rep.info("mode", "remove; input %s %s bytes, %d sections, .sbat #%d %s; output %s bytes, %d sections" % (
+        inp.path, hx(len(inp.data)), inp.nsec, sb.index, "last" if last else "mid-file", hx(len(out.data)),
+        out.nsec))
+    check_pefile(inp, out, rep)
+    rep.check("sbat-count", not out.sbat_sections(), "%d section(s) named .sbat\\0\\0\\0 left" % len(
+        out.sbat_sections()))
+    others = [s for s in inp.sections if s.index != sb.index]
+    if not last:
+        rep.check("remove-mode", out.nsec == inp.nsec and len(out.data) == len(inp.data),
+                  "mid-file .sbat retired in place: NumberOfSections %d -> %d, file size %s -> %s" % (
+                      inp.nsec, out.nsec, hx(len(inp.data)), hx(len(out.data))))
+        check_retired(sb, out, rep)
+        base = retired(inp, sb)
+        want = bytearray(base.data)
+        put(want, inp, "CheckSum", out.checksum)
+        compare_bytes(rep, "bytes-identical", bytes(want), out,
+                      "identical to the input apart from the retired section and the CheckSum")
+        report_problems(rep, "va-layout", "%d sections, VA layout as in the input" % out.nsec,
+                        va_problems(base), va_problems(out))
+        report_problems(rep, "raw-layout", "raw data as in the input", raw_problems(base), raw_problems(out))
+        report_problems(rep, "loader-rules", "EDK2/shim header rules hold", loader_problems(base),
+                        loader_problems(out))
+        check_checksum(inp, out, rep)
+        return
+
+    delta = len(inp.data) - len(out.data)
+    hi = sb.raw_end()
+    lo = hi - delta
+    data_end = max([s.raw_end() for s in others if s.rawsize] + [inp.soh])
+    gap = inp.data[lo:sb.rawptr] if 0 <= lo <= sb.rawptr else b""
+    range_ok = out.nsec == inp.nsec - 1 and data_end <= lo <= sb.rawptr and gap.count(0) == len(gap)
+    rep.check("remove-mode", range_ok,
+              "last .sbat taken out: NumberOfSections %d -> %d, file %s -> %s bytes; removed %s..%s "
+              "(data of the other sections ends at %s, .sbat data at %s, %d NUL gap bytes)" % (
+                  inp.nsec, out.nsec, hx(len(inp.data)), hx(len(out.data)), hx(lo), hx(hi), hx(data_end),
+                  hx(sb.rawptr), len(gap)))
+    if not range_ok:
+        return
+    slot = out.data[sb.offset:sb.offset + SECTION_HEADER_SIZE]
+    if slot in (b"\0" * SECTION_HEADER_SIZE, b"\xff" * SECTION_HEADER_SIZE):
+        filler = "all 0x%02x" % slot[0]
+    elif inp.kind in ("arm64", "riscv") and slot == ARM64_NOP * (SECTION_HEADER_SIZE // 4):
+        filler = "arm64 NOP padding (d503201f), as efi-header.S pads"
+    else:
+        filler = None
+    rep.check("slot-filler", filler is not None, "freed header slot %s..%s is %s" % (
+        hx(sb.offset), hx(sb.offset + SECTION_HEADER_SIZE), filler or "NOT filler: " + slot.hex()))
+
+    rem_end = max(s.va_end() for s in others)
+    soi_ok = out.soi >= rem_end and out.soi in (inp.soi, align_up(rem_end, inp.sa))
+    rep.check("size-of-image", soi_ok, "SizeOfImage %s -> %s; remaining sections end at %s (aligned %s)" % (
+        hx(inp.soi), hx(out.soi), hx(rem_end), hx(align_up(rem_end, inp.sa))))
+    sid_in = inp.fields["SizeOfInitializedData"][1]
+    sid_out = out.fields["SizeOfInitializedData"][1]
+    rep.check("size-of-initialized-data", sid_out in (sid_in, sid_in - sb.rawsize),
+              "%s -> %s (.sbat SizeOfRawData %s)" % (hx(sid_in), hx(sid_out), hx(sb.rawsize)))
+
+    # the expected output: the input without lo..hi, with the counted header
+    # fields and every file offset past hi adjusted
+    want = bytearray(inp.data[:lo] + inp.data[hi:])
+    want[sb.offset:sb.offset + SECTION_HEADER_SIZE] = slot
+    put(want, inp, "COFF.NumberOfSections", inp.nsec - 1)
+    put(want, inp, "SizeOfImage", out.soi)
+    put(want, inp, "SizeOfInitializedData", sid_out)
+    put(want, inp, "CheckSum", out.checksum)
+    moved = []
+    if inp.symptr >= hi:
+        put(want, inp, "COFF.PointerToSymbolTable", inp.symptr - delta)
+        moved.append("PointerToSymbolTable %s -> %s" % (hx(inp.symptr), hx(inp.symptr - delta)))
+    elif inp.symptr > lo:
+        rep.check("symbol-table", False, "PointerToSymbolTable %s inside the removed range" % hx(inp.symptr))
+    for off, _, ptr in debug_entries(inp):
+        at = off if off < lo else off - delta
+        if ptr >= hi:
+            want[at + 24:at + 28] = (ptr - delta).to_bytes(4, "little")
+            moved.append("debug entry PointerToRawData %s -> %s" % (hx(ptr), hx(ptr - delta)))
+    if inp.cert_size:
+        rep.check("signature", False, "input is signed; removal should have needed --strip-signature")
+    compare_bytes(rep, "bytes-identical", bytes(want), out,
+                  "the input without %s..%s, header fields as counted%s" % (
+                      hx(lo), hx(hi), ("; " + ", ".join(moved)) if moved else ""))
+    report_problems(rep, "va-layout", "%d sections ascending, adjacent" % out.nsec, va_problems(inp),
+                    va_problems(out))
+    report_problems(rep, "raw-layout", "raw data in table order, no overlap, inside file", raw_problems(inp),
+                    raw_problems(out))
+    report_problems(rep, "loader-rules", "EDK2/shim header rules hold", loader_problems(inp),
+                    loader_problems(out))
+    check_checksum(inp, out, rep)
+
+
+def run_same_but_checksum(inp, out, rep):
+    """OUTPUT equals INPUT except the CheckSum field, which is 0 or correct."""
+    want = bytearray(inp.data)
+    if len(want) >= inp.fields["CheckSum"][0] + 4:
+        put(want, inp, "CheckSum", out.checksum)
+    compare_bytes(rep, "bytes-identical", bytes(want), out, "identical apart from the CheckSum (%s -> %s)" % (
+        hx(inp.checksum), hx(out.checksum)))
+    check_checksum(inp, out, rep)
+
+
+def json_checks(img, doc, printed, print_rc, objdump_count, rep):
+    """What --print --json says about IMAGE must match the raw parse, pefile, objdump and --print."""
+    secs = doc.get("sections")
+    ok = isinstance(secs, list) and len(secs) == img.nsec
+    try:
+        pe = pefile.PE(data=img.data, fast_load=True)
+        n_pefile = len(pe.sections)
+        pe.close()
+    except pefile.PEFormatError:
+        n_pefile = -1
+    rep.check("json-sections", ok and n_pefile == img.nsec and objdump_count in (None, img.nsec),
+              "sections: JSON %s, raw parse %d, pefile %d, objdump %s" % (
+                  len(secs) if isinstance(secs, list) else "missing", img.nsec, n_pefile,
+                  "-" if objdump_count is None else objdump_count))
+    bad = []
+    if ok:
+        for s, j in zip(img.sections, secs):
+            mine = {"index": s.index, "name": s.name.rstrip(b"\0").decode("latin-1"), "virtual_address": s.va,
+                    "virtual_size": s.vsize, "pointer_to_raw_data": s.rawptr, "size_of_raw_data": s.rawsize,
+                    "characteristics": s.flags}
+            for k, v in mine.items():
+                if j.get(k) != v:
+                    bad.append("section #%d %s %r != %r" % (s.index, k, j.get(k), v))
+    top = {"file_size": len(img.data), "file_alignment": img.fa, "section_alignment": img.sa,
+           "size_of_headers": img.soh, "size_of_image": img.soi, "checksum": img.checksum,
+           "section_table_offset": img.sho, "section_table_end": img.sho + SECTION_HEADER_SIZE * img.nsec,
+           "machine_type": img.machine}
+    for k, v in top.items():
+        if doc.get(k) != v:
+            bad.append("%s %r != %r" % (k, doc.get(k), v))
+    cert = doc.get("certificate_table")
+    if img.cert_size:
+        if not isinstance(cert, dict) or cert.get("offset") != img.cert_off or cert.get("size") != img.cert_size:
+            bad.append("certificate_table %r != %s+%s" % (cert, hx(img.cert_off), hx(img.cert_size)))
+    elif cert is not None:
+        bad.append("certificate_table %r for an unsigned image" % (cert,))
+    rep.check("json-fields", not bad, "every section header and layout field matches the raw parse" if not bad
+              else "; ".join(bad[:4]))
+
+    sbs = img.sbat_sections()
+    sbat = doc.get("sbat")
+    if len(sbs) != 1:
+        rep.check("json-sbat", sbat is None and print_rc == 3 and printed == b"",
+                  "%d .sbat sections: JSON sbat %s, --print exit %d" % (
+                      len(sbs), "null" if sbat is None else "NOT null", print_rc))
+        return "%d sections (pefile, objdump agree), sbat null, --print exit 3" % img.nsec
+    blob = img.data[sbs[0].rawptr:sbs[0].raw_end()].split(b"\0", 1)[0]
+    text = sbat.get("text") if isinstance(sbat, dict) else None
+    text_b = text.encode("latin-1") if isinstance(text, str) else None
+    same = text_b is not None and text_b == printed == blob
+    detail = "sbat.text %s bytes, --print %d bytes (exit %d), .sbat up to NUL %d bytes: %s" % (
+        len(text_b) if text_b is not None else "missing", len(printed), print_rc, len(blob),
+        "equal" if same else "DIFFERENT")
+    rows = [r for r in blob.split(b"\n") if r]
+    if same and sbat.get("valid"):
+        entries = sbat.get("entries") or []
+        got = [(e.get("component_name"), str(e.get("component_generation"))) for e in entries]
+        want = [tuple(r.decode("latin-1").split(",")[:2]) for r in rows]
+        same = got == want
+        detail += "; %d entries %s the CSV rows" % (len(entries), "match" if same else "DO NOT match")
+    elif same:
+        err = sbat.get("error") or {}
+        detail += "; invalid: line %s field %s: %s" % (err.get("line"), err.get("field"), err.get("what"))
+    rep.check("json-sbat", same and sbat.get("section") == sbs[0].index and print_rc == 0, detail)
+    return "%d sections (pefile, objdump agree), sbat.text %d bytes == --print" % (img.nsec, len(blob))
+
+
+def run_json(listfile):
+    """One line per image: IMAGE JSON PRINT-OUTPUT PRINT-EXIT OBJDUMP-COUNT (tab-separated)."""
+    import json
+    failed = 0
+    with open(listfile) as handle:
+        lines = [l.rstrip("\n").split("\t") for l in handle if l.strip()]
+    for path, jpath, ppath, prc, ocount in lines:
+        rep = Report(quiet=True)
+        summary = ""
+        try:
+            img = Image(path)
+            with open(jpath, "rb") as handle:
+                try:
+                    doc = json.loads(handle.read().decode("utf-8"))
+                    rep.check("json-valid", isinstance(doc, dict), "parses as a JSON object")
+                except ValueError as exc:
+                    doc = None
+                    rep.check("json-valid", False, "not valid JSON: %s" % exc)
+            with open(ppath, "rb") as handle:
+                printed = handle.read()
+            if doc is not None:
+                summary = json_checks(img, doc, printed, int(prc), int(ocount) if ocount.isdigit() else None, rep)
+        except (OSError, ValueError, struct.error) as exc:
+            rep.check("json-parse", False, "%s" % exc)
+        failed += rep.failed
+        if rep.failed:
+            print("FAIL json %s: %d of %d checks failed" % (path, rep.failed, rep.passed + rep.failed))
+        else:
+            print("PASS json %s: valid JSON, %s" % (path, summary))
+    return 1 if failed else 0
+
+
 def info(path):
     """Print shell-readable facts about the .sbat of an image (for run.sh)."""
     img = Image(path)
@@ -762,6 +1090,8 @@ def main(argv):
         except (OSError, ValueError, struct.error) as exc:
             sys.stderr.write("check-image.py: %s\n" % exc)
             return 2
+    if len(argv) == 2 and argv[0] == "--json":
+        return run_json(argv[1])
     if len(argv) == 2 and argv[0] == "--info":
         try:
             return info(argv[1])
@@ -774,6 +1104,12 @@ def main(argv):
     parser.add_argument("output")
     parser.add_argument("--csv", help="expected .sbat CSV contents")
     parser.add_argument("--quiet", action="store_true", help="print only failures and the summary")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--relocated", action="store_true",
+                      help="OUTPUT is INPUT after --relocate: the old .sbat retired, a new one last")
+    mode.add_argument("--removed", action="store_true", help="OUTPUT is INPUT after --remove")
+    mode.add_argument("--same-but-checksum", action="store_true",
+                      help="OUTPUT equals INPUT apart from a recomputed CheckSum")
     args = parser.parse_args(argv)
     try:
         inp = Image(args.input)
@@ -787,7 +1123,14 @@ def main(argv):
         return 2
     rep = Report(args.quiet)
     try:
-        run_checks(inp, out, expected, rep)
+        if args.relocated:
+            run_relocated(inp, out, expected, rep)
+        elif args.removed:
+            run_removed(inp, out, rep)
+        elif args.same_but_checksum:
+            run_same_but_checksum(inp, out, rep)
+        else:
+            run_checks(inp, out, expected, rep)
     except (struct.error, IndexError, ValueError) as exc:
         rep.check("internal", False, "checker crashed on the output: %r" % exc)
     print("check-image: %d passed, %d failed (%s)" % (rep.passed, rep.failed, args.output))

@@ -209,14 +209,20 @@ tool() {
 first_err() { head -n 3 "$1.err" | tr '\n' ' ' | cut -c1-300; }
 
 # check IN OUT CSV COLUMN LABEL: run check-image.py
-check() {
-	local in="$1" out="$2" csv="$3" col="$4" label="$5" log rc=0
+check() { check_as "" "$@"; }
+
+# check_as MODE IN OUT CSV COLUMN LABEL: check-image.py --MODE (relocated,
+# removed, same-but-checksum; "" for insert/replace); CSV may be ""
+check_as() {
+	local mode="$1" in="$2" out="$3" csv="$4" col="$5" label="$6" log rc=0 args=()
 	log="$CURLOG.check-$label"
-	"$PY" "$CHECK" --csv "$csv" "$in" "$out" >"$log" 2>&1 || rc=$?
+	[ -n "$mode" ] && args+=("--$mode")
+	[ -n "$csv" ] && args+=(--csv "$csv")
+	"$PY" "$CHECK" "${args[@]}" "$in" "$out" >"$log" 2>&1 || rc=$?
 	if [ "$rc" -eq 0 ]; then
-		pass "$col" "check-image $label: $(tail -n 1 "$log" | sed 's/ (.*//; s/^check-image: //')"
+		pass "$col" "check-image${mode:+ --$mode} $label: $(tail -n 1 "$log" | sed 's/ (.*//; s/^check-image: //')"
 	else
-		fail "$col" "check-image $label: $(grep -E '^FAIL' "$log" | head -n 3 | tr '\n' ' ' | cut -c1-400)"
+		fail "$col" "check-image${mode:+ --$mode} $label: $(grep -E '^FAIL' "$log" | head -n 3 | tr '\n' ' ' | cut -c1-400)"
 	fi
 }
 
@@ -310,7 +316,8 @@ CRT="$WORK/test.crt"
 openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 2 -subj "/CN=sbat-add integration test/" \
 	-keyout "$KEY" -out "$CRT" >"$LOGS/openssl.log" 2>&1
 
-run_validators() { # run_validators ORIG IMAGE DIR ARCH
+VCOL=validators # the result column of run_validators
+run_validators() { # run_validators ORIG IMAGE DIR ARCH (DIR/expected.csv: the CSV in IMAGE)
 	local orig="$1" img="$2" d="$3" arch="$4" od rc nw
 	od=objdump
 	[ "$arch" = aa64 ] && od=aarch64-linux-gnu-objdump
@@ -320,11 +327,11 @@ run_validators() { # run_validators ORIG IMAGE DIR ARCH
 	"$od" -h -p "$img" >"$d/objdump.out" 2>"$d/objdump.err" || rc=$?
 	nw="$(new_warnings "$d/objdump.orig.err" "$orig" "$d/objdump.err" "$img")"
 	if [ "$rc" -eq 0 ] && [ -z "$nw" ] && grep -qE '^ +[0-9]+ \.sbat ' "$d/objdump.out"; then
-		pass validators "$od -h -p: .sbat listed, no new warnings"
+		pass "$VCOL" "$od -h -p: .sbat listed, no new warnings"
 	elif [ "$rc" -ne 0 ] || [ -n "$nw" ]; then
-		reject validators "$od" "exit $rc: $(printf '%s' "$nw" | head -n 3 | tr '\n' ' ')"
+		reject "$VCOL" "$od" "exit $rc: $(printf '%s' "$nw" | head -n 3 | tr '\n' ' ')"
 	else
-		fail validators "$od -h -p: no .sbat in the section list"
+		fail "$VCOL" "$od -h -p: no .sbat in the section list"
 	fi
 	# llvm-readobj
 	llvm-readobj --file-headers --sections "$orig" >"$d/readobj.orig.out" 2>"$d/readobj.orig.err" || true
@@ -332,11 +339,11 @@ run_validators() { # run_validators ORIG IMAGE DIR ARCH
 	llvm-readobj --file-headers --sections "$img" >"$d/readobj.out" 2>"$d/readobj.err" || rc=$?
 	nw="$(new_warnings "$d/readobj.orig.err" "$orig" "$d/readobj.err" "$img")"
 	if [ "$rc" -eq 0 ] && [ -z "$nw" ] && grep -q 'Name: .sbat' "$d/readobj.out"; then
-		pass validators "llvm-readobj --file-headers --sections: .sbat listed, no new warnings"
+		pass "$VCOL" "llvm-readobj --file-headers --sections: .sbat listed, no new warnings"
 	elif [ "$rc" -ne 0 ] || [ -n "$nw" ]; then
-		reject validators llvm-readobj "exit $rc: $(printf '%s' "$nw" | head -n 3 | tr '\n' ' ')"
+		reject "$VCOL" llvm-readobj "exit $rc: $(printf '%s' "$nw" | head -n 3 | tr '\n' ' ')"
 	else
-		fail validators "llvm-readobj: no .sbat in the section list"
+		fail "$VCOL" "llvm-readobj: no .sbat in the section list"
 	fi
 	# sbsign + sbverify
 	sbsign --key "$KEY" --cert "$CRT" --output "$d/orig.sbsigned" "$orig" >"$d/sbsign.orig.out" 2>&1 || true
@@ -344,44 +351,44 @@ run_validators() { # run_validators ORIG IMAGE DIR ARCH
 	sbsign --key "$KEY" --cert "$CRT" --output "$d/sbsigned" "$img" >"$d/sbsign.out" 2>&1 || rc=$?
 	nw="$(new_warnings <(grep -v '^Signing' "$d/sbsign.orig.out") "$orig" <(grep -v '^Signing' "$d/sbsign.out") "$img")"
 	if [ "$rc" -ne 0 ] || [ -n "$nw" ]; then
-		reject validators sbsign "exit $rc: $(printf '%s' "$nw" | head -n 3 | tr '\n' ' ')$(grep -v '^Signing' "$d/sbsign.out" | head -n 2 | tr '\n' ' ')"
+		reject "$VCOL" sbsign "exit $rc: $(printf '%s' "$nw" | head -n 3 | tr '\n' ' ')$(grep -v '^Signing' "$d/sbsign.out" | head -n 2 | tr '\n' ' ')"
 	else
-		pass validators "sbsign: signed without new warnings"
+		pass "$VCOL" "sbsign: signed without new warnings"
 		rc=0
 		sbverify --cert "$CRT" "$d/sbsigned" >"$d/sbverify.out" 2>&1 || rc=$?
 		if [ "$rc" -eq 0 ] && grep -q 'Signature verification OK' "$d/sbverify.out"; then
-			pass validators "sbverify: Signature verification OK"
+			pass "$VCOL" "sbverify: Signature verification OK"
 		else
-			reject validators sbverify "exit $rc: $(tr '\n' ' ' <"$d/sbverify.out" | cut -c1-300)"
+			reject "$VCOL" sbverify "exit $rc: $(tr '\n' ' ' <"$d/sbverify.out" | cut -c1-300)"
 		fi
 		# the signed copy must keep .sbat readable
 		tool "$d/print-signed" --print "$d/sbsigned"
 		if [ "$RC" -eq 0 ] && cmp -s "$d/print-signed.out" "$d/expected.csv"; then
-			pass validators "--print on the sbsign-signed image returns the CSV"
+			pass "$VCOL" "--print on the sbsign-signed image returns the CSV"
 		else
-			fail validators "--print on the sbsign-signed image: exit $RC $(first_err "$d/print-signed")"
+			fail "$VCOL" "--print on the sbsign-signed image: exit $RC $(first_err "$d/print-signed")"
 		fi
 	fi
 	# osslsigncode sign + verify
 	rc=0
 	osslsigncode sign -certs "$CRT" -key "$KEY" -h sha256 -in "$img" -out "$d/osslsigned" >"$d/osslsign.out" 2>&1 || rc=$?
 	if [ "$rc" -ne 0 ]; then
-		reject validators "osslsigncode sign" "exit $rc: $(tail -n 3 "$d/osslsign.out" | tr '\n' ' ')"
+		reject "$VCOL" "osslsigncode sign" "exit $rc: $(tail -n 3 "$d/osslsign.out" | tr '\n' ' ')"
 	else
 		rc=0
 		osslsigncode verify -CAfile "$CRT" -in "$d/osslsigned" >"$d/osslverify.out" 2>&1 || rc=$?
 		if [ "$rc" -eq 0 ] && grep -q 'Signature verification: ok' "$d/osslverify.out"; then
-			pass validators "osslsigncode sign + verify: Signature verification: ok"
+			pass "$VCOL" "osslsigncode sign + verify: Signature verification: ok"
 		else
-			reject validators "osslsigncode verify" "exit $rc: $(grep -iE 'error|fail|mismatch' "$d/osslverify.out" | head -n 3 | tr '\n' ' ')"
+			reject "$VCOL" "osslsigncode verify" "exit $rc: $(grep -iE 'error|fail|mismatch' "$d/osslverify.out" | head -n 3 | tr '\n' ' ')"
 		fi
 		# cross-check: sbverify accepts the osslsigncode signature
 		rc=0
 		sbverify --cert "$CRT" "$d/osslsigned" >"$d/sbverify-oss.out" 2>&1 || rc=$?
 		if [ "$rc" -eq 0 ]; then
-			pass validators "sbverify accepts the osslsigncode signature"
+			pass "$VCOL" "sbverify accepts the osslsigncode signature"
 		else
-			reject validators "sbverify (osslsigncode-signed)" "exit $rc: $(tr '\n' ' ' <"$d/sbverify-oss.out" | cut -c1-300)"
+			reject "$VCOL" "sbverify (osslsigncode-signed)" "exit $rc: $(tr '\n' ' ' <"$d/sbverify-oss.out" | cut -c1-300)"
 		fi
 	fi
 }
@@ -460,13 +467,14 @@ serial_excerpt() {
 
 FIRMWARE_BAD='BdsDxe: failed to load Boot[0-9A-F]+ "UEFI (QEMU HARDDISK|Misc Device)[^"]*"[^:]*: [A-Za-z ]+|Security Violation|Access Denied|ASSERT|!!!! X64 Exception|Synchronous Exception'
 
-# boot_report WHAT OK_TEXT: interpret BOOT_RESULT for the boot column
+# boot_report WHAT LOG OK_RE [BAD_RE]: interpret BOOT_RESULT for the column $BOOTCOL
+BOOTCOL=boot
 boot_report() {
 	local what="$1" log="$2" ok_re="$3" bad_re="${4:-$FIRMWARE_BAD}"
 	case "$BOOT_RESULT" in
-	ok) pass boot "$what: '$(serial_excerpt "$log" "$ok_re")' after ${BOOT_SECS}s" ;;
-	bad) reject boot firmware "$what: '$(serial_excerpt "$log" "$bad_re")'" ;;
-	*) fail boot "$what: no '$ok_re' on the serial console ($BOOT_RESULT after ${BOOT_SECS}s; log $log)" ;;
+	ok) pass "$BOOTCOL" "$what: '$(serial_excerpt "$log" "$ok_re")' after ${BOOT_SECS}s" ;;
+	bad) reject "$BOOTCOL" firmware "$what: '$(serial_excerpt "$log" "$bad_re")'" ;;
+	*) fail "$BOOTCOL" "$what: no '$ok_re' on the serial console ($BOOT_RESULT after ${BOOT_SECS}s; log $log)" ;;
 	esac
 }
 
@@ -557,9 +565,390 @@ while IFS=$'\t' read -r name kind arch expect role _; do
 	KIND[$name]="$kind" ARCH[$name]="$arch" EXPECT[$name]="$expect" ROLE[$name]="$role"
 done <"$MANIFEST"
 
+# ------------------------------------------------------------ newer modes
+# Outputs of sbat-add for the current corpus file (for the JSON checks), and
+# the relocated images by corpus name (for the Secure Boot chain).
+OUTS=()
+declare -A RELOCATED=()
+SHIM_POLICY="$CORPUS/shimx64.efi"
+SBAT_ROW='sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md'
+
+# expect_rc COLUMN WANT WHAT: pass when the last tool call ($RC) exited WANT
+expect_rc() {
+	if [ "$RC" -eq "$2" ]; then
+		pass "$1" "$3: exit $RC"
+	else
+		fail "$1" "$3: exit $RC, want $2: $(first_err "$LAST")"
+	fi
+}
+
+# run PREFIX ARGS...: tool, remembering PREFIX for expect_rc's message
+run() {
+	LAST="$1"
+	tool "$@"
+}
+
+# print_none COLUMN IMAGE: --print must exit 3 on an image without .sbat
+print_none() {
+	run "$2.print" --print "$2"
+	expect_rc "$1" 3 "--print on $(basename "$2") (no .sbat left)"
+}
+
+# remove_tests NAME ORIG DIR HAD_SBAT SHIFTED
+remove_tests() {
+	local name="$1" orig="$2" d="$3" had="$4" shifted="$5" src out sib inpl sum
+	if [ "$had" = 0 ]; then
+		# taking out what the insert (and a later grow) added
+		for src in "$d/step1.efi" "$d/grow.efi"; do
+			[ -s "$src" ] || continue
+			out="$d/removed-$(basename "$src")"
+			rm -f "$out"
+			run "${out%.efi}" --remove --file "$src" --output "$out"
+			if [ "$RC" -ne 0 ] || [ ! -s "$out" ]; then
+				fail removed "--remove on $(basename "$src"): exit $RC: $(first_err "${out%.efi}")"
+				continue
+			fi
+			OUTS+=("$out")
+			pass removed "--remove on $(basename "$src"): exit 0"
+			print_none removed "$out"
+			check_as removed "$src" "$out" "" removed "remove-$(basename "$src" .efi)"
+			if [ "${EXPECT[$name]}" = signed ]; then
+				sib="$CORPUS/${name%-signed}"
+				if [ -s "$sib" ] && cmp -s "$sib" "$out"; then
+					pass removed "byte for byte the unsigned package's image $(basename "$sib")"
+				elif [ -s "$sib" ]; then
+					check_as same-but-checksum "$sib" "$out" "" removed "unsigned-$(basename "$src" .efi)"
+				else
+					say "  NOTE $(basename "$sib") is not in the corpus; signed kernel not compared"
+				fi
+			elif [ "$shifted" = 1 ]; then
+				say "  NOTE the grown headers stay grown: the layout is checked instead of cmp"
+			elif cmp -s "$orig" "$out"; then
+				pass removed "byte for byte the original ($(wc -c <"$out") bytes)"
+			else
+				fail removed "not the original: $(cmp "$orig" "$out" 2>&1 | head -n 1)"
+			fi
+		done
+		# in place, from the replaced image: the same file again
+		inpl="$d/removed-inplace.efi"
+		if [ -s "$d/step2.efi" ] && [ -s "$d/removed-step1.efi" ]; then
+			cp "$d/step2.efi" "$inpl"
+			run "$d/removed-inplace" --remove --file "$inpl"
+			if [ "$RC" -eq 0 ] && cmp -s "$inpl" "$d/removed-step1.efi"; then
+				pass removed "--remove in place on step 2: identical to the removal from step 1"
+			else
+				fail removed "--remove in place on step 2: exit $RC, $(cmp "$inpl" "$d/removed-step1.efi" 2>&1 | head -n 1)"
+			fi
+			sum="$(sha "$inpl")"
+			run "$d/removed-again" --remove --file "$inpl"
+			if [ "$RC" -eq 1 ] && [ "$(sha "$inpl")" = "$sum" ]; then
+				pass removed "--remove again: exit 1, file untouched: $(first_err "$d/removed-again")"
+			else
+				fail removed "--remove on an image without .sbat: exit $RC, want 1, file $([ "$(sha "$inpl")" = "$sum" ] && echo untouched || echo MODIFIED)"
+			fi
+		fi
+		# iPXE's headers stay grown: it must still start
+		if [ "$shifted" = 1 ] && [ "$DO_BOOT" = 1 ] && [ "${ROLE[$name]}" != none ] && [ -s "$d/removed-step1.efi" ]; then
+			mkdir -p "$d/removed"
+			BOOTCOL=removed
+			boot_one "$name" "$d/removed-step1.efi" "${ARCH[$name]}" "${ROLE[$name]}" "$d/removed"
+			BOOTCOL=boot
+		fi
+		return 0
+	fi
+	# the image's own .sbat: taken out when last, else retired as .oldsbat
+	image_info "$orig"
+	out="$d/removed-orig.efi"
+	rm -f "$out"
+	run "$d/removed-orig" --remove --file "$orig" --output "$out"
+	if [ "$RC" -ne 0 ] || [ ! -s "$out" ]; then
+		fail removed "--remove on the original: exit $RC: $(first_err "$d/removed-orig")"
+		return 0
+	fi
+	OUTS+=("$out")
+	print_none removed "$out"
+	if [ "$INFO_sbat_last" = 1 ]; then
+		if [ "$(wc -c <"$out")" -lt "$(wc -c <"$orig")" ]; then
+			pass removed "the original's last .sbat was taken out: $(wc -c <"$orig") -> $(wc -c <"$out") bytes"
+		else
+			fail removed "the original's last .sbat: file did not shrink ($(wc -c <"$out") bytes)"
+		fi
+	elif [ "$(wc -c <"$out")" -eq "$(wc -c <"$orig")" ]; then
+		pass removed "the original's mid-file .sbat was retired: file size unchanged ($(wc -c <"$out") bytes)"
+	else
+		fail removed "the original's mid-file .sbat: file size $(wc -c <"$orig") -> $(wc -c <"$out")"
+	fi
+	check_as removed "$orig" "$out" "" removed remove-original
+	# in place on the replaced image
+	if [ -s "$d/step2.efi" ]; then
+		cp "$d/step2.efi" "$d/removed-inplace.efi"
+		run "$d/removed-inplace" --remove --file "$d/removed-inplace.efi"
+		if [ "$RC" -eq 0 ]; then
+			OUTS+=("$d/removed-inplace.efi")
+			check_as removed "$d/step2.efi" "$d/removed-inplace.efi" "" removed remove-step2-inplace
+		else
+			fail removed "--remove in place on step 2: exit $RC: $(first_err "$d/removed-inplace")"
+		fi
+	fi
+}
+
+# relocate_tests NAME ORIG DIR COMPONENT: a CSV larger than the mid-file .sbat of step 2
+relocate_tests() {
+	local name="$1" orig="$2" d="$3" comp="$4" r rd c3 c4
+	r="$d/relocated.efi" rd="$d/reloc" c3="$d/csv3.csv" c4="$d/csv4.csv"
+	mkdir -p "$rd"
+	rm -f "$r"
+	run "$d/relocate" --relocate --file "$d/step2.efi" --csv "$c3" --output "$r"
+	if [ "$RC" -ne 0 ] || [ ! -s "$r" ]; then
+		fail relocated "--relocate with a $(wc -c <"$c3")-byte CSV: exit $RC: $(first_err "$d/relocate")"
+		return 0
+	fi
+	OUTS+=("$r")
+	pass relocated "--relocate with a $(wc -c <"$c3")-byte CSV (larger than the mid-file .sbat): exit 0"
+	check_as relocated "$d/step2.efi" "$r" "$c3" relocated relocate
+	print_matches "$r" "$c3" relocated
+	# the same command on its own output changes nothing
+	rm -f "$d/relocated-again.efi"
+	run "$d/relocated-again" --relocate --file "$r" --csv "$c3" --output "$d/relocated-again.efi"
+	if [ "$RC" -eq 0 ] && cmp -s "$r" "$d/relocated-again.efi"; then
+		pass relocated "--relocate again with the same CSV: byte-identical output"
+	else
+		fail relocated "--relocate again: exit $RC, $(cmp "$r" "$d/relocated-again.efi" 2>&1 | head -n 1)"
+	fi
+	# a still larger CSV grows the new last .sbat
+	image_info "$r"
+	write_big_csv "$c4" "$comp" "$INFO_sbat_rawsize"
+	rm -f "$d/relocated-grow.efi"
+	run "$d/relocated-grow" --file "$r" --csv "$c4" --output "$d/relocated-grow.efi"
+	if [ "$RC" -eq 0 ]; then
+		OUTS+=("$d/relocated-grow.efi")
+		check "$r" "$d/relocated-grow.efi" "$c4" relocated relocate-then-grow
+	else
+		fail relocated "a $(wc -c <"$c4")-byte CSV after --relocate (the new .sbat is last): exit $RC: $(first_err "$d/relocated-grow")"
+	fi
+	# --remove takes the new last .sbat out and keeps .oldsbat
+	rm -f "$d/relocated-removed.efi"
+	run "$d/relocated-removed" --remove --file "$r" --output "$d/relocated-removed.efi"
+	if [ "$RC" -eq 0 ]; then
+		OUTS+=("$d/relocated-removed.efi")
+		check_as removed "$r" "$d/relocated-removed.efi" "" relocated relocate-then-remove
+	else
+		fail relocated "--remove after --relocate: exit $RC: $(first_err "$d/relocated-removed")"
+	fi
+	cp "$c3" "$rd/expected.csv"
+	VCOL=relocated
+	run_validators "$orig" "$r" "$rd" "${ARCH[$name]}"
+	VCOL=validators
+	RELOCATED[$name]="$r"
+	if [ "$DO_BOOT" = 1 ] && [ "${ROLE[$name]}" != none ]; then
+		BOOTCOL=relocated
+		boot_one "$name" "$r" "${ARCH[$name]}" "${ROLE[$name]}" "$rd"
+		BOOTCOL=boot
+	fi
+}
+
+# merge_one PREFIX IN OUT EXPECTED LABEL ARGS...: --merge ARGS; a refusal that
+# asks for --relocate (the merged CSV outgrows a mid-file .sbat) is retried with it
+merge_one() {
+	local pre="$1" in="$2" out="$3" want="$4" label="$5" mode=""
+	shift 5
+	rm -f "$out"
+	run "$pre" --merge "$@" --file "$in" --output "$out"
+	if [ "$RC" -eq 1 ] && [ ! -e "$out" ] && grep -q -- '--relocate' "$pre.err"; then
+		pass merged "$label: refused without --relocate (the merged CSV outgrows the mid-file .sbat), nothing written"
+		run "$pre" --merge --relocate "$@" --file "$in" --output "$out"
+		mode=relocated
+	fi
+	if [ "$RC" -ne 0 ] || [ ! -s "$out" ]; then
+		fail merged "$label: exit $RC: $(first_err "$pre")"
+		return 1
+	fi
+	OUTS+=("$out")
+	pass merged "$label${mode:+ with --relocate}: exit 0"
+	print_matches "$out" "$want" merged
+	check_as "$mode" "$in" "$out" "$want" merged "$(basename "$pre")"
+}
+
+# merge_tests NAME ORIG DIR HAD_SBAT COMPONENT [--strip-signature]
+merge_tests() {
+	local name="$1" orig="$2" d="$3" had="$4" comp="$5" strip=("${@:6}") add own
+	add="$d/merge-add.csv" own="$d/orig-print.csv"
+	local line c0 g0 g1 conf="$d/merge-conflict.csv" sum
+	if [ "$had" = 0 ]; then
+		rm -f "$d/merged.efi"
+		run "$d/merged" --merge "${strip[@]}" --file "$orig" --csv "$d/csv1.csv" --output "$d/merged.efi"
+		if [ "$RC" -eq 0 ] && cmp -s "$d/merged.efi" "$d/step1.efi"; then
+			pass merged "--merge into an image without .sbat: byte-identical to the plain insert"
+		else
+			fail merged "--merge into an image without .sbat: exit $RC, $(cmp "$d/merged.efi" "$d/step1.efi" 2>&1 | head -n 1)"
+		fi
+		return 0
+	fi
+	cp "$d/print0.out" "$own"
+	[ -z "$(tail -c 1 "$own")" ] || printf '\n' >>"$own"
+	printf '%s\n%s.sbat-add-merge,1,sbat-add test,%s,1,https://example.invalid/\n' "$SBAT_ROW" "$comp" "$comp" >"$add"
+	if grep -q 'would not pass validation' "$d/print0.err"; then
+		# an invalid .sbat (memtest86+): refused, then replaced with --force
+		cp "$orig" "$d/merge-inplace.efi"
+		run "$d/merge-invalid" --merge --file "$d/merge-inplace.efi" --csv "$add"
+		if [ "$RC" -eq 1 ] && [ "$(sha "$d/merge-inplace.efi")" = "$(sha "$orig")" ]; then
+			pass merged "--merge into an invalid .sbat: exit 1, file untouched: $(first_err "$d/merge-invalid")"
+		else
+			fail merged "--merge into an invalid .sbat: exit $RC (want 1), file $([ "$(sha "$d/merge-inplace.efi")" = "$(sha "$orig")" ] && echo untouched || echo MODIFIED)"
+		fi
+		merge_one "$d/merge-force-invalid" "$orig" "$d/merged-forced.efi" "$add" "--merge --force over an invalid .sbat replaces it" --force --csv "$add"
+		return 0
+	fi
+	cat "$own" >"$d/merge-want.csv"
+	tail -n 1 "$add" >>"$d/merge-want.csv"
+	merge_one "$d/merge" "$orig" "$d/merged.efi" "$d/merge-want.csv" \
+		"--merge of one new component (the image's $(grep -c . "$own") rows first)" --csv "$add"
+	merge_one "$d/merge-own" "$orig" "$d/merged-own.efi" "$own" "--merge of the image's own CSV (no row added)" --csv "$own"
+	# a different generation for the image's first component
+	line="$(sed -n 2p "$own")"
+	c0="${line%%,*}"
+	g0="$(printf '%s' "$line" | cut -d, -f2)"
+	if [ "$g0" -gt 1 ]; then g1=$((g0 - 1)); else g1=$((g0 + 1)); fi
+	printf '%s\n%s,%s,sbat-add test,%s,1,https://example.invalid/\n' "$SBAT_ROW" "$c0" "$g1" "$c0" >"$conf"
+	cp "$orig" "$d/merge-inplace.efi"
+	sum="$(sha "$orig")"
+	run "$d/merge-conflict" --merge --file "$d/merge-inplace.efi" --csv "$conf"
+	if [ "$RC" -eq 1 ] && [ "$(sha "$d/merge-inplace.efi")" = "$sum" ]; then
+		pass merged "--merge of $c0,$g1 into $c0,$g0: exit 1, file untouched: $(first_err "$d/merge-conflict")"
+	else
+		fail merged "--merge of $c0,$g1 into $c0,$g0: exit $RC (want 1), file $([ "$(sha "$d/merge-inplace.efi")" = "$sum" ] && echo untouched || echo MODIFIED)"
+	fi
+	{
+		head -n 1 "$own"
+		tail -n 1 "$conf"
+		tail -n +3 "$own"
+	} >"$d/merge-force-want.csv"
+	merge_one "$d/merge-force" "$orig" "$d/merged-forced.efi" "$d/merge-force-want.csv" \
+		"--merge --force of $c0,$g1 (replaces the row in its place)" --force --csv "$conf"
+	if [ "$name" = shimx64.efi ] && [ -s "$d/merged-forced.efi" ] && [ -s "$SHIM_POLICY" ]; then
+		level_expect 4 "$d/merged-forced.efi" "shim forced to $c0,$g1 is below its own SbatLevel" "$SHIM_POLICY"
+	fi
+}
+
+# level_expect WANT SUBJECT WHAT POLICY [--level-payload P]: --check-level on an
+# image (or, with SUBJECT --csv:FILE, a CSV file) must exit WANT
+level_expect() {
+	local want="$1" subj="$2" what="$3" pol="$4" pre
+	shift 4
+	LEVELN=$((${LEVELN:-0} + 1))
+	pre="$WORK/$CUR/level$LEVELN"
+	if [ "${subj#--csv:}" != "$subj" ]; then
+		run "$pre" --check-level "$pol" "$@" --csv "${subj#--csv:}"
+	else
+		run "$pre" --check-level "$pol" "$@" "$subj"
+	fi
+	if [ "$RC" -eq "$want" ]; then
+		pass level "$what ($(basename "$pol")${1:+ $*}): exit $RC: $(cat "$pre.out" "$pre.err" | head -n 1 | sed 's/^.*: \(revoked\|not revoked\|no .sbat\|.sbat is invalid\)/\1/' | cut -c1-160)"
+	else
+		fail level "$what ($(basename "$pol")${1:+ $*}): exit $RC, want $want: $(cat "$pre.out" "$pre.err" | head -n 2 | tr '\n' ' ' | cut -c1-300)"
+	fi
+}
+
+# level_tests NAME ORIG DIR
+level_tests() {
+	local name="$1" orig="$2" d="$3" p pol any=0
+	pol="$d/sbatlevel-linux2.txt"
+	case "$name" in
+	shimx64.efi | grubx64-debian.efi | systemd-bootx64.efi | linuxx64.efi.stub)
+		[ -s "$SHIM_POLICY" ] || return 0
+		any=1
+		rm -f "$d/own.efi"
+		run "$d/own" --file "$orig" --csv "$d/orig-print.csv" --output "$d/own.efi"
+		expect_rc level 0 "replace with the image's own CSV"
+		[ -s "$d/own.efi" ] && OUTS+=("$d/own.efi")
+		for p in latest automatic; do
+			level_expect 0 "$orig" "Debian's $name" "$SHIM_POLICY" --level-payload "$p"
+			[ -s "$d/own.efi" ] && level_expect 0 "$d/own.efi" "$name replaced with its own CSV" "$SHIM_POLICY" --level-payload "$p"
+		done
+		[ -s "$d/step2.efi" ] && level_expect 0 "$d/step2.efi" "$name with the test CSV ($(sed -n 2p "$d/csv2.csv" | cut -d, -f1-2))" "$SHIM_POLICY"
+		;;
+	grubx64-nosbat.efi)
+		[ -s "$SHIM_POLICY" ] || return 0
+		any=1
+		printf '%s\ngrub,1,Free Software Foundation,grub,2.06,https://www.gnu.org/software/grub/\n' "$SBAT_ROW" >"$d/grub1.csv"
+		rm -f "$d/grub1.efi"
+		run "$d/grub1" --file "$orig" --csv "$d/grub1.csv" --output "$d/grub1.efi"
+		expect_rc level 0 "insert grub,1"
+		if [ -s "$d/grub1.efi" ]; then
+			OUTS+=("$d/grub1.efi")
+			level_expect 4 "$d/grub1.efi" "GRUB with grub,1" "$SHIM_POLICY"
+			level_expect 4 "$d/grub1.efi" "GRUB with grub,1" "$SHIM_POLICY" --level-payload automatic
+		fi
+		level_expect 4 "--csv:$d/grub1.csv" "the grub,1 CSV before embedding" "$SHIM_POLICY"
+		level_expect 3 "$orig" "GRUB without .sbat" "$SHIM_POLICY"
+		[ -s "$d/step2.efi" ] && level_expect 0 "$d/step2.efi" "GRUB with grub,5" "$SHIM_POLICY"
+		;;
+	grubx64.efi)
+		[ -s "$SHIM_POLICY" ] || return 0
+		any=1
+		level_expect 4 "$orig" "grub-mkimage --sbat image with grub,3" "$SHIM_POLICY"
+		;;
+	memtest86+x64.efi)
+		[ -s "$SHIM_POLICY" ] || return 0
+		any=1
+		level_expect 4 "$orig" "memtest86+'s own invalid .sbat (5 fields)" "$SHIM_POLICY"
+		;;
+	esac
+	if [ "${ROLE[$name]}" = kernel ] && [ -s "$d/step1.efi" ]; then
+		any=1
+		printf 'sbat,1,2099010100\nlinux,2\n' >"$pol"
+		printf '%s\nlinux,2,sbat-add test,linux,2,https://example.invalid/\n' "$SBAT_ROW" >"$d/linux2.csv"
+		level_expect 3 "$orig" "kernel without .sbat" "$pol"
+		level_expect 4 "$d/step1.efi" "kernel with linux,1" "$pol"
+		rm -f "$d/linux2.efi"
+		run "$d/linux2" --file "$d/step1.efi" --csv "$d/linux2.csv" --output "$d/linux2.efi"
+		expect_rc level 0 "replace with linux,2"
+		if [ -s "$d/linux2.efi" ]; then
+			OUTS+=("$d/linux2.efi")
+			level_expect 0 "$d/linux2.efi" "kernel with linux,2" "$pol"
+		fi
+		[ -s "$SHIM_POLICY" ] && level_expect 0 "$d/step1.efi" "kernel with linux,1 (shim's SbatLevel names no linux)" "$SHIM_POLICY"
+	fi
+	[ "$any" = 1 ] || cell "$name" level n/a
+}
+
+# json_tests ORIG ARCH IMAGES...: --print --json on each must parse and agree
+# with --print, objdump, pefile and the raw parse
+json_tests() {
+	local orig="$1" arch="$2" img od list="$WORK/$CUR/json.list" i=0 line
+	shift 2
+	od=objdump
+	[ "$arch" = aa64 ] && od=aarch64-linux-gnu-objdump
+	: >"$list"
+	for img in "$orig" "$@"; do
+		[ -s "$img" ] || continue
+		i=$((i + 1))
+		run "$WORK/$CUR/json$i" --print --json "$img"
+		[ "$RC" -eq 0 ] || { fail json "--print --json $(basename "$img"): exit $RC: $(first_err "$WORK/$CUR/json$i")"; continue; }
+		run "$WORK/$CUR/jprint$i" --print "$img"
+		printf '%s\t%s\t%s\t%s\t%s\n' "$img" "$WORK/$CUR/json$i.out" "$WORK/$CUR/jprint$i.out" "$RC" \
+			"$("$od" -h "$img" 2>/dev/null | grep -cE '^ +[0-9]+ ')" >>"$list"
+	done
+	"$PY" "$CHECK" --json "$list" >"$CURLOG.check-json" 2>&1 || true
+	local why=""
+	while IFS= read -r line; do
+		case "$line" in
+		"PASS json "*) pass json "--print --json $(basename "${line#PASS json }" | sed 's/: / /')" ;;
+		"FAIL json "*)
+			fail json "--print --json $(basename "${line#FAIL json }" | sed 's/: / /'): $(printf '%s' "$why" | cut -c1-300)"
+			why=""
+			;;
+		FAIL*) why="$why$line " ;;
+		esac
+	done <"$CURLOG.check-json"
+	grep -qE '^(PASS|FAIL) json ' "$CURLOG.check-json" || fail json "check-image.py --json: $(tail -n 2 "$CURLOG.check-json" | tr '\n' ' ')"
+}
+
 test_file() {
 	local name="$1" orig="$CORPUS/$1" expect="${EXPECT[$1]}" arch="${ARCH[$1]}" d comp c1 c2 c3
-	local s1 s2 s3 had_sbat strip=() sum0
+	local s1 s2 s3 had_sbat strip=() sum0 reloc=0
+	OUTS=()
+	LEVELN=0
 	CUR="$name"
 	d="$WORK/$name"
 	mkdir -p "$d"
@@ -605,9 +994,7 @@ test_file() {
 			else
 				fail inserted "in-place: exit $RC, file $([ "$(sha "$d/inplace.efi")" = "$sum0" ] && echo untouched || echo MODIFIED)"
 			fi
-			cell "$name" replaced n/a
-			cell "$name" validators n/a
-			cell "$name" boot n/a
+			for c in replaced validators boot removed relocated merged level json; do cell "$name" "$c" n/a; done
 			return 0
 		elif [ "$RC" -eq 0 ] && [ -s "$s1" ]; then
 			say "  NOTE no free header slot in the original, but sbat-add made room: $(grep -iE 'moved|room' "$d/insert.err" | head -n 1 | sed 's/^[^:]*: //')"
@@ -727,6 +1114,7 @@ test_file() {
 		else
 			if [ "$RC" -eq 1 ] && [ ! -e "$d/grow.efi" ]; then
 				pass replaced "a CSV larger than the mid-file .sbat ($INFO_sbat_rawsize bytes) is refused (exit 1): $(first_err "$d/grow")"
+				reloc=1
 			elif [ "$RC" -eq 0 ]; then
 				# allowed only if the result is still valid
 				check "$s2" "$d/grow.efi" "$c3" replaced grow-midfile
@@ -748,6 +1136,17 @@ test_file() {
 	else
 		cell "$name" boot skip
 	fi
+
+	# ---- the newer modes
+	remove_tests "$name" "$orig" "$d" "$had_sbat" "$shifted"
+	if [ "$reloc" = 1 ]; then
+		relocate_tests "$name" "$orig" "$d" "$comp"
+	else
+		cell "$name" relocated n/a
+	fi
+	merge_tests "$name" "$orig" "$d" "$had_sbat" "$comp" "${strip[@]}"
+	level_tests "$name" "$orig" "$d"
+	json_tests "$orig" "$arch" "$s1" "$s2" "$d/grow.efi" "$d/mid.efi" "${OUTS[@]}"
 }
 
 for name in "${NAMES[@]}"; do
@@ -756,31 +1155,35 @@ done
 
 # ------------------------------------------------ Secure Boot through shim
 # OVMF with Debian's "snakeoil" PK/KEK/db (its private key ships with ovmf):
-# sign the modified shim, systemd-boot (as grubx64.efi, shim's second stage)
-# and kernel with it, boot, then boot again with an SbatLevel revoking linux,1.
+# sign the modified shim, systemd-boot (as grubx64.efi, shim's second stage;
+# the relocated one when there is one) and kernel with it, boot, then boot
+# again with an SbatLevel revoking linux,1, and with one revoking the
+# relocated systemd-boot's row.
 shim_chain() {
-	local d="$WORK/shim-secureboot" esp sk sc shim sdboot kernel vars log
+	local d="$WORK/shim-secureboot" esp sk sc shim sdboot kernel vars log f
 	CUR="secure-boot-chain"
 	CURLOG="$LOGS/secure-boot-chain.log"
 	: >"$CURLOG"
 	hr
-	say "== secure-boot-chain (OVMF snakeoil keys -> shim -> systemd-boot -> kernel; then SbatLevel revoking linux,1)"
+	say "== secure-boot-chain (OVMF snakeoil keys -> shim -> systemd-boot -> kernel; then SbatLevels revoking linux,1 and the relocated systemd-boot)"
 	shim="${FINAL[shimx64.efi]:-}"
-	sdboot="${FINAL[systemd-bootx64.efi]:-$CORPUS/systemd-bootx64.efi}"
+	# the relocated systemd-boot (new last .sbat, retired .oldsbat) when there is one
+	sdboot="${RELOCATED[systemd-bootx64.efi]:-${FINAL[systemd-bootx64.efi]:-$CORPUS/systemd-bootx64.efi}}"
 	kernel="${FINAL[vmlinuz-amd64]:-}"
 	if [ -z "$shim" ] || [ -z "$kernel" ]; then
 		fail boot "needs the modified shimx64.efi and vmlinuz-amd64 from the steps above"
 		return 0
 	fi
-	cell "$CUR" inserted n/a
-	cell "$CUR" replaced n/a
+	for f in inserted replaced removed merged level json; do cell "$CUR" "$f" n/a; done
+	cell "$CUR" relocated n/a
+	printf 'systemd-boot: %s\n' "$sdboot" >>"$CURLOG"
 	mkdir -p "$d"
 	sk="$d/snakeoil.key"
 	sc=/usr/share/ovmf/PkKek-1-snakeoil.pem
 	openssl rsa -in /usr/share/ovmf/PkKek-1-snakeoil.key -passin pass:snakeoil -out "$sk" >>"$CURLOG" 2>&1
 	esp="$d/esp"
 	make_esp "$esp"
-	local ok=1 f
+	local ok=1
 	for f in "$shim:EFI/BOOT/BOOTX64.EFI" "$sdboot:EFI/BOOT/grubx64.efi" "$kernel:vmlinuz"; do
 		if ! sbsign --key "$sk" --cert "$sc" --output "$esp/${f#*:}" "${f%%:*}" >>"$CURLOG" 2>&1; then
 			ok=0
@@ -800,7 +1203,7 @@ shim_chain() {
 	log="$d/serial.log"
 	qemu_boot x64 "$esp" "$log" 'Linux version' "$FIRMWARE_BAD|Verification failed|Error loading|SBAT self-check failed"
 	if [ "$BOOT_RESULT" = ok ]; then
-		pass boot "Secure Boot: shim accepted the modified shim/systemd-boot/kernel: '$(serial_excerpt "$log" 'Linux version')' after ${BOOT_SECS}s"
+		pass boot "Secure Boot: shim accepted the modified shim/$([ -n "${RELOCATED[systemd-bootx64.efi]:-}" ] && echo "relocated ")systemd-boot/kernel: '$(serial_excerpt "$log" 'Linux version')' after ${BOOT_SECS}s"
 		if grep -aq 'Secure boot enabled' "$log"; then
 			pass boot "the kernel reports 'secureboot: Secure boot enabled'"
 		else
@@ -832,6 +1235,31 @@ shim_chain() {
 	else
 		fail boot "SbatLevel 'linux,2': no refusal seen ($BOOT_RESULT after ${BOOT_SECS}s; see $log)"
 	fi
+
+	# An SbatLevel revoking the relocated systemd-boot's own row: shim must
+	# read the new last .sbat of its second stage (not the retired one) and
+	# refuse it before the menu.
+	if [ -n "${RELOCATED[systemd-bootx64.efi]:-}" ]; then
+		local row
+		row="$("$SBAT_ADD" --print "$sdboot" 2>/dev/null | sed -n 2p | cut -d, -f1-2)"
+		log="$d/serial-revoked-sdboot.log"
+		cp /usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd "$vars"
+		printf 'sbat,1,2099010100\n%s,%s\n' "${row%,*}" "$((${row#*,} + 1))" >"$d/sbatlevel-sdboot.txt"
+		if "$PY" "$HERE/ovmf-setvar.py" "$vars" SbatLevel 605dab50-e046-4300-abb6-3dd810dd8b23 0x3 \
+			"$d/sbatlevel-sdboot.txt" >>"$CURLOG" 2>&1; then
+			qemu_boot x64 "$esp" "$log" 'Verification failed|start_image\(\) returned|Failed to (load|start) image' \
+				'sbat-add test entry|Linux version'
+			if [ "$BOOT_RESULT" = ok ]; then
+				pass boot "SbatLevel '${row%,*},$((${row#*,} + 1))': shim refused the relocated systemd-boot's ${row} .sbat: '$(serial_excerpt "$log" 'Verification failed|start_image\(\) returned|Failed to (load|start) image')' after ${BOOT_SECS}s"
+			elif [ "$BOOT_RESULT" = bad ]; then
+				fail boot "SbatLevel '${row%,*},$((${row#*,} + 1))' did not stop the relocated systemd-boot (shim read no .sbat, or the retired one?): '$(serial_excerpt "$log" 'sbat-add test entry|Linux version')'"
+			else
+				fail boot "SbatLevel '${row%,*},$((${row#*,} + 1))': no refusal of the relocated systemd-boot seen ($BOOT_RESULT after ${BOOT_SECS}s; see $log)"
+			fi
+		else
+			fail boot "could not preset SbatLevel in the varstore (see $CURLOG)"
+		fi
+	fi
 	unset QEMU_X86_FW
 }
 
@@ -843,11 +1271,14 @@ fi
 # ------------------------------------------------------------------ summary
 hr
 say "== summary (work directory $WORK)"
-printf '%-24s %-10s %-10s %-11s %-8s\n' "corpus file" inserted replaced validators boot
+COLUMNS_=(inserted replaced removed relocated merged level json validators boot)
+printf '%-20s' "corpus file"
+printf ' %-10s' "${COLUMNS_[@]}"
+printf '\n'
 for name in "${NAMES[@]}"; do
-	printf '%-24s %-10s %-10s %-11s %-8s\n' "$name" \
-		"${CELL[$name/inserted]:-skip}" "${CELL[$name/replaced]:-skip}" \
-		"${CELL[$name/validators]:-skip}" "${CELL[$name/boot]:-skip}"
+	printf '%-20s' "$name"
+	for c in "${COLUMNS_[@]}"; do printf ' %-10s' "${CELL[$name/$c]:-skip}"; done
+	printf '\n'
 done
 if [ ${#REJECTIONS[@]} -gt 0 ]; then
 	say ""
