@@ -18,24 +18,12 @@
 typedef struct emitter {
 	plan *p;
 	const uint8_t *in;
-	size_t in_len;
 	const uint8_t *payload;
 	const sink *out;
 	uint8_t *buf;
 	csum sum;
 	sbat_diag *d;
 } emitter;
-
-static int
-all_zero(const uint8_t *p, uint64_t n)
-{
-	uint64_t i;
-
-	for (i = 0; i < n; i++)
-		if (p[i])
-			return 0;
-	return 1;
-}
 
 int
 plan_is_identity(const plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload)
@@ -52,14 +40,14 @@ plan_is_identity(const plan *p, const uint8_t *in, size_t in_len, const uint8_t 
 			return 0;
 		if (e->kind == EXTENT_PAYLOAD && memcmp(in + pos, payload, (size_t)e->len) != 0)
 			return 0;
-		if (e->kind == EXTENT_ZERO && !all_zero(in + pos, e->len))
+		if (e->kind == EXTENT_ZERO && !plan_all_bytes(in + pos, e->len, 0))
 			return 0;
 		pos += e->len;
 	}
 	for (i = 0; i < p->n_patches; i++) {
 		const patch *q = &p->patches[i];
 
-		if (q->zero ? !all_zero(in + q->offset, q->len) : memcmp(in + q->offset, q->bytes, (size_t)q->len) != 0)
+		if (q->zero ? !plan_all_bytes(in + q->offset, q->len, 0) : memcmp(in + q->offset, q->bytes, (size_t)q->len) != 0)
 			return 0;
 	}
 	return 1;
@@ -131,15 +119,19 @@ fill(emitter *em, const extent *e, uint64_t off, size_t n)
 	return SBAT_OK;
 }
 
-/* One extent through memory: fill, patch, sum, write, a chunk at a time. */
+/*
+ * Bytes [from, to) of an extent through memory, a chunk at a time: fill,
+ * patch, sum (when a CheckSum is due) and, if `write`, write. Without
+ * `write` it only sums a range the kernel has already copied.
+ */
 static sbat_err
-emit_buffered(emitter *em, const extent *e, uint64_t pos, uint64_t from)
+emit_buffered(emitter *em, const extent *e, uint64_t pos, uint64_t from, uint64_t to, int write)
 {
 	uint64_t off;
 	sbat_err err;
 
-	for (off = from; off < e->len; ) {
-		size_t n = e->len - off > EMIT_CHUNK ? EMIT_CHUNK : (size_t)(e->len - off);
+	for (off = from; off < to; ) {
+		size_t n = to - off > EMIT_CHUNK ? EMIT_CHUNK : (size_t)(to - off);
 
 		err = fill(em, e, off, n);
 		if (err)
@@ -147,29 +139,11 @@ emit_buffered(emitter *em, const extent *e, uint64_t pos, uint64_t from)
 		apply_patches(em->p, em->buf, pos + off, n);
 		if (em->p->update_checksum)
 			csum_add(&em->sum, pos + off, em->buf, n);
-		err = put(em, pos + off, em->buf, n);
-		if (err)
-			return err;
-		off += n;
-	}
-	return SBAT_OK;
-}
-
-/* Sum one extent as it appears in the output (patches applied) without writing it. */
-static sbat_err
-sum_only(emitter *em, const extent *e, uint64_t pos)
-{
-	uint64_t off;
-	sbat_err err;
-
-	for (off = 0; off < e->len; ) {
-		size_t n = e->len - off > EMIT_CHUNK ? EMIT_CHUNK : (size_t)(e->len - off);
-
-		err = fill(em, e, off, n);
-		if (err)
-			return err;
-		apply_patches(em->p, em->buf, pos + off, n);
-		csum_add(&em->sum, pos + off, em->buf, n);
+		if (write) {
+			err = put(em, pos + off, em->buf, n);
+			if (err)
+				return err;
+		}
 		off += n;
 	}
 	return SBAT_OK;
@@ -187,24 +161,23 @@ emit_copy(emitter *em, const extent *e, uint64_t pos, int *direct)
 	uint64_t done = 0;
 
 	if (*direct) {
-		if (io_copy_range(em->out->io, em->out->in_fd, e->src, em->out->fd, pos, e->len, &done) == 0)
-			return em->p->update_checksum ? sum_only(em, e, pos) : SBAT_OK;
-		if (errno != ENOSYS && errno != EXDEV && errno != EINVAL && errno != EOPNOTSUPP &&
+		int ok = io_copy_range(em->out->io, em->out->in_fd, e->src, em->out->fd, pos, e->len, &done) == 0;
+
+		if (!ok && errno != ENOSYS && errno != EXDEV && errno != EINVAL && errno != EOPNOTSUPP &&
 		    errno != EBADF && errno != ETXTBSY)
 			return diag_fail_errno(em->d, SBAT_E_IO, "cannot copy into the output", errno);
-		*direct = 0;
+		/* sum what the kernel copied; on failure the rest goes through the buffer */
 		if (done && em->p->update_checksum) {
-			/* sum what the kernel already copied, then go on through the buffer */
-			extent head = *e;
-			sbat_err err;
+			sbat_err err = emit_buffered(em, e, pos, 0, done, 0);
 
-			head.len = done;
-			err = sum_only(em, &head, pos);
 			if (err)
 				return err;
 		}
+		if (ok)
+			return SBAT_OK;
+		*direct = 0;
 	}
-	return emit_buffered(em, e, pos, done);
+	return emit_buffered(em, e, pos, done, e->len, 1);
 }
 
 static sbat_err
@@ -254,7 +227,6 @@ plan_emit(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload, siz
 		return err;
 	em.p = p;
 	em.in = in;
-	em.in_len = in_len;
 	em.payload = payload;
 	em.out = out;
 	em.d = d;
@@ -271,7 +243,7 @@ plan_emit(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload, siz
 		if (e->kind == EXTENT_COPY && direct)
 			err = emit_copy(&em, e, pos, &direct);
 		else
-			err = emit_buffered(&em, e, pos, 0);
+			err = emit_buffered(&em, e, pos, 0, e->len, 1);
 		pos += e->len;
 	}
 	/* patches over kernel-copied ranges; rewriting the rest is harmless */

@@ -52,6 +52,9 @@ typedef struct plan {
 	sbat_edit_report report;
 } plan;
 
+/* 1 if all n bytes at p equal value. */
+int plan_all_bytes(const uint8_t *p, uint64_t n, uint8_t value);
+
 /*
  * Decide how `payload` becomes the image's .sbat (replace in place, grow
  * the last section, append a new one, relocate a mid-file one) or how the
