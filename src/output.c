@@ -156,6 +156,7 @@ sbat_output_open_scratch(const sbat_io *io, sbat_output **ret, sbat_diag *d)
 {
 	sbat_output *o = calloc(1, sizeof(*o));
 	FILE *f;
+	int err;
 
 	if (!o)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
@@ -163,11 +164,12 @@ sbat_output_open_scratch(const sbat_io *io, sbat_output **ret, sbat_diag *d)
 	/* tmpfile() is already unlinked; keep a dup of its descriptor */
 	f = tmpfile();
 	o->fd = f ? dup(fileno(f)) : -1;
+	err = errno;  /* before fclose can change it */
 	if (f)
 		fclose(f);
 	if (o->fd < 0) {
 		free(o);
-		return diag_fail_errno(d, SBAT_E_IO, "cannot create a scratch file", errno);
+		return diag_fail_errno(d, SBAT_E_IO, "cannot create a scratch file", err);
 	}
 	*ret = o;
 	return SBAT_OK;
