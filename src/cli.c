@@ -85,6 +85,10 @@ cli_report_error(const char *file, const sbat_diag *d)
 			fprintf(stderr, "%s: %s:%u: %s\n", cli_progname, file, d->line, d->what);
 	} else if (d->sys_errno) {
 		fprintf(stderr, "%s: %s: %s: %s\n", cli_progname, file, d->what, strerror(d->sys_errno));
+	} else if (d->code == SBAT_E_SBAT_NO_ROOM && d->size_needed) {
+		fprintf(stderr, "%s: %s: %s: needs %" PRIu64 " bytes, has %" PRIu64 "; use --relocate "
+		        "(at offset 0x%" PRIx64 ")\n", cli_progname, file, d->what, d->size_needed,
+		        d->size_available, d->offset);
 	} else if (d->has_offset) {
 		fprintf(stderr, "%s: %s: %s (at offset 0x%" PRIx64 ")\n", cli_progname, file,
 		        d->what ? d->what : sbat_strerror(d->code), d->offset);

@@ -19,6 +19,8 @@ diag_fail_at(sbat_diag *d, sbat_err code, const char *what, uint64_t offset)
 		d->line = 0;
 		d->field = 0;
 		d->sys_errno = 0;
+		d->size_needed = 0;
+		d->size_available = 0;
 	}
 	return code;
 }
@@ -39,6 +41,19 @@ diag_fail_errno(sbat_diag *d, sbat_err code, const char *what, int err)
 	if (d) {
 		diag_fail(d, code, what);
 		d->sys_errno = err;
+	}
+	return code;
+}
+
+/* A place too small for the data: both sizes go to the caller. */
+static inline sbat_err
+diag_fail_size(sbat_diag *d, sbat_err code, const char *what, uint64_t offset, uint64_t needed,
+               uint64_t available)
+{
+	if (d) {
+		diag_fail_at(d, code, what, offset);
+		d->size_needed = needed;
+		d->size_available = available;
 	}
 	return code;
 }

@@ -443,10 +443,10 @@ plan_replace(const sbat_pe *pe, const uint8_t *in, size_t payload_len, const sba
 		} else if (opts->relocate) {
 			return plan_insert(pe, in, payload_len, p, t, pe->sbat_index, d);
 		} else {
-			return diag_fail_at(d, SBAT_E_SBAT_NO_ROOM,
-			                    "existing .sbat is not the last section and the new data does not fit "
-			                    "in its SizeOfRawData (use --relocate)",
-			                    s->header_offset + SH_SIZE_OF_RAW_DATA);
+			return diag_fail_size(d, SBAT_E_SBAT_NO_ROOM,
+			                      "existing .sbat is not the last section and the new data does not "
+			                      "fit in its SizeOfRawData",
+			                      s->header_offset + SH_SIZE_OF_RAW_DATA, payload_len, raw_size);
 		}
 	}
 
@@ -473,9 +473,9 @@ plan_replace(const sbat_pe *pe, const uint8_t *in, size_t payload_len, const sba
 		if (payload_len > room) {
 			if (opts->relocate)
 				return plan_insert(pe, in, payload_len, p, t, pe->sbat_index, d);
-			return diag_fail_at(d, SBAT_E_SBAT_NO_ROOM,
-			                    "new data does not fit before the next section in memory "
-			                    "(VirtualSize; use --relocate)", s->header_offset + SH_VIRTUAL_SIZE);
+			return diag_fail_size(d, SBAT_E_SBAT_NO_ROOM,
+			                      "new data does not fit before the next section in memory "
+			                      "(VirtualSize)", s->header_offset + SH_VIRTUAL_SIZE, payload_len, room);
 		}
 		if (raw_size > room || (was_adjacent && new_mem_end != next))
 			vsize = (uint32_t)room;
@@ -550,6 +550,22 @@ virtual_end_without(const sbat_pe *pe, unsigned skip)
 }
 
 /*
+ * The SizeOfImage an image whose sections end at `end` was built with: the
+ * aligned end, as the PE format asks, except on EFI zboot kernels, whose
+ * linker script sets it to _end, the last section's exact end. Removing an
+ * inserted .sbat thus gives back the value the image had before the insert.
+ */
+static int
+image_size_for_end(const sbat_pe *pe, uint64_t end, uint64_t *ret)
+{
+	if (pe->kind == SBAT_KIND_ZBOOT) {
+		*ret = end;
+		return 1;
+	}
+	return ckd_align_u64(ret, end, pe->section_alignment);
+}
+
+/*
  * Take .sbat out. When it is last in the table, the file and memory, the
  * header, data and alignment padding go and the image shrinks back; any
  * other .sbat is retired in place (renamed, zeroed) so no VA or offset moves.
@@ -600,8 +616,7 @@ plan_remove(const sbat_pe *pe, const uint8_t *in, plan *p, const tail *t, sbat_d
 	soi = pe->size_of_image;
 	if (ckd_align_u64(&mem_end, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
 	                  pe->section_alignment) && mem_end == pe->size_of_image &&
-	    ckd_align_u64(&rest, virtual_end_without(pe, idx), pe->section_alignment) &&
-	    rest >= pe->size_of_headers)
+	    image_size_for_end(pe, virtual_end_without(pe, idx), &rest) && rest >= pe->size_of_headers)
 		soi = rest;
 	add_patch32(p, pe->off_size_of_image, (uint32_t)soi);
 	init_data = pe->size_of_initialized_data >= s->size_of_raw_data ?

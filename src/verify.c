@@ -49,8 +49,11 @@ plan_verify(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_
 	if (pe.size_of_headers != in_pe->size_of_headers &&
 	    (pe.lowest_virtual_address < pe.size_of_headers || pe.lowest_raw_pointer < pe.size_of_headers))
 		return layout_fail(d, "grown SizeOfHeaders overlaps a section", pe.off_size_of_headers);
+	/* zboot kernels carry their exact end (_end) there, unaligned; a removal restores it */
 	if (pe.size_of_image != in_pe->size_of_image &&
-	    (pe.size_of_image % pe.section_alignment != 0 || pe.size_of_image < pe.virtual_end))
+	    ((pe.size_of_image % pe.section_alignment != 0 &&
+	      !(pe.kind == SBAT_KIND_ZBOOT && pe.size_of_image == pe.virtual_end)) ||
+	     pe.size_of_image < pe.virtual_end))
 		return layout_fail(d, "new SizeOfImage is not aligned or does not cover every section",
 		                   pe.off_size_of_image);
 	if (p->report.retired_index >= 0) {

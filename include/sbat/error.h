@@ -57,6 +57,9 @@ typedef struct sbat_diag {
 	unsigned line;
 	unsigned field;
 	int sys_errno;
+	/* SBAT_E_SBAT_NO_ROOM: bytes the new .sbat needs and bytes its place holds (else 0) */
+	uint64_t size_needed;
+	uint64_t size_available;
 } sbat_diag;
 
 /* A short, static, human-readable description of a code. */

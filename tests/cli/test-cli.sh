@@ -505,7 +505,7 @@ with open(path, "rb") as f:
 
 # ---------------------------------------------------------------- --remove
 
-for img in efi-x86_64.efi bzimage-old.bin bzimage-new.bin arm64-image.bin; do
+for img in efi-x86_64.efi bzimage-old.bin bzimage-new.bin arm64-image.bin zboot.efi; do
 	dir="$T/remove"
 	f=$(fresh "$img" "$dir")
 	chmod u+w -- "$f"
@@ -564,6 +564,9 @@ dir="$T/relocate"
 f=$(fresh sbat-mid.efi "$dir")
 chmod u+w -- "$f"
 expect_rc "sbat-mid.efi: the long CSV without --relocate exits 1" 1 --file "$f" --csv "$BIG"
+check "sbat-mid.efi: the refusal is one line" one_line "$ERR"
+check "sbat-mid.efi: the refusal states both sizes and the way out" \
+	grep -qF "needs $(stat -c %s -- "$BIG") bytes, has 512; use --relocate" "$T/err"
 check "sbat-mid.efi: the refused edit left the image byte-identical" cmp -s "$f" "$FIX/sbat-mid.efi"
 expect_rc "sbat-mid.efi: the long CSV with --relocate exits 0" 0 --relocate --file "$f" --csv "$BIG"
 run --print "$f"

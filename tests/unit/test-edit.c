@@ -307,6 +307,27 @@ test_edit_insert_arm64_image(void **state)
 	run_insert_kind(FX_ARM64);
 }
 
+/* EFI zboot: SizeOfImage is the unaligned end of .data; the insert raises it to an aligned one. */
+static void
+test_edit_insert_zboot(void **state)
+{
+	image in = build_kind(FX_ZBOOT), out;
+	hdr a = read_hdr(in.buf), b;
+	sbat_edit_report r;
+
+	(void)state;
+	assert_int_not_equal(a.soi % a.sa, 0);
+	out = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, NULL, &r);
+	b = read_hdr(out.buf);
+	assert_int_equal(r.action, SBAT_ACTION_INSERT);
+	assert_int_equal(b.soi % b.sa, 0);
+	assert_memory_equal(out.buf + 4, "zimg", 4);
+	assert_memory_equal(out.buf, in.buf, 0x40);  /* the zboot header is untouched */
+	free(in.buf);
+	free(out.buf);
+	run_insert_kind(FX_ZBOOT);
+}
+
 static void
 test_edit_insert_bzimage_old(void **state)
 {
@@ -691,6 +712,9 @@ test_edit_replace_mid_file_too_big_refused(void **state)
 	                 SBAT_E_SBAT_NO_ROOM);
 	assert_null(out);
 	assert_true(d.has_offset);
+	/* both sizes, so the caller can say how far apart they are */
+	assert_int_equal(d.size_needed, len);
+	assert_int_equal(d.size_available, 0x200);
 	free(csv);
 	free(in.buf);
 }
@@ -903,7 +927,7 @@ test_edit_relocate_mid_file(void **state)
 static void
 test_edit_remove_undoes_insert(void **state)
 {
-	static const int kinds[] = { FX_PLAIN, FX_BZIMAGE_OLD, FX_BZIMAGE_NEW, FX_ARM64 };
+	static const int kinds[] = { FX_PLAIN, FX_BZIMAGE_OLD, FX_BZIMAGE_NEW, FX_ARM64, FX_ZBOOT };
 	unsigned k;
 
 	(void)state;
@@ -1070,6 +1094,7 @@ main(void)
 		cmocka_unit_test(test_edit_insert_aarch64_app),
 		cmocka_unit_test(test_edit_insert_riscv64_app),
 		cmocka_unit_test(test_edit_insert_arm64_image),
+		cmocka_unit_test(test_edit_insert_zboot),
 		cmocka_unit_test(test_edit_insert_bzimage_old),
 		cmocka_unit_test(test_edit_insert_bzimage_new),
 		cmocka_unit_test(test_edit_kernel_headers_untouched),
