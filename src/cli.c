@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cli.c - the sbat-add command: options, usage, messages and exit codes (only the CLI prints) */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -16,6 +22,7 @@ enum {
 	ARG_CHECK_LEVEL,
 	ARG_LEVEL_PAYLOAD,
 	ARG_JSON,
+	ARG_LOCK_TIMEOUT,
 };
 
 const char *const cli_progname = "sbat-add";
@@ -50,34 +57,105 @@ usage(FILE *out)
 	        "                          shim binary) refuse IMAGE or the CSV FILE?\n"
 	        "      --level-payload latest|automatic\n"
 	        "                          which SbatLevel of a shim binary to use (latest)\n"
+	        "      --lock-timeout SECONDS\n"
+	        "                          wait this long for another edit of IMAGE to finish\n"
+	        "                          (default %d; 0: fail at once)\n"
 	        "  -v, --verbose           describe the image and the edit on stderr\n"
 	        "  -h, --help              show this help and exit\n"
 	        "  -V, --version           show the version and exit\n"
 	        "\n"
 	        "Without --output, IMAGE is replaced atomically (temporary file, fsync,\n"
-	        "rename) and keeps its mode; it is not rewritten when nothing changes.\n"
+	        "rename) and keeps its mode, owner, ACLs and extended attributes; it is\n"
+	        "locked against concurrent edits and not rewritten when nothing changes.\n"
+	        "A new --output file gets IMAGE's permissions less the umask.\n"
 	        "\n"
 	        "Exit status: 0 success, 1 invalid input or refused edit (IMAGE untouched),\n"
 	        "2 usage error, 3 no .sbat section (--print, --check-level),\n"
 	        "4 revoked by the SbatLevel policy (--check-level).\n",
-	        cli_progname, cli_progname, cli_progname, cli_progname);
+	        cli_progname, cli_progname, cli_progname, cli_progname, CLI_LOCK_TIMEOUT_DEFAULT);
 }
 
 static int
 usage_error(const char *msg, const char *arg)
 {
 	if (arg)
-		fprintf(stderr, "%s: %s '%s'\n", cli_progname, msg, arg);
+		fprintf(stderr, "%s: %s '%s'\n", cli_progname, msg, cli_quote(arg));
 	else
 		fprintf(stderr, "%s: %s\n", cli_progname, msg);
 	fprintf(stderr, "Try '%s --help' for more information.\n", cli_progname);
 	return EXIT_USAGE;
 }
 
+const char *
+cli_quote(const char *name)
+{
+	static char bufs[4][PATH_MAX * 4 + 1];
+	static unsigned next;
+	char *out = bufs[next++ % 4], *p = out;
+	const unsigned char *s;
+
+	for (s = (const unsigned char *)name; *s && p < out + sizeof(bufs[0]) - 5; s++) {
+		if (*s == '\n')
+			p += sprintf(p, "\\n");
+		else if (*s == '\t')
+			p += sprintf(p, "\\t");
+		else if (*s < 0x20 || *s == 0x7f)
+			p += sprintf(p, "\\x%02x", *s);
+		else
+			*p++ = (char)*s;
+	}
+	*p = '\0';
+	return out;
+}
+
+static void
+on_terminating_signal(int sig)
+{
+	/* the handler was reset on entry (SA_RESETHAND): raise ends us as sig would have */
+	sbat_output_remove_temporaries();
+	raise(sig);
+}
+
+static void
+on_bus_error(int sig)
+{
+	static const char msg[] = "sbat-add: an input file shrank while being read; nothing was written\n";
+
+	(void)sig;
+	sbat_output_remove_temporaries();
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
+		/* nothing more to do */
+	}
+	_exit(EXIT_FAILURE_);
+}
+
+void
+cli_catch_signals(void)
+{
+	static const int terminating[] = {
+		SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF,
+	};
+	struct sigaction sa, old;
+	unsigned i;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_terminating_signal;
+	sa.sa_flags = SA_RESETHAND;
+	for (i = 0; i < sizeof(terminating) / sizeof(terminating[0]); i++)
+		if (sigaction(terminating[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(terminating[i], &sa, NULL);
+	/* a mapped input cut short by someone else: end cleanly instead of crashing */
+	sa.sa_handler = on_bus_error;
+	sa.sa_flags = 0;
+	sigaction(SIGBUS, &sa, NULL);
+}
+
 /* One line naming the file, the check and where it fired. */
 int
 cli_report_error(const char *file, const sbat_diag *d)
 {
+	file = cli_quote(file);
 	if ((d->code == SBAT_E_CSV || d->code == SBAT_E_LEVEL) && d->line) {
 		if (d->field)
 			fprintf(stderr, "%s: %s:%u: field %u: %s\n", cli_progname, file, d->line, d->field, d->what);
@@ -98,6 +176,52 @@ cli_report_error(const char *file, const sbat_diag *d)
 	return EXIT_FAILURE_;
 }
 
+/*
+ * The option getopt just refused, as the user wrote it: a long option up to
+ * any "=VALUE", else the one letter (optopt) out of a cluster such as -nx.
+ */
+static const char *
+option_name(const char *arg)
+{
+	static char name[64];
+
+	if (strncmp(arg, "--", 2) == 0) {
+		size_t n = strcspn(arg, "=");
+
+		snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) - 1 ? n : sizeof(name) - 1), arg);
+		return name;
+	}
+	if (optopt > 0 && optopt < 0x100) {
+		snprintf(name, sizeof(name), "-%c", optopt);
+		return name;
+	}
+	return arg;
+}
+
+/* Each path option names a file; an empty one is a mistake, not "the current directory". */
+static int
+check_paths(const cli_opts *o)
+{
+	static const struct { const char *option; size_t offset; } paths[] = {
+		{ "--file", offsetof(cli_opts, image) },
+		{ "--csv", offsetof(cli_opts, csv) },
+		{ "--output", offsetof(cli_opts, output) },
+		{ "--check-level", offsetof(cli_opts, check_level) },
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		const char *v = *(const char *const *)((const char *)o + paths[i].offset);
+
+		if (v && !*v) {
+			fprintf(stderr, "%s: %s: empty file name\n", cli_progname, paths[i].option);
+			fprintf(stderr, "Try '%s --help' for more information.\n", cli_progname);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
 static int
 parse_args(int argc, char **argv, cli_opts *o)
 {
@@ -113,6 +237,7 @@ parse_args(int argc, char **argv, cli_opts *o)
 		{ "check-level", required_argument, NULL, ARG_CHECK_LEVEL },
 		{ "level-payload", required_argument, NULL, ARG_LEVEL_PAYLOAD },
 		{ "json", no_argument, NULL, ARG_JSON },
+		{ "lock-timeout", required_argument, NULL, ARG_LOCK_TIMEOUT },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "print", no_argument, NULL, 'p' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -124,6 +249,7 @@ parse_args(int argc, char **argv, cli_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->level_payload = SBAT_LEVEL_LATEST;
+	o->lock_timeout_ms = CLI_LOCK_TIMEOUT_DEFAULT * 1000u;
 	opterr = 0;  /* our own messages, with our own prefix */
 	while ((c = getopt_long(argc, argv, ":f:c:o:npvhV", longopts, NULL)) != -1) {
 		switch (c) {
@@ -141,6 +267,17 @@ parse_args(int argc, char **argv, cli_opts *o)
 		case ARG_FORCE: o->force = 1; break;
 		case ARG_CHECK_LEVEL: o->check_level = optarg; break;
 		case ARG_JSON: o->json = 1; break;
+		case ARG_LOCK_TIMEOUT: {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (!*optarg || *end || errno || optarg[0] == '-' || v > 86400)
+				return usage_error("--lock-timeout takes whole seconds from 0 to 86400, not", optarg);
+			o->lock_timeout_ms = (unsigned)v * 1000u;
+			break;
+		}
 		case ARG_LEVEL_PAYLOAD:
 			if (strcmp(optarg, "latest") == 0)
 				o->level_payload = SBAT_LEVEL_LATEST;
@@ -154,8 +291,8 @@ parse_args(int argc, char **argv, cli_opts *o)
 		case 'v': o->verbose = 1; break;
 		case 'h': usage(stdout); return -EXIT_OK - 1;
 		case 'V': printf("sbat-add %s\n", SBAT_ADD_VERSION); return -EXIT_OK - 1;
-		case ':': return usage_error("option requires an argument:", argv[optind - 1]);
-		default: return usage_error("unrecognized option", argv[optind - 1]);
+		case ':': return usage_error("option requires an argument:", option_name(argv[optind - 1]));
+		default: return usage_error("unrecognized option", option_name(argv[optind - 1]));
 		}
 	}
 	if (optind < argc) {
@@ -165,6 +302,8 @@ parse_args(int argc, char **argv, cli_opts *o)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument", argv[optind]);
+	if (check_paths(o))
+		return EXIT_USAGE;
 	/* every combination is checked before any file is opened */
 	if (o->print && o->check_level)
 		return usage_error("--print and --check-level exclude each other", NULL);
@@ -197,18 +336,52 @@ parse_args(int argc, char **argv, cli_opts *o)
 	return 0;
 }
 
+/*
+ * Everything printed on stdout must have reached it: a full disk, a closed
+ * pipe or /dev/full is an error (as gnulib's close_stdout has it). A stdout
+ * that was closed before we started and never written to is fine.
+ */
+static int
+close_stdout(int status)
+{
+	int err = 0, failed;
+
+	errno = 0;
+	failed = fflush(stdout) != 0;
+	if (failed)
+		err = errno;
+	failed |= ferror(stdout) != 0;
+	if (fclose(stdout) != 0 && !failed && errno != EBADF) {
+		failed = 1;
+		err = errno;
+	}
+	if (!failed)
+		return status;
+	if (err)
+		fprintf(stderr, "%s: write error on standard output: %s\n", cli_progname, strerror(err));
+	else
+		fprintf(stderr, "%s: write error on standard output\n", cli_progname);
+	return status == EXIT_OK ? EXIT_FAILURE_ : status;
+}
+
 int
 main(int argc, char **argv)
 {
 	cli_opts o;
 	int r;
 
+	/* a write to a closed pipe fails with EPIPE and is reported, instead of killing us silently */
+	signal(SIGPIPE, SIG_IGN);
+	/* likewise a file-size limit: the write fails with EFBIG and the edit is undone */
+	signal(SIGXFSZ, SIG_IGN);
 	r = parse_args(argc, argv, &o);
 	if (r < 0)
-		return -r - 1;
+		return close_stdout(-r - 1);
 	if (r > 0)
 		return r;
 	if (o.check_level)
-		return cli_run_check_level(&o);
-	return o.print ? cli_run_print(&o) : cli_run_edit(&o);
+		r = cli_run_check_level(&o);
+	else
+		r = o.print ? cli_run_print(&o) : cli_run_edit(&o);
+	return close_stdout(r);
 }

@@ -31,9 +31,27 @@ typedef struct cli_opts {
 	int json;
 	const char *check_level;
 	int level_payload;  /* SBAT_LEVEL_LATEST or SBAT_LEVEL_AUTOMATIC, for shim binaries */
+	unsigned lock_timeout_ms;  /* how long an in-place edit waits for another one to finish */
 } cli_opts;
 
+/* Default for --lock-timeout, in seconds. */
+#define CLI_LOCK_TIMEOUT_DEFAULT 60
+
 extern const char *const cli_progname;
+
+/*
+ * A file name fit for a one-line message: control bytes become \n, \t or
+ * \xNN. The result lives in one of a few static buffers, so a message can
+ * quote more than one name.
+ */
+const char *cli_quote(const char *name);
+
+/*
+ * Terminating signals remove the temporary file of an unfinished edit
+ * before the process ends as the signal says. Signals ignored on entry stay
+ * ignored.
+ */
+void cli_catch_signals(void);
 
 /* One line on stderr naming the file, the check and where it fired; returns EXIT_FAILURE_. */
 int cli_report_error(const char *file, const sbat_diag *d);

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -62,12 +61,12 @@ merge_payload(const cli_opts *o, const uint8_t *image, size_t image_len, uint8_t
 		if (o->force) {
 			if (o->verbose)
 				fprintf(stderr, "%s: existing .sbat is invalid (line %u: %s); --force replaces it\n",
-				        o->image, d.line, d.what);
+				        cli_quote(o->image), d.line, d.what);
 			status = EXIT_OK;
 			goto out;
 		}
 		fprintf(stderr, "%s: %s: existing .sbat cannot be merged: line %u, field %u: %s "
-		        "(--force replaces it)\n", cli_progname, o->image, d.line, d.field, d.what);
+		        "(--force replaces it)\n", cli_progname, cli_quote(o->image), d.line, d.field, d.what);
 		goto out;
 	}
 	if (sbat_csv_parse(*payload, *payload_len, &add, &d) ||
@@ -86,17 +85,23 @@ out:
 	return status;
 }
 
-/* In-place edits replace IMAGE by rename; through a symlink that would replace the link. */
-static int
-refuse_symlink(const char *path)
+/* Open IMAGE: locked and held by its directory when it is replaced in place, else just mapped. */
+static sbat_err
+open_image(const cli_opts *o, sbat_mapped_file *image, sbat_diag *d)
 {
-	struct stat st;
+	if (o->output || o->dry_run)
+		return sbat_file_map(o->image, SBAT_FILE_MAX_SIZE, image, d);
+	return sbat_file_open_image(o->image, SBAT_FILE_MAX_SIZE, o->lock_timeout_ms, image, d);
+}
 
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-		fprintf(stderr, "%s: %s: is a symbolic link; name its target, or use --output\n", cli_progname, path);
-		return EXIT_FAILURE_;
-	}
-	return EXIT_OK;
+static sbat_err
+open_output(const cli_opts *o, const sbat_mapped_file *image, sbat_output **out, sbat_diag *d)
+{
+	if (o->dry_run)
+		return sbat_output_open_scratch(NULL, out, d);
+	if (o->output)
+		return sbat_output_open_new(o->output, image->st.st_mode, NULL, out, d);
+	return sbat_output_open_replace(image, NULL, out, d);
 }
 
 int
@@ -104,7 +109,7 @@ cli_run_edit(const cli_opts *o)
 {
 	sbat_edit_opts eo;
 	sbat_edit_report report;
-	sbat_mapped_file image = { -1, NULL, 0 };
+	sbat_mapped_file image = SBAT_MAPPED_FILE_INIT;
 	sbat_output *out = NULL;
 	uint8_t *payload = NULL;
 	size_t payload_len = 0;
@@ -112,12 +117,11 @@ cli_run_edit(const cli_opts *o)
 	sbat_diag d;
 	int status;
 
-	if (!o->output && (status = refuse_symlink(o->image)) != EXIT_OK)
-		return status;
 	if (o->csv && (status = load_payload(o->csv, &payload, &payload_len)) != EXIT_OK)
 		return status;
 	status = EXIT_FAILURE_;
-	if (sbat_file_map(o->image, SBAT_FILE_MAX_SIZE, &image, &d)) {
+	cli_catch_signals();
+	if (open_image(o, &image, &d)) {
 		cli_report_error(o->image, &d);
 		goto out;
 	}
@@ -130,9 +134,8 @@ cli_run_edit(const cli_opts *o)
 	}
 	if (o->merge && merge_payload(o, image.data, image.len, &payload, &payload_len) != EXIT_OK)
 		goto out;
-	if (o->dry_run ? sbat_output_open_scratch(NULL, &out, &d) :
-	                 sbat_output_open(target, o->output ? o->image : NULL, NULL, &out, &d)) {
-		cli_report_error(target, &d);
+	if (open_output(o, &image, &out, &d)) {
+		cli_report_error(o->dry_run ? "temporary file" : target, &d);
 		goto out;
 	}
 	memset(&eo, 0, sizeof(eo));
@@ -140,6 +143,7 @@ cli_run_edit(const cli_opts *o)
 	eo.relocate = o->relocate;
 	eo.remove = o->remove;
 	eo.write_unchanged = o->output != NULL;
+	eo.dry_run = o->dry_run;
 	if (sbat_edit_fd(image.data, image.len, image.fd, payload, payload_len, &eo, out, &report, &d)) {
 		cli_report_error(o->image, &d);
 		goto out;
@@ -147,10 +151,11 @@ cli_run_edit(const cli_opts *o)
 	if (o->verbose || o->dry_run)
 		cli_describe_edit(o->image, &report);
 	if (o->dry_run) {
-		fprintf(stderr, "%s: dry run: %snot written\n", o->image, report.unchanged ? "no change, " : "");
+		fprintf(stderr, "%s: dry run: %snot written\n", cli_quote(o->image),
+		        report.unchanged ? "no change, " : "");
 	} else if (report.unchanged && !o->output) {
 		if (o->verbose)
-			fprintf(stderr, "%s: already up to date, not rewritten\n", o->image);
+			fprintf(stderr, "%s: already up to date, not rewritten\n", cli_quote(o->image));
 	} else {
 		sbat_err err = sbat_output_commit(out, &d);
 

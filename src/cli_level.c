@@ -9,7 +9,7 @@
 static int
 load_level(const cli_opts *o, sbat_level **ret)
 {
-	sbat_mapped_file f = { -1, NULL, 0 };
+	sbat_mapped_file f = SBAT_MAPPED_FILE_INIT;
 	sbat_diag d;
 	sbat_err err;
 
@@ -30,7 +30,7 @@ cli_run_check_level(const cli_opts *o)
 {
 	sbat_level *level = NULL;
 	sbat_csv *csv = NULL;
-	sbat_mapped_file image = { -1, NULL, 0 };
+	sbat_mapped_file image = SBAT_MAPPED_FILE_INIT;
 	sbat_pe *pe = NULL;
 	const char *subject = o->image ? o->image : o->csv;
 	const uint8_t *text;

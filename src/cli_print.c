@@ -76,7 +76,7 @@ int
 cli_run_print(const cli_opts *o)
 {
 	sbat_pe *pe = malloc(sizeof(*pe));
-	sbat_mapped_file image = { -1, NULL, 0 };
+	sbat_mapped_file image = SBAT_MAPPED_FILE_INIT;
 	const uint8_t *data;
 	size_t n;
 	sbat_diag d;

@@ -4,6 +4,7 @@
 #define SBAT_DIAG_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "sbat/error.h"
 
@@ -21,6 +22,8 @@ diag_fail_at(sbat_diag *d, sbat_err code, const char *what, uint64_t offset)
 		d->sys_errno = 0;
 		d->size_needed = 0;
 		d->size_available = 0;
+		d->other_index = -1;
+		d->other_name[0] = '\0';
 	}
 	return code;
 }
@@ -54,6 +57,24 @@ diag_fail_size(sbat_diag *d, sbat_err code, const char *what, uint64_t offset, u
 		diag_fail_at(d, code, what, offset);
 		d->size_needed = needed;
 		d->size_available = available;
+	}
+	return code;
+}
+
+/* A check between two parts of the image: name the second (a section, or "headers"). */
+static inline sbat_err
+diag_fail_other(sbat_diag *d, sbat_err code, const char *what, uint64_t offset, int other_index,
+                const char *other_name)
+{
+	if (d) {
+		size_t n = strlen(other_name);
+
+		diag_fail_at(d, code, what, offset);
+		d->other_index = other_index;
+		if (n > sizeof(d->other_name) - 1)
+			n = sizeof(d->other_name) - 1;
+		memcpy(d->other_name, other_name, n);
+		d->other_name[n] = '\0';
 	}
 	return code;
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sbat/edit.h"
@@ -53,12 +54,15 @@ sbat_edit(const uint8_t *in, size_t in_len, const uint8_t *payload, size_t paylo
 	s.fd = -1;
 	s.io = NULL;
 	s.in_fd = -1;
+	s.sparse_from = UINT64_MAX;
 	if (!s.mem)
 		err = diag_fail(d, SBAT_E_NOMEM, "out of memory for the output image");
 	if (!err)
 		err = plan_emit(&w->p, in, in_len, payload, payload_len, &s, d);
 	if (!err)
 		err = plan_verify(&w->p, &w->pe, in, s.mem, (size_t)w->p.output_size, payload, payload_len, d);
+	if (!err)
+		err = plan_verify_kept(&w->p, &w->pe, in, s.mem, UINT64_MAX, d);
 	if (err) {
 		free(s.mem);
 		free(w);
@@ -74,10 +78,10 @@ sbat_edit(const uint8_t *in, size_t in_len, const uint8_t *payload, size_t paylo
 	return SBAT_OK;
 }
 
-/* Check the written file through a read-only mapping: only the pages verify reads are touched. */
+/* Check the written file through a mapping (a dry run wrote only up to sparse_from). */
 static sbat_err
 verify_file(const work *w, const uint8_t *in, int fd, const uint8_t *payload, size_t payload_len,
-            sbat_diag *d)
+            uint64_t sparse_from, sbat_diag *d)
 {
 	size_t len = (size_t)w->p.output_size;
 	void *map;
@@ -89,8 +93,22 @@ verify_file(const work *w, const uint8_t *in, int fd, const uint8_t *payload, si
 	if (map == MAP_FAILED)
 		return diag_fail_errno(d, SBAT_E_IO, "cannot map the output to verify it", errno);
 	err = plan_verify(&w->p, &w->pe, in, map, len, payload, payload_len, d);
+	if (!err)
+		err = plan_verify_kept(&w->p, &w->pe, in, map, sparse_from, d);
 	munmap(map, len);
 	return err;
+}
+
+/* 1 if st still describes the file fd: same identity, size and times. */
+static int
+input_unchanged(int fd, const struct stat *st)
+{
+	struct stat now;
+
+	return fstat(fd, &now) == 0 && now.st_dev == st->st_dev && now.st_ino == st->st_ino &&
+	       now.st_size == st->st_size && now.st_mtim.tv_sec == st->st_mtim.tv_sec &&
+	       now.st_mtim.tv_nsec == st->st_mtim.tv_nsec && now.st_ctim.tv_sec == st->st_ctim.tv_sec &&
+	       now.st_ctim.tv_nsec == st->st_ctim.tv_nsec;
 }
 
 sbat_err
@@ -99,9 +117,14 @@ sbat_edit_fd(const uint8_t *in, size_t in_len, int in_fd, const uint8_t *payload
 {
 	work *w;
 	sink s;
-	int identity;
+	struct stat before;
+	int identity, dry_run = opts && opts->dry_run;
 	sbat_err err;
 
+	if (in_fd >= 0 && fstat(in_fd, &before) != 0)
+		return diag_fail_errno(d, SBAT_E_IO, "cannot stat the input", errno);
+	if (in_fd >= 0 && (uint64_t)before.st_size != in_len)
+		return diag_fail(d, SBAT_E_CHANGED, "the file changed size since it was read");
 	err = prepare(&w, in, in_len, payload_len, opts, d);
 	if (err)
 		return err;
@@ -116,9 +139,13 @@ sbat_edit_fd(const uint8_t *in, size_t in_len, int in_fd, const uint8_t *payload
 	s.fd = sbat_output_fd(out);
 	s.io = sbat_output_io(out);
 	s.in_fd = in_fd;
+	s.sparse_from = dry_run ? w->p.verify_prefix : UINT64_MAX;
 	err = plan_emit(&w->p, in, in_len, payload, payload_len, &s, d);
 	if (!err)
-		err = verify_file(w, in, s.fd, payload, payload_len, d);
+		err = verify_file(w, in, s.fd, payload, payload_len, s.sparse_from, d);
+	/* bytes copied from a file that changed meanwhile may mix two versions */
+	if (!err && in_fd >= 0 && !input_unchanged(in_fd, &before))
+		err = diag_fail(d, SBAT_E_CHANGED, "the file was modified while being edited; nothing was written");
 	if (err) {
 		free(w);
 		return err;

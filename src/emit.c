@@ -85,29 +85,40 @@ put(emitter *em, uint64_t pos, const uint8_t *bytes, size_t n)
 	return SBAT_OK;
 }
 
-/* Fill buf with n output bytes of extent e starting `off` into it. */
+/* Where fill() takes a copy extent's bytes from. */
+typedef enum source {
+	FROM_INPUT,
+	FROM_OUTPUT,  /* read back what the kernel already copied there */
+} source;
+
 static sbat_err
-fill(emitter *em, const extent *e, uint64_t off, size_t n)
+pread_all(int fd, uint8_t *buf, size_t n, uint64_t offset, const char *what, sbat_diag *d)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = pread(fd, buf + got, n - got, (off_t)(offset + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return diag_fail_errno(d, SBAT_E_IO, what, r < 0 ? errno : EIO);
+		got += (size_t)r;
+	}
+	return SBAT_OK;
+}
+
+/* Fill buf with n output bytes of extent e (at output offset pos) starting `off` into it. */
+static sbat_err
+fill(emitter *em, const extent *e, uint64_t pos, uint64_t off, size_t n, source from)
 {
 	switch (e->kind) {
 	case EXTENT_COPY:
-		if (em->out->in_fd >= 0) {
-			size_t got = 0;
-
-			while (got < n) {
-				ssize_t r = pread(em->out->in_fd, em->buf + got, n - got,
-				                  (off_t)(e->src + off + got));
-
-				if (r < 0 && errno == EINTR)
-					continue;
-				if (r <= 0)
-					return diag_fail_errno(em->d, SBAT_E_IO, "cannot read the input",
-					                       r < 0 ? errno : EIO);
-				got += (size_t)r;
-			}
-		} else {
-			memcpy(em->buf, em->in + e->src + off, n);
-		}
+		if (from == FROM_OUTPUT)
+			return pread_all(em->out->fd, em->buf, n, pos + off, "cannot read the output back", em->d);
+		if (em->out->in_fd >= 0)
+			return pread_all(em->out->in_fd, em->buf, n, e->src + off, "cannot read the input", em->d);
+		memcpy(em->buf, em->in + e->src + off, n);
 		break;
 	case EXTENT_PAYLOAD:
 		memcpy(em->buf, em->payload + off, n);
@@ -122,18 +133,22 @@ fill(emitter *em, const extent *e, uint64_t off, size_t n)
 /*
  * Bytes [from, to) of an extent through memory, a chunk at a time: fill,
  * patch, sum (when a CheckSum is due) and, if `write`, write. Without
- * `write` it only sums a range the kernel has already copied.
+ * `write` it only sums: a range the kernel already copied (read back from
+ * the output, so the sum covers exactly the bytes written), or one a dry
+ * run leaves unwritten.
  */
 static sbat_err
-emit_buffered(emitter *em, const extent *e, uint64_t pos, uint64_t from, uint64_t to, int write)
+emit_buffered(emitter *em, const extent *e, uint64_t pos, uint64_t from, uint64_t to, source src, int write)
 {
 	uint64_t off;
 	sbat_err err;
 
+	if (!write && !em->p->update_checksum)
+		return SBAT_OK;
 	for (off = from; off < to; ) {
 		size_t n = to - off > EMIT_CHUNK ? EMIT_CHUNK : (size_t)(to - off);
 
-		err = fill(em, e, off, n);
+		err = fill(em, e, pos, off, n, src);
 		if (err)
 			return err;
 		apply_patches(em->p, em->buf, pos + off, n);
@@ -151,9 +166,10 @@ emit_buffered(emitter *em, const extent *e, uint64_t pos, uint64_t from, uint64_
 
 /*
  * A copy extent file to file inside the kernel; patches over it are
- * written afterwards. When a CheckSum is due, the input range is then read
- * back once to sum it, which costs far less than passing every byte through
- * a write. Falls back to buffered copying where the kernel cannot do it.
+ * written afterwards. When a CheckSum is due, the copied range is then read
+ * back from the output to sum it: the sum is of the bytes written, even if
+ * the input changes meanwhile. Falls back to buffered copying where the
+ * kernel cannot do it.
  */
 static sbat_err
 emit_copy(emitter *em, const extent *e, uint64_t pos, int *direct)
@@ -167,8 +183,8 @@ emit_copy(emitter *em, const extent *e, uint64_t pos, int *direct)
 		    errno != EBADF && errno != ETXTBSY)
 			return diag_fail_errno(em->d, SBAT_E_IO, "cannot copy into the output", errno);
 		/* sum what the kernel copied; on failure the rest goes through the buffer */
-		if (done && em->p->update_checksum) {
-			sbat_err err = emit_buffered(em, e, pos, 0, done, 0);
+		if (done) {
+			sbat_err err = emit_buffered(em, e, pos, 0, done, FROM_OUTPUT, 0);
 
 			if (err)
 				return err;
@@ -177,7 +193,22 @@ emit_copy(emitter *em, const extent *e, uint64_t pos, int *direct)
 			return SBAT_OK;
 		*direct = 0;
 	}
-	return emit_buffered(em, e, pos, done, e->len, 1);
+	return emit_buffered(em, e, pos, done, e->len, FROM_INPUT, 1);
+}
+
+/* A dry run writes a copy extent only below sparse_from; the rest is only summed. */
+static sbat_err
+emit_sparse(emitter *em, const extent *e, uint64_t pos)
+{
+	uint64_t keep = em->out->sparse_from > pos ? em->out->sparse_from - pos : 0;
+	sbat_err err;
+
+	if (keep > e->len)
+		keep = e->len;
+	err = emit_buffered(em, e, pos, 0, keep, FROM_INPUT, 1);
+	if (!err)
+		err = emit_buffered(em, e, pos, keep, e->len, FROM_INPUT, 0);
+	return err;
 }
 
 static sbat_err
@@ -240,10 +271,12 @@ plan_emit(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload, siz
 	for (i = 0; i < p->n_extents && !err; i++) {
 		const extent *e = &p->extents[i];
 
-		if (e->kind == EXTENT_COPY && direct)
+		if (e->kind == EXTENT_COPY && pos + e->len > out->sparse_from)
+			err = emit_sparse(&em, e, pos);
+		else if (e->kind == EXTENT_COPY && direct)
 			err = emit_copy(&em, e, pos, &direct);
 		else
-			err = emit_buffered(&em, e, pos, 0, e->len, 1);
+			err = emit_buffered(&em, e, pos, 0, e->len, FROM_INPUT, 1);
 		pos += e->len;
 	}
 	/* patches over kernel-copied ranges; rewriting the rest is harmless */

@@ -79,7 +79,7 @@ io_fsync(const sbat_io *io, int fd)
 }
 
 int
-io_rename(const sbat_io *io, const char *from, const char *to)
+io_renameat(const sbat_io *io, int from_dir, const char *from, int to_dir, const char *to)
 {
-	return io && io->rename ? io->rename(from, to) : rename(from, to);
+	return io && io->renameat ? io->renameat(from_dir, from, to_dir, to) : renameat(from_dir, from, to_dir, to);
 }

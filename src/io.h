@@ -17,6 +17,6 @@ int io_copy_range(const sbat_io *io, int in_fd, uint64_t in_off, int out_fd, uin
                   uint64_t len, uint64_t *ret_done);
 
 int io_fsync(const sbat_io *io, int fd);
-int io_rename(const sbat_io *io, const char *from, const char *to);
+int io_renameat(const sbat_io *io, int from_dir, const char *from, int to_dir, const char *to);
 
 #endif

@@ -9,6 +9,7 @@
 #include "le.h"
 
 static const uint8_t sbat_name[8] = { '.', 's', 'b', 'a', 't', 0, 0, 0 };
+static const uint8_t zero_header[SH_SIZE];
 
 /* Trailing data that is not the certificate table: kept, behind the sections. */
 typedef struct tail {
@@ -610,7 +611,7 @@ plan_remove(const sbat_pe *pe, const uint8_t *in, plan *p, const tail *t, sbat_d
 	    is_filler(pe, in + s->header_offset + SH_SIZE, s->header_offset + SH_SIZE, SH_SIZE))
 		add_patch_bytes(p, s->header_offset, in + s->header_offset + SH_SIZE, SH_SIZE);
 	else
-		add_patch_zero(p, s->header_offset, SH_SIZE);
+		add_patch_bytes(p, s->header_offset, zero_header, SH_SIZE);
 	add_patch16(p, pe->off_number_of_sections, (uint16_t)(pe->number_of_sections - 1));
 	/* SizeOfImage shrinks only if .sbat was what defined it */
 	soi = pe->size_of_image;
@@ -628,6 +629,45 @@ plan_remove(const sbat_pe *pe, const uint8_t *in, plan *p, const tail *t, sbat_d
 	p->report.section_index = idx;
 	p->report.new_size_of_image = (uint32_t)soi;
 	p->report.new_size_of_headers = pe->size_of_headers;
+	return SBAT_OK;
+}
+
+/* 1 if [a, a+an) and [b, b+bn) share a byte. */
+static int
+ranges_overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
+{
+	return an && bn && a < b + bn && b < a + an;
+}
+
+/*
+ * Replacing, growing, relocating or removing .sbat rewrites, zeroes or drops
+ * its raw bytes. When they are also the headers' or another section's
+ * (malformed input), those would go with them: refuse, naming the other.
+ */
+static sbat_err
+check_sbat_owns_its_bytes(const sbat_pe *pe, sbat_diag *d)
+{
+	const sbat_pe_section *s = &pe->sections[pe->sbat_index];
+	unsigned i;
+
+	if (s->size_of_raw_data == 0)
+		return SBAT_OK;
+	if (s->pointer_to_raw_data < pe->size_of_headers)
+		return diag_fail_other(d, SBAT_E_PE_SECTION,
+		                       ".sbat's raw data overlaps the image headers (SizeOfHeaders); "
+		                       "rewriting it would destroy them", s->header_offset + SH_POINTER_TO_RAW_DATA,
+		                       -1, "headers");
+	for (i = 0; i < pe->number_of_sections; i++) {
+		const sbat_pe_section *o = &pe->sections[i];
+
+		if ((int)i != pe->sbat_index &&
+		    ranges_overlap(s->pointer_to_raw_data, s->size_of_raw_data, o->pointer_to_raw_data,
+		                   o->size_of_raw_data))
+			return diag_fail_other(d, SBAT_E_PE_SECTION,
+			                       ".sbat's raw data overlaps another section's in the file; "
+			                       "rewriting it would destroy that section's bytes",
+			                       s->header_offset + SH_POINTER_TO_RAW_DATA, (int)i, o->name);
+	}
 	return SBAT_OK;
 }
 
@@ -656,6 +696,8 @@ plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, size_t payload_l
 	p->report.old_checksum = pe->checksum;
 
 	err = plan_signature(pe, in, in_len, opts, p, &t, d);
+	if (!err && pe->sbat_count == 1)
+		err = check_sbat_owns_its_bytes(pe, d);
 	if (err)
 		return err;
 	if (opts->remove)
@@ -674,6 +716,15 @@ plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, size_t payload_l
 	if (p->output_size > SBAT_FILE_MAX_SIZE)
 		return diag_fail(d, SBAT_E_TOO_BIG, "the edited image would be larger than 1 GiB, the most sbat-add reads");
 	report_tail(p, &t);
+
+	/*
+	 * What verification reads of the output: the headers and the bzImage
+	 * setup header (it starts below 0x200 and is at most 0x301 long), and
+	 * the patched or new ranges. A dry run writes only those.
+	 */
+	p->verify_prefix = p->report.new_size_of_headers > 0x400 ? p->report.new_size_of_headers : 0x400;
+	if (p->verify_prefix > p->output_size)
+		p->verify_prefix = p->output_size;
 
 	/* a zero CheckSum stays zero (nothing checks it); a stale non-zero one is recomputed */
 	p->update_checksum = pe->checksum != 0;

@@ -32,7 +32,8 @@ typedef struct extent {
 typedef struct patch {
 	uint64_t offset;  /* in the output */
 	uint64_t len;
-	int zero;         /* 1: zero-fill len bytes; 0: write bytes[0..len), len <= SH_SIZE */
+	int zero;         /* 1: zero-fill len bytes of an old .sbat's data; 0: write the header
+	                     or field bytes[0..len), len <= SH_SIZE */
 	uint8_t bytes[SH_SIZE];
 } patch;
 
@@ -49,6 +50,7 @@ typedef struct plan {
 	int update_checksum;       /* recompute CheckSum at checksum_offset after patching */
 	uint64_t checksum_offset;
 	uint64_t section_header_offset; /* where the .sbat header lives in the output (0: none) */
+	uint64_t verify_prefix;    /* output bytes [0, this) hold every header verification reads */
 	sbat_edit_report report;
 } plan;
 
@@ -75,6 +77,8 @@ typedef struct sink {
 	int fd;
 	const sbat_io *io;
 	int in_fd;
+	uint64_t sparse_from;  /* copied bytes from this output offset on are not written (dry run);
+	                          UINT64_MAX: write everything */
 } sink;
 
 /*
@@ -99,5 +103,16 @@ sbat_err plan_emit(plan *p, const uint8_t *in, size_t in_len, const uint8_t *pay
  */
 sbat_err plan_verify(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out,
                      size_t out_len, const uint8_t *payload, size_t payload_len, sbat_diag *reterr);
+
+/*
+ * The general guarantee behind every edit: each input byte of the headers,
+ * of every section but .sbat and of the kept trailing data is copied to the
+ * output, and every copied byte is unchanged unless a planned patch covers
+ * it. Zero-fill patches and patches longer than a field never touch another
+ * section's bytes. Copied bytes from output offset sparse_from on are not
+ * compared (a dry run did not write them).
+ */
+sbat_err plan_verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out,
+                          uint64_t sparse_from, sbat_diag *reterr);
 
 #endif

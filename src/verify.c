@@ -125,3 +125,114 @@ plan_verify(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_
 	}
 	return SBAT_OK;
 }
+
+/* 1 if output byte `at` lies under some patch or the recomputed CheckSum. */
+static int
+patched(const plan *p, uint64_t at)
+{
+	unsigned i;
+
+	if (p->update_checksum && at >= p->checksum_offset && at - p->checksum_offset < 4)
+		return 1;
+
+	for (i = 0; i < p->n_patches; i++)
+		if (at >= p->patches[i].offset && at - p->patches[i].offset < p->patches[i].len)
+			return 1;
+	return 0;
+}
+
+/* Copied bytes [pos, pos+len) of the output equal in[src..]; differences only under patches. */
+static sbat_err
+verify_copy(const plan *p, const uint8_t *in, uint64_t src, const uint8_t *out, uint64_t pos, uint64_t len,
+            sbat_diag *d)
+{
+	uint64_t off = 0;
+
+	while (off < len) {
+		size_t n = len - off > 4096 ? 4096 : (size_t)(len - off);
+		size_t i;
+
+		if (memcmp(in + src + off, out + pos + off, n) != 0)
+			for (i = 0; i < n; i++)
+				if (in[src + off + i] != out[pos + off + i] && !patched(p, pos + off + i))
+					return layout_fail(d, "internal error: a copied byte changed in the output",
+					                   src + off + i);
+		off += n;
+	}
+	return SBAT_OK;
+}
+
+/*
+ * Input range [a, b) (part `what` of the image, section `index` or -1 for
+ * headers and trailing data) is copied whole, and no data patch, nor for a
+ * section any patch longer than a field, overwrites it in the output.
+ */
+static sbat_err
+verify_range_kept(const plan *p, uint64_t a, uint64_t b, int index, uint64_t header_offset, sbat_diag *d)
+{
+	while (a < b) {
+		uint64_t pos = 0, run = 0, out_at = 0;
+		unsigned i;
+
+		for (i = 0; i < p->n_extents; i++) {
+			const extent *e = &p->extents[i];
+
+			if (e->kind == EXTENT_COPY && a >= e->src && a - e->src < e->len) {
+				out_at = pos + (a - e->src);
+				run = e->len - (a - e->src);
+				break;
+			}
+			pos += p->extents[i].len;
+		}
+		if (!run)
+			return layout_fail(d, index >= 0 ? "internal error: the edit would drop bytes of another "
+			                   "section" : "internal error: the edit would drop header or trailing bytes",
+			                   index >= 0 ? header_offset : a);
+		if (run > b - a)
+			run = b - a;
+		for (i = 0; i < p->n_patches; i++) {
+			const patch *q = &p->patches[i];
+
+			if ((q->zero || (index >= 0 && q->len > 4)) && overlaps(q->offset, q->len, out_at, run))
+				return layout_fail(d, "internal error: the edit would overwrite bytes of another section",
+				                   index >= 0 ? header_offset : a);
+		}
+		a += run;
+	}
+	return SBAT_OK;
+}
+
+sbat_err
+plan_verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out,
+                 uint64_t sparse_from, sbat_diag *d)
+{
+	uint64_t pos = 0;
+	unsigned i;
+	sbat_err err;
+
+	for (i = 0; i < p->n_extents; i++) {
+		const extent *e = &p->extents[i];
+
+		if (e->kind == EXTENT_COPY && pos < sparse_from) {
+			uint64_t n = sparse_from - pos < e->len ? sparse_from - pos : e->len;
+
+			err = verify_copy(p, in, e->src, out, pos, n, d);
+			if (err)
+				return err;
+		}
+		pos += e->len;
+	}
+	err = verify_range_kept(p, 0, in_pe->size_of_headers, -1, 0, d);
+	if (!err)
+		err = verify_range_kept(p, p->report.overlay_offset,
+		                        p->report.overlay_offset + p->report.overlay_size, -1, 0, d);
+	for (i = 0; i < in_pe->number_of_sections && !err; i++) {
+		const sbat_pe_section *s = &in_pe->sections[i];
+
+		if ((int)i != in_pe->sbat_index && s->size_of_raw_data)
+			err = verify_range_kept(p, s->pointer_to_raw_data,
+			                        (uint64_t)s->pointer_to_raw_data + s->size_of_raw_data, (int)i,
+			                        s->header_offset, d);
+	}
+	return err;
+}

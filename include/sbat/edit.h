@@ -26,6 +26,9 @@ typedef struct sbat_edit_opts {
 	int relocate;            /* a mid-file .sbat too small for the data is retired and a new one appended */
 	int remove;              /* remove .sbat instead of writing one (payload must be NULL/0) */
 	int write_unchanged;     /* sbat_edit_fd: write the output even when it equals the input */
+	int dry_run;             /* sbat_edit_fd: write only the headers and new data, leave the copied
+	                            data a hole, and verify what was written (temporary space stays
+	                            small); the output is then only fit to be discarded */
 } sbat_edit_opts;
 
 /* What an edit did, for --verbose and for tests. */
@@ -67,14 +70,18 @@ sbat_err sbat_edit(const uint8_t *in, size_t in_len, const uint8_t *payload, siz
                    sbat_edit_report *ret_report, sbat_diag *reterr);
 
 /*
- * The same edit, written to `out` (see sbat_output_open) instead of memory,
- * in one pass: copied ranges go file to file from in_fd (copy_file_range,
- * else pread) when no checksum has to be computed, so neither image is held
- * in memory; `in` (typically sbat_file_map) is read only where the edit
- * looks. The written file is verified through a mapping. When the result
- * would equal the input, report.unchanged is set and, unless
- * opts->write_unchanged, nothing is written (the caller then aborts `out`).
- * On failure the caller aborts `out`.
+ * The same edit, written to `out` (see sbat_output_open_replace) instead of
+ * memory, in one pass: copied ranges go file to file from in_fd
+ * (copy_file_range, else pread), so neither image is held in memory; `in`
+ * (typically sbat_file_map) is read only where the edit looks. A CheckSum is
+ * summed over the bytes as written (read back from the output where the
+ * kernel copied them). The written file is verified through a mapping: it
+ * parses, meets the loaders' rules, and every input byte the edit did not
+ * mean to change is there unchanged. When in_fd's size, times or identity
+ * changed during the edit, SBAT_E_CHANGED. When the result would equal the
+ * input, report.unchanged is set and, unless opts->write_unchanged, nothing
+ * is written (the caller then aborts `out`). On failure the caller aborts
+ * `out`.
  */
 sbat_err sbat_edit_fd(const uint8_t *in, size_t in_len, int in_fd, const uint8_t *payload,
                       size_t payload_len, const sbat_edit_opts *opts, sbat_output *out,

@@ -17,6 +17,8 @@ typedef enum sbat_err {
 	SBAT_E_NOMEM,           /* an allocation failed */
 	SBAT_E_TOO_BIG,         /* input over a documented size limit */
 	SBAT_E_NOT_REGULAR,     /* not a regular file (directory, device, symlink in place) */
+	SBAT_E_CHANGED,         /* the file changed (content, or what its name refers to) during the edit */
+	SBAT_E_LOCKED,          /* another process holds the file's lock and did not release it in time */
 
 	/* PE/COFF structure */
 	SBAT_E_PE_TRUNCATED,    /* a header or table runs past the end of the file */
@@ -60,6 +62,9 @@ typedef struct sbat_diag {
 	/* SBAT_E_SBAT_NO_ROOM: bytes the new .sbat needs and bytes its place holds (else 0) */
 	uint64_t size_needed;
 	uint64_t size_available;
+	/* a check between two parts of the image: the other part's section index (-1: none or the headers) and name */
+	int other_index;
+	char other_name[16];
 } sbat_diag;
 
 /* A short, static, human-readable description of a code. */

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "error.h"
@@ -21,54 +22,118 @@ sbat_err sbat_file_read(const char *path, size_t max_size, uint8_t **ret_buf, si
 
 /*
  * A regular file mapped read-only. Only the pages that parsing touches are
- * read; the bulk of the data is copied file-to-file through `fd`.
+ * read; the bulk of the data is copied file-to-file through `fd`. `st` is
+ * the file's state when it was opened (after locking, for
+ * sbat_file_open_image), to tell later whether it changed.
  */
 typedef struct sbat_mapped_file {
 	int fd;
 	const uint8_t *data;
 	size_t len;
+	int dir_fd;              /* sbat_file_open_image: the directory holding it; else -1 */
+	char *name;              /* sbat_file_open_image: its name in dir_fd; else NULL */
+	struct stat st;
 } sbat_mapped_file;
 
+/* An unset sbat_mapped_file, safe to pass to sbat_file_unmap. */
+#define SBAT_MAPPED_FILE_INIT { -1, NULL, 0, -1, NULL, { 0 } }
+
 sbat_err sbat_file_map(const char *path, size_t max_size, sbat_mapped_file *ret, sbat_diag *reterr);
+
+/*
+ * Open and map an image that is to be replaced in place. The directory of
+ * `path` is opened once; the file, the temporary that replaces it and the
+ * rename are all relative to that descriptor (see sbat_output_open_replace),
+ * so a directory on the path that is swapped or replaced by a symbolic link
+ * meanwhile changes nothing outside the directory first opened. A symbolic
+ * link as the last component is refused (SBAT_E_NOT_REGULAR).
+ *
+ * The file is locked (flock, exclusive, advisory) until sbat_file_unmap, so
+ * concurrent edits of one image run one after the other. When another
+ * process holds the lock, this waits up to wait_ms milliseconds, then fails
+ * with SBAT_E_LOCKED. After locking, the name must still refer to the locked
+ * file; when a concurrent edit has replaced it, the new file is opened and
+ * locked instead (so its edit is not lost).
+ */
+sbat_err sbat_file_open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_mapped_file *ret,
+                              sbat_diag *reterr);
+
+/*
+ * SBAT_E_CHANGED when the file's size, modification or change time or
+ * identity (device, inode) differs from f->st, or, for a file from
+ * sbat_file_open_image, when its name no longer refers to it.
+ */
+sbat_err sbat_file_check_unchanged(const sbat_mapped_file *f, sbat_diag *reterr);
+
 void sbat_file_unmap(sbat_mapped_file *f);
 
 /*
  * The system calls that write output. Tests replace them to inject faults
- * (ENOSPC, EIO, short writes); NULL members and a NULL table mean libc.
- * copy_range has copy_file_range semantics and may fail with ENOSYS or
- * EXDEV, after which plain reads and writes are used.
+ * (ENOSPC, EIO, short writes) or to act at a chosen moment; NULL members
+ * and a NULL table mean libc. copy_range has copy_file_range semantics and
+ * may fail with ENOSYS or EXDEV, after which plain reads and writes are
+ * used. open_tmpfile creates a nameless file in a directory (O_TMPFILE); when
+ * it fails, a named temporary is used instead.
  */
 typedef struct sbat_io {
 	ssize_t (*pwrite)(int fd, const void *buf, size_t len, off_t offset);
 	ssize_t (*copy_range)(int in_fd, off_t in_off, int out_fd, off_t out_off, size_t len);
 	int (*fsync)(int fd);
-	int (*rename)(const char *from, const char *to);
+	int (*renameat)(int from_dir, const char *from, int to_dir, const char *to);
+	int (*open_tmpfile)(int dir_fd);
 } sbat_io;
 
 /*
- * A new file that replaces `path` only when committed. It is created in
- * the target's directory: nameless (O_TMPFILE) where the file system allows,
- * so a crash leaves nothing behind, else as ".NAME.XXXXXX". Commit sets the
- * mode (and owner, when permitted) of `mode_from`, or of `path` itself when
- * mode_from is NULL and path exists (0644 otherwise), fsyncs, renames over
- * `path` and fsyncs the directory. A `path` that is a symbolic link or not a
- * regular file is refused (SBAT_E_NOT_REGULAR).
+ * A new file that replaces its target only when committed: written in the
+ * target's directory, nameless (O_TMPFILE) where the file system allows, so
+ * a crash leaves nothing behind, else as ".NAME.XXXXXX" (shortened so that
+ * it always fits NAME_MAX). Commit fsyncs the file, renames it over the
+ * target and fsyncs the directory. A named temporary is removed again by
+ * sbat_output_abort and by sbat_output_remove_temporaries (signals).
  */
 typedef struct sbat_output sbat_output;
 
-sbat_err sbat_output_open(const char *path, const char *mode_from, const sbat_io *io,
-                          sbat_output **ret, sbat_diag *reterr);
+/*
+ * The replacement of an image opened with sbat_file_open_image. Commit gives
+ * the new file the image's mode, owner, group and extended attributes
+ * (POSIX ACLs included; a file system without them is fine), checks that
+ * the image's name still refers to the image (SBAT_E_CHANGED otherwise)
+ * and renames over it within the image's directory.
+ */
+sbat_err sbat_output_open_replace(const sbat_mapped_file *image, const sbat_io *io, sbat_output **ret,
+                                  sbat_diag *reterr);
+
+/*
+ * A new file at `path`, as cp without -p makes one: permission bits `mode`
+ * (setuid, setgid and sticky bits dropped) less the umask, owned by the
+ * caller. An existing regular file there is replaced; a symbolic link, a
+ * directory or another kind of file is refused (SBAT_E_NOT_REGULAR), and so
+ * is a name the directory cannot hold (too long), before anything is written.
+ */
+sbat_err sbat_output_open_new(const char *path, mode_t mode, const sbat_io *io, sbat_output **ret,
+                              sbat_diag *reterr);
+
 /* A scratch output that is never committed (dry runs). */
 sbat_err sbat_output_open_scratch(const sbat_io *io, sbat_output **ret, sbat_diag *reterr);
 int sbat_output_fd(const sbat_output *out);
 const sbat_io *sbat_output_io(const sbat_output *out);
-/* Make the file `path`. Frees `out` whatever the result; on failure `path` is untouched. */
+/* Make the file `path`. Frees `out` whatever the result; on failure the target is untouched. */
 sbat_err sbat_output_commit(sbat_output *out, sbat_diag *reterr);
 /* Discard the file. NULL-safe. */
 void sbat_output_abort(sbat_output *out);
 
-/* sbat_output_open, write buf[0..len), commit. */
-sbat_err sbat_file_write_atomic(const char *path, const char *mode_from, const uint8_t *buf,
-                                size_t len, sbat_diag *reterr);
+/*
+ * Remove every named temporary file of an output that is neither committed
+ * nor aborted. Async-signal-safe: for a handler of a terminating signal.
+ */
+void sbat_output_remove_temporaries(void);
+
+/*
+ * Write buf[0..len) to `path` atomically: an existing file is replaced and
+ * keeps its metadata (as with sbat_output_open_replace), a new one gets
+ * `mode` as with sbat_output_open_new.
+ */
+sbat_err sbat_file_write_atomic(const char *path, mode_t mode, const uint8_t *buf, size_t len,
+                                sbat_diag *reterr);
 
 #endif

@@ -178,11 +178,12 @@ teardown_dir(void **state)
 	return 0;
 }
 
+/* mode: for a new file, before the umask; an existing file keeps its own */
 static sbat_err
-write_atomic(const char *path, const char *mode_from, const char *data, sbat_diag *d)
+write_atomic(const char *path, mode_t mode, const char *data, sbat_diag *d)
 {
 	memset(d, 0, sizeof(*d));
-	return sbat_file_write_atomic(path, mode_from, (const uint8_t *)data, strlen(data), d);
+	return sbat_file_write_atomic(path, mode, (const uint8_t *)data, strlen(data), d);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -419,12 +420,16 @@ test_write_creates_0644(void **state)
 	sbat_diag d;
 
 	path_in(path, sizeof(path), dir, "new.efi");
-	/* the mode is set explicitly, whatever the umask */
-	old_umask = umask(077);
-	assert_int_equal(write_atomic(path, NULL, CONTENT_B, &d), SBAT_OK);
+	/* as cp makes a new file: the mode less the umask */
+	old_umask = umask(022);
+	assert_int_equal(write_atomic(path, 0644, CONTENT_B, &d), SBAT_OK);
+	assert_int_equal(mode_of(path), 0644);
+	assert_int_equal(unlink(path), 0);
+	umask(077);
+	assert_int_equal(write_atomic(path, 0644, CONTENT_B, &d), SBAT_OK);
 	umask(old_umask);
 	assert_contents(path, CONTENT_B);
-	assert_int_equal(mode_of(path), 0644);
+	assert_int_equal(mode_of(path), 0600);
 	assert_int_equal(count_dot_files(dir), 0);
 	assert_int_equal(count_entries(dir), 1);
 }
@@ -439,7 +444,7 @@ test_write_empty_buffer(void **state)
 	path_in(path, sizeof(path), dir, "empty.efi");
 	write_file(path, CONTENT_A, strlen(CONTENT_A), 0600);
 	memset(&d, 0, sizeof(d));
-	assert_int_equal(sbat_file_write_atomic(path, NULL, (const uint8_t *)"", 0, &d), SBAT_OK);
+	assert_int_equal(sbat_file_write_atomic(path, 0644, (const uint8_t *)"", 0, &d), SBAT_OK);
 	assert_contents(path, "");
 	assert_int_equal(mode_of(path), 0600);
 	assert_int_equal(count_dot_files(dir), 0);
@@ -455,7 +460,7 @@ check_replace_keeps_mode(const char *dir, mode_t mode)
 	path_in(path, sizeof(path), dir, "image.efi");
 	write_file(path, CONTENT_A, strlen(CONTENT_A), mode);
 	assert_int_equal(stat(path, &before), 0);
-	assert_int_equal(write_atomic(path, NULL, CONTENT_B, &d), SBAT_OK);
+	assert_int_equal(write_atomic(path, 0644, CONTENT_B, &d), SBAT_OK);
 	assert_contents(path, CONTENT_B);
 	assert_int_equal(mode_of(path), mode);
 	/* replaced by rename, not rewritten in place */
@@ -478,46 +483,40 @@ test_write_replace_keeps_mode(void **state)
 	check_replace_keeps_mode(dir, 0444);
 }
 
+/* A new file: the given permission bits less the umask, never setuid, setgid or sticky. */
 static void
-test_write_mode_from(void **state)
+test_write_new_file_mode(void **state)
 {
 	const char *dir = *state;
-	char path[4096], ref[4096];
+	char path[4096];
+	mode_t old_umask = umask(022);
 	sbat_diag d;
 
-	path_in(ref, sizeof(ref), dir, "input.efi");
-	write_file(ref, CONTENT_A, strlen(CONTENT_A), 0751);
-
-	/* a new output takes the input's mode */
 	path_in(path, sizeof(path), dir, "output.efi");
-	assert_int_equal(write_atomic(path, ref, CONTENT_B, &d), SBAT_OK);
+	assert_int_equal(write_atomic(path, 04751, CONTENT_B, &d), SBAT_OK);
 	assert_contents(path, CONTENT_B);
 	assert_int_equal(mode_of(path), 0751);
-	assert_contents(ref, CONTENT_A);
-	assert_int_equal(mode_of(ref), 0751);
-
-	/* an existing output also takes the input's mode, not its own */
-	assert_int_equal(chmod(path, 0600), 0);
-	assert_int_equal(write_atomic(path, ref, CONTENT_A, &d), SBAT_OK);
-	assert_contents(path, CONTENT_A);
-	assert_int_equal(mode_of(path), 0751);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(write_atomic(path, 07777, CONTENT_B, &d), SBAT_OK);
+	assert_int_equal(mode_of(path), 0755);
+	umask(old_umask);
 	assert_int_equal(count_dot_files(dir), 0);
 }
 
+/* An existing file keeps its own mode, whatever mode the call names. */
 static void
-test_write_mode_from_missing(void **state)
+test_write_existing_keeps_its_mode(void **state)
 {
 	const char *dir = *state;
-	char path[4096], ref[4096];
+	char path[4096];
 	sbat_diag d;
 
-	path_in(ref, sizeof(ref), dir, "no-such-input");
 	path_in(path, sizeof(path), dir, "output.efi");
-	assert_int_equal(write_atomic(path, ref, CONTENT_B, &d), SBAT_E_IO);
-	assert_int_equal(d.code, SBAT_E_IO);
-	assert_int_equal(d.sys_errno, ENOENT);
-	assert_non_null(d.what);
-	assert_int_equal(count_entries(dir), 0);
+	write_file(path, CONTENT_A, strlen(CONTENT_A), 0600);
+	assert_int_equal(write_atomic(path, 0755, CONTENT_B, &d), SBAT_OK);
+	assert_contents(path, CONTENT_B);
+	assert_int_equal(mode_of(path), 0600);
+	assert_int_equal(count_dot_files(dir), 0);
 }
 
 static void
@@ -533,7 +532,7 @@ test_write_symlink_refused(void **state)
 	write_file(target, CONTENT_A, strlen(CONTENT_A), 0640);
 	assert_int_equal(symlink("target.efi", link), 0);
 
-	assert_int_equal(write_atomic(link, NULL, CONTENT_B, &d), SBAT_E_NOT_REGULAR);
+	assert_int_equal(write_atomic(link, 0644, CONTENT_B, &d), SBAT_E_NOT_REGULAR);
 	assert_int_equal(d.code, SBAT_E_NOT_REGULAR);
 	assert_non_null(d.what);
 	/* the link is still a link to the same name, the target untouched */
@@ -546,14 +545,14 @@ test_write_symlink_refused(void **state)
 	assert_int_equal(count_dot_files(dir), 0);
 	assert_int_equal(count_entries(dir), 2);
 
-	/* even with mode_from */
-	assert_int_equal(write_atomic(link, target, CONTENT_B, &d), SBAT_E_NOT_REGULAR);
+	/* whatever the mode asked for */
+	assert_int_equal(write_atomic(link, 0755, CONTENT_B, &d), SBAT_E_NOT_REGULAR);
 	assert_contents(target, CONTENT_A);
 
 	/* a dangling link is not followed and nothing is created */
 	path_in(link, sizeof(link), dir, "dangling.efi");
 	assert_int_equal(symlink("nowhere.efi", link), 0);
-	assert_int_equal(write_atomic(link, NULL, CONTENT_B, &d), SBAT_E_NOT_REGULAR);
+	assert_int_equal(write_atomic(link, 0644, CONTENT_B, &d), SBAT_E_NOT_REGULAR);
 	path_in(target, sizeof(target), dir, "nowhere.efi");
 	assert_int_not_equal(access(target, F_OK), 0);
 	assert_int_equal(count_dot_files(dir), 0);
@@ -569,7 +568,7 @@ test_write_directory_refused(void **state)
 
 	path_in(sub, sizeof(sub), dir, "subdir");
 	assert_int_equal(mkdir(sub, 0755), 0);
-	assert_int_equal(write_atomic(sub, NULL, CONTENT_B, &d), SBAT_E_NOT_REGULAR);
+	assert_int_equal(write_atomic(sub, 0644, CONTENT_B, &d), SBAT_E_NOT_REGULAR);
 	assert_int_equal(d.code, SBAT_E_NOT_REGULAR);
 	assert_non_null(d.what);
 	assert_int_equal(count_entries(sub), 0);
@@ -581,7 +580,7 @@ test_write_directory_refused(void **state)
 		char slash[4096];
 
 		path_in(slash, sizeof(slash), dir, "subdir/");
-		assert_int_not_equal(write_atomic(slash, NULL, CONTENT_B, &d), SBAT_OK);
+		assert_int_not_equal(write_atomic(slash, 0644, CONTENT_B, &d), SBAT_OK);
 		assert_int_equal(count_entries(sub), 0);
 		assert_int_equal(count_dot_files(dir), 0);
 	}
@@ -596,7 +595,7 @@ test_write_missing_directory(void **state)
 
 	path_in(sub, sizeof(sub), dir, "no-such-dir");
 	path_in(path, sizeof(path), dir, "no-such-dir/out.efi");
-	assert_int_equal(write_atomic(path, NULL, CONTENT_B, &d), SBAT_E_IO);
+	assert_int_equal(write_atomic(path, 0644, CONTENT_B, &d), SBAT_E_IO);
 	assert_int_equal(d.code, SBAT_E_IO);
 	assert_int_equal(d.sys_errno, ENOENT);
 	assert_non_null(d.what);
@@ -620,7 +619,7 @@ test_write_readonly_directory(void **state)
 	path_in(path, sizeof(path), sub, "image.efi");
 	write_file(path, CONTENT_A, strlen(CONTENT_A), 0644);
 	assert_int_equal(chmod(sub, 0500), 0);
-	assert_int_equal(write_atomic(path, NULL, CONTENT_B, &d), SBAT_E_IO);
+	assert_int_equal(write_atomic(path, 0644, CONTENT_B, &d), SBAT_E_IO);
 	assert_int_equal(d.sys_errno, EACCES);
 	assert_non_null(d.what);
 	assert_contents(path, CONTENT_A);
@@ -655,7 +654,7 @@ test_write_fails_midway(void **state)
 	old_handler = signal(SIGXFSZ, SIG_IGN);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
 	memset(&d, 0, sizeof(d));
-	r = sbat_file_write_atomic(path, NULL, big, n, &d);
+	r = sbat_file_write_atomic(path, 0644, big, n, &d);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
 	signal(SIGXFSZ, old_handler);
 	free(big);
@@ -680,7 +679,7 @@ test_write_relative_name(void **state)
 
 	assert_non_null(getcwd(cwd, sizeof(cwd)));
 	assert_int_equal(chdir(dir), 0);
-	r = write_atomic("bare.efi", NULL, CONTENT_B, &d);
+	r = write_atomic("bare.efi", 0644, CONTENT_B, &d);
 	assert_int_equal(chdir(cwd), 0);
 	assert_int_equal(r, SBAT_OK);
 	path_in(path, sizeof(path), dir, "bare.efi");
@@ -704,7 +703,7 @@ test_write_keeps_owner(void **state)
 	path_in(path, sizeof(path), dir, "owned.efi");
 	write_file(path, CONTENT_A, strlen(CONTENT_A), 0640);
 	assert_int_equal(chown(path, 4321, 4322), 0);
-	assert_int_equal(write_atomic(path, NULL, CONTENT_B, &d), SBAT_OK);
+	assert_int_equal(write_atomic(path, 0644, CONTENT_B, &d), SBAT_OK);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_uid, 4321);
 	assert_int_equal(st.st_gid, 4322);
@@ -724,7 +723,7 @@ test_write_then_read(void **state)
 	sbat_diag d;
 
 	path_in(path, sizeof(path), dir, "round.efi");
-	assert_int_equal(write_atomic(path, NULL, CONTENT_A, &d), SBAT_OK);
+	assert_int_equal(write_atomic(path, 0644, CONTENT_A, &d), SBAT_OK);
 	assert_int_equal(sbat_file_read(path, SBAT_FILE_MAX_SIZE, &buf, &len, &d), SBAT_OK);
 	assert_int_equal(len, strlen(CONTENT_A));
 	assert_memory_equal(buf, CONTENT_A, len);
@@ -748,8 +747,8 @@ main(void)
 		T(test_write_creates_0644),
 		T(test_write_empty_buffer),
 		T(test_write_replace_keeps_mode),
-		T(test_write_mode_from),
-		T(test_write_mode_from_missing),
+		T(test_write_new_file_mode),
+		T(test_write_existing_keeps_its_mode),
 		T(test_write_symlink_refused),
 		T(test_write_directory_refused),
 		T(test_write_missing_directory),

@@ -92,16 +92,25 @@ hook_fsync(int fd)
 }
 
 static int
-hook_rename(const char *from, const char *to)
+hook_renameat(int from_dir, const char *from, int to_dir, const char *to)
 {
 	if (fault.fail_rename) {
 		errno = EACCES;
 		return -1;
 	}
-	return rename(from, to);
+	return renameat(from_dir, from, to_dir, to);
 }
 
-static const sbat_io hooks = { hook_pwrite, hook_copy, hook_fsync, hook_rename };
+static int
+hook_open_tmpfile(int dir_fd)
+{
+	(void)dir_fd;
+	errno = EOPNOTSUPP;  /* as on vfat */
+	return -1;
+}
+
+static const sbat_io hooks = { hook_pwrite, hook_copy, hook_fsync, hook_renameat, NULL };
+static const sbat_io no_tmpfile = { NULL, NULL, NULL, NULL, hook_open_tmpfile };
 
 static char dir[256];
 static char target[300];
@@ -177,14 +186,14 @@ assert_target_is(const uint8_t *buf, size_t len)
 static sbat_err
 edit_file(const sbat_io *io, const sbat_edit_opts *opts, sbat_edit_report *r, sbat_diag *d)
 {
-	sbat_mapped_file in;
+	sbat_mapped_file in = SBAT_MAPPED_FILE_INIT;
 	sbat_output *out;
 	sbat_err err;
 
-	err = sbat_file_map(target, SBAT_FILE_MAX_SIZE, &in, d);
+	err = sbat_file_open_image(target, SBAT_FILE_MAX_SIZE, 0, &in, d);
 	if (err)
 		return err;
-	err = sbat_output_open(target, NULL, io, &out, d);
+	err = sbat_output_open_replace(&in, io, &out, d);
 	if (!err) {
 		err = sbat_edit_fd(in.data, in.len, in.fd, PAYLOAD, PAYLOAD_LEN, opts, out, r, d);
 		if (!err && !r->unchanged)

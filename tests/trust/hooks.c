@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * hooks.c - an LD_PRELOAD library for the trust tests: it lets a test act on
+ * a running sbat-add at a chosen system call, the way a hostile user, a
+ * concurrent job or an old file system would.
+ *
+ *   SBAT_TEST_NO_TMPFILE=1    open()/openat() with O_TMPFILE fail (EOPNOTSUPP),
+ *                             as on vfat
+ *   SBAT_TEST_AT=CALL         fsync or copy_file_range: where the action runs,
+ *                             once, before the first such call
+ *   SBAT_TEST_DO=ACTION       kill:SIGNUM        send ourselves SIGNUM
+ *                             swap:DIR:ELSEWHERE rename DIR to DIR.old and put a
+ *                                                symbolic link to ELSEWHERE at DIR
+ *                             poke:FILE          overwrite one byte of FILE in place
+ *                             sleep:MS           wait MS milliseconds
+ */
+#define _GNU_SOURCE 1
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+static int done;
+
+static void
+act(const char *call)
+{
+	const char *at = getenv("SBAT_TEST_AT"), *what = getenv("SBAT_TEST_DO");
+	char buf[4096], *arg, *arg2;
+
+	if (done || !at || !what || strcmp(at, call) != 0)
+		return;
+	done = 1;
+	snprintf(buf, sizeof(buf), "%s", what);
+	arg = strchr(buf, ':');
+	if (!arg)
+		return;
+	*arg++ = '\0';
+	if (strcmp(buf, "kill") == 0) {
+		raise(atoi(arg));
+	} else if (strcmp(buf, "swap") == 0 && (arg2 = strchr(arg, ':')) != NULL) {
+		char old[4200];
+
+		*arg2++ = '\0';
+		snprintf(old, sizeof(old), "%s.old", arg);
+		if (rename(arg, old) != 0 || symlink(arg2, arg) != 0)
+			fprintf(stderr, "hooks: swap failed: %s\n", strerror(errno));
+	} else if (strcmp(buf, "poke") == 0) {
+		int fd = open(arg, O_WRONLY);
+		char c = 0x5a;
+
+		if (fd < 0 || pwrite(fd, &c, 1, 0x100) != 1)
+			fprintf(stderr, "hooks: poke failed: %s\n", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	} else if (strcmp(buf, "sleep") == 0) {
+		struct timespec ts = { atoi(arg) / 1000, (long)(atoi(arg) % 1000) * 1000000L };
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+static int
+refuse_tmpfile(int flags)
+{
+	const char *no = getenv("SBAT_TEST_NO_TMPFILE");
+
+	if (no && *no == '1' && (flags & O_TMPFILE) == O_TMPFILE) {
+		errno = EOPNOTSUPP;
+		return 1;
+	}
+	return 0;
+}
+
+typedef int (*open_fn)(const char *, int, ...);
+typedef int (*openat_fn)(int, const char *, int, ...);
+
+/* The mode argument is there only with O_CREAT or O_TMPFILE. */
+#define MODE_ARG(flags, mode)                                     \
+	do {                                                      \
+		if ((flags) & (O_CREAT | O_TMPFILE)) {            \
+			va_list ap;                               \
+			va_start(ap, flags);                      \
+			mode = (mode_t)va_arg(ap, int);           \
+			va_end(ap);                               \
+		}                                                 \
+	} while (0)
+
+int
+open(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	MODE_ARG(flags, mode);
+	if (refuse_tmpfile(flags))
+		return -1;
+	return ((open_fn)dlsym(RTLD_NEXT, "open"))(path, flags, mode);
+}
+
+int
+open64(const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	MODE_ARG(flags, mode);
+	if (refuse_tmpfile(flags))
+		return -1;
+	return ((open_fn)dlsym(RTLD_NEXT, "open64"))(path, flags, mode);
+}
+
+int
+openat(int dir, const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	MODE_ARG(flags, mode);
+	if (refuse_tmpfile(flags))
+		return -1;
+	return ((openat_fn)dlsym(RTLD_NEXT, "openat"))(dir, path, flags, mode);
+}
+
+int
+openat64(int dir, const char *path, int flags, ...)
+{
+	mode_t mode = 0;
+
+	MODE_ARG(flags, mode);
+	if (refuse_tmpfile(flags))
+		return -1;
+	return ((openat_fn)dlsym(RTLD_NEXT, "openat64"))(dir, path, flags, mode);
+}
+
+int
+fsync(int fd)
+{
+	act("fsync");
+	return ((int (*)(int))dlsym(RTLD_NEXT, "fsync"))(fd);
+}
+
+ssize_t
+copy_file_range(int in, loff_t *in_off, int out, loff_t *out_off, size_t len, unsigned flags)
+{
+	act("copy_file_range");
+	return ((ssize_t (*)(int, loff_t *, int, loff_t *, size_t, unsigned))dlsym(RTLD_NEXT, "copy_file_range"))(
+		in, in_off, out, out_off, len, flags);
+}
