@@ -167,6 +167,9 @@ cli_report_error(const char *file, const sbat_diag *d)
 		fprintf(stderr, "%s: %s: %s: needs %" PRIu64 " bytes, has %" PRIu64 "; use --relocate "
 		        "(at offset 0x%" PRIx64 ")\n", cli_progname, file, d->what, d->size_needed,
 		        d->size_available, d->offset);
+	} else if (d->other_name[0] && d->other_index >= 0) {
+		fprintf(stderr, "%s: %s: %s: section %d \"%s\" (at offset 0x%" PRIx64 ")\n", cli_progname, file,
+		        d->what, d->other_index, cli_quote(d->other_name), d->offset);
 	} else if (d->has_offset) {
 		fprintf(stderr, "%s: %s: %s (at offset 0x%" PRIx64 ")\n", cli_progname, file,
 		        d->what ? d->what : sbat_strerror(d->code), d->offset);

@@ -59,7 +59,8 @@ cli_run_check_level(const cli_opts *o)
 		if (sbat_pe_sbat_data(pe, image.data, image.len, &text, &n, &d)) {
 			if (d.code == SBAT_E_NO_SBAT) {
 				/* shim refuses images it loads itself without .sbat when SbatLevel is set */
-				fprintf(stderr, "%s: %s: no .sbat section: shim refuses to load it\n", cli_progname, o->image);
+				fprintf(stderr, "%s: %s: no .sbat section: shim refuses to load it\n", cli_progname,
+				        cli_quote(o->image));
 				status = EXIT_NO_SBAT;
 			} else {
 				cli_report_error(o->image, &d);
@@ -68,7 +69,7 @@ cli_run_check_level(const cli_opts *o)
 		}
 		if (sbat_csv_parse(text, n, &csv, &d)) {
 			fprintf(stderr, "%s: %s: .sbat is invalid (line %u, field %u: %s): shim refuses the image\n",
-			        cli_progname, o->image, d.line, d.field, d.what);
+			        cli_progname, cli_quote(o->image), d.line, d.field, d.what);
 			status = EXIT_REVOKED;
 			goto out;
 		}
@@ -78,13 +79,13 @@ cli_run_check_level(const cli_opts *o)
 		goto out;
 	}
 	for (i = 0; i < n_revoked && i < sizeof(revoked) / sizeof(revoked[0]); i++)
-		printf("%s: revoked: %s,%u is below %s,%u (SbatLevel %s)\n", subject,
+		printf("%s: revoked: %s,%u is below %s,%u (SbatLevel %s)\n", cli_quote(subject),
 		       revoked[i].entry->component_name, (unsigned)revoked[i].entry->generation,
 		       revoked[i].level->component_name, (unsigned)revoked[i].level->generation, level->datestamp);
 	if (n_revoked) {
 		status = EXIT_REVOKED;
 	} else {
-		printf("%s: not revoked by SbatLevel %s (%zu rows checked)\n", subject, level->datestamp,
+		printf("%s: not revoked by SbatLevel %s (%zu rows checked)\n", cli_quote(subject), level->datestamp,
 		       csv->n_entries);
 		status = EXIT_OK;
 	}

@@ -24,6 +24,7 @@ print_escaped(const uint8_t *p, size_t n)
 void
 cli_describe_image(const char *file, const sbat_pe *pe)
 {
+	file = cli_quote(file);
 	fprintf(stderr, "%s: %s, %s %s, %u sections, FileAlignment 0x%" PRIx32
 	        ", SectionAlignment 0x%" PRIx32 ", SizeOfHeaders 0x%" PRIx32 ", SizeOfImage 0x%" PRIx32 "\n",
 	        file, sbat_pe_kind_name(pe->kind), pe->magic == 0x20b ? "PE32+" : "PE32",
@@ -34,6 +35,7 @@ cli_describe_image(const char *file, const sbat_pe *pe)
 void
 cli_describe_edit(const char *file, const sbat_edit_report *r)
 {
+	file = cli_quote(file);
 	if (r->action == SBAT_ACTION_REMOVE || r->action == SBAT_ACTION_RETIRE) {
 		fprintf(stderr, "%s: %s .sbat (section %u)%s\n", file, sbat_edit_action_name(r->action),
 		        r->section_index, r->action == SBAT_ACTION_RETIRE ?
@@ -100,7 +102,7 @@ cli_run_print(const cli_opts *o)
 	}
 	if (sbat_pe_sbat_data(pe, image.data, image.len, &data, &n, &d)) {
 		if (d.code == SBAT_E_NO_SBAT) {
-			fprintf(stderr, "%s: %s: no .sbat section\n", cli_progname, o->image);
+			fprintf(stderr, "%s: %s: no .sbat section\n", cli_progname, cli_quote(o->image));
 			status = EXIT_NO_SBAT;
 		} else {
 			status = cli_report_error(o->image, &d);
@@ -110,7 +112,8 @@ cli_run_print(const cli_opts *o)
 	print_escaped(data, n);
 	/* a malformed .sbat is worth knowing about: shim rejects the whole image for it */
 	if (sbat_csv_parse(data, n, &csv, &d) != SBAT_OK) {
-		fprintf(stderr, "%s: warning: %s: .sbat would not pass validation: ", cli_progname, o->image);
+		fprintf(stderr, "%s: warning: %s: .sbat would not pass validation: ", cli_progname,
+		        cli_quote(o->image));
 		if (d.line && d.field)
 			fprintf(stderr, "line %u, field %u: %s\n", d.line, d.field, d.what);
 		else if (d.line)

@@ -14,7 +14,11 @@
  *                             poke:FILE          overwrite one byte of FILE in place
  *                             sleep:MS           wait MS milliseconds
  */
+/* each of open/open64 and openat/openat64 is hooked under its own name */
+#undef _FILE_OFFSET_BITS
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1
+#endif
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -81,6 +85,11 @@ refuse_tmpfile(int flags)
 
 typedef int (*open_fn)(const char *, int, ...);
 typedef int (*openat_fn)(int, const char *, int, ...);
+typedef int (*fsync_fn)(int);
+typedef ssize_t (*copy_fn)(int, loff_t *, int, loff_t *, size_t, unsigned);
+
+/* The next definition of a libc function (dlsym returns an object pointer: convert through a union). */
+#define NEXT(type, name) (((union { void *p; type f; }){ dlsym(RTLD_NEXT, name) }).f)
 
 /* The mode argument is there only with O_CREAT or O_TMPFILE. */
 #define MODE_ARG(flags, mode)                                     \
@@ -101,7 +110,7 @@ open(const char *path, int flags, ...)
 	MODE_ARG(flags, mode);
 	if (refuse_tmpfile(flags))
 		return -1;
-	return ((open_fn)dlsym(RTLD_NEXT, "open"))(path, flags, mode);
+	return NEXT(open_fn, "open")(path, flags, mode);
 }
 
 int
@@ -112,7 +121,7 @@ open64(const char *path, int flags, ...)
 	MODE_ARG(flags, mode);
 	if (refuse_tmpfile(flags))
 		return -1;
-	return ((open_fn)dlsym(RTLD_NEXT, "open64"))(path, flags, mode);
+	return NEXT(open_fn, "open64")(path, flags, mode);
 }
 
 int
@@ -123,7 +132,7 @@ openat(int dir, const char *path, int flags, ...)
 	MODE_ARG(flags, mode);
 	if (refuse_tmpfile(flags))
 		return -1;
-	return ((openat_fn)dlsym(RTLD_NEXT, "openat"))(dir, path, flags, mode);
+	return NEXT(openat_fn, "openat")(dir, path, flags, mode);
 }
 
 int
@@ -134,20 +143,19 @@ openat64(int dir, const char *path, int flags, ...)
 	MODE_ARG(flags, mode);
 	if (refuse_tmpfile(flags))
 		return -1;
-	return ((openat_fn)dlsym(RTLD_NEXT, "openat64"))(dir, path, flags, mode);
+	return NEXT(openat_fn, "openat64")(dir, path, flags, mode);
 }
 
 int
 fsync(int fd)
 {
 	act("fsync");
-	return ((int (*)(int))dlsym(RTLD_NEXT, "fsync"))(fd);
+	return NEXT(fsync_fn, "fsync")(fd);
 }
 
 ssize_t
 copy_file_range(int in, loff_t *in_off, int out, loff_t *out_off, size_t len, unsigned flags)
 {
 	act("copy_file_range");
-	return ((ssize_t (*)(int, loff_t *, int, loff_t *, size_t, unsigned))dlsym(RTLD_NEXT, "copy_file_range"))(
-		in, in_off, out, out_off, len, flags);
+	return NEXT(copy_fn, "copy_file_range")(in, in_off, out, out_off, len, flags);
 }

@@ -13,6 +13,7 @@
 #include "sbat/sbat.h"
 
 #include "fixture.h"
+#include "plan.h"
 
 /* Offsets from the spec, written out here so the tests do not trust the parser's. */
 #define OPT_SIZE_OF_INITIALIZED_DATA 0x08
@@ -1085,6 +1086,102 @@ test_edit_replace_tightly_packed(void **state)
 	free(in.buf);
 }
 
+/*
+ * The verifier's general guarantee, on a plan run by hand: a changed byte of
+ * another section, a zero fill over one, or a header-sized write into one
+ * is caught, whatever the plan meant.
+ */
+static void
+test_edit_verify_kept_catches_lost_bytes(void **state)
+{
+	image in = build_kind(FX_PLAIN);
+	sbat_pe *pe = malloc(sizeof(*pe));
+	plan *p = malloc(sizeof(*p));
+	sink out;
+	uint32_t text;
+	sbat_diag d;
+
+	(void)state;
+	assert_non_null(pe);
+	assert_non_null(p);
+	assert_int_equal(sbat_pe_parse(in.buf, in.len, pe, &d), SBAT_OK);
+	assert_int_equal(plan_build(pe, in.buf, in.len, PAYLOAD_LEN, NULL, p, &d), SBAT_OK);
+	memset(&out, 0, sizeof(out));
+	out.mem = malloc((size_t)p->output_size);
+	out.fd = out.in_fd = -1;
+	out.sparse_from = UINT64_MAX;
+	assert_non_null(out.mem);
+	assert_int_equal(plan_emit(p, in.buf, in.len, PAYLOAD, PAYLOAD_LEN, &out, &d), SBAT_OK);
+	assert_int_equal(plan_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, &d), SBAT_OK);
+
+	/* one byte of .text differs in the output */
+	text = pe->sections[0].pointer_to_raw_data;
+	out.mem[text + 17] ^= 1;
+	assert_int_equal(plan_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, &d), SBAT_E_LAYOUT);
+	out.mem[text + 17] ^= 1;
+	/* a dry run did not write it: not compared */
+	out.mem[p->verify_prefix + 1] ^= 1;
+	assert_int_equal(plan_verify_kept(p, pe, in.buf, out.mem, p->verify_prefix, &d), SBAT_OK);
+	out.mem[p->verify_prefix + 1] ^= 1;
+
+	/* a plan that would zero part of .text */
+	p->patches[p->n_patches].offset = text + 64;
+	p->patches[p->n_patches].len = 16;
+	p->patches[p->n_patches].zero = 1;
+	p->n_patches++;
+	assert_int_equal(plan_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, &d), SBAT_E_LAYOUT);
+	/* or write a whole header's worth into it */
+	p->patches[p->n_patches - 1].zero = 0;
+	p->patches[p->n_patches - 1].len = 40;
+	assert_int_equal(plan_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, &d), SBAT_E_LAYOUT);
+	/* a field-sized fix-up (a debug entry's file offset) is fine */
+	p->patches[p->n_patches - 1].len = 4;
+	assert_int_equal(plan_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, &d), SBAT_OK);
+	/* a plan that leaves out the last bytes of the section data */
+	p->n_patches--;
+	p->extents[0].len -= 8;
+	assert_int_equal(plan_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, &d), SBAT_E_LAYOUT);
+
+	free(out.mem);
+	free(p);
+	free(pe);
+	free(in.buf);
+}
+
+/* A .sbat whose raw data is also another section's is refused before it is rewritten. */
+static void
+test_edit_overlapping_sbat_refused(void **state)
+{
+	fx_spec spec = spec_with_sbat(2, 0x200, 0x200);
+	static const int modes[] = { 0, 1, 2 };  /* replace, remove, relocate */
+	image in;
+	hdr a;
+	unsigned m;
+
+	(void)state;
+	in = build(&spec);
+	a = read_hdr(in.buf);
+	/* .sbat's PointerToRawData := .rodata's */
+	fx_put32((uint8_t *)sect(in.buf, &a, 2) + 20, fx_le32(sect(in.buf, &a, 1) + 20));
+	for (m = 0; m < 3; m++) {
+		sbat_edit_opts o = opts_with(0, modes[m] == 1);
+		uint8_t *out = NULL;
+		size_t out_len, len;
+		char *csv = modes[m] == 2 ? long_csv(20, &len) : NULL;
+		sbat_diag d;
+
+		o.relocate = modes[m] == 2;
+		assert_int_equal(sbat_edit(in.buf, in.len, modes[m] == 1 ? NULL : csv ? (const uint8_t *)csv : PAYLOAD,
+		                           modes[m] == 1 ? 0 : csv ? len : PAYLOAD_LEN, &o, &out, &out_len, NULL, &d),
+		                 SBAT_E_PE_SECTION);
+		assert_null(out);
+		assert_int_equal(d.other_index, 1);
+		assert_string_equal(d.other_name, ".rodata");
+		free(csv);
+	}
+	free(in.buf);
+}
+
 int
 main(void)
 {
@@ -1121,6 +1218,8 @@ main(void)
 		cmocka_unit_test(test_edit_remove_without_sbat_refused),
 		cmocka_unit_test(test_edit_arm64_nop_filler),
 		cmocka_unit_test(test_edit_replace_tightly_packed),
+		cmocka_unit_test(test_edit_verify_kept_catches_lost_bytes),
+		cmocka_unit_test(test_edit_overlapping_sbat_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

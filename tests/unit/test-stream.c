@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sbat/sbat.h"
@@ -418,6 +419,175 @@ test_stream_unchanged_writes_nothing(void **state)
 	free(mem);
 }
 
+/* A dry run writes the headers and the new data only: its scratch file is mostly a hole. */
+static void
+test_stream_dry_run_needs_little_space(void **state)
+{
+	fx_spec spec;
+	uint8_t *img, *mem;
+	size_t len, mem_len;
+	sbat_edit_opts opts;
+	sbat_edit_report r, mem_r;
+	sbat_mapped_file in = SBAT_MAPPED_FILE_INIT;
+	sbat_output *out;
+	sbat_diag d;
+	struct stat st;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	spec.sections[0].raw_size = 16u * 1024u * 1024u;
+	spec.set_checksum = 1;
+	assert_int_equal(fx_build(&spec, &img, &len), 0);
+	assert_int_equal(sbat_edit(img, len, PAYLOAD, PAYLOAD_LEN, NULL, &mem, &mem_len, &mem_r, NULL), SBAT_OK);
+	write_target(img, len);
+	memset(&opts, 0, sizeof(opts));
+	opts.dry_run = 1;
+	assert_int_equal(sbat_file_map(target, SBAT_FILE_MAX_SIZE, &in, &d), SBAT_OK);
+	assert_int_equal(sbat_output_open_scratch(NULL, &out, &d), SBAT_OK);
+	if (sbat_edit_fd(in.data, in.len, in.fd, PAYLOAD, PAYLOAD_LEN, &opts, out, &r, &d) != SBAT_OK)
+		fail_msg("dry run: %s", d.what);
+	assert_int_equal(fstat(sbat_output_fd(out), &st), 0);
+	assert_int_equal((uint64_t)st.st_size, mem_len);
+	assert_true((uint64_t)st.st_blocks * 512u < 1024u * 1024u);
+	/* the same plan as the real edit, CheckSum included */
+	assert_int_equal(r.output_size, mem_r.output_size);
+	assert_int_equal(r.new_checksum, mem_r.new_checksum);
+	sbat_output_abort(out);
+	sbat_file_unmap(&in);
+	assert_target_is(img, len);
+	free(img);
+	free(mem);
+}
+
+/* Without O_TMPFILE (vfat) a named temporary is used, and the signal-handler cleanup removes it. */
+static void
+test_stream_named_temporary(void **state)
+{
+	fx_spec spec;
+	uint8_t *img, *mem;
+	size_t len, mem_len;
+	sbat_mapped_file in = SBAT_MAPPED_FILE_INIT;
+	sbat_output *out;
+	sbat_edit_report r;
+	sbat_diag d;
+
+	(void)state;
+	fx_spec_init(&spec, FX_BZIMAGE_NEW);
+	assert_int_equal(fx_build(&spec, &img, &len), 0);
+	assert_int_equal(sbat_edit(img, len, PAYLOAD, PAYLOAD_LEN, NULL, &mem, &mem_len, NULL, NULL), SBAT_OK);
+	write_target(img, len);
+	assert_int_equal(edit_file(&no_tmpfile, NULL, &r, &d), SBAT_OK);
+	assert_target_is(mem, mem_len);
+	assert_int_equal(dir_entries(), 1);
+
+	write_target(img, len);
+	assert_int_equal(sbat_file_open_image(target, SBAT_FILE_MAX_SIZE, 0, &in, &d), SBAT_OK);
+	assert_int_equal(sbat_output_open_replace(&in, &no_tmpfile, &out, &d), SBAT_OK);
+	assert_int_equal(dir_entries(), 2);  /* the named temporary */
+	sbat_output_remove_temporaries();    /* what a signal handler calls */
+	assert_int_equal(dir_entries(), 1);
+	sbat_output_abort(out);
+	sbat_file_unmap(&in);
+	assert_target_is(img, len);
+	free(img);
+	free(mem);
+}
+
+/* A second edit waits for the first one's lock, then edits the file the first one wrote. */
+static void
+test_stream_lock(void **state)
+{
+	fx_spec spec;
+	uint8_t *img;
+	size_t len;
+	sbat_mapped_file in = SBAT_MAPPED_FILE_INIT, again = SBAT_MAPPED_FILE_INIT;
+	sbat_output *out;
+	sbat_edit_report r;
+	sbat_diag d;
+	pid_t pid;
+	int status;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	assert_int_equal(fx_build(&spec, &img, &len), 0);
+	write_target(img, len);
+	assert_int_equal(sbat_file_open_image(target, SBAT_FILE_MAX_SIZE, 0, &in, &d), SBAT_OK);
+	/* held: a bounded wait gives up */
+	assert_int_equal(sbat_file_open_image(target, SBAT_FILE_MAX_SIZE, 100, &again, &d), SBAT_E_LOCKED);
+	assert_int_equal(d.code, SBAT_E_LOCKED);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* meanwhile the holder replaces the file: the waiter must get the new one */
+		sbat_mapped_file w = SBAT_MAPPED_FILE_INIT;
+		const uint8_t *data;
+		size_t n;
+		sbat_pe *pe = malloc(sizeof(*pe));
+
+		sbat_file_unmap(&in);  /* an inherited descriptor would share the parent's lock */
+		if (sbat_file_open_image(target, SBAT_FILE_MAX_SIZE, 5000, &w, &d) != SBAT_OK || !pe ||
+		    sbat_pe_parse(w.data, w.len, pe, &d) != SBAT_OK ||
+		    sbat_pe_sbat_data(pe, w.data, w.len, &data, &n, &d) != SBAT_OK)
+			_exit(1);
+		_exit(0);
+	}
+	{
+		struct timespec pause = { 0, 200 * 1000 * 1000 };
+
+		nanosleep(&pause, NULL);
+	}
+	/* the holder edits while it holds the lock, then lets go */
+	assert_int_equal(sbat_output_open_replace(&in, NULL, &out, &d), SBAT_OK);
+	assert_int_equal(sbat_edit_fd(in.data, in.len, in.fd, PAYLOAD, PAYLOAD_LEN, NULL, out, &r, &d), SBAT_OK);
+	assert_int_equal(sbat_output_commit(out, &d), SBAT_OK);
+	sbat_file_unmap(&in);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	free(img);
+}
+
+/* The image's name is given to another file during the edit: nothing is written over it. */
+static int swap_done;
+
+static int
+hook_fsync_swap(int fd)
+{
+	char other[320];
+
+	if (!swap_done) {
+		swap_done = 1;
+		snprintf(other, sizeof(other), "%s.other", target);
+		if (rename(other, target) != 0)
+			return -1;
+	}
+	return fsync(fd);
+}
+
+static void
+test_stream_name_reused_during_edit(void **state)
+{
+	static const sbat_io swap = { NULL, NULL, hook_fsync_swap, NULL, NULL };
+	fx_spec spec;
+	uint8_t *img;
+	size_t len;
+	char other[320];
+	sbat_edit_report r;
+	sbat_diag d;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	assert_int_equal(fx_build(&spec, &img, &len), 0);
+	write_target(img, len);
+	snprintf(other, sizeof(other), "%s.other", target);
+	assert_int_equal(fx_write_file(other, (const uint8_t *)"other", 5), 0);
+	swap_done = 0;
+	assert_int_equal(edit_file(&swap, NULL, &r, &d), SBAT_E_CHANGED);
+	assert_target_is((const uint8_t *)"other", 5);
+	assert_int_equal(dir_entries(), 1);
+	free(img);
+}
+
 int
 main(void)
 {
@@ -429,6 +599,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_stream_failures_leave_original, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_killed_mid_write, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_unchanged_writes_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stream_dry_run_needs_little_space, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stream_named_temporary, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stream_lock, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stream_name_reused_during_edit, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
