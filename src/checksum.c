@@ -2,7 +2,7 @@
 /* checksum.c - the PE optional header CheckSum */
 #include "checksum.h"
 
-#include "sbat/pe.h"
+#include "sbat/image.h"
 
 void
 csum_init(csum *c, uint64_t checksum_offset)

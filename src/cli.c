@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -24,8 +23,6 @@ enum {
 	ARG_JSON,
 	ARG_LOCK_TIMEOUT,
 };
-
-const char *const cli_progname = "sbat-add";
 
 static void
 usage(FILE *out)
@@ -84,99 +81,6 @@ usage_error(const char *msg, const char *arg)
 		fprintf(stderr, "%s: %s\n", cli_progname, msg);
 	fprintf(stderr, "Try '%s --help' for more information.\n", cli_progname);
 	return EXIT_USAGE;
-}
-
-const char *
-cli_quote(const char *name)
-{
-	static char bufs[4][PATH_MAX * 4 + 1];
-	static unsigned next;
-	char *out = bufs[next++ % 4], *p = out;
-	const unsigned char *s;
-
-	for (s = (const unsigned char *)name; *s && p < out + sizeof(bufs[0]) - 5; s++) {
-		if (*s == '\n')
-			p += sprintf(p, "\\n");
-		else if (*s == '\t')
-			p += sprintf(p, "\\t");
-		else if (*s < 0x20 || *s == 0x7f)
-			p += sprintf(p, "\\x%02x", *s);
-		else
-			*p++ = (char)*s;
-	}
-	*p = '\0';
-	return out;
-}
-
-static void
-on_terminating_signal(int sig)
-{
-	/* the handler was reset on entry (SA_RESETHAND): raise ends us as sig would have */
-	sbat_output_remove_temporaries();
-	raise(sig);
-}
-
-static void
-on_bus_error(int sig)
-{
-	static const char msg[] = "sbat-add: an input file shrank while being read; nothing was written\n";
-
-	(void)sig;
-	sbat_output_remove_temporaries();
-	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0) {
-		/* nothing more to do */
-	}
-	_exit(EXIT_FAILURE_);
-}
-
-void
-cli_catch_signals(void)
-{
-	static const int terminating[] = {
-		SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF,
-	};
-	struct sigaction sa, old;
-	unsigned i;
-
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_terminating_signal;
-	sa.sa_flags = SA_RESETHAND;
-	for (i = 0; i < sizeof(terminating) / sizeof(terminating[0]); i++)
-		if (sigaction(terminating[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
-			sigaction(terminating[i], &sa, NULL);
-	/* a mapped input cut short by someone else: end cleanly instead of crashing */
-	sa.sa_handler = on_bus_error;
-	sa.sa_flags = 0;
-	sigaction(SIGBUS, &sa, NULL);
-}
-
-/* One line naming the file, the check and where it fired. */
-int
-cli_report_error(const char *file, const sbat_diag *d)
-{
-	file = cli_quote(file);
-	if ((d->code == SBAT_E_CSV || d->code == SBAT_E_LEVEL) && d->line) {
-		if (d->field)
-			fprintf(stderr, "%s: %s:%u: field %u: %s\n", cli_progname, file, d->line, d->field, d->what);
-		else
-			fprintf(stderr, "%s: %s:%u: %s\n", cli_progname, file, d->line, d->what);
-	} else if (d->sys_errno) {
-		fprintf(stderr, "%s: %s: %s: %s\n", cli_progname, file, d->what, strerror(d->sys_errno));
-	} else if (d->code == SBAT_E_SBAT_NO_ROOM && d->size_needed) {
-		fprintf(stderr, "%s: %s: %s: needs %" PRIu64 " bytes, has %" PRIu64 "; use --relocate "
-		        "(at offset 0x%" PRIx64 ")\n", cli_progname, file, d->what, d->size_needed,
-		        d->size_available, d->offset);
-	} else if (d->other_name[0] && d->other_index >= 0) {
-		fprintf(stderr, "%s: %s: %s: section %d \"%s\" (at offset 0x%" PRIx64 ")\n", cli_progname, file,
-		        d->what, d->other_index, cli_quote(d->other_name), d->offset);
-	} else if (d->has_offset) {
-		fprintf(stderr, "%s: %s: %s (at offset 0x%" PRIx64 ")\n", cli_progname, file,
-		        d->what ? d->what : sbat_strerror(d->code), d->offset);
-	} else {
-		fprintf(stderr, "%s: %s: %s\n", cli_progname, file, d->what ? d->what : sbat_strerror(d->code));
-	}
-	return EXIT_FAILURE_;
 }
 
 /*

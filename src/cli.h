@@ -53,11 +53,23 @@ const char *cli_quote(const char *name);
  */
 void cli_catch_signals(void);
 
-/* One line on stderr naming the file, the check and where it fired; returns EXIT_FAILURE_. */
+/*
+ * The one way a diagnostic reaches the user: a line on stderr, "sbat-add:
+ * [warning: ]FILE: [CONTEXT: ]" and then the check that fired with its line
+ * and field or file offset, the system error, the sizes, the other section
+ * and the option that would help, whatever the diagnostic carries.
+ */
+enum { CLI_ERROR, CLI_WARNING };
+void cli_diag(int severity, const char *file, const char *context, const sbat_diag *d);
+
+/* cli_diag(CLI_ERROR, file, NULL, d); returns EXIT_FAILURE_. */
 int cli_report_error(const char *file, const sbat_diag *d);
 
+/* "sbat-add: FILE: TEXT" on stderr, for what is no library diagnostic. */
+void cli_message(const char *file, const char *text);
+
 /* --verbose descriptions, on stderr. */
-void cli_describe_image(const char *file, const sbat_pe *pe);
+void cli_describe_image(const char *file, const sbat_image *img);
 void cli_describe_edit(const char *file, const sbat_edit_report *r);
 
 /* The modes; each returns the exit status. */
@@ -69,6 +81,6 @@ int cli_run_check_level(const cli_opts *o);
  * Describe the image as one JSON object on `out`: headers, sections, the
  * layout around them and the .sbat rows (or why they do not validate).
  */
-void cli_print_json(FILE *out, const char *file, const sbat_pe *pe, const uint8_t *data, size_t len);
+void cli_print_json(FILE *out, const char *file, const sbat_image *img);
 
 #endif

@@ -29,10 +29,8 @@ load_payload(const char *path, uint8_t **ret_payload, size_t *ret_len)
  * header row, duplicates refused unless --force. Replaces *payload.
  */
 static int
-merge_payload(const cli_opts *o, const uint8_t *image, size_t image_len, uint8_t **payload,
-              size_t *payload_len)
+merge_payload(const cli_opts *o, const sbat_image *img, uint8_t **payload, size_t *payload_len)
 {
-	sbat_pe *pe = malloc(sizeof(*pe));
 	sbat_csv *base = NULL, *add = NULL;
 	const uint8_t *old;
 	size_t old_len;
@@ -41,33 +39,18 @@ merge_payload(const cli_opts *o, const uint8_t *image, size_t image_len, uint8_t
 	sbat_diag d;
 	int status = EXIT_FAILURE_;
 
-	if (!pe) {
-		fprintf(stderr, "%s: out of memory\n", cli_progname);
-		return EXIT_FAILURE_;
-	}
-	if (sbat_pe_parse(image, image_len, pe, &d)) {
-		cli_report_error(o->image, &d);
-		goto out;
-	}
-	if (sbat_pe_sbat_data(pe, image, image_len, &old, &old_len, &d)) {
-		if (d.code != SBAT_E_NO_SBAT) {
-			cli_report_error(o->image, &d);
-			goto out;
-		}
-		status = EXIT_OK;  /* nothing to merge with: the new rows are all there is */
-		goto out;
+	if (sbat_image_sbat_data(img, &old, &old_len, &d)) {
+		/* no .sbat: the new rows are all there is */
+		return d.code == SBAT_E_NO_SBAT ? EXIT_OK : cli_report_error(o->image, &d);
 	}
 	if (sbat_csv_parse(old, old_len, &base, &d)) {
 		if (o->force) {
 			if (o->verbose)
-				fprintf(stderr, "%s: existing .sbat is invalid (line %u: %s); --force replaces it\n",
-				        cli_quote(o->image), d.line, d.what);
-			status = EXIT_OK;
-			goto out;
+				cli_diag(CLI_WARNING, o->image, "existing .sbat is invalid; --force replaces it", &d);
+			return EXIT_OK;
 		}
-		fprintf(stderr, "%s: %s: existing .sbat cannot be merged: line %u, field %u: %s "
-		        "(--force replaces it)\n", cli_progname, cli_quote(o->image), d.line, d.field, d.what);
-		goto out;
+		cli_diag(CLI_ERROR, o->image, "existing .sbat cannot be merged (--force replaces it)", &d);
+		return EXIT_FAILURE_;
 	}
 	if (sbat_csv_parse(*payload, *payload_len, &add, &d) ||
 	    sbat_csv_merge(base, add, o->force, &merged, &merged_len, &d)) {
@@ -81,7 +64,6 @@ merge_payload(const cli_opts *o, const uint8_t *image, size_t image_len, uint8_t
 out:
 	sbat_csv_free(base);
 	sbat_csv_free(add);
-	free(pe);
 	return status;
 }
 
@@ -104,16 +86,54 @@ open_output(const cli_opts *o, const sbat_mapped_file *image, sbat_output **out,
 	return sbat_output_open_replace(image, NULL, out, d);
 }
 
+/* The library's options for this command line. */
+static sbat_edit_opts
+edit_opts(const cli_opts *o)
+{
+	sbat_edit_opts eo;
+
+	memset(&eo, 0, sizeof(eo));
+	eo.strip_signature = o->strip_signature;
+	eo.relocate = o->relocate;
+	eo.remove = o->remove;
+	eo.write_unchanged = o->output != NULL;
+	eo.dry_run = o->dry_run;
+	return eo;
+}
+
+/* After a successful edit: say what happened, and put the result in place unless this is a dry run. */
+static int
+finish(const cli_opts *o, const sbat_edit_report *report, sbat_output **out)
+{
+	sbat_diag d;
+	sbat_err err;
+
+	if (o->verbose || o->dry_run)
+		cli_describe_edit(o->image, report);
+	if (o->dry_run) {
+		cli_message(o->image, report->unchanged ? "dry run: no change, not written" : "dry run: not written");
+		return EXIT_OK;
+	}
+	if (report->unchanged && !o->output) {
+		if (o->verbose)
+			cli_message(o->image, "already up to date, not rewritten");
+		return EXIT_OK;
+	}
+	err = sbat_output_commit(*out, &d);
+	*out = NULL;
+	return err ? cli_report_error(o->output ? o->output : o->image, &d) : EXIT_OK;
+}
+
 int
 cli_run_edit(const cli_opts *o)
 {
-	sbat_edit_opts eo;
+	sbat_edit_opts eo = edit_opts(o);
 	sbat_edit_report report;
-	sbat_mapped_file image = SBAT_MAPPED_FILE_INIT;
+	sbat_mapped_file file = SBAT_MAPPED_FILE_INIT;
+	sbat_image *img = NULL;
 	sbat_output *out = NULL;
 	uint8_t *payload = NULL;
 	size_t payload_len = 0;
-	const char *target = o->output ? o->output : o->image;
 	sbat_diag d;
 	int status;
 
@@ -121,54 +141,28 @@ cli_run_edit(const cli_opts *o)
 		return status;
 	status = EXIT_FAILURE_;
 	cli_catch_signals();
-	if (open_image(o, &image, &d)) {
+	/* one parse serves the description, the merge and the edit */
+	if (open_image(o, &file, &d) || sbat_image_parse(file.data, file.len, &img, &d)) {
 		cli_report_error(o->image, &d);
 		goto out;
 	}
-	if (o->verbose) {
-		sbat_pe *pe = malloc(sizeof(*pe));
-
-		if (pe && sbat_pe_parse(image.data, image.len, pe, NULL) == SBAT_OK)
-			cli_describe_image(o->image, pe);
-		free(pe);
-	}
-	if (o->merge && merge_payload(o, image.data, image.len, &payload, &payload_len) != EXIT_OK)
+	if (o->verbose)
+		cli_describe_image(o->image, img);
+	if (o->merge && merge_payload(o, img, &payload, &payload_len) != EXIT_OK)
 		goto out;
-	if (open_output(o, &image, &out, &d)) {
-		cli_report_error(o->dry_run ? "temporary file" : target, &d);
+	if (open_output(o, &file, &out, &d)) {
+		cli_report_error(o->dry_run ? "temporary file" : o->output ? o->output : o->image, &d);
 		goto out;
 	}
-	memset(&eo, 0, sizeof(eo));
-	eo.strip_signature = o->strip_signature;
-	eo.relocate = o->relocate;
-	eo.remove = o->remove;
-	eo.write_unchanged = o->output != NULL;
-	eo.dry_run = o->dry_run;
-	if (sbat_edit_fd(image.data, image.len, image.fd, payload, payload_len, &eo, out, &report, &d)) {
+	if (sbat_edit_fd(img, file.fd, payload, payload_len, &eo, out, &report, &d)) {
 		cli_report_error(o->image, &d);
 		goto out;
 	}
-	if (o->verbose || o->dry_run)
-		cli_describe_edit(o->image, &report);
-	if (o->dry_run) {
-		fprintf(stderr, "%s: dry run: %snot written\n", cli_quote(o->image),
-		        report.unchanged ? "no change, " : "");
-	} else if (report.unchanged && !o->output) {
-		if (o->verbose)
-			fprintf(stderr, "%s: already up to date, not rewritten\n", cli_quote(o->image));
-	} else {
-		sbat_err err = sbat_output_commit(out, &d);
-
-		out = NULL;
-		if (err) {
-			cli_report_error(target, &d);
-			goto out;
-		}
-	}
-	status = EXIT_OK;
+	status = finish(o, &report, &out);
 out:
 	sbat_output_abort(out);
-	sbat_file_unmap(&image);
+	sbat_image_free(img);
+	sbat_file_unmap(&file);
 	free(payload);
 	return status;
 }

@@ -33,29 +33,14 @@ json_cstr(FILE *out, const char *s)
 	json_string(out, s, strlen(s));
 }
 
-/* Bytes free after the section table before section data, a VA, SizeOfHeaders or a bzImage setup header. */
-static uint64_t
-header_room(const sbat_pe *pe)
-{
-	uint64_t limit = pe->size_of_headers;
-
-	if (pe->lowest_raw_pointer < limit)
-		limit = pe->lowest_raw_pointer;
-	if (pe->lowest_virtual_address < limit)
-		limit = pe->lowest_virtual_address;
-	if (pe->kind == SBAT_KIND_BZIMAGE && limit > 0x1ef)
-		limit = 0x1ef;
-	return limit > pe->section_table_end ? limit - pe->section_table_end : 0;
-}
-
 static void
-print_sections(FILE *out, const sbat_pe *pe)
+print_sections(FILE *out, const sbat_image *img)
 {
-	unsigned i;
+	unsigned i, n = sbat_image_get_info(img)->number_of_sections;
 
 	fputs("  \"sections\": [\n", out);
-	for (i = 0; i < pe->number_of_sections; i++) {
-		const sbat_pe_section *s = &pe->sections[i];
+	for (i = 0; i < n; i++) {
+		const sbat_section_info *s = sbat_image_section(img, i);
 
 		fprintf(out, "    {\"index\": %u, \"name\": ", i);
 		json_string(out, s->name, strnlen(s->name, 8));
@@ -63,27 +48,27 @@ print_sections(FILE *out, const sbat_pe *pe)
 		        ", \"pointer_to_raw_data\": %" PRIu32 ", \"size_of_raw_data\": %" PRIu32
 		        ", \"characteristics\": %" PRIu32 "}%s\n", s->virtual_address, s->virtual_size,
 		        s->pointer_to_raw_data, s->size_of_raw_data, s->characteristics,
-		        i + 1 < pe->number_of_sections ? "," : "");
+		        i + 1 < n ? "," : "");
 	}
 	fputs("  ],\n", out);
 }
 
 static void
-print_sbat(FILE *out, const sbat_pe *pe, const uint8_t *data, size_t len)
+print_sbat(FILE *out, const sbat_image *img)
 {
 	const uint8_t *text;
 	size_t n, i;
 	sbat_csv *csv = NULL;
 	sbat_diag d;
 
-	if (sbat_pe_sbat_data(pe, data, len, &text, &n, &d) != SBAT_OK) {
+	if (sbat_image_sbat_data(img, &text, &n, &d) != SBAT_OK) {
 		fputs("  \"sbat\": null", out);
 		if (d.code == SBAT_E_SBAT_DUPLICATE)
 			fputs(",\n  \"sbat_error\": \"more than one .sbat section\"", out);
 		fputc('\n', out);
 		return;
 	}
-	fprintf(out, "  \"sbat\": {\n    \"section\": %d,\n    \"text\": ", pe->sbat_index);
+	fprintf(out, "  \"sbat\": {\n    \"section\": %d,\n    \"text\": ", sbat_image_get_info(img)->sbat_index);
 	json_string(out, (const char *)text, n);
 	if (sbat_csv_parse(text, n, &csv, &d) != SBAT_OK) {
 		fputs(",\n    \"valid\": false,\n    \"error\": {\"what\": ", out);
@@ -112,14 +97,16 @@ print_sbat(FILE *out, const sbat_pe *pe, const uint8_t *data, size_t len)
 }
 
 void
-cli_print_json(FILE *out, const char *file, const sbat_pe *pe, const uint8_t *data, size_t len)
+cli_print_json(FILE *out, const char *file, const sbat_image *img)
 {
+	const sbat_image_info *i = sbat_image_get_info(img);
+
 	fputs("{\n  \"file\": ", out);
 	json_cstr(out, file);
 	fputs(",\n  \"kind\": ", out);
-	json_cstr(out, sbat_pe_kind_name(pe->kind));
-	fprintf(out, ",\n  \"format\": \"%s\",\n  \"machine\": ", pe->magic == 0x20b ? "PE32+" : "PE32");
-	json_cstr(out, sbat_pe_machine_name(pe->machine));
+	json_cstr(out, sbat_pe_kind_name(i->kind));
+	fprintf(out, ",\n  \"format\": \"%s\",\n  \"machine\": ", i->magic == 0x20b ? "PE32+" : "PE32");
+	json_cstr(out, sbat_pe_machine_name(i->machine));
 	fprintf(out, ",\n  \"machine_type\": %u,\n  \"file_size\": %" PRIu64 ",\n  \"file_alignment\": %" PRIu32
 	        ",\n  \"section_alignment\": %" PRIu32 ",\n  \"size_of_headers\": %" PRIu32
 	        ",\n  \"size_of_image\": %" PRIu32 ",\n  \"checksum\": %" PRIu32
@@ -127,13 +114,13 @@ cli_print_json(FILE *out, const char *file, const sbat_pe *pe, const uint8_t *da
 	        ",\n  \"header_room\": %" PRIu64 ",\n  \"raw_end\": %" PRIu64
 	        ",\n  \"overlay\": {\"offset\": %" PRIu64 ", \"size\": %" PRIu64 "}"
 	        ",\n  \"certificate_table\": %s",
-	        pe->machine, pe->file_size, pe->file_alignment, pe->section_alignment, pe->size_of_headers,
-	        pe->size_of_image, pe->checksum, pe->section_table_offset, pe->section_table_end,
-	        header_room(pe), pe->raw_end, pe->raw_end, pe->data_end - pe->raw_end, pe->cert_size ? "{" : "null");
-	if (pe->cert_size)
-		fprintf(out, "\"offset\": %" PRIu32 ", \"size\": %" PRIu32 "}", pe->cert_offset, pe->cert_size);
+	        i->machine, i->file_size, i->file_alignment, i->section_alignment, i->size_of_headers,
+	        i->size_of_image, i->checksum, i->section_table_offset, i->section_table_end,
+	        i->header_room, i->raw_end, i->raw_end, i->data_end - i->raw_end, i->cert_size ? "{" : "null");
+	if (i->cert_size)
+		fprintf(out, "\"offset\": %" PRIu32 ", \"size\": %" PRIu32 "}", i->cert_offset, i->cert_size);
 	fputs(",\n", out);
-	print_sections(out, pe);
-	print_sbat(out, pe, data, len);
+	print_sections(out, img);
+	print_sbat(out, img);
 	fputs("}\n", out);
 }

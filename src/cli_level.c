@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* cli_level.c - --check-level: would shim holding an SbatLevel refuse the image? */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "cli.h"
 
@@ -10,18 +9,55 @@ static int
 load_level(const cli_opts *o, sbat_level **ret)
 {
 	sbat_mapped_file f = SBAT_MAPPED_FILE_INIT;
+	sbat_image *img = NULL;
 	sbat_diag d;
 	sbat_err err;
 
 	err = sbat_file_map(o->check_level, SBAT_FILE_MAX_SIZE, &f, &d);
 	if (!err) {
-		if (f.len >= 2 && f.data[0] == 'M' && f.data[1] == 'Z')
-			err = sbat_level_from_shim(f.data, f.len, o->level_payload, ret, &d);
-		else
+		if (f.len >= 2 && f.data[0] == 'M' && f.data[1] == 'Z') {
+			err = sbat_image_parse(f.data, f.len, &img, &d);
+			if (!err)
+				err = sbat_level_from_shim(img, o->level_payload, ret, &d);
+		} else {
 			err = sbat_level_parse(f.data, f.len, ret, &d);
+		}
 	}
+	sbat_image_free(img);
 	sbat_file_unmap(&f);
 	return err ? cli_report_error(o->check_level, &d) : EXIT_OK;
+}
+
+/*
+ * The rows to judge: the CSV file, or the image's .sbat. Exit statuses for
+ * an image without a .sbat (3) or with one shim cannot parse (4) are set in
+ * *status when that is the answer.
+ */
+static int
+load_rows(const cli_opts *o, sbat_mapped_file *file, sbat_image **img, sbat_csv **csv)
+{
+	const uint8_t *text;
+	size_t n;
+	sbat_diag d;
+
+	if (o->csv) {
+		if (sbat_file_map(o->csv, SBAT_CSV_MAX_SIZE, file, &d) || sbat_csv_parse(file->data, file->len, csv, &d))
+			return cli_report_error(o->csv, &d);
+		return EXIT_OK;
+	}
+	if (sbat_file_map(o->image, SBAT_FILE_MAX_SIZE, file, &d) || sbat_image_parse(file->data, file->len, img, &d) ||
+	    sbat_image_sbat_data(*img, &text, &n, &d)) {
+		if (d.code != SBAT_E_NO_SBAT)
+			return cli_report_error(o->image, &d);
+		/* shim refuses images it loads itself without .sbat when SbatLevel is set */
+		cli_message(o->image, "no .sbat section: shim refuses to load it");
+		return EXIT_NO_SBAT;
+	}
+	if (sbat_csv_parse(text, n, csv, &d)) {
+		cli_diag(CLI_ERROR, o->image, ".sbat is invalid, so shim refuses the image", &d);
+		return EXIT_REVOKED;
+	}
+	return EXIT_OK;
 }
 
 /* Would shim, holding this SbatLevel, refuse the image (or CSV)? Exit 4 when it would. */
@@ -30,52 +66,21 @@ cli_run_check_level(const cli_opts *o)
 {
 	sbat_level *level = NULL;
 	sbat_csv *csv = NULL;
-	sbat_mapped_file image = SBAT_MAPPED_FILE_INIT;
-	sbat_pe *pe = NULL;
+	sbat_mapped_file file = SBAT_MAPPED_FILE_INIT;
+	sbat_image *img = NULL;
 	const char *subject = o->image ? o->image : o->csv;
-	const uint8_t *text;
-	size_t n, n_revoked = 0, i;
+	size_t n_revoked = 0, i;
 	sbat_revocation revoked[16];
-	sbat_diag d;
 	int status;
 
 	status = load_level(o, &level);
+	if (status == EXIT_OK)
+		status = load_rows(o, &file, &img, &csv);
 	if (status != EXIT_OK)
-		return status;
-	status = EXIT_FAILURE_;
-	if (o->csv) {
-		if (sbat_file_map(o->csv, SBAT_CSV_MAX_SIZE, &image, &d) || sbat_csv_parse(image.data, image.len, &csv, &d)) {
-			cli_report_error(o->csv, &d);
-			goto out;
-		}
-	} else {
-		pe = malloc(sizeof(*pe));
-		if (!pe || sbat_file_map(o->image, SBAT_FILE_MAX_SIZE, &image, &d) ||
-		    sbat_pe_parse(image.data, image.len, pe, &d)) {
-			if (pe)
-				cli_report_error(o->image, &d);
-			goto out;
-		}
-		if (sbat_pe_sbat_data(pe, image.data, image.len, &text, &n, &d)) {
-			if (d.code == SBAT_E_NO_SBAT) {
-				/* shim refuses images it loads itself without .sbat when SbatLevel is set */
-				fprintf(stderr, "%s: %s: no .sbat section: shim refuses to load it\n", cli_progname,
-				        cli_quote(o->image));
-				status = EXIT_NO_SBAT;
-			} else {
-				cli_report_error(o->image, &d);
-			}
-			goto out;
-		}
-		if (sbat_csv_parse(text, n, &csv, &d)) {
-			fprintf(stderr, "%s: %s: .sbat is invalid (line %u, field %u: %s): shim refuses the image\n",
-			        cli_progname, cli_quote(o->image), d.line, d.field, d.what);
-			status = EXIT_REVOKED;
-			goto out;
-		}
-	}
+		goto out;
 	if (sbat_level_check(level, csv, revoked, sizeof(revoked) / sizeof(revoked[0]), &n_revoked)) {
 		fprintf(stderr, "%s: internal error checking the policy\n", cli_progname);
+		status = EXIT_FAILURE_;
 		goto out;
 	}
 	for (i = 0; i < n_revoked && i < sizeof(revoked) / sizeof(revoked[0]); i++)
@@ -87,12 +92,11 @@ cli_run_check_level(const cli_opts *o)
 	} else {
 		printf("%s: not revoked by SbatLevel %s (%zu rows checked)\n", cli_quote(subject), level->datestamp,
 		       csv->n_entries);
-		status = EXIT_OK;
 	}
 out:
 	sbat_csv_free(csv);
 	sbat_level_free(level);
-	sbat_file_unmap(&image);
-	free(pe);
+	sbat_image_free(img);
+	sbat_file_unmap(&file);
 	return status;
 }

@@ -2,7 +2,6 @@
 /* cli_print.c - --print and the --verbose descriptions of images and edits */
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "cli.h"
 
@@ -22,14 +21,15 @@ print_escaped(const uint8_t *p, size_t n)
 }
 
 void
-cli_describe_image(const char *file, const sbat_pe *pe)
+cli_describe_image(const char *file, const sbat_image *img)
 {
-	file = cli_quote(file);
+	const sbat_image_info *i = sbat_image_get_info(img);
+
 	fprintf(stderr, "%s: %s, %s %s, %u sections, FileAlignment 0x%" PRIx32
 	        ", SectionAlignment 0x%" PRIx32 ", SizeOfHeaders 0x%" PRIx32 ", SizeOfImage 0x%" PRIx32 "\n",
-	        file, sbat_pe_kind_name(pe->kind), pe->magic == 0x20b ? "PE32+" : "PE32",
-	        sbat_pe_machine_name(pe->machine), pe->number_of_sections, pe->file_alignment,
-	        pe->section_alignment, pe->size_of_headers, pe->size_of_image);
+	        cli_quote(file), sbat_pe_kind_name(i->kind), i->magic == 0x20b ? "PE32+" : "PE32",
+	        sbat_pe_machine_name(i->machine), i->number_of_sections, i->file_alignment,
+	        i->section_alignment, i->size_of_headers, i->size_of_image);
 }
 
 void
@@ -77,32 +77,28 @@ sizes:
 int
 cli_run_print(const cli_opts *o)
 {
-	sbat_pe *pe = malloc(sizeof(*pe));
-	sbat_mapped_file image = SBAT_MAPPED_FILE_INIT;
+	sbat_mapped_file file = SBAT_MAPPED_FILE_INIT;
+	sbat_image *img = NULL;
 	const uint8_t *data;
 	size_t n;
 	sbat_diag d;
 	sbat_csv *csv = NULL;
 	int status = EXIT_OK;
 
-	if (!pe) {
-		fprintf(stderr, "%s: out of memory\n", cli_progname);
-		return EXIT_FAILURE_;
-	}
-	if (sbat_file_map(o->image, SBAT_FILE_MAX_SIZE, &image, &d) ||
-	    sbat_pe_parse(image.data, image.len, pe, &d)) {
+	if (sbat_file_map(o->image, SBAT_FILE_MAX_SIZE, &file, &d) ||
+	    sbat_image_parse(file.data, file.len, &img, &d)) {
 		status = cli_report_error(o->image, &d);
 		goto out;
 	}
 	if (o->verbose)
-		cli_describe_image(o->image, pe);
+		cli_describe_image(o->image, img);
 	if (o->json) {
-		cli_print_json(stdout, o->image, pe, image.data, image.len);
+		cli_print_json(stdout, o->image, img);
 		goto out;
 	}
-	if (sbat_pe_sbat_data(pe, image.data, image.len, &data, &n, &d)) {
+	if (sbat_image_sbat_data(img, &data, &n, &d)) {
 		if (d.code == SBAT_E_NO_SBAT) {
-			fprintf(stderr, "%s: %s: no .sbat section\n", cli_progname, cli_quote(o->image));
+			cli_message(o->image, "no .sbat section");
 			status = EXIT_NO_SBAT;
 		} else {
 			status = cli_report_error(o->image, &d);
@@ -111,19 +107,11 @@ cli_run_print(const cli_opts *o)
 	}
 	print_escaped(data, n);
 	/* a malformed .sbat is worth knowing about: shim rejects the whole image for it */
-	if (sbat_csv_parse(data, n, &csv, &d) != SBAT_OK) {
-		fprintf(stderr, "%s: warning: %s: .sbat would not pass validation: ", cli_progname,
-		        cli_quote(o->image));
-		if (d.line && d.field)
-			fprintf(stderr, "line %u, field %u: %s\n", d.line, d.field, d.what);
-		else if (d.line)
-			fprintf(stderr, "line %u: %s\n", d.line, d.what);
-		else
-			fprintf(stderr, "%s\n", d.what);
-	}
+	if (sbat_csv_parse(data, n, &csv, &d) != SBAT_OK)
+		cli_diag(CLI_WARNING, o->image, ".sbat would not pass validation", &d);
 	sbat_csv_free(csv);
 out:
-	sbat_file_unmap(&image);
-	free(pe);
+	sbat_image_free(img);
+	sbat_file_unmap(&file);
 	return status;
 }

@@ -9,27 +9,26 @@
 #include "sbat/edit.h"
 
 #include "diag.h"
+#include "image_internal.h"
 #include "io.h"
 #include "plan.h"
 
-/* Parsed image and plan are a few KiB each: one heap block, not the stack. */
+/* A plan is a few KiB: on the heap, not the stack. */
 typedef struct work {
-	sbat_pe pe;
+	const sbat_pe *pe;
 	plan p;
 } work;
 
 static sbat_err
-prepare(work **ret, const uint8_t *in, size_t in_len, size_t payload_len, const sbat_edit_opts *opts,
-        sbat_diag *d)
+prepare(work **ret, const sbat_image *img, size_t payload_len, const sbat_edit_opts *opts, sbat_diag *d)
 {
 	work *w = malloc(sizeof(*w));
 	sbat_err err;
 
 	if (!w)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
-	err = sbat_pe_parse(in, in_len, &w->pe, d);
-	if (!err)
-		err = plan_build(&w->pe, in, in_len, payload_len, opts, &w->p, d);
+	w->pe = &img->pe;
+	err = plan_build(&img->pe, img->buf, img->len, payload_len, opts, &w->p, d);
 	if (err) {
 		free(w);
 		return err;
@@ -39,15 +38,16 @@ prepare(work **ret, const uint8_t *in, size_t in_len, size_t payload_len, const 
 }
 
 sbat_err
-sbat_edit(const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
-          const sbat_edit_opts *opts, uint8_t **ret_out, size_t *ret_out_len,
-          sbat_edit_report *ret_report, sbat_diag *d)
+sbat_edit(const sbat_image *img, const uint8_t *payload, size_t payload_len, const sbat_edit_opts *opts,
+          uint8_t **ret_out, size_t *ret_out_len, sbat_edit_report *ret_report, sbat_diag *d)
 {
+	const uint8_t *in = img->buf;
+	size_t in_len = img->len;
 	work *w;
 	sink s;
 	sbat_err err;
 
-	err = prepare(&w, in, in_len, payload_len, opts, d);
+	err = prepare(&w, img, payload_len, opts, d);
 	if (err)
 		return err;
 	s.mem = malloc((size_t)w->p.output_size);
@@ -60,9 +60,9 @@ sbat_edit(const uint8_t *in, size_t in_len, const uint8_t *payload, size_t paylo
 	if (!err)
 		err = plan_emit(&w->p, in, in_len, payload, payload_len, &s, d);
 	if (!err)
-		err = plan_verify(&w->p, &w->pe, in, s.mem, (size_t)w->p.output_size, payload, payload_len, d);
+		err = plan_verify(&w->p, w->pe, in, s.mem, (size_t)w->p.output_size, payload, payload_len, d);
 	if (!err)
-		err = plan_verify_kept(&w->p, &w->pe, in, s.mem, UINT64_MAX, d);
+		err = plan_verify_kept(&w->p, w->pe, in, s.mem, UINT64_MAX, d);
 	if (err) {
 		free(s.mem);
 		free(w);
@@ -92,9 +92,9 @@ verify_file(const work *w, const uint8_t *in, int fd, const uint8_t *payload, si
 	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED)
 		return diag_fail_errno(d, SBAT_E_IO, "cannot map the output to verify it", errno);
-	err = plan_verify(&w->p, &w->pe, in, map, len, payload, payload_len, d);
+	err = plan_verify(&w->p, w->pe, in, map, len, payload, payload_len, d);
 	if (!err)
-		err = plan_verify_kept(&w->p, &w->pe, in, map, sparse_from, d);
+		err = plan_verify_kept(&w->p, w->pe, in, map, sparse_from, d);
 	munmap(map, len);
 	return err;
 }
@@ -112,9 +112,11 @@ input_unchanged(int fd, const struct stat *st)
 }
 
 sbat_err
-sbat_edit_fd(const uint8_t *in, size_t in_len, int in_fd, const uint8_t *payload, size_t payload_len,
+sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t payload_len,
              const sbat_edit_opts *opts, sbat_output *out, sbat_edit_report *ret_report, sbat_diag *d)
 {
+	const uint8_t *in = img->buf;
+	size_t in_len = img->len;
 	work *w;
 	sink s;
 	struct stat before;
@@ -125,7 +127,7 @@ sbat_edit_fd(const uint8_t *in, size_t in_len, int in_fd, const uint8_t *payload
 		return diag_fail_errno(d, SBAT_E_IO, "cannot stat the input", errno);
 	if (in_fd >= 0 && (uint64_t)before.st_size != in_len)
 		return diag_fail(d, SBAT_E_CHANGED, "the file changed size since it was read");
-	err = prepare(&w, in, in_len, payload_len, opts, d);
+	err = prepare(&w, img, payload_len, opts, d);
 	if (err)
 		return err;
 	/* nothing would change and there is no checksum to recompute: write nothing */

@@ -46,7 +46,7 @@ open_regular(int dir_fd, const char *name, int nofollow, size_t max_size, int *r
 	if ((uint64_t)st->st_size > max_size) {
 		close(fd);
 		return diag_fail(d, SBAT_E_TOO_BIG, max_size >= SBAT_FILE_MAX_SIZE ?
-		                 "file is larger than 1 GiB, the most sbat-add reads" :
+		                 "file is larger than 1 GiB, the largest image accepted" :
 		                 "file is larger than 64 KiB, the most a CSV may hold");
 	}
 	flags = fcntl(fd, F_GETFL);
@@ -222,7 +222,7 @@ sbat_file_open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_m
 		}
 	}
 	if ((uint64_t)st.st_size > max_size) {
-		e = diag_fail(d, SBAT_E_TOO_BIG, "file is larger than 1 GiB, the most sbat-add reads");
+		e = diag_fail(d, SBAT_E_TOO_BIG, "file is larger than 1 GiB, the largest image accepted");
 		goto fail;
 	}
 	name_copy = strdup(name);

@@ -6,17 +6,15 @@
 #include <string.h>
 
 #include "sbat/level.h"
-#include "sbat/pe.h"
 #include "bview.h"
 #include "diag.h"
+#include "image_internal.h"
 #include "text.h"
 
 #define MAX_FIELDS 3
-#define COFF_SYMBOL_SIZE 18
-#define SECTION_NAME_SIZE 8
 
 /* The 8 bytes a toolchain without long section names would leave. */
-static const uint8_t truncated_name[SECTION_NAME_SIZE] = { '.', 's', 'b', 'a', 't', 'l', 'e', 'v' };
+#define TRUNCATED_NAME ".sbatlev"
 
 #define E_HEADER "first line must be sbat,1,YYYYMMDDCC"
 #define E_DATESTAMP "datestamp is not 10 decimal digits"
@@ -191,89 +189,56 @@ sbat_level_free(sbat_level *level)
 	return NULL;
 }
 
-/*
- * Does section header s name .sbatlevel? binutils writes names longer than
- * 8 bytes as "/<decimal offset>" into the COFF string table, which follows
- * the symbol table. A name that cannot be resolved inside the file is
- * simply not .sbatlevel.
- */
+/* 1 if section i is .sbatlevel: by its long name, or the 8 bytes a toolchain without long names leaves. */
 static int
-is_level_section(const sbat_pe *pe, bview *v, const sbat_pe_section *s)
+is_level_section(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i)
 {
-	static const char long_name[] = SBAT_LEVEL_SECTION_NAME;
-	const uint8_t *raw = bv_ptr(v, s->header_offset, SECTION_NAME_SIZE);
-	const uint8_t *p;
-	uint64_t strtab;
-	uint32_t off = 0, strsize;
-	size_t i;
+	sbat_pe one = *pe;
 
-	if (!raw)
-		return 0;
-	if (memcmp(raw, truncated_name, SECTION_NAME_SIZE) == 0)
-		return 1;
-	if (raw[0] != '/' || raw[1] < '0' || raw[1] > '9')
-		return 0;
-	/* At most 7 digits, then NUL padding: off stays below 10^7. */
-	for (i = 1; i < SECTION_NAME_SIZE && raw[i] != '\0'; i++) {
-		if (raw[i] < '0' || raw[i] > '9')
-			return 0;
-		off = off * 10 + (uint32_t)(raw[i] - '0');
+	/* the lookup finds the first match; ask about section i alone */
+	one.number_of_sections = 1;
+	one.sections[0] = pe->sections[i];
+	return sbat_pe_find_section(&one, buf, len, SBAT_LEVEL_SECTION_NAME) == 0 ||
+	       sbat_pe_find_section(&one, buf, len, TRUNCATED_NAME) == 0;
+}
+
+/* The one .sbatlevel section of the image, or an error. */
+static sbat_err
+find_level_section(const sbat_image *img, const sbat_pe_section **ret, sbat_diag *d)
+{
+	const sbat_pe *pe = &img->pe;
+	unsigned i;
+
+	*ret = NULL;
+	for (i = 0; i < pe->number_of_sections; i++) {
+		if (!is_level_section(pe, img->buf, img->len, i))
+			continue;
+		/* The linker merges every input .sbatlevel; two mean a doctored image. */
+		if (*ret)
+			return diag_fail_at(d, SBAT_E_LEVEL, "more than one .sbatlevel section",
+			                    pe->sections[i].header_offset);
+		*ret = &pe->sections[i];
 	}
-	for (; i < SECTION_NAME_SIZE; i++)
-		if (raw[i] != '\0')
-			return 0;
-
-	if (pe->pointer_to_symbol_table == 0)
-		return 0;
-	strtab = (uint64_t)pe->pointer_to_symbol_table + (uint64_t)pe->number_of_symbols * COFF_SYMBOL_SIZE;
-	if (!bv_has(v, strtab, 4))
-		return 0;
-	strsize = bv_le32(v, strtab);
-	/* The name, NUL included, must lie inside the size the table declares. */
-	if (off < 4 || off > strsize || strsize - off < sizeof(long_name))
-		return 0;
-	p = bv_ptr(v, strtab + off, sizeof(long_name));
-	return p && memcmp(p, long_name, sizeof(long_name)) == 0;
+	if (!*ret)
+		return diag_fail(d, SBAT_E_NO_SBATLEVEL, "image has no .sbatlevel section");
+	return SBAT_OK;
 }
 
 sbat_err
-sbat_level_from_shim(const uint8_t *image, size_t len, int which, sbat_level **ret, sbat_diag *reterr)
+sbat_level_from_shim(const sbat_image *img, int which, sbat_level **ret, sbat_diag *reterr)
 {
-	const sbat_pe_section *s = NULL;
+	const sbat_pe_section *s;
 	const uint8_t *payload, *nul;
 	uint64_t base, field, start;
 	uint32_t size, mem, version, off;
-	sbat_pe *pe;
 	bview v;
-	unsigned i;
 	sbat_err r;
 
 	if (which != SBAT_LEVEL_PREVIOUS && which != SBAT_LEVEL_LATEST)
 		return diag_fail(reterr, SBAT_E_LEVEL, "unknown .sbatlevel payload selector");
-	/* Several KiB: keep it off the stack, as the other callers do. */
-	pe = malloc(sizeof(*pe));
-	if (!pe)
-		return diag_fail(reterr, SBAT_E_NOMEM, "allocating parsed image");
-	r = sbat_pe_parse(image, len, pe, reterr);
+	r = find_level_section(img, &s, reterr);
 	if (r != SBAT_OK)
-		goto out;
-
-	bv_init(&v, image, len);
-	for (i = 0; i < pe->number_of_sections; i++) {
-		if (!is_level_section(pe, &v, &pe->sections[i]))
-			continue;
-		/* The linker merges every input .sbatlevel; two mean a doctored image. */
-		if (s) {
-			r = diag_fail_at(reterr, SBAT_E_LEVEL, "more than one .sbatlevel section",
-			                 pe->sections[i].header_offset);
-			goto out;
-		}
-		s = &pe->sections[i];
-	}
-	if (!s) {
-		r = diag_fail(reterr, SBAT_E_NO_SBATLEVEL, "image has no .sbatlevel section");
-		goto out;
-	}
+		return r;
 
 	/* Only bytes that are both in the file and loaded with the section count. */
 	size = s->size_of_raw_data;
@@ -281,46 +246,30 @@ sbat_level_from_shim(const uint8_t *image, size_t len, int which, sbat_level **r
 	if (mem < size)
 		size = mem;
 	base = s->pointer_to_raw_data;
-	if (base == 0 || size == 0) {
-		r = diag_fail_at(reterr, SBAT_E_LEVEL, ".sbatlevel has no file data", s->header_offset);
-		goto out;
-	}
-	if (!bv_has(&v, base, size)) {
-		r = diag_fail_at(reterr, SBAT_E_LEVEL, ".sbatlevel data past end of file", s->header_offset);
-		goto out;
-	}
-	if (size < 12) {
-		r = diag_fail_at(reterr, SBAT_E_LEVEL, ".sbatlevel shorter than its 12-byte header", base);
-		goto out;
-	}
+	bv_init(&v, img->buf, img->len);
+	if (base == 0 || size == 0)
+		return diag_fail_at(reterr, SBAT_E_LEVEL, ".sbatlevel has no file data", s->header_offset);
+	if (!bv_has(&v, base, size))
+		return diag_fail_at(reterr, SBAT_E_LEVEL, ".sbatlevel data past end of file", s->header_offset);
+	if (size < 12)
+		return diag_fail_at(reterr, SBAT_E_LEVEL, ".sbatlevel shorter than its 12-byte header", base);
 	version = bv_le32(&v, base);
-	if (version != 0) {
-		r = diag_fail_at(reterr, SBAT_E_LEVEL, "unknown .sbatlevel format version", base);
-		goto out;
-	}
+	if (version != 0)
+		return diag_fail_at(reterr, SBAT_E_LEVEL, "unknown .sbatlevel format version", base);
 
 	/* The offsets count from byte 4, where shim's payload header symbol starts. */
 	field = base + 4 + 4 * (uint64_t)which;
 	off = bv_le32(&v, field);
-	if (off < 8) {
-		r = diag_fail_at(reterr, SBAT_E_LEVEL, ".sbatlevel payload offset points into its header", field);
-		goto out;
-	}
-	if (off >= size - 4) {
-		r = diag_fail_at(reterr, SBAT_E_LEVEL, ".sbatlevel payload offset past the section end", field);
-		goto out;
-	}
+	if (off < 8)
+		return diag_fail_at(reterr, SBAT_E_LEVEL, ".sbatlevel payload offset points into its header", field);
+	if (off >= size - 4)
+		return diag_fail_at(reterr, SBAT_E_LEVEL, ".sbatlevel payload offset past the section end", field);
 	start = base + 4 + off;
-	payload = image + start;
+	payload = img->buf + start;
 	nul = memchr(payload, '\0', size - 4 - off);
-	if (!nul) {
-		r = diag_fail_at(reterr, SBAT_E_LEVEL, ".sbatlevel payload is not NUL-terminated", start);
-		goto out;
-	}
-	r = sbat_level_parse(payload, (size_t)(nul - payload), ret, reterr);
-out:
-	free(pe);
-	return r;
+	if (!nul)
+		return diag_fail_at(reterr, SBAT_E_LEVEL, ".sbatlevel payload is not NUL-terminated", start);
+	return sbat_level_parse(payload, (size_t)(nul - payload), ret, reterr);
 }
 
 sbat_err

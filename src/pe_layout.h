@@ -48,6 +48,9 @@
 #define SH_CHARACTERISTICS 36
 #define SH_SIZE 40
 
+/* COFF symbol table entry; the string table follows the last one */
+#define COFF_SYMBOL_SIZE 18
+
 /* debug directory entry */
 #define DEBUG_ENTRY_SIZE 28
 #define DEBUG_SIZE_OF_DATA 16

@@ -2,14 +2,16 @@
 /* pe_parse.c - read a PE/COFF image into a checked value model */
 #include <string.h>
 
-#include "sbat/pe.h"
+#include <stdlib.h>
+
+#include "pe_model.h"
 
 #include "bview.h"
 #include "ckd.h"
 #include "diag.h"
 #include "pe_layout.h"
 
-static const uint8_t sbat_name[8] = { '.', 's', 'b', 'a', 't', 0, 0, 0 };
+const uint8_t sbat_section_name[8] = { '.', 's', 'b', 'a', 't', 0, 0, 0 };
 
 /* Which kernel layout, if any, surrounds the PE header. Needs len >= 0x40. */
 static sbat_pe_kind
@@ -132,7 +134,7 @@ parse_sections(sbat_pe *pe, bview *v, sbat_diag *d)
 			pe->virtual_end = end;
 		if (s->virtual_address < lowest_va)
 			lowest_va = s->virtual_address;
-		if (memcmp(name, sbat_name, 8) == 0) {
+		if (memcmp(name, sbat_section_name, 8) == 0) {
 			if (pe->sbat_count == 0)
 				pe->sbat_index = (int)i;
 			pe->sbat_count++;
@@ -143,38 +145,36 @@ parse_sections(sbat_pe *pe, bview *v, sbat_diag *d)
 	return SBAT_OK;
 }
 
-sbat_err
-sbat_pe_parse(const uint8_t *buf, size_t len, sbat_pe *pe, sbat_diag *d)
+/* The DOS header and the "PE\0\0" signature it points to. */
+static sbat_err
+parse_dos(sbat_pe *pe, bview *v, sbat_diag *d)
 {
-	bview v;
-	uint64_t coff, opt, dirs;
-	uint32_t fixed, num_rva_off;
-	sbat_err err;
-
-	bv_init(&v, buf, len);
-	memset(pe, 0, sizeof(*pe));
-	pe->file_size = len;
-	pe->sbat_index = -1;
-
-	if (len < DOS_HEADER_SIZE)
-		return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "file too small for a DOS header", len);
-	if (buf[0] != 'M' || buf[1] != 'Z')
+	if (v->len < DOS_HEADER_SIZE)
+		return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "file too small for a DOS header", v->len);
+	if (v->p[0] != 'M' || v->p[1] != 'Z')
 		return diag_fail_at(d, SBAT_E_PE_MAGIC, "DOS signature \"MZ\" missing", 0);
-	pe->pe_offset = bv_le32(&v, DOS_E_LFANEW);
+	pe->pe_offset = bv_le32(v, DOS_E_LFANEW);
 	if (pe->pe_offset < DOS_HEADER_SIZE)
 		return diag_fail_at(d, SBAT_E_PE_FIELD, "e_lfanew points into the DOS header", DOS_E_LFANEW);
-	coff = (uint64_t)pe->pe_offset + PE_SIGNATURE_SIZE;
-	if (!bv_has(&v, pe->pe_offset, PE_SIGNATURE_SIZE + COFF_HEADER_SIZE))
+	if (!bv_has(v, pe->pe_offset, PE_SIGNATURE_SIZE + COFF_HEADER_SIZE))
 		return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "PE header past end of file (e_lfanew)",
 		                    DOS_E_LFANEW);
-	if (memcmp(buf + pe->pe_offset, "PE\0\0", 4) != 0)
+	if (memcmp(v->p + pe->pe_offset, "PE\0\0", 4) != 0)
 		return diag_fail_at(d, SBAT_E_PE_MAGIC, "PE signature \"PE\\0\\0\" missing", pe->pe_offset);
+	return SBAT_OK;
+}
 
-	pe->machine = bv_le16(&v, coff + COFF_MACHINE);
-	pe->number_of_sections = bv_le16(&v, coff + COFF_NUMBER_OF_SECTIONS);
-	pe->pointer_to_symbol_table = bv_le32(&v, coff + COFF_POINTER_TO_SYMBOL_TABLE);
-	pe->number_of_symbols = bv_le32(&v, coff + COFF_NUMBER_OF_SYMBOLS);
-	pe->size_of_optional_header = bv_le16(&v, coff + COFF_SIZE_OF_OPTIONAL_HEADER);
+/* The COFF file header; returns the optional header's offset in *ret_opt. */
+static sbat_err
+parse_coff(sbat_pe *pe, bview *v, uint64_t *ret_opt, sbat_diag *d)
+{
+	uint64_t coff = (uint64_t)pe->pe_offset + PE_SIGNATURE_SIZE;
+
+	pe->machine = bv_le16(v, coff + COFF_MACHINE);
+	pe->number_of_sections = bv_le16(v, coff + COFF_NUMBER_OF_SECTIONS);
+	pe->pointer_to_symbol_table = bv_le32(v, coff + COFF_POINTER_TO_SYMBOL_TABLE);
+	pe->number_of_symbols = bv_le32(v, coff + COFF_NUMBER_OF_SYMBOLS);
+	pe->size_of_optional_header = bv_le16(v, coff + COFF_SIZE_OF_OPTIONAL_HEADER);
 	pe->off_number_of_sections = coff + COFF_NUMBER_OF_SECTIONS;
 	pe->off_pointer_to_symbol_table = coff + COFF_POINTER_TO_SYMBOL_TABLE;
 	if (pe->number_of_sections == 0)
@@ -182,11 +182,20 @@ sbat_pe_parse(const uint8_t *buf, size_t len, sbat_pe *pe, sbat_diag *d)
 	if (pe->number_of_sections > SBAT_PE_MAX_SECTIONS)
 		return diag_fail_at(d, SBAT_E_PE_FIELD, "NumberOfSections is above 96",
 		                    pe->off_number_of_sections);
+	*ret_opt = coff + COFF_HEADER_SIZE;
+	return SBAT_OK;
+}
 
-	opt = coff + COFF_HEADER_SIZE;
-	if (!bv_has(&v, opt, 2))
+/* The optional header's fields, its size rules and the two alignments. */
+static sbat_err
+parse_optional(sbat_pe *pe, bview *v, uint64_t opt, uint32_t *ret_fixed, sbat_diag *d)
+{
+	uint64_t size_field = pe->off_number_of_sections - COFF_NUMBER_OF_SECTIONS + COFF_SIZE_OF_OPTIONAL_HEADER;
+	uint32_t fixed, num_rva_off;
+
+	if (!bv_has(v, opt, 2))
 		return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "optional header past end of file", opt);
-	pe->magic = bv_le16(&v, opt + OPT_MAGIC);
+	pe->magic = bv_le16(v, opt + OPT_MAGIC);
 	if (pe->magic == OPT_MAGIC_PE32) {
 		fixed = OPT_PE32_FIXED_SIZE;
 		num_rva_off = OPT_PE32_NUMBER_OF_RVA_AND_SIZES;
@@ -197,19 +206,18 @@ sbat_pe_parse(const uint8_t *buf, size_t len, sbat_pe *pe, sbat_diag *d)
 		return diag_fail_at(d, SBAT_E_PE_MAGIC, "optional header magic is neither PE32 nor PE32+", opt);
 	}
 	if (pe->size_of_optional_header < fixed)
-		return diag_fail_at(d, SBAT_E_PE_FIELD, "SizeOfOptionalHeader is too small",
-		                    coff + COFF_SIZE_OF_OPTIONAL_HEADER);
-	if (!bv_has(&v, opt, pe->size_of_optional_header))
+		return diag_fail_at(d, SBAT_E_PE_FIELD, "SizeOfOptionalHeader is too small", size_field);
+	if (!bv_has(v, opt, pe->size_of_optional_header))
 		return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "optional header past end of file (SizeOfOptionalHeader)",
-		                    coff + COFF_SIZE_OF_OPTIONAL_HEADER);
+		                    size_field);
 
-	pe->size_of_initialized_data = bv_le32(&v, opt + OPT_SIZE_OF_INITIALIZED_DATA);
-	pe->section_alignment = bv_le32(&v, opt + OPT_SECTION_ALIGNMENT);
-	pe->file_alignment = bv_le32(&v, opt + OPT_FILE_ALIGNMENT);
-	pe->size_of_image = bv_le32(&v, opt + OPT_SIZE_OF_IMAGE);
-	pe->size_of_headers = bv_le32(&v, opt + OPT_SIZE_OF_HEADERS);
-	pe->checksum = bv_le32(&v, opt + OPT_CHECKSUM);
-	pe->number_of_rva_and_sizes = bv_le32(&v, opt + num_rva_off);
+	pe->size_of_initialized_data = bv_le32(v, opt + OPT_SIZE_OF_INITIALIZED_DATA);
+	pe->section_alignment = bv_le32(v, opt + OPT_SECTION_ALIGNMENT);
+	pe->file_alignment = bv_le32(v, opt + OPT_FILE_ALIGNMENT);
+	pe->size_of_image = bv_le32(v, opt + OPT_SIZE_OF_IMAGE);
+	pe->size_of_headers = bv_le32(v, opt + OPT_SIZE_OF_HEADERS);
+	pe->checksum = bv_le32(v, opt + OPT_CHECKSUM);
+	pe->number_of_rva_and_sizes = bv_le32(v, opt + num_rva_off);
 	pe->off_size_of_initialized_data = opt + OPT_SIZE_OF_INITIALIZED_DATA;
 	pe->off_size_of_image = opt + OPT_SIZE_OF_IMAGE;
 	pe->off_size_of_headers = opt + OPT_SIZE_OF_HEADERS;
@@ -219,9 +227,8 @@ sbat_pe_parse(const uint8_t *buf, size_t len, sbat_pe *pe, sbat_diag *d)
 	if (pe->number_of_rva_and_sizes > OPT_MAX_DATA_DIRECTORIES)
 		return diag_fail_at(d, SBAT_E_PE_FIELD, "NumberOfRvaAndSizes is above 16", opt + num_rva_off);
 	if (pe->size_of_optional_header != fixed + DATA_DIR_SIZE * pe->number_of_rva_and_sizes)
-		return diag_fail_at(d, SBAT_E_PE_FIELD,
-		                    "SizeOfOptionalHeader does not match NumberOfRvaAndSizes",
-		                    coff + COFF_SIZE_OF_OPTIONAL_HEADER);
+		return diag_fail_at(d, SBAT_E_PE_FIELD, "SizeOfOptionalHeader does not match NumberOfRvaAndSizes",
+		                    size_field);
 	/* the spec says 512..64K; Linux before 6.7 uses 0x20, shim only needs it even */
 	if (!ckd_is_pow2(pe->file_alignment) || pe->file_alignment < 2 || pe->file_alignment > 0x10000)
 		return diag_fail_at(d, SBAT_E_PE_FIELD, "FileAlignment is not a power of two in 2..64 KiB",
@@ -231,41 +238,79 @@ sbat_pe_parse(const uint8_t *buf, size_t len, sbat_pe *pe, sbat_diag *d)
 		return diag_fail_at(d, SBAT_E_PE_FIELD,
 		                    "SectionAlignment is not a power of two between FileAlignment and 2 MiB",
 		                    opt + OPT_SECTION_ALIGNMENT);
+	*ret_fixed = fixed;
+	return SBAT_OK;
+}
 
+/* Where the section table lies, and that SizeOfHeaders covers it inside the file. */
+static sbat_err
+locate_section_table(sbat_pe *pe, bview *v, uint64_t opt, sbat_diag *d)
+{
+	pe->section_table_offset = opt + pe->size_of_optional_header;
+	pe->section_table_end = pe->section_table_offset + (uint64_t)pe->number_of_sections * SH_SIZE;
+	if (!bv_has(v, pe->section_table_offset, pe->section_table_end - pe->section_table_offset))
+		return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "section table past end of file (NumberOfSections)",
+		                    pe->off_number_of_sections);
+	if (pe->size_of_headers < pe->section_table_end)
+		return diag_fail_at(d, SBAT_E_PE_FIELD, "SizeOfHeaders ends inside the section table",
+		                    pe->off_size_of_headers);
+	if (pe->size_of_headers > v->len)
+		return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "SizeOfHeaders is past end of file",
+		                    pe->off_size_of_headers);
+	return SBAT_OK;
+}
+
+/* The certificate table must lie in the file, after every section's data. */
+static sbat_err
+check_certificate_table(sbat_pe *pe, bview *v, sbat_diag *d)
+{
+	pe->data_end = v->len;
+	if (pe->cert_size == 0)
+		return SBAT_OK;
+	if (!bv_has(v, pe->cert_offset, pe->cert_size))
+		return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "certificate table past end of file (data directory 4)",
+		                    pe->off_cert_dir);
+	if (pe->cert_offset < pe->raw_end)
+		return diag_fail_at(d, SBAT_E_PE_FIELD,
+		                    "certificate table overlaps headers or section data (data directory 4)",
+		                    pe->off_cert_dir);
+	pe->data_end = pe->cert_offset;
+	return SBAT_OK;
+}
+
+sbat_err
+sbat_pe_parse(const uint8_t *buf, size_t len, sbat_pe *pe, sbat_diag *d)
+{
+	bview v;
+	uint64_t opt, dirs;
+	uint32_t fixed;
+	sbat_err err;
+
+	bv_init(&v, buf, len);
+	memset(pe, 0, sizeof(*pe));
+	pe->file_size = len;
+	pe->sbat_index = -1;
+
+	err = parse_dos(pe, &v, d);
+	if (!err)
+		err = parse_coff(pe, &v, &opt, d);
+	if (!err)
+		err = parse_optional(pe, &v, opt, &fixed, d);
+	if (err)
+		return err;
 	dirs = opt + fixed;
 	if (pe->number_of_rva_and_sizes > DIR_CERTIFICATE_TABLE) {
 		pe->off_cert_dir = dirs + DIR_CERTIFICATE_TABLE * DATA_DIR_SIZE;
 		pe->cert_offset = bv_le32(&v, pe->off_cert_dir);
 		pe->cert_size = bv_le32(&v, pe->off_cert_dir + 4);
 	}
-
-	pe->section_table_offset = opt + pe->size_of_optional_header;
-	pe->section_table_end = pe->section_table_offset + (uint64_t)pe->number_of_sections * SH_SIZE;
-	if (!bv_has(&v, pe->section_table_offset, pe->section_table_end - pe->section_table_offset))
-		return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "section table past end of file (NumberOfSections)",
-		                    pe->off_number_of_sections);
-	if (pe->size_of_headers < pe->section_table_end)
-		return diag_fail_at(d, SBAT_E_PE_FIELD, "SizeOfHeaders ends inside the section table",
-		                    pe->off_size_of_headers);
-	if (pe->size_of_headers > len)
-		return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "SizeOfHeaders is past end of file",
-		                    pe->off_size_of_headers);
-
-	err = parse_sections(pe, &v, d);
+	err = locate_section_table(pe, &v, opt, d);
+	if (!err)
+		err = parse_sections(pe, &v, d);
+	if (!err)
+		err = check_certificate_table(pe, &v, d);
 	if (err)
 		return err;
-
-	pe->data_end = len;
-	if (pe->cert_size != 0) {
-		if (!bv_has(&v, pe->cert_offset, pe->cert_size))
-			return diag_fail_at(d, SBAT_E_PE_TRUNCATED,
-			                    "certificate table past end of file (data directory 4)", pe->off_cert_dir);
-		if (pe->cert_offset < pe->raw_end)
-			return diag_fail_at(d, SBAT_E_PE_FIELD,
-			                    "certificate table overlaps headers or section data (data directory 4)",
-			                    pe->off_cert_dir);
-		pe->data_end = pe->cert_offset;
-	}
 	if (pe->number_of_rva_and_sizes > DIR_DEBUG) {
 		uint64_t e = dirs + DIR_DEBUG * DATA_DIR_SIZE;
 
@@ -339,4 +384,86 @@ sbat_pe_machine_name(uint16_t machine)
 	case 0x0ebc: return "ebc";
 	}
 	return "unknown";
+}
+
+/*
+ * The name of a section whose header holds "/<decimal offset>": binutils
+ * stores names longer than 8 bytes in the COFF string table, right after
+ * the symbol table. NULL when it cannot be resolved inside the file;
+ * *ret_max is how many bytes the table has from there.
+ */
+static const char *
+long_section_name(const sbat_pe *pe, bview *v, const uint8_t raw[8], size_t *ret_max)
+{
+	uint64_t strtab;
+	uint32_t off = 0, strsize;
+	size_t i;
+
+	if (raw[0] != '/' || raw[1] < '0' || raw[1] > '9' || pe->pointer_to_symbol_table == 0)
+		return NULL;
+	/* at most 7 digits, then NUL padding: off stays below 10^7 */
+	for (i = 1; i < 8 && raw[i] != '\0'; i++) {
+		if (raw[i] < '0' || raw[i] > '9')
+			return NULL;
+		off = off * 10 + (uint32_t)(raw[i] - '0');
+	}
+	for (; i < 8; i++)
+		if (raw[i] != '\0')
+			return NULL;
+	strtab = (uint64_t)pe->pointer_to_symbol_table + (uint64_t)pe->number_of_symbols * COFF_SYMBOL_SIZE;
+	if (!bv_has(v, strtab, 4))
+		return NULL;
+	strsize = bv_le32(v, strtab);
+	if (off < 4 || off >= strsize || !bv_has(v, strtab + off, strsize - off))
+		return NULL;
+	*ret_max = strsize - off;
+	return (const char *)v->p + strtab + off;
+}
+
+int
+sbat_pe_find_section(const sbat_pe *pe, const uint8_t *buf, size_t len, const char *name)
+{
+	size_t n = strlen(name);
+	bview v;
+	unsigned i;
+
+	bv_init(&v, buf, len);
+	for (i = 0; i < pe->number_of_sections; i++) {
+		const uint8_t *raw = bv_ptr(&v, pe->sections[i].header_offset + SH_NAME, 8);
+		const char *full;
+		size_t max;
+
+		if (!raw)
+			continue;
+		if (n <= 8) {
+			if (memcmp(raw, name, n) == 0 && (n == 8 || raw[n] == '\0')) {
+				size_t k;
+
+				for (k = n; k < 8 && raw[k] == '\0'; k++)
+					;
+				if (k == 8)
+					return (int)i;
+			}
+			continue;
+		}
+		/* the name and its NUL must lie inside the size the table declares */
+		full = long_section_name(pe, &v, raw, &max);
+		if (full && max > n && memcmp(full, name, n + 1) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+uint64_t
+sbat_pe_header_room(const sbat_pe *pe)
+{
+	uint64_t limit = pe->size_of_headers;
+
+	if (pe->lowest_raw_pointer < limit)
+		limit = pe->lowest_raw_pointer;
+	if (pe->lowest_virtual_address < limit)
+		limit = pe->lowest_virtual_address;
+	if (pe->kind == SBAT_KIND_BZIMAGE && limit > BZ_HEADER_ROOM_LIMIT)
+		limit = BZ_HEADER_ROOM_LIMIT;
+	return limit > pe->section_table_end ? limit - pe->section_table_end : 0;
 }

@@ -214,7 +214,7 @@ plan_signature(const sbat_pe *pe, const uint8_t *in, size_t in_len, const sbat_e
 	if (!opts->strip_signature)
 		return diag_fail_at(d, SBAT_E_SIGNED,
 		                    "image is signed (certificate table present); editing it would "
-		                    "invalidate the signature: sign after editing, or pass --strip-signature",
+		                    "invalidate the signature",
 		                    pe->off_cert_dir);
 	if ((uint64_t)pe->cert_offset + pe->cert_size != in_len)
 		return diag_fail_at(d, SBAT_E_PE_FIELD,
@@ -712,9 +712,9 @@ plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, size_t payload_l
 	if (pe->debug_total > pe->debug_count && moves_data(p))
 		return diag_fail(d, SBAT_E_PE_FIELD,
 		                 "debug directory has more entries than can be relocated (more than 64)");
-	/* an output that sbat-add itself could not read again would break idempotence */
+	/* an output that could not be read back in would break idempotence */
 	if (p->output_size > SBAT_FILE_MAX_SIZE)
-		return diag_fail(d, SBAT_E_TOO_BIG, "the edited image would be larger than 1 GiB, the most sbat-add reads");
+		return diag_fail(d, SBAT_E_TOO_BIG, "the edited image would be larger than 1 GiB, the largest image accepted");
 	report_tail(p, &t);
 
 	/*

@@ -8,7 +8,7 @@
 
 #include "sbat/edit.h"
 #include "sbat/fileio.h"
-#include "sbat/pe.h"
+#include "pe_model.h"
 
 #include "pe_layout.h"
 

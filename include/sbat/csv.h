@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
+
 #include "error.h"
 
 /* A .sbat larger than this is corrupt input, not metadata (real ones are < 1 KiB). */
@@ -50,10 +52,10 @@ typedef struct sbat_csv {
  * SBAT_E_NOMEM for oversized input or a failed allocation. To check a .sbat
  * read from an image, pass the bytes before its first NUL.
  */
-sbat_err sbat_csv_parse(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_diag *reterr);
+SBAT_API sbat_err sbat_csv_parse(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_diag *reterr);
 
 /* Frees what sbat_csv_parse returned (only that). NULL-safe; returns NULL. */
-sbat_csv *sbat_csv_free(sbat_csv *csv);
+SBAT_API sbat_csv *sbat_csv_free(sbat_csv *csv);
 
 /*
  * The canonical bytes to store in .sbat: each row's text followed by "\n".
@@ -61,7 +63,7 @@ sbat_csv *sbat_csv_free(sbat_csv *csv);
  * before it is returned, so a hand-edited struct cannot produce a bad CSV
  * (SBAT_E_CSV).
  */
-sbat_err sbat_csv_format(const sbat_csv *csv, uint8_t **ret_buf, size_t *ret_len, sbat_diag *reterr);
+SBAT_API sbat_err sbat_csv_format(const sbat_csv *csv, uint8_t **ret_buf, size_t *ret_len, sbat_diag *reterr);
 
 /*
  * Combine two .sbat the way ukify merges a stub's and a kernel's: base's
@@ -83,7 +85,7 @@ sbat_err sbat_csv_format(const sbat_csv *csv, uint8_t **ret_buf, size_t *ret_len
  * *ret_buf is malloc'ed and owned by the caller. SBAT_E_TOO_BIG when the
  * result exceeds SBAT_CSV_MAX_SIZE, SBAT_E_NOMEM on a failed allocation.
  */
-sbat_err sbat_csv_merge(const sbat_csv *base, const sbat_csv *add, int force,
+SBAT_API sbat_err sbat_csv_merge(const sbat_csv *base, const sbat_csv *add, int force,
                         uint8_t **ret_buf, size_t *ret_len, sbat_diag *reterr);
 
 #endif

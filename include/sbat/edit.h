@@ -6,8 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
+
 #include "error.h"
 #include "fileio.h"
+#include "image.h"
 
 typedef enum sbat_edit_action {
 	SBAT_ACTION_INSERT = 1,  /* a new .sbat section header and data at the end */
@@ -54,10 +57,10 @@ typedef struct sbat_edit_report {
 
 /*
  * Put `payload` (canonical SBAT CSV, see sbat_csv_format) into the image
- * in[0..in_len) as its one .sbat section and return the new image in
- * *ret_out (malloc'ed, owned by the caller). The input is never modified.
- * The output is re-parsed and checked against the loaders' layout rules
- * before it is returned. ret_report may be NULL.
+ * `img` (see sbat_image_parse) as its one .sbat section and return the new
+ * image in *ret_out (malloc'ed, owned by the caller). The image's buffer is
+ * never modified. The output is re-parsed and checked against the loaders'
+ * layout rules before it is returned. ret_report may be NULL.
  *
  * Where the new section header does not fit, a plain EFI application's
  * SizeOfHeaders grows by whole FileAlignment units and all section data
@@ -65,28 +68,28 @@ typedef struct sbat_edit_report {
  * images never move (their loaders depend on file offsets).
  * With opts->remove, payload must be NULL and the .sbat is taken out.
  */
-sbat_err sbat_edit(const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
-                   const sbat_edit_opts *opts, uint8_t **ret_out, size_t *ret_out_len,
-                   sbat_edit_report *ret_report, sbat_diag *reterr);
+SBAT_API sbat_err sbat_edit(const sbat_image *img, const uint8_t *payload, size_t payload_len,
+                            const sbat_edit_opts *opts, uint8_t **ret_out, size_t *ret_out_len,
+                            sbat_edit_report *ret_report, sbat_diag *reterr);
 
 /*
  * The same edit, written to `out` (see sbat_output_open_replace) instead of
- * memory, in one pass: copied ranges go file to file from in_fd
- * (copy_file_range, else pread), so neither image is held in memory; `in`
- * (typically sbat_file_map) is read only where the edit looks. A CheckSum is
- * summed over the bytes as written (read back from the output where the
- * kernel copied them). The written file is verified through a mapping: it
- * parses, meets the loaders' rules, and every input byte the edit did not
- * mean to change is there unchanged. When in_fd's size, times or identity
- * changed during the edit, SBAT_E_CHANGED. When the result would equal the
- * input, report.unchanged is set and, unless opts->write_unchanged, nothing
- * is written (the caller then aborts `out`). On failure the caller aborts
- * `out`.
+ * memory, in one pass: copied ranges go file to file from in_fd, the file
+ * img's buffer maps (copy_file_range, else pread), so neither image is held
+ * in memory; the buffer (typically from sbat_file_map) is read only where
+ * the edit looks. A CheckSum is summed over the bytes as written (read back
+ * from the output where the kernel copied them). The written file is
+ * verified through a mapping: it parses, meets the loaders' rules, and every
+ * input byte the edit did not mean to change is there unchanged. When
+ * in_fd's size, times or identity changed during the edit, SBAT_E_CHANGED.
+ * When the result would equal the input, report.unchanged is set and,
+ * unless opts->write_unchanged, nothing is written (the caller then aborts
+ * `out`). On failure the caller aborts `out`.
  */
-sbat_err sbat_edit_fd(const uint8_t *in, size_t in_len, int in_fd, const uint8_t *payload,
-                      size_t payload_len, const sbat_edit_opts *opts, sbat_output *out,
-                      sbat_edit_report *ret_report, sbat_diag *reterr);
+SBAT_API sbat_err sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t payload_len,
+                               const sbat_edit_opts *opts, sbat_output *out, sbat_edit_report *ret_report,
+                               sbat_diag *reterr);
 
-const char *sbat_edit_action_name(sbat_edit_action action);
+SBAT_API const char *sbat_edit_action_name(sbat_edit_action action);
 
 #endif

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "api.h"
+
 /*
  * Library calls never print. A failure returns one of these codes and, when
  * the caller passed a diagnostic, fills it with the check that fired.
@@ -68,6 +70,6 @@ typedef struct sbat_diag {
 } sbat_diag;
 
 /* A short, static, human-readable description of a code. */
-const char *sbat_strerror(sbat_err code);
+SBAT_API const char *sbat_strerror(sbat_err code);
 
 #endif

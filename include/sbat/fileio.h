@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "api.h"
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -17,7 +19,7 @@
  * Read a whole regular file of at most max_size bytes into a malloc'ed
  * buffer. Refuses directories, devices and FIFOs (SBAT_E_NOT_REGULAR).
  */
-sbat_err sbat_file_read(const char *path, size_t max_size, uint8_t **ret_buf, size_t *ret_len,
+SBAT_API sbat_err sbat_file_read(const char *path, size_t max_size, uint8_t **ret_buf, size_t *ret_len,
                         sbat_diag *reterr);
 
 /*
@@ -38,7 +40,7 @@ typedef struct sbat_mapped_file {
 /* An unset sbat_mapped_file, safe to pass to sbat_file_unmap. */
 #define SBAT_MAPPED_FILE_INIT { -1, NULL, 0, -1, NULL, { 0 } }
 
-sbat_err sbat_file_map(const char *path, size_t max_size, sbat_mapped_file *ret, sbat_diag *reterr);
+SBAT_API sbat_err sbat_file_map(const char *path, size_t max_size, sbat_mapped_file *ret, sbat_diag *reterr);
 
 /*
  * Open and map an image that is to be replaced in place. The directory of
@@ -55,7 +57,7 @@ sbat_err sbat_file_map(const char *path, size_t max_size, sbat_mapped_file *ret,
  * file; when a concurrent edit has replaced it, the new file is opened and
  * locked instead (so its edit is not lost).
  */
-sbat_err sbat_file_open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_mapped_file *ret,
+SBAT_API sbat_err sbat_file_open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_mapped_file *ret,
                               sbat_diag *reterr);
 
 /*
@@ -63,9 +65,9 @@ sbat_err sbat_file_open_image(const char *path, size_t max_size, unsigned wait_m
  * identity (device, inode) differs from f->st, or, for a file from
  * sbat_file_open_image, when its name no longer refers to it.
  */
-sbat_err sbat_file_check_unchanged(const sbat_mapped_file *f, sbat_diag *reterr);
+SBAT_API sbat_err sbat_file_check_unchanged(const sbat_mapped_file *f, sbat_diag *reterr);
 
-void sbat_file_unmap(sbat_mapped_file *f);
+SBAT_API void sbat_file_unmap(sbat_mapped_file *f);
 
 /*
  * The system calls that write output. Tests replace them to inject faults
@@ -100,7 +102,7 @@ typedef struct sbat_output sbat_output;
  * the image's name still refers to the image (SBAT_E_CHANGED otherwise)
  * and renames over it within the image's directory.
  */
-sbat_err sbat_output_open_replace(const sbat_mapped_file *image, const sbat_io *io, sbat_output **ret,
+SBAT_API sbat_err sbat_output_open_replace(const sbat_mapped_file *image, const sbat_io *io, sbat_output **ret,
                                   sbat_diag *reterr);
 
 /*
@@ -110,30 +112,30 @@ sbat_err sbat_output_open_replace(const sbat_mapped_file *image, const sbat_io *
  * directory or another kind of file is refused (SBAT_E_NOT_REGULAR), and so
  * is a name the directory cannot hold (too long), before anything is written.
  */
-sbat_err sbat_output_open_new(const char *path, mode_t mode, const sbat_io *io, sbat_output **ret,
+SBAT_API sbat_err sbat_output_open_new(const char *path, mode_t mode, const sbat_io *io, sbat_output **ret,
                               sbat_diag *reterr);
 
 /* A scratch output that is never committed (dry runs). */
-sbat_err sbat_output_open_scratch(const sbat_io *io, sbat_output **ret, sbat_diag *reterr);
-int sbat_output_fd(const sbat_output *out);
-const sbat_io *sbat_output_io(const sbat_output *out);
+SBAT_API sbat_err sbat_output_open_scratch(const sbat_io *io, sbat_output **ret, sbat_diag *reterr);
+SBAT_API int sbat_output_fd(const sbat_output *out);
+SBAT_API const sbat_io *sbat_output_io(const sbat_output *out);
 /* Make the file `path`. Frees `out` whatever the result; on failure the target is untouched. */
-sbat_err sbat_output_commit(sbat_output *out, sbat_diag *reterr);
+SBAT_API sbat_err sbat_output_commit(sbat_output *out, sbat_diag *reterr);
 /* Discard the file. NULL-safe. */
-void sbat_output_abort(sbat_output *out);
+SBAT_API void sbat_output_abort(sbat_output *out);
 
 /*
  * Remove every named temporary file of an output that is neither committed
  * nor aborted. Async-signal-safe: for a handler of a terminating signal.
  */
-void sbat_output_remove_temporaries(void);
+SBAT_API void sbat_output_remove_temporaries(void);
 
 /*
  * Write buf[0..len) to `path` atomically: an existing file is replaced and
  * keeps its metadata (as with sbat_output_open_replace), a new one gets
  * `mode` as with sbat_output_open_new.
  */
-sbat_err sbat_file_write_atomic(const char *path, mode_t mode, const uint8_t *buf, size_t len,
+SBAT_API sbat_err sbat_file_write_atomic(const char *path, mode_t mode, const uint8_t *buf, size_t len,
                                 sbat_diag *reterr);
 
 #endif

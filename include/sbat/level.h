@@ -6,8 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
 #include "csv.h"
 #include "error.h"
+#include "image.h"
 
 /* Real policies are a few dozen bytes; anything this large is not one. */
 #define SBAT_LEVEL_MAX_SIZE (64u * 1024u)
@@ -61,13 +63,13 @@ typedef struct sbat_level {
  * field 0 when the whole line is at fault) and a static `what`;
  * SBAT_E_TOO_BIG or SBAT_E_NOMEM for oversized input or a failed allocation.
  */
-sbat_err sbat_level_parse(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *reterr);
+SBAT_API sbat_err sbat_level_parse(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *reterr);
 
 /* Frees what sbat_level_parse or sbat_level_from_shim returned. NULL-safe; returns NULL. */
-sbat_level *sbat_level_free(sbat_level *level);
+SBAT_API sbat_level *sbat_level_free(sbat_level *level);
 
 /*
- * Read one of the policies a shim binary carries in image[0..len).
+ * Read one of the policies a shim binary carries (img, see sbat_image_parse).
  *
  * The .sbatlevel section (found by its full name through the COFF string
  * table, or by the 8-byte truncation ".sbatlev" a toolchain without long
@@ -84,13 +86,12 @@ sbat_level *sbat_level_free(sbat_level *level);
  * must point past the header.
  *
  * which is SBAT_LEVEL_PREVIOUS (= SBAT_LEVEL_AUTOMATIC) or SBAT_LEVEL_LATEST.
- * Returns PE errors from sbat_pe_parse, SBAT_E_NO_SBATLEVEL when the image
+ * Returns SBAT_E_NO_SBATLEVEL when the image
  * has no such section, SBAT_E_LEVEL (with an image offset in reterr when
  * one applies) for a malformed or duplicated section, or the errors of
  * sbat_level_parse for the payload (line numbers count within it).
  */
-sbat_err sbat_level_from_shim(const uint8_t *image, size_t len, int which,
-                              sbat_level **ret, sbat_diag *reterr);
+SBAT_API sbat_err sbat_level_from_shim(const sbat_image *img, int which, sbat_level **ret, sbat_diag *reterr);
 
 /* One .sbat row revoked by a policy, and the policy row that revokes it. */
 typedef struct sbat_revocation {
@@ -115,7 +116,7 @@ typedef struct sbat_revocation {
  * non-zero max_revoked, SBAT_E_CSV for a NULL or empty csv (or one with a
  * NULL component name); nothing is written then.
  */
-sbat_err sbat_level_check(const sbat_level *level, const sbat_csv *csv,
+SBAT_API sbat_err sbat_level_check(const sbat_level *level, const sbat_csv *csv,
                           sbat_revocation *ret_revoked, size_t max_revoked,
                           size_t *ret_n_revoked);
 

@@ -6,7 +6,7 @@
 #define SBAT_ADD_VERSION "0.1.0"
 
 #include "error.h"
-#include "pe.h"
+#include "image.h"
 #include "csv.h"
 #include "edit.h"
 #include "fileio.h"

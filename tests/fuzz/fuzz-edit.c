@@ -40,6 +40,9 @@
 
 #include "sbat/sbat.h"
 
+#include "../fixtures/edit_buf.h"
+#include "pe_model.h"
+
 #define FUZZ_MAX_INPUT (4u * 1024u * 1024u)
 
 #define OP_MASK 0x07u
@@ -192,7 +195,7 @@ check_output(const uint8_t *img, size_t img_len, const uint8_t *payload, size_t 
 			fail("output of remove still has a .sbat");
 		if (sbat_pe_sbat_data(&pe, out, out_len, &data, &data_len, NULL) != SBAT_E_NO_SBAT)
 			fail("output of remove still yields .sbat data");
-		err = sbat_edit(out, out_len, NULL, 0, opts, &again, &again_len, NULL, NULL);
+		err = edit_buf(out, out_len, NULL, 0, opts, &again, &again_len, NULL, NULL);
 		free(again);
 		if (err != SBAT_E_NO_SBAT)
 			fail("removing .sbat twice did not fail with SBAT_E_NO_SBAT");
@@ -213,7 +216,7 @@ check_output(const uint8_t *img, size_t img_len, const uint8_t *payload, size_t 
 
 	/* idempotence: the same edit again changes nothing */
 	memset(&report2, 0, sizeof(report2));
-	err = sbat_edit(out, out_len, payload, payload_len, opts, &again, &again_len, &report2, NULL);
+	err = edit_buf(out, out_len, payload, payload_len, opts, &again, &again_len, &report2, NULL);
 	if (err != SBAT_OK)
 		fail("the same edit of the output failed");
 	if (!report2.unchanged)
@@ -253,7 +256,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	parsed = sbat_pe_parse(img, img_len, &pe, NULL);
 	if (parsed != SBAT_OK) {
 		/* whatever the operation, an image that does not parse is not edited */
-		err = sbat_edit(img, img_len, (const uint8_t *)csv_short, sizeof(csv_short) - 1, &opts,
+		err = edit_buf(img, img_len, (const uint8_t *)csv_short, sizeof(csv_short) - 1, &opts,
 		                &out, &out_len, NULL, NULL);
 		if (err == SBAT_OK)
 			fail("sbat_edit accepted an image sbat_pe_parse refuses");
@@ -266,7 +269,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto done;
 
 	memset(&report, 0, sizeof(report));
-	err = sbat_edit(img, img_len, payload, payload_len, &opts, &out, &out_len, &report, NULL);
+	err = edit_buf(img, img_len, payload, payload_len, &opts, &out, &out_len, &report, NULL);
 	if (memcmp(img, data + 1, img_len) != 0)
 		fail("sbat_edit modified its input");
 	if (err == SBAT_OK)

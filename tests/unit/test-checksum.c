@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "sbat/pe.h"
+#include "sbat/image.h"
 
 #include "fixture.h"
 

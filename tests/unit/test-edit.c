@@ -12,6 +12,9 @@
 
 #include "sbat/sbat.h"
 
+#include "pe_model.h"
+
+#include "edit_buf.h"
 #include "fixture.h"
 #include "plan.h"
 
@@ -128,7 +131,7 @@ edit_ok(const image *in, const uint8_t *pl, size_t pl_len, const sbat_edit_opts 
 	sbat_err err;
 
 	memset(&d, 0, sizeof(d));
-	err = sbat_edit(in->buf, in->len, pl, pl_len, opts, &out.buf, &out.len, report, &d);
+	err = edit_buf(in->buf, in->len, pl, pl_len, opts, &out.buf, &out.len, report, &d);
 	if (err)
 		fail_msg("sbat_edit: %s (%s at 0x%llx)", sbat_strerror(err), d.what ? d.what : "",
 		         (unsigned long long)d.offset);
@@ -492,7 +495,7 @@ test_edit_bzimage_never_grows_headers(void **state)
 	in = build(&spec);
 	a = read_hdr(in.buf);
 	fx_put32(in.buf + a.opt + OPT_SIZE_OF_HEADERS, (uint32_t)(a.table + 40u * a.nsec));
-	assert_int_equal(sbat_edit(in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d),
+	assert_int_equal(edit_buf(in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d),
 	                 SBAT_E_NO_HEADER_ROOM);
 	assert_null(out);
 	free(in.buf);
@@ -519,7 +522,7 @@ test_edit_strip_signature(void **state)
 	in = build(&spec);
 	a = read_hdr(in.buf);
 	unsigned_len = raw_end(in.buf, &a);
-	assert_int_equal(sbat_edit(in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, &out_buf, &out_len, NULL, &d),
+	assert_int_equal(edit_buf(in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, &out_buf, &out_len, NULL, &d),
 	                 SBAT_E_SIGNED);
 	assert_null(out_buf);
 	assert_true(d.has_offset);
@@ -709,7 +712,7 @@ test_edit_replace_mid_file_too_big_refused(void **state)
 
 	(void)state;
 	in = build(&spec);
-	assert_int_equal(sbat_edit(in.buf, in.len, (const uint8_t *)csv, len, NULL, &out, &out_len, NULL, &d),
+	assert_int_equal(edit_buf(in.buf, in.len, (const uint8_t *)csv, len, NULL, &out, &out_len, NULL, &d),
 	                 SBAT_E_SBAT_NO_ROOM);
 	assert_null(out);
 	assert_true(d.has_offset);
@@ -855,7 +858,7 @@ test_edit_no_room_when_first_va_is_at_headers(void **state)
 	spec.header_slack = 0;
 	spec.sect_align = 0x200;
 	in = build(&spec);
-	assert_int_equal(sbat_edit(in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d),
+	assert_int_equal(edit_buf(in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d),
 	                 SBAT_E_NO_HEADER_ROOM);
 	assert_null(out);
 	free(in.buf);
@@ -880,7 +883,7 @@ test_edit_kernel_never_shifts_data(void **state)
 	fx_put32(in.buf + a.opt + OPT_SIZE_OF_HEADERS, (uint32_t)(a.table + 40u * a.nsec));
 	fx_put32((uint8_t *)sect(in.buf, &a, 0) + 20, (uint32_t)(a.table + 40u * a.nsec));
 	fx_put32((uint8_t *)sect(in.buf, &a, 0) + 16, 0x200);
-	assert_int_equal(sbat_edit(in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d),
+	assert_int_equal(edit_buf(in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d),
 	                 SBAT_E_NO_HEADER_ROOM);
 	assert_non_null(strstr(d.what, "kernel"));
 	free(in.buf);
@@ -997,7 +1000,7 @@ test_edit_remove_without_sbat_refused(void **state)
 	sbat_diag d;
 
 	(void)state;
-	assert_int_equal(sbat_edit(in.buf, in.len, NULL, 0, &rm, &out, &out_len, NULL, &d), SBAT_E_NO_SBAT);
+	assert_int_equal(edit_buf(in.buf, in.len, NULL, 0, &rm, &out, &out_len, NULL, &d), SBAT_E_NO_SBAT);
 	assert_null(out);
 	free(in.buf);
 }
@@ -1030,7 +1033,7 @@ test_edit_arm64_nop_filler(void **state)
 		size_t out_len;
 		sbat_diag d;
 
-		assert_int_equal(sbat_edit(in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d),
+		assert_int_equal(edit_buf(in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d),
 		                 SBAT_E_NO_HEADER_ROOM);
 	}
 	free(in.buf);
@@ -1071,7 +1074,7 @@ test_edit_replace_tightly_packed(void **state)
 	free(out.buf);
 	/* larger than the memory gap but within the raw size: refused, or relocated */
 	assert_true(len > 0x100 && len <= 0x200);
-	assert_int_equal(sbat_edit(in.buf, in.len, (const uint8_t *)big, len, NULL, &fail_out, &fail_len, NULL, &d),
+	assert_int_equal(edit_buf(in.buf, in.len, (const uint8_t *)big, len, NULL, &fail_out, &fail_len, NULL, &d),
 	                 SBAT_E_SBAT_NO_ROOM);
 	assert_null(fail_out);
 	{
@@ -1171,7 +1174,7 @@ test_edit_overlapping_sbat_refused(void **state)
 		sbat_diag d;
 
 		o.relocate = modes[m] == 2;
-		assert_int_equal(sbat_edit(in.buf, in.len, modes[m] == 1 ? NULL : csv ? (const uint8_t *)csv : PAYLOAD,
+		assert_int_equal(edit_buf(in.buf, in.len, modes[m] == 1 ? NULL : csv ? (const uint8_t *)csv : PAYLOAD,
 		                           modes[m] == 1 ? 0 : csv ? len : PAYLOAD_LEN, &o, &out, &out_len, NULL, &d),
 		                 SBAT_E_PE_SECTION);
 		assert_null(out);

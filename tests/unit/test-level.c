@@ -12,6 +12,7 @@
 
 #include "sbat/csv.h"
 #include "sbat/level.h"
+#include "edit_buf.h"
 #include "fixture.h"
 
 /* The payloads shim documents in SbatLevel_Variable.txt. */
@@ -592,7 +593,7 @@ static sbat_err
 from_shim(const uint8_t *img, size_t len, int which, sbat_level **ret, sbat_diag *d)
 {
 	memset(d, 0, sizeof(*d));
-	return sbat_level_from_shim(img, len, which, ret, d);
+	return level_from_buf(img, len, which, ret, d);
 }
 
 static void

@@ -12,6 +12,9 @@
 
 #include "sbat/sbat.h"
 
+#include "pe_model.h"
+
+#include "edit_buf.h"
 #include "fixture.h"
 
 /*
@@ -653,7 +656,7 @@ expect_edit_fails_cleanly(const uint8_t *img, size_t len, sbat_err want)
 	sbat_err r;
 
 	memset(&d, 0, sizeof(d));
-	r = sbat_edit(img, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d);
+	r = edit_buf(img, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d);
 	assert_int_equal(r, want);
 	assert_int_equal(d.code, want);
 	assert_non_null(d.what);
@@ -738,7 +741,7 @@ edit_expect(const uint8_t *img, size_t len, int strip, sbat_err code, const char
 	memset(&opts, 0, sizeof(opts));
 	opts.strip_signature = strip;
 	memset(&d, 0, sizeof(d));
-	r = sbat_edit(img, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, &opts, &out, &out_len, &rep, &d);
+	r = edit_buf(img, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, &opts, &out, &out_len, &rep, &d);
 	if (r != code)
 		fail_msg("expected %s, got %s (%s)", sbat_strerror(code), sbat_strerror(r), d.what ? d.what : "-");
 	assert_int_equal(d.code, code);
@@ -772,7 +775,7 @@ edit_ok(const uint8_t *img, size_t len, int strip, sbat_edit_report *rep, uint8_
 	opts.strip_signature = strip;
 	memset(&d, 0, sizeof(d));
 	*ret_out = NULL;
-	if (sbat_edit(img, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, &opts, ret_out, ret_len, rep, &d))
+	if (edit_buf(img, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, &opts, ret_out, ret_len, rep, &d))
 		fail_msg("edit failed: %s", d.what);
 	assert_memory_equal(img, copy, len);
 	assert_int_equal(sbat_pe_parse(*ret_out, *ret_len, pe, &d), SBAT_OK);
@@ -1039,7 +1042,7 @@ test_edit_bzimage_old_full_table(void **state)
 	assert_true(a.tend <= 0x1ef);
 	memset(&d, 0, sizeof(d));
 	edit_expect(buf, len, 0, SBAT_E_NO_HEADER_ROOM, NULL, 1, a.tend);
-	assert_int_equal(sbat_edit(buf, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len,
+	assert_int_equal(edit_buf(buf, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len,
 	                           NULL, &d), SBAT_E_NO_HEADER_ROOM);
 	assert_non_null(d.what);
 	if (!strstr(d.what, "0x1ef"))
@@ -1131,7 +1134,7 @@ check_debug_entries_follow(unsigned n_entries)
 		fx_put32(e + 24, overlay);  /* PointerToRawData */
 	}
 	memset(&d, 0, sizeof(d));
-	r = sbat_edit(buf, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, &rep, &d);
+	r = edit_buf(buf, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, &rep, &d);
 	if (r == SBAT_OK) {
 		int stale = -1;
 		uint32_t p = 0;
@@ -1258,7 +1261,7 @@ test_random_pokes(void **state)
 			memset(&opts, 0, sizeof(opts));
 			opts.strip_signature = (int)(it & 1);
 			memset(&d2, 0, sizeof(d2));
-			r2 = sbat_edit(img, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, &opts, &out, &out_len, &rep, &d2);
+			r2 = edit_buf(img, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, &opts, &out, &out_len, &rep, &d2);
 			assert_memory_equal(img, copy, len);
 			if (r1 != SBAT_OK) {
 				/* the editor parses first: the same refusal */

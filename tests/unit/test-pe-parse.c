@@ -11,6 +11,8 @@
 
 #include "sbat/sbat.h"
 
+#include "pe_model.h"
+
 #include "fixture.h"
 
 static void
@@ -244,6 +246,98 @@ test_pe_parse_every_error_has_text(void **state)
 	assert_string_equal(sbat_strerror(SBAT__ERR_MAX), "unknown error");
 }
 
+/* The public handle reports what the model holds, and finds sections by name. */
+static void
+test_image_accessors(void **state)
+{
+	fx_spec spec;
+	fx_section s;
+	sbat_pe pe;
+	sbat_image *img;
+	const sbat_image_info *info;
+	const sbat_section_info *sec;
+	const uint8_t *data;
+	uint8_t *buf;
+	size_t len, n;
+	unsigned i;
+	sbat_diag d;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	s.name = ".sbat";
+	s.raw_size = 0x200;
+	s.content = FX_SBAT_CSV;
+	fx_spec_init(&spec, FX_PLAIN);
+	spec.overlay_len = 40;
+	assert_int_equal(fx_spec_insert_section(&spec, 3, &s), 0);
+	parse_kind(&spec, &pe, &buf, &len);
+	assert_int_equal(sbat_image_parse(buf, len, &img, &d), SBAT_OK);
+	info = sbat_image_get_info(img);
+	assert_int_equal(info->file_size, len);
+	assert_int_equal(info->kind, pe.kind);
+	assert_int_equal(info->machine, pe.machine);
+	assert_int_equal(info->number_of_sections, pe.number_of_sections);
+	assert_int_equal(info->size_of_headers, pe.size_of_headers);
+	assert_int_equal(info->size_of_image, pe.size_of_image);
+	assert_int_equal(info->section_table_end, pe.section_table_end);
+	assert_int_equal(info->raw_end, pe.raw_end);
+	assert_int_equal(info->data_end, len);
+	assert_int_equal(info->sbat_index, 3);
+	/* FX_PLAIN: 0x100 bytes of slack after the table, SizeOfHeaders 0x400 */
+	assert_int_equal(info->header_room, pe.size_of_headers - pe.section_table_end);
+	for (i = 0; i < info->number_of_sections; i++) {
+		sec = sbat_image_section(img, i);
+		assert_non_null(sec);
+		assert_string_equal(sec->name, pe.sections[i].name);
+		assert_int_equal(sec->pointer_to_raw_data, pe.sections[i].pointer_to_raw_data);
+		assert_int_equal(sec->header_offset, pe.sections[i].header_offset);
+	}
+	assert_null(sbat_image_section(img, info->number_of_sections));
+	assert_int_equal(sbat_image_find_section(img, ".rodata"), 1);
+	assert_int_equal(sbat_image_find_section(img, ".sbat"), 3);
+	assert_int_equal(sbat_image_find_section(img, ".sba"), -1);
+	assert_int_equal(sbat_image_find_section(img, ".sbatlevel"), -1);
+	assert_int_equal(sbat_image_sbat_data(img, &data, &n, &d), SBAT_OK);
+	assert_int_equal(n, strlen(FX_SBAT_CSV));
+	assert_memory_equal(data, FX_SBAT_CSV, n);
+	assert_null(sbat_image_free(img));
+	free(buf);
+}
+
+/* Names longer than 8 bytes live in the COFF string table: "/4" in the header. */
+static void
+test_image_long_section_name(void **state)
+{
+	fx_spec spec;
+	sbat_image *img;
+	uint8_t *buf;
+	size_t len, sh, strtab;
+	sbat_diag d;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	spec.overlay_len = 64;
+	assert_int_equal(fx_build(&spec, &buf, &len), 0);
+	/* a symbol table of 0 symbols at the overlay, its string table holding ".sbatlevel" */
+	strtab = len - 64;
+	fx_put32(buf + fx_opt_offset(buf) - 20 + 8, (uint32_t)strtab);
+	fx_put32(buf + fx_opt_offset(buf) - 20 + 12, 0);
+	fx_put32(buf + strtab, 4 + 11);
+	memcpy(buf + strtab + 4, ".sbatlevel", 11);
+	sh = fx_section_table_offset(buf) + 40u * 1;
+	memcpy(buf + sh, "/4\0\0\0\0\0\0", 8);
+	assert_int_equal(sbat_image_parse(buf, len, &img, &d), SBAT_OK);
+	assert_int_equal(sbat_image_find_section(img, ".sbatlevel"), 1);
+	assert_int_equal(sbat_image_find_section(img, ".sbatlev"), -1);
+	sbat_image_free(img);
+	/* the name must end inside the table's declared size */
+	fx_put32(buf + strtab, 4 + 10);
+	assert_int_equal(sbat_image_parse(buf, len, &img, &d), SBAT_OK);
+	assert_int_equal(sbat_image_find_section(img, ".sbatlevel"), -1);
+	sbat_image_free(img);
+	free(buf);
+}
+
 int
 main(void)
 {
@@ -257,6 +351,8 @@ main(void)
 		cmocka_unit_test(test_pe_parse_sbat_name_exact),
 		cmocka_unit_test(test_pe_parse_sbat_data_missing_and_duplicate),
 		cmocka_unit_test(test_pe_parse_every_error_has_text),
+		cmocka_unit_test(test_image_accessors),
+		cmocka_unit_test(test_image_long_section_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,6 +20,9 @@
 
 #include "sbat/sbat.h"
 
+#include "pe_model.h"
+
+#include "edit_buf.h"
 #include "fixture.h"
 
 static const char payload[] = FX_SBAT_CSV;
@@ -196,7 +199,7 @@ edit_file(const sbat_io *io, const sbat_edit_opts *opts, sbat_edit_report *r, sb
 		return err;
 	err = sbat_output_open_replace(&in, io, &out, d);
 	if (!err) {
-		err = sbat_edit_fd(in.data, in.len, in.fd, PAYLOAD, PAYLOAD_LEN, opts, out, r, d);
+		err = edit_fd_buf(in.data, in.len, in.fd, PAYLOAD, PAYLOAD_LEN, opts, out, r, d);
 		if (!err && !r->unchanged)
 			err = sbat_output_commit(out, d);
 		else
@@ -219,7 +222,7 @@ expect_same_as_memory(int kind, int checksum, const sbat_io *io)
 	spec.set_checksum = checksum;
 	spec.overlay_len = kind == FX_PLAIN ? 99 : 0;
 	assert_int_equal(fx_build(&spec, &img, &len), 0);
-	assert_int_equal(sbat_edit(img, len, PAYLOAD, PAYLOAD_LEN, NULL, &mem, &mem_len, NULL, NULL), SBAT_OK);
+	assert_int_equal(edit_buf(img, len, PAYLOAD, PAYLOAD_LEN, NULL, &mem, &mem_len, NULL, NULL), SBAT_OK);
 	write_target(img, len);
 	if (edit_file(io, NULL, &r, &d) != SBAT_OK)
 		fail_msg("edit_file: %s", d.what);
@@ -405,7 +408,7 @@ test_stream_unchanged_writes_nothing(void **state)
 	(void)state;
 	fx_spec_init(&spec, FX_BZIMAGE_NEW);
 	assert_int_equal(fx_build(&spec, &img, &len), 0);
-	assert_int_equal(sbat_edit(img, len, PAYLOAD, PAYLOAD_LEN, NULL, &mem, &mem_len, NULL, NULL), SBAT_OK);
+	assert_int_equal(edit_buf(img, len, PAYLOAD, PAYLOAD_LEN, NULL, &mem, &mem_len, NULL, NULL), SBAT_OK);
 	write_target(mem, mem_len);
 	assert_int_equal(stat(target, &before), 0);
 	memset(&fault, 0, sizeof(fault));
@@ -438,13 +441,13 @@ test_stream_dry_run_needs_little_space(void **state)
 	spec.sections[0].raw_size = 16u * 1024u * 1024u;
 	spec.set_checksum = 1;
 	assert_int_equal(fx_build(&spec, &img, &len), 0);
-	assert_int_equal(sbat_edit(img, len, PAYLOAD, PAYLOAD_LEN, NULL, &mem, &mem_len, &mem_r, NULL), SBAT_OK);
+	assert_int_equal(edit_buf(img, len, PAYLOAD, PAYLOAD_LEN, NULL, &mem, &mem_len, &mem_r, NULL), SBAT_OK);
 	write_target(img, len);
 	memset(&opts, 0, sizeof(opts));
 	opts.dry_run = 1;
 	assert_int_equal(sbat_file_map(target, SBAT_FILE_MAX_SIZE, &in, &d), SBAT_OK);
 	assert_int_equal(sbat_output_open_scratch(NULL, &out, &d), SBAT_OK);
-	if (sbat_edit_fd(in.data, in.len, in.fd, PAYLOAD, PAYLOAD_LEN, &opts, out, &r, &d) != SBAT_OK)
+	if (edit_fd_buf(in.data, in.len, in.fd, PAYLOAD, PAYLOAD_LEN, &opts, out, &r, &d) != SBAT_OK)
 		fail_msg("dry run: %s", d.what);
 	assert_int_equal(fstat(sbat_output_fd(out), &st), 0);
 	assert_int_equal((uint64_t)st.st_size, mem_len);
@@ -474,7 +477,7 @@ test_stream_named_temporary(void **state)
 	(void)state;
 	fx_spec_init(&spec, FX_BZIMAGE_NEW);
 	assert_int_equal(fx_build(&spec, &img, &len), 0);
-	assert_int_equal(sbat_edit(img, len, PAYLOAD, PAYLOAD_LEN, NULL, &mem, &mem_len, NULL, NULL), SBAT_OK);
+	assert_int_equal(edit_buf(img, len, PAYLOAD, PAYLOAD_LEN, NULL, &mem, &mem_len, NULL, NULL), SBAT_OK);
 	write_target(img, len);
 	assert_int_equal(edit_file(&no_tmpfile, NULL, &r, &d), SBAT_OK);
 	assert_target_is(mem, mem_len);
@@ -538,7 +541,7 @@ test_stream_lock(void **state)
 	}
 	/* the holder edits while it holds the lock, then lets go */
 	assert_int_equal(sbat_output_open_replace(&in, NULL, &out, &d), SBAT_OK);
-	assert_int_equal(sbat_edit_fd(in.data, in.len, in.fd, PAYLOAD, PAYLOAD_LEN, NULL, out, &r, &d), SBAT_OK);
+	assert_int_equal(edit_fd_buf(in.data, in.len, in.fd, PAYLOAD, PAYLOAD_LEN, NULL, out, &r, &d), SBAT_OK);
 	assert_int_equal(sbat_output_commit(out, &d), SBAT_OK);
 	sbat_file_unmap(&in);
 	assert_int_equal(waitpid(pid, &status, 0), pid);

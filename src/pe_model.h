@@ -1,31 +1,25 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* pe.h - a checked, read-only value model of a PE/COFF image */
-#ifndef SBAT_PE_H
-#define SBAT_PE_H
+/* pe_model.h - the parsed image inside the library: a checked, read-only value model of a PE/COFF image */
+#ifndef SBAT_PE_MODEL_H
+#define SBAT_PE_MODEL_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "sbat/error.h"
+#include "sbat/image.h"
 
 /* Limits on untrusted input; each is far above anything a real image has. */
 #define SBAT_PE_MAX_SECTIONS 96          /* the Windows loader's limit; systemd-stub uses it too */
 #define SBAT_PE_MAX_DEBUG_ENTRIES 64     /* debug directory entries we track for fix-ups */
 #define SBAT_PE_MAX_SECTION_ALIGN 0x200000u /* 2 MiB: larger is corrupt, not padding */
 
-#define SBAT_SECTION_NAME ".sbat"
 
 /* Characteristics of a new .sbat: initialized data, readable (never W or X, no ALIGN bits). */
 #define SBAT_SECTION_CHARACTERISTICS 0x40000040u
 
-/* What kind of image sits around the PE header; kernels need extra care. */
-typedef enum sbat_pe_kind {
-	SBAT_KIND_EFI_APP = 0,   /* plain PE/COFF */
-	SBAT_KIND_BZIMAGE,       /* x86 bzImage: "HdrS" at 0x202, 0xAA55 at 0x1FE */
-	SBAT_KIND_ARM64_IMAGE,   /* arm64 Image: "ARM\x64" at 0x38 */
-	SBAT_KIND_RISCV_IMAGE,   /* riscv Image: "RSC\x05" at 0x38 */
-	SBAT_KIND_ZBOOT,         /* EFI zboot: "zimg" at 0x04 */
-} sbat_pe_kind;
+/* The 8-byte name field of a .sbat section header. */
+extern const uint8_t sbat_section_name[8];
 
 typedef struct sbat_pe_section {
 	char name[9];            /* the 8-byte name, NUL-terminated for printing */
@@ -115,10 +109,10 @@ uint32_t sbat_pe_section_memory_size(const sbat_pe_section *s);
 sbat_err sbat_pe_sbat_data(const sbat_pe *pe, const uint8_t *buf, size_t len,
                            const uint8_t **ret_data, size_t *ret_len, sbat_diag *reterr);
 
-const char *sbat_pe_kind_name(sbat_pe_kind kind);
-const char *sbat_pe_machine_name(uint16_t machine);
+/* Index of the section named `name` (8-byte names, or longer ones through the COFF string table), or -1. */
+int sbat_pe_find_section(const sbat_pe *pe, const uint8_t *buf, size_t len, const char *name);
 
-/* PE CheckSum over buf with the 4 bytes at checksum_offset counted as zero. */
-uint32_t sbat_pe_checksum(const uint8_t *buf, size_t len, uint64_t checksum_offset);
+/* Bytes free for section headers after the table: before SizeOfHeaders, section data, a VA or a bzImage setup header. */
+uint64_t sbat_pe_header_room(const sbat_pe *pe);
 
 #endif
