@@ -6,11 +6,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "le.h"
+
 /*
  * A read-only view of buf[0..len). Every read names an absolute offset and
  * a width; a read that does not lie wholly inside the view sets `bad` and
  * returns 0, and `bad` stays set (sticky), so a block of field reads needs
  * one check at its end. `bad_offset` remembers the first failing offset.
+ * All inline: the library exports nothing but sbat_* symbols.
  */
 typedef struct bview {
 	const uint8_t *p;
@@ -19,16 +22,50 @@ typedef struct bview {
 	uint64_t bad_offset;
 } bview;
 
-void bv_init(bview *v, const uint8_t *p, size_t len);
+static inline void
+bv_init(bview *v, const uint8_t *p, size_t len)
+{
+	v->p = p;
+	v->len = len;
+	v->bad = 0;
+	v->bad_offset = 0;
+}
 
 /* 1 if [off, off+n) lies in the view; computed by subtraction, never off+n. */
-int bv_has(const bview *v, uint64_t off, uint64_t n);
-
-uint8_t bv_u8(bview *v, uint64_t off);
-uint16_t bv_le16(bview *v, uint64_t off);
-uint32_t bv_le32(bview *v, uint64_t off);
+static inline int
+bv_has(const bview *v, uint64_t off, uint64_t n)
+{
+	return off <= v->len && n <= v->len - off;
+}
 
 /* Pointer to n bytes at off, or NULL (and bad set) when out of range. */
-const uint8_t *bv_ptr(bview *v, uint64_t off, uint64_t n);
+static inline const uint8_t *
+bv_ptr(bview *v, uint64_t off, uint64_t n)
+{
+	if (!bv_has(v, off, n)) {
+		if (!v->bad) {
+			v->bad = 1;
+			v->bad_offset = off;
+		}
+		return NULL;
+	}
+	return v->p + off;
+}
+
+static inline uint16_t
+bv_le16(bview *v, uint64_t off)
+{
+	const uint8_t *p = bv_ptr(v, off, 2);
+
+	return p ? le16_get(p) : 0;
+}
+
+static inline uint32_t
+bv_le32(bview *v, uint64_t off)
+{
+	const uint8_t *p = bv_ptr(v, off, 4);
+
+	return p ? le32_get(p) : 0;
+}
 
 #endif

@@ -5,7 +5,7 @@
 #include "sbat/image.h"
 
 void
-csum_init(csum *c, uint64_t checksum_offset)
+sbat_csum_init(csum *c, uint64_t checksum_offset)
 {
 	c->sum = 0;
 	c->field = checksum_offset;
@@ -24,7 +24,7 @@ fold(uint64_t s)
 }
 
 void
-csum_add(csum *c, uint64_t offset, const uint8_t *p, size_t n)
+sbat_csum_add(csum *c, uint64_t offset, const uint8_t *p, size_t n)
 {
 	uint64_t lo = 0, hi = 0;
 	size_t i = 0;
@@ -58,7 +58,7 @@ csum_add(csum *c, uint64_t offset, const uint8_t *p, size_t n)
 }
 
 uint32_t
-csum_final(const csum *c, uint64_t file_size)
+sbat_csum_final(const csum *c, uint64_t file_size)
 {
 	return (uint32_t)(fold(c->sum) + file_size);
 }
@@ -74,7 +74,7 @@ sbat_pe_checksum(const uint8_t *buf, size_t len, uint64_t checksum_offset)
 {
 	csum c;
 
-	csum_init(&c, checksum_offset);
-	csum_add(&c, 0, buf, len);
-	return csum_final(&c, len);
+	sbat_csum_init(&c, checksum_offset);
+	sbat_csum_add(&c, 0, buf, len);
+	return sbat_csum_final(&c, len);
 }

@@ -17,8 +17,8 @@ typedef struct csum {
 	uint64_t field;   /* file offset of the 4-byte CheckSum field, counted as zero */
 } csum;
 
-void csum_init(csum *c, uint64_t checksum_offset);
-void csum_add(csum *c, uint64_t offset, const uint8_t *p, size_t n);
-uint32_t csum_final(const csum *c, uint64_t file_size);
+void sbat_csum_init(csum *c, uint64_t checksum_offset);
+void sbat_csum_add(csum *c, uint64_t offset, const uint8_t *p, size_t n);
+uint32_t sbat_csum_final(const csum *c, uint64_t file_size);
 
 #endif

@@ -33,8 +33,8 @@ parse_row(sbat_csv *csv, const uint8_t *p, size_t n, unsigned line, char **out, 
 	sbat_err r;
 
 	if (n == 0)
-		return text_fail(d, SBAT_E_CSV, "empty line", line, 0);
-	r = text_check_bytes(p, n, line, SBAT_E_CSV, d);
+		return sbat_text_fail(d, SBAT_E_CSV, "empty line", line, 0);
+	r = sbat_text_check_bytes(p, n, line, SBAT_E_CSV, d);
 	if (r != SBAT_OK)
 		return r;
 
@@ -42,7 +42,7 @@ parse_row(sbat_csv *csv, const uint8_t *p, size_t n, unsigned line, char **out, 
 		if (p[i] == ',')
 			field++;
 	if (field + 1 < SBAT_CSV_COLUMNS)
-		return text_fail(d, SBAT_E_CSV, "fewer than 6 fields", line, 0);
+		return sbat_text_fail(d, SBAT_E_CSV, "fewer than 6 fields", line, 0);
 
 	/* Left to right, extras included: a stray space or comma is a typo. */
 	field = 0;
@@ -54,13 +54,13 @@ parse_row(sbat_csv *csv, const uint8_t *p, size_t n, unsigned line, char **out, 
 		field++;
 		flen = i - start;
 		if (flen == 0)
-			return text_fail(d, SBAT_E_CSV, "empty field", line, field);
+			return sbat_text_fail(d, SBAT_E_CSV, "empty field", line, field);
 		if (p[start] == ' ' || p[i - 1] == ' ')
-			return text_fail(d, SBAT_E_CSV, "leading or trailing space", line, field);
+			return sbat_text_fail(d, SBAT_E_CSV, "leading or trailing space", line, field);
 		if (field == 2) {
-			what = text_parse_generation(p + start, flen, &e->generation);
+			what = sbat_text_parse_generation(p + start, flen, &e->generation);
 			if (what)
-				return text_fail(d, SBAT_E_CSV, what, line, field);
+				return sbat_text_fail(d, SBAT_E_CSV, what, line, field);
 		}
 		start = i + 1;
 	}
@@ -94,16 +94,16 @@ parse_row(sbat_csv *csv, const uint8_t *p, size_t n, unsigned line, char **out, 
 	/* The sbat,1 row leads: it names the format version the other rows follow. */
 	if (csv->n_entries == 0) {
 		if (strcmp(e->component_name, "sbat") != 0)
-			return text_fail(d, SBAT_E_CSV, "first row must be the sbat,1 header", line, 1);
+			return sbat_text_fail(d, SBAT_E_CSV, "first row must be the sbat,1 header", line, 1);
 		if (e->generation != 1)
-			return text_fail(d, SBAT_E_CSV, "first row must be the sbat,1 header", line, 2);
+			return sbat_text_fail(d, SBAT_E_CSV, "first row must be the sbat,1 header", line, 2);
 	} else {
 		if (strcmp(e->component_name, "sbat") == 0)
-			return text_fail(d, SBAT_E_CSV, "second sbat header row", line, 1);
+			return sbat_text_fail(d, SBAT_E_CSV, "second sbat header row", line, 1);
 		/* Rows are few (64 KiB caps them), so a quadratic scan is fine. */
 		for (i = 1; i < csv->n_entries; i++)
 			if (strcmp(csv->entries[i].component_name, e->component_name) == 0)
-				return text_fail(d, SBAT_E_CSV, "duplicate component", line, 1);
+				return sbat_text_fail(d, SBAT_E_CSV, "duplicate component", line, 1);
 	}
 	csv->n_entries++;
 	return SBAT_OK;
@@ -133,10 +133,10 @@ sbat_csv_parse(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_diag *re
 	sbat_err r;
 
 	if (len > SBAT_CSV_MAX_SIZE)
-		return text_fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB", 0, 0);
-	end = buf ? text_trim(buf, len) : 0;
+		return sbat_text_fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB", 0, 0);
+	end = buf ? sbat_text_trim(buf, len) : 0;
 	if (end == 0)
-		return text_fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
+		return sbat_text_fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
 
 	for (i = 0; i < end; i++) {
 		if (buf[i] != '\n')
@@ -153,29 +153,29 @@ sbat_csv_parse(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_diag *re
 	text_size = end - n_crlf + 1;
 	/* what gets stored (LF endings, final newline) must fit the limit too */
 	if (text_size > SBAT_CSV_MAX_SIZE)
-		return text_fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB once each row ends in a newline",
+		return sbat_text_fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB once each row ends in a newline",
 		                 0, 0);
 	size = offsetof(struct csv_block, entries);
 	if (n_rows > (SIZE_MAX - size) / sizeof(sbat_csv_entry))
-		return text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
+		return sbat_text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
 	size += n_rows * sizeof(sbat_csv_entry);
 	if (text_size > (SIZE_MAX - size) / 2)
-		return text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
+		return sbat_text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
 	size += 2 * text_size;
 
 	blk = malloc(size);
 	if (!blk)
-		return text_fail(reterr, SBAT_E_NOMEM, "allocating parsed CSV", 0, 0);
+		return sbat_text_fail(reterr, SBAT_E_NOMEM, "allocating parsed CSV", 0, 0);
 	csv = &blk->csv;
 	csv->n_entries = 0;
 	csv->entries = blk->entries;
 	csv->storage = (char *)(blk->entries + n_rows);
 	storage = csv->storage;
 
-	/* text_trim() left no LF at the end, so this visits exactly n_rows lines. */
+	/* sbat_text_trim() left no LF at the end, so this visits exactly n_rows lines. */
 	ctx.csv = csv;
 	ctx.out = storage;
-	r = text_for_each_line(buf, end, parse_row_cb, &ctx, reterr);
+	r = sbat_text_for_each_line(buf, end, parse_row_cb, &ctx, reterr);
 	if (r != SBAT_OK) {
 		free(blk);
 		return r;
@@ -202,21 +202,21 @@ sbat_csv_format(const sbat_csv *csv, uint8_t **ret_buf, size_t *ret_len, sbat_di
 	sbat_err r;
 
 	if (!csv || csv->n_entries == 0 || !csv->entries)
-		return text_fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
+		return sbat_text_fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
 	for (i = 0; i < csv->n_entries; i++) {
 		if (!csv->entries[i].text)
-			return text_fail(reterr, SBAT_E_CSV, "CSV row has no text", 0, 0);
+			return sbat_text_fail(reterr, SBAT_E_CSV, "CSV row has no text", 0, 0);
 		n = strlen(csv->entries[i].text);
 		if (n >= SIZE_MAX - total)
-			return text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
+			return sbat_text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
 		total += n + 1;
 	}
 	if (total > SBAT_CSV_MAX_SIZE)
-		return text_fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB", 0, 0);
+		return sbat_text_fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB", 0, 0);
 
 	b = malloc(total);
 	if (!b)
-		return text_fail(reterr, SBAT_E_NOMEM, "allocating formatted CSV", 0, 0);
+		return sbat_text_fail(reterr, SBAT_E_NOMEM, "allocating formatted CSV", 0, 0);
 	for (i = 0; i < csv->n_entries; i++) {
 		n = strlen(csv->entries[i].text);
 		memcpy(b + pos, csv->entries[i].text, n);
@@ -271,17 +271,17 @@ sbat_csv_merge(const sbat_csv *base, const sbat_csv *add, int force,
 
 	if (!base || base->n_entries == 0 || !base->entries ||
 	    !add || add->n_entries == 0 || !add->entries)
-		return text_fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
+		return sbat_text_fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
 	/* Structs built by hand get the same scrutiny as in sbat_csv_format. */
 	if (!rows_complete(base) || !rows_complete(add))
-		return text_fail(reterr, SBAT_E_CSV, "CSV row has no text", 0, 0);
+		return sbat_text_fail(reterr, SBAT_E_CSV, "CSV row has no text", 0, 0);
 	if (base->n_entries > SIZE_MAX / sizeof(*rows) ||
 	    add->n_entries - 1 > SIZE_MAX / sizeof(*rows) - base->n_entries)
-		return text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
+		return sbat_text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
 	n = base->n_entries + add->n_entries - 1;
 	rows = malloc(n * sizeof(*rows));
 	if (!rows)
-		return text_fail(reterr, SBAT_E_NOMEM, "allocating merged CSV", 0, 0);
+		return sbat_text_fail(reterr, SBAT_E_NOMEM, "allocating merged CSV", 0, 0);
 
 	/* Copies of the entries: texts still point into base and add. */
 	memcpy(rows, base->entries, base->n_entries * sizeof(*rows));
@@ -299,10 +299,10 @@ sbat_csv_merge(const sbat_csv *base, const sbat_csv *add, int force,
 		if (!force) {
 			free(rows);
 			if (base->entries[at].generation != e->generation)
-				return text_fail(reterr, SBAT_E_CSV,
+				return sbat_text_fail(reterr, SBAT_E_CSV,
 				            "component already present with a different generation",
 				            e->line, 2);
-			return text_fail(reterr, SBAT_E_CSV, "component already present with a different row",
+			return sbat_text_fail(reterr, SBAT_E_CSV, "component already present with a different row",
 			            e->line, 0);
 		}
 		/* In place: base's order is kept, only that row changes. */

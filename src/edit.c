@@ -11,7 +11,8 @@
 #include "diag.h"
 #include "image_internal.h"
 #include "io.h"
-#include "plan.h"
+#include "emit.h"
+#include "verify.h"
 
 /* A plan is a few KiB: on the heap, not the stack. */
 typedef struct work {
@@ -28,7 +29,7 @@ prepare(work **ret, const sbat_image *img, size_t payload_len, const sbat_edit_o
 	if (!w)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
 	w->pe = &img->pe;
-	err = plan_build(&img->pe, img->buf, img->len, payload_len, opts, &w->p, d);
+	err = sbat_plan_build(&img->pe, img->buf, img->len, payload_len, opts, &w->p, d);
 	if (err) {
 		free(w);
 		return err;
@@ -58,17 +59,17 @@ sbat_edit(const sbat_image *img, const uint8_t *payload, size_t payload_len, con
 	if (!s.mem)
 		err = diag_fail(d, SBAT_E_NOMEM, "out of memory for the output image");
 	if (!err)
-		err = plan_emit(&w->p, in, in_len, payload, payload_len, &s, d);
+		err = sbat_emit_plan(&w->p, in, in_len, payload, payload_len, &s, d);
 	if (!err)
-		err = plan_verify(&w->p, w->pe, in, s.mem, (size_t)w->p.output_size, payload, payload_len, d);
+		err = sbat_verify_output(&w->p, w->pe, in, s.mem, (size_t)w->p.output_size, payload, payload_len, d);
 	if (!err)
-		err = plan_verify_kept(&w->p, w->pe, in, s.mem, UINT64_MAX, d);
+		err = sbat_verify_kept(&w->p, w->pe, in, s.mem, UINT64_MAX, d);
 	if (err) {
 		free(s.mem);
 		free(w);
 		return err;
 	}
-	w->p.report.unchanged = plan_is_identity(&w->p, in, in_len, payload) &&
+	w->p.report.unchanged = sbat_emit_is_identity(&w->p, in, in_len, payload) &&
 	                        w->p.report.new_checksum == w->p.report.old_checksum;
 	*ret_out = s.mem;
 	*ret_out_len = (size_t)w->p.output_size;
@@ -92,9 +93,9 @@ verify_file(const work *w, const uint8_t *in, int fd, const uint8_t *payload, si
 	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED)
 		return diag_fail_errno(d, SBAT_E_IO, "cannot map the output to verify it", errno);
-	err = plan_verify(&w->p, w->pe, in, map, len, payload, payload_len, d);
+	err = sbat_verify_output(&w->p, w->pe, in, map, len, payload, payload_len, d);
 	if (!err)
-		err = plan_verify_kept(&w->p, w->pe, in, map, sparse_from, d);
+		err = sbat_verify_kept(&w->p, w->pe, in, map, sparse_from, d);
 	munmap(map, len);
 	return err;
 }
@@ -131,7 +132,7 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 	if (err)
 		return err;
 	/* nothing would change and there is no checksum to recompute: write nothing */
-	identity = plan_is_identity(&w->p, in, in_len, payload);
+	identity = sbat_emit_is_identity(&w->p, in, in_len, payload);
 	if (identity && !w->p.update_checksum && !(opts && opts->write_unchanged)) {
 		w->p.report.unchanged = 1;
 		w->p.report.new_checksum = w->p.report.old_checksum;
@@ -142,7 +143,7 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 	s.io = sbat_output_io(out);
 	s.in_fd = in_fd;
 	s.sparse_from = dry_run ? w->p.verify_prefix : UINT64_MAX;
-	err = plan_emit(&w->p, in, in_len, payload, payload_len, &s, d);
+	err = sbat_emit_plan(&w->p, in, in_len, payload, payload_len, &s, d);
 	if (!err)
 		err = verify_file(w, in, s.fd, payload, payload_len, s.sparse_from, d);
 	/* bytes copied from a file that changed meanwhile may mix two versions */

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "plan.h"
+#include "emit.h"
 
 #include "checksum.h"
 #include "diag.h"
@@ -26,7 +26,7 @@ typedef struct emitter {
 } emitter;
 
 int
-plan_is_identity(const plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload)
+sbat_emit_is_identity(const plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload)
 {
 	uint64_t pos = 0;
 	unsigned i;
@@ -40,14 +40,14 @@ plan_is_identity(const plan *p, const uint8_t *in, size_t in_len, const uint8_t 
 			return 0;
 		if (e->kind == EXTENT_PAYLOAD && memcmp(in + pos, payload, (size_t)e->len) != 0)
 			return 0;
-		if (e->kind == EXTENT_ZERO && !plan_all_bytes(in + pos, e->len, 0))
+		if (e->kind == EXTENT_ZERO && !sbat_plan_all_bytes(in + pos, e->len, 0))
 			return 0;
 		pos += e->len;
 	}
 	for (i = 0; i < p->n_patches; i++) {
 		const patch *q = &p->patches[i];
 
-		if (q->zero ? !plan_all_bytes(in + q->offset, q->len, 0) : memcmp(in + q->offset, q->bytes, (size_t)q->len) != 0)
+		if (q->zero ? !sbat_plan_all_bytes(in + q->offset, q->len, 0) : memcmp(in + q->offset, q->bytes, (size_t)q->len) != 0)
 			return 0;
 	}
 	return 1;
@@ -80,7 +80,7 @@ put(emitter *em, uint64_t pos, const uint8_t *bytes, size_t n)
 		memcpy(em->out->mem + pos, bytes, n);
 		return SBAT_OK;
 	}
-	if (io_pwrite_all(em->out->io, em->out->fd, bytes, n, pos) != 0)
+	if (sbat_io_pwrite_all(em->out->io, em->out->fd, bytes, n, pos) != 0)
 		return diag_fail_errno(em->d, SBAT_E_IO, "cannot write the output", errno);
 	return SBAT_OK;
 }
@@ -153,7 +153,7 @@ emit_buffered(emitter *em, const extent *e, uint64_t pos, uint64_t from, uint64_
 			return err;
 		apply_patches(em->p, em->buf, pos + off, n);
 		if (em->p->update_checksum)
-			csum_add(&em->sum, pos + off, em->buf, n);
+			sbat_csum_add(&em->sum, pos + off, em->buf, n);
 		if (write) {
 			err = put(em, pos + off, em->buf, n);
 			if (err)
@@ -177,7 +177,7 @@ emit_copy(emitter *em, const extent *e, uint64_t pos, int *direct)
 	uint64_t done = 0;
 
 	if (*direct) {
-		int ok = io_copy_range(em->out->io, em->out->in_fd, e->src, em->out->fd, pos, e->len, &done) == 0;
+		int ok = sbat_io_copy_range(em->out->io, em->out->in_fd, e->src, em->out->fd, pos, e->len, &done) == 0;
 
 		if (!ok && errno != ENOSYS && errno != EXDEV && errno != EINVAL && errno != EOPNOTSUPP &&
 		    errno != EBADF && errno != ETXTBSY)
@@ -243,7 +243,7 @@ bad:
 }
 
 sbat_err
-plan_emit(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
+sbat_emit_plan(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
           const sink *out, sbat_diag *d)
 {
 	emitter em;
@@ -261,7 +261,7 @@ plan_emit(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload, siz
 	em.payload = payload;
 	em.out = out;
 	em.d = d;
-	csum_init(&em.sum, p->checksum_offset);
+	sbat_csum_init(&em.sum, p->checksum_offset);
 	em.buf = malloc(EMIT_CHUNK);
 	if (!em.buf)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
@@ -295,7 +295,7 @@ plan_emit(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload, siz
 		}
 	}
 	if (!err && p->update_checksum) {
-		p->report.new_checksum = csum_final(&em.sum, p->output_size);
+		p->report.new_checksum = sbat_csum_final(&em.sum, p->output_size);
 		le32_put(field, p->report.new_checksum);
 		err = put(&em, p->checksum_offset, field, sizeof(field));
 	} else if (!err) {

@@ -8,7 +8,7 @@
 #include "io.h"
 
 int
-io_pwrite_all(const sbat_io *io, int fd, const void *buf, size_t len, uint64_t offset)
+sbat_io_pwrite_all(const sbat_io *io, int fd, const void *buf, size_t len, uint64_t offset)
 {
 	const uint8_t *p = buf;
 
@@ -44,7 +44,7 @@ default_copy_range(int in_fd, off_t in_off, int out_fd, off_t out_off, size_t le
 }
 
 int
-io_copy_range(const sbat_io *io, int in_fd, uint64_t in_off, int out_fd, uint64_t out_off, uint64_t len,
+sbat_io_copy_range(const sbat_io *io, int in_fd, uint64_t in_off, int out_fd, uint64_t out_off, uint64_t len,
               uint64_t *ret_done)
 {
 	*ret_done = 0;
@@ -73,13 +73,13 @@ io_copy_range(const sbat_io *io, int in_fd, uint64_t in_off, int out_fd, uint64_
 }
 
 int
-io_fsync(const sbat_io *io, int fd)
+sbat_io_fsync(const sbat_io *io, int fd)
 {
 	return io && io->fsync ? io->fsync(fd) : fsync(fd);
 }
 
 int
-io_renameat(const sbat_io *io, int from_dir, const char *from, int to_dir, const char *to)
+sbat_io_renameat(const sbat_io *io, int from_dir, const char *from, int to_dir, const char *to)
 {
 	return io && io->renameat ? io->renameat(from_dir, from, to_dir, to) : renameat(from_dir, from, to_dir, to);
 }

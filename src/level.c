@@ -56,8 +56,8 @@ parse_line(sbat_level *level, const uint8_t *p, size_t n, unsigned line, char **
 	sbat_err r;
 
 	if (n == 0)
-		return text_fail(d, SBAT_E_LEVEL, "empty line", line, 0);
-	r = text_check_bytes(p, n, line, SBAT_E_LEVEL, d);
+		return sbat_text_fail(d, SBAT_E_LEVEL, "empty line", line, 0);
+	r = sbat_text_check_bytes(p, n, line, SBAT_E_LEVEL, d);
 	if (r != SBAT_OK)
 		return r;
 
@@ -68,40 +68,40 @@ parse_line(sbat_level *level, const uint8_t *p, size_t n, unsigned line, char **
 		if (i < n && p[i] != ',')
 			continue;
 		if (nf == MAX_FIELDS)
-			return text_fail(d, SBAT_E_LEVEL, "more than 3 fields", line, nf + 1);
+			return sbat_text_fail(d, SBAT_E_LEVEL, "more than 3 fields", line, nf + 1);
 		len = i - start;
 		if (len == 0)
-			return text_fail(d, SBAT_E_LEVEL, "empty field", line, nf + 1);
+			return sbat_text_fail(d, SBAT_E_LEVEL, "empty field", line, nf + 1);
 		if (p[start] == ' ' || p[i - 1] == ' ')
-			return text_fail(d, SBAT_E_LEVEL, "leading or trailing space", line, nf + 1);
+			return sbat_text_fail(d, SBAT_E_LEVEL, "leading or trailing space", line, nf + 1);
 		f[nf] = p + start;
 		flen[nf] = len;
 		nf++;
 		start = i + 1;
 	}
 	if (nf < 2)
-		return text_fail(d, SBAT_E_LEVEL, "fewer than 2 fields", line, 0);
+		return sbat_text_fail(d, SBAT_E_LEVEL, "fewer than 2 fields", line, 0);
 
 	if (level->n_entries == 0) {
 		/* shim's own generator accepts exactly this shape for the first line. */
 		if (!field_is(f[0], flen[0], "sbat"))
-			return text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 1);
+			return sbat_text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 1);
 		if (!field_is(f[1], flen[1], "1"))
-			return text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 2);
+			return sbat_text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 2);
 		if (nf < 3)
-			return text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 0);
+			return sbat_text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 0);
 		if (!is_datestamp(f[2], flen[2]))
-			return text_fail(d, SBAT_E_LEVEL, E_DATESTAMP, line, 3);
+			return sbat_text_fail(d, SBAT_E_LEVEL, E_DATESTAMP, line, 3);
 		memcpy(level->datestamp, f[2], SBAT_LEVEL_DATESTAMP_LEN);
 		level->datestamp[SBAT_LEVEL_DATESTAMP_LEN] = '\0';
 		e->generation = 1;
 	} else {
-		what = text_parse_generation(f[1], flen[1], &e->generation);
+		what = sbat_text_parse_generation(f[1], flen[1], &e->generation);
 		if (what)
-			return text_fail(d, SBAT_E_LEVEL, what, line, 2);
+			return sbat_text_fail(d, SBAT_E_LEVEL, what, line, 2);
 		/* shim ignores a third field on component rows; it can only be a datestamp. */
 		if (nf == 3 && !is_datestamp(f[2], flen[2]))
-			return text_fail(d, SBAT_E_LEVEL, E_DATESTAMP, line, 3);
+			return sbat_text_fail(d, SBAT_E_LEVEL, E_DATESTAMP, line, 3);
 	}
 
 	memcpy(*out, f[0], flen[0]);
@@ -144,10 +144,10 @@ sbat_level_parse(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *re
 	if (nul)
 		len = (size_t)(nul - buf);
 	if (len > SBAT_LEVEL_MAX_SIZE)
-		return text_fail(reterr, SBAT_E_TOO_BIG, "SbatLevel larger than 64 KiB", 0, 0);
-	end = len ? text_trim(buf, len) : 0;
+		return sbat_text_fail(reterr, SBAT_E_TOO_BIG, "SbatLevel larger than 64 KiB", 0, 0);
+	end = len ? sbat_text_trim(buf, len) : 0;
 	if (end == 0)
-		return text_fail(reterr, SBAT_E_LEVEL, "SbatLevel is empty", 0, 0);
+		return sbat_text_fail(reterr, SBAT_E_LEVEL, "SbatLevel is empty", 0, 0);
 
 	for (i = 0; i < end; i++)
 		if (buf[i] == '\n')
@@ -161,7 +161,7 @@ sbat_level_parse(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *re
 
 	blk = malloc(size);
 	if (!blk)
-		return text_fail(reterr, SBAT_E_NOMEM, "allocating parsed SbatLevel", 0, 0);
+		return sbat_text_fail(reterr, SBAT_E_NOMEM, "allocating parsed SbatLevel", 0, 0);
 	level = &blk->level;
 	memset(level->datestamp, 0, sizeof(level->datestamp));
 	level->n_entries = 0;
@@ -171,7 +171,7 @@ sbat_level_parse(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *re
 
 	ctx.level = level;
 	ctx.out = storage;
-	r = text_for_each_line(buf, end, parse_line_cb, &ctx, reterr);
+	r = sbat_text_for_each_line(buf, end, parse_line_cb, &ctx, reterr);
 	if (r != SBAT_OK) {
 		free(blk);
 		return r;

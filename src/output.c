@@ -287,7 +287,7 @@ sbat_output_open_new(const char *path, mode_t mode, const sbat_io *io, sbat_outp
 	sbat_err e;
 	int dir_fd;
 
-	dir_fd = path_open_directory(path, &name);
+	dir_fd = sbat_path_open_directory(path, &name);
 	if (dir_fd < 0)
 		return errno == EINVAL ? diag_fail(d, SBAT_E_NOT_REGULAR, "not a regular file") :
 		       diag_fail_errno(d, SBAT_E_IO, "cannot open its directory", errno);
@@ -497,7 +497,7 @@ sbat_output_commit(sbat_output *o, sbat_diag *d)
 	if (apply_metadata(o, &what) != 0)
 		goto fail;
 	what = "cannot flush the temporary file to disk";
-	if (io_fsync(o->io, o->fd) != 0)
+	if (sbat_io_fsync(o->io, o->fd) != 0)
 		goto fail;
 	what = "cannot name the temporary file";
 	if (!o->tmp_name[0] && link_tmpfile(o) != 0)
@@ -510,7 +510,7 @@ sbat_output_commit(sbat_output *o, sbat_diag *d)
 		                 "the file was modified or replaced while being edited; nothing was written");
 	}
 	what = "cannot rename the temporary file into place";
-	if (io_renameat(o->io, o->dir_fd, o->tmp_name, o->dir_fd, o->name) != 0)
+	if (sbat_io_renameat(o->io, o->dir_fd, o->tmp_name, o->dir_fd, o->name) != 0)
 		goto fail;
 	unregister_temp(o);
 	o->tmp_name[0] = '\0';
@@ -546,7 +546,7 @@ sbat_file_write_atomic(const char *path, mode_t mode, const uint8_t *buf, size_t
 		sbat_file_unmap(&image);
 		return e;
 	}
-	if (io_pwrite_all(o->io, o->fd, buf, len, 0) != 0) {
+	if (sbat_io_pwrite_all(o->io, o->fd, buf, len, 0) != 0) {
 		err = errno;
 		sbat_output_abort(o);
 		sbat_file_unmap(&image);

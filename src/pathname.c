@@ -8,7 +8,7 @@
 #include "pathname.h"
 
 int
-path_open_directory(const char *path, const char **ret_name)
+sbat_path_open_directory(const char *path, const char **ret_name)
 {
 	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
 	char *dir;

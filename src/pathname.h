@@ -9,6 +9,6 @@
  * descriptor, or -1 with errno set; EINVAL when the last component is
  * empty, "." or "..", which name no file of their own.
  */
-int path_open_directory(const char *path, const char **ret_name);
+int sbat_path_open_directory(const char *path, const char **ret_name);
 
 #endif

@@ -83,7 +83,7 @@ fill_section_header(uint8_t h[SH_SIZE], uint32_t vsize, uint32_t va, uint32_t ra
 }
 
 int
-plan_all_bytes(const uint8_t *p, uint64_t n, uint8_t value)
+sbat_plan_all_bytes(const uint8_t *p, uint64_t n, uint8_t value)
 {
 	uint64_t i;
 
@@ -107,7 +107,7 @@ is_filler(const sbat_pe *pe, const uint8_t *p, uint64_t off, uint64_t n)
 	                     pe->kind == SBAT_KIND_RISCV_IMAGE ? riscv_nop : NULL;
 	uint64_t i;
 
-	if (plan_all_bytes(p, n, 0) || plan_all_bytes(p, n, 0xff))
+	if (sbat_plan_all_bytes(p, n, 0) || sbat_plan_all_bytes(p, n, 0xff))
 		return 1;
 	if (!nop || off % 4 != 0 || n % 4 != 0)
 		return 0;
@@ -220,7 +220,7 @@ plan_signature(const sbat_pe *pe, const uint8_t *in, size_t in_len, const sbat_e
 		return diag_fail_at(d, SBAT_E_PE_FIELD,
 		                    "data follows the certificate table (data directory 4)", pe->off_cert_dir);
 	/* signers pad the image to 8 bytes with zeros before the table; that padding goes too */
-	if (t->end - t->start < 8 && plan_all_bytes(in + t->start, t->end - t->start, 0))
+	if (t->end - t->start < 8 && sbat_plan_all_bytes(in + t->start, t->end - t->start, 0))
 		t->end = t->start;
 	add_patch32(p, pe->off_cert_dir, 0);
 	add_patch32(p, pe->off_cert_dir + 4, 0);
@@ -601,7 +601,7 @@ plan_remove(const sbat_pe *pe, const uint8_t *in, plan *p, const tail *t, sbat_d
 	/* drop the alignment padding an insert put before the data, if it is only zeros */
 	cut = raw_end_without(pe, idx);
 	if (s->size_of_raw_data == 0 || cut > s->pointer_to_raw_data ||
-	    !plan_all_bytes(in + cut, s->pointer_to_raw_data - cut, 0))
+	    !sbat_plan_all_bytes(in + cut, s->pointer_to_raw_data - cut, 0))
 		cut = s->size_of_raw_data ? s->pointer_to_raw_data : t->start;
 	add_extent(p, EXTENT_COPY, 0, cut);
 	add_extent(p, EXTENT_COPY, t->start, t->end - t->start);
@@ -672,7 +672,7 @@ check_sbat_owns_its_bytes(const sbat_pe *pe, sbat_diag *d)
 }
 
 sbat_err
-plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, size_t payload_len,
+sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, size_t payload_len,
            const sbat_edit_opts *opts, plan *p, sbat_diag *d)
 {
 	static const sbat_edit_opts defaults;

@@ -55,7 +55,7 @@ typedef struct plan {
 } plan;
 
 /* 1 if all n bytes at p equal value. */
-int plan_all_bytes(const uint8_t *p, uint64_t n, uint8_t value);
+int sbat_plan_all_bytes(const uint8_t *p, uint64_t n, uint8_t value);
 
 /*
  * Decide how `payload` becomes the image's .sbat (replace in place, grow
@@ -63,56 +63,7 @@ int plan_all_bytes(const uint8_t *p, uint64_t n, uint8_t value);
  * .sbat is removed. Checks header room, signatures and the kernel limits;
  * does no I/O and allocates nothing.
  */
-sbat_err plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, size_t payload_len,
+sbat_err sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, size_t payload_len,
                     const sbat_edit_opts *opts, plan *ret, sbat_diag *reterr);
-
-/*
- * Where emitted bytes go: a memory buffer of p->output_size bytes, or a file
- * written with io (offset 0 on). in_fd, when >= 0, is the input file: copy
- * extents then move file to file (copy_file_range, or pread) instead of
- * through `in`, so the input's pages are never touched.
- */
-typedef struct sink {
-	uint8_t *mem;
-	int fd;
-	const sbat_io *io;
-	int in_fd;
-	uint64_t sparse_from;  /* copied bytes from this output offset on are not written (dry run);
-	                          UINT64_MAX: write everything */
-} sink;
-
-/*
- * 1 when the planned output equals the input except perhaps for the
- * CheckSum (which emit computes). Reads only the bytes the plan changes.
- */
-int plan_is_identity(const plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload);
-
-/*
- * Write the planned image in one pass: extents in order, patches applied
- * on the way, the CheckSum accumulated over the bytes as they are written
- * and stored last. Checks that the extents add up to the planned size.
- */
-sbat_err plan_emit(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload,
-                   size_t payload_len, const sink *out, sbat_diag *reterr);
-
-/*
- * Re-parse the output and check the rules loaders apply to the section we
- * wrote: one .sbat with the payload and NUL padding (none after a removal),
- * aligned and inside the file and image, overlapping nothing, kernel setup
- * bytes unchanged.
- */
-sbat_err plan_verify(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out,
-                     size_t out_len, const uint8_t *payload, size_t payload_len, sbat_diag *reterr);
-
-/*
- * The general guarantee behind every edit: each input byte of the headers,
- * of every section but .sbat and of the kept trailing data is copied to the
- * output, and every copied byte is unchanged unless a planned patch covers
- * it. Zero-fill patches and patches longer than a field never touch another
- * section's bytes. Copied bytes from output offset sparse_from on are not
- * compared (a dry run did not write them).
- */
-sbat_err plan_verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out,
-                          uint64_t sparse_from, sbat_diag *reterr);
 
 #endif

@@ -9,7 +9,7 @@
 #define MAX_GENERATION 65535u
 
 sbat_err
-text_fail(sbat_diag *d, sbat_err code, const char *what, unsigned line, unsigned field)
+sbat_text_fail(sbat_diag *d, sbat_err code, const char *what, unsigned line, unsigned field)
 {
 	if (d) {
 		diag_fail(d, code, what);
@@ -20,7 +20,7 @@ text_fail(sbat_diag *d, sbat_err code, const char *what, unsigned line, unsigned
 }
 
 size_t
-text_trim(const uint8_t *buf, size_t len)
+sbat_text_trim(const uint8_t *buf, size_t len)
 {
 	while (len > 0 && buf[len - 1] == '\n') {
 		len--;
@@ -31,31 +31,31 @@ text_trim(const uint8_t *buf, size_t len)
 }
 
 sbat_err
-text_check_bytes(const uint8_t *p, size_t n, unsigned line, sbat_err code, sbat_diag *d)
+sbat_text_check_bytes(const uint8_t *p, size_t n, unsigned line, sbat_err code, sbat_diag *d)
 {
 	static const uint8_t bom[3] = { 0xef, 0xbb, 0xbf };
 	unsigned field = 1;
 	size_t i;
 
 	if (line == 1 && n >= sizeof(bom) && memcmp(p, bom, sizeof(bom)) == 0)
-		return text_fail(d, code, "UTF-8 byte order mark", line, 1);
+		return sbat_text_fail(d, code, "UTF-8 byte order mark", line, 1);
 	for (i = 0; i < n; i++) {
 		uint8_t c = p[i];
 
 		if (c == ',')
 			field++;
 		else if (c == '\0')
-			return text_fail(d, code, "NUL byte", line, field);
+			return sbat_text_fail(d, code, "NUL byte", line, field);
 		else if (c == '\r')
-			return text_fail(d, code, "CR not followed by LF", line, 0);
+			return sbat_text_fail(d, code, "CR not followed by LF", line, 0);
 		else if (c < 0x20 || c > 0x7e)
-			return text_fail(d, code, "non-printable or non-ASCII byte", line, field);
+			return sbat_text_fail(d, code, "non-printable or non-ASCII byte", line, field);
 	}
 	return SBAT_OK;
 }
 
 sbat_err
-text_for_each_line(const uint8_t *buf, size_t end, text_line_fn fn, void *ctx, sbat_diag *d)
+sbat_text_for_each_line(const uint8_t *buf, size_t end, text_line_fn fn, void *ctx, sbat_diag *d)
 {
 	size_t pos = 0;
 	unsigned line = 0;
@@ -78,7 +78,7 @@ text_for_each_line(const uint8_t *buf, size_t end, text_line_fn fn, void *ctx, s
 }
 
 const char *
-text_parse_generation(const uint8_t *p, size_t n, uint16_t *ret)
+sbat_text_parse_generation(const uint8_t *p, size_t n, uint16_t *ret)
 {
 	uint32_t v = 0;
 	size_t i;

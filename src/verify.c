@@ -2,7 +2,7 @@
 /* verify.c - check an edited image the way shim, EDK2 and strict loaders will */
 #include <string.h>
 
-#include "plan.h"
+#include "verify.h"
 
 #include "ckd.h"
 #include "diag.h"
@@ -21,7 +21,7 @@ overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
 }
 
 sbat_err
-plan_verify(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out,
+sbat_verify_output(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out,
             size_t out_len, const uint8_t *payload, size_t payload_len, sbat_diag *d)
 {
 	sbat_pe pe;
@@ -203,7 +203,7 @@ verify_range_kept(const plan *p, uint64_t a, uint64_t b, int index, uint64_t hea
 }
 
 sbat_err
-plan_verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out,
+sbat_verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out,
                  uint64_t sparse_from, sbat_diag *d)
 {
 	uint64_t pos = 0;

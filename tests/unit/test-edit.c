@@ -16,7 +16,8 @@
 
 #include "edit_buf.h"
 #include "fixture.h"
-#include "plan.h"
+#include "emit.h"
+#include "verify.h"
 
 /* Offsets from the spec, written out here so the tests do not trust the parser's. */
 #define OPT_SIZE_OF_INITIALIZED_DATA 0x08
@@ -1108,23 +1109,23 @@ test_edit_verify_kept_catches_lost_bytes(void **state)
 	assert_non_null(pe);
 	assert_non_null(p);
 	assert_int_equal(sbat_pe_parse(in.buf, in.len, pe, &d), SBAT_OK);
-	assert_int_equal(plan_build(pe, in.buf, in.len, PAYLOAD_LEN, NULL, p, &d), SBAT_OK);
+	assert_int_equal(sbat_plan_build(pe, in.buf, in.len, PAYLOAD_LEN, NULL, p, &d), SBAT_OK);
 	memset(&out, 0, sizeof(out));
 	out.mem = malloc((size_t)p->output_size);
 	out.fd = out.in_fd = -1;
 	out.sparse_from = UINT64_MAX;
 	assert_non_null(out.mem);
-	assert_int_equal(plan_emit(p, in.buf, in.len, PAYLOAD, PAYLOAD_LEN, &out, &d), SBAT_OK);
-	assert_int_equal(plan_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, &d), SBAT_OK);
+	assert_int_equal(sbat_emit_plan(p, in.buf, in.len, PAYLOAD, PAYLOAD_LEN, &out, &d), SBAT_OK);
+	assert_int_equal(sbat_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, &d), SBAT_OK);
 
 	/* one byte of .text differs in the output */
 	text = pe->sections[0].pointer_to_raw_data;
 	out.mem[text + 17] ^= 1;
-	assert_int_equal(plan_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, &d), SBAT_E_LAYOUT);
+	assert_int_equal(sbat_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, &d), SBAT_E_LAYOUT);
 	out.mem[text + 17] ^= 1;
 	/* a dry run did not write it: not compared */
 	out.mem[p->verify_prefix + 1] ^= 1;
-	assert_int_equal(plan_verify_kept(p, pe, in.buf, out.mem, p->verify_prefix, &d), SBAT_OK);
+	assert_int_equal(sbat_verify_kept(p, pe, in.buf, out.mem, p->verify_prefix, &d), SBAT_OK);
 	out.mem[p->verify_prefix + 1] ^= 1;
 
 	/* a plan that would zero part of .text */
@@ -1132,18 +1133,18 @@ test_edit_verify_kept_catches_lost_bytes(void **state)
 	p->patches[p->n_patches].len = 16;
 	p->patches[p->n_patches].zero = 1;
 	p->n_patches++;
-	assert_int_equal(plan_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, &d), SBAT_E_LAYOUT);
+	assert_int_equal(sbat_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, &d), SBAT_E_LAYOUT);
 	/* or write a whole header's worth into it */
 	p->patches[p->n_patches - 1].zero = 0;
 	p->patches[p->n_patches - 1].len = 40;
-	assert_int_equal(plan_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, &d), SBAT_E_LAYOUT);
+	assert_int_equal(sbat_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, &d), SBAT_E_LAYOUT);
 	/* a field-sized fix-up (a debug entry's file offset) is fine */
 	p->patches[p->n_patches - 1].len = 4;
-	assert_int_equal(plan_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, &d), SBAT_OK);
+	assert_int_equal(sbat_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, &d), SBAT_OK);
 	/* a plan that leaves out the last bytes of the section data */
 	p->n_patches--;
 	p->extents[0].len -= 8;
-	assert_int_equal(plan_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, &d), SBAT_E_LAYOUT);
+	assert_int_equal(sbat_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, &d), SBAT_E_LAYOUT);
 
 	free(out.mem);
 	free(p);

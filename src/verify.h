@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* verify.h - check an edited image the way shim, EDK2 and strict loaders will, and that nothing else changed */
+#ifndef SBAT_VERIFY_H
+#define SBAT_VERIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan.h"
+
+/*
+ * Re-parse the output and check the rules loaders apply to the section we
+ * wrote: one .sbat with the payload and NUL padding (none after a removal),
+ * aligned and inside the file and image, overlapping nothing, kernel setup
+ * bytes unchanged.
+ */
+sbat_err sbat_verify_output(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out,
+                     size_t out_len, const uint8_t *payload, size_t payload_len, sbat_diag *reterr);
+
+/*
+ * The general guarantee behind every edit: each input byte of the headers,
+ * of every section but .sbat and of the kept trailing data is copied to the
+ * output, and every copied byte is unchanged unless a planned patch covers
+ * it. Zero-fill patches and patches longer than a field never touch another
+ * section's bytes. Copied bytes from output offset sparse_from on are not
+ * compared (a dry run did not write them).
+ */
+sbat_err sbat_verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out,
+                          uint64_t sparse_from, sbat_diag *reterr);
+
+#endif
