@@ -8,7 +8,6 @@
 #include "diag.h"
 #include "le.h"
 
-static const uint8_t sbat_name[8] = { '.', 's', 'b', 'a', 't', 0, 0, 0 };
 static const uint8_t zero_header[SH_SIZE];
 
 /* Trailing data that is not the certificate table: kept, behind the sections. */
@@ -24,7 +23,10 @@ add_extent(plan *p, extent_kind kind, uint64_t src, uint64_t len)
 
 	if (len == 0)
 		return;
-	/* every layout below uses at most 6 extents */
+	if (p->n_extents == PLAN_MAX_EXTENTS) {
+		p->overflow = 1;
+		return;
+	}
 	e = &p->extents[p->n_extents++];
 	e->kind = kind;
 	e->src = src;
@@ -32,10 +34,14 @@ add_extent(plan *p, extent_kind kind, uint64_t src, uint64_t len)
 	p->output_size += len;
 }
 
+/* A new patch; when the table is full, a spill slot and the plan is marked to be refused. */
 static patch *
 new_patch(plan *p, uint64_t offset, uint64_t len)
 {
-	patch *q = &p->patches[p->n_patches++];
+	patch *q = p->n_patches < PLAN_MAX_PATCHES ? &p->patches[p->n_patches++] : &p->spill;
+
+	if (q == &p->spill)
+		p->overflow = 1;
 
 	memset(q, 0, sizeof(*q));
 	q->offset = offset;
@@ -317,84 +323,127 @@ check_slot_free(const sbat_pe *pe, const uint8_t *in, uint64_t shift, sbat_diag 
 	return SBAT_OK;
 }
 
+/* Where a new .sbat goes, in the file and in memory. */
+typedef struct placement {
+	uint64_t shift;       /* section data moves down this far to make header room */
+	uint64_t data_end;    /* where the section data ends once moved */
+	uint32_t soh;         /* SizeOfHeaders afterwards */
+	uint32_t va, raw_ptr, raw_size, soi;
+} placement;
+
+/* The section's numbers in the report. */
+static void
+report_section(plan *p, unsigned index, uint32_t va, uint32_t vsize, uint32_t raw_ptr, uint32_t raw_size,
+               uint32_t characteristics)
+{
+	p->report.section_index = index;
+	p->report.virtual_address = va;
+	p->report.virtual_size = vsize;
+	p->report.pointer_to_raw_data = raw_ptr;
+	p->report.size_of_raw_data = raw_size;
+	p->report.characteristics = characteristics;
+}
+
+/* SizeOfInitializedData grown by `by`: informational only, firmware ignores it; saturate rather than fail. */
+static void
+patch_initialized_data(const sbat_pe *pe, plan *p, uint64_t by)
+{
+	uint32_t v;
+
+	if (!ckd_add_u32(&v, pe->size_of_initialized_data, by))
+		v = UINT32_MAX;
+	add_patch32(p, pe->off_size_of_initialized_data, v);
+}
+
 /*
- * Append a new .sbat section: header after the last one, VA at the aligned
- * end of the highest section, data at the aligned end of the section data,
- * trailing data after it. `retire` >= 0 names an old .sbat to rename and zero.
+ * The header slot, the VA (exactly the aligned end of the highest section:
+ * VAs ascend and are adjacent), the raw data at the aligned end of the
+ * section data, and the SizeOfImage that covers it.
+ */
+static sbat_err
+place_new_section(const sbat_pe *pe, const uint8_t *in, size_t payload_len, const tail *t, placement *pl,
+                  sbat_diag *d)
+{
+	sbat_err err;
+
+	err = plan_header_room(pe, &pl->soh, &pl->shift, d);
+	if (!err)
+		err = check_slot_free(pe, in, pl->shift, d);
+	if (err)
+		return err;
+	if (!ckd_add_u64(&pl->data_end, t->start, pl->shift) ||
+	    !ckd_align_u32(&pl->va, pe->virtual_end, pe->section_alignment) ||
+	    !ckd_align_u32(&pl->raw_ptr, pl->data_end, pe->file_alignment) ||
+	    !ckd_align_u32(&pl->raw_size, payload_len, pe->file_alignment) ||
+	    !ckd_align_u32(&pl->soi, (uint64_t)pl->va + pl->raw_size, pe->section_alignment))
+		return diag_fail(d, SBAT_E_PE_OVERFLOW, "new .sbat section would lie beyond 4 GiB");
+	if (pl->soi < pe->size_of_image)
+		pl->soi = pe->size_of_image;
+	return SBAT_OK;
+}
+
+/* Keep an old .sbat's header (VAs stay adjacent), but no reader may take it for .sbat: renamed, zeroed. */
+static void
+retire_section(const sbat_pe *pe, plan *p, int index)
+{
+	const sbat_pe_section *old = &pe->sections[index];
+	uint64_t data;
+
+	add_patch_bytes(p, old->header_offset + SH_NAME, SBAT_RETIRED_SECTION_NAME, 8);
+	if (map_offset(p, old->pointer_to_raw_data, &data))
+		add_patch_zero(p, data, old->size_of_raw_data);
+	p->report.action = SBAT_ACTION_RELOCATE;
+	p->report.retired_index = index;
+}
+
+/*
+ * Append a new .sbat section: header after the last one, data after the
+ * section data, trailing data after it. `retire` >= 0 names an old .sbat
+ * to rename and zero.
  */
 static sbat_err
 plan_insert(const sbat_pe *pe, const uint8_t *in, size_t payload_len, plan *p, const tail *t,
             int retire, sbat_diag *d)
 {
-	uint64_t slot = pe->section_table_end, shift, end;
-	uint32_t new_va, raw_ptr, raw_size, new_soi, new_soh, init_data;
 	uint8_t header[SH_SIZE];
+	placement pl;
 	sbat_err err;
 
-	err = plan_header_room(pe, &new_soh, &shift, d);
-	if (!err)
-		err = check_slot_free(pe, in, shift, d);
+	err = place_new_section(pe, in, payload_len, t, &pl, d);
 	if (err)
 		return err;
-
-	/* VAs ascend and are adjacent: exactly the aligned end of the highest section */
-	if (!ckd_add_u64(&end, t->start, shift) || !ckd_align_u32(&new_va, pe->virtual_end, pe->section_alignment) ||
-	    !ckd_align_u32(&raw_ptr, end, pe->file_alignment) ||
-	    !ckd_align_u32(&raw_size, payload_len, pe->file_alignment) ||
-	    !ckd_align_u32(&new_soi, (uint64_t)new_va + raw_size, pe->section_alignment))
-		return diag_fail(d, SBAT_E_PE_OVERFLOW, "new .sbat section would lie beyond 4 GiB");
-
-	if (shift) {
+	if (pl.shift) {
 		add_extent(p, EXTENT_COPY, 0, pe->lowest_raw_pointer);
-		add_extent(p, EXTENT_ZERO, 0, shift);
+		add_extent(p, EXTENT_ZERO, 0, pl.shift);
 		add_extent(p, EXTENT_COPY, pe->lowest_raw_pointer, t->start - pe->lowest_raw_pointer);
 	} else {
 		add_extent(p, EXTENT_COPY, 0, t->start);
 	}
-	add_extent(p, EXTENT_ZERO, 0, raw_ptr - end);
+	add_extent(p, EXTENT_ZERO, 0, pl.raw_ptr - pl.data_end);
 	add_extent(p, EXTENT_PAYLOAD, 0, payload_len);
-	add_extent(p, EXTENT_ZERO, 0, raw_size - payload_len);
+	add_extent(p, EXTENT_ZERO, 0, pl.raw_size - payload_len);
 	add_extent(p, EXTENT_COPY, t->start, t->end - t->start);
 
 	memset(header, 0, sizeof(header));
-	memcpy(header, sbat_name, sizeof(sbat_name));
-	fill_section_header(header, raw_size, new_va, raw_size, raw_ptr, SBAT_SECTION_CHARACTERISTICS);
-	add_patch_bytes(p, slot, header, SH_SIZE);
-	p->section_header_offset = slot;
+	memcpy(header, sbat_section_name, sizeof(sbat_section_name));
+	fill_section_header(header, pl.raw_size, pl.va, pl.raw_size, pl.raw_ptr, SBAT_SECTION_CHARACTERISTICS);
+	add_patch_bytes(p, pe->section_table_end, header, SH_SIZE);
+	p->section_header_offset = pe->section_table_end;
 	add_patch16(p, pe->off_number_of_sections, (uint16_t)(pe->number_of_sections + 1));
-	if (new_soi < pe->size_of_image)
-		new_soi = pe->size_of_image;
-	add_patch32(p, pe->off_size_of_image, new_soi);
-	if (new_soh != pe->size_of_headers)
-		add_patch32(p, pe->off_size_of_headers, new_soh);
-	/* informational only: firmware ignores it; saturate rather than fail */
-	if (!ckd_add_u32(&init_data, pe->size_of_initialized_data, raw_size))
-		init_data = UINT32_MAX;
-	add_patch32(p, pe->off_size_of_initialized_data, init_data);
+	add_patch32(p, pe->off_size_of_image, pl.soi);
+	if (pl.soh != pe->size_of_headers)
+		add_patch32(p, pe->off_size_of_headers, pl.soh);
+	patch_initialized_data(pe, p, pl.raw_size);
 
 	p->report.action = SBAT_ACTION_INSERT;
-	if (retire >= 0) {
-		const sbat_pe_section *old = &pe->sections[retire];
-		uint64_t data;
-
-		/* keep the header (VAs stay adjacent), but no reader may take it for .sbat */
-		add_patch_bytes(p, old->header_offset + SH_NAME, SBAT_RETIRED_SECTION_NAME, 8);
-		if (map_offset(p, old->pointer_to_raw_data, &data))
-			add_patch_zero(p, data, old->size_of_raw_data);
-		p->report.action = SBAT_ACTION_RELOCATE;
-		p->report.retired_index = retire;
-	}
+	if (retire >= 0)
+		retire_section(pe, p, retire);
 	fix_file_offsets(pe, p, -1);
-
-	p->report.section_index = pe->number_of_sections;
-	p->report.virtual_address = new_va;
-	p->report.virtual_size = raw_size;
-	p->report.pointer_to_raw_data = raw_ptr;
-	p->report.size_of_raw_data = raw_size;
-	p->report.characteristics = SBAT_SECTION_CHARACTERISTICS;
-	p->report.new_size_of_image = new_soi;
-	p->report.new_size_of_headers = new_soh;
-	p->report.data_shift = shift;
+	report_section(p, pe->number_of_sections, pl.va, pl.raw_size, pl.raw_ptr, pl.raw_size,
+	               SBAT_SECTION_CHARACTERISTICS);
+	p->report.new_size_of_image = pl.soi;
+	p->report.new_size_of_headers = pl.soh;
+	p->report.data_shift = pl.shift;
 	return SBAT_OK;
 }
 
@@ -424,95 +473,128 @@ next_virtual_address(const sbat_pe *pe, unsigned idx)
 	return next;
 }
 
+/* What a replace does with the existing .sbat's place. */
+enum fit { FIT_IN_PLACE, FIT_GROW, FIT_RELOCATE };
+
+/*
+ * The raw size the new data gets: the old one when it fits, a larger one
+ * when .sbat is last in both file and memory, else relocation (when
+ * allowed) or a refusal with both sizes.
+ */
+static sbat_err
+replace_raw_size(const sbat_pe *pe, size_t payload_len, const sbat_edit_opts *opts, const tail *t, int highest,
+                 uint32_t *ret_raw, enum fit *ret_fit, sbat_diag *d)
+{
+	const sbat_pe_section *s = &pe->sections[pe->sbat_index];
+	uint64_t raw_end = (uint64_t)s->pointer_to_raw_data + s->size_of_raw_data;
+
+	*ret_raw = s->size_of_raw_data;
+	*ret_fit = FIT_IN_PLACE;
+	if (payload_len <= s->size_of_raw_data && s->size_of_raw_data != 0)
+		return SBAT_OK;
+	if (s->size_of_raw_data != 0 && raw_end == t->start && highest) {
+		if (!ckd_align_u32(ret_raw, payload_len, pe->file_alignment))
+			return diag_fail(d, SBAT_E_PE_OVERFLOW, "grown .sbat would lie beyond 4 GiB");
+		*ret_fit = FIT_GROW;
+		return SBAT_OK;
+	}
+	if (opts->relocate) {
+		*ret_fit = FIT_RELOCATE;
+		return SBAT_OK;
+	}
+	return diag_fail_size(d, SBAT_E_SBAT_NO_ROOM,
+	                      "existing .sbat is not the last section and the new data does not fit in its "
+	                      "SizeOfRawData", s->header_offset + SH_SIZE_OF_RAW_DATA, payload_len,
+	                      s->size_of_raw_data);
+}
+
+/*
+ * VirtualSize == SizeOfRawData satisfies every reader (systemd-stub
+ * refuses raw > virtual). Below the highest section the memory view must
+ * end by the next section's VA, and where the old one ended exactly at its
+ * aligned start (strict loaders demand that) so must the new one; then
+ * VirtualSize is the whole gap. The choice depends only on the raw size and
+ * the neighbours, so a second identical edit changes nothing. *ret_mem_end
+ * is the aligned end of the new memory view.
+ */
+static sbat_err
+replace_virtual_size(const sbat_pe *pe, size_t payload_len, const sbat_edit_opts *opts, int highest,
+                     uint32_t raw_size, uint32_t *ret_vsize, uint64_t *ret_mem_end, enum fit *fit, sbat_diag *d)
+{
+	const sbat_pe_section *s = &pe->sections[pe->sbat_index];
+	uint64_t next, room, old_mem_end;
+	int was_adjacent;
+
+	*ret_vsize = raw_size;
+	if (!ckd_align_u64(ret_mem_end, (uint64_t)s->virtual_address + raw_size, pe->section_alignment) ||
+	    *ret_mem_end > UINT32_MAX)
+		return diag_fail_at(d, SBAT_E_PE_OVERFLOW, ".sbat would extend beyond 4 GiB",
+		                    s->header_offset + SH_VIRTUAL_ADDRESS);
+	if (highest)
+		return SBAT_OK;
+	next = next_virtual_address(pe, (unsigned)pe->sbat_index);
+	room = next - s->virtual_address;
+	was_adjacent = ckd_align_u64(&old_mem_end, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
+	                             pe->section_alignment) && old_mem_end == next;
+	if (payload_len > room) {
+		if (opts->relocate) {
+			*fit = FIT_RELOCATE;
+			return SBAT_OK;
+		}
+		return diag_fail_size(d, SBAT_E_SBAT_NO_ROOM,
+		                      "new data does not fit before the next section in memory (VirtualSize)",
+		                      s->header_offset + SH_VIRTUAL_SIZE, payload_len, room);
+	}
+	if (raw_size > room || (was_adjacent && *ret_mem_end != next))
+		*ret_vsize = (uint32_t)room;
+	return SBAT_OK;
+}
+
+/* Rewrite the existing .sbat in its place (grown when it is last); relocate or refuse when it cannot be. */
 static sbat_err
 plan_replace(const sbat_pe *pe, const uint8_t *in, size_t payload_len, const sbat_edit_opts *opts,
              plan *p, const tail *t, sbat_diag *d)
 {
 	const sbat_pe_section *s = &pe->sections[pe->sbat_index];
-	uint64_t raw_end = (uint64_t)s->pointer_to_raw_data + s->size_of_raw_data, new_mem_end;
-	uint32_t raw_size = s->size_of_raw_data, vsize, new_soi = pe->size_of_image, init_data;
+	uint64_t raw_end = (uint64_t)s->pointer_to_raw_data + s->size_of_raw_data, mem_end;
+	uint32_t raw_size, vsize, soi = pe->size_of_image;
 	int highest = is_highest_section(pe, (unsigned)pe->sbat_index);
 	uint8_t header[SH_SIZE];
+	enum fit fit;
+	sbat_err err;
 
-	p->report.action = SBAT_ACTION_REPLACE;
-	if (payload_len > raw_size || raw_size == 0) {
-		/* only the section last in both file and memory can grow */
-		if (raw_size != 0 && raw_end == t->start && highest) {
-			if (!ckd_align_u32(&raw_size, payload_len, pe->file_alignment))
-				return diag_fail(d, SBAT_E_PE_OVERFLOW, "grown .sbat would lie beyond 4 GiB");
-			p->report.action = SBAT_ACTION_GROW;
-		} else if (opts->relocate) {
-			return plan_insert(pe, in, payload_len, p, t, pe->sbat_index, d);
-		} else {
-			return diag_fail_size(d, SBAT_E_SBAT_NO_ROOM,
-			                      "existing .sbat is not the last section and the new data does not "
-			                      "fit in its SizeOfRawData",
-			                      s->header_offset + SH_SIZE_OF_RAW_DATA, payload_len, raw_size);
-		}
-	}
-
-	/*
-	 * VirtualSize == SizeOfRawData satisfies every reader (systemd-stub
-	 * refuses raw > virtual). Below the highest section the memory view must
-	 * end by the next section's VA, and where the old one ended exactly at
-	 * its aligned start (strict loaders demand that) so must the new one;
-	 * then VirtualSize is the whole gap. The choice depends only on the raw
-	 * size and the neighbours, so a second identical edit changes nothing.
-	 */
-	vsize = raw_size;
-	if (!ckd_align_u64(&new_mem_end, (uint64_t)s->virtual_address + vsize, pe->section_alignment) ||
-	    new_mem_end > UINT32_MAX)
-		return diag_fail_at(d, SBAT_E_PE_OVERFLOW, ".sbat would extend beyond 4 GiB",
-		                    s->header_offset + SH_VIRTUAL_ADDRESS);
-	if (!highest) {
-		uint64_t next = next_virtual_address(pe, (unsigned)pe->sbat_index);
-		uint64_t room = next - s->virtual_address, old_mem_end;
-		int was_adjacent = ckd_align_u64(&old_mem_end, (uint64_t)s->virtual_address +
-		                                 sbat_pe_section_memory_size(s), pe->section_alignment) &&
-		                   old_mem_end == next;
-
-		if (payload_len > room) {
-			if (opts->relocate)
-				return plan_insert(pe, in, payload_len, p, t, pe->sbat_index, d);
-			return diag_fail_size(d, SBAT_E_SBAT_NO_ROOM,
-			                      "new data does not fit before the next section in memory "
-			                      "(VirtualSize)", s->header_offset + SH_VIRTUAL_SIZE, payload_len, room);
-		}
-		if (raw_size > room || (was_adjacent && new_mem_end != next))
-			vsize = (uint32_t)room;
-	}
-	if (highest && new_mem_end > new_soi)
-		new_soi = (uint32_t)new_mem_end;
+	err = replace_raw_size(pe, payload_len, opts, t, highest, &raw_size, &fit, d);
+	if (!err && fit != FIT_RELOCATE)
+		err = replace_virtual_size(pe, payload_len, opts, highest, raw_size, &vsize, &mem_end, &fit, d);
+	if (err)
+		return err;
+	if (fit == FIT_RELOCATE)
+		return plan_insert(pe, in, payload_len, p, t, pe->sbat_index, d);
+	if (highest && mem_end > soi)
+		soi = (uint32_t)mem_end;
 
 	add_extent(p, EXTENT_COPY, 0, s->pointer_to_raw_data);
 	add_extent(p, EXTENT_PAYLOAD, 0, payload_len);
 	add_extent(p, EXTENT_ZERO, 0, raw_size - payload_len);
-	if (p->report.action == SBAT_ACTION_GROW)
+	if (fit == FIT_GROW)
 		add_extent(p, EXTENT_COPY, t->start, t->end - t->start);
 	else
 		add_extent(p, EXTENT_COPY, raw_end, t->end - raw_end);
 
 	memcpy(header, in + s->header_offset, SH_SIZE);
-	fill_section_header(header, vsize, s->virtual_address, raw_size, s->pointer_to_raw_data,
-	                    s->characteristics);
+	fill_section_header(header, vsize, s->virtual_address, raw_size, s->pointer_to_raw_data, s->characteristics);
 	add_patch_bytes(p, s->header_offset, header, SH_SIZE);
 	p->section_header_offset = s->header_offset;
-	if (new_soi != pe->size_of_image)
-		add_patch32(p, pe->off_size_of_image, new_soi);
-	if (raw_size != s->size_of_raw_data) {
-		if (!ckd_add_u32(&init_data, pe->size_of_initialized_data, raw_size - s->size_of_raw_data))
-			init_data = UINT32_MAX;
-		add_patch32(p, pe->off_size_of_initialized_data, init_data);
-	}
+	if (soi != pe->size_of_image)
+		add_patch32(p, pe->off_size_of_image, soi);
+	if (raw_size != s->size_of_raw_data)
+		patch_initialized_data(pe, p, raw_size - s->size_of_raw_data);
 	fix_file_offsets(pe, p, pe->sbat_index);
 
-	p->report.section_index = (unsigned)pe->sbat_index;
-	p->report.virtual_address = s->virtual_address;
-	p->report.virtual_size = vsize;
-	p->report.pointer_to_raw_data = s->pointer_to_raw_data;
-	p->report.size_of_raw_data = raw_size;
-	p->report.characteristics = s->characteristics;
-	p->report.new_size_of_image = new_soi;
+	p->report.action = fit == FIT_GROW ? SBAT_ACTION_GROW : SBAT_ACTION_REPLACE;
+	report_section(p, (unsigned)pe->sbat_index, s->virtual_address, vsize, s->pointer_to_raw_data, raw_size,
+	               s->characteristics);
+	p->report.new_size_of_image = soi;
 	p->report.new_size_of_headers = pe->size_of_headers;
 	return SBAT_OK;
 }
@@ -708,6 +790,9 @@ sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, size_t payl
 		err = plan_insert(pe, in, payload_len, p, &t, -1, d);
 	if (err)
 		return err;
+	if (p->overflow)
+		return diag_fail(d, SBAT_E_LAYOUT, "internal error: the edit needs more extents or patches "
+		                 "than the plan holds");
 	/* every file offset into moved data must be fixed; refuse if some are out of reach */
 	if (pe->debug_total > pe->debug_count && moves_data(p))
 		return diag_fail(d, SBAT_E_PE_FIELD,

@@ -51,6 +51,8 @@ typedef struct plan {
 	uint64_t checksum_offset;
 	uint64_t section_header_offset; /* where the .sbat header lives in the output (0: none) */
 	uint64_t verify_prefix;    /* output bytes [0, this) hold every header verification reads */
+	int overflow;              /* an extent or patch did not fit its table: the plan is refused */
+	patch spill;               /* where a patch that did not fit is written, then ignored */
 	sbat_edit_report report;
 } plan;
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* verify.c - check an edited image the way shim, EDK2 and strict loaders will */
+#include <stdlib.h>
 #include <string.h>
 
 #include "verify.h"
@@ -20,44 +21,44 @@ overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
 	return an && bn && a < b + bn && b < a + an;
 }
 
-sbat_err
-sbat_verify_output(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out,
-            size_t out_len, const uint8_t *payload, size_t payload_len, sbat_diag *d)
+/* The x86 boot-protocol header, the certificate table's place, SizeOfHeaders and SizeOfImage. */
+static sbat_err
+verify_headers(const sbat_pe *pe, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out, size_t out_len,
+               sbat_diag *d)
 {
-	sbat_pe pe;
-	const sbat_pe_section *s;
-	uint64_t h;
-	unsigned i;
-	sbat_err err;
-
-	/* the output must parse with the same rules as any input */
-	err = sbat_pe_parse(out, out_len, &pe, d);
-	if (err)
-		return err;
-	if (pe.kind != in_pe->kind)
+	if (pe->kind != in_pe->kind)
 		return layout_fail(d, "image kind changed", 0);
 	/* nothing may touch the x86 boot protocol header */
-	if (pe.kind == SBAT_KIND_BZIMAGE) {
+	if (pe->kind == SBAT_KIND_BZIMAGE) {
 		uint64_t end = BZ_HEADER_MAGIC + (uint64_t)in[BZ_JUMP + 1];
 
 		if (end > out_len || end > in_pe->file_size ||
 		    memcmp(out + BZ_HEADER_ROOM_LIMIT, in + BZ_HEADER_ROOM_LIMIT, end - BZ_HEADER_ROOM_LIMIT) != 0)
 			return layout_fail(d, "bzImage setup header changed", BZ_SETUP_HEADER_START);
 	}
-	if (pe.cert_size != 0 && (uint64_t)pe.cert_offset + pe.cert_size != out_len)
-		return layout_fail(d, "certificate table is not at the end of the file", pe.off_cert_dir);
-	if (pe.size_of_headers != in_pe->size_of_headers &&
-	    (pe.lowest_virtual_address < pe.size_of_headers || pe.lowest_raw_pointer < pe.size_of_headers))
-		return layout_fail(d, "grown SizeOfHeaders overlaps a section", pe.off_size_of_headers);
+	if (pe->cert_size != 0 && (uint64_t)pe->cert_offset + pe->cert_size != out_len)
+		return layout_fail(d, "certificate table is not at the end of the file", pe->off_cert_dir);
+	if (pe->size_of_headers != in_pe->size_of_headers &&
+	    (pe->lowest_virtual_address < pe->size_of_headers || pe->lowest_raw_pointer < pe->size_of_headers))
+		return layout_fail(d, "grown SizeOfHeaders overlaps a section", pe->off_size_of_headers);
 	/* zboot kernels carry their exact end (_end) there, unaligned; a removal restores it */
-	if (pe.size_of_image != in_pe->size_of_image &&
-	    ((pe.size_of_image % pe.section_alignment != 0 &&
-	      !(pe.kind == SBAT_KIND_ZBOOT && pe.size_of_image == pe.virtual_end)) ||
-	     pe.size_of_image < pe.virtual_end))
+	if (pe->size_of_image != in_pe->size_of_image &&
+	    ((pe->size_of_image % pe->section_alignment != 0 &&
+	      !(pe->kind == SBAT_KIND_ZBOOT && pe->size_of_image == pe->virtual_end)) ||
+	     pe->size_of_image < pe->virtual_end))
 		return layout_fail(d, "new SizeOfImage is not aligned or does not cover every section",
-		                   pe.off_size_of_image);
+		                   pe->off_size_of_image);
+	return SBAT_OK;
+}
+
+/* A retired .sbat is renamed and zero-filled; after a removal no .sbat is left. */
+static sbat_err
+verify_removed(const plan *p, const sbat_pe *pe, const uint8_t *out, sbat_diag *d)
+{
+	unsigned i;
+
 	if (p->report.retired_index >= 0) {
-		const sbat_pe_section *r = &pe.sections[p->report.retired_index];
+		const sbat_pe_section *r = &pe->sections[p->report.retired_index];
 
 		if (memcmp(r->name, SBAT_RETIRED_SECTION_NAME, 8) != 0)
 			return layout_fail(d, "retired .sbat was not renamed", r->header_offset);
@@ -65,20 +66,27 @@ sbat_verify_output(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const
 			if (out[r->pointer_to_raw_data + i] != 0)
 				return layout_fail(d, "retired .sbat data is not zeroed", r->pointer_to_raw_data + i);
 	}
-	if (p->report.action == SBAT_ACTION_REMOVE || p->report.action == SBAT_ACTION_RETIRE) {
-		if (pe.sbat_count != 0)
-			return layout_fail(d, "output still has a .sbat section", pe.off_number_of_sections);
-		return SBAT_OK;
-	}
+	if ((p->report.action == SBAT_ACTION_REMOVE || p->report.action == SBAT_ACTION_RETIRE) && pe->sbat_count != 0)
+		return layout_fail(d, "output still has a .sbat section", pe->off_number_of_sections);
+	return SBAT_OK;
+}
 
-	if (pe.sbat_count != 1)
-		return layout_fail(d, "output does not have exactly one .sbat section", pe.off_number_of_sections);
-	s = &pe.sections[pe.sbat_index];
+/* The one .sbat: where planned, the payload then NUL padding, covered by VirtualSize, no relocations. */
+static sbat_err
+verify_contents(const plan *p, const sbat_pe *pe, const uint8_t *out, const uint8_t *payload, size_t payload_len,
+                sbat_diag *d)
+{
+	const sbat_pe_section *s;
+	uint64_t h;
+	unsigned i;
+
+	if (pe->sbat_count != 1)
+		return layout_fail(d, "output does not have exactly one .sbat section", pe->off_number_of_sections);
+	s = &pe->sections[pe->sbat_index];
 	h = s->header_offset;
 	if (h != p->section_header_offset)
 		return layout_fail(d, ".sbat header is not where it was planned", h);
-	if (s->size_of_raw_data < payload_len ||
-	    memcmp(out + s->pointer_to_raw_data, payload, payload_len) != 0)
+	if (s->size_of_raw_data < payload_len || memcmp(out + s->pointer_to_raw_data, payload, payload_len) != 0)
 		return layout_fail(d, ".sbat data does not read back", h + SH_POINTER_TO_RAW_DATA);
 	for (i = (unsigned)payload_len; i < s->size_of_raw_data; i++)
 		if (out[s->pointer_to_raw_data + i] != 0)
@@ -87,43 +95,74 @@ sbat_verify_output(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const
 		return layout_fail(d, ".sbat VirtualSize does not cover the data", h + SH_VIRTUAL_SIZE);
 	if (s->pointer_to_relocations != 0 || s->number_of_relocations != 0)
 		return layout_fail(d, ".sbat has relocations", h + SH_POINTER_TO_RELOCATIONS);
-	if (s->virtual_address < pe.size_of_headers || s->pointer_to_raw_data < pe.size_of_headers)
+	return SBAT_OK;
+}
+
+/*
+ * The .sbat's place: after the headers, aligned where this edit placed or
+ * sized it, inside SizeOfImage, overlapping no other section, and a new
+ * one exactly at the aligned end of the previous last section.
+ */
+static sbat_err
+verify_placement(const plan *p, const sbat_pe *pe, const sbat_pe *in_pe, sbat_diag *d)
+{
+	const sbat_pe_section *s = &pe->sections[pe->sbat_index];
+	uint64_t h = s->header_offset, expect;
+	sbat_edit_action action = p->report.action;
+	unsigned i;
+
+	if (s->virtual_address < pe->size_of_headers || s->pointer_to_raw_data < pe->size_of_headers)
 		return layout_fail(d, ".sbat lies inside the image headers", h + SH_VIRTUAL_ADDRESS);
-	/* where this edit placed or sized the section, it follows the image's alignments */
-	if (p->report.action != SBAT_ACTION_REPLACE) {
-		if (p->report.action != SBAT_ACTION_GROW && s->virtual_address % pe.section_alignment != 0)
+	if (action != SBAT_ACTION_REPLACE) {
+		if (action != SBAT_ACTION_GROW && s->virtual_address % pe->section_alignment != 0)
 			return layout_fail(d, ".sbat VirtualAddress is not a multiple of SectionAlignment",
 			                   h + SH_VIRTUAL_ADDRESS);
-		if ((p->report.action != SBAT_ACTION_GROW && s->pointer_to_raw_data % pe.file_alignment != 0) ||
-		    s->size_of_raw_data % pe.file_alignment != 0)
-			return layout_fail(d, ".sbat raw data is not aligned to FileAlignment",
-			                   h + SH_POINTER_TO_RAW_DATA);
+		if ((action != SBAT_ACTION_GROW && s->pointer_to_raw_data % pe->file_alignment != 0) ||
+		    s->size_of_raw_data % pe->file_alignment != 0)
+			return layout_fail(d, ".sbat raw data is not aligned to FileAlignment", h + SH_POINTER_TO_RAW_DATA);
 	}
-	if ((uint64_t)s->virtual_address + s->virtual_size > pe.size_of_image)
-		return layout_fail(d, "SizeOfImage does not cover .sbat", pe.off_size_of_image);
+	if ((uint64_t)s->virtual_address + s->virtual_size > pe->size_of_image)
+		return layout_fail(d, "SizeOfImage does not cover .sbat", pe->off_size_of_image);
+	for (i = 0; i < pe->number_of_sections; i++) {
+		const sbat_pe_section *o = &pe->sections[i];
 
-	for (i = 0; i < pe.number_of_sections; i++) {
-		const sbat_pe_section *o = &pe.sections[i];
-
-		if ((int)i == pe.sbat_index)
+		if ((int)i == pe->sbat_index)
 			continue;
-		if (overlaps(s->virtual_address, s->virtual_size, o->virtual_address,
-		             sbat_pe_section_memory_size(o)))
+		if (overlaps(s->virtual_address, s->virtual_size, o->virtual_address, sbat_pe_section_memory_size(o)))
 			return layout_fail(d, ".sbat overlaps another section in memory", h + SH_VIRTUAL_ADDRESS);
-		if (overlaps(s->pointer_to_raw_data, s->size_of_raw_data, o->pointer_to_raw_data,
-		             o->size_of_raw_data))
+		if (overlaps(s->pointer_to_raw_data, s->size_of_raw_data, o->pointer_to_raw_data, o->size_of_raw_data))
 			return layout_fail(d, ".sbat overlaps another section in the file", h + SH_POINTER_TO_RAW_DATA);
 	}
-	if (p->report.action == SBAT_ACTION_INSERT || p->report.action == SBAT_ACTION_RELOCATE) {
-		uint64_t expect;
-
-		/* strict loaders: each VA is the aligned end of the previous one */
-		if ((unsigned)pe.sbat_index != pe.number_of_sections - 1u ||
-		    !ckd_align_u64(&expect, in_pe->virtual_end, pe.section_alignment) ||
-		    s->virtual_address != expect)
-			return layout_fail(d, "new .sbat is not adjacent to the last section", h + SH_VIRTUAL_ADDRESS);
-	}
+	/* strict loaders: each VA is the aligned end of the previous one */
+	if ((action == SBAT_ACTION_INSERT || action == SBAT_ACTION_RELOCATE) &&
+	    ((unsigned)pe->sbat_index != pe->number_of_sections - 1u ||
+	     !ckd_align_u64(&expect, in_pe->virtual_end, pe->section_alignment) || s->virtual_address != expect))
+		return layout_fail(d, "new .sbat is not adjacent to the last section", h + SH_VIRTUAL_ADDRESS);
 	return SBAT_OK;
+}
+
+sbat_err
+sbat_verify_output(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out, size_t out_len,
+                   const uint8_t *payload, size_t payload_len, sbat_diag *d)
+{
+	sbat_pe *pe = malloc(sizeof(*pe));
+	sbat_err err;
+
+	if (!pe)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	/* the output must parse with the same rules as any input */
+	err = sbat_pe_parse(out, out_len, pe, d);
+	if (!err)
+		err = verify_headers(pe, in_pe, in, out, out_len, d);
+	if (!err)
+		err = verify_removed(p, pe, out, d);
+	if (!err && p->report.action != SBAT_ACTION_REMOVE && p->report.action != SBAT_ACTION_RETIRE) {
+		err = verify_contents(p, pe, out, payload, payload_len, d);
+		if (!err)
+			err = verify_placement(p, pe, in_pe, d);
+	}
+	free(pe);
+	return err;
 }
 
 /* 1 if output byte `at` lies under some patch or the recomputed CheckSum. */
