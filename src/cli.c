@@ -24,6 +24,27 @@ enum {
 	ARG_LOCK_TIMEOUT,
 };
 
+static const struct option long_options[] = {
+	{ "file", required_argument, NULL, 'f' },
+	{ "csv", required_argument, NULL, 'c' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "strip-signature", no_argument, NULL, ARG_STRIP_SIGNATURE },
+	{ "relocate", no_argument, NULL, ARG_RELOCATE },
+	{ "remove", no_argument, NULL, ARG_REMOVE },
+	{ "merge", no_argument, NULL, ARG_MERGE },
+	{ "force", no_argument, NULL, ARG_FORCE },
+	{ "check-level", required_argument, NULL, ARG_CHECK_LEVEL },
+	{ "level-payload", required_argument, NULL, ARG_LEVEL_PAYLOAD },
+	{ "json", no_argument, NULL, ARG_JSON },
+	{ "lock-timeout", required_argument, NULL, ARG_LOCK_TIMEOUT },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "print", no_argument, NULL, 'p' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static void
 usage(FILE *out)
 {
@@ -72,7 +93,14 @@ usage(FILE *out)
 	        cli_progname, cli_progname, cli_progname, cli_progname, CLI_LOCK_TIMEOUT_DEFAULT);
 }
 
-static int
+/* What parsing the command line decided. */
+typedef enum parse_result {
+	PARSE_RUN,        /* options are consistent: run the mode */
+	PARSE_DONE,       /* --help or --version was printed: exit 0 */
+	PARSE_USAGE,      /* a usage error was reported: exit 2 */
+} parse_result;
+
+static parse_result
 usage_error(const char *msg, const char *arg)
 {
 	if (arg)
@@ -80,7 +108,7 @@ usage_error(const char *msg, const char *arg)
 	else
 		fprintf(stderr, "%s: %s\n", cli_progname, msg);
 	fprintf(stderr, "Try '%s --help' for more information.\n", cli_progname);
-	return EXIT_USAGE;
+	return PARSE_USAGE;
 }
 
 /*
@@ -106,7 +134,7 @@ option_name(const char *arg)
 }
 
 /* Each path option names a file; an empty one is a mistake, not "the current directory". */
-static int
+static parse_result
 check_paths(const cli_opts *o)
 {
 	static const struct { const char *option; size_t offset; } paths[] = {
@@ -120,114 +148,93 @@ check_paths(const cli_opts *o)
 	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
 		const char *v = *(const char *const *)((const char *)o + paths[i].offset);
 
-		if (v && !*v) {
-			fprintf(stderr, "%s: %s: empty file name\n", cli_progname, paths[i].option);
-			fprintf(stderr, "Try '%s --help' for more information.\n", cli_progname);
-			return EXIT_USAGE;
-		}
+		if (v && !*v)
+			return usage_error("empty file name given to", paths[i].option);
 	}
-	return 0;
+	return PARSE_RUN;
 }
 
-static int
-parse_args(int argc, char **argv, cli_opts *o)
+static parse_result
+parse_lock_timeout(const char *arg, cli_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "file", required_argument, NULL, 'f' },
-		{ "csv", required_argument, NULL, 'c' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "strip-signature", no_argument, NULL, ARG_STRIP_SIGNATURE },
-		{ "relocate", no_argument, NULL, ARG_RELOCATE },
-		{ "remove", no_argument, NULL, ARG_REMOVE },
-		{ "merge", no_argument, NULL, ARG_MERGE },
-		{ "force", no_argument, NULL, ARG_FORCE },
-		{ "check-level", required_argument, NULL, ARG_CHECK_LEVEL },
-		{ "level-payload", required_argument, NULL, ARG_LEVEL_PAYLOAD },
-		{ "json", no_argument, NULL, ARG_JSON },
-		{ "lock-timeout", required_argument, NULL, ARG_LOCK_TIMEOUT },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "print", no_argument, NULL, 'p' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	char *end;
+	unsigned long v;
 
-	memset(o, 0, sizeof(*o));
-	o->level_payload = SBAT_LEVEL_LATEST;
-	o->lock_timeout_ms = CLI_LOCK_TIMEOUT_DEFAULT * 1000u;
-	opterr = 0;  /* our own messages, with our own prefix */
-	while ((c = getopt_long(argc, argv, ":f:c:o:npvhV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (o->image)
-				return usage_error("--file given twice:", optarg);
-			o->image = optarg;
-			break;
-		case 'c': o->csv = optarg; break;
-		case 'o': o->output = optarg; break;
-		case ARG_STRIP_SIGNATURE: o->strip_signature = 1; break;
-		case ARG_RELOCATE: o->relocate = 1; break;
-		case ARG_REMOVE: o->remove = 1; break;
-		case ARG_MERGE: o->merge = 1; break;
-		case ARG_FORCE: o->force = 1; break;
-		case ARG_CHECK_LEVEL: o->check_level = optarg; break;
-		case ARG_JSON: o->json = 1; break;
-		case ARG_LOCK_TIMEOUT: {
-			char *end;
-			unsigned long v;
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (!*arg || *end || errno || arg[0] == '-' || v > 86400)
+		return usage_error("--lock-timeout takes whole seconds from 0 to 86400, not", arg);
+	o->lock_timeout_ms = (unsigned)v * 1000u;
+	return PARSE_RUN;
+}
 
-			errno = 0;
-			v = strtoul(optarg, &end, 10);
-			if (!*optarg || *end || errno || optarg[0] == '-' || v > 86400)
-				return usage_error("--lock-timeout takes whole seconds from 0 to 86400, not", optarg);
-			o->lock_timeout_ms = (unsigned)v * 1000u;
-			break;
-		}
-		case ARG_LEVEL_PAYLOAD:
-			if (strcmp(optarg, "latest") == 0)
-				o->level_payload = SBAT_LEVEL_LATEST;
-			else if (strcmp(optarg, "automatic") == 0 || strcmp(optarg, "previous") == 0)
-				o->level_payload = SBAT_LEVEL_AUTOMATIC;
-			else
-				return usage_error("--level-payload takes 'latest' or 'automatic', not", optarg);
-			break;
-		case 'n': o->dry_run = 1; break;
-		case 'p': o->print = 1; break;
-		case 'v': o->verbose = 1; break;
-		case 'h': usage(stdout); return -EXIT_OK - 1;
-		case 'V': printf("sbat-add %s\n", SBAT_ADD_VERSION); return -EXIT_OK - 1;
-		case ':': return usage_error("option requires an argument:", option_name(argv[optind - 1]));
-		default: return usage_error("unrecognized option", option_name(argv[optind - 1]));
-		}
-	}
-	if (optind < argc) {
+static parse_result
+parse_level_payload(const char *arg, cli_opts *o)
+{
+	if (strcmp(arg, "latest") == 0)
+		o->level_payload = SBAT_LEVEL_LATEST;
+	else if (strcmp(arg, "automatic") == 0 || strcmp(arg, "previous") == 0)
+		o->level_payload = SBAT_LEVEL_AUTOMATIC;
+	else
+		return usage_error("--level-payload takes 'latest' or 'automatic', not", arg);
+	return PARSE_RUN;
+}
+
+/* One option getopt returned. */
+static parse_result
+take_option(int c, char **argv, cli_opts *o)
+{
+	switch (c) {
+	case 'f':
 		if (o->image)
-			return usage_error("IMAGE was already given with --file; unexpected argument", argv[optind]);
-		o->image = argv[optind++];
+			return usage_error("--file given twice:", optarg);
+		o->image = optarg;
+		break;
+	case 'c': o->csv = optarg; break;
+	case 'o': o->output = optarg; break;
+	case ARG_STRIP_SIGNATURE: o->strip_signature = 1; break;
+	case ARG_RELOCATE: o->relocate = 1; break;
+	case ARG_REMOVE: o->remove = 1; break;
+	case ARG_MERGE: o->merge = 1; break;
+	case ARG_FORCE: o->force = 1; break;
+	case ARG_CHECK_LEVEL: o->check_level = optarg; break;
+	case ARG_JSON: o->json = 1; break;
+	case ARG_LOCK_TIMEOUT: return parse_lock_timeout(optarg, o);
+	case ARG_LEVEL_PAYLOAD: return parse_level_payload(optarg, o);
+	case 'n': o->dry_run = 1; break;
+	case 'p': o->print = 1; break;
+	case 'v': o->verbose = 1; break;
+	case 'h': usage(stdout); return PARSE_DONE;
+	case 'V': printf("sbat-add %s\n", SBAT_ADD_VERSION); return PARSE_DONE;
+	case ':': return usage_error("option requires an argument:", option_name(argv[optind - 1]));
+	default: return usage_error("unrecognized option", option_name(argv[optind - 1]));
 	}
-	if (optind < argc)
-		return usage_error("unexpected argument", argv[optind]);
-	if (check_paths(o))
-		return EXIT_USAGE;
-	/* every combination is checked before any file is opened */
+	return PARSE_RUN;
+}
+
+/* --print and --check-level read only; they take no editing options. */
+static parse_result
+check_read_modes(const cli_opts *o)
+{
 	if (o->print && o->check_level)
 		return usage_error("--print and --check-level exclude each other", NULL);
-	if (o->print || o->check_level) {
-		if (o->output || o->strip_signature || o->dry_run || o->relocate || o->remove || o->merge ||
-		    o->force || (o->print && o->csv))
-			return usage_error(o->print ? "--print takes only an IMAGE (and --json)" :
-			                   "--check-level takes only an IMAGE, or --csv FILE", NULL);
-		if (o->json && !o->print)
-			return usage_error("--json goes with --print", NULL);
-		/* --check-level may judge a CSV on its own, before it is embedded */
-		if (!o->image && !(o->check_level && o->csv))
-			return usage_error("no IMAGE given (use --file IMAGE)", NULL);
-		if (o->image && o->csv)
-			return usage_error("--check-level judges either an IMAGE or a --csv FILE, not both", NULL);
-		return 0;
-	}
+	if (o->output || o->strip_signature || o->dry_run || o->relocate || o->remove || o->merge || o->force ||
+	    (o->print && o->csv))
+		return usage_error(o->print ? "--print takes only an IMAGE (and --json)" :
+		                   "--check-level takes only an IMAGE, or --csv FILE", NULL);
+	if (o->json && !o->print)
+		return usage_error("--json goes with --print", NULL);
+	/* --check-level may judge a CSV on its own, before it is embedded */
+	if (!o->image && !(o->check_level && o->csv))
+		return usage_error("no IMAGE given (use --file IMAGE)", NULL);
+	if (o->image && o->csv)
+		return usage_error("--check-level judges either an IMAGE or a --csv FILE, not both", NULL);
+	return PARSE_RUN;
+}
+
+static parse_result
+check_edit_mode(const cli_opts *o)
+{
 	if (!o->image)
 		return usage_error("no IMAGE given (use --file IMAGE)", NULL);
 	if (o->json)
@@ -240,7 +247,33 @@ parse_args(int argc, char **argv, cli_opts *o)
 		return usage_error("--force goes with --merge", NULL);
 	if (o->output && o->dry_run)
 		return usage_error("--output and --dry-run exclude each other", NULL);
-	return 0;
+	return PARSE_RUN;
+}
+
+/* Fill *o from argv and check every combination before any file is opened. */
+static parse_result
+parse_args(int argc, char **argv, cli_opts *o)
+{
+	parse_result r;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->level_payload = SBAT_LEVEL_LATEST;
+	o->lock_timeout_ms = CLI_LOCK_TIMEOUT_DEFAULT * 1000u;
+	opterr = 0;  /* our own messages, with our own prefix */
+	while ((c = getopt_long(argc, argv, ":f:c:o:npvhV", long_options, NULL)) != -1)
+		if ((r = take_option(c, argv, o)) != PARSE_RUN)
+			return r;
+	if (optind < argc) {
+		if (o->image)
+			return usage_error("IMAGE was already given with --file; unexpected argument", argv[optind]);
+		o->image = argv[optind++];
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument", argv[optind]);
+	if ((r = check_paths(o)) != PARSE_RUN)
+		return r;
+	return o->print || o->check_level ? check_read_modes(o) : check_edit_mode(o);
 }
 
 /*
@@ -275,20 +308,23 @@ int
 main(int argc, char **argv)
 {
 	cli_opts o;
-	int r;
+	int status;
 
 	/* a write to a closed pipe fails with EPIPE and is reported, instead of killing us silently */
 	signal(SIGPIPE, SIG_IGN);
 	/* likewise a file-size limit: the write fails with EFBIG and the edit is undone */
 	signal(SIGXFSZ, SIG_IGN);
-	r = parse_args(argc, argv, &o);
-	if (r < 0)
-		return close_stdout(-r - 1);
-	if (r > 0)
-		return r;
+	switch (parse_args(argc, argv, &o)) {
+	case PARSE_DONE:
+		return close_stdout(EXIT_OK);
+	case PARSE_USAGE:
+		return EXIT_USAGE;
+	case PARSE_RUN:
+		break;
+	}
 	if (o.check_level)
-		r = cli_run_check_level(&o);
+		status = cli_run_check_level(&o);
 	else
-		r = o.print ? cli_run_print(&o) : cli_run_edit(&o);
-	return close_stdout(r);
+		status = o.print ? cli_run_print(&o) : cli_run_edit(&o);
+	return close_stdout(status);
 }
