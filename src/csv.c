@@ -10,26 +10,16 @@
 #include "text.h"
 
 /*
- * The struct, its entries and every string share one block, so a parsed CSV
- * is one malloc and one free. csv is the first member: &blk->csv == blk.
- */
-struct csv_block {
-	sbat_csv csv;
-	sbat_csv_entry entries[];
-};
-
-/*
- * Validate the row p[0..n) (no line ending) and append it to csv, copying
- * it twice into *out: once as text, once split on commas into fields.
+ * The rules every field of row p[0..n) (no line ending) must meet, left to
+ * right so the first bad field is the one named: at least 6 fields, none
+ * empty, no space at either end, the generation 1..65535.
  */
 static sbat_err
-parse_row(sbat_csv *csv, const uint8_t *p, size_t n, unsigned line, char **out, sbat_diag *d)
+check_fields(const uint8_t *p, size_t n, unsigned line, uint16_t *ret_generation, sbat_diag *d)
 {
-	sbat_csv_entry *e = &csv->entries[csv->n_entries];
-	size_t start = 0, i;
+	size_t start = 0, i, commas = 0;
 	unsigned field = 0;
 	const char *what;
-	char *text, *fields, *col[SBAT_CSV_COLUMNS];
 	sbat_err r;
 
 	if (n == 0)
@@ -37,44 +27,40 @@ parse_row(sbat_csv *csv, const uint8_t *p, size_t n, unsigned line, char **out, 
 	r = sbat_text_check_bytes(p, n, line, SBAT_E_CSV, d);
 	if (r != SBAT_OK)
 		return r;
-
 	for (i = 0; i < n; i++)
-		if (p[i] == ',')
-			field++;
-	if (field + 1 < SBAT_CSV_COLUMNS)
+		commas += p[i] == ',';
+	if (commas + 1 < SBAT_CSV_COLUMNS)
 		return sbat_text_fail(d, SBAT_E_CSV, "fewer than 6 fields", line, 0);
-
-	/* Left to right, extras included: a stray space or comma is a typo. */
-	field = 0;
+	/* extras included: a stray space or comma is a typo */
 	for (i = 0; i <= n; i++) {
-		size_t flen;
-
 		if (i < n && p[i] != ',')
 			continue;
 		field++;
-		flen = i - start;
-		if (flen == 0)
+		if (i == start)
 			return sbat_text_fail(d, SBAT_E_CSV, "empty field", line, field);
 		if (p[start] == ' ' || p[i - 1] == ' ')
 			return sbat_text_fail(d, SBAT_E_CSV, "leading or trailing space", line, field);
-		if (field == 2) {
-			what = sbat_text_parse_generation(p + start, flen, &e->generation);
-			if (what)
-				return sbat_text_fail(d, SBAT_E_CSV, what, line, field);
-		}
+		if (field == 2 && (what = sbat_text_parse_generation(p + start, i - start, ret_generation)) != NULL)
+			return sbat_text_fail(d, SBAT_E_CSV, what, line, field);
 		start = i + 1;
 	}
+	return SBAT_OK;
+}
 
-	text = *out;
+/* Copy row p[0..n) into *out twice, as text and split on commas into e's fields. */
+static void
+store_row(sbat_csv_entry *e, const uint8_t *p, size_t n, char **out)
+{
+	char *text = *out, *fields = text + n + 1, *col[SBAT_CSV_COLUMNS];
+	unsigned field = 1;
+	size_t i;
+
 	memcpy(text, p, n);
 	text[n] = '\0';
-	fields = text + n + 1;
 	memcpy(fields, p, n);
 	fields[n] = '\0';
 	*out = fields + n + 1;
-
 	col[0] = fields;
-	field = 1;
 	for (i = 0; i < n; i++) {
 		if (fields[i] != ',')
 			continue;
@@ -89,99 +75,83 @@ parse_row(sbat_csv *csv, const uint8_t *p, size_t n, unsigned line, char **out, 
 	e->vendor_version = col[4];
 	e->vendor_url = col[5];
 	e->text = text;
-	e->line = line;
+}
 
-	/* The sbat,1 row leads: it names the format version the other rows follow. */
+/* The sbat,1 row leads (it names the format version the other rows follow); no component twice. */
+static sbat_err
+check_row_order(const sbat_csv *csv, const sbat_csv_entry *e, sbat_diag *d)
+{
+	size_t i;
+
 	if (csv->n_entries == 0) {
 		if (strcmp(e->component_name, "sbat") != 0)
-			return sbat_text_fail(d, SBAT_E_CSV, "first row must be the sbat,1 header", line, 1);
+			return sbat_text_fail(d, SBAT_E_CSV, "first row must be the sbat,1 header", e->line, 1);
 		if (e->generation != 1)
-			return sbat_text_fail(d, SBAT_E_CSV, "first row must be the sbat,1 header", line, 2);
-	} else {
-		if (strcmp(e->component_name, "sbat") == 0)
-			return sbat_text_fail(d, SBAT_E_CSV, "second sbat header row", line, 1);
-		/* Rows are few (64 KiB caps them), so a quadratic scan is fine. */
-		for (i = 1; i < csv->n_entries; i++)
-			if (strcmp(csv->entries[i].component_name, e->component_name) == 0)
-				return sbat_text_fail(d, SBAT_E_CSV, "duplicate component", line, 1);
+			return sbat_text_fail(d, SBAT_E_CSV, "first row must be the sbat,1 header", e->line, 2);
+		return SBAT_OK;
 	}
-	csv->n_entries++;
+	if (strcmp(e->component_name, "sbat") == 0)
+		return sbat_text_fail(d, SBAT_E_CSV, "second sbat header row", e->line, 1);
+	/* Rows are few (64 KiB caps them), so a quadratic scan is fine. */
+	for (i = 1; i < csv->n_entries; i++)
+		if (strcmp(csv->entries[i].component_name, e->component_name) == 0)
+			return sbat_text_fail(d, SBAT_E_CSV, "duplicate component", e->line, 1);
 	return SBAT_OK;
 }
 
-struct row_ctx {
-	sbat_csv *csv;
-	char *out;
+static sbat_err
+parse_row(sbat_text_table *t, const uint8_t *p, size_t n, unsigned line, sbat_diag *d)
+{
+	sbat_csv *csv = t->block;
+	sbat_csv_entry *e;
+	sbat_err r;
+
+	csv->entries = t->entries;
+	e = &csv->entries[csv->n_entries];
+	memset(e, 0, sizeof(*e));
+	r = check_fields(p, n, line, &e->generation, d);
+	if (r != SBAT_OK)
+		return r;
+	store_row(e, p, n, &t->storage);
+	e->line = line;
+	r = check_row_order(csv, e, d);
+	if (r == SBAT_OK)
+		csv->n_entries++;
+	return r;
+}
+
+/* The struct, its entries and every string share one block: one malloc, one free. */
+struct csv_block {
+	sbat_csv csv;
+	sbat_csv_entry entries[];
 };
 
-static sbat_err
-parse_row_cb(void *ctx, const uint8_t *p, size_t n, unsigned line, sbat_diag *d)
-{
-	struct row_ctx *c = ctx;
-
-	return parse_row(c->csv, p, n, line, &c->out, d);
-}
+static const sbat_text_format csv_format = {
+	SBAT_E_CSV, SBAT_CSV_MAX_SIZE, "CSV is empty", "CSV larger than 64 KiB",
+	offsetof(struct csv_block, entries), sizeof(sbat_csv_entry), 2, parse_row,
+};
 
 sbat_err
 sbat_csv_parse(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_diag *reterr)
 {
-	struct csv_block *blk;
-	sbat_csv *csv;
-	size_t end, i, n_lf = 0, n_crlf = 0, n_rows, text_size, size;
-	struct row_ctx ctx;
-	char *storage;
+	sbat_text_table t;
+	size_t end, i, n_crlf = 0;
 	sbat_err r;
 
-	if (len > SBAT_CSV_MAX_SIZE)
-		return sbat_text_fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB", 0, 0);
-	end = buf ? sbat_text_trim(buf, len) : 0;
-	if (end == 0)
-		return sbat_text_fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
-
-	for (i = 0; i < end; i++) {
-		if (buf[i] != '\n')
-			continue;
-		n_lf++;
-		if (i > 0 && buf[i - 1] == '\r')
-			n_crlf++;
-	}
-	/*
-	 * Each row is stored twice (text, fields) with a NUL instead of its line
-	 * ending; the 64 KiB cap keeps this small, but check anyway.
-	 */
-	n_rows = n_lf + 1;
-	text_size = end - n_crlf + 1;
 	/* what gets stored (LF endings, final newline) must fit the limit too */
-	if (text_size > SBAT_CSV_MAX_SIZE)
+	end = buf && len <= SBAT_CSV_MAX_SIZE ? sbat_text_trim(buf, len) : 0;
+	for (i = 1; i < end; i++)
+		n_crlf += buf[i] == '\n' && buf[i - 1] == '\r';
+	if (end && end - n_crlf + 1 > SBAT_CSV_MAX_SIZE)
 		return sbat_text_fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB once each row ends in a newline",
-		                 0, 0);
-	size = offsetof(struct csv_block, entries);
-	if (n_rows > (SIZE_MAX - size) / sizeof(sbat_csv_entry))
-		return sbat_text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
-	size += n_rows * sizeof(sbat_csv_entry);
-	if (text_size > (SIZE_MAX - size) / 2)
-		return sbat_text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
-	size += 2 * text_size;
-
-	blk = malloc(size);
-	if (!blk)
-		return sbat_text_fail(reterr, SBAT_E_NOMEM, "allocating parsed CSV", 0, 0);
-	csv = &blk->csv;
-	csv->n_entries = 0;
-	csv->entries = blk->entries;
-	csv->storage = (char *)(blk->entries + n_rows);
-	storage = csv->storage;
-
-	/* sbat_text_trim() left no LF at the end, so this visits exactly n_rows lines. */
-	ctx.csv = csv;
-	ctx.out = storage;
-	r = sbat_text_for_each_line(buf, end, parse_row_cb, &ctx, reterr);
-	if (r != SBAT_OK) {
-		free(blk);
+		                      0, 0);
+	memset(&t, 0, sizeof(t));
+	r = sbat_text_parse(buf, len, &csv_format, &t, reterr);
+	if (r != SBAT_OK)
 		return r;
-	}
-
-	*ret_csv = csv;
+	*ret_csv = t.block;
+	(*ret_csv)->entries = t.entries;
+	(*ret_csv)->storage = (char *)t.entries + t.n_rows * sizeof(sbat_csv_entry);
 	return SBAT_OK;
 }
 

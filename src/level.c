@@ -19,12 +19,6 @@
 #define E_HEADER "first line must be sbat,1,YYYYMMDDCC"
 #define E_DATESTAMP "datestamp is not 10 decimal digits"
 
-/* As in csv.c: the struct, its entries and every string share one block. */
-struct level_block {
-	sbat_level level;
-	sbat_level_entry entries[];
-};
-
 static int
 is_datestamp(const uint8_t *p, size_t n)
 {
@@ -44,15 +38,13 @@ field_is(const uint8_t *p, size_t n, const char *s)
 	return n == strlen(s) && memcmp(p, s, n) == 0;
 }
 
-/* Validate the line p[0..n) (no line ending) and append it to level. */
+/* Split line p[0..n) into at most 3 fields, left to right so the first bad field is the one reported. */
 static sbat_err
-parse_line(sbat_level *level, const uint8_t *p, size_t n, unsigned line, char **out, sbat_diag *d)
+split_fields(const uint8_t *p, size_t n, unsigned line, const uint8_t **f, size_t *flen, unsigned *ret_nf,
+             sbat_diag *d)
 {
-	sbat_level_entry *e = &level->entries[level->n_entries];
-	const uint8_t *f[MAX_FIELDS];
-	size_t flen[MAX_FIELDS], start = 0, i;
+	size_t start = 0, i;
 	unsigned nf = 0;
-	const char *what;
 	sbat_err r;
 
 	if (n == 0)
@@ -60,42 +52,62 @@ parse_line(sbat_level *level, const uint8_t *p, size_t n, unsigned line, char **
 	r = sbat_text_check_bytes(p, n, line, SBAT_E_LEVEL, d);
 	if (r != SBAT_OK)
 		return r;
-
-	/* Split left to right so the first bad field is the one reported. */
 	for (i = 0; i <= n; i++) {
-		size_t len;
-
 		if (i < n && p[i] != ',')
 			continue;
 		if (nf == MAX_FIELDS)
 			return sbat_text_fail(d, SBAT_E_LEVEL, "more than 3 fields", line, nf + 1);
-		len = i - start;
-		if (len == 0)
+		if (i == start)
 			return sbat_text_fail(d, SBAT_E_LEVEL, "empty field", line, nf + 1);
 		if (p[start] == ' ' || p[i - 1] == ' ')
 			return sbat_text_fail(d, SBAT_E_LEVEL, "leading or trailing space", line, nf + 1);
 		f[nf] = p + start;
-		flen[nf] = len;
+		flen[nf] = i - start;
 		nf++;
 		start = i + 1;
 	}
 	if (nf < 2)
 		return sbat_text_fail(d, SBAT_E_LEVEL, "fewer than 2 fields", line, 0);
+	*ret_nf = nf;
+	return SBAT_OK;
+}
 
-	if (level->n_entries == 0) {
-		/* shim's own generator accepts exactly this shape for the first line. */
-		if (!field_is(f[0], flen[0], "sbat"))
-			return sbat_text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 1);
-		if (!field_is(f[1], flen[1], "1"))
-			return sbat_text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 2);
-		if (nf < 3)
-			return sbat_text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 0);
-		if (!is_datestamp(f[2], flen[2]))
-			return sbat_text_fail(d, SBAT_E_LEVEL, E_DATESTAMP, line, 3);
-		memcpy(level->datestamp, f[2], SBAT_LEVEL_DATESTAMP_LEN);
-		level->datestamp[SBAT_LEVEL_DATESTAMP_LEN] = '\0';
+/* The first line: exactly "sbat,1,YYYYMMDDCC", as shim's own generator accepts it. */
+static sbat_err
+parse_header(sbat_level *level, const uint8_t **f, const size_t *flen, unsigned nf, unsigned line, sbat_diag *d)
+{
+	if (!field_is(f[0], flen[0], "sbat"))
+		return sbat_text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 1);
+	if (!field_is(f[1], flen[1], "1"))
+		return sbat_text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 2);
+	if (nf < 3)
+		return sbat_text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 0);
+	if (!is_datestamp(f[2], flen[2]))
+		return sbat_text_fail(d, SBAT_E_LEVEL, E_DATESTAMP, line, 3);
+	memcpy(level->datestamp, f[2], SBAT_LEVEL_DATESTAMP_LEN);
+	level->datestamp[SBAT_LEVEL_DATESTAMP_LEN] = '\0';
+	return SBAT_OK;
+}
+
+/* Validate line p[0..n) (no line ending) and append it to the level. */
+static sbat_err
+parse_line(sbat_text_table *t, const uint8_t *p, size_t n, unsigned line, sbat_diag *d)
+{
+	sbat_level *level = t->block;
+	sbat_level_entry *e;
+	const uint8_t *f[MAX_FIELDS];
+	size_t flen[MAX_FIELDS];
+	unsigned nf = 0;
+	const char *what;
+	sbat_err r;
+
+	level->entries = t->entries;
+	e = &level->entries[level->n_entries];
+	r = split_fields(p, n, line, f, flen, &nf, d);
+	if (r == SBAT_OK && level->n_entries == 0) {
+		r = parse_header(level, f, flen, nf, line, d);
 		e->generation = 1;
-	} else {
+	} else if (r == SBAT_OK) {
 		what = sbat_text_parse_generation(f[1], flen[1], &e->generation);
 		if (what)
 			return sbat_text_fail(d, SBAT_E_LEVEL, what, line, 2);
@@ -103,38 +115,33 @@ parse_line(sbat_level *level, const uint8_t *p, size_t n, unsigned line, char **
 		if (nf == 3 && !is_datestamp(f[2], flen[2]))
 			return sbat_text_fail(d, SBAT_E_LEVEL, E_DATESTAMP, line, 3);
 	}
-
-	memcpy(*out, f[0], flen[0]);
-	(*out)[flen[0]] = '\0';
-	e->component_name = *out;
+	if (r != SBAT_OK)
+		return r;
+	memcpy(t->storage, f[0], flen[0]);
+	t->storage[flen[0]] = '\0';
+	e->component_name = t->storage;
 	e->line = line;
-	*out += flen[0] + 1;
+	t->storage += flen[0] + 1;
 	level->n_entries++;
 	return SBAT_OK;
 }
 
-struct line_ctx {
-	sbat_level *level;
-	char *out;
+/* As for CSV: the struct, its entries and every string share one block. */
+struct level_block {
+	sbat_level level;
+	sbat_level_entry entries[];
 };
 
-static sbat_err
-parse_line_cb(void *ctx, const uint8_t *p, size_t n, unsigned line, sbat_diag *d)
-{
-	struct line_ctx *c = ctx;
-
-	return parse_line(c->level, p, n, line, &c->out, d);
-}
+static const sbat_text_format level_format = {
+	SBAT_E_LEVEL, SBAT_LEVEL_MAX_SIZE, "SbatLevel is empty", "SbatLevel larger than 64 KiB",
+	offsetof(struct level_block, entries), sizeof(sbat_level_entry), 1, parse_line,
+};
 
 sbat_err
 sbat_level_parse(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *reterr)
 {
-	struct level_block *blk;
-	sbat_level *level;
+	sbat_text_table t;
 	const uint8_t *nul;
-	size_t end, i, n_rows = 1, size;
-	struct line_ctx ctx;
-	char *storage;
 	sbat_err r;
 
 	if (!buf)
@@ -143,41 +150,13 @@ sbat_level_parse(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *re
 	nul = len ? memchr(buf, '\0', len) : NULL;
 	if (nul)
 		len = (size_t)(nul - buf);
-	if (len > SBAT_LEVEL_MAX_SIZE)
-		return sbat_text_fail(reterr, SBAT_E_TOO_BIG, "SbatLevel larger than 64 KiB", 0, 0);
-	end = len ? sbat_text_trim(buf, len) : 0;
-	if (end == 0)
-		return sbat_text_fail(reterr, SBAT_E_LEVEL, "SbatLevel is empty", 0, 0);
-
-	for (i = 0; i < end; i++)
-		if (buf[i] == '\n')
-			n_rows++;
-	/*
-	 * A name is at most its line, plus a NUL instead of the line ending,
-	 * so end + 1 bytes hold them all. The size cap keeps this far from
-	 * overflowing.
-	 */
-	size = offsetof(struct level_block, entries) + n_rows * sizeof(sbat_level_entry) + end + 1;
-
-	blk = malloc(size);
-	if (!blk)
-		return sbat_text_fail(reterr, SBAT_E_NOMEM, "allocating parsed SbatLevel", 0, 0);
-	level = &blk->level;
-	memset(level->datestamp, 0, sizeof(level->datestamp));
-	level->n_entries = 0;
-	level->entries = blk->entries;
-	level->storage = (char *)(blk->entries + n_rows);
-	storage = level->storage;
-
-	ctx.level = level;
-	ctx.out = storage;
-	r = sbat_text_for_each_line(buf, end, parse_line_cb, &ctx, reterr);
-	if (r != SBAT_OK) {
-		free(blk);
+	memset(&t, 0, sizeof(t));
+	r = sbat_text_parse(buf, len, &level_format, &t, reterr);
+	if (r != SBAT_OK)
 		return r;
-	}
-
-	*ret = level;
+	*ret = t.block;
+	(*ret)->entries = t.entries;
+	(*ret)->storage = (char *)t.entries + t.n_rows * sizeof(sbat_level_entry);
 	return SBAT_OK;
 }
 

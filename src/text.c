@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* text.c - line-oriented checks shared by the SBAT CSV and SbatLevel parsers */
+#include <stdlib.h>
 #include <string.h>
 
 #include "text.h"
 
+#include "sbat/csv.h"
+
 #include "diag.h"
 
-#define MAX_GENERATION 65535u
 
 sbat_err
 sbat_text_fail(sbat_diag *d, sbat_err code, const char *what, unsigned line, unsigned field)
@@ -55,26 +57,45 @@ sbat_text_check_bytes(const uint8_t *p, size_t n, unsigned line, sbat_err code, 
 }
 
 sbat_err
-sbat_text_for_each_line(const uint8_t *buf, size_t end, text_line_fn fn, void *ctx, sbat_diag *d)
+sbat_text_parse(const uint8_t *buf, size_t len, const sbat_text_format *f, sbat_text_table *t, sbat_diag *d)
 {
-	size_t pos = 0;
+	size_t end, pos = 0, i, size;
 	unsigned line = 0;
+	sbat_err r = SBAT_OK;
 
-	while (pos < end) {
+	if (len > f->max_size)
+		return sbat_text_fail(d, SBAT_E_TOO_BIG, f->too_big, 0, 0);
+	end = buf ? sbat_text_trim(buf, len) : 0;
+	if (end == 0)
+		return sbat_text_fail(d, f->code, f->empty, 0, 0);
+	t->n_rows = 1;
+	for (i = 0; i < end; i++)
+		if (buf[i] == '\n')
+			t->n_rows++;
+	/* the size cap (64 KiB) keeps these far from overflowing; each string gets a NUL per line */
+	size = f->head_size + t->n_rows * f->entry_size + f->copies * (end + 1);
+	t->block = malloc(size);
+	if (!t->block)
+		return sbat_text_fail(d, SBAT_E_NOMEM, "out of memory", 0, 0);
+	memset(t->block, 0, f->head_size);
+	t->entries = (uint8_t *)t->block + f->head_size;
+	t->storage = (char *)t->entries + t->n_rows * f->entry_size;
+	while (pos < end && r == SBAT_OK) {
 		const uint8_t *lf = memchr(buf + pos, '\n', end - pos);
 		size_t stop = lf ? (size_t)(lf - buf) : end;
 		size_t next = lf ? stop + 1 : end;
-		sbat_err r;
 
 		line++;
 		if (lf && stop > pos && buf[stop - 1] == '\r')
 			stop--;
-		r = fn(ctx, buf + pos, stop - pos, line, d);
-		if (r != SBAT_OK)
-			return r;
+		r = f->row(t, buf + pos, stop - pos, line, d);
 		pos = next;
 	}
-	return SBAT_OK;
+	if (r != SBAT_OK) {
+		free(t->block);
+		t->block = NULL;
+	}
+	return r;
 }
 
 const char *
@@ -88,10 +109,10 @@ sbat_text_parse_generation(const uint8_t *p, size_t n, uint16_t *ret)
 			return "generation is not a decimal number";
 		/* saturate so 20 digits cannot wrap back into range */
 		v = v * 10 + (uint32_t)(p[i] - '0');
-		if (v > MAX_GENERATION)
-			v = MAX_GENERATION + 1;
+		if (v > SBAT_CSV_MAX_GENERATION)
+			v = SBAT_CSV_MAX_GENERATION + 1;
 	}
-	if (v < 1 || v > MAX_GENERATION)
+	if (v < 1 || v > SBAT_CSV_MAX_GENERATION)
 		return "generation out of range 1..65535";
 	*ret = (uint16_t)v;
 	return NULL;
