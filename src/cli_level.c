@@ -71,6 +71,7 @@ cli_run_check_level(const cli_opts *o)
 	const char *subject = o->image ? o->image : o->csv;
 	size_t n_revoked = 0, i;
 	sbat_revocation revoked[16];
+	sbat_diag d;
 	int status;
 
 	status = load_level(o, &level);
@@ -78,9 +79,8 @@ cli_run_check_level(const cli_opts *o)
 		status = load_rows(o, &file, &img, &csv);
 	if (status != EXIT_OK)
 		goto out;
-	if (sbat_level_check(level, csv, revoked, sizeof(revoked) / sizeof(revoked[0]), &n_revoked)) {
-		fprintf(stderr, "%s: internal error checking the policy\n", cli_progname);
-		status = EXIT_FAILURE_;
+	if (sbat_level_check(level, csv, revoked, sizeof(revoked) / sizeof(revoked[0]), &n_revoked, &d)) {
+		status = cli_report_error(subject, &d);
 		goto out;
 	}
 	for (i = 0; i < n_revoked && i < sizeof(revoked) / sizeof(revoked[0]); i++)

@@ -253,23 +253,23 @@ sbat_level_from_shim(const sbat_image *img, int which, sbat_level **ret, sbat_di
 
 sbat_err
 sbat_level_check(const sbat_level *level, const sbat_csv *csv, sbat_revocation *ret_revoked,
-                 size_t max_revoked, size_t *ret_n_revoked)
+                 size_t max_revoked, size_t *ret_n_revoked, sbat_diag *reterr)
 {
 	size_t i, j, n = 0;
 
 	if (!level || level->n_entries == 0 || !level->entries)
-		return SBAT_E_LEVEL;
+		return diag_fail(reterr, SBAT_E_LEVEL, "SbatLevel is empty");
 	if (!csv || csv->n_entries == 0 || !csv->entries)
-		return SBAT_E_CSV;
+		return diag_fail(reterr, SBAT_E_CSV, "CSV is empty");
 	if (max_revoked > 0 && !ret_revoked)
-		return SBAT_E_LEVEL;
+		return diag_fail(reterr, SBAT_E_LEVEL, "no room given for the revoked rows");
 	/* A hand-built struct missing a name fails closed rather than passing. */
 	for (j = 0; j < level->n_entries; j++)
 		if (!level->entries[j].component_name)
-			return SBAT_E_LEVEL;
+			return diag_fail(reterr, SBAT_E_LEVEL, "SbatLevel entry without a component name");
 	for (i = 0; i < csv->n_entries; i++)
 		if (!csv->entries[i].component_name)
-			return SBAT_E_CSV;
+			return diag_fail(reterr, SBAT_E_CSV, "CSV row without a component name");
 
 	for (i = 0; i < csv->n_entries; i++) {
 		const sbat_csv_entry *e = &csv->entries[i];

@@ -114,10 +114,11 @@ typedef struct sbat_revocation {
  * refer into level and csv. Returns SBAT_E_LEVEL for a NULL or empty level
  * (or one with a NULL component name) or for a NULL ret_revoked with a
  * non-zero max_revoked, SBAT_E_CSV for a NULL or empty csv (or one with a
- * NULL component name); nothing is written then.
+ * NULL component name), with *reterr (if not NULL) saying which; nothing
+ * is written then.
  */
 SBAT_API sbat_err sbat_level_check(const sbat_level *level, const sbat_csv *csv,
-                          sbat_revocation *ret_revoked, size_t max_revoked,
-                          size_t *ret_n_revoked);
+                                   sbat_revocation *ret_revoked, size_t max_revoked,
+                                   size_t *ret_n_revoked, sbat_diag *reterr);
 
 #endif

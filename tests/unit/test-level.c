@@ -377,7 +377,7 @@ count_revoked(const char *policy, const char *sbat, sbat_revocation *rv, size_t 
 	sbat_csv *csv = csv_ok(sbat);
 	size_t n = 12345;
 
-	assert_int_equal(sbat_level_check(level, csv, rv, max, &n), SBAT_OK);
+	assert_int_equal(sbat_level_check(level, csv, rv, max, &n, NULL), SBAT_OK);
 	sbat_level_free(level);
 	sbat_csv_free(csv);
 	return n;
@@ -419,7 +419,7 @@ test_check_reports_rows(void **state)
 
 	(void)state;
 	memset(rv, 0, sizeof(rv));
-	assert_int_equal(sbat_level_check(level, csv, rv, 4, &n), SBAT_OK);
+	assert_int_equal(sbat_level_check(level, csv, rv, 4, &n, NULL), SBAT_OK);
 	assert_int_equal(n, 2);
 	assert_ptr_equal(rv[0].entry, &csv->entries[1]);
 	assert_ptr_equal(rv[0].level, &level->entries[1]);
@@ -432,16 +432,16 @@ test_check_reports_rows(void **state)
 
 	/* the count is the total, only max_revoked are stored */
 	memset(rv, 0, sizeof(rv));
-	assert_int_equal(sbat_level_check(level, csv, rv, 1, &n), SBAT_OK);
+	assert_int_equal(sbat_level_check(level, csv, rv, 1, &n, NULL), SBAT_OK);
 	assert_int_equal(n, 2);
 	assert_ptr_equal(rv[0].entry, &csv->entries[1]);
 	assert_null(rv[1].entry);
 
 	/* count only */
 	n = 0;
-	assert_int_equal(sbat_level_check(level, csv, NULL, 0, &n), SBAT_OK);
+	assert_int_equal(sbat_level_check(level, csv, NULL, 0, &n, NULL), SBAT_OK);
 	assert_int_equal(n, 2);
-	assert_int_equal(sbat_level_check(level, csv, NULL, 0, NULL), SBAT_OK);
+	assert_int_equal(sbat_level_check(level, csv, NULL, 0, NULL, NULL), SBAT_OK);
 
 	sbat_level_free(level);
 	sbat_csv_free(csv);
@@ -458,7 +458,7 @@ test_check_first_match_wins(void **state)
 
 	(void)state;
 	assert_int_equal(count_revoked(ORIGINAL "linux,1\nlinux,9\n", HDR LINUX1, NULL, 0), 0);
-	assert_int_equal(sbat_level_check(level, csv, rv, 1, &n), SBAT_OK);
+	assert_int_equal(sbat_level_check(level, csv, rv, 1, &n, NULL), SBAT_OK);
 	assert_int_equal(n, 1);
 	assert_ptr_equal(rv[0].level, &level->entries[1]);
 	assert_int_equal(rv[0].level->line, 2);
@@ -481,17 +481,17 @@ test_check_invalid_args(void **state)
 	(void)state;
 	memset(&empty_level, 0, sizeof(empty_level));
 	memset(&empty_csv, 0, sizeof(empty_csv));
-	assert_int_equal(sbat_level_check(NULL, csv, NULL, 0, &n), SBAT_E_LEVEL);
-	assert_int_equal(sbat_level_check(&empty_level, csv, NULL, 0, &n), SBAT_E_LEVEL);
-	assert_int_equal(sbat_level_check(level, NULL, NULL, 0, &n), SBAT_E_CSV);
-	assert_int_equal(sbat_level_check(level, &empty_csv, NULL, 0, &n), SBAT_E_CSV);
-	assert_int_equal(sbat_level_check(level, csv, NULL, 3, &n), SBAT_E_LEVEL);
+	assert_int_equal(sbat_level_check(NULL, csv, NULL, 0, &n, NULL), SBAT_E_LEVEL);
+	assert_int_equal(sbat_level_check(&empty_level, csv, NULL, 0, &n, NULL), SBAT_E_LEVEL);
+	assert_int_equal(sbat_level_check(level, NULL, NULL, 0, &n, NULL), SBAT_E_CSV);
+	assert_int_equal(sbat_level_check(level, &empty_csv, NULL, 0, &n, NULL), SBAT_E_CSV);
+	assert_int_equal(sbat_level_check(level, csv, NULL, 3, &n, NULL), SBAT_E_LEVEL);
 	/* a hand-built struct without names fails instead of passing */
 	level->entries[2].component_name = NULL;
-	assert_int_equal(sbat_level_check(level, csv, NULL, 0, &n), SBAT_E_LEVEL);
+	assert_int_equal(sbat_level_check(level, csv, NULL, 0, &n, NULL), SBAT_E_LEVEL);
 	level->entries[2].component_name = "grub";
 	csv->entries[1].component_name = NULL;
-	assert_int_equal(sbat_level_check(level, csv, NULL, 0, &n), SBAT_E_CSV);
+	assert_int_equal(sbat_level_check(level, csv, NULL, 0, &n, NULL), SBAT_E_CSV);
 	assert_int_equal(n, 77);
 	sbat_level_free(level);
 	sbat_csv_free(csv);
@@ -860,9 +860,9 @@ test_shim_check(void **state)
 
 	(void)state;
 	assert_int_equal(from_shim(img, len, SBAT_LEVEL_LATEST, &level, &d), SBAT_OK);
-	assert_int_equal(sbat_level_check(level, old, NULL, 0, &n), SBAT_OK);
+	assert_int_equal(sbat_level_check(level, old, NULL, 0, &n, NULL), SBAT_OK);
 	assert_int_equal(n, 1);
-	assert_int_equal(sbat_level_check(level, cur, NULL, 0, &n), SBAT_OK);
+	assert_int_equal(sbat_level_check(level, cur, NULL, 0, &n, NULL), SBAT_OK);
 	assert_int_equal(n, 0);
 	sbat_level_free(level);
 	sbat_csv_free(old);
