@@ -205,7 +205,7 @@ take_option(int c, char **argv, cli_opts *o)
 	case 'p': o->print = 1; break;
 	case 'v': o->verbose = 1; break;
 	case 'h': usage(stdout); return PARSE_DONE;
-	case 'V': printf("sbat-add %s\n", SBAT_ADD_VERSION); return PARSE_DONE;
+	case 'V': printf("sbat-add %s\n", SBAT_VERSION); return PARSE_DONE;
 	case ':': return usage_error("option requires an argument:", option_name(argv[optind - 1]));
 	default: return usage_error("unrecognized option", option_name(argv[optind - 1]));
 	}

@@ -18,8 +18,9 @@
 /* Characteristics of a new .sbat: initialized data, readable (never W or X, no ALIGN bits). */
 #define SBAT_SECTION_CHARACTERISTICS 0x40000040u
 
-/* The 8-byte name field of a .sbat section header. */
-extern const uint8_t sbat_section_name[8];
+/* The 8-byte name field of a .sbat section header: the literal's own NUL is the eighth byte. */
+#define SBAT_SECTION_NAME_FIELD ".sbat\0\0"
+#define SBAT_SECTION_NAME_SIZE 8
 
 typedef struct sbat_pe_section {
 	char name[9];            /* the 8-byte name, NUL-terminated for printing */

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* pe_parse.c - read a PE/COFF image into a checked value model */
-#include <string.h>
-
 #include <stdlib.h>
+#include <string.h>
 
 #include "pe_model.h"
 
@@ -11,7 +10,6 @@
 #include "diag.h"
 #include "pe_layout.h"
 
-const uint8_t sbat_section_name[8] = { '.', 's', 'b', 'a', 't', 0, 0, 0 };
 
 /* Which kernel layout, if any, surrounds the PE header. Needs len >= 0x40. */
 static sbat_pe_kind
@@ -134,7 +132,7 @@ parse_sections(sbat_pe *pe, bview *v, sbat_diag *d)
 			pe->virtual_end = end;
 		if (s->virtual_address < lowest_va)
 			lowest_va = s->virtual_address;
-		if (memcmp(name, sbat_section_name, 8) == 0) {
+		if (memcmp(name, SBAT_SECTION_NAME_FIELD, SBAT_SECTION_NAME_SIZE) == 0) {
 			if (pe->sbat_count == 0)
 				pe->sbat_index = (int)i;
 			pe->sbat_count++;

@@ -425,7 +425,7 @@ plan_insert(const sbat_pe *pe, const uint8_t *in, size_t payload_len, plan *p, c
 	add_extent(p, EXTENT_COPY, t->start, t->end - t->start);
 
 	memset(header, 0, sizeof(header));
-	memcpy(header, sbat_section_name, sizeof(sbat_section_name));
+	memcpy(header, SBAT_SECTION_NAME_FIELD, SBAT_SECTION_NAME_SIZE);
 	fill_section_header(header, pl.raw_size, pl.va, pl.raw_size, pl.raw_ptr, SBAT_SECTION_CHARACTERISTICS);
 	add_patch_bytes(p, pe->section_table_end, header, SH_SIZE);
 	p->section_header_offset = pe->section_table_end;

@@ -3,7 +3,7 @@
 #ifndef SBAT_SBAT_H
 #define SBAT_SBAT_H
 
-#define SBAT_ADD_VERSION "0.1.0"
+#include "sbat/version.h"
 
 #include "error.h"
 #include "image.h"

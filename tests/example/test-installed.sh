@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# test-installed.sh - install the build into a scratch root and use the
+# library the way another project would: the example program compiled with
+# pkg-config against the installed headers, linked once with the shared and
+# once with the static library, and run on a generated image. Also checks
+# that both libraries export nothing but sbat_* symbols.
+#
+# Environment (set by meson): BUILD_ROOT, EXAMPLE, GEN_FIXTURES, CC.
+# Exit 77 (skip) when no C compiler or pkg-config is there.
+set -u
+
+for var in BUILD_ROOT EXAMPLE GEN_FIXTURES; do
+	[ -n "${!var:-}" ] || { echo "test-installed.sh: $var is not set (run through 'meson test')" >&2; exit 1; }
+done
+CC=${CC:-cc}
+command -v "${CC%% *}" >/dev/null 2>&1 || { echo "SKIP: no C compiler"; exit 77; }
+command -v pkg-config >/dev/null 2>&1 || { echo "SKIP: no pkg-config"; exit 77; }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-installed.XXXXXX") || exit 1
+trap 'rm -rf -- "$T"' EXIT
+n=0 passed=0 failed=0
+check() {
+	local desc="$1"
+	shift
+	n=$((n + 1))
+	if "$@" >"$T/log" 2>&1; then
+		passed=$((passed + 1))
+		echo "ok $n - $desc"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $desc"
+		sed 's/^/#   /' "$T/log" | head -20
+	fi
+}
+
+check "meson install into a scratch root" meson install -C "$BUILD_ROOT" --no-rebuild --quiet --destdir "$T/root"
+pc=$(find "$T/root" -name sbat.pc | head -n1)
+check "sbat.pc is installed" test -n "$pc"
+export PKG_CONFIG_SYSROOT_DIR="$T/root" PKG_CONFIG_PATH="$(dirname "$pc")"
+libdir=$(dirname "$(dirname "$pc")")
+check "the installed headers compile the example (C99, all warnings, pedantic)" \
+	sh -c "$CC -std=c99 -Wall -Wextra -Wpedantic -Werror $EXAMPLE \$(pkg-config --cflags --libs sbat) -o $T/show-shared"
+check "libsbat.so has a versioned SONAME" sh -c "readelf -d $libdir/libsbat.so | grep -q 'SONAME.*libsbat.so.0'"
+check "libsbat.so exports only sbat_* symbols" \
+	sh -c "test -z \"\$(nm -D --defined-only $libdir/libsbat.so | awk '{print \$3}' | grep -v '^sbat_')\""
+check "libsbat.a defines only sbat_* global symbols" \
+	sh -c "test -z \"\$(nm -g --defined-only $libdir/libsbat.a 2>/dev/null | awk 'NF == 3 {print \$3}' | grep -v '^sbat_')\""
+check "the example links against the static library too" \
+	sh -c "$CC -std=c99 $EXAMPLE \$(pkg-config --cflags sbat) $libdir/libsbat.a -o $T/show-static"
+"$GEN_FIXTURES" "$T/fx" >/dev/null
+check "the shared-library example describes an image with .sbat" \
+	sh -c "LD_LIBRARY_PATH=$libdir $T/show-shared $T/fx/sbat-last.efi | grep -q '^  fxtest 1\$'"
+check "the static example reports an image without .sbat (exit 3)" \
+	sh -c "$T/show-static $T/fx/efi-x86_64.efi >/dev/null; test \$? -eq 3"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
