@@ -458,241 +458,128 @@ test_csv_empty(void **state)
 	assert_diag(d, SBAT_E_CSV, "CSV is empty", 0, 0);
 }
 
-static void
-test_csv_only_newlines(void **state)
-{
-	sbat_diag d;
-
-	(void)state;
-	d = FAIL_LIT("\n");
-	assert_diag(d, SBAT_E_CSV, "CSV is empty", 0, 0);
-	d = FAIL_LIT("\r\n");
-	assert_diag(d, SBAT_E_CSV, "CSV is empty", 0, 0);
-	d = FAIL_LIT("\n\n\r\n\n");
-	assert_diag(d, SBAT_E_CSV, "CSV is empty", 0, 0);
-}
-
-static void
-test_csv_nul_byte(void **state)
-{
-	sbat_diag d;
-
-	(void)state;
-	d = FAIL_LIT(HDR "tool,1,V\0,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, "NUL byte", 2, 3);
-	/* Section padding left in by the caller is not silently accepted. */
-	d = FAIL_LIT(HDR TOOL "\n\0\0\0\0");
-	assert_diag(d, SBAT_E_CSV, "NUL byte", 3, 1);
-	d = FAIL_LIT("\0" HDR);
-	assert_diag(d, SBAT_E_CSV, "NUL byte", 1, 1);
-	d = FAIL_LIT(HDR TOOL "\0");
-	assert_diag(d, SBAT_E_CSV, "NUL byte", 2, 6);
-}
-
-static void
-test_csv_bom(void **state)
-{
-	sbat_diag d;
-
-	(void)state;
-	d = FAIL_LIT("\xef\xbb\xbf" HDR);
-	assert_diag(d, SBAT_E_CSV, "UTF-8 byte order mark", 1, 1);
-	d = FAIL_LIT("\xef\xbb\xbf");
-	assert_diag(d, SBAT_E_CSV, "UTF-8 byte order mark", 1, 1);
-	/* Only at the very start is it a BOM; elsewhere it is just non-ASCII. */
-	d = FAIL_LIT(HDR "\xef\xbb\xbf" TOOL "\n");
-	assert_diag(d, SBAT_E_CSV, E_BYTE, 2, 1);
-	d = FAIL_LIT("\xef\xbb" HDR);
-	assert_diag(d, SBAT_E_CSV, E_BYTE, 1, 1);
-	/* A BOM prefix cut short must not be read past the end. */
-	d = FAIL_LIT("\xef\xbb");
-	assert_diag(d, SBAT_E_CSV, E_BYTE, 1, 1);
-	d = FAIL_LIT("\xef");
-	assert_diag(d, SBAT_E_CSV, E_BYTE, 1, 1);
-}
-
-static void
-test_csv_tab(void **state)
-{
-	sbat_diag d;
-
-	(void)state;
-	d = FAIL_LIT(HDR TOOL "\t\n");
-	assert_diag(d, SBAT_E_CSV, E_BYTE, 2, 6);
-	d = FAIL_LIT(HDR "tool,1,V,tool,1.0,\thttps://example.org/tool\n");
-	assert_diag(d, SBAT_E_CSV, E_BYTE, 2, 6);
-	d = FAIL_LIT(HDR "tool\t,1,V,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_BYTE, 2, 1);
-}
-
-static void
-test_csv_control_byte(void **state)
-{
-	sbat_diag d;
-
-	(void)state;
-	d = FAIL_LIT(HDR "\x01tool,1,V,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_BYTE, 2, 1);
-	d = FAIL_LIT(HDR "tool,1,V,to\x7fol,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_BYTE, 2, 4);
-	d = FAIL_LIT(HDR "tool,1,V,tool,1.0\x1b,u\n");
-	assert_diag(d, SBAT_E_CSV, E_BYTE, 2, 5);
-	d = FAIL_LIT(HDR "tool,1\f,V,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_BYTE, 2, 2);
-	d = FAIL_LIT(HDR "\v\n");
-	assert_diag(d, SBAT_E_CSV, E_BYTE, 2, 1);
-}
-
-static void
-test_csv_non_ascii(void **state)
-{
-	sbat_diag d;
-
-	(void)state;
-	d = FAIL_LIT(HDR "tool,1,Caf\xc3\xa9,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_BYTE, 2, 3);
-	d = FAIL_LIT(HDR "tool,1,V,tool,1.0,u\x80\n");
-	assert_diag(d, SBAT_E_CSV, E_BYTE, 2, 6);
-	d = FAIL_LIT(HDR TOOL ",\xff\n");
-	assert_diag(d, SBAT_E_CSV, E_BYTE, 2, 7);
-}
+/*
+ * One defect per row: the input, then the check that must name it and where
+ * (line, field; field 0 for the whole line). Grouped by the rule broken.
+ */
+static const struct bad_csv {
+	const char *rule;
+	const char *input;
+	size_t len;
+	const char *what;
+	unsigned line, field;
+} bad_csvs[] = {
+#define BAD(rule, lit, what, line, field) { rule, lit, sizeof(lit) - 1, what, line, field }
+	BAD("only_newlines", "\n", "CSV is empty", 0, 0),
+	BAD("only_newlines", "\r\n", "CSV is empty", 0, 0),
+	BAD("only_newlines", "\n\n\r\n\n", "CSV is empty", 0, 0),
+	BAD("nul_byte", HDR "tool,1,V\0,tool,1.0,u\n", "NUL byte", 2, 3),
+	BAD("nul_byte", HDR TOOL "\n\0\0\0\0", "NUL byte", 3, 1),
+	BAD("nul_byte", "\0" HDR, "NUL byte", 1, 1),
+	BAD("nul_byte", HDR TOOL "\0", "NUL byte", 2, 6),
+	BAD("bom", "\xef\xbb\xbf" HDR, "UTF-8 byte order mark", 1, 1),
+	BAD("bom", "\xef\xbb\xbf", "UTF-8 byte order mark", 1, 1),
+	BAD("bom", HDR "\xef\xbb\xbf" TOOL "\n", E_BYTE, 2, 1),
+	BAD("bom", "\xef\xbb" HDR, E_BYTE, 1, 1),
+	BAD("bom", "\xef\xbb", E_BYTE, 1, 1),
+	BAD("bom", "\xef", E_BYTE, 1, 1),
+	BAD("tab", HDR TOOL "\t\n", E_BYTE, 2, 6),
+	BAD("tab", HDR "tool,1,V,tool,1.0,\thttps://example.org/tool\n", E_BYTE, 2, 6),
+	BAD("tab", HDR "tool\t,1,V,tool,1.0,u\n", E_BYTE, 2, 1),
+	BAD("control_byte", HDR "\x01tool,1,V,tool,1.0,u\n", E_BYTE, 2, 1),
+	BAD("control_byte", HDR "tool,1,V,to\x7fol,1.0,u\n", E_BYTE, 2, 4),
+	BAD("control_byte", HDR "tool,1,V,tool,1.0\x1b,u\n", E_BYTE, 2, 5),
+	BAD("control_byte", HDR "tool,1\f,V,tool,1.0,u\n", E_BYTE, 2, 2),
+	BAD("control_byte", HDR "\v\n", E_BYTE, 2, 1),
+	BAD("non_ascii", HDR "tool,1,Caf\xc3\xa9,tool,1.0,u\n", E_BYTE, 2, 3),
+	BAD("non_ascii", HDR "tool,1,V,tool,1.0,u\x80\n", E_BYTE, 2, 6),
+	BAD("non_ascii", HDR TOOL ",\xff\n", E_BYTE, 2, 7),
+	BAD("lone_cr", SBAT_CSV_HEADER_ROW "\r" TOOL "\n", E_CR, 1, 0),
+	BAD("lone_cr", HDR TOOL "\r", E_CR, 2, 0),
+	BAD("lone_cr", HDR TOOL "\r\r\n", E_CR, 2, 0),
+	BAD("lone_cr", HDR "tool,1,V\r,tool,1.0,u\n", E_CR, 2, 0),
+	BAD("lone_cr", HDR TOOL "\n\r", E_CR, 3, 0),
+	BAD("lone_cr", HDR TOOL "\n\n\r\r\n", "empty line", 3, 0),
+	BAD("empty_line", HDR "\n" TOOL "\n", "empty line", 2, 0),
+	BAD("empty_line", SBAT_CSV_HEADER_ROW "\r\n\r\n" TOOL, "empty line", 2, 0),
+	BAD("empty_line", "\n" HDR, "empty line", 1, 0),
+	BAD("empty_line", HDR TOOL "\n\n\n" OTHER "\n\n", "empty line", 3, 0),
+	BAD("fewer_than_6_fields", HDR "tool,1,V,tool,1.0\n", E_FEW, 2, 0),
+	BAD("fewer_than_6_fields", HDR "tool\n", E_FEW, 2, 0),
+	BAD("fewer_than_6_fields", HDR " \n" TOOL "\n", E_FEW, 2, 0),
+	BAD("fewer_than_6_fields", "sbat,1,SBAT Version,sbat,1\n", E_FEW, 1, 0),
+	BAD("fewer_than_6_fields", HDR ",,,,\n", E_FEW, 2, 0),
+	BAD("empty_field", HDR ",1,V,tool,1.0,u\n", E_EMPTY, 2, 1),
+	BAD("empty_field", HDR "tool,,V,tool,1.0,u\n", E_EMPTY, 2, 2),
+	BAD("empty_field", HDR "tool,1,,tool,1.0,u\n", E_EMPTY, 2, 3),
+	BAD("empty_field", HDR "tool,1,V,tool,1.0,\n", E_EMPTY, 2, 6),
+	BAD("empty_field", HDR TOOL ",\n", E_EMPTY, 2, 7),
+	BAD("empty_field", HDR TOOL ",,x\n", E_EMPTY, 2, 7),
+	BAD("empty_field", HDR ",,,,,\n", E_EMPTY, 2, 1),
+	BAD("leading_or_trailing_space", HDR " tool,1,V,tool,1.0,u\n", E_SPACE, 2, 1),
+	BAD("leading_or_trailing_space", HDR "tool ,1,V,tool,1.0,u\n", E_SPACE, 2, 1),
+	BAD("leading_or_trailing_space", HDR "tool,1,V ,tool,1.0,u\n", E_SPACE, 2, 3),
+	BAD("leading_or_trailing_space", HDR "tool,1,V, ,1.0,u\n", E_SPACE, 2, 4),
+	BAD("leading_or_trailing_space", HDR TOOL " \n", E_SPACE, 2, 6),
+	BAD("leading_or_trailing_space", HDR TOOL ", extra\n", E_SPACE, 2, 7),
+	BAD("leading_or_trailing_space", SBAT_CSV_HEADER_ROW " \r\n", E_SPACE, 1, 6),
+	BAD("generation_zero", HDR "tool,0,V,tool,1.0,u\n", E_RANGE, 2, 2),
+	BAD("generation_zero", HDR "tool,0000,V,tool,1.0,u\n", E_RANGE, 2, 2),
+	BAD("generation_too_big", HDR "tool,65536,V,tool,1.0,u\n", E_RANGE, 2, 2),
+	BAD("generation_too_big", HDR "tool,100000,V,tool,1.0,u\n", E_RANGE, 2, 2),
+	BAD("generation_overflow", HDR "tool,99999999999999999999,V,tool,1.0,u\n", E_RANGE, 2, 2),
+	BAD("generation_overflow", HDR "tool,4294967297,V,tool,1.0,u\n", E_RANGE, 2, 2),
+	BAD("generation_overflow", HDR "tool,18446744073709551617,V,tool,1.0,u\n", E_RANGE, 2, 2),
+	BAD("generation_leading_space", HDR "tool, 1,V,tool,1.0,u\n", E_SPACE, 2, 2),
+	BAD("generation_leading_space", HDR "tool,1 ,V,tool,1.0,u\n", E_SPACE, 2, 2),
+	BAD("first_row_not_sbat", TOOL "\n", E_FIRST, 1, 1),
+	BAD("first_row_not_sbat", LINUX "\n" HDR, E_FIRST, 1, 1),
+	BAD("first_row_not_sbat", "SBAT,1,SBAT Version,sbat,1,u\n", E_FIRST, 1, 1),
+	BAD("first_row_not_sbat", "sbatx,1,SBAT Version,sbat,1,u\n", E_FIRST, 1, 1),
+	BAD("first_row_generation_not_1", "sbat,2,SBAT Version,sbat,1,u\n" TOOL "\n", E_FIRST, 1, 2),
+	BAD("first_row_generation_not_1", "sbat,65535,SBAT Version,sbat,1,u\n", E_FIRST, 1, 2),
+	BAD("second_sbat_header", HDR TOOL "\n" HDR, "second sbat header row", 3, 1),
+	BAD("second_sbat_header", HDR "sbat,2,SBAT Version,sbat,1,u\n", "second sbat header row", 2, 1),
+	BAD("duplicate_component", HDR TOOL "\n" OTHER "\ntool,2,Other,tool,2.0,u\n", "duplicate component", 4, 1),
+	BAD("duplicate_component", HDR LINUX "\n" LINUX "\n", "duplicate component", 3, 1),
+	BAD("first_error_wins", HDR TOOL "\n" TOOL "\ntool,1,V,\t,1.0,u\n", "duplicate component", 3, 1),
+	BAD("first_error_wins", HDR "tool,,V\t,tool\n", E_BYTE, 2, 3),
+	BAD("first_error_wins", HDR "tool,x,,tool,1.0,u\n", E_NOTNUM, 2, 2),
+	BAD("first_error_wins", HDR "tool,0,V ,tool,1.0,u\n", E_RANGE, 2, 2),
+	BAD("first_error_wins", HDR "to ol,1,V ,tool,1.0,u \n", E_SPACE, 2, 3),
+#undef BAD
+};
 
 static void
-test_csv_lone_cr(void **state)
+test_csv_rejections(void **state)
 {
-	sbat_diag d;
+	size_t i;
 
 	(void)state;
-	d = FAIL_LIT(SBAT_CSV_HEADER_ROW "\r" TOOL "\n");
-	assert_diag(d, SBAT_E_CSV, E_CR, 1, 0);
-	d = FAIL_LIT(HDR TOOL "\r");
-	assert_diag(d, SBAT_E_CSV, E_CR, 2, 0);
-	d = FAIL_LIT(HDR TOOL "\r\r\n");
-	assert_diag(d, SBAT_E_CSV, E_CR, 2, 0);
-	d = FAIL_LIT(HDR "tool,1,V\r,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_CR, 2, 0);
-	d = FAIL_LIT(HDR TOOL "\n\r");
-	assert_diag(d, SBAT_E_CSV, E_CR, 3, 0);
-	d = FAIL_LIT(HDR TOOL "\n\n\r\r\n");
-	assert_diag(d, SBAT_E_CSV, "empty line", 3, 0);
+	for (i = 0; i < sizeof(bad_csvs) / sizeof(bad_csvs[0]); i++) {
+		const struct bad_csv *b = &bad_csvs[i];
+		sbat_diag d = fail_n(b->input, b->len);
+
+		if (d.code != SBAT_E_CSV || !d.what || strcmp(d.what, b->what) != 0 || d.line != b->line ||
+		    d.field != b->field)
+			fail_msg("%s, row %zu: got \"%s\" at line %u, field %u; want \"%s\" at %u, %u", b->rule, i,
+			         d.what ? d.what : "(none)", d.line, d.field, b->what, b->line, b->field);
+	}
 }
 
-static void
-test_csv_empty_line(void **state)
-{
-	sbat_diag d;
 
-	(void)state;
-	d = FAIL_LIT(HDR "\n" TOOL "\n");
-	assert_diag(d, SBAT_E_CSV, "empty line", 2, 0);
-	d = FAIL_LIT(SBAT_CSV_HEADER_ROW "\r\n\r\n" TOOL);
-	assert_diag(d, SBAT_E_CSV, "empty line", 2, 0);
-	d = FAIL_LIT("\n" HDR);
-	assert_diag(d, SBAT_E_CSV, "empty line", 1, 0);
-	d = FAIL_LIT(HDR TOOL "\n\n\n" OTHER "\n\n");
-	assert_diag(d, SBAT_E_CSV, "empty line", 3, 0);
-}
 
-static void
-test_csv_fewer_than_6_fields(void **state)
-{
-	sbat_diag d;
 
-	(void)state;
-	d = FAIL_LIT(HDR "tool,1,V,tool,1.0\n");
-	assert_diag(d, SBAT_E_CSV, E_FEW, 2, 0);
-	d = FAIL_LIT(HDR "tool\n");
-	assert_diag(d, SBAT_E_CSV, E_FEW, 2, 0);
-	d = FAIL_LIT(HDR " \n" TOOL "\n");
-	assert_diag(d, SBAT_E_CSV, E_FEW, 2, 0);
-	d = FAIL_LIT("sbat,1,SBAT Version,sbat,1\n");
-	assert_diag(d, SBAT_E_CSV, E_FEW, 1, 0);
-	d = FAIL_LIT(HDR ",,,,\n");
-	assert_diag(d, SBAT_E_CSV, E_FEW, 2, 0);
-}
 
-static void
-test_csv_empty_field(void **state)
-{
-	sbat_diag d;
 
-	(void)state;
-	d = FAIL_LIT(HDR ",1,V,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_EMPTY, 2, 1);
-	d = FAIL_LIT(HDR "tool,,V,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_EMPTY, 2, 2);
-	d = FAIL_LIT(HDR "tool,1,,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_EMPTY, 2, 3);
-	d = FAIL_LIT(HDR "tool,1,V,tool,1.0,\n");
-	assert_diag(d, SBAT_E_CSV, E_EMPTY, 2, 6);
-	d = FAIL_LIT(HDR TOOL ",\n");
-	assert_diag(d, SBAT_E_CSV, E_EMPTY, 2, 7);
-	d = FAIL_LIT(HDR TOOL ",,x\n");
-	assert_diag(d, SBAT_E_CSV, E_EMPTY, 2, 7);
-	d = FAIL_LIT(HDR ",,,,,\n");
-	assert_diag(d, SBAT_E_CSV, E_EMPTY, 2, 1);
-}
 
-static void
-test_csv_leading_or_trailing_space(void **state)
-{
-	sbat_diag d;
 
-	(void)state;
-	d = FAIL_LIT(HDR " tool,1,V,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_SPACE, 2, 1);
-	d = FAIL_LIT(HDR "tool ,1,V,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_SPACE, 2, 1);
-	d = FAIL_LIT(HDR "tool,1,V ,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_SPACE, 2, 3);
-	d = FAIL_LIT(HDR "tool,1,V, ,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_SPACE, 2, 4);
-	d = FAIL_LIT(HDR TOOL " \n");
-	assert_diag(d, SBAT_E_CSV, E_SPACE, 2, 6);
-	d = FAIL_LIT(HDR TOOL ", extra\n");
-	assert_diag(d, SBAT_E_CSV, E_SPACE, 2, 7);
-	d = FAIL_LIT(SBAT_CSV_HEADER_ROW " \r\n");
-	assert_diag(d, SBAT_E_CSV, E_SPACE, 1, 6);
-}
 
-static void
-test_csv_generation_zero(void **state)
-{
-	sbat_diag d;
 
-	(void)state;
-	d = FAIL_LIT(HDR "tool,0,V,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_RANGE, 2, 2);
-	d = FAIL_LIT(HDR "tool,0000,V,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_RANGE, 2, 2);
-}
 
-static void
-test_csv_generation_too_big(void **state)
-{
-	sbat_diag d;
 
-	(void)state;
-	d = FAIL_LIT(HDR "tool,65536,V,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_RANGE, 2, 2);
-	d = FAIL_LIT(HDR "tool,100000,V,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_RANGE, 2, 2);
-}
 
-static void
-test_csv_generation_overflow(void **state)
-{
-	sbat_diag d;
 
-	(void)state;
-	d = FAIL_LIT(HDR "tool,99999999999999999999,V,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_RANGE, 2, 2);
-	/* 2^32 + 1 and 2^64 + 1: wrap to 1 if the arithmetic is unchecked. */
-	d = FAIL_LIT(HDR "tool,4294967297,V,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_RANGE, 2, 2);
-	d = FAIL_LIT(HDR "tool,18446744073709551617,V,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_RANGE, 2, 2);
-}
 
 static void
 test_csv_generation_not_decimal(void **state)
@@ -716,90 +603,11 @@ test_csv_generation_not_decimal(void **state)
 	}
 }
 
-static void
-test_csv_generation_leading_space(void **state)
-{
-	sbat_diag d;
 
-	(void)state;
-	d = FAIL_LIT(HDR "tool, 1,V,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_SPACE, 2, 2);
-	d = FAIL_LIT(HDR "tool,1 ,V,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_SPACE, 2, 2);
-}
 
-static void
-test_csv_first_row_not_sbat(void **state)
-{
-	sbat_diag d;
 
-	(void)state;
-	d = FAIL_LIT(TOOL "\n");
-	assert_diag(d, SBAT_E_CSV, E_FIRST, 1, 1);
-	d = FAIL_LIT(LINUX "\n" HDR);
-	assert_diag(d, SBAT_E_CSV, E_FIRST, 1, 1);
-	d = FAIL_LIT("SBAT,1,SBAT Version,sbat,1,u\n");
-	assert_diag(d, SBAT_E_CSV, E_FIRST, 1, 1);
-	d = FAIL_LIT("sbatx,1,SBAT Version,sbat,1,u\n");
-	assert_diag(d, SBAT_E_CSV, E_FIRST, 1, 1);
-}
 
-static void
-test_csv_first_row_generation_not_1(void **state)
-{
-	sbat_diag d;
 
-	(void)state;
-	d = FAIL_LIT("sbat,2,SBAT Version,sbat,1,u\n" TOOL "\n");
-	assert_diag(d, SBAT_E_CSV, E_FIRST, 1, 2);
-	d = FAIL_LIT("sbat,65535,SBAT Version,sbat,1,u\n");
-	assert_diag(d, SBAT_E_CSV, E_FIRST, 1, 2);
-}
-
-static void
-test_csv_second_sbat_header(void **state)
-{
-	sbat_diag d;
-
-	(void)state;
-	d = FAIL_LIT(HDR TOOL "\n" HDR);
-	assert_diag(d, SBAT_E_CSV, "second sbat header row", 3, 1);
-	d = FAIL_LIT(HDR "sbat,2,SBAT Version,sbat,1,u\n");
-	assert_diag(d, SBAT_E_CSV, "second sbat header row", 2, 1);
-}
-
-static void
-test_csv_duplicate_component(void **state)
-{
-	sbat_diag d;
-
-	(void)state;
-	d = FAIL_LIT(HDR TOOL "\n" OTHER "\ntool,2,Other,tool,2.0,u\n");
-	assert_diag(d, SBAT_E_CSV, "duplicate component", 4, 1);
-	d = FAIL_LIT(HDR LINUX "\n" LINUX "\n");
-	assert_diag(d, SBAT_E_CSV, "duplicate component", 3, 1);
-}
-
-static void
-test_csv_first_error_wins(void **state)
-{
-	sbat_diag d;
-
-	(void)state;
-	/* The earliest line is reported, whichever check fires there. */
-	d = FAIL_LIT(HDR TOOL "\n" TOOL "\ntool,1,V,\t,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, "duplicate component", 3, 1);
-	/* Within a line, bad bytes come before field checks. */
-	d = FAIL_LIT(HDR "tool,,V\t,tool\n");
-	assert_diag(d, SBAT_E_CSV, E_BYTE, 2, 3);
-	/* Then fields from left to right. */
-	d = FAIL_LIT(HDR "tool,x,,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_NOTNUM, 2, 2);
-	d = FAIL_LIT(HDR "tool,0,V ,tool,1.0,u\n");
-	assert_diag(d, SBAT_E_CSV, E_RANGE, 2, 2);
-	d = FAIL_LIT(HDR "to ol,1,V ,tool,1.0,u \n");
-	assert_diag(d, SBAT_E_CSV, E_SPACE, 2, 3);
-}
 
 static void
 test_csv_outputs_untouched(void **state)
@@ -1180,6 +988,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_csv_rejections),
 		cmocka_unit_test(test_csv_valid_header_only),
 		cmocka_unit_test(test_csv_valid_linux),
 		cmocka_unit_test(test_csv_valid_crlf),
@@ -1193,27 +1002,7 @@ main(void)
 		cmocka_unit_test(test_csv_valid_max_size),
 		cmocka_unit_test(test_csv_too_big),
 		cmocka_unit_test(test_csv_empty),
-		cmocka_unit_test(test_csv_only_newlines),
-		cmocka_unit_test(test_csv_nul_byte),
-		cmocka_unit_test(test_csv_bom),
-		cmocka_unit_test(test_csv_tab),
-		cmocka_unit_test(test_csv_control_byte),
-		cmocka_unit_test(test_csv_non_ascii),
-		cmocka_unit_test(test_csv_lone_cr),
-		cmocka_unit_test(test_csv_empty_line),
-		cmocka_unit_test(test_csv_fewer_than_6_fields),
-		cmocka_unit_test(test_csv_empty_field),
-		cmocka_unit_test(test_csv_leading_or_trailing_space),
-		cmocka_unit_test(test_csv_generation_zero),
-		cmocka_unit_test(test_csv_generation_too_big),
-		cmocka_unit_test(test_csv_generation_overflow),
 		cmocka_unit_test(test_csv_generation_not_decimal),
-		cmocka_unit_test(test_csv_generation_leading_space),
-		cmocka_unit_test(test_csv_first_row_not_sbat),
-		cmocka_unit_test(test_csv_first_row_generation_not_1),
-		cmocka_unit_test(test_csv_second_sbat_header),
-		cmocka_unit_test(test_csv_duplicate_component),
-		cmocka_unit_test(test_csv_first_error_wins),
 		cmocka_unit_test(test_csv_outputs_untouched),
 		cmocka_unit_test(test_csv_not_nul_terminated),
 		cmocka_unit_test(test_csv_format_canonical),
