@@ -92,19 +92,10 @@ typedef enum source {
 } source;
 
 static sbat_err
-pread_all(int fd, uint8_t *buf, size_t n, uint64_t offset, const char *what, sbat_diag *d)
+pread_all(const emitter *em, int fd, uint8_t *buf, size_t n, uint64_t offset, const char *what)
 {
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r = pread(fd, buf + got, n - got, (off_t)(offset + got));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return diag_fail_errno(d, SBAT_E_IO, what, r < 0 ? errno : EIO);
-		got += (size_t)r;
-	}
+	if (sbat_io_pread_all(em->out->io, fd, buf, n, offset) != 0)
+		return diag_fail_errno(em->d, SBAT_E_IO, what, errno);
 	return SBAT_OK;
 }
 
@@ -115,9 +106,9 @@ fill(emitter *em, const extent *e, uint64_t pos, uint64_t off, size_t n, source 
 	switch (e->kind) {
 	case EXTENT_COPY:
 		if (from == FROM_OUTPUT)
-			return pread_all(em->out->fd, em->buf, n, pos + off, "cannot read the output back", em->d);
+			return pread_all(em, em->out->fd, em->buf, n, pos + off, "cannot read the output back");
 		if (em->out->in_fd >= 0)
-			return pread_all(em->out->in_fd, em->buf, n, e->src + off, "cannot read the input", em->d);
+			return pread_all(em, em->out->in_fd, em->buf, n, e->src + off, "cannot read the input");
 		memcpy(em->buf, em->in + e->src + off, n);
 		break;
 	case EXTENT_PAYLOAD:

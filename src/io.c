@@ -1,11 +1,35 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* io.c - output system calls, each replaceable for fault-injection tests */
+/* io.c - the streaming system calls, each replaceable for fault-injection tests */
 #define _GNU_SOURCE 1  /* copy_file_range */
 #include <errno.h>
 #include <stdio.h>
 #include <unistd.h>
 
 #include "io.h"
+
+int
+sbat_io_pread_all(const sbat_io *io, int fd, void *buf, size_t len, uint64_t offset)
+{
+	uint8_t *p = buf;
+
+	while (len > 0) {
+		ssize_t n = io && io->pread ? io->pread(fd, p, len, (off_t)offset) : pread(fd, p, len, (off_t)offset);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			/* the file shrank under us */
+			errno = EIO;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+		offset += (uint64_t)n;
+	}
+	return 0;
+}
 
 int
 sbat_io_pwrite_all(const sbat_io *io, int fd, const void *buf, size_t len, uint64_t offset)

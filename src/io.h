@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* io.h - output system calls through the replaceable sbat_io table */
+/* io.h - the streaming system calls, through the replaceable sbat_io table */
 #ifndef SBAT_IO_H
 #define SBAT_IO_H
 
 #include "sbat/fileio.h"
+
+/* Read exactly len bytes at offset, retrying short reads and EINTR; EIO at end of file. 0, or -1 with errno. */
+int sbat_io_pread_all(const sbat_io *io, int fd, void *buf, size_t len, uint64_t offset);
 
 /* Write all of buf at offset, retrying short writes and EINTR. 0, or -1 with errno. */
 int sbat_io_pwrite_all(const sbat_io *io, int fd, const void *buf, size_t len, uint64_t offset);

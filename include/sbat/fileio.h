@@ -70,14 +70,16 @@ SBAT_API sbat_err sbat_file_check_unchanged(const sbat_mapped_file *f, sbat_diag
 SBAT_API void sbat_file_unmap(sbat_mapped_file *f);
 
 /*
- * The system calls that write output. Tests replace them to inject faults
- * (ENOSPC, EIO, short writes) or to act at a chosen moment; NULL members
+ * The system calls that read and write the images while an edit streams.
+ * Tests replace them to inject faults (EIO, ENOSPC, short reads and
+ * writes) or to act at a chosen moment; NULL members
  * and a NULL table mean libc. copy_range has copy_file_range semantics and
  * may fail with ENOSYS or EXDEV, after which plain reads and writes are
  * used. open_tmpfile creates a nameless file in a directory (O_TMPFILE); when
  * it fails, a named temporary is used instead.
  */
 typedef struct sbat_io {
+	ssize_t (*pread)(int fd, void *buf, size_t len, off_t offset);
 	ssize_t (*pwrite)(int fd, const void *buf, size_t len, off_t offset);
 	ssize_t (*copy_range)(int in_fd, off_t in_off, int out_fd, off_t out_off, size_t len);
 	int (*fsync)(int fd);

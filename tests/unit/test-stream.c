@@ -113,8 +113,8 @@ hook_open_tmpfile(int dir_fd)
 	return -1;
 }
 
-static const sbat_io hooks = { hook_pwrite, hook_copy, hook_fsync, hook_renameat, NULL };
-static const sbat_io no_tmpfile = { NULL, NULL, NULL, NULL, hook_open_tmpfile };
+static const sbat_io hooks = { NULL, hook_pwrite, hook_copy, hook_fsync, hook_renameat, NULL };
+static const sbat_io no_tmpfile = { NULL, NULL, NULL, NULL, NULL, hook_open_tmpfile };
 
 static char dir[256];
 static char target[300];
@@ -570,7 +570,7 @@ hook_fsync_swap(int fd)
 static void
 test_stream_name_reused_during_edit(void **state)
 {
-	static const sbat_io swap = { NULL, NULL, hook_fsync_swap, NULL, NULL };
+	static const sbat_io swap = { NULL, NULL, NULL, hook_fsync_swap, NULL, NULL };
 	fx_spec spec;
 	uint8_t *img;
 	size_t len;
@@ -591,6 +591,67 @@ test_stream_name_reused_during_edit(void **state)
 	free(img);
 }
 
+/* Reads fail: from the input (no copy_file_range) or reading the output back for the CheckSum. */
+static int read_fail_fd_is_output;
+static int read_calls;
+
+static ssize_t
+hook_pread_fail(int fd, void *buf, size_t len, off_t off)
+{
+	struct stat st;
+
+	read_calls++;
+	/* the output is the nameless file in the directory: it has no name, hence no links */
+	if (fstat(fd, &st) == 0 && (st.st_nlink == 0) == read_fail_fd_is_output) {
+		errno = EIO;
+		return -1;
+	}
+	return pread(fd, buf, len, off);
+}
+
+static ssize_t
+hook_copy_enosys(int in_fd, off_t in_off, int out_fd, off_t out_off, size_t len)
+{
+	(void)in_fd; (void)in_off; (void)out_fd; (void)out_off; (void)len;
+	errno = ENOSYS;
+	return -1;
+}
+
+static void
+test_stream_read_faults(void **state)
+{
+	static const sbat_io from_input = { hook_pread_fail, NULL, hook_copy_enosys, NULL, NULL, NULL };
+	static const sbat_io back_from_output = { hook_pread_fail, NULL, NULL, NULL, NULL, NULL };
+	fx_spec spec;
+	uint8_t *img;
+	size_t len;
+	sbat_edit_report r;
+	sbat_diag d;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	spec.set_checksum = 1;
+	assert_int_equal(fx_build(&spec, &img, &len), 0);
+
+	write_target(img, len);
+	read_fail_fd_is_output = 0;
+	read_calls = 0;
+	assert_int_equal(edit_file(&from_input, NULL, &r, &d), SBAT_E_IO);
+	assert_int_equal(d.sys_errno, EIO);
+	assert_true(read_calls > 0);
+	assert_target_is(img, len);
+	assert_int_equal(dir_entries(), 1);
+
+	write_target(img, len);
+	read_fail_fd_is_output = 1;
+	read_calls = 0;
+	assert_int_equal(edit_file(&back_from_output, NULL, &r, &d), SBAT_E_IO);
+	assert_string_equal(d.what, "cannot read the output back");
+	assert_target_is(img, len);
+	assert_int_equal(dir_entries(), 1);
+	free(img);
+}
+
 int
 main(void)
 {
@@ -606,6 +667,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_stream_named_temporary, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_lock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_name_reused_during_edit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stream_read_faults, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
