@@ -22,6 +22,7 @@ enum {
 	ARG_LEVEL_PAYLOAD,
 	ARG_JSON,
 	ARG_LOCK_TIMEOUT,
+	ARG_LINT,
 };
 
 static const struct option long_options[] = {
@@ -37,6 +38,7 @@ static const struct option long_options[] = {
 	{ "level-payload", required_argument, NULL, ARG_LEVEL_PAYLOAD },
 	{ "json", no_argument, NULL, ARG_JSON },
 	{ "lock-timeout", required_argument, NULL, ARG_LOCK_TIMEOUT },
+	{ "lint", no_argument, NULL, ARG_LINT },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "print", no_argument, NULL, 'p' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -53,6 +55,7 @@ usage(FILE *out)
 	        "       %s --file IMAGE --remove [OPTIONS]\n"
 	        "       %s --print [--json] IMAGE\n"
 	        "       %s --check-level POLICY (IMAGE | --csv FILE)\n"
+	        "       %s --lint [--json] IMAGE...\n"
 	        "\n"
 	        "Insert, replace or remove the .sbat section (UEFI Secure Boot Advanced\n"
 	        "Targeting metadata) of a PE/COFF image: an x86 bzImage, an arm64/riscv EFI\n"
@@ -69,7 +72,11 @@ usage(FILE *out)
 	        "      --strip-signature   remove a certificate table instead of refusing\n"
 	        "  -n, --dry-run           check and plan the edit, write nothing\n"
 	        "  -p, --print             print the image's .sbat CSV and exit\n"
-	        "      --json              with --print: sections, layout and SBAT rows as JSON\n"
+	        "      --json              with --print: sections, layout and SBAT rows as JSON;\n"
+	        "                          with --lint: the findings as JSON\n"
+	        "      --lint              report every rule of shim, EDK2, GRUB, strict PE\n"
+	        "                          loaders, systemd-stub and signing tools each IMAGE\n"
+	        "                          breaks (exit 1 errors, 5 warnings only)\n"
 	        "      --check-level POLICY\n"
 	        "                          would shim holding this SbatLevel (a text file or a\n"
 	        "                          shim binary) refuse IMAGE or the CSV FILE?\n"
@@ -89,8 +96,9 @@ usage(FILE *out)
 	        "\n"
 	        "Exit status: 0 success, 1 invalid input or refused edit (IMAGE untouched),\n"
 	        "2 usage error, 3 no .sbat section (--print, --check-level),\n"
-	        "4 revoked by the SbatLevel policy (--check-level).\n",
-	        cli_progname, cli_progname, cli_progname, cli_progname, CLI_LOCK_TIMEOUT_DEFAULT);
+	        "4 revoked by the SbatLevel policy (--check-level),\n"
+	        "5 warnings but no errors (--lint).\n",
+	        cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, CLI_LOCK_TIMEOUT_DEFAULT);
 }
 
 /* What parsing the command line decided. */
@@ -199,6 +207,7 @@ take_option(int c, char **argv, cli_opts *o)
 	case ARG_FORCE: o->force = 1; break;
 	case ARG_CHECK_LEVEL: o->check_level = optarg; break;
 	case ARG_JSON: o->json = 1; break;
+	case ARG_LINT: o->lint = 1; break;
 	case ARG_LOCK_TIMEOUT: return parse_lock_timeout(optarg, o);
 	case ARG_LEVEL_PAYLOAD: return parse_level_payload(optarg, o);
 	case 'n': o->dry_run = 1; break;
@@ -250,6 +259,35 @@ check_edit_mode(const cli_opts *o)
 	return PARSE_RUN;
 }
 
+/* --lint reads any number of images, named as arguments (or one with --file), and takes only --json. */
+static parse_result
+check_lint_mode(int argc, char **argv, cli_opts *o)
+{
+	int i;
+
+	if (o->print || o->check_level || o->csv || o->output || o->strip_signature || o->dry_run || o->relocate ||
+	    o->remove || o->merge || o->force)
+		return usage_error("--lint takes only IMAGE arguments (and --json)", NULL);
+	if (o->image) {
+		static char *only[1];
+
+		if (optind < argc)
+			return usage_error("--lint: give the images as arguments, not with --file:", o->image);
+		only[0] = (char *)(uintptr_t)o->image;
+		o->images = only;
+		o->n_images = 1;
+	} else {
+		o->images = &argv[optind];
+		o->n_images = argc - optind;
+	}
+	if (o->n_images == 0)
+		return usage_error("no IMAGE given to --lint", NULL);
+	for (i = 0; i < o->n_images; i++)
+		if (!o->images[i][0])
+			return usage_error("empty file name given to", "--lint");
+	return PARSE_RUN;
+}
+
 /* Fill *o from argv and check every combination before any file is opened. */
 static parse_result
 parse_args(int argc, char **argv, cli_opts *o)
@@ -264,6 +302,8 @@ parse_args(int argc, char **argv, cli_opts *o)
 	while ((c = getopt_long(argc, argv, ":f:c:o:npvhV", long_options, NULL)) != -1)
 		if ((r = take_option(c, argv, o)) != PARSE_RUN)
 			return r;
+	if (o->lint)
+		return check_lint_mode(argc, argv, o);
 	if (optind < argc) {
 		if (o->image)
 			return usage_error("IMAGE was already given with --file; unexpected argument", argv[optind]);
@@ -322,7 +362,9 @@ main(int argc, char **argv)
 	case PARSE_RUN:
 		break;
 	}
-	if (o.check_level)
+	if (o.lint)
+		status = cli_run_lint(&o);
+	else if (o.check_level)
 		status = cli_run_check_level(&o);
 	else
 		status = o.print ? cli_run_print(&o) : cli_run_edit(&o);

@@ -13,6 +13,7 @@ enum exit_status {
 	EXIT_USAGE = 2,
 	EXIT_NO_SBAT = 3,   /* --print, --check-level: the image has no .sbat */
 	EXIT_REVOKED = 4,   /* --check-level: the policy revokes the image */
+	EXIT_LINT_WARNINGS = 5, /* --lint: warnings, but no errors */
 };
 
 /* Everything the command line asked for, checked for consistency before any file is opened. */
@@ -32,6 +33,9 @@ typedef struct cli_opts {
 	const char *check_level;
 	int level_payload;  /* SBAT_LEVEL_LATEST or SBAT_LEVEL_AUTOMATIC, for shim binaries */
 	unsigned lock_timeout_ms;  /* how long an in-place edit waits for another one to finish */
+	int lint;
+	char **images;      /* --lint: the images named on the command line */
+	int n_images;
 } cli_opts;
 
 /* Default for --lock-timeout, in seconds. */
@@ -76,11 +80,15 @@ void cli_describe_edit(const char *file, const sbat_edit_report *r);
 int cli_run_print(const cli_opts *o);
 int cli_run_edit(const cli_opts *o);
 int cli_run_check_level(const cli_opts *o);
+int cli_run_lint(const cli_opts *o);
 
 /*
  * Describe the image as one JSON object on `out`: headers, sections, the
  * layout around them and the .sbat rows (or why they do not validate).
  */
 void cli_print_json(FILE *out, const char *file, const sbat_image *img);
+
+/* s as a JSON string: quotes, backslashes and control bytes escaped, bytes above 0x7e as \u00XX. */
+void cli_json_string(FILE *out, const char *s);
 
 #endif

@@ -27,8 +27,8 @@ json_string(FILE *out, const char *s, size_t n)
 	fputc('"', out);
 }
 
-static void
-json_cstr(FILE *out, const char *s)
+void
+cli_json_string(FILE *out, const char *s)
 {
 	json_string(out, s, strlen(s));
 }
@@ -72,7 +72,7 @@ print_sbat(FILE *out, const sbat_image *img)
 	json_string(out, (const char *)text, n);
 	if (sbat_csv_parse(text, n, &csv, &d) != SBAT_OK) {
 		fputs(",\n    \"valid\": false,\n    \"error\": {\"what\": ", out);
-		json_cstr(out, d.what ? d.what : sbat_strerror(d.code));
+		cli_json_string(out, d.what ? d.what : sbat_strerror(d.code));
 		fprintf(out, ", \"line\": %u, \"field\": %u}\n  }\n", d.line, d.field);
 		return;
 	}
@@ -81,15 +81,15 @@ print_sbat(FILE *out, const sbat_image *img)
 		const sbat_csv_entry *e = &csv->entries[i];
 
 		fputs("      {\"component_name\": ", out);
-		json_cstr(out, e->component_name);
+		cli_json_string(out, e->component_name);
 		fprintf(out, ", \"component_generation\": %u, \"vendor_name\": ", (unsigned)e->generation);
-		json_cstr(out, e->vendor_name);
+		cli_json_string(out, e->vendor_name);
 		fputs(", \"vendor_package_name\": ", out);
-		json_cstr(out, e->vendor_package_name);
+		cli_json_string(out, e->vendor_package_name);
 		fputs(", \"vendor_version\": ", out);
-		json_cstr(out, e->vendor_version);
+		cli_json_string(out, e->vendor_version);
 		fputs(", \"vendor_url\": ", out);
-		json_cstr(out, e->vendor_url);
+		cli_json_string(out, e->vendor_url);
 		fprintf(out, "}%s\n", i + 1 < csv->n_entries ? "," : "");
 	}
 	fputs("    ]\n  }\n", out);
@@ -102,11 +102,11 @@ cli_print_json(FILE *out, const char *file, const sbat_image *img)
 	const sbat_image_info *i = sbat_image_get_info(img);
 
 	fputs("{\n  \"file\": ", out);
-	json_cstr(out, file);
+	cli_json_string(out, file);
 	fputs(",\n  \"kind\": ", out);
-	json_cstr(out, sbat_pe_kind_name(i->kind));
+	cli_json_string(out, sbat_pe_kind_name(i->kind));
 	fprintf(out, ",\n  \"format\": \"%s\",\n  \"machine\": ", i->magic == 0x20b ? "PE32+" : "PE32");
-	json_cstr(out, sbat_pe_machine_name(i->machine));
+	cli_json_string(out, sbat_pe_machine_name(i->machine));
 	fprintf(out, ",\n  \"machine_type\": %u,\n  \"file_size\": %" PRIu64 ",\n  \"file_alignment\": %" PRIu32
 	        ",\n  \"section_alignment\": %" PRIu32 ",\n  \"size_of_headers\": %" PRIu32
 	        ",\n  \"size_of_image\": %" PRIu32 ",\n  \"checksum\": %" PRIu32

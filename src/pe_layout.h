@@ -13,6 +13,7 @@
 #define COFF_POINTER_TO_SYMBOL_TABLE 8
 #define COFF_NUMBER_OF_SYMBOLS 12
 #define COFF_SIZE_OF_OPTIONAL_HEADER 16
+#define COFF_CHARACTERISTICS 18
 #define COFF_HEADER_SIZE 20
 
 /* optional header */
@@ -50,6 +51,17 @@
 
 /* COFF symbol table entry; the string table follows the last one */
 #define COFF_SYMBOL_SIZE 18
+
+/* COFF and section Characteristics bits */
+#define IMAGE_FILE_RELOCS_STRIPPED 0x0001u
+#define IMAGE_SCN_CNT_UNINITIALIZED_DATA 0x00000080u
+#define IMAGE_SCN_MEM_DISCARDABLE 0x02000000u
+#define IMAGE_SCN_MEM_EXECUTE 0x20000000u
+#define IMAGE_SCN_MEM_WRITE 0x80000000u
+
+/* Linux kernels put this at 0x38 of the DOS header (include/linux/pe.h) */
+#define LINUX_PE_MAGIC 0x818223cdu
+#define LINUX_PE_MAGIC_OFFSET 0x38
 
 /* debug directory entry */
 #define DEBUG_ENTRY_SIZE 28

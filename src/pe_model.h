@@ -50,6 +50,7 @@ typedef struct sbat_pe {
 	uint32_t pe_offset;              /* e_lfanew */
 	uint16_t machine;
 	uint16_t number_of_sections;
+	uint16_t file_characteristics;   /* COFF Characteristics */
 	uint32_t pointer_to_symbol_table;
 	uint32_t number_of_symbols;
 	uint16_t size_of_optional_header;

@@ -173,6 +173,7 @@ parse_coff(sbat_pe *pe, bview *v, uint64_t *ret_opt, sbat_diag *d)
 	pe->pointer_to_symbol_table = bv_le32(v, coff + COFF_POINTER_TO_SYMBOL_TABLE);
 	pe->number_of_symbols = bv_le32(v, coff + COFF_NUMBER_OF_SYMBOLS);
 	pe->size_of_optional_header = bv_le16(v, coff + COFF_SIZE_OF_OPTIONAL_HEADER);
+	pe->file_characteristics = bv_le16(v, coff + COFF_CHARACTERISTICS);
 	pe->off_number_of_sections = coff + COFF_NUMBER_OF_SECTIONS;
 	pe->off_pointer_to_symbol_table = coff + COFF_POINTER_TO_SYMBOL_TABLE;
 	if (pe->number_of_sections == 0)

@@ -358,7 +358,8 @@ patch_initialized_data(const sbat_pe *pe, plan *p, uint64_t by)
 /*
  * The header slot, the VA (exactly the aligned end of the highest section:
  * VAs ascend and are adjacent), the raw data at the aligned end of the
- * section data, and the SizeOfImage that covers it.
+ * section data, and the SizeOfImage that covers it. The raw size always
+ * leaves room for a NUL after the CSV, so every reader finds its end.
  */
 static sbat_err
 place_new_section(const sbat_pe *pe, const uint8_t *in, size_t payload_len, const tail *t, placement *pl,
@@ -374,7 +375,7 @@ place_new_section(const sbat_pe *pe, const uint8_t *in, size_t payload_len, cons
 	if (!ckd_add_u64(&pl->data_end, t->start, pl->shift) ||
 	    !ckd_align_u32(&pl->va, pe->virtual_end, pe->section_alignment) ||
 	    !ckd_align_u32(&pl->raw_ptr, pl->data_end, pe->file_alignment) ||
-	    !ckd_align_u32(&pl->raw_size, payload_len, pe->file_alignment) ||
+	    !ckd_align_u32(&pl->raw_size, (uint64_t)payload_len + 1, pe->file_alignment) ||
 	    !ckd_align_u32(&pl->soi, (uint64_t)pl->va + pl->raw_size, pe->section_alignment))
 		return diag_fail(d, SBAT_E_PE_OVERFLOW, "new .sbat section would lie beyond 4 GiB");
 	if (pl->soi < pe->size_of_image)
@@ -477,9 +478,10 @@ next_virtual_address(const sbat_pe *pe, unsigned idx)
 enum fit { FIT_IN_PLACE, FIT_GROW, FIT_RELOCATE };
 
 /*
- * The raw size the new data gets: the old one when it fits, a larger one
- * when .sbat is last in both file and memory, else relocation (when
- * allowed) or a refusal with both sizes.
+ * The raw size the new data gets: the old one when it fits (even exactly:
+ * no reader needs the NUL), a larger one with room for a NUL when .sbat is
+ * last in both file and memory, else relocation (when allowed) or a
+ * refusal with both sizes.
  */
 static sbat_err
 replace_raw_size(const sbat_pe *pe, size_t payload_len, const sbat_edit_opts *opts, const tail *t, int highest,
@@ -493,7 +495,7 @@ replace_raw_size(const sbat_pe *pe, size_t payload_len, const sbat_edit_opts *op
 	if (payload_len <= s->size_of_raw_data && s->size_of_raw_data != 0)
 		return SBAT_OK;
 	if (s->size_of_raw_data != 0 && raw_end == t->start && highest) {
-		if (!ckd_align_u32(ret_raw, payload_len, pe->file_alignment))
+		if (!ckd_align_u32(ret_raw, (uint64_t)payload_len + 1, pe->file_alignment))
 			return diag_fail(d, SBAT_E_PE_OVERFLOW, "grown .sbat would lie beyond 4 GiB");
 		*ret_fit = FIT_GROW;
 		return SBAT_OK;

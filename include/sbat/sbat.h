@@ -11,5 +11,6 @@
 #include "edit.h"
 #include "fileio.h"
 #include "level.h"
+#include "lint.h"
 
 #endif

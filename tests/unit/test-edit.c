@@ -157,7 +157,7 @@ check_insert(const image *in, const image *out, const uint8_t *pl, size_t pl_len
 {
 	hdr a = read_hdr(in->buf), b = read_hdr(out->buf);
 	uint64_t in_raw_end = raw_end(in->buf, &a), tail = in->len - in_raw_end;
-	uint32_t raw = (uint32_t)align_up(pl_len, a.fa);
+	uint32_t raw = (uint32_t)align_up(pl_len + 1, a.fa);  /* a NUL always follows the CSV */
 	uint32_t va = (uint32_t)align_up(virtual_end(in->buf, &a), a.sa);
 	uint32_t ptr = (uint32_t)align_up(in_raw_end, a.fa);
 	uint64_t soi = align_up((uint64_t)va + raw, a.sa);
@@ -765,7 +765,9 @@ test_edit_payload_exactly_file_aligned(void **state)
 	fx_spec_init(&spec, FX_PLAIN);
 	in = build(&spec);
 	out = edit_ok(&in, pl, sizeof(pl), NULL, &r);
-	assert_int_equal(r.size_of_raw_data, 0x200);
+	/* one FileAlignment more, so that a NUL ends the CSV */
+	assert_int_equal(r.size_of_raw_data, 0x400);
+	assert_int_equal(out.buf[r.pointer_to_raw_data + sizeof(pl)], 0);
 	check_insert(&in, &out, pl, sizeof(pl), &r);
 	free(in.buf);
 	free(out.buf);
