@@ -62,7 +62,9 @@ usage(FILE *out)
 	        "kernel or an EFI application. Every byte that does not have to change is kept.\n"
 	        "\n"
 	        "  -f, --file IMAGE        image to work on (or give IMAGE as the only argument)\n"
-	        "  -c, --csv FILE          SBAT CSV to store; validated as shim parses it\n"
+	        "  -c, --csv CSV           SBAT CSV to store: a FILE, @FILE, - (standard input) or\n"
+	        "                          the text itself (it starts with \"sbat,\" or holds a\n"
+	        "                          newline); several are merged in order\n"
 	        "  -o, --output OUT        write the result to OUT instead of replacing IMAGE\n"
 	        "      --merge             add the CSV's rows to the image's existing .sbat\n"
 	        "      --force             with --merge: new rows replace conflicting ones\n"
@@ -198,7 +200,16 @@ take_option(int c, char **argv, cli_opts *o)
 			return usage_error("--file given twice:", optarg);
 		o->image = optarg;
 		break;
-	case 'c': o->csv = optarg; break;
+	case 'c':
+		if (o->n_csv == CLI_MAX_CSV)
+			return usage_error("too many --csv; at most 16, the last one is", optarg);
+		if (strcmp(optarg, "-") == 0 && o->n_csv && o->stdin_csv)
+			return usage_error("standard input can be read once; a second --csv is", optarg);
+		o->stdin_csv |= strcmp(optarg, "-") == 0;
+		o->csvs[o->n_csv++] = optarg;
+		if (!o->csv)
+			o->csv = optarg;
+		break;
 	case 'o': o->output = optarg; break;
 	case ARG_STRIP_SIGNATURE: o->strip_signature = 1; break;
 	case ARG_RELOCATE: o->relocate = 1; break;
@@ -238,6 +249,8 @@ check_read_modes(const cli_opts *o)
 		return usage_error("no IMAGE given (use --file IMAGE)", NULL);
 	if (o->image && o->csv)
 		return usage_error("--check-level judges either an IMAGE or a --csv FILE, not both", NULL);
+	if (o->n_csv > 1)
+		return usage_error("--check-level judges one --csv", NULL);
 	return PARSE_RUN;
 }
 
@@ -252,8 +265,8 @@ check_edit_mode(const cli_opts *o)
 		return usage_error("--remove takes no --csv, --merge or --relocate", NULL);
 	if (!o->csv && !o->remove)
 		return usage_error("no SBAT CSV given (use --csv FILE, or --remove)", NULL);
-	if (o->force && !o->merge)
-		return usage_error("--force goes with --merge", NULL);
+	if (o->force && !o->merge && o->n_csv < 2)
+		return usage_error("--force goes with --merge or several --csv", NULL);
 	if (o->output && o->dry_run)
 		return usage_error("--output and --dry-run exclude each other", NULL);
 	return PARSE_RUN;

@@ -17,9 +17,15 @@ enum exit_status {
 };
 
 /* Everything the command line asked for, checked for consistency before any file is opened. */
+/* How many --csv arguments one command line may merge. */
+#define CLI_MAX_CSV 16
+
 typedef struct cli_opts {
 	const char *image;
-	const char *csv;
+	const char *csv;            /* the first --csv */
+	const char *csvs[CLI_MAX_CSV];
+	int n_csv;
+	int stdin_csv;              /* one --csv is "-" */
 	const char *output;
 	int print;
 	int dry_run;
@@ -71,6 +77,17 @@ int cli_report_error(const char *file, const sbat_diag *d);
 
 /* "sbat-add: FILE: TEXT" on stderr, for what is no library diagnostic. */
 void cli_message(const char *file, const char *text);
+
+/*
+ * --csv arguments: "-" is standard input, "@PATH" the file PATH, text with
+ * a newline or starting with "sbat," the CSV itself, anything else a file.
+ * cli_csv_label names the source in messages.
+ */
+const char *cli_csv_label(const char *arg);
+int cli_parse_csv_arg(const char *arg, sbat_csv **ret);
+
+/* Every --csv, parsed and merged in order (conflicts refused unless --force), as canonical bytes. */
+int cli_load_csvs(const cli_opts *o, uint8_t **ret_payload, size_t *ret_len);
 
 /* --verbose descriptions, on stderr. */
 void cli_describe_image(const char *file, const sbat_image *img);

@@ -6,24 +6,6 @@
 
 #include "cli.h"
 
-/* Read, validate and canonicalize the CSV named by --csv. */
-static int
-load_payload(const char *path, uint8_t **ret_payload, size_t *ret_len)
-{
-	uint8_t *text = NULL;
-	size_t len;
-	sbat_csv *csv = NULL;
-	sbat_diag d;
-	int status = EXIT_OK;
-
-	if (sbat_file_read(path, SBAT_CSV_MAX_SIZE, &text, &len, &d) ||
-	    sbat_csv_parse(text, len, &csv, &d) || sbat_csv_format(csv, ret_payload, ret_len, &d))
-		status = cli_report_error(path, &d);
-	sbat_csv_free(csv);
-	free(text);
-	return status;
-}
-
 /*
  * --merge: the image's own .sbat rows first, then the new file's, one
  * header row, duplicates refused unless --force. Replaces *payload.
@@ -54,7 +36,7 @@ merge_payload(const cli_opts *o, const sbat_image *img, uint8_t **payload, size_
 	}
 	if (sbat_csv_parse(*payload, *payload_len, &add, &d) ||
 	    sbat_csv_merge(base, add, o->force, &merged, &merged_len, &d)) {
-		cli_report_error(o->csv, &d);
+		cli_report_error(o->n_csv == 1 ? cli_csv_label(o->csv) : "the --csv rows", &d);
 		goto out;
 	}
 	free(*payload);
@@ -137,7 +119,7 @@ cli_run_edit(const cli_opts *o)
 	sbat_diag d;
 	int status;
 
-	if (o->csv && (status = load_payload(o->csv, &payload, &payload_len)) != EXIT_OK)
+	if (o->n_csv && (status = cli_load_csvs(o, &payload, &payload_len)) != EXIT_OK)
 		return status;
 	status = EXIT_FAILURE_;
 	cli_catch_signals();

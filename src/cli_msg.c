@@ -122,7 +122,11 @@ cli_diag(int severity, const char *file, const char *context, const sbat_diag *d
 		fprintf(stderr, "%s:%u: ", cli_quote(file), d->line);
 		if (d->field)
 			fprintf(stderr, "field %u: ", d->field);
-		fprintf(stderr, "%s\n", d->what ? d->what : sbat_strerror(d->code));
+		fputs(d->what ? d->what : sbat_strerror(d->code), stderr);
+		if (d->other_name[0] && d->other_index < 0)
+			fprintf(stderr, ": %s is at generation %u, this row says %u", cli_quote(d->other_name),
+			        d->existing_generation, d->new_generation);
+		fputc('\n', stderr);
 		return;
 	}
 	fprintf(stderr, "%s: ", cli_quote(file));

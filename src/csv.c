@@ -230,6 +230,28 @@ find_component(const sbat_csv *csv, const char *component)
 	return 0;
 }
 
+/* Two rows for one component: say which, and both generations. */
+static sbat_err
+merge_conflict(sbat_diag *d, const sbat_csv_entry *have, const sbat_csv_entry *want)
+{
+	int generations = have->generation != want->generation;
+	sbat_err r = sbat_text_fail(d, SBAT_E_CSV, generations ? "component already present with a different "
+	                            "generation" : "component already present with a different row", want->line,
+	                            generations ? 2 : 0);
+
+	if (d) {
+		size_t n = strlen(want->component_name);
+
+		if (n > sizeof(d->other_name) - 1)
+			n = sizeof(d->other_name) - 1;
+		memcpy(d->other_name, want->component_name, n);
+		d->other_name[n] = '\0';
+		d->existing_generation = have->generation;
+		d->new_generation = want->generation;
+	}
+	return r;
+}
+
 sbat_err
 sbat_csv_merge(const sbat_csv *base, const sbat_csv *add, int force,
                uint8_t **ret_buf, size_t *ret_len, sbat_diag *reterr)
@@ -268,12 +290,7 @@ sbat_csv_merge(const sbat_csv *base, const sbat_csv *add, int force,
 			continue;
 		if (!force) {
 			free(rows);
-			if (base->entries[at].generation != e->generation)
-				return sbat_text_fail(reterr, SBAT_E_CSV,
-				            "component already present with a different generation",
-				            e->line, 2);
-			return sbat_text_fail(reterr, SBAT_E_CSV, "component already present with a different row",
-			            e->line, 0);
+			return merge_conflict(reterr, &base->entries[at], e);
 		}
 		/* In place: base's order is kept, only that row changes. */
 		rows[at] = *e;

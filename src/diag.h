@@ -24,6 +24,8 @@ diag_fail_at(sbat_diag *d, sbat_err code, const char *what, uint64_t offset)
 		d->size_available = 0;
 		d->other_index = -1;
 		d->other_name[0] = '\0';
+		d->existing_generation = 0;
+		d->new_generation = 0;
 	}
 	return code;
 }

@@ -21,7 +21,8 @@ typedef struct work {
 } work;
 
 static sbat_err
-prepare(work **ret, const sbat_image *img, size_t payload_len, const sbat_edit_opts *opts, sbat_diag *d)
+prepare(work **ret, const sbat_image *img, const uint8_t *payload, size_t payload_len, const sbat_edit_opts *opts,
+        sbat_diag *d)
 {
 	work *w = malloc(sizeof(*w));
 	sbat_err err;
@@ -29,7 +30,7 @@ prepare(work **ret, const sbat_image *img, size_t payload_len, const sbat_edit_o
 	if (!w)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
 	w->pe = &img->pe;
-	err = sbat_plan_build(&img->pe, img->buf, img->len, payload_len, opts, &w->p, d);
+	err = sbat_plan_build(&img->pe, img->buf, img->len, payload, payload_len, opts, &w->p, d);
 	if (err) {
 		free(w);
 		return err;
@@ -48,7 +49,7 @@ sbat_edit(const sbat_image *img, const uint8_t *payload, size_t payload_len, con
 	sink s;
 	sbat_err err;
 
-	err = prepare(&w, img, payload_len, opts, d);
+	err = prepare(&w, img, payload, payload_len, opts, d);
 	if (err)
 		return err;
 	s.mem = malloc((size_t)w->p.output_size);
@@ -69,7 +70,7 @@ sbat_edit(const sbat_image *img, const uint8_t *payload, size_t payload_len, con
 		free(w);
 		return err;
 	}
-	w->p.report.unchanged = sbat_emit_is_identity(&w->p, in, in_len, payload) &&
+	w->p.report.unchanged = sbat_plan_is_identity(&w->p, in, in_len, payload) &&
 	                        w->p.report.new_checksum == w->p.report.old_checksum;
 	*ret_out = s.mem;
 	*ret_out_len = (size_t)w->p.output_size;
@@ -128,11 +129,11 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 		return diag_fail_errno(d, SBAT_E_IO, "cannot stat the input", errno);
 	if (in_fd >= 0 && (uint64_t)before.st_size != in_len)
 		return diag_fail(d, SBAT_E_CHANGED, "the file changed size since it was read");
-	err = prepare(&w, img, payload_len, opts, d);
+	err = prepare(&w, img, payload, payload_len, opts, d);
 	if (err)
 		return err;
 	/* nothing would change and there is no checksum to recompute: write nothing */
-	identity = sbat_emit_is_identity(&w->p, in, in_len, payload);
+	identity = sbat_plan_is_identity(&w->p, in, in_len, payload);
 	if (identity && !w->p.update_checksum && !(opts && opts->write_unchanged)) {
 		w->p.report.unchanged = 1;
 		w->p.report.new_checksum = w->p.report.old_checksum;

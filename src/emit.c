@@ -25,34 +25,6 @@ typedef struct emitter {
 	sbat_diag *d;
 } emitter;
 
-int
-sbat_emit_is_identity(const plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload)
-{
-	uint64_t pos = 0;
-	unsigned i;
-
-	if (p->output_size != in_len)
-		return 0;
-	for (i = 0; i < p->n_extents; i++) {
-		const extent *e = &p->extents[i];
-
-		if (e->kind == EXTENT_COPY && e->src != pos)
-			return 0;
-		if (e->kind == EXTENT_PAYLOAD && memcmp(in + pos, payload, (size_t)e->len) != 0)
-			return 0;
-		if (e->kind == EXTENT_ZERO && !sbat_plan_all_bytes(in + pos, e->len, 0))
-			return 0;
-		pos += e->len;
-	}
-	for (i = 0; i < p->n_patches; i++) {
-		const patch *q = &p->patches[i];
-
-		if (q->zero ? !sbat_plan_all_bytes(in + q->offset, q->len, 0) : memcmp(in + q->offset, q->bytes, (size_t)q->len) != 0)
-			return 0;
-	}
-	return 1;
-}
-
 /* Patches that overlap [pos, pos+n) of the output, written into buf. */
 static void
 apply_patches(const plan *p, uint8_t *buf, uint64_t pos, uint64_t n)

@@ -24,12 +24,6 @@ typedef struct sink {
 } sink;
 
 /*
- * 1 when the planned output equals the input except perhaps for the
- * CheckSum (which emit computes). Reads only the bytes the plan changes.
- */
-int sbat_emit_is_identity(const plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload);
-
-/*
  * Write the planned image in one pass: extents in order, patches applied
  * on the way, the CheckSum accumulated over the bytes as they are written
  * and stored last. Checks that the extents add up to the planned size.

@@ -217,11 +217,12 @@ plan_signature(const sbat_pe *pe, const uint8_t *in, size_t in_len, const sbat_e
 	t->end = pe->data_end;
 	if (pe->cert_size == 0)
 		return SBAT_OK;
-	if (!opts->strip_signature)
-		return diag_fail_at(d, SBAT_E_SIGNED,
-		                    "image is signed (certificate table present); editing it would "
-		                    "invalidate the signature",
-		                    pe->off_cert_dir);
+	/* kept as trailing data: only an edit that changes nothing is allowed (see sbat_plan_build) */
+	if (!opts->strip_signature) {
+		p->keep_signature = 1;
+		t->end = in_len;
+		return SBAT_OK;
+	}
 	if ((uint64_t)pe->cert_offset + pe->cert_size != in_len)
 		return diag_fail_at(d, SBAT_E_PE_FIELD,
 		                    "data follows the certificate table (data directory 4)", pe->off_cert_dir);
@@ -755,9 +756,37 @@ check_sbat_owns_its_bytes(const sbat_pe *pe, sbat_diag *d)
 	return SBAT_OK;
 }
 
+int
+sbat_plan_is_identity(const plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload)
+{
+	uint64_t pos = 0;
+	unsigned i;
+
+	if (p->output_size != in_len)
+		return 0;
+	for (i = 0; i < p->n_extents; i++) {
+		const extent *e = &p->extents[i];
+
+		if (e->kind == EXTENT_COPY && e->src != pos)
+			return 0;
+		if (e->kind == EXTENT_PAYLOAD && memcmp(in + pos, payload, (size_t)e->len) != 0)
+			return 0;
+		if (e->kind == EXTENT_ZERO && !sbat_plan_all_bytes(in + pos, e->len, 0))
+			return 0;
+		pos += e->len;
+	}
+	for (i = 0; i < p->n_patches; i++) {
+		const patch *q = &p->patches[i];
+
+		if (q->zero ? !sbat_plan_all_bytes(in + q->offset, q->len, 0) : memcmp(in + q->offset, q->bytes, (size_t)q->len) != 0)
+			return 0;
+	}
+	return 1;
+}
+
 sbat_err
-sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, size_t payload_len,
-           const sbat_edit_opts *opts, plan *p, sbat_diag *d)
+sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
+                const sbat_edit_opts *opts, plan *p, sbat_diag *d)
 {
 	static const sbat_edit_opts defaults;
 	tail t;
@@ -790,6 +819,10 @@ sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, size_t payl
 		err = plan_replace(pe, in, payload_len, opts, p, &t, d);
 	else
 		err = plan_insert(pe, in, payload_len, p, &t, -1, d);
+	/* a signed image may only be "edited" into itself: the signature then stays valid */
+	if (p->keep_signature && (err || !payload || !sbat_plan_is_identity(p, in, in_len, payload)))
+		return diag_fail_at(d, SBAT_E_SIGNED, "image is signed (certificate table present); editing it "
+		                    "would invalidate the signature", pe->off_cert_dir);
 	if (err)
 		return err;
 	if (p->overflow)

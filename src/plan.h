@@ -52,6 +52,7 @@ typedef struct plan {
 	uint64_t section_header_offset; /* where the .sbat header lives in the output (0: none) */
 	uint64_t verify_prefix;    /* output bytes [0, this) hold every header verification reads */
 	int overflow;              /* an extent or patch did not fit its table: the plan is refused */
+	int keep_signature;        /* signed input without strip_signature: only an identity is allowed */
 	patch spill;               /* where a patch that did not fit is written, then ignored */
 	sbat_edit_report report;
 } plan;
@@ -65,7 +66,14 @@ int sbat_plan_all_bytes(const uint8_t *p, uint64_t n, uint8_t value);
  * .sbat is removed. Checks header room, signatures and the kernel limits;
  * does no I/O and allocates nothing.
  */
-sbat_err sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, size_t payload_len,
+sbat_err sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload,
+                         size_t payload_len,
                     const sbat_edit_opts *opts, plan *ret, sbat_diag *reterr);
+
+/*
+ * 1 when the planned output equals the input except perhaps for the
+ * CheckSum (which emit computes). Reads only the bytes the plan changes.
+ */
+int sbat_plan_is_identity(const plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload);
 
 #endif

@@ -64,9 +64,15 @@ typedef struct sbat_diag {
 	/* SBAT_E_SBAT_NO_ROOM: bytes the new .sbat needs and bytes its place holds (else 0) */
 	uint64_t size_needed;
 	uint64_t size_available;
-	/* a check between two parts of the image: the other part's section index (-1: none or the headers) and name */
+	/*
+	 * A check between two parts: for an image, the other part's section
+	 * index (-1: none or the headers) and name; for a CSV merge conflict,
+	 * the component (other_index -1) and its generation on both sides.
+	 */
 	int other_index;
-	char other_name[16];
+	char other_name[64];
+	unsigned existing_generation;
+	unsigned new_generation;
 } sbat_diag;
 
 /* A short, static, human-readable description of a code. */

@@ -1111,7 +1111,7 @@ test_edit_verify_kept_catches_lost_bytes(void **state)
 	assert_non_null(pe);
 	assert_non_null(p);
 	assert_int_equal(sbat_pe_parse(in.buf, in.len, pe, &d), SBAT_OK);
-	assert_int_equal(sbat_plan_build(pe, in.buf, in.len, PAYLOAD_LEN, NULL, p, &d), SBAT_OK);
+	assert_int_equal(sbat_plan_build(pe, in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, p, &d), SBAT_OK);
 	memset(&out, 0, sizeof(out));
 	out.mem = malloc((size_t)p->output_size);
 	out.fd = out.in_fd = -1;

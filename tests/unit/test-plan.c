@@ -187,18 +187,18 @@ test_plan_and_emit_agree(void **state)
 		assert_int_equal(fwrite(in, 1, len, f), len);
 		fflush(f);
 		assert_int_equal(sbat_pe_parse(in, len, pe, &d), SBAT_OK);
-		if (sbat_plan_build(pe, in, len, pl_len, &o, p, &d) != SBAT_OK)
+		if (sbat_plan_build(pe, in, len, pl, pl_len, &o, p, &d) != SBAT_OK)
 			fail_msg("%s: plan: %s", sc->name, d.what);
 		check_plan_shape(sc, p, len, pl_len);
-		assert_false(sbat_emit_is_identity(p, in, len, pl));
+		assert_false(sbat_plan_is_identity(p, in, len, pl));
 		out = emit_both(sc, p, in, len, fileno(f), pl, pl_len);
 		assert_int_equal(sbat_verify_output(p, pe, in, out, (size_t)p->output_size, pl, pl_len, &d), SBAT_OK);
 		assert_int_equal(sbat_verify_kept(p, pe, in, out, UINT64_MAX, &d), SBAT_OK);
 		/* planning the same edit on the result: nothing left to change */
 		if (!o.remove) {
 			assert_int_equal(sbat_pe_parse(out, (size_t)p->output_size, pe, &d), SBAT_OK);
-			assert_int_equal(sbat_plan_build(pe, out, (size_t)pe->file_size, pl_len, &o, p, &d), SBAT_OK);
-			assert_true(sbat_emit_is_identity(p, out, (size_t)pe->file_size, pl));
+			assert_int_equal(sbat_plan_build(pe, out, (size_t)pe->file_size, pl, pl_len, &o, p, &d), SBAT_OK);
+			assert_true(sbat_plan_is_identity(p, out, (size_t)pe->file_size, pl));
 		}
 		fclose(f);
 		free(out);
@@ -227,7 +227,7 @@ test_emit_refuses_inconsistent_plan(void **state)
 	assert_non_null(p);
 	build_scenario(sc, &in, &len, &pl, &pl_len, &o);
 	assert_int_equal(sbat_pe_parse(in, len, pe, &d), SBAT_OK);
-	assert_int_equal(sbat_plan_build(pe, in, len, pl_len, &o, p, &d), SBAT_OK);
+	assert_int_equal(sbat_plan_build(pe, in, len, pl, pl_len, &o, p, &d), SBAT_OK);
 	out = malloc((size_t)p->output_size + 64);
 	assert_non_null(out);
 	memset(&mem, 0, sizeof(mem));
