@@ -204,6 +204,7 @@ sbat_pe_parse(const uint8_t *buf, size_t len, sbat_pe *pe, sbat_diag *d)
 		                    coff + COFF_SIZE_OF_OPTIONAL_HEADER);
 
 	pe->size_of_initialized_data = bv_le32(&v, opt + OPT_SIZE_OF_INITIALIZED_DATA);
+	pe->address_of_entry_point = bv_le32(&v, opt + OPT_ADDRESS_OF_ENTRY_POINT);
 	pe->section_alignment = bv_le32(&v, opt + OPT_SECTION_ALIGNMENT);
 	pe->file_alignment = bv_le32(&v, opt + OPT_FILE_ALIGNMENT);
 	pe->size_of_image = bv_le32(&v, opt + OPT_SIZE_OF_IMAGE);

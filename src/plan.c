@@ -94,21 +94,30 @@ plan_all_bytes(const uint8_t *p, uint64_t n, uint8_t value)
 
 /*
  * Filler a section header may overwrite: zeros, the 0xFF fill of 6.7+
- * bzImages, or the NOP instructions the arm64 and riscv kernels pad their
- * headers with (`.balign` in a code section). n bytes at file offset off.
+ * bzImages, or the NOP instructions an assembler's `.balign` writes into
+ * header padding of arm64 and riscv images (kernels' efi-header.S, gnu-efi's
+ * hand-written header). n bytes at file offset off. NOPs count only for the
+ * image's own architecture (Machine), only as whole aligned instructions,
+ * only inside the headers (before SizeOfHeaders and any section's raw
+ * data), and only when the entry point is not in the headers, so that no
+ * code runs through them.
  */
 static int
 is_filler(const sbat_pe *pe, const uint8_t *p, uint64_t off, uint64_t n)
 {
 	static const uint8_t arm64_nop[4] = { 0x1f, 0x20, 0x03, 0xd5 };
 	static const uint8_t riscv_nop[4] = { 0x13, 0x00, 0x00, 0x00 };
-	const uint8_t *nop = pe->kind == SBAT_KIND_ARM64_IMAGE ? arm64_nop :
-	                     pe->kind == SBAT_KIND_RISCV_IMAGE ? riscv_nop : NULL;
+	const uint8_t *nop = pe->machine == MACHINE_ARM64 ? arm64_nop :
+	                     pe->machine == MACHINE_RISCV64 || pe->machine == MACHINE_RISCV32 ? riscv_nop :
+	                     NULL;
 	uint64_t i;
 
 	if (plan_all_bytes(p, n, 0) || plan_all_bytes(p, n, 0xff))
 		return 1;
 	if (!nop || off % 4 != 0 || n % 4 != 0)
+		return 0;
+	if (off + n > pe->size_of_headers || off + n > pe->lowest_raw_pointer ||
+	    pe->address_of_entry_point < pe->size_of_headers)
 		return 0;
 	for (i = 0; i < n; i += 4)
 		if (memcmp(p + i, nop, 4) != 0)

@@ -60,6 +60,7 @@ typedef struct sbat_pe {
 	uint16_t size_of_optional_header;
 	uint16_t magic;                  /* 0x10b PE32, 0x20b PE32+ */
 	uint32_t size_of_initialized_data;
+	uint32_t address_of_entry_point; /* an RVA */
 	uint32_t section_alignment;
 	uint32_t file_alignment;
 	uint32_t size_of_image;
