@@ -55,6 +55,7 @@
 /* debug directory entry */
 #define DEBUG_ENTRY_SIZE 28
 #define DEBUG_SIZE_OF_DATA 16
+#define DEBUG_ADDRESS_OF_RAW_DATA 20
 #define DEBUG_POINTER_TO_RAW_DATA 24
 
 /* x86 boot protocol (Documentation/arch/x86/boot.rst) */

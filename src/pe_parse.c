@@ -75,6 +75,7 @@ read_debug_directory(sbat_pe *pe, bview *v, uint32_t rva, uint32_t size)
 			break;
 		d->field_offset = e + DEBUG_POINTER_TO_RAW_DATA;
 		d->pointer_to_raw_data = bv_le32(v, e + DEBUG_POINTER_TO_RAW_DATA);
+		d->address_of_raw_data = bv_le32(v, e + DEBUG_ADDRESS_OF_RAW_DATA);
 		d->size_of_data = bv_le32(v, e + DEBUG_SIZE_OF_DATA);
 		pe->debug_count++;
 	}

@@ -298,10 +298,19 @@ plan_header_room(const sbat_pe *pe, uint32_t *ret_soh, uint64_t *ret_shift, sbat
 	return SBAT_OK;
 }
 
+/* 1 if [a, a+an) and [b, b+bn) share a byte. */
+static int
+ranges_overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
+{
+	return an && bn && a < b + bn && b < a + an;
+}
+
 /*
- * The slot must be unused filler (see is_filler) and hold no debug data.
- * Bytes from the first section's data on are not checked when that data
- * moves away (shift).
+ * The slot must be unused filler (see is_filler) and hold no debug data,
+ * neither in the file (PointerToRawData; 0 means none) nor in memory, where
+ * the headers map at their file offsets (AddressOfRawData). Bytes from the
+ * first section's data on are not checked when that data moves away (shift);
+ * debug data there moves with it and its file offset is fixed.
  */
 static sbat_err
 check_slot_free(const sbat_pe *pe, const uint8_t *in, uint64_t shift, sbat_diag *d)
@@ -317,8 +326,10 @@ check_slot_free(const sbat_pe *pe, const uint8_t *in, uint64_t shift, sbat_diag 
 	for (i = 0; i < pe->debug_count; i++) {
 		const sbat_pe_debug_entry *e = &pe->debug[i];
 
-		if (e->size_of_data && e->pointer_to_raw_data < slot + SH_SIZE &&
-		    (uint64_t)e->pointer_to_raw_data + e->size_of_data > slot)
+		if ((e->pointer_to_raw_data &&
+		     ranges_overlap(e->pointer_to_raw_data, e->size_of_data, slot, n)) ||
+		    (e->address_of_raw_data &&
+		     ranges_overlap(e->address_of_raw_data, e->size_of_data, slot, SH_SIZE)))
 			return diag_fail_at(d, SBAT_E_NO_HEADER_ROOM,
 			                    "debug data lives right after the section table", e->field_offset);
 	}

@@ -42,6 +42,7 @@ typedef struct sbat_pe_section {
 typedef struct sbat_pe_debug_entry {
 	uint64_t field_offset;   /* file offset of the entry's PointerToRawData */
 	uint32_t pointer_to_raw_data;
+	uint32_t address_of_raw_data; /* an RVA; 0 when the data is not mapped */
 	uint32_t size_of_data;
 } sbat_pe_debug_entry;
 
