@@ -9,6 +9,9 @@
 /* COFF file header, from the "PE\0\0" signature */
 #define PE_SIGNATURE_SIZE 4
 #define COFF_MACHINE 0
+#define MACHINE_ARM64 0xaa64
+#define MACHINE_RISCV32 0x5032
+#define MACHINE_RISCV64 0x5064
 #define COFF_NUMBER_OF_SECTIONS 2
 #define COFF_POINTER_TO_SYMBOL_TABLE 8
 #define COFF_NUMBER_OF_SYMBOLS 12
@@ -19,6 +22,7 @@
 /* optional header */
 #define OPT_MAGIC 0x00
 #define OPT_SIZE_OF_INITIALIZED_DATA 0x08
+#define OPT_ADDRESS_OF_ENTRY_POINT 0x10
 #define OPT_SECTION_ALIGNMENT 0x20
 #define OPT_FILE_ALIGNMENT 0x24
 #define OPT_SIZE_OF_IMAGE 0x38
@@ -66,6 +70,7 @@
 /* debug directory entry */
 #define DEBUG_ENTRY_SIZE 28
 #define DEBUG_SIZE_OF_DATA 16
+#define DEBUG_ADDRESS_OF_RAW_DATA 20
 #define DEBUG_POINTER_TO_RAW_DATA 24
 
 /* x86 boot protocol (Documentation/arch/x86/boot.rst) */

@@ -37,6 +37,7 @@ typedef struct sbat_pe_section {
 typedef struct sbat_pe_debug_entry {
 	uint64_t field_offset;   /* file offset of the entry's PointerToRawData */
 	uint32_t pointer_to_raw_data;
+	uint32_t address_of_raw_data; /* an RVA; 0 when the data is not mapped */
 	uint32_t size_of_data;
 } sbat_pe_debug_entry;
 
@@ -56,6 +57,7 @@ typedef struct sbat_pe {
 	uint16_t size_of_optional_header;
 	uint16_t magic;                  /* 0x10b PE32, 0x20b PE32+ */
 	uint32_t size_of_initialized_data;
+	uint32_t address_of_entry_point; /* an RVA */
 	uint32_t section_alignment;
 	uint32_t file_alignment;
 	uint32_t size_of_image;

@@ -75,6 +75,7 @@ read_debug_directory(sbat_pe *pe, bview *v, uint32_t rva, uint32_t size)
 			break;
 		d->field_offset = e + DEBUG_POINTER_TO_RAW_DATA;
 		d->pointer_to_raw_data = bv_le32(v, e + DEBUG_POINTER_TO_RAW_DATA);
+		d->address_of_raw_data = bv_le32(v, e + DEBUG_ADDRESS_OF_RAW_DATA);
 		d->size_of_data = bv_le32(v, e + DEBUG_SIZE_OF_DATA);
 		pe->debug_count++;
 	}
@@ -211,6 +212,7 @@ parse_optional(sbat_pe *pe, bview *v, uint64_t opt, uint32_t *ret_fixed, sbat_di
 		                    size_field);
 
 	pe->size_of_initialized_data = bv_le32(v, opt + OPT_SIZE_OF_INITIALIZED_DATA);
+	pe->address_of_entry_point = bv_le32(v, opt + OPT_ADDRESS_OF_ENTRY_POINT);
 	pe->section_alignment = bv_le32(v, opt + OPT_SECTION_ALIGNMENT);
 	pe->file_alignment = bv_le32(v, opt + OPT_FILE_ALIGNMENT);
 	pe->size_of_image = bv_le32(v, opt + OPT_SIZE_OF_IMAGE);

@@ -101,21 +101,30 @@ sbat_plan_all_bytes(const uint8_t *p, uint64_t n, uint8_t value)
 
 /*
  * Filler a section header may overwrite: zeros, the 0xFF fill of 6.7+
- * bzImages, or the NOP instructions the arm64 and riscv kernels pad their
- * headers with (`.balign` in a code section). n bytes at file offset off.
+ * bzImages, or the NOP instructions an assembler's `.balign` writes into
+ * header padding of arm64 and riscv images (kernels' efi-header.S, gnu-efi's
+ * hand-written header). n bytes at file offset off. NOPs count only for the
+ * image's own architecture (Machine), only as whole aligned instructions,
+ * only inside the headers (before SizeOfHeaders and any section's raw
+ * data), and only when the entry point is not in the headers, so that no
+ * code runs through them.
  */
 static int
 is_filler(const sbat_pe *pe, const uint8_t *p, uint64_t off, uint64_t n)
 {
 	static const uint8_t arm64_nop[4] = { 0x1f, 0x20, 0x03, 0xd5 };
 	static const uint8_t riscv_nop[4] = { 0x13, 0x00, 0x00, 0x00 };
-	const uint8_t *nop = pe->kind == SBAT_KIND_ARM64_IMAGE ? arm64_nop :
-	                     pe->kind == SBAT_KIND_RISCV_IMAGE ? riscv_nop : NULL;
+	const uint8_t *nop = pe->machine == MACHINE_ARM64 ? arm64_nop :
+	                     pe->machine == MACHINE_RISCV64 || pe->machine == MACHINE_RISCV32 ? riscv_nop :
+	                     NULL;
 	uint64_t i;
 
 	if (sbat_plan_all_bytes(p, n, 0) || sbat_plan_all_bytes(p, n, 0xff))
 		return 1;
 	if (!nop || off % 4 != 0 || n % 4 != 0)
+		return 0;
+	if (off + n > pe->size_of_headers || off + n > pe->lowest_raw_pointer ||
+	    pe->address_of_entry_point < pe->size_of_headers)
 		return 0;
 	for (i = 0; i < n; i += 4)
 		if (memcmp(p + i, nop, 4) != 0)
@@ -297,10 +306,19 @@ plan_header_room(const sbat_pe *pe, uint32_t *ret_soh, uint64_t *ret_shift, sbat
 	return SBAT_OK;
 }
 
+/* 1 if [a, a+an) and [b, b+bn) share a byte. */
+static int
+ranges_overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
+{
+	return an && bn && a < b + bn && b < a + an;
+}
+
 /*
- * The slot must be unused filler (see is_filler) and hold no debug data.
- * Bytes from the first section's data on are not checked when that data
- * moves away (shift).
+ * The slot must be unused filler (see is_filler) and hold no debug data,
+ * neither in the file (PointerToRawData; 0 means none) nor in memory, where
+ * the headers map at their file offsets (AddressOfRawData). Bytes from the
+ * first section's data on are not checked when that data moves away (shift);
+ * debug data there moves with it and its file offset is fixed.
  */
 static sbat_err
 check_slot_free(const sbat_pe *pe, const uint8_t *in, uint64_t shift, sbat_diag *d)
@@ -316,8 +334,10 @@ check_slot_free(const sbat_pe *pe, const uint8_t *in, uint64_t shift, sbat_diag 
 	for (i = 0; i < pe->debug_count; i++) {
 		const sbat_pe_debug_entry *e = &pe->debug[i];
 
-		if (e->size_of_data && e->pointer_to_raw_data < slot + SH_SIZE &&
-		    (uint64_t)e->pointer_to_raw_data + e->size_of_data > slot)
+		if ((e->pointer_to_raw_data &&
+		     ranges_overlap(e->pointer_to_raw_data, e->size_of_data, slot, n)) ||
+		    (e->address_of_raw_data &&
+		     ranges_overlap(e->address_of_raw_data, e->size_of_data, slot, SH_SIZE)))
 			return diag_fail_at(d, SBAT_E_NO_HEADER_ROOM,
 			                    "debug data lives right after the section table", e->field_offset);
 	}
@@ -717,12 +737,6 @@ plan_remove(const sbat_pe *pe, const uint8_t *in, plan *p, const tail *t, sbat_d
 	return SBAT_OK;
 }
 
-/* 1 if [a, a+an) and [b, b+bn) share a byte. */
-static int
-ranges_overlap(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
-{
-	return an && bn && a < b + bn && b < a + an;
-}
 
 /*
  * Replacing, growing, relocating or removing .sbat rewrites, zeroes or drops

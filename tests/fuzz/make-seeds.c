@@ -102,6 +102,21 @@ tweak_aarch64(fx_spec *spec)
 	spec->machine = FX_MACHINE_ARM64;
 }
 
+/* gnu-efi style arm64 and riscv applications: NOP instructions up to SizeOfHeaders */
+static void
+tweak_aarch64_nop(fx_spec *spec)
+{
+	spec->machine = FX_MACHINE_ARM64;
+	spec->header_fill = FX_FILL_ARM64_NOP;
+}
+
+static void
+tweak_riscv64_nop(fx_spec *spec)
+{
+	spec->machine = FX_MACHINE_RISCV64;
+	spec->header_fill = FX_FILL_RISCV_NOP;
+}
+
 /* The arm64 preset aligns to 64 KiB; a 4 KiB variant keeps the seed small. */
 static void
 tweak_small_arm64(fx_spec *spec)
@@ -266,6 +281,8 @@ static const seed seeds[] = {
 	{ "plain-remove",             FX_PLAIN,       NULL,                   OP_REMOVE,       MUT_NONE },
 	{ "ia32-put",                 FX_PLAIN,       tweak_ia32,             OP_PUT,          MUT_NONE },
 	{ "aarch64-put-min",          FX_PLAIN,       tweak_aarch64,          OP_PUT_MIN,      MUT_NONE },
+	{ "aarch64-nop-put",          FX_PLAIN,       tweak_aarch64_nop,      OP_PUT,          MUT_NONE },
+	{ "riscv64-nop-put-long",     FX_PLAIN,       tweak_riscv64_nop,      OP_PUT_LONG,     MUT_NONE },
 	{ "bzimage-old-put",          FX_BZIMAGE_OLD, NULL,                   OP_PUT,          MUT_NONE },
 	{ "bzimage-new-put",          FX_BZIMAGE_NEW, NULL,                   OP_PUT,          MUT_NONE },
 	{ "bzimage-new-sbat-grow",    FX_BZIMAGE_NEW, tweak_bz_sbat,          OP_PUT_LONG,     MUT_NONE },

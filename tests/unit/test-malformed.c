@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "sbat/sbat.h"
 
@@ -1175,6 +1177,189 @@ test_edit_debug_entries_beyond_limit(void **state)
 	check_debug_entries_follow(SBAT_PE_MAX_DEBUG_ENTRIES + 1);
 }
 
+/*
+ * Point the image's debug directory (dir[6]) at n entries in .text's raw
+ * data, each with this PointerToRawData, AddressOfRawData and SizeOfData.
+ * Returns the file offset of the first entry.
+ */
+static uint64_t
+set_debug_entries(uint8_t *buf, size_t len, unsigned n, uint32_t ptr, uint32_t rva, uint32_t size)
+{
+	anchors a;
+	uint32_t dir_off, text_va;
+	unsigned i;
+
+	get_anchors(buf, len, &a);
+	dir_off = fx_le32(buf + a.table + T_SH_RAWPTR);
+	text_va = fx_le32(buf + a.table + T_SH_VA);
+	assert_true(n * T_DEBUG_ENTRY <= fx_le32(buf + a.table + T_SH_RAWSIZE));
+	fx_put32(buf + a.dirs + T_DIR_DEBUG, text_va);
+	fx_put32(buf + a.dirs + T_DIR_DEBUG + 4, n * T_DEBUG_ENTRY);
+	memset(buf + dir_off, 0, (size_t)n * T_DEBUG_ENTRY);
+	for (i = 0; i < n; i++) {
+		uint8_t *e = buf + dir_off + i * T_DEBUG_ENTRY;
+
+		fx_put32(e + 12, 2);      /* CODEVIEW */
+		fx_put32(e + 16, size);   /* SizeOfData */
+		fx_put32(e + 20, rva);    /* AddressOfRawData */
+		fx_put32(e + 24, ptr);    /* PointerToRawData */
+	}
+	return dir_off;
+}
+
+/*
+ * Debug data the new header would overwrite (arm64 and zboot kernels with
+ * CONFIG_DEBUG_EFI keep a CodeView record right after the section table) is
+ * refused, in the file or mapped there; debug data elsewhere is not.
+ */
+static void
+test_edit_debug_data_in_slot(void **state)
+{
+	static const char *const what = "debug data lives right after the section table";
+	fx_spec spec;
+	uint8_t *buf, *out;
+	size_t len, out_len;
+	uint64_t e;
+	anchors a;
+	sbat_edit_report rep;
+	sbat_pe *pe = malloc(sizeof(*pe));
+
+	(void)state;
+	assert_non_null(pe);
+	build_base(B_PLAIN, &buf, &len);
+	get_anchors(buf, len, &a);
+	/* a CodeView record in the (zero) bytes of the slot: its file offset, no RVA */
+	e = set_debug_entries(buf, len, 1, (uint32_t)a.tend + 8, 0, 0x20);
+	edit_expect(buf, len, 0, SBAT_E_NO_HEADER_ROOM, what, 1, e + 24);
+	/* the record starts before the slot and reaches into it */
+	e = set_debug_entries(buf, len, 1, (uint32_t)a.tend - 0x10, 0, 0x11);
+	edit_expect(buf, len, 0, SBAT_E_NO_HEADER_ROOM, what, 1, e + 24);
+	/* mapped there only: the headers load at their file offsets */
+	e = set_debug_entries(buf, len, 1, 0, (uint32_t)a.tend + 32, 8);
+	edit_expect(buf, len, 0, SBAT_E_NO_HEADER_ROOM, what, 1, e + 24);
+	/* right after the slot, in the file or in memory: untouched */
+	set_debug_entries(buf, len, 1, (uint32_t)a.tend + T_SH_SIZE, (uint32_t)a.tend + T_SH_SIZE, 0x20);
+	edit_ok(buf, len, 0, &rep, &out, &out_len);
+	free(out);
+	/* no file data (PointerToRawData 0) and mapped in .text: nothing in the slot, whatever the size */
+	set_debug_entries(buf, len, 1, 0, fx_le32(buf + a.table + T_SH_VA) + 0x100, 0x1000);
+	edit_ok(buf, len, 0, &rep, &out, &out_len);
+	free(out);
+	free(buf);
+
+	/*
+	 * No slot: section data moves down to make room. A record at the start
+	 * of .text's data moves with it, and its file offset follows.
+	 */
+	fx_spec_init(&spec, FX_PLAIN);
+	spec.header_slack = 0;
+	build_spec(&spec, &buf, &len);
+	get_anchors(buf, len, &a);
+	assert_int_equal(fx_le32(buf + a.table + T_SH_RAWPTR), a.tend);
+	e = set_debug_entries(buf, len, 1, (uint32_t)a.tend, fx_le32(buf + a.table + T_SH_VA), 0x20);
+	edit_ok(buf, len, 0, &rep, &out, &out_len);
+	assert_int_not_equal(rep.data_shift, 0);
+	assert_int_equal(sbat_pe_parse(out, out_len, pe, NULL), SBAT_OK);
+	assert_int_equal(pe->debug_count, 1);
+	assert_int_equal(pe->debug[0].pointer_to_raw_data, a.tend + rep.data_shift);
+	assert_int_equal(pe->debug[0].field_offset, e + 24 + rep.data_shift);
+	free(out);
+	free(buf);
+	free(pe);
+}
+
+/* More debug entries than are tracked: refused when data moves, fine when nothing does. */
+static void
+test_edit_debug_entries_beyond_limit_pinned(void **state)
+{
+	fx_spec spec;
+	uint8_t *buf, *out;
+	size_t len, out_len;
+	sbat_edit_report rep;
+	anchors a;
+
+	(void)state;
+	/* the overlay (and the debug data in it) moves behind the new .sbat */
+	fx_spec_init(&spec, FX_PLAIN);
+	spec.overlay_len = 0x40;
+	build_spec(&spec, &buf, &len);
+	set_debug_entries(buf, len, SBAT_PE_MAX_DEBUG_ENTRIES + 1, (uint32_t)(len - 0x40), 0, 0x10);
+	edit_expect(buf, len, 0, SBAT_E_PE_FIELD,
+	            "debug directory has more entries than can be relocated (more than 64)", 0, 0);
+	free(buf);
+
+	/* nothing after the section data: the insert appends, no file offset changes */
+	build_base(B_PLAIN, &buf, &len);
+	get_anchors(buf, len, &a);
+	set_debug_entries(buf, len, SBAT_PE_MAX_DEBUG_ENTRIES + 1, fx_le32(buf + a.table + 2 * T_SH_SIZE + T_SH_RAWPTR),
+	                  0, 0x10);
+	edit_ok(buf, len, 0, &rep, &out, &out_len);
+	assert_int_equal(rep.action, SBAT_ACTION_INSERT);
+	assert_int_equal(rep.data_shift, 0);
+	free(out);
+	free(buf);
+}
+
+/* Payloads the editor never takes: empty for an insert, any for a removal. */
+static void
+test_edit_payload_length_refused(void **state)
+{
+	static uint8_t sentinel;
+	sbat_edit_opts rm;
+	uint8_t *buf, *out = &sentinel;
+	size_t len, out_len = 5;
+	sbat_diag d;
+
+	(void)state;
+	build_base(B_WITH_SBAT, &buf, &len);
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(edit_buf(buf, len, (const uint8_t *)PAYLOAD, 0, NULL, &out, &out_len, NULL, &d), SBAT_E_CSV);
+	assert_string_equal(d.what, "SBAT payload is empty or too large");
+	memset(&rm, 0, sizeof(rm));
+	rm.remove = 1;
+	assert_int_equal(edit_buf(buf, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, &rm, &out, &out_len, NULL, &d),
+	                 SBAT_E_CSV);
+	assert_ptr_equal(out, &sentinel);
+	assert_int_equal(out_len, 5);
+	free(buf);
+}
+
+/*
+ * An output over 1 GiB could not be read back by sbat-add (the next run
+ * must see the same image). The input is a sparse file mapped read-only:
+ * planning touches only its headers.
+ */
+static void
+test_edit_output_over_limit(void **state)
+{
+	char path[] = "/tmp/sbat-malformed-XXXXXX";
+	size_t len = SBAT_FILE_MAX_SIZE - 0x100, blen;
+	uint8_t *base, *out = NULL;
+	size_t out_len;
+	sbat_diag d;
+	void *map;
+	int fd;
+
+	(void)state;
+	build_base(B_PLAIN, &base, &blen);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(ftruncate(fd, (off_t)len), 0);
+	assert_int_equal(pwrite(fd, base, blen, 0), (ssize_t)blen);
+	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	assert_true(map != MAP_FAILED);
+	/* the rest of the file is trailing data after the sections: the insert moves it */
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(edit_buf(map, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d),
+	                 SBAT_E_TOO_BIG);
+	assert_non_null(strstr(d.what, "larger than 1 GiB"));
+	assert_null(out);
+	munmap(map, len);
+	close(fd);
+	free(base);
+}
+
 /* ---------------------------------------------------------------------------------------- */
 /* random pokes */
 
@@ -1319,6 +1504,10 @@ main(void)
 		cmocka_unit_test(test_edit_sbat_too_small),
 		cmocka_unit_test(test_edit_debug_entries_follow_overlay),
 		cmocka_unit_test(test_edit_debug_entries_beyond_limit),
+		cmocka_unit_test(test_edit_debug_data_in_slot),
+		cmocka_unit_test(test_edit_debug_entries_beyond_limit_pinned),
+		cmocka_unit_test(test_edit_payload_length_refused),
+		cmocka_unit_test(test_edit_output_over_limit),
 		cmocka_unit_test(test_random_pokes),
 	};
 
