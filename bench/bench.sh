@@ -85,7 +85,7 @@ fi
 
 # ------------------------------------------------------------------ tools
 
-tools=(cp cp+fsync cp+fsync+mv sbat-add-output sbat-add-inplace)
+tools=(cp cp+fsync cp+fsync+mv sbat-add-output sbat-add-inplace sbat-add-nosync)
 command -v objcopy >/dev/null && tools+=(objcopy)
 command -v llvm-objcopy >/dev/null && tools+=(llvm-objcopy)
 
@@ -106,6 +106,7 @@ command_for() {
 	cp+fsync+mv) CMD=(sh -c 'cp -- "$1" "$1.new" && sync -- "$1.new" && mv -- "$1.new" "$1"' sh "$3") ;;
 	sbat-add-output) CMD=("$sbat_add" --file "$2" --csv "$CSV" --output "$3") ;;
 	sbat-add-inplace) CMD=("$sbat_add" --file "$3" --csv "$CSV") ;;
+	sbat-add-nosync) CMD=("$sbat_add" --no-sync --file "$2" --csv "$CSV" --output "$3") ;;
 	objcopy) CMD=(objcopy --add-section ".sbat=$CSV"
 		--set-section-flags .sbat=contents,alloc,load,readonly,data "$2" "$3") ;;
 	llvm-objcopy) CMD=(llvm-objcopy --add-section ".sbat=$CSV"

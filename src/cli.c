@@ -23,6 +23,7 @@ enum {
 	ARG_JSON,
 	ARG_LOCK_TIMEOUT,
 	ARG_LINT,
+	ARG_NO_SYNC,
 };
 
 static const struct option long_options[] = {
@@ -39,6 +40,8 @@ static const struct option long_options[] = {
 	{ "json", no_argument, NULL, ARG_JSON },
 	{ "lock-timeout", required_argument, NULL, ARG_LOCK_TIMEOUT },
 	{ "lint", no_argument, NULL, ARG_LINT },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "no-sync", no_argument, NULL, ARG_NO_SYNC },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "print", no_argument, NULL, 'p' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -72,7 +75,8 @@ usage(FILE *out)
 	        "                          section (the old one becomes zeroed \"" SBAT_RETIRED_SECTION_NAME "\")\n"
 	        "      --remove            take .sbat out of IMAGE instead of writing one\n"
 	        "      --strip-signature   remove a certificate table instead of refusing\n"
-	        "  -n, --dry-run           check and plan the edit, write nothing\n"
+	        "  -n, --dry-run           check and plan the edit, write nothing; print the old\n"
+	        "                          and new .sbat as a unified diff\n"
 	        "  -p, --print             print the image's .sbat CSV and exit\n"
 	        "      --json              with --print: sections, layout and SBAT rows as JSON;\n"
 	        "                          with --lint: the findings as JSON\n"
@@ -87,7 +91,9 @@ usage(FILE *out)
 	        "      --lock-timeout SECONDS\n"
 	        "                          wait this long for another edit of IMAGE to finish\n"
 	        "                          (default %d; 0: fail at once)\n"
+	        "      --no-sync           do not fsync the result (throwaway build trees only)\n"
 	        "  -v, --verbose           describe the image and the edit on stderr\n"
+	        "  -q, --quiet             no warnings (errors are still reported)\n"
 	        "  -h, --help              show this help and exit\n"
 	        "  -V, --version           show the version and exit\n"
 	        "\n"
@@ -224,6 +230,8 @@ take_option(int c, char **argv, cli_opts *o)
 	case 'n': o->dry_run = 1; break;
 	case 'p': o->print = 1; break;
 	case 'v': o->verbose = 1; break;
+	case 'q': o->quiet = 1; break;
+	case ARG_NO_SYNC: o->no_sync = 1; break;
 	case 'h': usage(stdout); return PARSE_DONE;
 	case 'V': printf("sbat-add %s\n", SBAT_VERSION); return PARSE_DONE;
 	case ':': return usage_error("option requires an argument:", option_name(argv[optind - 1]));
@@ -269,6 +277,8 @@ check_edit_mode(const cli_opts *o)
 		return usage_error("--force goes with --merge or several --csv", NULL);
 	if (o->output && o->dry_run)
 		return usage_error("--output and --dry-run exclude each other", NULL);
+	if (o->no_sync && o->dry_run)
+		return usage_error("--no-sync and --dry-run exclude each other", NULL);
 	return PARSE_RUN;
 }
 
@@ -312,7 +322,7 @@ parse_args(int argc, char **argv, cli_opts *o)
 	o->level_payload = SBAT_LEVEL_LATEST;
 	o->lock_timeout_ms = CLI_LOCK_TIMEOUT_DEFAULT * 1000u;
 	opterr = 0;  /* our own messages, with our own prefix */
-	while ((c = getopt_long(argc, argv, ":f:c:o:npvhV", long_options, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, ":f:c:o:npvqhV", long_options, NULL)) != -1)
 		if ((r = take_option(c, argv, o)) != PARSE_RUN)
 			return r;
 	if (o->lint)

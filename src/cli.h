@@ -40,6 +40,8 @@ typedef struct cli_opts {
 	int level_payload;  /* SBAT_LEVEL_LATEST or SBAT_LEVEL_AUTOMATIC, for shim binaries */
 	unsigned lock_timeout_ms;  /* how long an in-place edit waits for another one to finish */
 	int lint;
+	int quiet;          /* no warnings */
+	int no_sync;        /* skip fsync of the result and its directory */
 	char **images;      /* --lint: the images named on the command line */
 	int n_images;
 } cli_opts;
@@ -88,6 +90,12 @@ int cli_parse_csv_arg(const char *arg, sbat_csv **ret);
 
 /* Every --csv, parsed and merged in order (conflicts refused unless --force), as canonical bytes. */
 int cli_load_csvs(const cli_opts *o, uint8_t **ret_payload, size_t *ret_len);
+
+/* A warning naming the components the image's .sbat has and payload lacks (unless --quiet). */
+void cli_warn_dropped_rows(const cli_opts *o, const sbat_image *img, const uint8_t *payload, size_t payload_len);
+
+/* --dry-run: the image's .sbat and the one the edit writes, as a unified diff on stdout. */
+void cli_print_sbat_diff(const cli_opts *o, const sbat_image *img, const uint8_t *payload, size_t payload_len);
 
 /* --verbose descriptions, on stderr. */
 void cli_describe_image(const char *file, const sbat_image *img);

@@ -136,10 +136,17 @@ cli_run_edit(const cli_opts *o)
 		cli_report_error(o->dry_run ? "temporary file" : o->output ? o->output : o->image, &d);
 		goto out;
 	}
+	if (o->no_sync)
+		sbat_output_set_sync(out, 0);
 	if (sbat_edit_fd(img, file.fd, payload, payload_len, &eo, out, &report, &d)) {
 		cli_report_error(o->image, &d);
 		goto out;
 	}
+	/* said once the edit is known to work */
+	if (!o->merge && !o->remove && !o->quiet)
+		cli_warn_dropped_rows(o, img, payload, payload_len);
+	if (o->dry_run)
+		cli_print_sbat_diff(o, img, payload, payload_len);
 	status = finish(o, &report, &out);
 out:
 	sbat_output_abort(out);

@@ -5,24 +5,69 @@
 
 #include "cli.h"
 
-/* A JSON string; bytes outside printable ASCII become \u00XX so any input stays valid JSON. */
+/* Length of the valid UTF-8 sequence at p[0..n) (2 to 4 bytes), or 0. */
+static size_t
+utf8_sequence(const unsigned char *p, size_t n)
+{
+	size_t len, i;
+	uint32_t cp;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2, cp = p[0] & 0x1fu;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3, cp = p[0] & 0x0fu;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4, cp = p[0] & 0x07u;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3fu);
+	}
+	/* no overlong forms, no surrogates, nothing past U+10FFFF */
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/*
+ * A JSON string: quotes, backslashes and control characters escaped,
+ * valid UTF-8 passed through as it is, every byte that is not part of
+ * valid UTF-8 replaced by U+FFFD (\ufffd), so the output is always valid
+ * JSON in UTF-8.
+ */
 static void
 json_string(FILE *out, const char *s, size_t n)
 {
-	size_t i;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
 
 	fputc('"', out);
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
+	while (i < n) {
+		unsigned char c = p[i];
+		size_t len;
 
 		if (c == '"' || c == '\\')
 			fprintf(out, "\\%c", c);
 		else if (c == '\n')
 			fputs("\\n", out);
-		else if (c < 0x20 || c >= 0x7f)
+		else if (c == '\t')
+			fputs("\\t", out);
+		else if (c < 0x20 || c == 0x7f)
 			fprintf(out, "\\u%04x", c);
-		else
+		else if (c < 0x80)
 			fputc(c, out);
+		else if ((len = utf8_sequence(p + i, n - i)) != 0) {
+			fwrite(p + i, 1, len, out);
+			i += len;
+			continue;
+		} else
+			fputs("\\ufffd", out);
+		i++;
 	}
 	fputc('"', out);
 }
@@ -68,7 +113,8 @@ print_sbat(FILE *out, const sbat_image *img)
 		fputc('\n', out);
 		return;
 	}
-	fprintf(out, "  \"sbat\": {\n    \"section\": %d,\n    \"text\": ", sbat_image_get_info(img)->sbat_index);
+	fprintf(out, "  \"sbat\": {\n    \"section\": %d,\n    \"size\": %zu,\n    \"text\": ",
+	        sbat_image_get_info(img)->sbat_index, n);
 	json_string(out, (const char *)text, n);
 	if (sbat_csv_parse(text, n, &csv, &d) != SBAT_OK) {
 		fputs(",\n    \"valid\": false,\n    \"error\": {\"what\": ", out);
@@ -101,7 +147,7 @@ cli_print_json(FILE *out, const char *file, const sbat_image *img)
 {
 	const sbat_image_info *i = sbat_image_get_info(img);
 
-	fputs("{\n  \"file\": ", out);
+	fputs("{\n  \"schema\": 1,\n  \"file\": ", out);
 	cli_json_string(out, file);
 	fputs(",\n  \"kind\": ", out);
 	cli_json_string(out, sbat_pe_kind_name(i->kind));

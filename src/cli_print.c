@@ -94,6 +94,9 @@ cli_run_print(const cli_opts *o)
 		cli_describe_image(o->image, img);
 	if (o->json) {
 		cli_print_json(stdout, o->image, img);
+		/* the JSON says so too, but scripts test the status: the same as without --json */
+		if (sbat_image_get_info(img)->sbat_count == 0)
+			status = EXIT_NO_SBAT;
 		goto out;
 	}
 	if (sbat_image_sbat_data(img, &data, &n, &d)) {

@@ -37,6 +37,7 @@ struct sbat_output {
 	int src_fd;                   /* replace: the file being replaced (metadata source), else -1 */
 	struct stat src_st;           /* replace: that file when it was opened */
 	mode_t mode;                  /* new file: its permission bits */
+	int no_sync;                  /* commit skips both fsyncs */
 };
 
 /* Named temporaries not yet renamed or removed; read by signal handlers. */
@@ -335,6 +336,12 @@ sbat_output_open_scratch(const sbat_io *io, sbat_output **ret, sbat_diag *d)
 	return SBAT_OK;
 }
 
+void
+sbat_output_set_sync(sbat_output *o, int sync)
+{
+	o->no_sync = !sync;
+}
+
 int
 sbat_output_fd(const sbat_output *o)
 {
@@ -497,7 +504,7 @@ sbat_output_commit(sbat_output *o, sbat_diag *d)
 	if (apply_metadata(o, &what) != 0)
 		goto fail;
 	what = "cannot flush the temporary file to disk";
-	if (sbat_io_fsync(o->io, o->fd) != 0)
+	if (!o->no_sync && sbat_io_fsync(o->io, o->fd) != 0)
 		goto fail;
 	what = "cannot name the temporary file";
 	if (!o->tmp_name[0] && link_tmpfile(o) != 0)
@@ -515,7 +522,8 @@ sbat_output_commit(sbat_output *o, sbat_diag *d)
 	unregister_temp(o);
 	o->tmp_name[0] = '\0';
 	/* make the rename itself durable */
-	(void)fsync(o->dir_fd);
+	if (!o->no_sync)
+		(void)fsync(o->dir_fd);
 	output_free(o);
 	return SBAT_OK;
 

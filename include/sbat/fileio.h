@@ -121,6 +121,14 @@ SBAT_API sbat_err sbat_output_open_new(const char *path, mode_t mode, const sbat
 SBAT_API sbat_err sbat_output_open_scratch(const sbat_io *io, sbat_output **ret, sbat_diag *reterr);
 SBAT_API int sbat_output_fd(const sbat_output *out);
 SBAT_API const sbat_io *sbat_output_io(const sbat_output *out);
+/*
+ * Whether commit fsyncs the file and its directory (the default, 1). 0 is
+ * for throwaway build trees: the rename is still atomic for other
+ * processes, but after a power loss the target may hold either version or,
+ * on some file systems, an empty or partial file.
+ */
+SBAT_API void sbat_output_set_sync(sbat_output *out, int sync);
+
 /* Make the file `path`. Frees `out` whatever the result; on failure the target is untouched. */
 SBAT_API sbat_err sbat_output_commit(sbat_output *out, sbat_diag *reterr);
 /* Discard the file. NULL-safe. */
