@@ -14,6 +14,14 @@
 #include "emit.h"
 #include "verify.h"
 
+/*
+ * Through a file, copied ranges are compared at their ends and around the
+ * patches, 64 KiB each: reading a whole large image back through a mapping
+ * would cost its size in memory and time; the ranges in between are one
+ * kernel copy each.
+ */
+#define VERIFY_WINDOW (64u * 1024u)
+
 /* A plan is a few KiB: on the heap, not the stack. */
 typedef struct work {
 	const sbat_pe *pe;
@@ -64,7 +72,7 @@ sbat_edit(const sbat_image *img, const uint8_t *payload, size_t payload_len, con
 	if (!err)
 		err = sbat_verify_output(&w->p, w->pe, in, s.mem, (size_t)w->p.output_size, payload, payload_len, d);
 	if (!err)
-		err = sbat_verify_kept(&w->p, w->pe, in, s.mem, UINT64_MAX, d);
+		err = sbat_verify_kept(&w->p, w->pe, in, s.mem, UINT64_MAX, 0, d);
 	if (err) {
 		free(s.mem);
 		free(w);
@@ -96,7 +104,7 @@ verify_file(const work *w, const uint8_t *in, int fd, const uint8_t *payload, si
 		return diag_fail_errno(d, SBAT_E_IO, "cannot map the output to verify it", errno);
 	err = sbat_verify_output(&w->p, w->pe, in, map, len, payload, payload_len, d);
 	if (!err)
-		err = sbat_verify_kept(&w->p, w->pe, in, map, sparse_from, d);
+		err = sbat_verify_kept(&w->p, w->pe, in, map, sparse_from, VERIFY_WINDOW, d);
 	munmap(map, len);
 	return err;
 }

@@ -241,9 +241,47 @@ verify_range_kept(const plan *p, uint64_t a, uint64_t b, int index, uint64_t hea
 	return SBAT_OK;
 }
 
+/* Compare copied bytes [pos+from, pos+to) of extent e against the input. */
+static sbat_err
+verify_copy_part(const plan *p, const uint8_t *in, const extent *e, const uint8_t *out, uint64_t pos,
+                 uint64_t from, uint64_t to, sbat_diag *d)
+{
+	return from < to ? verify_copy(p, in, e->src + from, out, pos + from, to - from, d) : SBAT_OK;
+}
+
+/*
+ * The copied bytes of extent e (at output offset pos, the first n of them
+ * written): all of them, or with a window, only the window's worth at both
+ * ends and around every patch, where an offset mistake would show.
+ */
+static sbat_err
+verify_extent(const plan *p, const uint8_t *in, const extent *e, const uint8_t *out, uint64_t pos, uint64_t n,
+              uint64_t window, sbat_diag *d)
+{
+	sbat_err err;
+	unsigned i;
+
+	if (!window || n <= 2 * window)
+		return verify_copy_part(p, in, e, out, pos, 0, n, d);
+	err = verify_copy_part(p, in, e, out, pos, 0, window, d);
+	if (!err)
+		err = verify_copy_part(p, in, e, out, pos, n - window, n, d);
+	for (i = 0; i < p->n_patches && !err; i++) {
+		const patch *q = &p->patches[i];
+		uint64_t a, b;
+
+		if (!overlaps(q->offset, q->len, pos, n))
+			continue;
+		a = q->offset > pos + window ? q->offset - pos - window : 0;
+		b = q->offset + q->len + window - pos;
+		err = verify_copy_part(p, in, e, out, pos, a, b < n ? b : n, d);
+	}
+	return err;
+}
+
 sbat_err
 sbat_verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out,
-                 uint64_t sparse_from, sbat_diag *d)
+                 uint64_t sparse_from, uint64_t window, sbat_diag *d)
 {
 	uint64_t pos = 0;
 	unsigned i;
@@ -255,7 +293,7 @@ sbat_verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const u
 		if (e->kind == EXTENT_COPY && pos < sparse_from) {
 			uint64_t n = sparse_from - pos < e->len ? sparse_from - pos : e->len;
 
-			err = verify_copy(p, in, e->src, out, pos, n, d);
+			err = verify_extent(p, in, e, out, pos, n, window, d);
 			if (err)
 				return err;
 		}

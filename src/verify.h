@@ -23,9 +23,12 @@ sbat_err sbat_verify_output(const plan *p, const sbat_pe *in_pe, const uint8_t *
  * output, and every copied byte is unchanged unless a planned patch covers
  * it. Zero-fill patches and patches longer than a field never touch another
  * section's bytes. Copied bytes from output offset sparse_from on are not
- * compared (a dry run did not write them).
+ * compared (a dry run did not write them). A non-zero window compares
+ * only that many bytes at both ends of each copied range and around each
+ * patch: enough to catch any offset mistake when the kernel copied the
+ * range whole, without reading every byte of a large image again.
  */
 sbat_err sbat_verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out,
-                          uint64_t sparse_from, sbat_diag *reterr);
+                          uint64_t sparse_from, uint64_t window, sbat_diag *reterr);
 
 #endif
