@@ -1174,6 +1174,10 @@ for name in "${NAMES[@]}"; do
 	test_file "$name"
 done
 
+# --lint on the corpus as shipped, as edited, and as GNU and LLVM objcopy edit it
+. "$HERE/lint-corpus.sh"
+lint_corpus
+
 # ------------------------------------------------ Secure Boot through shim
 # OVMF with Debian's "snakeoil" PK/KEK/db (its private key ships with ovmf):
 # sign the modified shim, systemd-boot (as grubx64.efi, shim's second stage;
