@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* cli_json.c - the machine-readable form of --print: sections, SBAT rows and layout */
+/* cli_json.c - the machine-readable form of --print (sections, SBAT rows and layout) and the JSON string writer */
 #include <inttypes.h>
 #include <string.h>
 
 #include "cli.h"
 
-/* A JSON string; bytes outside printable ASCII become \u00XX so any input stays valid JSON. */
-static void
-json_string(FILE *out, const char *s, size_t n)
+void
+cli_json_string(FILE *out, const char *s, size_t n)
 {
 	size_t i;
 
@@ -27,10 +26,10 @@ json_string(FILE *out, const char *s, size_t n)
 	fputc('"', out);
 }
 
-static void
-json_cstr(FILE *out, const char *s)
+void
+cli_json_cstr(FILE *out, const char *s)
 {
-	json_string(out, s, strlen(s));
+	cli_json_string(out, s, strlen(s));
 }
 
 static void
@@ -43,7 +42,7 @@ print_sections(FILE *out, const sbat_image *img)
 		const sbat_section_info *s = sbat_image_section(img, i);
 
 		fprintf(out, "    {\"index\": %u, \"name\": ", i);
-		json_string(out, s->name, strnlen(s->name, 8));
+		cli_json_string(out, s->name, strnlen(s->name, 8));
 		fprintf(out, ", \"virtual_address\": %" PRIu32 ", \"virtual_size\": %" PRIu32
 		        ", \"pointer_to_raw_data\": %" PRIu32 ", \"size_of_raw_data\": %" PRIu32
 		        ", \"characteristics\": %" PRIu32 "}%s\n", s->virtual_address, s->virtual_size,
@@ -69,10 +68,10 @@ print_sbat(FILE *out, const sbat_image *img)
 		return;
 	}
 	fprintf(out, "  \"sbat\": {\n    \"section\": %d,\n    \"text\": ", sbat_image_get_info(img)->sbat_index);
-	json_string(out, (const char *)text, n);
+	cli_json_string(out, (const char *)text, n);
 	if (sbat_csv_parse(text, n, &csv, &d) != SBAT_OK) {
 		fputs(",\n    \"valid\": false,\n    \"error\": {\"what\": ", out);
-		json_cstr(out, d.what ? d.what : sbat_strerror(d.code));
+		cli_json_cstr(out, d.what ? d.what : sbat_strerror(d.code));
 		fprintf(out, ", \"line\": %u, \"field\": %u}\n  }\n", d.line, d.field);
 		return;
 	}
@@ -81,15 +80,15 @@ print_sbat(FILE *out, const sbat_image *img)
 		const sbat_csv_entry *e = &csv->entries[i];
 
 		fputs("      {\"component_name\": ", out);
-		json_cstr(out, e->component_name);
+		cli_json_cstr(out, e->component_name);
 		fprintf(out, ", \"component_generation\": %u, \"vendor_name\": ", (unsigned)e->generation);
-		json_cstr(out, e->vendor_name);
+		cli_json_cstr(out, e->vendor_name);
 		fputs(", \"vendor_package_name\": ", out);
-		json_cstr(out, e->vendor_package_name);
+		cli_json_cstr(out, e->vendor_package_name);
 		fputs(", \"vendor_version\": ", out);
-		json_cstr(out, e->vendor_version);
+		cli_json_cstr(out, e->vendor_version);
 		fputs(", \"vendor_url\": ", out);
-		json_cstr(out, e->vendor_url);
+		cli_json_cstr(out, e->vendor_url);
 		fprintf(out, "}%s\n", i + 1 < csv->n_entries ? "," : "");
 	}
 	fputs("    ]\n  }\n", out);
@@ -102,11 +101,11 @@ cli_print_json(FILE *out, const char *file, const sbat_image *img)
 	const sbat_image_info *i = sbat_image_get_info(img);
 
 	fputs("{\n  \"file\": ", out);
-	json_cstr(out, file);
+	cli_json_cstr(out, file);
 	fputs(",\n  \"kind\": ", out);
-	json_cstr(out, sbat_pe_kind_name(i->kind));
+	cli_json_cstr(out, sbat_pe_kind_name(i->kind));
 	fprintf(out, ",\n  \"format\": \"%s\",\n  \"machine\": ", i->magic == 0x20b ? "PE32+" : "PE32");
-	json_cstr(out, sbat_pe_machine_name(i->machine));
+	cli_json_cstr(out, sbat_pe_machine_name(i->machine));
 	fprintf(out, ",\n  \"machine_type\": %u,\n  \"file_size\": %" PRIu64 ",\n  \"file_alignment\": %" PRIu32
 	        ",\n  \"section_alignment\": %" PRIu32 ",\n  \"size_of_headers\": %" PRIu32
 	        ",\n  \"size_of_image\": %" PRIu32 ",\n  \"checksum\": %" PRIu32
