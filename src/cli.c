@@ -57,7 +57,7 @@ usage(FILE *out)
 	        "Usage: %s --file IMAGE --csv FILE [--merge [--force]] [OPTIONS]\n"
 	        "       %s --file IMAGE --remove [OPTIONS]\n"
 	        "       %s --print [--json] IMAGE\n"
-	        "       %s --check-level POLICY (IMAGE | --csv FILE)\n"
+	        "       %s --check-level POLICY [--json] (IMAGE|DIR... | --csv FILE...)\n"
 	        "       %s --lint [--json] IMAGE...\n"
 	        "\n"
 	        "Insert, replace or remove the .sbat section (UEFI Secure Boot Advanced\n"
@@ -79,15 +79,19 @@ usage(FILE *out)
 	        "                          and new .sbat as a unified diff\n"
 	        "  -p, --print             print the image's .sbat CSV and exit\n"
 	        "      --json              with --print: sections, layout and SBAT rows as JSON;\n"
+	        "                          with --check-level: the verdicts as JSON;\n"
 	        "                          with --lint: the findings as JSON\n"
 	        "      --lint              report every rule of shim, EDK2, GRUB, strict PE\n"
 	        "                          loaders, systemd-stub and signing tools each IMAGE\n"
 	        "                          breaks (exit 1 errors, 5 warnings only)\n"
 	        "      --check-level POLICY\n"
-	        "                          would shim holding this SbatLevel (a text file or a\n"
-	        "                          shim binary) refuse IMAGE or the CSV FILE?\n"
+	        "                          would shim holding this SbatLevel refuse the IMAGEs,\n"
+	        "                          the PE images under each DIR, or the CSV FILEs?\n"
+	        "                          POLICY: running (this machine's SbatLevel), FILE (a\n"
+	        "                          text SbatLevel or a shim binary), latest:SHIM or\n"
+	        "                          automatic:SHIM (./running names a file)\n"
 	        "      --level-payload latest|automatic\n"
-	        "                          which SbatLevel of a shim binary to use (latest)\n"
+	        "                          which SbatLevel of a shim binary FILE to use (latest)\n"
 	        "      --lock-timeout SECONDS\n"
 	        "                          wait this long for another edit of IMAGE to finish\n"
 	        "                          (default %d; 0: fail at once)\n"
@@ -105,7 +109,9 @@ usage(FILE *out)
 	        "Exit status: 0 success, 1 invalid input or refused edit (IMAGE untouched),\n"
 	        "2 usage error, 3 no .sbat section (--print, --check-level),\n"
 	        "4 revoked by the SbatLevel policy (--check-level),\n"
-	        "5 warnings but no errors (--lint).\n",
+	        "5 warnings but no errors (--lint),\n"
+	        "6 no SbatLevel on this machine (--check-level running).\n"
+	        "With several images --check-level exits with the first of 4, 1, 3 that applies.\n",
 	        cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, CLI_LOCK_TIMEOUT_DEFAULT);
 }
 
@@ -193,6 +199,7 @@ parse_level_payload(const char *arg, cli_opts *o)
 		o->level_payload = SBAT_LEVEL_AUTOMATIC;
 	else
 		return usage_error("--level-payload takes 'latest' or 'automatic', not", arg);
+	o->level_payload_given = 1;
 	return PARSE_RUN;
 }
 
@@ -209,10 +216,12 @@ take_option(int c, char **argv, cli_opts *o)
 	case 'c':
 		if (o->n_csv == CLI_MAX_CSV)
 			return usage_error("too many --csv; at most 16, the last one is", optarg);
-		if (strcmp(optarg, "-") == 0 && o->n_csv && o->stdin_csv)
+		if (strcmp(optarg, "-") == 0 && o->stdin_csv)
 			return usage_error("standard input can be read once; a second --csv is", optarg);
 		o->stdin_csv |= strcmp(optarg, "-") == 0;
-		o->csvs[o->n_csv++] = optarg;
+		/* an edit merges them in order; --check-level judges each (see collect_targets) */
+		o->csvs[o->n_csv] = optarg;
+		o->targets[o->n_csv++] = optarg;
 		if (!o->csv)
 			o->csv = optarg;
 		break;
@@ -240,25 +249,105 @@ take_option(int c, char **argv, cli_opts *o)
 	return PARSE_RUN;
 }
 
+/*
+ * The --check-level POLICY: "running", "latest:SHIM" or "automatic:SHIM"
+ * ("previous:" is the older name of automatic), or else a file. A file
+ * that is called like one of these is named with a directory: ./running.
+ */
+static parse_result
+parse_policy(cli_opts *o)
+{
+	static const struct { const char *prefix; int payload; } prefixes[] = {
+		{ "latest:", SBAT_LEVEL_LATEST },
+		{ "automatic:", SBAT_LEVEL_AUTOMATIC },
+		{ "previous:", SBAT_LEVEL_AUTOMATIC },
+	};
+	const char *p = o->check_level;
+	unsigned i;
+
+	if (strcmp(p, "running") == 0) {
+		if (o->level_payload_given)
+			return usage_error("--level-payload goes with a shim binary, not with --check-level", p);
+		return PARSE_RUN;
+	}
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t n = strlen(prefixes[i].prefix);
+
+		if (strncmp(p, prefixes[i].prefix, n) != 0)
+			continue;
+		if (o->level_payload_given)
+			return usage_error("--level-payload and a payload prefix exclude each other:", p);
+		if (!p[n])
+			return usage_error("no shim binary named after", prefixes[i].prefix);
+		o->level_payload = prefixes[i].payload;
+		o->level_payload_given = 1;
+		o->level_file = p + n;
+		return PARSE_RUN;
+	}
+	o->level_file = p;
+	return PARSE_RUN;
+}
+
+/*
+ * --check-level judges every IMAGE (--file and the arguments, in order) or
+ * every --csv FILE; the CSV names are already in targets.
+ */
+static parse_result
+collect_targets(int argc, char **argv, cli_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->n_csv; i++)
+		if (!*o->targets[i])
+			return usage_error("empty file name given to", "--csv");
+	if (o->n_csv) {
+		if (o->image || optind < argc)
+			return usage_error("--check-level judges either IMAGEs or --csv FILEs, not both", NULL);
+		o->n_targets = o->n_csv;
+		o->targets_are_csv = 1;
+		return PARSE_RUN;
+	}
+	if (o->image)
+		o->targets[o->n_targets++] = o->image;
+	for (; optind < argc; optind++) {
+		if (!*argv[optind])
+			return usage_error("empty file name given as an IMAGE", NULL);
+		o->targets[o->n_targets++] = argv[optind];
+	}
+	if (!o->n_targets)
+		return usage_error("no IMAGE given (use --file IMAGE)", NULL);
+	o->image = o->targets[0];
+	return PARSE_RUN;
+}
+
+/* The other modes take one IMAGE: --file, or the only argument. */
+static parse_result
+take_image_argument(int argc, char **argv, cli_opts *o)
+{
+	if (optind < argc) {
+		if (o->image)
+			return usage_error("IMAGE was already given with --file; unexpected argument", argv[optind]);
+		o->image = argv[optind++];
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument", argv[optind]);
+	return PARSE_RUN;
+}
+
 /* --print and --check-level read only; they take no editing options. */
 static parse_result
-check_read_modes(const cli_opts *o)
+check_read_modes(cli_opts *o)
 {
 	if (o->print && o->check_level)
 		return usage_error("--print and --check-level exclude each other", NULL);
 	if (o->output || o->strip_signature || o->dry_run || o->relocate || o->remove || o->merge || o->force ||
 	    (o->print && o->csv))
 		return usage_error(o->print ? "--print takes only an IMAGE (and --json)" :
-		                   "--check-level takes only an IMAGE, or --csv FILE", NULL);
-	if (o->json && !o->print)
-		return usage_error("--json goes with --print", NULL);
-	/* --check-level may judge a CSV on its own, before it is embedded */
-	if (!o->image && !(o->check_level && o->csv))
+		                   "--check-level takes only IMAGEs and directories, or --csv FILEs", NULL);
+	if (o->check_level)
+		return parse_policy(o);
+	if (!o->image)
 		return usage_error("no IMAGE given (use --file IMAGE)", NULL);
-	if (o->image && o->csv)
-		return usage_error("--check-level judges either an IMAGE or a --csv FILE, not both", NULL);
-	if (o->n_csv > 1)
-		return usage_error("--check-level judges one --csv", NULL);
 	return PARSE_RUN;
 }
 
@@ -268,7 +357,7 @@ check_edit_mode(const cli_opts *o)
 	if (!o->image)
 		return usage_error("no IMAGE given (use --file IMAGE)", NULL);
 	if (o->json)
-		return usage_error("--json goes with --print", NULL);
+		return usage_error("--json goes with --print or --check-level", NULL);
 	if (o->remove && (o->csv || o->relocate || o->merge))
 		return usage_error("--remove takes no --csv, --merge or --relocate", NULL);
 	if (!o->csv && !o->remove)
@@ -311,14 +400,18 @@ check_lint_mode(int argc, char **argv, cli_opts *o)
 	return PARSE_RUN;
 }
 
-/* Fill *o from argv and check every combination before any file is opened. */
+/*
+ * Fill *o from argv and check every combination before any file is opened.
+ * targets has room for argc names (each one takes an argument of its own).
+ */
 static parse_result
-parse_args(int argc, char **argv, cli_opts *o)
+parse_args(int argc, char **argv, const char **targets, cli_opts *o)
 {
 	parse_result r;
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	o->targets = targets;
 	o->level_payload = SBAT_LEVEL_LATEST;
 	o->lock_timeout_ms = CLI_LOCK_TIMEOUT_DEFAULT * 1000u;
 	opterr = 0;  /* our own messages, with our own prefix */
@@ -327,14 +420,10 @@ parse_args(int argc, char **argv, cli_opts *o)
 			return r;
 	if (o->lint)
 		return check_lint_mode(argc, argv, o);
-	if (optind < argc) {
-		if (o->image)
-			return usage_error("IMAGE was already given with --file; unexpected argument", argv[optind]);
-		o->image = argv[optind++];
-	}
-	if (optind < argc)
-		return usage_error("unexpected argument", argv[optind]);
-	if ((r = check_paths(o)) != PARSE_RUN)
+	r = o->check_level ? collect_targets(argc, argv, o) : take_image_argument(argc, argv, o);
+	if (r == PARSE_RUN)
+		r = check_paths(o);
+	if (r != PARSE_RUN)
 		return r;
 	return o->print || o->check_level ? check_read_modes(o) : check_edit_mode(o);
 }
@@ -371,25 +460,35 @@ int
 main(int argc, char **argv)
 {
 	cli_opts o;
-	int status;
+	const char **targets;
+	int status = EXIT_USAGE;
 
 	/* a write to a closed pipe fails with EPIPE and is reported, instead of killing us silently */
 	signal(SIGPIPE, SIG_IGN);
 	/* likewise a file-size limit: the write fails with EFBIG and the edit is undone */
 	signal(SIGXFSZ, SIG_IGN);
-	switch (parse_args(argc, argv, &o)) {
+	targets = calloc((size_t)argc + 1, sizeof(*targets));
+	if (!targets) {
+		fprintf(stderr, "%s: out of memory\n", cli_progname);
+		return EXIT_FAILURE_;
+	}
+	switch (parse_args(argc, argv, targets, &o)) {
 	case PARSE_DONE:
-		return close_stdout(EXIT_OK);
+		status = close_stdout(EXIT_OK);
+		break;
 	case PARSE_USAGE:
-		return EXIT_USAGE;
+		status = EXIT_USAGE;
+		break;
 	case PARSE_RUN:
+		if (o.lint)
+			status = cli_run_lint(&o);
+		else if (o.check_level)
+			status = cli_run_check_level(&o);
+		else
+			status = o.print ? cli_run_print(&o) : cli_run_edit(&o);
+		status = close_stdout(status);
 		break;
 	}
-	if (o.lint)
-		status = cli_run_lint(&o);
-	else if (o.check_level)
-		status = cli_run_check_level(&o);
-	else
-		status = o.print ? cli_run_print(&o) : cli_run_edit(&o);
-	return close_stdout(status);
+	free(targets);
+	return status;
 }

@@ -120,7 +120,8 @@ cli_load_csvs(const cli_opts *o, uint8_t **ret_payload, size_t *ret_len)
 {
 	sbat_csv *all = NULL, *next = NULL;
 	sbat_diag d;
-	int i, status = EXIT_OK;
+	size_t i;
+	int status = EXIT_OK;
 
 	for (i = 0; i < o->n_csv && status == EXIT_OK; i++) {
 		status = cli_parse_csv_arg(o->csvs[i], i == 0 ? &all : &next);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* cli_json.c - the machine-readable form of --print: sections, SBAT rows and layout */
+/* cli_json.c - the machine-readable form of --print (sections, SBAT rows and layout) and the JSON string writer */
 #include <inttypes.h>
 #include <string.h>
 
@@ -40,8 +40,8 @@ utf8_sequence(const unsigned char *p, size_t n)
  * valid UTF-8 replaced by U+FFFD (\ufffd), so the output is always valid
  * JSON in UTF-8.
  */
-static void
-json_string(FILE *out, const char *s, size_t n)
+void
+cli_json_string(FILE *out, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0;
@@ -73,9 +73,9 @@ json_string(FILE *out, const char *s, size_t n)
 }
 
 void
-cli_json_string(FILE *out, const char *s)
+cli_json_cstr(FILE *out, const char *s)
 {
-	json_string(out, s, strlen(s));
+	cli_json_string(out, s, strlen(s));
 }
 
 static void
@@ -88,7 +88,7 @@ print_sections(FILE *out, const sbat_image *img)
 		const sbat_section_info *s = sbat_image_section(img, i);
 
 		fprintf(out, "    {\"index\": %u, \"name\": ", i);
-		json_string(out, s->name, strnlen(s->name, 8));
+		cli_json_string(out, s->name, strnlen(s->name, 8));
 		fprintf(out, ", \"virtual_address\": %" PRIu32 ", \"virtual_size\": %" PRIu32
 		        ", \"pointer_to_raw_data\": %" PRIu32 ", \"size_of_raw_data\": %" PRIu32
 		        ", \"characteristics\": %" PRIu32 "}%s\n", s->virtual_address, s->virtual_size,
@@ -115,10 +115,10 @@ print_sbat(FILE *out, const sbat_image *img)
 	}
 	fprintf(out, "  \"sbat\": {\n    \"section\": %d,\n    \"size\": %zu,\n    \"text\": ",
 	        sbat_image_get_info(img)->sbat_index, n);
-	json_string(out, (const char *)text, n);
+	cli_json_string(out, (const char *)text, n);
 	if (sbat_csv_parse(text, n, &csv, &d) != SBAT_OK) {
 		fputs(",\n    \"valid\": false,\n    \"error\": {\"what\": ", out);
-		cli_json_string(out, d.what ? d.what : sbat_strerror(d.code));
+		cli_json_cstr(out, d.what ? d.what : sbat_strerror(d.code));
 		fprintf(out, ", \"line\": %u, \"field\": %u}\n  }\n", d.line, d.field);
 		return;
 	}
@@ -127,15 +127,15 @@ print_sbat(FILE *out, const sbat_image *img)
 		const sbat_csv_entry *e = &csv->entries[i];
 
 		fputs("      {\"component_name\": ", out);
-		cli_json_string(out, e->component_name);
+		cli_json_cstr(out, e->component_name);
 		fprintf(out, ", \"component_generation\": %u, \"vendor_name\": ", (unsigned)e->generation);
-		cli_json_string(out, e->vendor_name);
+		cli_json_cstr(out, e->vendor_name);
 		fputs(", \"vendor_package_name\": ", out);
-		cli_json_string(out, e->vendor_package_name);
+		cli_json_cstr(out, e->vendor_package_name);
 		fputs(", \"vendor_version\": ", out);
-		cli_json_string(out, e->vendor_version);
+		cli_json_cstr(out, e->vendor_version);
 		fputs(", \"vendor_url\": ", out);
-		cli_json_string(out, e->vendor_url);
+		cli_json_cstr(out, e->vendor_url);
 		fprintf(out, "}%s\n", i + 1 < csv->n_entries ? "," : "");
 	}
 	fputs("    ]\n  }\n", out);
@@ -148,11 +148,11 @@ cli_print_json(FILE *out, const char *file, const sbat_image *img)
 	const sbat_image_info *i = sbat_image_get_info(img);
 
 	fputs("{\n  \"schema\": 1,\n  \"file\": ", out);
-	cli_json_string(out, file);
+	cli_json_cstr(out, file);
 	fputs(",\n  \"kind\": ", out);
-	cli_json_string(out, sbat_pe_kind_name(i->kind));
+	cli_json_cstr(out, sbat_pe_kind_name(i->kind));
 	fprintf(out, ",\n  \"format\": \"%s\",\n  \"machine\": ", i->magic == 0x20b ? "PE32+" : "PE32");
-	cli_json_string(out, sbat_pe_machine_name(i->machine));
+	cli_json_cstr(out, sbat_pe_machine_name(i->machine));
 	fprintf(out, ",\n  \"machine_type\": %u,\n  \"file_size\": %" PRIu64 ",\n  \"file_alignment\": %" PRIu32
 	        ",\n  \"section_alignment\": %" PRIu32 ",\n  \"size_of_headers\": %" PRIu32
 	        ",\n  \"size_of_image\": %" PRIu32 ",\n  \"checksum\": %" PRIu32

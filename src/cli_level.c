@@ -1,102 +1,462 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* cli_level.c - --check-level: would shim holding an SbatLevel refuse the image? */
+/* cli_level.c - --check-level: would shim holding an SbatLevel refuse these images? */
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
-/* Load an SbatLevel policy: a text file, or the payload built into a shim binary. */
+/* Where Linux shows the UEFI variables; SBAT_ADD_EFIVARFS replaces it. */
+#define EFIVARFS_DIR "/sys/firmware/efi/efivars"
+
+/* Revoked rows named per image; the rest are counted. */
+#define MAX_REVOKED 16
+
+/*
+ * How one image or CSV fares, from best to worst: the exit status of a run
+ * is that of its worst verdict. Revoked comes first because shim will
+ * refuse the image for certain; unreadable next, because nobody knows what
+ * shim would do with it; no .sbat after that, because shim refuses such an
+ * image only on some boot paths.
+ */
+typedef enum verdict {
+	VERDICT_ALLOWED,
+	VERDICT_NO_SBAT,
+	VERDICT_UNREADABLE,
+	VERDICT_INVALID_SBAT,
+	VERDICT_REVOKED,
+} verdict;
+
+static const struct {
+	const char *name;   /* the word in the report and in JSON */
+	int status;
+} verdicts[] = {
+	[VERDICT_ALLOWED] = { "allowed", EXIT_OK },
+	[VERDICT_NO_SBAT] = { "no-sbat", EXIT_NO_SBAT },
+	[VERDICT_UNREADABLE] = { "unreadable", EXIT_FAILURE_ },
+	[VERDICT_INVALID_SBAT] = { "invalid-sbat", EXIT_REVOKED },
+	[VERDICT_REVOKED] = { "revoked", EXIT_REVOKED },
+};
+
+/* The SbatLevel to judge by, and where it came from. */
+typedef struct policy {
+	sbat_level *level;
+	const char *source;   /* "running", "text" or "shim" */
+	char *file;           /* the file it was read from */
+} policy;
+
+typedef struct judgement {
+	const char *path;
+	verdict v;
+	int kind;             /* sbat_pe_kind; -1 when not known, or a CSV file */
+	int is_csv;
+	size_t n_rows;
+	size_t n_revoked;
+	sbat_revocation revoked[MAX_REVOKED];  /* they point into the policy and the CSV */
+	sbat_diag d;          /* unreadable, invalid .sbat: why */
+} judgement;
+
+typedef struct audit {
+	const cli_opts *o;
+	const sbat_level *level;
+	verdict worst;
+	size_t n_reported;
+	int scanned;          /* a directory was among the arguments */
+	cli_scan scan;
+} audit;
+
+/* ------------------------------------------------------------ the policy */
+
+/* A text SbatLevel, or the payload built into a shim binary. */
 static int
-load_level(const cli_opts *o, sbat_level **ret)
+load_file_level(const cli_opts *o, policy *p)
 {
 	sbat_mapped_file f = SBAT_MAPPED_FILE_INIT;
 	sbat_image *img = NULL;
 	sbat_diag d;
 	sbat_err err;
 
-	err = sbat_file_map(o->check_level, SBAT_FILE_MAX_SIZE, &f, &d);
+	p->source = "text";
+	err = sbat_file_map(o->level_file, SBAT_FILE_MAX_SIZE, &f, &d);
 	if (!err) {
 		if (f.len >= 2 && f.data[0] == 'M' && f.data[1] == 'Z') {
+			p->source = "shim";
 			err = sbat_image_parse(f.data, f.len, &img, &d);
 			if (!err)
-				err = sbat_level_from_shim(img, o->level_payload, ret, &d);
+				err = sbat_level_from_shim(img, o->level_payload, &p->level, &d);
 		} else {
-			err = sbat_level_parse(f.data, f.len, ret, &d);
+			err = sbat_level_parse(f.data, f.len, &p->level, &d);
 		}
 	}
 	sbat_image_free(img);
 	sbat_file_unmap(&f);
-	return err ? cli_report_error(o->check_level, &d) : EXIT_OK;
+	return err ? cli_report_error(o->level_file, &d) : EXIT_OK;
 }
 
 /*
- * The rows to judge: the CSV file, or the image's .sbat. Exit statuses for
- * an image without a .sbat (3) or with one shim cannot parse (4) are set in
- * *status when that is the answer.
+ * The SbatLevel this machine holds: shim's runtime copy in efivarfs. No
+ * variable at all is its own answer (exit 6), told apart from a machine
+ * without UEFI variables.
  */
 static int
-load_rows(const cli_opts *o, sbat_mapped_file *file, sbat_image **img, sbat_csv **csv)
+load_running_level(policy *p)
 {
-	const uint8_t *text;
-	size_t n;
+	const char *dir = getenv("SBAT_ADD_EFIVARFS");
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	struct stat st;
 	sbat_diag d;
+	sbat_err err;
+	int status = EXIT_OK;
 
-	if (o->csv) {
-		if (sbat_file_map(o->csv, SBAT_CSV_MAX_SIZE, file, &d) || sbat_csv_parse(file->data, file->len, csv, &d))
-			return cli_report_error(o->csv, &d);
-		return EXIT_OK;
+	if (!dir || !*dir)
+		dir = EFIVARFS_DIR;
+	p->source = "running";
+	p->file = malloc(strlen(dir) + sizeof("/" SBAT_LEVEL_EFIVAR_NAME));
+	if (!p->file) {
+		cli_message(dir, "out of memory");
+		return EXIT_FAILURE_;
 	}
-	if (sbat_file_map(o->image, SBAT_FILE_MAX_SIZE, file, &d) || sbat_image_parse(file->data, file->len, img, &d) ||
-	    sbat_image_sbat_data(*img, &text, &n, &d)) {
-		if (d.code != SBAT_E_NO_SBAT)
-			return cli_report_error(o->image, &d);
-		/* shim refuses images it loads itself without .sbat when SbatLevel is set */
-		cli_message(o->image, "no .sbat section: shim refuses to load it");
-		return EXIT_NO_SBAT;
+	sprintf(p->file, "%s/%s", dir, SBAT_LEVEL_EFIVAR_NAME);
+	err = sbat_file_read(p->file, SBAT_LEVEL_MAX_SIZE, &buf, &len, &d);
+	if (err == SBAT_E_IO && d.sys_errno == ENOENT) {
+		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+			cli_message(dir, "no UEFI variables: the machine was not booted through UEFI, or efivarfs is not "
+			            "mounted; there is no SbatLevel to check against");
+		else
+			cli_message(p->file, "no such variable: shim has not published an SbatLevel on this machine");
+		status = EXIT_NO_LEVEL;
+	} else if (err || sbat_level_from_efivar(buf, len, NULL, &p->level, &d)) {
+		status = cli_report_error(p->file, &d);
 	}
-	if (sbat_csv_parse(text, n, csv, &d)) {
-		cli_diag(CLI_ERROR, o->image, ".sbat is invalid, so shim refuses the image", &d);
-		return EXIT_REVOKED;
-	}
-	return EXIT_OK;
+	free(buf);
+	return status;
 }
 
-/* Would shim, holding this SbatLevel, refuse the image (or CSV)? Exit 4 when it would. */
+static int
+load_policy(const cli_opts *o, policy *p)
+{
+	if (!o->level_file)
+		return load_running_level(p);
+	p->file = strdup(o->level_file);
+	if (!p->file) {
+		cli_message(o->level_file, "out of memory");
+		return EXIT_FAILURE_;
+	}
+	return load_file_level(o, p);
+}
+
+/* ------------------------------------------------------------ reporting */
+
+/* What an image without .sbat means, by where it is usually loaded from (see the manual). */
+static const char *
+no_sbat_meaning(int kind)
+{
+	if (kind == SBAT_KIND_EFI_APP)
+		return "shim refuses to load it (SBAT is mandatory for what shim starts itself)";
+	return "boots when verified through shim's protocol (GRUB, systemd-boot); refused when shim loads it itself";
+}
+
+static void
+print_text(const audit *a, const judgement *j)
+{
+	size_t i;
+
+	printf("%s: ", cli_quote(j->path));
+	switch (j->v) {
+	case VERDICT_ALLOWED:
+		printf("allowed: not revoked by SbatLevel %s (%zu rows checked)\n", a->level->datestamp, j->n_rows);
+		break;
+	case VERDICT_REVOKED:
+		fputs("revoked: ", stdout);
+		for (i = 0; i < j->n_revoked && i < MAX_REVOKED; i++)
+			printf("%s%s,%u is below %s,%u", i ? "; " : "", j->revoked[i].entry->component_name,
+			       (unsigned)j->revoked[i].entry->generation, j->revoked[i].level->component_name,
+			       (unsigned)j->revoked[i].level->generation);
+		if (j->n_revoked > MAX_REVOKED)
+			printf("; and %zu more", j->n_revoked - MAX_REVOKED);
+		printf(" (SbatLevel %s)\n", a->level->datestamp);
+		break;
+	case VERDICT_NO_SBAT:
+		printf("no .sbat: %s\n", no_sbat_meaning(j->kind));
+		break;
+	case VERDICT_INVALID_SBAT:
+		fputs("revoked: invalid .sbat, so shim refuses the image: ", stdout);
+		cli_diag_text(stdout, &j->d);
+		putchar('\n');
+		break;
+	case VERDICT_UNREADABLE:
+		fputs("unreadable: ", stdout);
+		cli_diag_text(stdout, &j->d);
+		putchar('\n');
+		break;
+	}
+}
+
+static void
+print_json_error(const sbat_diag *d)
+{
+	fputs(", \"error\": {\"what\": ", stdout);
+	cli_json_cstr(stdout, d->what ? d->what : sbat_strerror(d->code));
+	printf(", \"line\": %u, \"field\": %u, \"offset\": ", d->line, d->field);
+	if (d->has_offset)
+		printf("%" PRIu64, d->offset);
+	else
+		fputs("null", stdout);
+	fputs(", \"system_error\": ", stdout);
+	if (d->sys_errno)
+		cli_json_cstr(stdout, strerror(d->sys_errno));
+	else
+		fputs("null", stdout);
+	putchar('}');
+}
+
+static void
+print_json_revoked(const judgement *j)
+{
+	size_t i;
+
+	printf(", \"rows\": %zu, \"n_revoked\": %zu, \"revoked\": [", j->n_rows, j->n_revoked);
+	for (i = 0; i < j->n_revoked && i < MAX_REVOKED; i++) {
+		fputs(i ? ", {\"component_name\": " : "{\"component_name\": ", stdout);
+		cli_json_cstr(stdout, j->revoked[i].entry->component_name);
+		printf(", \"generation\": %u, \"minimum\": %u}", (unsigned)j->revoked[i].entry->generation,
+		       (unsigned)j->revoked[i].level->generation);
+	}
+	putchar(']');
+}
+
+static void
+print_json(const audit *a, const judgement *j)
+{
+	printf("%s    {\"path\": ", a->n_reported ? ",\n" : "");
+	cli_json_cstr(stdout, j->path);
+	printf(", \"input\": \"%s\", \"kind\": ", j->is_csv ? "csv" : "image");
+	if (j->kind >= 0)
+		cli_json_cstr(stdout, sbat_pe_kind_name((sbat_pe_kind)j->kind));
+	else
+		fputs("null", stdout);
+	printf(", \"verdict\": \"%s\", \"exit_status\": %d", verdicts[j->v].name, verdicts[j->v].status);
+	if (j->v == VERDICT_ALLOWED)
+		printf(", \"rows\": %zu", j->n_rows);
+	else if (j->v == VERDICT_REVOKED)
+		print_json_revoked(j);
+	else if (j->v == VERDICT_NO_SBAT)
+		printf(", \"loaded_by_shim\": \"refused\", \"verified_through_protocol\": \"allowed\", \"usual_path\": "
+		       "\"%s\"", j->kind == SBAT_KIND_EFI_APP ? "loaded_by_shim" : "verified_through_protocol");
+	else
+		print_json_error(&j->d);
+	putchar('}');
+}
+
+/* One line (or JSON object) per image; what could not be read is an error on stderr too. */
+static void
+report(audit *a, const judgement *j)
+{
+	if (j->v > a->worst)
+		a->worst = j->v;
+	if (a->o->json)
+		print_json(a, j);
+	else
+		print_text(a, j);
+	a->n_reported++;
+	if (j->v == VERDICT_UNREADABLE)
+		cli_diag(CLI_ERROR, j->path, NULL, &j->d);
+}
+
+static void
+print_json_head(const policy *p, const cli_opts *o)
+{
+	size_t i;
+
+	fputs("{\n  \"schema\": 1,\n  \"policy\": {\"source\": ", stdout);
+	cli_json_cstr(stdout, p->source);
+	fputs(", \"file\": ", stdout);
+	cli_json_cstr(stdout, p->file);
+	fputs(", \"payload\": ", stdout);
+	if (strcmp(p->source, "shim") == 0)
+		fputs(o->level_payload == SBAT_LEVEL_LATEST ? "\"latest\"" : "\"automatic\"", stdout);
+	else
+		fputs("null", stdout);
+	printf(", \"datestamp\": \"%s\", \"entries\": [", p->level->datestamp);
+	for (i = 0; i < p->level->n_entries; i++) {
+		fputs(i ? ", {\"component_name\": " : "{\"component_name\": ", stdout);
+		cli_json_cstr(stdout, p->level->entries[i].component_name);
+		printf(", \"generation\": %u}", (unsigned)p->level->entries[i].generation);
+	}
+	fputs("]},\n  \"results\": [\n", stdout);
+}
+
+static void
+print_tail(const audit *a)
+{
+	if (a->o->json) {
+		printf("%s  ],\n  \"skipped\": {\"not_pe\": %zu, \"symbolic_links\": %zu},\n  \"exit_status\": %d\n}\n",
+		       a->n_reported ? "\n" : "", a->scan.n_not_pe, a->scan.n_symlinks, verdicts[a->worst].status);
+		return;
+	}
+	if (!a->scanned)
+		return;
+	printf("%zu %s skipped: not PE images\n", a->scan.n_not_pe, a->scan.n_not_pe == 1 ? "file" : "files");
+	if (a->scan.n_symlinks)
+		printf("%zu symbolic %s skipped: not followed\n", a->scan.n_symlinks,
+		       a->scan.n_symlinks == 1 ? "link" : "links");
+}
+
+/* ------------------------------------------------------------ judging */
+
+static void
+start_judgement(judgement *j, const char *path)
+{
+	memset(j, 0, sizeof(*j));
+	j->path = path;
+	j->kind = -1;
+	j->d.other_index = -1;
+}
+
+/* Check the rows text[0..n) against the policy and report before the rows are freed. */
+static void
+judge_rows(audit *a, judgement *j, const uint8_t *text, size_t n)
+{
+	sbat_csv *csv = NULL;
+
+	if (sbat_csv_parse(text, n, &csv, &j->d) != SBAT_OK) {
+		/* shim rejects an image whose .sbat does not parse; a CSV file is just bad input */
+		j->v = j->is_csv ? VERDICT_UNREADABLE : VERDICT_INVALID_SBAT;
+	} else if (sbat_level_check(a->level, csv, j->revoked, MAX_REVOKED, &j->n_revoked, &j->d) != SBAT_OK) {
+		j->v = VERDICT_UNREADABLE;
+	} else {
+		j->v = j->n_revoked ? VERDICT_REVOKED : VERDICT_ALLOWED;
+		j->n_rows = csv->n_entries;
+	}
+	report(a, j);
+	sbat_csv_free(csv);
+}
+
+/*
+ * Judge the image at path. A file a directory scan found that turns out
+ * not to be a PE image is only counted; one named on the command line is
+ * reported unreadable.
+ */
+static enum cli_scan_result
+judge_image(audit *a, const char *path, int found_by_scan)
+{
+	sbat_mapped_file f = SBAT_MAPPED_FILE_INIT;
+	sbat_image *img = NULL;
+	enum cli_scan_result r = CLI_SCAN_JUDGED;
+	const uint8_t *text;
+	size_t n;
+	judgement j;
+
+	start_judgement(&j, path);
+	j.v = VERDICT_UNREADABLE;
+	if (sbat_file_map(path, SBAT_FILE_MAX_SIZE, &f, &j.d) != SBAT_OK)
+		goto report;
+	if (sbat_image_parse(f.data, f.len, &img, &j.d) != SBAT_OK) {
+		if (found_by_scan)
+			r = CLI_SCAN_NOT_PE;
+		goto report;
+	}
+	j.kind = (int)sbat_image_get_info(img)->kind;
+	if (sbat_image_sbat_data(img, &text, &n, &j.d) == SBAT_OK) {
+		judge_rows(a, &j, text, n);
+		goto out;
+	}
+	if (j.d.code == SBAT_E_NO_SBAT)
+		j.v = VERDICT_NO_SBAT;
+	else if (j.d.code == SBAT_E_SBAT_DUPLICATE)  /* shim refuses that too */
+		j.v = VERDICT_INVALID_SBAT;
+report:
+	if (r == CLI_SCAN_JUDGED)
+		report(a, &j);
+out:
+	sbat_image_free(img);
+	sbat_file_unmap(&f);
+	return r;
+}
+
+static void
+judge_csv(audit *a, const char *path)
+{
+	sbat_mapped_file f = SBAT_MAPPED_FILE_INIT;
+	judgement j;
+
+	start_judgement(&j, path);
+	j.is_csv = 1;
+	if (sbat_file_map(path, SBAT_CSV_MAX_SIZE, &f, &j.d) != SBAT_OK) {
+		j.v = VERDICT_UNREADABLE;
+		report(a, &j);
+	} else {
+		judge_rows(a, &j, f.data, f.len);
+	}
+	sbat_file_unmap(&f);
+}
+
+static enum cli_scan_result
+scan_candidate(void *ctx, const char *path)
+{
+	return judge_image(ctx, path, 1);
+}
+
+static void
+scan_unreadable(void *ctx, const char *path, const sbat_diag *d)
+{
+	judgement j;
+
+	start_judgement(&j, path);
+	j.v = VERDICT_UNREADABLE;
+	j.d = *d;
+	report(ctx, &j);
+}
+
+/* One argument: a CSV file, a directory to scan, or an image. Returns -1 when the run must stop. */
+static int
+judge_target(audit *a, const char *path)
+{
+	struct stat st;
+
+	if (a->o->targets_are_csv) {
+		judge_csv(a, path);
+		return 0;
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		a->scanned = 1;
+		return cli_scan_dir(&a->scan, path);
+	}
+	judge_image(a, path, 0);
+	return 0;
+}
+
+/* Would shim, holding this SbatLevel, refuse the images (or CSVs)? The worst verdict sets the exit status. */
 int
 cli_run_check_level(const cli_opts *o)
 {
-	sbat_level *level = NULL;
-	sbat_csv *csv = NULL;
-	sbat_mapped_file file = SBAT_MAPPED_FILE_INIT;
-	sbat_image *img = NULL;
-	const char *subject = o->image ? o->image : o->csv;
-	size_t n_revoked = 0, i;
-	sbat_revocation revoked[16];
-	sbat_diag d;
+	policy p = { NULL, NULL, NULL };
+	audit a;
+	size_t i;
 	int status;
 
-	status = load_level(o, &level);
-	if (status == EXIT_OK)
-		status = load_rows(o, &file, &img, &csv);
-	if (status != EXIT_OK)
-		goto out;
-	if (sbat_level_check(level, csv, revoked, sizeof(revoked) / sizeof(revoked[0]), &n_revoked, &d)) {
-		status = cli_report_error(subject, &d);
-		goto out;
+	status = load_policy(o, &p);
+	if (status == EXIT_OK) {
+		memset(&a, 0, sizeof(a));
+		a.o = o;
+		a.level = p.level;
+		a.scan.on_candidate = scan_candidate;
+		a.scan.on_unreadable = scan_unreadable;
+		a.scan.ctx = &a;
+		if (o->json)
+			print_json_head(&p, o);
+		for (i = 0; i < o->n_targets; i++)
+			if (judge_target(&a, o->targets[i]) != 0)
+				break;
+		print_tail(&a);
+		cli_scan_free(&a.scan);
+		status = verdicts[a.worst].status;
 	}
-	for (i = 0; i < n_revoked && i < sizeof(revoked) / sizeof(revoked[0]); i++)
-		printf("%s: revoked: %s,%u is below %s,%u (SbatLevel %s)\n", cli_quote(subject),
-		       revoked[i].entry->component_name, (unsigned)revoked[i].entry->generation,
-		       revoked[i].level->component_name, (unsigned)revoked[i].level->generation, level->datestamp);
-	if (n_revoked) {
-		status = EXIT_REVOKED;
-	} else {
-		printf("%s: not revoked by SbatLevel %s (%zu rows checked)\n", cli_quote(subject), level->datestamp,
-		       csv->n_entries);
-	}
-out:
-	sbat_csv_free(csv);
-	sbat_level_free(level);
-	sbat_image_free(img);
-	sbat_file_unmap(&file);
+	sbat_level_free(p.level);
+	free(p.file);
 	return status;
 }

@@ -37,11 +37,11 @@ print_finding(void *ctx, const sbat_lint_finding *f)
 	if (l->o->json) {
 		fprintf(stdout, "%s\n      {\"severity\": \"%s\", \"rule\": \"%s\", \"message\": ", l->first ? "" : ",",
 		        sbat_lint_severity_name(f->severity), f->rule);
-		cli_json_string(stdout, f->what);
+		cli_json_cstr(stdout, f->what);
 		fputs(", \"section\": ", stdout);
 		if (s) {
 			fprintf(stdout, "{\"index\": %d, \"name\": ", f->section);
-			cli_json_string(stdout, s->name);
+			cli_json_cstr(stdout, s->name);
 			fputs("}", stdout);
 		} else {
 			fputs("null", stdout);
@@ -90,13 +90,13 @@ lint_one(const cli_opts *o, const char *file, int index)
 
 	if (o->json) {
 		fprintf(stdout, "%s\n  {\"file\": ", index ? "," : "");
-		cli_json_string(stdout, file);
+		cli_json_cstr(stdout, file);
 	}
 	if (sbat_file_map(file, SBAT_FILE_MAX_SIZE, &f, &d) || sbat_image_parse(f.data, f.len, &img, &d)) {
 		cli_report_error(file, &d);
 		if (o->json) {
 			fputs(", \"error\": ", stdout);
-			cli_json_string(stdout, d.what ? d.what : sbat_strerror(d.code));
+			cli_json_cstr(stdout, d.what ? d.what : sbat_strerror(d.code));
 			fputs(", \"findings\": null}", stdout);
 		} else {
 			printf("%s: error: unreadable: %s\n", cli_quote(file), d.what ? d.what : sbat_strerror(d.code));

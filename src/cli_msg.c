@@ -88,29 +88,28 @@ advice(const sbat_diag *d)
 	}
 }
 
-/* The diagnostic itself, after "FILE: " and the context. */
-static void
-print_diag(const sbat_diag *d)
+void
+cli_diag_text(FILE *out, const sbat_diag *d)
 {
 	const char *what = d->what ? d->what : sbat_strerror(d->code);
 
 	if ((d->code == SBAT_E_CSV || d->code == SBAT_E_LEVEL) && d->line) {
 		if (d->field)
-			fprintf(stderr, "line %u, field %u: %s", d->line, d->field, what);
+			fprintf(out, "line %u, field %u: %s", d->line, d->field, what);
 		else
-			fprintf(stderr, "line %u: %s", d->line, what);
+			fprintf(out, "line %u: %s", d->line, what);
 		return;
 	}
-	fputs(what, stderr);
+	fputs(what, out);
 	if (d->sys_errno)
-		fprintf(stderr, ": %s", strerror(d->sys_errno));
+		fprintf(out, ": %s", strerror(d->sys_errno));
 	if (d->size_needed)
-		fprintf(stderr, ": needs %" PRIu64 " bytes, has %" PRIu64, d->size_needed, d->size_available);
+		fprintf(out, ": needs %" PRIu64 " bytes, has %" PRIu64, d->size_needed, d->size_available);
 	if (d->other_name[0] && d->other_index >= 0)
-		fprintf(stderr, ": section %d \"%s\"", d->other_index, cli_quote(d->other_name));
-	fputs(advice(d), stderr);
+		fprintf(out, ": section %d \"%s\"", d->other_index, cli_quote(d->other_name));
+	fputs(advice(d), out);
 	if (d->has_offset)
-		fprintf(stderr, " (at offset 0x%" PRIx64 ")", d->offset);
+		fprintf(out, " (at offset 0x%" PRIx64 ")", d->offset);
 }
 
 void
@@ -132,7 +131,7 @@ cli_diag(int severity, const char *file, const char *context, const sbat_diag *d
 	fprintf(stderr, "%s: ", cli_quote(file));
 	if (context)
 		fprintf(stderr, "%s: ", context);
-	print_diag(d);
+	cli_diag_text(stderr, d);
 	fputc('\n', stderr);
 }
 

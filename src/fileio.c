@@ -47,7 +47,7 @@ open_regular(int dir_fd, const char *name, int nofollow, size_t max_size, int *r
 		close(fd);
 		return diag_fail(d, SBAT_E_TOO_BIG, max_size >= SBAT_FILE_MAX_SIZE ?
 		                 "file is larger than 1 GiB, the largest image accepted" :
-		                 "file is larger than 64 KiB, the most a CSV may hold");
+		                 "file is larger than 64 KiB, the most a CSV or SbatLevel may hold");
 	}
 	flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {

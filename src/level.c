@@ -252,6 +252,20 @@ sbat_level_from_shim(const sbat_image *img, int which, sbat_level **ret, sbat_di
 }
 
 sbat_err
+sbat_level_from_efivar(const uint8_t *buf, size_t len, uint32_t *ret_attributes, sbat_level **ret,
+                       sbat_diag *reterr)
+{
+	bview v;
+
+	if (!buf || len < SBAT_EFIVAR_ATTRIBUTES_SIZE)
+		return diag_fail_at(reterr, SBAT_E_LEVEL, "variable shorter than its 4 attribute bytes", 0);
+	bv_init(&v, buf, len);
+	if (ret_attributes)
+		*ret_attributes = bv_le32(&v, 0);
+	return sbat_level_parse(buf + SBAT_EFIVAR_ATTRIBUTES_SIZE, len - SBAT_EFIVAR_ATTRIBUTES_SIZE, ret, reterr);
+}
+
+sbat_err
 sbat_level_check(const sbat_level *level, const sbat_csv *csv, sbat_revocation *ret_revoked,
                  size_t max_revoked, size_t *ret_n_revoked, sbat_diag *reterr)
 {

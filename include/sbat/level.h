@@ -93,6 +93,30 @@ SBAT_API sbat_level *sbat_level_free(sbat_level *level);
  */
 SBAT_API sbat_err sbat_level_from_shim(const sbat_image *img, int which, sbat_level **ret, sbat_diag *reterr);
 
+/*
+ * The copy of SbatLevel that shim publishes for the running system, as
+ * Linux's efivarfs names it (NAME-GUID; the GUID is shim's SHIM_LOCK_GUID).
+ * shim sets the boot-time-only SbatLevel and mirrors it into this runtime
+ * variable, which is what a booted machine can read.
+ */
+#define SBAT_LEVEL_EFIVAR_GUID "605dab50-e046-4300-abb6-3dd810dd8b23"
+#define SBAT_LEVEL_EFIVAR_NAME "SbatLevelRT-" SBAT_LEVEL_EFIVAR_GUID
+
+/* efivarfs puts the variable's UEFI attributes (a little-endian u32) before its data. */
+#define SBAT_EFIVAR_ATTRIBUTES_SIZE 4
+
+/*
+ * Parse an SbatLevel read from an efivarfs file: buf[0..len) is the 4-byte
+ * attribute word, then the payload, which is parsed as by sbat_level_parse
+ * (so it may end in a NUL; line numbers count within the payload). The
+ * attributes are stored in *ret_attributes when it is not NULL; they are
+ * not judged, as shim and firmware differ in what they set.
+ * Returns SBAT_E_LEVEL (with offset 0) when len is below 4, or the errors
+ * of sbat_level_parse.
+ */
+SBAT_API sbat_err sbat_level_from_efivar(const uint8_t *buf, size_t len, uint32_t *ret_attributes,
+                                         sbat_level **ret, sbat_diag *reterr);
+
 /* One .sbat row revoked by a policy, and the policy row that revokes it. */
 typedef struct sbat_revocation {
 	const sbat_csv_entry *entry;

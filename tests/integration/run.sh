@@ -1174,6 +1174,63 @@ for name in "${NAMES[@]}"; do
 	test_file "$name"
 done
 
+# ------------------------------------------------------------ corpus audit
+# The whole corpus directory audited with --check-level against Debian
+# shim's own payloads: latest:SHIM, automatic:SHIM, and "running" read from
+# a fake efivarfs holding the latest payload as shim publishes it. The two
+# payloads extracted here must equal tests/fixtures/level/*.txt.
+shim_payload() { # shim_payload SHIM INDEX(0 automatic, 1 latest) OUT: the NUL-terminated string
+	local sec="$WORK/corpus-audit/sbatlevel.bin" off
+	objcopy -O binary --only-section=.sbatlevel "$1" "$sec" 2>/dev/null || return 1
+	off=$(od -An -tu4 -j $((4 + 4 * $2)) -N 4 "$sec" | tr -d ' ')
+	[ -n "$off" ] || return 1
+	tail -c +$((4 + off + 1)) "$sec" | tr '\0' '\n' | sed '/^$/q' | sed '$d' >"$3"
+}
+corpus_audit() {
+	local d="$WORK/corpus-audit" p rc want
+	CUR="corpus-audit"
+	CURLOG="$LOGS/corpus-audit.log"
+	: >"$CURLOG"
+	mkdir -p "$d"
+	hr
+	say "== corpus-audit (--check-level on the corpus directory against shimx64.efi's SbatLevels)"
+	for c in inserted replaced removed relocated merged json validators boot; do cell "$CUR" "$c" n/a; done
+	for p in automatic latest; do
+		if shim_payload "$SHIM_POLICY" "$([ $p = latest ] && echo 1 || echo 0)" "$d/$p.txt" &&
+		   cmp -s "$d/$p.txt" "$SRCROOT/tests/fixtures/level/debian-shim-16.1-$p.txt"; then
+			pass level "shim's $p payload equals tests/fixtures/level/debian-shim-16.1-$p.txt"
+		else
+			fail level "shim's $p payload differs from tests/fixtures/level/debian-shim-16.1-$p.txt"
+		fi
+		tool "$d/$p" --check-level "$p:$SHIM_POLICY" "$CORPUS"
+		say "  \$ sbat-add --check-level $p:shimx64.efi corpus/  (exit $RC)"
+		sed "s|$CORPUS/||; s/^/    /" "$d/$p.out"
+		want="grubx64.efi: revoked: grub,3 is below grub,5 (SbatLevel $(sed -n '1s/.*,//p' "$d/$p.txt"))"
+		if [ "$RC" -eq 4 ] && sed "s|$CORPUS/||" "$d/$p.out" | grep -qxF "$want" &&
+		   grep -q '^[^:]*/grubx64-debian.efi: allowed: ' "$d/$p.out" &&
+		   grep -q '^[^:]*/vmlinuz-amd64: no .sbat: ' "$d/$p.out" &&
+		   grep -q '^[^:]*/grubx64-nosbat.efi: no .sbat: shim refuses' "$d/$p.out" &&
+		   grep -q 'files\{0,1\} skipped: not PE images$' "$d/$p.out"; then
+			pass level "$p: exit 4; grub,3 revoked, Debian's GRUB allowed, kernels and grub-mkimage without .sbat, MANIFEST.tsv skipped"
+		else
+			fail level "$p: exit $RC, want 4 and the verdicts above"
+		fi
+	done
+	mkdir -p "$d/efivars"
+	{ printf '\6\0\0\0'; cat "$d/latest.txt"; printf '\0'; } >"$d/efivars/SbatLevelRT-605dab50-e046-4300-abb6-3dd810dd8b23"
+	rc=0
+	SBAT_ADD_EFIVARFS="$d/efivars" "$SBAT_ADD" --check-level running "$CORPUS" >"$d/running.out" 2>"$d/running.err" || rc=$?
+	if [ "$rc" -eq 4 ] && cmp -s "$d/running.out" "$d/latest.out"; then
+		pass level "running (a fake efivarfs holding shim's latest payload) reports exactly what latest:SHIM does"
+	else
+		fail level "running: exit $rc, report differs from latest:SHIM (see $d/running.out)"
+	fi
+}
+if [ -s "$SHIM_POLICY" ]; then
+	corpus_audit
+	NAMES+=("corpus-audit")
+fi
+
 # --lint on the corpus as shipped, as edited, and as GNU and LLVM objcopy edit it
 . "$HERE/lint-corpus.sh"
 lint_corpus

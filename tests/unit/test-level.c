@@ -870,6 +870,104 @@ test_shim_check(void **state)
 	free(img);
 }
 
+/* ---- the efivarfs file of SbatLevelRT ---- */
+
+/* 4 attribute bytes (little-endian), then the payload: an exact-size heap copy. */
+static uint8_t *
+efivar_file(uint32_t attributes, const char *payload, size_t payload_len, size_t *ret_len)
+{
+	uint8_t *b = malloc(4 + payload_len);
+	unsigned i;
+
+	assert_non_null(b);
+	for (i = 0; i < 4; i++)
+		b[i] = (uint8_t)(attributes >> (8 * i));
+	memcpy(b + 4, payload, payload_len);
+	*ret_len = 4 + payload_len;
+	return b;
+}
+
+/* What Debian's shim 16.1 publishes: BS|RT, its latest payload, with or without the C string's NUL. */
+static void
+test_efivar_payload(void **state)
+{
+	static const char with_nul[] = LATEST;
+	sbat_level *level = NULL;
+	sbat_diag d;
+	uint32_t attributes = 0;
+	size_t len;
+	uint8_t *b;
+
+	(void)state;
+	b = efivar_file(0x6, with_nul, sizeof(with_nul), &len);
+	assert_int_equal(sbat_level_from_efivar(b, len, &attributes, &level, &d), SBAT_OK);
+	free(b);
+	assert_int_equal(attributes, 0x6);
+	assert_string_equal(level->datestamp, "2025051000");
+	assert_int_equal(level->n_entries, 4);
+	assert_entry(level, 3, "grub.proxmox", 2, 4);
+	sbat_level_free(level);
+
+	b = efivar_file(0x80000007u, PREVIOUS, strlen(PREVIOUS), &len);
+	assert_int_equal(sbat_level_from_efivar(b, len, NULL, &level, &d), SBAT_OK);
+	free(b);
+	assert_string_equal(level->datestamp, "2025021800");
+	assert_entry(level, 2, "grub", 5, 3);
+	sbat_level_free(level);
+}
+
+/* Fewer than 4 bytes cannot hold the attributes: refused with offset 0, nothing read past len. */
+static void
+test_efivar_short(void **state)
+{
+	static const uint8_t bytes[3] = { 6, 0, 0 };
+	sbat_level *level = NULL;
+	sbat_diag d;
+	size_t len;
+
+	(void)state;
+	for (len = 0; len < 4; len++) {
+		uint8_t *b = dup_exact(bytes, len);
+
+		memset(&d, 0, sizeof(d));
+		assert_int_equal(sbat_level_from_efivar(b, len, NULL, &level, &d), SBAT_E_LEVEL);
+		assert_diag_at(d, SBAT_E_LEVEL, "variable shorter than its 4 attribute bytes");
+		assert_int_equal(d.offset, 0);
+		assert_null(level);
+		free(b);
+	}
+	assert_int_equal(sbat_level_from_efivar(NULL, 8, NULL, &level, NULL), SBAT_E_LEVEL);
+	assert_null(level);
+}
+
+/* The payload's errors count lines within the payload, as for a text file. */
+static void
+test_efivar_bad_payload(void **state)
+{
+	static const char bad[] = "sbat,1,2025051000\nshim,four\n";
+	sbat_level *level = NULL;
+	sbat_diag d;
+	size_t len;
+	uint8_t *b;
+
+	(void)state;
+	b = efivar_file(0x6, bad, sizeof(bad) - 1, &len);
+	assert_int_equal(sbat_level_from_efivar(b, len, NULL, &level, &d), SBAT_E_LEVEL);
+	assert_diag(d, SBAT_E_LEVEL, E_NOTNUM, 2, 2);
+	free(b);
+
+	b = efivar_file(0x6, "", 0, &len);
+	assert_int_equal(sbat_level_from_efivar(b, len, NULL, &level, &d), SBAT_E_LEVEL);
+	assert_string_equal(d.what, "SbatLevel is empty");
+	free(b);
+
+	/* a payload that is only a NUL, as an unset-but-present variable might be */
+	b = efivar_file(0x6, "\0", 1, &len);
+	assert_int_equal(sbat_level_from_efivar(b, len, NULL, &level, &d), SBAT_E_LEVEL);
+	assert_null(level);
+	free(b);
+}
+
 static void
 test_error_messages(void **state)
 {
@@ -906,6 +1004,9 @@ main(void)
 		cmocka_unit_test(test_shim_bad_payload),
 		cmocka_unit_test(test_shim_bad_selector),
 		cmocka_unit_test(test_shim_check),
+		cmocka_unit_test(test_efivar_payload),
+		cmocka_unit_test(test_efivar_short),
+		cmocka_unit_test(test_efivar_bad_payload),
 		cmocka_unit_test(test_error_messages),
 	};
 

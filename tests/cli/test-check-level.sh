@@ -1,0 +1,330 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# test-check-level.sh - black-box tests of --check-level as an audit: the
+# running machine's SbatLevel read from a fake efivarfs directory, POLICY
+# forms (running, FILE, latest:SHIM, automatic:SHIM), many images at once
+# with the worst verdict as exit status, directory scans (non-PE files
+# counted, symbolic links never followed, unreadable entries reported) and
+# the JSON report.
+#
+# Environment (set by meson): SBAT_ADD, GEN_FIXTURES, FIXTURES_SRC (the
+# tests/fixtures source directory; level/ holds Debian shim 16.1's two
+# SbatLevel payloads as text). Optional: PYTHON3 for the JSON checks.
+# Output: "ok N - ..." or "not ok N - ..." per check, then "P passed, F failed".
+
+set -u
+
+for var in SBAT_ADD GEN_FIXTURES FIXTURES_SRC; do
+	if [ -z "${!var:-}" ]; then
+		echo "test-check-level.sh: $var is not set (run through 'meson test')" >&2
+		exit 1
+	fi
+done
+PYTHON3="${PYTHON3:-/usr/bin/python3}"
+LATEST="$FIXTURES_SRC/level/debian-shim-16.1-latest.txt"
+AUTOMATIC="$FIXTURES_SRC/level/debian-shim-16.1-automatic.txt"
+VAR=SbatLevelRT-605dab50-e046-4300-abb6-3dd810dd8b23
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-level.XXXXXX") || exit 1
+trap 'chmod -R u+rwx -- "$T" 2>/dev/null; rm -rf -- "$T"' EXIT
+
+n=0
+passed=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	passed=$((passed + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() {
+	local desc="$1" line
+	shift
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $desc"
+	for line in "$@"; do
+		printf '#   %s\n' "$line"
+	done
+}
+
+# run ARGS...: sets RC, OUT and ERR.
+run() {
+	"$SBAT_ADD" "$@" >"$T/out" 2>"$T/err"
+	RC=$?
+	OUT=$(cat "$T/out")
+	ERR=$(cat "$T/err")
+}
+
+what_ran() {
+	printf 'exit status %s\n' "$RC"
+	printf 'stdout: %s\n' "$(head -c 600 "$T/out")"
+	printf 'stderr: %s\n' "$(head -c 400 "$T/err")"
+}
+
+# expect DESCRIPTION CONDITION: ok when the bash condition (a string for eval) holds after a run.
+expect() {
+	if eval "$2"; then
+		ok "$1"
+	else
+		local d
+		mapfile -t d < <(echo "condition: $2"; what_ran)
+		not_ok "$1" "${d[@]}"
+	fi
+}
+
+# expect_rc DESCRIPTION STATUS ARGS...
+expect_rc() {
+	local desc="$1" want="$2"
+	shift 2
+	run "$@"
+	expect "$desc" "[ \"\$RC\" -eq $want ]"
+}
+
+# has_line TEXT: stdout holds exactly this line.
+has_line() {
+	printf '%s\n' "$OUT" | grep -qxF -- "$1"
+}
+
+# efivarfs DIR ATTR-OCTAL-ESCAPES PAYLOAD-FILE [NUL]: a fake efivarfs with SbatLevelRT in it.
+efivarfs() {
+	mkdir -p -- "$1"
+	{ printf "$2"; cat -- "$3"; [ -n "${4:-}" ] && printf '\0'; } >"$1/$VAR"
+}
+
+# ---------------------------------------------------------------- fixtures
+
+FIX="$T/fixtures"
+mkdir -p -- "$FIX"
+if ! "$GEN_FIXTURES" "$FIX" >/dev/null 2>"$T/gen.err"; then
+	not_ok "gen-fixtures writes the example images" "$(cat "$T/gen.err")"
+	echo "$passed passed, $failed failed"
+	exit 1
+fi
+ok "gen-fixtures writes the example images"
+
+SBAT_ROW="sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md"
+IMG="$T/img"
+mkdir -p -- "$IMG"
+# grub,3 is what the August 2024 revocation (grub,4 and later grub,5) refuses; grub,5 passes it
+for g in 3 5; do
+	printf '%s\ngrub,%s,Free Software Foundation,grub,2.06,https://www.gnu.org/software/grub/\n' \
+		"$SBAT_ROW" "$g" >"$T/grub$g.csv"
+	"$SBAT_ADD" --file "$FIX/efi-x86_64.efi" --csv "$T/grub$g.csv" --output "$IMG/grub$g.efi" >/dev/null 2>&1
+done
+cp -- "$FIX/bzimage-new.bin" "$IMG/vmlinuz"
+if [ -s "$IMG/grub3.efi" ] && [ -s "$IMG/grub5.efi" ]; then
+	ok "made grub3.efi (revoked by shim 16.1), grub5.efi (allowed) and a kernel without .sbat"
+else
+	not_ok "made grub3.efi, grub5.efi and a kernel without .sbat"
+fi
+
+# a shim-like binary carrying Debian shim 16.1's payloads in ".sbatlev"
+# (version 0, the offsets of the automatic and the latest payload counted
+# from byte 4, then both strings), made from sbat-mid.efi's .sbat section
+u32_at() {
+	od -An -tu4 -j "$2" -N 4 -- "$1" | tr -d ' '
+}
+SHIM="$T/shim/shimx64.efi"
+mkdir -p -- "$T/shim"
+cp -- "$FIX/sbat-mid.efi" "$SHIM"
+chmod u+w -- "$SHIM"
+hdr=$(LC_ALL=C grep -obUa -m1 '\.sbat' -- "$SHIM" | head -n1 | cut -d: -f1)
+raw=$(u32_at "$SHIM" $((hdr + 20)))
+alen=$(($(wc -c <"$AUTOMATIC") + 1))
+if [ -n "$hdr" ] && [ -n "$raw" ] &&
+   printf '.sbatlev' | dd of="$SHIM" bs=1 seek="$hdr" conv=notrunc status=none &&
+   { printf '\0\0\0\0\10\0\0\0'; printf "\\$(printf '%03o' $((8 + alen)))\\0\\0\\0";
+     cat -- "$AUTOMATIC"; printf '\0'; cat -- "$LATEST"; printf '\0'; } |
+	dd of="$SHIM" bs=1 seek="$raw" conv=notrunc status=none; then
+	ok "made a shim-like binary with Debian shim 16.1's .sbatlevel payloads"
+else
+	not_ok "made a shim-like binary with Debian shim 16.1's .sbatlevel payloads"
+fi
+
+# ------------------------------------------ --check-level running (efivarfs)
+
+EV="$T/efivars"
+efivarfs "$EV" '\6\0\0\0' "$LATEST" nul
+export SBAT_ADD_EFIVARFS="$EV"
+
+run --check-level running "$IMG/grub3.efi"
+expect "running: SbatLevelRT (shim 16.1 latest) revokes grub,3 with exit 4" \
+	'[ "$RC" -eq 4 ] && has_line "$IMG/grub3.efi: revoked: grub,3 is below grub,5 (SbatLevel 2025051000)"'
+run --check-level running "$IMG/grub5.efi"
+expect "running: grub,5 is allowed with exit 0" \
+	'[ "$RC" -eq 0 ] && has_line "$IMG/grub5.efi: allowed: not revoked by SbatLevel 2025051000 (2 rows checked)"'
+efivarfs "$T/efivars-automatic" '\7\0\0\0' "$AUTOMATIC"
+SBAT_ADD_EFIVARFS="$T/efivars-automatic" run --check-level running "$IMG/grub5.efi"
+expect "running: a payload without NUL (the automatic one) is read too" \
+	'[ "$RC" -eq 0 ] && [[ "$OUT" == *"SbatLevel 2025021800"* ]]'
+
+mkdir -p -- "$T/efivars-empty"
+SBAT_ADD_EFIVARFS="$T/efivars-empty" run --check-level running "$IMG/grub5.efi"
+expect "running: no SbatLevelRT variable exits 6 with one line naming it" \
+	'[ "$RC" -eq 6 ] && [ -z "$OUT" ] && [ "$(printf "%s\n" "$ERR" | wc -l)" -eq 1 ] &&
+	 [[ "$ERR" == "sbat-add: $T/efivars-empty/$VAR: no such variable"* ]]'
+SBAT_ADD_EFIVARFS="$T/no-such-dir" run --check-level running "$IMG/grub5.efi"
+expect "running: no efivarfs directory (no UEFI) exits 6" \
+	'[ "$RC" -eq 6 ] && [[ "$ERR" == "sbat-add: $T/no-such-dir: no UEFI variables"* ]]'
+mkdir -p -- "$T/efivars-short"
+printf '\6\0' >"$T/efivars-short/$VAR"
+SBAT_ADD_EFIVARFS="$T/efivars-short" run --check-level running "$IMG/grub5.efi"
+expect "running: a variable shorter than its attributes exits 1" \
+	'[ "$RC" -eq 1 ] && [[ "$ERR" == *"shorter than its 4 attribute bytes"* ]]'
+mkdir -p -- "$T/efivars-bad"
+printf '\6\0\0\0sbat,1,2025051000\ngrub,five\n' >"$T/efivars-bad/$VAR"
+SBAT_ADD_EFIVARFS="$T/efivars-bad" run --check-level running "$IMG/grub5.efi"
+expect "running: an invalid payload exits 1 with 'FILE:LINE: field N: ...'" \
+	'[ "$RC" -eq 1 ] && [[ "$ERR" == "sbat-add: $T/efivars-bad/$VAR:2: field 2: "* ]]'
+
+# ------------------------------------------------------------ POLICY forms
+
+run --check-level "latest:$SHIM" "$IMG/grub3.efi"
+expect "latest:SHIM uses shim's latest payload" '[ "$RC" -eq 4 ] && [[ "$OUT" == *"(SbatLevel 2025051000)" ]]'
+run --check-level "automatic:$SHIM" "$IMG/grub3.efi"
+expect "automatic:SHIM uses shim's automatic payload" '[ "$RC" -eq 4 ] && [[ "$OUT" == *"(SbatLevel 2025021800)" ]]'
+run --check-level "$SHIM" --level-payload automatic "$IMG/grub3.efi"
+expect "SHIM --level-payload automatic is the same" '[ "$RC" -eq 4 ] && [[ "$OUT" == *"(SbatLevel 2025021800)" ]]'
+expect_rc "--level-payload with latest:SHIM is a usage error" 2 \
+	--check-level "latest:$SHIM" --level-payload automatic "$IMG/grub3.efi"
+expect_rc "--level-payload with running is a usage error" 2 \
+	--check-level running --level-payload latest "$IMG/grub3.efi"
+expect_rc "latest: without a file is a usage error" 2 --check-level latest: "$IMG/grub3.efi"
+mkdir -p -- "$T/cwd"
+cp -- "$AUTOMATIC" "$T/cwd/running"
+(cd "$T/cwd" && SBAT_ADD_EFIVARFS="$T/no-such-dir" "$SBAT_ADD" --check-level ./running "$IMG/grub5.efi" \
+	>"$T/out" 2>"$T/err")
+RC=$?; OUT=$(cat "$T/out"); ERR=$(cat "$T/err")
+expect "./running names a file called running" '[ "$RC" -eq 0 ] && [[ "$OUT" == *"SbatLevel 2025021800"* ]]'
+
+# ------------------------------------------ many images: the worst verdict
+
+run --check-level running "$IMG/grub5.efi" "$IMG/vmlinuz" "$IMG/grub3.efi"
+expect "allowed + no .sbat + revoked: exit 4, one line each, in argument order" \
+	'[ "$RC" -eq 4 ] && [ "$(printf "%s\n" "$OUT" | wc -l)" -eq 3 ] &&
+	 [ "$(printf "%s\n" "$OUT" | cut -d: -f2 | tr -d " " | tr "\n" " ")" = "allowed no.sbat revoked " ]'
+expect "a kernel without .sbat: the verdict says what it means on each boot path" \
+	'has_line "$IMG/vmlinuz: no .sbat: boots when verified through shim'"'"'s protocol (GRUB, systemd-boot); refused when shim loads it itself"'
+run --check-level running "$IMG/grub5.efi" "$FIX/efi-x86_64.efi"
+expect "an EFI application without .sbat: shim refuses to load it; allowed + no .sbat exits 3" \
+	'[ "$RC" -eq 3 ] && has_line "$FIX/efi-x86_64.efi: no .sbat: shim refuses to load it (SBAT is mandatory for what shim starts itself)"'
+run --check-level running "$IMG/grub5.efi" "$T/no-such.efi" "$IMG/vmlinuz"
+expect "an unreadable image outranks no .sbat (exit 1); it gets a line and an error on stderr" \
+	'[ "$RC" -eq 1 ] && has_line "$T/no-such.efi: unreadable: cannot open: No such file or directory" &&
+	 [ "$ERR" = "sbat-add: $T/no-such.efi: cannot open: No such file or directory" ]'
+run --check-level running "$T/no-such.efi" "$IMG/grub3.efi"
+expect "revoked outranks unreadable (exit 4)" '[ "$RC" -eq 4 ]'
+run --check-level running "$IMG/grub5.efi" "$IMG/grub5.efi"
+expect "only allowed images: exit 0" '[ "$RC" -eq 0 ] && [ "$(printf "%s\n" "$OUT" | wc -l)" -eq 2 ]'
+printf 'not a PE image\n' >"$T/notes.txt"
+run --check-level running "$T/notes.txt"
+expect "a non-PE file named on the command line is unreadable (exit 1), not skipped" \
+	'[ "$RC" -eq 1 ] && [[ "$OUT" == "$T/notes.txt: unreadable: "* ]]'
+run --check-level running --file "$IMG/grub5.efi" "$IMG/grub3.efi"
+expect "--file IMAGE and more IMAGE arguments" '[ "$RC" -eq 4 ] && [ "$(printf "%s\n" "$OUT" | wc -l)" -eq 2 ]'
+run --check-level running --csv "$T/grub5.csv" --csv "$T/grub3.csv"
+expect "several --csv FILEs, one line each" \
+	'[ "$RC" -eq 4 ] && has_line "$T/grub3.csv: revoked: grub,3 is below grub,5 (SbatLevel 2025051000)" &&
+	 [[ "$OUT" == "$T/grub5.csv: allowed"* ]]'
+expect_rc "IMAGEs and --csv together are a usage error" 2 --check-level running --csv "$T/grub5.csv" "$IMG/grub5.efi"
+
+# ------------------------------------------------------- directory scans
+
+D="$T/esp"
+mkdir -p -- "$D/EFI/debian" "$D/EFI/BOOT" "$D/boot/sub"
+cp -- "$IMG/grub3.efi" "$D/EFI/debian/grubx64.efi"
+cp -- "$IMG/grub5.efi" "$D/EFI/BOOT/BOOTX64.EFI"
+cp -- "$IMG/vmlinuz" "$D/boot/vmlinuz-6.1"      # a kernel found by content, whatever its name
+cp -- "$IMG/grub5.efi" "$D/boot/sub/image.bin"
+printf 'timeout 3\n' >"$D/EFI/debian/grub.cfg"
+: >"$D/boot/empty"
+printf 'MZ but nothing else' >"$D/boot/fake.efi"   # MZ, but no PE image: skipped like the rest
+ln -s vmlinuz-6.1 "$D/boot/vmlinuz"
+ln -s .. "$D/boot/loop"                            # never followed
+mkfifo "$D/boot/fifo" 2>/dev/null || : >"$D/boot/fifo"
+run --check-level running "$D"
+expect "a directory: every PE image under it gets a line, sorted by path" \
+	'[ "$(printf "%s\n" "$OUT" | grep -c ": \(allowed\|revoked\|no .sbat\)")" -eq 4 ] &&
+	 [ "$(printf "%s\n" "$OUT" | grep -o "^$D/[^:]*" | tr "\n" " ")" = "$D/EFI/BOOT/BOOTX64.EFI $D/EFI/debian/grubx64.efi $D/boot/sub/image.bin $D/boot/vmlinuz-6.1 " ]'
+expect "a directory: non-PE files are skipped with a count, symbolic links not followed; exit 4" \
+	'[ "$RC" -eq 4 ] && has_line "4 files skipped: not PE images" && has_line "2 symbolic links skipped: not followed" && [ -z "$ERR" ]'
+run --check-level running "$D/boot" "$D"
+expect "a directory inside one given earlier is not scanned twice" \
+	'[ "$(printf "%s\n" "$OUT" | grep -c "image.bin: allowed")" -eq 1 ] &&
+	 [ "$(printf "%s\n" "$OUT" | grep -c "vmlinuz-6.1: no .sbat")" -eq 1 ]'
+run --check-level running "$D/EFI/BOOT" "$D/boot/vmlinuz-6.1"
+expect "a directory and an image together; allowed + no .sbat exits 3" '[ "$RC" -eq 3 ] && has_line "0 files skipped: not PE images"'
+
+deep="$T/deep"
+p="$deep"
+for i in $(seq 1 34); do p="$p/d"; done
+mkdir -p -- "$p" && cp -- "$IMG/grub5.efi" "$p/x.efi"
+run --check-level running "$deep"
+expect "directories nested more than 32 levels deep are reported unreadable (exit 1)" \
+	'[ "$RC" -eq 1 ] && [[ "$OUT" == *": unreadable: directory nested more than 32 levels deep; not scanned"* ]]'
+
+if [ "$(id -u)" -ne 0 ]; then
+	mkdir -p -- "$T/locked"
+	cp -- "$IMG/grub5.efi" "$T/locked/a.efi"
+	cp -- "$IMG/grub5.efi" "$T/locked/b.efi"
+	chmod 000 "$T/locked/a.efi"
+	run --check-level running "$T/locked"
+	expect "a file in a scanned directory that cannot be opened gets an 'unreadable' line (exit 1)" \
+		'[ "$RC" -eq 1 ] && has_line "$T/locked/a.efi: unreadable: cannot open: Permission denied" &&
+		 [[ "$OUT" == *"$T/locked/b.efi: allowed"* ]]'
+else
+	ok "# SKIP unreadable file in a scanned directory: root reads everything (covered by the depth limit above)"
+fi
+
+# ------------------------------------------------------------------- JSON
+
+run --check-level running --json "$IMG/grub3.efi" "$IMG/grub5.efi" "$IMG/vmlinuz" "$T/no-such.efi" "$D/boot"
+if [ -x "$PYTHON3" ]; then
+	printf '%s\n' "$OUT" >"$T/report.json"
+	if "$PYTHON3" - "$T/report.json" "$RC" "$EV/$VAR" <<'PY' >"$T/py.err" 2>&1; then
+import json, sys
+d = json.load(open(sys.argv[1]))
+rc = int(sys.argv[2])
+assert d["schema"] == 1
+p = d["policy"]
+assert p["source"] == "running" and p["file"] == sys.argv[3] and p["payload"] is None, p
+assert p["datestamp"] == "2025051000"
+assert [(e["component_name"], e["generation"]) for e in p["entries"]] == \
+    [("sbat", 1), ("shim", 4), ("grub", 5), ("grub.proxmox", 2)]
+r = d["results"]
+assert [x["verdict"] for x in r] == ["revoked", "allowed", "no-sbat", "unreadable", "allowed", "no-sbat"], r
+assert r[0]["revoked"] == [{"component_name": "grub", "generation": 3, "minimum": 5}] and r[0]["n_revoked"] == 1
+assert r[0]["exit_status"] == 4 and r[0]["input"] == "image" and r[0]["kind"] == "PE/COFF image"
+assert r[1]["rows"] == 2 and r[1]["exit_status"] == 0
+assert r[2]["kind"] == "x86 bzImage" and r[2]["loaded_by_shim"] == "refused"
+assert r[2]["verified_through_protocol"] == "allowed" and r[2]["usual_path"] == "verified_through_protocol"
+assert r[3]["kind"] is None and r[3]["error"]["what"] == "cannot open"
+assert r[3]["error"]["system_error"] == "No such file or directory" and r[3]["exit_status"] == 1
+assert d["skipped"] == {"not_pe": 3, "symbolic_links": 2}, d["skipped"]
+assert d["exit_status"] == 4 == rc
+PY
+		ok "--json: schema 1, the policy, one result per image with its verdict, skipped counts, exit status"
+	else
+		not_ok "--json report" "$(head -c 600 "$T/py.err")" "$(head -c 400 "$T/report.json")"
+	fi
+	run --check-level "latest:$SHIM" --json --csv "$T/grub5.csv"
+	printf '%s\n' "$OUT" >"$T/report2.json"
+	if "$PYTHON3" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["policy"]["source"] == "shim" and d["policy"]["payload"] == "latest"
+assert d["results"][0]["input"] == "csv" and d["results"][0]["kind"] is None
+assert d["results"][0]["verdict"] == "allowed" and d["exit_status"] == 0
+' "$T/report2.json" 2>"$T/py.err"; then
+		ok "--json with latest:SHIM and --csv"
+	else
+		not_ok "--json with latest:SHIM and --csv" "$(cat "$T/py.err")"
+	fi
+else
+	ok "# SKIP JSON checks: no $PYTHON3"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
