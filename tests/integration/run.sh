@@ -945,7 +945,14 @@ json_tests() {
 		[ -s "$img" ] || continue
 		i=$((i + 1))
 		run "$WORK/$CUR/json$i" --print --json "$img"
-		[ "$RC" -eq 0 ] || { fail json "--print --json $(basename "$img"): exit $RC: $(first_err "$WORK/$CUR/json$i")"; continue; }
+		# exit 3, like --print, when the image has no .sbat; the JSON is printed all the same
+		if [ "$RC" -eq 3 ] && "$PY" -c 'import json, sys; assert json.load(open(sys.argv[1]))["sbat"] is None' \
+			"$WORK/$CUR/json$i.out" 2>/dev/null; then
+			:
+		elif [ "$RC" -ne 0 ]; then
+			fail json "--print --json $(basename "$img"): exit $RC: $(first_err "$WORK/$CUR/json$i")"
+			continue
+		fi
 		run "$WORK/$CUR/jprint$i" --print "$img"
 		printf '%s\t%s\t%s\t%s\t%s\n' "$img" "$WORK/$CUR/json$i.out" "$WORK/$CUR/jprint$i.out" "$RC" \
 			"$("$od" -h "$img" 2>/dev/null | grep -cE '^ +[0-9]+ ')" >>"$list"
