@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Copyright The sbat-add authors
+# Copyright 2026 The sbat-add authors
 #
 # bash completion for sbat-add(1). Installed as
 # share/bash-completion/completions/sbat-add; works with or without the

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
 # test-cli.sh - black-box tests of the sbat-add command: options, exit codes,
 # messages, file handling, every kind of edit (insert, remove, relocate,
 # header growth, merge), --print --json, --check-level, and agreement

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Copyright The sbat-add authors
+# Copyright 2026 The sbat-add authors
 #
 # test-completion.sh - the bash completion, driven through COMP_WORDS and
 # COMP_CWORD as bash drives it, and the zsh completion: every option of

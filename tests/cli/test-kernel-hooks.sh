@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Copyright The sbat-add authors
+# Copyright 2026 The sbat-add authors
 #
 # test-kernel-hooks.sh - the kernel-install plugin and the Debian
 # postinst.d hook on generated kernels, offline, in a temporary directory.

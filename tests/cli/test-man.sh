@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Copyright The sbat-add authors
+# Copyright 2026 The sbat-add authors
 #
 # test-man.sh MANPAGE - the manual page passes `mandoc -Tlint` and renders
 # without warnings through man-db (`man --warnings`, when installed).
