@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
 # Real-binary integration suite for sbat-add. See README.md in this directory.
 #
 # usage: run.sh [--no-boot] [--no-shim] [--only NAME]... [--keep]
@@ -38,7 +40,7 @@ while [ $# -gt 0 ]; do
 		ONLY+=("${1:?--only needs a corpus name}")
 		;;
 	-h | --help)
-		sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
+		sed -n '4,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
 		exit 0
 		;;
 	*)
@@ -1267,6 +1269,10 @@ if [ "$DO_SHIM" = 1 ] && { [ ${#ONLY[@]} -eq 0 ] || { [ -n "${FINAL[shimx64.efi]
 	shim_chain
 	NAMES+=("secure-boot-chain")
 fi
+
+# ----------------------------------- kernel-install plugin, postinst.d hook
+. "$HERE/kernel-hooks.sh"
+kernel_hooks
 
 # ------------------------------------------------------------------ summary
 hr
