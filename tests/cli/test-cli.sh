@@ -801,8 +801,8 @@ json_check "--print --json escapes a file name with a quote and a backslash" "$w
 
 # an image whose .sbat is invalid: --merge refuses it, --merge --force replaces it
 fresh efi-x86_64.efi "$T/merge-invalid"; f=$F
+chmod u+w -- "$f"   # the fixture copy is read-only; not writable without root
 cp -- "$T/invalid-sbat.efi" "$f"
-chmod u+w -- "$f"
 expect_rc "invalid .sbat: --merge exits 1" 1 --merge --file "$f" --csv "$T/add.csv"
 check "invalid .sbat: the refused --merge leaves the image byte-identical" cmp -s "$f" "$T/invalid-sbat.efi"
 expect_rc "invalid .sbat: --merge --force exits 0" 0 --merge --force --file "$f" --csv "$T/add.csv"
