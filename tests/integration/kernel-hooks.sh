@@ -5,7 +5,7 @@
 # Debian postinst.d hook on the real Debian kernels of the corpus, through
 # tests/cli/test-kernel-hooks.sh (real kernel-install and run-parts in a
 # temporary directory). Each of its TAP results becomes a PASS or FAIL
-# under the name "kernel-hooks/KERNEL".
+# under the name "hooks/KERNEL", in the summary's "inserted" column.
 #
 # Uses from run.sh: SBAT_ADD, SRCROOT, HERE, CACHE, LOGS, pass, fail, say,
 # NAMES, CUR, CURLOG. Environment (set by meson, else looked for in
@@ -19,7 +19,7 @@ kernel_hooks() {
 	for kernel in vmlinuz-amd64 Image-arm64; do
 		[ -f "$CACHE/corpus/$kernel" ] || continue
 		[ ${#ONLY[@]} -eq 0 ] || [[ " ${ONLY[*]} " == *" $kernel "* ]] || continue
-		name="kernel-hooks/$kernel"
+		name="hooks/$kernel"
 		NAMES+=("$name")
 		CUR=$name
 		CURLOG="$LOGS/kernel-hooks-$kernel.log"
@@ -42,5 +42,8 @@ kernel_hooks() {
 			esac
 		done <"$CURLOG.tap"
 		grep -q '^1\.\.' "$CURLOG.tap" || fail inserted "test-kernel-hooks.sh ended early (exit $rc); see $CURLOG.tap"
+		for c in replaced removed relocated merged level json validators boot; do
+			cell "$name" "$c" n/a
+		done
 	done
 }
