@@ -87,7 +87,7 @@ all_dash=$REPLY_LIST
 complete_words --
 all_long=$REPLY_LIST
 for opt in "${help_opts[@]}"; do
-	if printf '%s\n' "$all_dash" | grep -qxF -- "$opt"; then
+	if [[ $'\n'"$all_dash"$'\n' == *$'\n'"$opt"$'\n'* ]]; then
 		ok "bash: '-' completes $opt"
 	else
 		not_ok "bash: '-' completes $opt" "got: $(printf '%s' "$all_dash" | tr '\n' ' ')"
