@@ -122,18 +122,18 @@ CACHE="${SBAT_CORPUS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/sbat-add-corpus}"
 export SBAT_CORPUS_DIR="$CACHE"
 MANIFEST="$CACHE/corpus/MANIFEST.tsv"
 say "== corpus ($CACHE)"
-if ! bash "$HERE/fetch-corpus.sh"; then
-	if [ ! -s "$MANIFEST" ]; then
-		say "run.sh: the corpus could not be fetched (needs root and Debian's package archive)"
-		if [ "${CI:-}" = true ]; then
-			say "0 passed, 1 failed"
-			exit 1
-		fi
-		say "SKIP: integration suite not run (no corpus)"
-		exit 77
+FETCHED=1
+bash "$HERE/fetch-corpus.sh" || FETCHED=0
+if ! grep -q '^[^#]' "$MANIFEST" 2>/dev/null; then # no corpus entry, e.g. offline
+	say "run.sh: the corpus could not be fetched (needs root and Debian's package archive)"
+	if [ "${CI:-}" = true ]; then
+		say "0 passed, 1 failed"
+		exit 1
 	fi
-	say "run.sh: WARNING: corpus incomplete; testing what is there"
+	say "SKIP: integration suite not run (no corpus: no access to Debian's package archive, or not root)"
+	exit 77
 fi
+[ "$FETCHED" = 1 ] || say "run.sh: WARNING: corpus incomplete; testing what is there"
 
 # ------------------------------------------------------------------ workdir
 if [ -n "${SBAT_INTEGRATION_WORKDIR:-}" ]; then
