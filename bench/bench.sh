@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
 # bench.sh - time sbat-add against cp and objcopy on large PE images.
 #
 # Not a test: meson and CI never run it. See bench/README.md.

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /*
  * make-large-pe.c - write a large, valid PE32+ EFI application for benchmarks.
  *

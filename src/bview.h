@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* bview.h - bounds-checked reads from an untrusted byte buffer */
 #ifndef SBAT_BVIEW_H
 #define SBAT_BVIEW_H

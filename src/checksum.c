@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* checksum.c - the PE optional header CheckSum */
 #include "checksum.h"
 

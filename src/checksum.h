@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* checksum.h - the PE CheckSum, computed incrementally while an image is written */
 #ifndef SBAT_CHECKSUM_H
 #define SBAT_CHECKSUM_H

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* ckd.h - checked arithmetic for sizes and offsets read from untrusted files */
 #ifndef SBAT_CKD_H
 #define SBAT_CKD_H

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* cli.c - the sbat-add command: options, usage, messages and exit codes (only the CLI prints) */
 #include <errno.h>
 #include <getopt.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* cli.h - what the files of the sbat-add command share: options, exit codes, messages */
 #ifndef SBAT_CLI_H
 #define SBAT_CLI_H

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* cli_csv.c - where --csv takes its rows from: files, standard input, inline text; several merged in order */
 #include <errno.h>
 #include <stdio.h>

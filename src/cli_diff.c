@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* cli_diff.c - what a replace does to the rows: the components it drops, and a unified diff for --dry-run */
 #include <stdio.h>
 #include <stdlib.h>

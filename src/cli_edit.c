@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* cli_edit.c - the editing modes: insert, replace, merge, relocate and remove */
 #include <stdio.h>
 #include <stdlib.h>

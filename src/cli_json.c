@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* cli_json.c - the machine-readable form of --print (sections, SBAT rows and layout) and the JSON string writer */
 #include <inttypes.h>
 #include <string.h>

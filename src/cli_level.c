@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* cli_level.c - --check-level: would shim holding an SbatLevel refuse these images? */
 #include <errno.h>
 #include <inttypes.h>

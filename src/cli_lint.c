@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* cli_lint.c - --lint: every loader rule each image breaks, as lines or JSON */
 #include <inttypes.h>
 #include <stdio.h>

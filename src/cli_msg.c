@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* cli_msg.c - what every mode of the command shares: messages, quoting, signals */
 #include <inttypes.h>
 #include <limits.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* cli_print.c - --print and the --verbose descriptions of images and edits */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* cli_scan.c - find the PE images under a directory, for --check-level */
 #include <dirent.h>
 #include <errno.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* csv.c - strict parser and canonical formatter for SBAT CSV metadata */
 #include <stddef.h>
 #include <stdint.h>

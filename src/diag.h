@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* diag.h - the one way library code reports a failure */
 #ifndef SBAT_DIAG_H
 #define SBAT_DIAG_H

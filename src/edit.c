@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* edit.c - parse, plan, emit and verify: the entry points that change .sbat */
 #include <errno.h>
 #include <stdlib.h>

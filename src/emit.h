@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* emit.h - write a planned image in one pass: extents, patches and the checksum */
 #ifndef SBAT_EMIT_H
 #define SBAT_EMIT_H

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* fileio.c - bounded whole-file reads and read-only mappings of input files */
 #define _GNU_SOURCE 1  /* flock */
 #include <errno.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* image.c - the opaque parsed image: parsed once, then read through accessors */
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* image_internal.h - what the library sees of an sbat_image: the model, the buffer it borrows */
 #ifndef SBAT_IMAGE_INTERNAL_H
 #define SBAT_IMAGE_INTERNAL_H

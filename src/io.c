@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* io.c - the streaming system calls, each replaceable for fault-injection tests */
 #define _GNU_SOURCE 1  /* copy_file_range */
 #include <errno.h>

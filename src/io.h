@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* io.h - the streaming system calls, through the replaceable sbat_io table */
 #ifndef SBAT_IO_H
 #define SBAT_IO_H

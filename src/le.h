@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* le.h - little-endian loads and stores on byte pointers (never cast structs over file bytes) */
 #ifndef SBAT_LE_H
 #define SBAT_LE_H

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* level.c - SbatLevel policies: strict parser, reader for shim's .sbatlevel, revocation check */
 #include <stddef.h>
 #include <stdint.h>

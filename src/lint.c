@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* lint.c - the loader and signing-tool rules an image breaks, whoever made it */
 #include <string.h>
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* output.c - a temporary file that atomically replaces its target when committed */
 #define _GNU_SOURCE 1  /* O_TMPFILE, AT_EMPTY_PATH */
 #include <errno.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* pathname.c - split a path into the directory opened once and the name used inside it */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* pathname.h - split a path into the directory opened once and the name used inside it */
 #ifndef SBAT_PATHNAME_H
 #define SBAT_PATHNAME_H

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* pe_layout.h - PE/COFF field offsets, named as in the Microsoft PE format specification */
 #ifndef SBAT_PE_LAYOUT_H
 #define SBAT_PE_LAYOUT_H

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* pe_model.h - the parsed image inside the library: a checked, read-only value model of a PE/COFF image */
 #ifndef SBAT_PE_MODEL_H
 #define SBAT_PE_MODEL_H

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* pe_parse.c - read a PE/COFF image into a checked value model */
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* plan.c - choose where .sbat goes, which bytes move and which header fields change */
 #include <string.h>
 

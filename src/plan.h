@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* plan.h - the layout of an edited image, computed before a byte is written */
 #ifndef SBAT_PLAN_H
 #define SBAT_PLAN_H

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* text.h - line-oriented checks shared by the SBAT CSV and SbatLevel parsers */
 #ifndef SBAT_TEXT_H
 #define SBAT_TEXT_H

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* verify.c - check an edited image the way shim, EDK2 and strict loaders will */
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* api.h - which declarations the library exports */
 #ifndef SBAT_API_H
 #define SBAT_API_H

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* csv.h - strict validation and canonical form of SBAT CSV metadata */
 #ifndef SBAT_CSV_H
 #define SBAT_CSV_H

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* edit.h - insert or replace the .sbat section of a PE/COFF image */
 #ifndef SBAT_EDIT_H
 #define SBAT_EDIT_H

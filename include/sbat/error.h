@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* error.h - result codes and diagnostics returned by every sbat-add library call */
 #ifndef SBAT_ERROR_H
 #define SBAT_ERROR_H

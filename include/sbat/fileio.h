@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* fileio.h - bounded reads, mapped inputs and atomic replacement of a file */
 #ifndef SBAT_FILEIO_H
 #define SBAT_FILEIO_H

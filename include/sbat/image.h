@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* image.h - a parsed PE/COFF image: parse once, ask what it holds, hand it to the edit calls */
 #ifndef SBAT_IMAGE_H
 #define SBAT_IMAGE_H

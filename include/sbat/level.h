@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* level.h - SbatLevel revocation policies: parse them, read them from shim, check a .sbat against one */
 #ifndef SBAT_LEVEL_H
 #define SBAT_LEVEL_H

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* lint.h - every rule a PE/COFF image breaks that a boot loader or a signing tool cares about */
 #ifndef SBAT_LINT_H
 #define SBAT_LINT_H

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
 # test-check-level.sh - black-box tests of --check-level as an audit: the
 # running machine's SbatLevel read from a fake efivarfs directory, POLICY
 # forms (running, FILE, latest:SHIM, automatic:SHIM), many images at once

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
 # test-lint.sh - --lint end to end: exit statuses, one line per finding,
 # images made by other tools (GNU objcopy, llvm-objcopy when present), a
 # shim-unreadable .sbat, every sbat-add output clean, several images at

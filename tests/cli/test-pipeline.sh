@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
 # test-pipeline.sh - sbat-add in packaging pipelines: CSV from standard
 # input, @FILE and inline text, several --csv merged, conflicts that name
 # the component, warnings for dropped rows and --quiet, the --dry-run diff,

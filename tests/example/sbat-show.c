@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /*
  * sbat-show.c - an example of the library's public interface: map an
  * image, parse it once, describe it and list the rows of its .sbat.

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
 # test-installed.sh - install the build into a scratch root and use the
 # library the way another project would: the example program compiled with
 # pkg-config against the installed headers, linked once with the shared and

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* fuzz-csv.c - libFuzzer harness: the SBAT CSV parser and its canonical form */
 
 /*

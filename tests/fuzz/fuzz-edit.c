@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* fuzz-edit.c - libFuzzer harness: sbat_edit on arbitrary images, with invariants checked on every success */
 
 /*

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* make-seeds.c - writes the seed corpus of the fuzz-edit harness: fixture images behind an operation byte */
 
 /*

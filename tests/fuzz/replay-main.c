@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* replay-main.c - runs a fuzz harness once on each given file or directory entry, without libFuzzer */
 
 /*

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
 # run-fuzz.sh - build the libFuzzer harnesses with clang and run them for a fixed time
 #
 # Usage: tests/fuzz/run-fuzz.sh DURATION_SECONDS BUILDDIR

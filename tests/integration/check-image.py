@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
 """Check the PE/COFF layout invariants of an image edited by sbat-add.
 
 usage: check-image.py [--csv FILE] [--quiet] INPUT OUTPUT

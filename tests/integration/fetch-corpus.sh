@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
 # Fetch the real-binary corpus for the sbat-add integration suite.
 #
 # Downloads Debian 12 (bookworm) packages with `apt-get download`, unpacks

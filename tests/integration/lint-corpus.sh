@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
 # lint-corpus.sh - sourced by run.sh: --lint on every corpus file as shipped,
 # on sbat-add's final output for it (which must add no error or warning
 # the input did not have), and on what GNU objcopy and llvm-objcopy make of

@@ -1,4 +1,6 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
 """Add a non-authenticated UEFI variable to a copy of an OVMF/AAVMF varstore.
 
 usage: ovmf-setvar.py VARS.fd NAME GUID ATTRIBUTES DATAFILE

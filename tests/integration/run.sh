@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
 # Real-binary integration suite for sbat-add. See README.md in this directory.
 #
 # usage: run.sh [--no-boot] [--no-shim] [--only NAME]... [--keep]
@@ -38,7 +40,7 @@ while [ $# -gt 0 ]; do
 		ONLY+=("${1:?--only needs a corpus name}")
 		;;
 	-h | --help)
-		sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
+		sed -n '4,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
 		exit 0
 		;;
 	*)
@@ -120,18 +122,18 @@ CACHE="${SBAT_CORPUS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/sbat-add-corpus}"
 export SBAT_CORPUS_DIR="$CACHE"
 MANIFEST="$CACHE/corpus/MANIFEST.tsv"
 say "== corpus ($CACHE)"
-if ! bash "$HERE/fetch-corpus.sh"; then
-	if [ ! -s "$MANIFEST" ]; then
-		say "run.sh: the corpus could not be fetched (needs root and Debian's package archive)"
-		if [ "${CI:-}" = true ]; then
-			say "0 passed, 1 failed"
-			exit 1
-		fi
-		say "SKIP: integration suite not run (no corpus)"
-		exit 77
+FETCHED=1
+bash "$HERE/fetch-corpus.sh" || FETCHED=0
+if ! grep -q '^[^#]' "$MANIFEST" 2>/dev/null; then # no corpus entry, e.g. offline
+	say "run.sh: the corpus could not be fetched (needs root and Debian's package archive)"
+	if [ "${CI:-}" = true ]; then
+		say "0 passed, 1 failed"
+		exit 1
 	fi
-	say "run.sh: WARNING: corpus incomplete; testing what is there"
+	say "SKIP: integration suite not run (no corpus: no access to Debian's package archive, or not root)"
+	exit 77
 fi
+[ "$FETCHED" = 1 ] || say "run.sh: WARNING: corpus incomplete; testing what is there"
 
 # ------------------------------------------------------------------ workdir
 if [ -n "${SBAT_INTEGRATION_WORKDIR:-}" ]; then
@@ -1356,6 +1358,10 @@ if [ "$DO_SHIM" = 1 ] && { [ ${#ONLY[@]} -eq 0 ] || { [ -n "${FINAL[shimx64.efi]
 	shim_chain
 	NAMES+=("secure-boot-chain")
 fi
+
+# ----------------------------------- kernel-install plugin, postinst.d hook
+. "$HERE/kernel-hooks.sh"
+kernel_hooks
 
 # ------------------------------------------------------------------ summary
 hr

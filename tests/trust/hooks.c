@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /*
  * hooks.c - an LD_PRELOAD library for the trust tests: it lets a test act on
  * a running sbat-add at a chosen system call, the way a hostile user, a

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
 # test-trust.sh - what a root-run editor of /boot and the EFI System Partition
 # must survive: a directory swapped mid-run, concurrent edits, malformed
 # layouts, an input changed mid-run, metadata, long names, signals without

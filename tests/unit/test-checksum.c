@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* test-checksum.c - the PE CheckSum against hand-computed values and an independent implementation */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* test-csv.c - unit tests for the strict SBAT CSV parser and formatter */
 #include <stdarg.h>
 #include <stddef.h>

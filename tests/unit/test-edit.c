@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* test-edit.c - insert, replace and grow .sbat; every header field and every other byte checked */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* test-fileio.c - bounded reads and atomic replacement of files */
 #include <stdarg.h>
 #include <stddef.h>

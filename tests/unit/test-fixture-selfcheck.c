@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* test-fixture-selfcheck.c - checks that the PE/COFF fixture generator builds what it promises */
 #include <setjmp.h>
 #include <stdarg.h>

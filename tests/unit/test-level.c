@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* test-level.c - unit tests for SbatLevel parsing, shim's .sbatlevel reader and the revocation check */
 #include <stdarg.h>
 #include <stddef.h>

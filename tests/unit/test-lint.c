@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* test-lint.c - each lint rule fires on the image that breaks it, and only there */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* test-malformed.c - one corrupted field at a time: the parser and the editor fail cleanly */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* test-merge.c - unit tests for merging two SBAT CSVs (stub + kernel, as ukify does) */
 #include <stdarg.h>
 #include <stddef.h>

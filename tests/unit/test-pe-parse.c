@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* test-pe-parse.c - the value model of well-formed images of every supported kind */
 #include <stdarg.h>
 #include <stddef.h>

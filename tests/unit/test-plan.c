@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* test-plan.c - the planner and the emitter on their own: planned size equals emitted size, memory equals file */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
 /* test-stream.c - edits written to files: same bytes as in memory, and safe when I/O fails */
 #include <stdarg.h>
 #include <stddef.h>

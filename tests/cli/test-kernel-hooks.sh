@@ -1,0 +1,312 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
+#
+# test-kernel-hooks.sh - the kernel-install plugin and the Debian
+# postinst.d hook on generated kernels, offline, in a temporary directory.
+#
+# The plugin runs under the real kernel-install(8) when it is installed,
+# confined to the temporary directory through kernel-install's own
+# variables (KERNEL_INSTALL_PLUGINS, KERNEL_INSTALL_CONF_ROOT, BOOT_ROOT,
+# MACHINE_ID), together with the system's 90-loaderentry.install, which
+# copies the kernel to the entry directory. Without kernel-install the
+# plugin is called the way kernel-install calls it (same arguments and
+# KERNEL_INSTALL_* variables). The hook runs under run-parts(8) as Debian's
+# kernel packages run /etc/kernel/postinst.d, or directly without run-parts.
+#
+# Environment (set by meson): SBAT_ADD, GEN_FIXTURES, FIXTURES_SRC, and
+# KERNEL_INSTALL_PLUGIN and KERNEL_POSTINST_HOOK, the configured scripts.
+# Optional: KERNEL_INSTALL (default: kernel-install from $PATH; "none" to
+# call the plugin directly) and TEST_KERNEL (a kernel image to use instead
+# of the generated bzImage; the integration suite passes a real one).
+# Output: TAP.
+
+set -u
+
+for var in SBAT_ADD GEN_FIXTURES FIXTURES_SRC KERNEL_INSTALL_PLUGIN KERNEL_POSTINST_HOOK; do
+	if [ -z "${!var:-}" ]; then
+		echo "test-kernel-hooks.sh: $var is not set (run through 'meson test')" >&2
+		exit 1
+	fi
+done
+export SBAT_ADD
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-hooks.XXXXXX") || exit 1
+trap 'rm -rf -- "$T"' EXIT
+
+n=0
+passed=0
+failed=0
+ok() {
+	n=$((n + 1))
+	passed=$((passed + 1))
+	echo "ok $n - $1"
+}
+not_ok() {
+	local desc="$1" line
+	shift
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $desc"
+	for line in "$@"; do
+		printf '#   %s\n' "$line"
+	done
+}
+check() {
+	local desc="$1"
+	shift
+	if "$@"; then
+		ok "$desc"
+	else
+		not_ok "$desc" "failed: $*" "exit status $RC" "output: $(head -c 600 "$T/log")"
+	fi
+}
+finish() {
+	echo "1..$n"
+	echo "# $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+}
+
+# holds IMAGE CSV: IMAGE's .sbat is CSV (in canonical form)
+holds() {
+	"$SBAT_ADD" --print "$1" >"$T/print" 2>/dev/null && cmp -s "$T/print" "$2"
+}
+mtime() {
+	stat -c %Y -- "$1"
+}
+# logged PATTERN: the last run's output has a line matching PATTERN
+logged() {
+	grep -q -- "$1" "$T/log"
+}
+# quiet: the last run printed nothing from sbat-add's scripts
+quiet() {
+	! grep -q '50-sbat-add' "$T/log"
+}
+
+FIX="$T/fixtures"
+mkdir -p "$FIX"
+if ! "$GEN_FIXTURES" "$FIX" >/dev/null 2>"$T/log"; then
+	not_ok "gen-fixtures writes the example images" "$(cat "$T/log")"
+	finish
+fi
+KERNEL=${TEST_KERNEL:-$FIX/bzimage-new.bin}
+check "the test kernel $(basename -- "$KERNEL") has no .sbat yet" \
+	test "$("$SBAT_ADD" --print "$KERNEL" >/dev/null 2>&1; echo $?)" = 3
+
+# the CSV to store, and the same in canonical form (what --print returns)
+CSV="$FIXTURES_SRC/csv/linux.sbat"
+CSV2="$T/other.csv"
+printf '%s\n' 'sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md' \
+	'linux,1,The Linux Developers,linux,6.1,https://linux.org' \
+	'linux.example,1,Example Distribution,linux,6.1.0-test,https://example.org/kernel' >"$CSV2"
+
+# a unified kernel image: an EFI program with a .linux section
+UKI="$T/uki.efi"
+cp -- "$FIX/efi-x86_64.efi" "$UKI"
+hdr=$(LC_ALL=C grep -obUa -m1 '\.rodata' -- "$UKI" | head -n1 | cut -d: -f1)
+printf '.linux\0\0' | dd of="$UKI" bs=1 seek="$hdr" conv=notrunc status=none
+
+# ------------------------------------------------------ kernel-install plugin
+
+KI=${KERNEL_INSTALL:-$(command -v kernel-install || echo none)}
+LOADERENTRY=""
+for d in /usr/lib/kernel/install.d /lib/kernel/install.d; do
+	if [ -x "$d/90-loaderentry.install" ]; then
+		LOADERENTRY="$d/90-loaderentry.install"
+		break
+	fi
+done
+[ -n "$LOADERENTRY" ] || KI=none
+if [ "$KI" = none ]; then
+	echo "# kernel-install or its 90-loaderentry.install not found: calling the plugin as kernel-install does"
+else
+	echo "# running the plugin under $KI ($("$KI" --version 2>/dev/null | head -n1)) with $LOADERENTRY"
+fi
+
+MACHINE_ID=0f0e0d0c0b0a09080706050403020100
+BOOT="$T/ki/boot"
+CONF="$T/ki/conf"
+mkdir -p "$BOOT" "$CONF" "$T/ki/src"
+printf 'layout=bls\n' >"$CONF/install.conf"
+printf 'root=/dev/vda1 ro\n' >"$CONF/cmdline"
+mkdir -p "$T/ki/plugins"
+PLUGIN="$T/ki/plugins/50-sbat-add.install"
+cp -- "$KERNEL_INSTALL_PLUGIN" "$PLUGIN"
+chmod 0755 -- "$PLUGIN"
+
+# ki_add VERSION IMAGE: install IMAGE as kernel VERSION; RC, output in $T/log
+ki_add() {
+	local version="$1" image="$2" staging
+	RC=0
+	if [ "$KI" != none ]; then
+		KERNEL_INSTALL_PLUGINS="$PLUGIN $LOADERENTRY" KERNEL_INSTALL_CONF_ROOT="$CONF" \
+			BOOT_ROOT="$BOOT" MACHINE_ID="$MACHINE_ID" \
+			"$KI" add "$version" "$image" >"$T/log" 2>&1 || RC=$?
+	else
+		staging=$(mktemp -d "$T/staging.XXXXXX")
+		mkdir -p "$BOOT/$MACHINE_ID/$version"
+		KERNEL_INSTALL_MACHINE_ID="$MACHINE_ID" KERNEL_INSTALL_ENTRY_TOKEN="$MACHINE_ID" \
+			KERNEL_INSTALL_BOOT_ROOT="$BOOT" KERNEL_INSTALL_LAYOUT=bls \
+			KERNEL_INSTALL_INITRD_GENERATOR="" KERNEL_INSTALL_STAGING_AREA="$staging" \
+			KERNEL_INSTALL_VERBOSE=0 KERNEL_INSTALL_CONF_ROOT="$CONF" \
+			"$PLUGIN" add "$version" "$BOOT/$MACHINE_ID/$version" "$image" >"$T/log" 2>&1 || RC=$?
+		rm -rf -- "$staging"
+		# what 90-loaderentry.install does with the image
+		[ "$RC" -ne 0 ] || cp -- "$image" "$BOOT/$MACHINE_ID/$version/linux"
+	fi
+}
+# installed VERSION: the kernel as installed in the entry directory
+installed() {
+	printf '%s\n' "$BOOT/$MACHINE_ID/$1/linux"
+}
+
+# configured: $CONF/sbat.csv
+cp -- "$CSV" "$CONF/sbat.csv"
+img="$T/ki/src/vmlinuz-6.1.0-sbat"
+cp -- "$KERNEL" "$img"
+ki_add 6.1.0-sbat "$img"
+check "kernel-install add with sbat.csv configured exits 0" test "$RC" = 0
+check "the plugin says it stored the CSV" logged "50-sbat-add.install: stored $CONF/sbat.csv in the .sbat section of $img"
+check "the installed kernel holds the CSV in .sbat" holds "$(installed 6.1.0-sbat)" "$CSV"
+check "the plugin edited the image it was given, before it was copied" holds "$img" "$CSV"
+if [ "$KI" != none ]; then
+	check "kernel-install wrote the loader entry" test -f "$BOOT/loader/entries/$MACHINE_ID-6.1.0-sbat.conf"
+else
+	ok "kernel-install wrote the loader entry # SKIP no kernel-install"
+fi
+before=$(mtime "$img")
+touch -d '2001-01-01' -- "$img"
+before=$(mtime "$img")
+cp -- "$img" "$T/first"
+ki_add 6.1.0-sbat "$img"
+check "installing the same kernel again exits 0" test "$RC" = 0
+check "the second run prints nothing" quiet
+check "the second run does not rewrite the image (same bytes, mtime kept)" \
+	eval 'cmp -s "$img" "$T/first" && test "$(mtime "$img")" = "$before"'
+
+# SBAT_ADD_CSV names another CSV, which replaces the first one
+SBAT_ADD_CSV="$CSV2" ki_add 6.1.0-sbat "$img"
+check "SBAT_ADD_CSV=OTHER: exits 0" test "$RC" = 0
+check "SBAT_ADD_CSV=OTHER: the installed kernel holds the other CSV" holds "$(installed 6.1.0-sbat)" "$CSV2"
+
+# not configured: nothing happens, silently
+rm -f -- "$CONF/sbat.csv"
+img="$T/ki/src/vmlinuz-6.1.0-plain"
+cp -- "$KERNEL" "$img"
+ki_add 6.1.0-plain "$img"
+check "not configured: kernel-install add exits 0" test "$RC" = 0
+check "not configured: the plugin prints nothing" quiet
+check "not configured: the image is byte-identical" cmp -s "$img" "$KERNEL"
+check "not configured: the installed kernel is byte-identical" cmp -s "$(installed 6.1.0-plain)" "$KERNEL"
+cp -- "$CSV" "$CONF/sbat.csv"
+
+# a signed kernel is left alone, and the installation goes on
+img="$T/ki/src/vmlinuz-6.1.0-signed"
+cp -- "$FIX/signed.efi" "$img"
+ki_add 6.1.0-signed "$img"
+check "signed kernel: kernel-install add exits 0" test "$RC" = 0
+check "signed kernel: one message says it is left alone" logged "50-sbat-add.install: $img is signed, left alone"
+check "signed kernel: the image is byte-identical" cmp -s "$img" "$FIX/signed.efi"
+
+# a unified kernel image is left alone
+img="$T/ki/src/vmlinuz-6.1.0-uki"
+cp -- "$UKI" "$img"
+ki_add 6.1.0-uki "$img"
+check "unified kernel image: kernel-install add exits 0" test "$RC" = 0
+check "unified kernel image: the message says it is left alone" logged "unified kernel image"
+check "unified kernel image: the image is byte-identical" cmp -s "$img" "$UKI"
+
+# an invalid CSV is an error: the installation stops, the image is untouched
+cp -- "$FIXTURES_SRC/csv/invalid/generation-zero.csv" "$CONF/sbat.csv"
+img="$T/ki/src/vmlinuz-6.1.0-badcsv"
+cp -- "$KERNEL" "$img"
+ki_add 6.1.0-badcsv "$img"
+check "invalid sbat.csv: kernel-install add fails" test "$RC" -ne 0
+check "invalid sbat.csv: sbat-add names the line" logged "sbat-add: $CONF/sbat.csv:2: "
+check "invalid sbat.csv: the image is byte-identical" cmp -s "$img" "$KERNEL"
+cp -- "$CSV" "$CONF/sbat.csv"
+
+# remove: nothing to do for the plugin
+RC=0
+if [ "$KI" != none ]; then
+	KERNEL_INSTALL_PLUGINS="$PLUGIN $LOADERENTRY" KERNEL_INSTALL_CONF_ROOT="$CONF" \
+		BOOT_ROOT="$BOOT" MACHINE_ID="$MACHINE_ID" \
+		"$KI" remove 6.1.0-sbat >"$T/log" 2>&1 || RC=$?
+else
+	"$PLUGIN" remove 6.1.0-sbat "$BOOT/$MACHINE_ID/6.1.0-sbat" >"$T/log" 2>&1 || RC=$?
+fi
+check "kernel-install remove exits 0 and the plugin prints nothing" eval 'test "$RC" = 0 && quiet'
+
+# ------------------------------------------------------------ postinst.d hook
+
+HOOKS="$T/postinst.d"
+mkdir -p "$HOOKS" "$T/boot"
+HOOK="$HOOKS/50-sbat-add"
+cp -- "$KERNEL_POSTINST_HOOK" "$HOOK"
+chmod 0755 -- "$HOOK"
+if command -v run-parts >/dev/null 2>&1 && run-parts --help 2>&1 | grep -q -- '--arg'; then
+	echo "# running the hook under run-parts, as Debian's kernel packages do"
+	RUN_PARTS=1
+else
+	echo "# run-parts with --arg not found: calling the hook directly"
+	RUN_PARTS=0
+fi
+
+# postinst VERSION IMAGE: run the hooks; RC, output in $T/log
+postinst() {
+	RC=0
+	if [ "$RUN_PARTS" = 1 ]; then
+		run-parts --report --exit-on-error --arg="$1" --arg="$2" "$HOOKS" >"$T/log" 2>&1 || RC=$?
+	else
+		"$HOOK" "$1" "$2" >"$T/log" 2>&1 || RC=$?
+	fi
+}
+
+export SBAT_ADD_CSV="$T/sbat.csv"
+img="$T/boot/vmlinuz-6.1.0-hook"
+cp -- "$KERNEL" "$img"
+postinst 6.1.0-hook "$img"
+check "hook, not configured: exits 0" test "$RC" = 0
+check "hook, not configured: prints nothing" quiet
+check "hook, not configured: the image is byte-identical" cmp -s "$img" "$KERNEL"
+
+cp -- "$CSV" "$SBAT_ADD_CSV"
+postinst 6.1.0-hook "$img"
+check "hook: exits 0" test "$RC" = 0
+check "hook: says it stored the CSV" logged "50-sbat-add: stored $SBAT_ADD_CSV in the .sbat section of $img"
+check "hook: the kernel holds the CSV" holds "$img" "$CSV"
+touch -d '2001-01-01' -- "$img"
+before=$(mtime "$img")
+cp -- "$img" "$T/first"
+postinst 6.1.0-hook "$img"
+check "hook, second run: exits 0 and prints nothing" eval 'test "$RC" = 0 && quiet'
+check "hook, second run: the image is not rewritten (same bytes, mtime kept)" \
+	eval 'cmp -s "$img" "$T/first" && test "$(mtime "$img")" = "$before"'
+
+# a self-built kernel is signed afterwards: the hook leaves a signed one alone
+img="$T/boot/vmlinuz-6.1.0-signed"
+cp -- "$FIX/signed.efi" "$img"
+postinst 6.1.0-signed "$img"
+check "hook, signed kernel: exits 0" test "$RC" = 0
+check "hook, signed kernel: says it is left alone" logged "50-sbat-add: $img is signed, left alone"
+check "hook, signed kernel: the image is byte-identical" cmp -s "$img" "$FIX/signed.efi"
+
+# /boot/vmlinuz as a symbolic link: the file it points to is edited
+img="$T/boot/vmlinuz-6.1.0-link"
+cp -- "$KERNEL" "$img"
+ln -s vmlinuz-6.1.0-link "$T/boot/vmlinuz"
+postinst 6.1.0-link "$T/boot/vmlinuz"
+check "hook, symbolic link: exits 0" test "$RC" = 0
+check "hook, symbolic link: the target holds the CSV, the link is still a link" \
+	eval 'holds "$img" "$CSV" && test -L "$T/boot/vmlinuz"'
+
+# not a PE image (a kernel without EFI stub): left alone
+img="$T/boot/vmlinuz-6.1.0-noefi"
+head -c 4096 /dev/zero >"$img"
+cp -- "$img" "$T/noefi"
+postinst 6.1.0-noefi "$img"
+check "hook, not a PE image: exits 0 with a message" eval 'test "$RC" = 0 && logged "left alone"'
+check "hook, not a PE image: the file is byte-identical" cmp -s "$img" "$T/noefi"
+
+finish
