@@ -26,7 +26,7 @@ for var in SBAT_ADD GEN_FIXTURES FIXTURES_SRC; do
 done
 
 script_dir=$(cd "$(dirname "$0")" && pwd)
-MANPAGE="${MANPAGE:-$script_dir/../../man/sbat-add.1}"
+MANPAGE="${MANPAGE:-$script_dir/../../build/sbat-add.1}"
 CSV="$FIXTURES_SRC/csv/linux.sbat"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-cli.XXXXXX") || exit 1
@@ -960,6 +960,14 @@ if [ -r "$MANPAGE" ]; then
 				"EXIT STATUS lists: ${man_status[*]}"
 		fi
 	done
+	# the version is written once, in meson.build; both must show it
+	man_version=$(sed -n 's/^\.TH [^"]*"sbat-add \([^"]*\)".*/\1/p' "$MANPAGE")
+	tool_version=$("$SBAT_ADD" --version | sed -n 's/^sbat-add //p')
+	if [ -n "$man_version" ] && [ "$man_version" = "$tool_version" ]; then
+		ok "the manual page and --version name the same version ($tool_version)"
+	else
+		not_ok "the manual page and --version name the same version" "man: $man_version, --version: $tool_version"
+	fi
 else
 	not_ok "the manual page exists" "not readable: $MANPAGE"
 fi
