@@ -36,31 +36,36 @@
 #define DATA_SIZE 0x200u
 #define CHUNK (4u * MIB)
 
-static void put16(uint8_t *p, uint16_t v)
+static void
+put16(uint8_t *p, uint16_t v)
 {
 	p[0] = (uint8_t)v;
 	p[1] = (uint8_t)(v >> 8);
 }
 
-static void put32(uint8_t *p, uint32_t v)
+static void
+put32(uint8_t *p, uint32_t v)
 {
 	put16(p, (uint16_t)v);
 	put16(p + 2, (uint16_t)(v >> 16));
 }
 
-static void put64(uint8_t *p, uint64_t v)
+static void
+put64(uint8_t *p, uint64_t v)
 {
 	put32(p, (uint32_t)v);
 	put32(p + 4, (uint32_t)(v >> 32));
 }
 
-static uint32_t align_up(uint32_t v, uint32_t a)
+static uint32_t
+align_up(uint32_t v, uint32_t a)
 {
 	return (v + a - 1) & ~(a - 1);
 }
 
 /* Sum of little-endian 16-bit words of an even-length buffer, not yet folded. */
-static uint64_t word_sum(const uint8_t *p, size_t n)
+static uint64_t
+word_sum(const uint8_t *p, size_t n)
 {
 	uint64_t s = 0;
 	size_t i;
@@ -70,15 +75,17 @@ static uint64_t word_sum(const uint8_t *p, size_t n)
 	return s;
 }
 
-static uint64_t fold(uint64_t s)
+static uint64_t
+fold(uint64_t s)
 {
 	while (s >> 16)
 		s = (s & 0xffffu) + (s >> 16);
 	return s;
 }
 
-static void section(uint8_t *h, const char *name, uint32_t va, uint32_t vsize, uint32_t raw,
-                    uint32_t rsize, uint32_t characteristics)
+static void
+section(uint8_t *h, const char *name, uint32_t va, uint32_t vsize, uint32_t raw, uint32_t rsize,
+        uint32_t characteristics)
 {
 	memcpy(h, name, strlen(name));
 	put32(h + 8, vsize);
@@ -88,7 +95,8 @@ static void section(uint8_t *h, const char *name, uint32_t va, uint32_t vsize, u
 	put32(h + 36, characteristics);
 }
 
-static int write_all(int fd, const uint8_t *p, size_t n)
+static int
+write_all(int fd, const uint8_t *p, size_t n)
 {
 	while (n) {
 		ssize_t w = write(fd, p, n);
@@ -103,7 +111,8 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 	return 0;
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	static uint8_t hdr[SIZE_OF_HEADERS], data[DATA_SIZE];
 	uint8_t *chunk, *opt = hdr + OPT_OFFSET;
@@ -138,30 +147,30 @@ int main(int argc, char **argv)
 	memcpy(hdr + PE_OFFSET, "PE\0\0", 4);
 
 	/* COFF file header */
-	put16(hdr + COFF_OFFSET, 0x8664);           /* Machine: x86_64 */
-	put16(hdr + COFF_OFFSET + 2, 2);            /* NumberOfSections */
-	put16(hdr + COFF_OFFSET + 16, OPT_SIZE);    /* SizeOfOptionalHeader */
-	put16(hdr + COFF_OFFSET + 18, 0x0206);      /* EXECUTABLE_IMAGE | LINE_NUMS_STRIPPED | DEBUG_STRIPPED */
+	put16(hdr + COFF_OFFSET, 0x8664);        /* Machine: x86_64 */
+	put16(hdr + COFF_OFFSET + 2, 2);         /* NumberOfSections */
+	put16(hdr + COFF_OFFSET + 16, OPT_SIZE); /* SizeOfOptionalHeader */
+	put16(hdr + COFF_OFFSET + 18, 0x0206);   /* EXECUTABLE_IMAGE | LINE_NUMS_STRIPPED | DEBUG_STRIPPED */
 
 	/* PE32+ optional header */
 	put16(opt, 0x20b);
-	opt[2] = 2;                                  /* linker version 2.40 */
+	opt[2] = 2; /* linker version 2.40 */
 	opt[3] = 40;
-	put32(opt + 4, text_size);                   /* SizeOfCode */
-	put32(opt + 8, DATA_SIZE);                   /* SizeOfInitializedData */
-	put32(opt + 16, SECT_ALIGN);                 /* AddressOfEntryPoint */
-	put32(opt + 20, SECT_ALIGN);                 /* BaseOfCode */
-	put64(opt + 24, 0x140000000u);               /* ImageBase */
+	put32(opt + 4, text_size);     /* SizeOfCode */
+	put32(opt + 8, DATA_SIZE);     /* SizeOfInitializedData */
+	put32(opt + 16, SECT_ALIGN);   /* AddressOfEntryPoint */
+	put32(opt + 20, SECT_ALIGN);   /* BaseOfCode */
+	put64(opt + 24, 0x140000000u); /* ImageBase */
 	put32(opt + 32, SECT_ALIGN);
 	put32(opt + 36, FILE_ALIGN);
 	put32(opt + 56, size_of_image);
 	put32(opt + 60, SIZE_OF_HEADERS);
-	put16(opt + 68, 10);                         /* Subsystem: EFI application */
-	put64(opt + 72, 0x100000);                   /* stack reserve/commit, heap reserve/commit */
+	put16(opt + 68, 10);       /* Subsystem: EFI application */
+	put64(opt + 72, 0x100000); /* stack reserve/commit, heap reserve/commit */
 	put64(opt + 80, 0x1000);
 	put64(opt + 88, 0x100000);
 	put64(opt + 96, 0x1000);
-	put32(opt + 108, 16);                        /* NumberOfRvaAndSizes; all directories empty */
+	put32(opt + 108, 16); /* NumberOfRvaAndSizes; all directories empty */
 
 	section(hdr + TABLE_OFFSET, ".text", SECT_ALIGN, text_size, SIZE_OF_HEADERS, text_size, 0x60000020u);
 	section(hdr + TABLE_OFFSET + 40, ".data", data_va, DATA_SIZE, SIZE_OF_HEADERS + text_size, DATA_SIZE,
@@ -178,7 +187,7 @@ int main(int argc, char **argv)
 	if (fd < 0 || write_all(fd, hdr, sizeof(hdr)) < 0)
 		goto fail;
 	sum += word_sum(hdr, sizeof(hdr));
-	for (left = text_size; left; ) {
+	for (left = text_size; left;) {
 		size_t n = left < CHUNK ? (size_t)left : CHUNK;
 
 		/* xorshift64*: fast, deterministic, incompressible enough */

@@ -15,7 +15,7 @@
  */
 typedef struct csum {
 	uint64_t sum;
-	uint64_t field;   /* file offset of the 4-byte CheckSum field, counted as zero */
+	uint64_t field; /* file offset of the 4-byte CheckSum field, counted as zero */
 } csum;
 
 void sbat_csum_init(csum *c, uint64_t checksum_offset);

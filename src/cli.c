@@ -118,9 +118,9 @@ usage(FILE *out)
 
 /* What parsing the command line decided. */
 typedef enum parse_result {
-	PARSE_RUN,        /* options are consistent: run the mode */
-	PARSE_DONE,       /* --help or --version was printed: exit 0 */
-	PARSE_USAGE,      /* a usage error was reported: exit 2 */
+	PARSE_RUN,   /* options are consistent: run the mode */
+	PARSE_DONE,  /* --help or --version was printed: exit 0 */
+	PARSE_USAGE, /* a usage error was reported: exit 2 */
 } parse_result;
 
 static parse_result
@@ -160,7 +160,10 @@ option_name(const char *arg)
 static parse_result
 check_paths(const cli_opts *o)
 {
-	static const struct { const char *option; size_t offset; } paths[] = {
+	static const struct {
+		const char *option;
+		size_t offset;
+	} paths[] = {
 		{ "--file", offsetof(cli_opts, image) },
 		{ "--csv", offsetof(cli_opts, csv) },
 		{ "--output", offsetof(cli_opts, output) },
@@ -258,7 +261,10 @@ take_option(int c, char **argv, cli_opts *o)
 static parse_result
 parse_policy(cli_opts *o)
 {
-	static const struct { const char *prefix; int payload; } prefixes[] = {
+	static const struct {
+		const char *prefix;
+		int payload;
+	} prefixes[] = {
 		{ "latest:", SBAT_LEVEL_LATEST },
 		{ "automatic:", SBAT_LEVEL_AUTOMATIC },
 		{ "previous:", SBAT_LEVEL_AUTOMATIC },
@@ -344,7 +350,8 @@ check_read_modes(cli_opts *o)
 	if (o->output || o->strip_signature || o->dry_run || o->relocate || o->remove || o->merge || o->force ||
 	    (o->print && o->csv))
 		return usage_error(o->print ? "--print takes only an IMAGE (and --json)" :
-		                   "--check-level takes only IMAGEs and directories, or --csv FILEs", NULL);
+		                              "--check-level takes only IMAGEs and directories, or --csv FILEs",
+		                   NULL);
 	if (o->check_level)
 		return parse_policy(o);
 	if (!o->image)
@@ -415,7 +422,7 @@ parse_args(int argc, char **argv, const char **targets, cli_opts *o)
 	o->targets = targets;
 	o->level_payload = SBAT_LEVEL_LATEST;
 	o->lock_timeout_ms = CLI_LOCK_TIMEOUT_DEFAULT * 1000u;
-	opterr = 0;  /* our own messages, with our own prefix */
+	opterr = 0; /* our own messages, with our own prefix */
 	while ((c = getopt_long(argc, argv, ":f:c:o:npvqhV", long_options, NULL)) != -1)
 		if ((r = take_option(c, argv, o)) != PARSE_RUN)
 			return r;
@@ -474,12 +481,8 @@ main(int argc, char **argv)
 		return EXIT_FAILURE_;
 	}
 	switch (parse_args(argc, argv, targets, &o)) {
-	case PARSE_DONE:
-		status = close_stdout(EXIT_OK);
-		break;
-	case PARSE_USAGE:
-		status = EXIT_USAGE;
-		break;
+	case PARSE_DONE: status = close_stdout(EXIT_OK); break;
+	case PARSE_USAGE: status = EXIT_USAGE; break;
 	case PARSE_RUN:
 		if (o.lint)
 			status = cli_run_lint(&o);

@@ -10,12 +10,12 @@
 
 enum exit_status {
 	EXIT_OK = 0,
-	EXIT_FAILURE_ = 1,  /* bad input or a refused edit; nothing was written */
+	EXIT_FAILURE_ = 1, /* bad input or a refused edit; nothing was written */
 	EXIT_USAGE = 2,
-	EXIT_NO_SBAT = 3,   /* --print, --check-level: the image has no .sbat */
-	EXIT_REVOKED = 4,   /* --check-level: the policy revokes the image */
+	EXIT_NO_SBAT = 3,       /* --print, --check-level: the image has no .sbat */
+	EXIT_REVOKED = 4,       /* --check-level: the policy revokes the image */
 	EXIT_LINT_WARNINGS = 5, /* --lint: warnings, but no errors */
-	EXIT_NO_LEVEL = 6,  /* --check-level running: this machine has no SbatLevel to read */
+	EXIT_NO_LEVEL = 6,      /* --check-level running: this machine has no SbatLevel to read */
 };
 
 /* Everything the command line asked for, checked for consistency before any file is opened. */
@@ -24,9 +24,9 @@ enum exit_status {
 
 typedef struct cli_opts {
 	const char *image;
-	const char *csv;            /* the first --csv */
+	const char *csv; /* the first --csv */
 	const char *csvs[CLI_MAX_CSV];
-	int stdin_csv;              /* one --csv is "-" */
+	int stdin_csv; /* one --csv is "-" */
 	const char *output;
 	int print;
 	int dry_run;
@@ -37,19 +37,19 @@ typedef struct cli_opts {
 	int merge;
 	int force;
 	int json;
-	const char *check_level;   /* POLICY as given */
-	const char *level_file;    /* the file POLICY names; NULL for "running" */
-	int level_payload;  /* SBAT_LEVEL_LATEST or SBAT_LEVEL_AUTOMATIC, for shim binaries */
-	int level_payload_given;   /* by --level-payload or a "latest:"/"automatic:" prefix */
-	const char **targets;      /* --check-level: the IMAGEs and directories, or the --csv FILEs */
+	const char *check_level; /* POLICY as given */
+	const char *level_file;  /* the file POLICY names; NULL for "running" */
+	int level_payload;       /* SBAT_LEVEL_LATEST or SBAT_LEVEL_AUTOMATIC, for shim binaries */
+	int level_payload_given; /* by --level-payload or a "latest:"/"automatic:" prefix */
+	const char **targets;    /* --check-level: the IMAGEs and directories, or the --csv FILEs */
 	size_t n_targets;
 	int targets_are_csv;
-	size_t n_csv;              /* how often --csv was given (at most CLI_MAX_CSV) */
-	unsigned lock_timeout_ms;  /* how long an in-place edit waits for another one to finish */
+	size_t n_csv;             /* how often --csv was given (at most CLI_MAX_CSV) */
+	unsigned lock_timeout_ms; /* how long an in-place edit waits for another one to finish */
 	int lint;
-	int quiet;          /* no warnings */
-	int no_sync;        /* skip fsync of the result and its directory */
-	char **images;      /* --lint: the images named on the command line */
+	int quiet;     /* no warnings */
+	int no_sync;   /* skip fsync of the result and its directory */
+	char **images; /* --lint: the images named on the command line */
 	int n_images;
 } cli_opts;
 
@@ -162,6 +162,5 @@ void cli_scan_free(cli_scan *s);
  * layout around them and the .sbat rows (or why they do not validate).
  */
 void cli_print_json(FILE *out, const char *file, const sbat_image *img);
-
 
 #endif

@@ -55,7 +55,7 @@ read_stdin(uint8_t **ret, size_t *ret_len, sbat_diag *d)
 	if (err || len == cap) {
 		free(buf);
 		return err ? diag_fail_errno(d, SBAT_E_IO, "cannot read", err) :
-		       diag_fail(d, SBAT_E_TOO_BIG, "file is larger than 64 KiB, the most a CSV may hold");
+		             diag_fail(d, SBAT_E_TOO_BIG, "file is larger than 64 KiB, the most a CSV may hold");
 	}
 	*ret = buf;
 	*ret_len = len;

@@ -42,7 +42,8 @@ cli_warn_dropped_rows(const cli_opts *o, const sbat_image *img, const uint8_t *p
 			if (has_component(after, before->entries[i].component_name))
 				continue;
 			if (n++ == 0)
-				fprintf(stderr, "%s: warning: %s: the new .sbat drops rows the image had:", cli_progname,
+				fprintf(stderr,
+				        "%s: warning: %s: the new .sbat drops rows the image had:", cli_progname,
 				        cli_quote(o->image));
 			fprintf(stderr, " %s", cli_quote(before->entries[i].component_name));
 		}
@@ -109,9 +110,11 @@ print_diff(const char *label, const char *a, size_t alen, const char *b, size_t 
 	}
 	for (i = na; i-- > 0;)
 		for (j = nb; j-- > 0;)
-			lcs[i * (nb + 1) + j] = same_line(la[i], al[i], lb[j], bl[j]) ? lcs[(i + 1) * (nb + 1) + j + 1] + 1 :
+			lcs[i * (nb + 1) + j] = same_line(la[i], al[i], lb[j], bl[j]) ?
+			                            lcs[(i + 1) * (nb + 1) + j + 1] + 1 :
 			                        lcs[(i + 1) * (nb + 1) + j] > lcs[i * (nb + 1) + j + 1] ?
-			                        lcs[(i + 1) * (nb + 1) + j] : lcs[i * (nb + 1) + j + 1];
+			                            lcs[(i + 1) * (nb + 1) + j] :
+			                            lcs[i * (nb + 1) + j + 1];
 	printf("--- %s (.sbat now)\n+++ %s (.sbat after the edit)\n@@ -%zu,%zu +%zu,%zu @@\n", label, label,
 	       na ? (size_t)1 : 0, na, nb ? (size_t)1 : 0, nb);
 	for (i = 0, j = 0; i < na || j < nb;) {

@@ -29,8 +29,7 @@ utf8_sequence(const unsigned char *p, size_t n)
 		cp = (cp << 6) | (p[i] & 0x3fu);
 	}
 	/* no overlong forms, no surrogates, nothing past U+10FFFF */
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
 		return 0;
 	return len;
 }
@@ -90,11 +89,12 @@ print_sections(FILE *out, const sbat_image *img)
 
 		fprintf(out, "    {\"index\": %u, \"name\": ", i);
 		cli_json_string(out, s->name, strnlen(s->name, 8));
-		fprintf(out, ", \"virtual_address\": %" PRIu32 ", \"virtual_size\": %" PRIu32
+		fprintf(out,
+		        ", \"virtual_address\": %" PRIu32 ", \"virtual_size\": %" PRIu32
 		        ", \"pointer_to_raw_data\": %" PRIu32 ", \"size_of_raw_data\": %" PRIu32
-		        ", \"characteristics\": %" PRIu32 "}%s\n", s->virtual_address, s->virtual_size,
-		        s->pointer_to_raw_data, s->size_of_raw_data, s->characteristics,
-		        i + 1 < n ? "," : "");
+		        ", \"characteristics\": %" PRIu32 "}%s\n",
+		        s->virtual_address, s->virtual_size, s->pointer_to_raw_data, s->size_of_raw_data,
+		        s->characteristics, i + 1 < n ? "," : "");
 	}
 	fputs("  ],\n", out);
 }
@@ -154,16 +154,17 @@ cli_print_json(FILE *out, const char *file, const sbat_image *img)
 	cli_json_cstr(out, sbat_pe_kind_name(i->kind));
 	fprintf(out, ",\n  \"format\": \"%s\",\n  \"machine\": ", i->magic == 0x20b ? "PE32+" : "PE32");
 	cli_json_cstr(out, sbat_pe_machine_name(i->machine));
-	fprintf(out, ",\n  \"machine_type\": %u,\n  \"file_size\": %" PRIu64 ",\n  \"file_alignment\": %" PRIu32
+	fprintf(out,
+	        ",\n  \"machine_type\": %u,\n  \"file_size\": %" PRIu64 ",\n  \"file_alignment\": %" PRIu32
 	        ",\n  \"section_alignment\": %" PRIu32 ",\n  \"size_of_headers\": %" PRIu32
 	        ",\n  \"size_of_image\": %" PRIu32 ",\n  \"checksum\": %" PRIu32
 	        ",\n  \"section_table_offset\": %" PRIu64 ",\n  \"section_table_end\": %" PRIu64
-	        ",\n  \"header_room\": %" PRIu64 ",\n  \"raw_end\": %" PRIu64
-	        ",\n  \"overlay\": {\"offset\": %" PRIu64 ", \"size\": %" PRIu64 "}"
+	        ",\n  \"header_room\": %" PRIu64 ",\n  \"raw_end\": %" PRIu64 ",\n  \"overlay\": {\"offset\": %" PRIu64
+	        ", \"size\": %" PRIu64 "}"
 	        ",\n  \"certificate_table\": %s",
-	        i->machine, i->file_size, i->file_alignment, i->section_alignment, i->size_of_headers,
-	        i->size_of_image, i->checksum, i->section_table_offset, i->section_table_end,
-	        i->header_room, i->raw_end, i->raw_end, i->data_end - i->raw_end, i->cert_size ? "{" : "null");
+	        i->machine, i->file_size, i->file_alignment, i->section_alignment, i->size_of_headers, i->size_of_image,
+	        i->checksum, i->section_table_offset, i->section_table_end, i->header_room, i->raw_end, i->raw_end,
+	        i->data_end - i->raw_end, i->cert_size ? "{" : "null");
 	if (i->cert_size)
 		fprintf(out, "\"offset\": %" PRIu32 ", \"size\": %" PRIu32 "}", i->cert_offset, i->cert_size);
 	fputs(",\n", out);

@@ -32,7 +32,7 @@ typedef enum verdict {
 } verdict;
 
 static const struct {
-	const char *name;   /* the word in the report and in JSON */
+	const char *name; /* the word in the report and in JSON */
 	int status;
 } verdicts[] = {
 	[VERDICT_ALLOWED] = { "allowed", EXIT_OK },
@@ -45,19 +45,19 @@ static const struct {
 /* The SbatLevel to judge by, and where it came from. */
 typedef struct policy {
 	sbat_level *level;
-	const char *source;   /* "running", "text" or "shim" */
-	char *file;           /* the file it was read from */
+	const char *source; /* "running", "text" or "shim" */
+	char *file;         /* the file it was read from */
 } policy;
 
 typedef struct judgement {
 	const char *path;
 	verdict v;
-	int kind;             /* sbat_pe_kind; -1 when not known, or a CSV file */
+	int kind; /* sbat_pe_kind; -1 when not known, or a CSV file */
 	int is_csv;
 	size_t n_rows;
 	size_t n_revoked;
-	sbat_revocation revoked[MAX_REVOKED];  /* they point into the policy and the CSV */
-	sbat_diag d;          /* unreadable, invalid .sbat: why */
+	sbat_revocation revoked[MAX_REVOKED]; /* they point into the policy and the CSV */
+	sbat_diag d;                          /* unreadable, invalid .sbat: why */
 } judgement;
 
 typedef struct audit {
@@ -65,7 +65,7 @@ typedef struct audit {
 	const sbat_level *level;
 	verdict worst;
 	size_t n_reported;
-	int scanned;          /* a directory was among the arguments */
+	int scanned; /* a directory was among the arguments */
 	cli_scan scan;
 } audit;
 
@@ -125,7 +125,8 @@ load_running_level(policy *p)
 	err = sbat_file_read(p->file, SBAT_LEVEL_MAX_SIZE, &buf, &len, &d);
 	if (err == SBAT_E_IO && d.sys_errno == ENOENT) {
 		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-			cli_message(dir, "no UEFI variables: the machine was not booted through UEFI, or efivarfs is not "
+			cli_message(dir,
+			            "no UEFI variables: the machine was not booted through UEFI, or efivarfs is not "
 			            "mounted; there is no SbatLevel to check against");
 		else
 			cli_message(p->file, "no such variable: shim has not published an SbatLevel on this machine");
@@ -181,9 +182,7 @@ print_text(const audit *a, const judgement *j)
 			printf("; and %zu more", j->n_revoked - MAX_REVOKED);
 		printf(" (SbatLevel %s)\n", a->level->datestamp);
 		break;
-	case VERDICT_NO_SBAT:
-		printf("no .sbat: %s\n", no_sbat_meaning(j->kind));
-		break;
+	case VERDICT_NO_SBAT: printf("no .sbat: %s\n", no_sbat_meaning(j->kind)); break;
 	case VERDICT_INVALID_SBAT:
 		fputs("revoked: invalid .sbat, so shim refuses the image: ", stdout);
 		cli_diag_text(stdout, &j->d);
@@ -247,7 +246,8 @@ print_json(const audit *a, const judgement *j)
 		print_json_revoked(j);
 	else if (j->v == VERDICT_NO_SBAT)
 		printf(", \"loaded_by_shim\": \"refused\", \"verified_through_protocol\": \"allowed\", \"usual_path\": "
-		       "\"%s\"", j->kind == SBAT_KIND_EFI_APP ? "loaded_by_shim" : "verified_through_protocol");
+		       "\"%s\"",
+		       j->kind == SBAT_KIND_EFI_APP ? "loaded_by_shim" : "verified_through_protocol");
 	else
 		print_json_error(&j->d);
 	putchar('}');
@@ -368,7 +368,7 @@ judge_image(audit *a, const char *path, int found_by_scan)
 	}
 	if (j.d.code == SBAT_E_NO_SBAT)
 		j.v = VERDICT_NO_SBAT;
-	else if (j.d.code == SBAT_E_SBAT_DUPLICATE)  /* shim refuses that too */
+	else if (j.d.code == SBAT_E_SBAT_DUPLICATE) /* shim refuses that too */
 		j.v = VERDICT_INVALID_SBAT;
 report:
 	if (r == CLI_SCAN_JUDGED)

@@ -10,7 +10,7 @@ typedef struct lint_out {
 	const cli_opts *o;
 	const char *file;
 	const sbat_image *img;
-	int first;           /* JSON: no finding printed yet for this image */
+	int first; /* JSON: no finding printed yet for this image */
 } lint_out;
 
 /* "shim, edk2" into buf: the loaders of a finding. */

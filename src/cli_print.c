@@ -26,11 +26,12 @@ cli_describe_image(const char *file, const sbat_image *img)
 {
 	const sbat_image_info *i = sbat_image_get_info(img);
 
-	fprintf(stderr, "%s: %s, %s %s, %u sections, FileAlignment 0x%" PRIx32
-	        ", SectionAlignment 0x%" PRIx32 ", SizeOfHeaders 0x%" PRIx32 ", SizeOfImage 0x%" PRIx32 "\n",
+	fprintf(stderr,
+	        "%s: %s, %s %s, %u sections, FileAlignment 0x%" PRIx32 ", SectionAlignment 0x%" PRIx32
+	        ", SizeOfHeaders 0x%" PRIx32 ", SizeOfImage 0x%" PRIx32 "\n",
 	        cli_quote(file), sbat_pe_kind_name(i->kind), i->magic == 0x20b ? "PE32+" : "PE32",
-	        sbat_pe_machine_name(i->machine), i->number_of_sections, i->file_alignment,
-	        i->section_alignment, i->size_of_headers, i->size_of_image);
+	        sbat_pe_machine_name(i->machine), i->number_of_sections, i->file_alignment, i->section_alignment,
+	        i->size_of_headers, i->size_of_image);
 }
 
 void
@@ -39,18 +40,22 @@ cli_describe_edit(const char *file, const sbat_edit_report *r)
 	file = cli_quote(file);
 	if (r->action == SBAT_ACTION_REMOVE || r->action == SBAT_ACTION_RETIRE) {
 		fprintf(stderr, "%s: %s .sbat (section %u)%s\n", file, sbat_edit_action_name(r->action),
-		        r->section_index, r->action == SBAT_ACTION_RETIRE ?
-		        ": it is not the last section, so it stays in place renamed \"" SBAT_RETIRED_SECTION_NAME
-		        "\" and zero-filled" : "");
+		        r->section_index,
+		        r->action == SBAT_ACTION_RETIRE ?
+		            ": it is not the last section, so it stays in place renamed \"" SBAT_RETIRED_SECTION_NAME
+		            "\" and zero-filled" :
+		            "");
 		goto sizes;
 	}
 	if (r->retired_index >= 0)
-		fprintf(stderr, "%s: old .sbat (section %d) renamed \"" SBAT_RETIRED_SECTION_NAME "\" and zero-filled\n",
-		        file, r->retired_index);
+		fprintf(stderr,
+		        "%s: old .sbat (section %d) renamed \"" SBAT_RETIRED_SECTION_NAME "\" and zero-filled\n", file,
+		        r->retired_index);
 	if (r->data_shift)
 		fprintf(stderr, "%s: moved all section data by 0x%" PRIx64 " bytes to make room for a section header\n",
 		        file, r->data_shift);
-	fprintf(stderr, "%s: %s .sbat as section %u: VirtualAddress 0x%" PRIx32 ", VirtualSize 0x%" PRIx32
+	fprintf(stderr,
+	        "%s: %s .sbat as section %u: VirtualAddress 0x%" PRIx32 ", VirtualSize 0x%" PRIx32
 	        ", PointerToRawData 0x%" PRIx32 ", SizeOfRawData 0x%" PRIx32 ", Characteristics 0x%08" PRIx32 "\n",
 	        file, sbat_edit_action_name(r->action), r->section_index, r->virtual_address, r->virtual_size,
 	        r->pointer_to_raw_data, r->size_of_raw_data, r->characteristics);
@@ -59,20 +64,22 @@ sizes:
 		fprintf(stderr, "%s: SizeOfImage 0x%" PRIx32 " -> 0x%" PRIx32 "\n", file, r->old_size_of_image,
 		        r->new_size_of_image);
 	if (r->new_size_of_headers != r->old_size_of_headers)
-		fprintf(stderr, "%s: SizeOfHeaders 0x%" PRIx32 " -> 0x%" PRIx32 "\n", file,
-		        r->old_size_of_headers, r->new_size_of_headers);
+		fprintf(stderr, "%s: SizeOfHeaders 0x%" PRIx32 " -> 0x%" PRIx32 "\n", file, r->old_size_of_headers,
+		        r->new_size_of_headers);
 	if (r->old_checksum != 0)
 		fprintf(stderr, "%s: CheckSum 0x%08" PRIx32 " -> 0x%08" PRIx32 "\n", file, r->old_checksum,
 		        r->new_checksum);
 	if (r->stripped_cert_size)
-		fprintf(stderr, "%s: removed the certificate table (%" PRIu32 " bytes); sign the result again\n",
-		        file, r->stripped_cert_size);
+		fprintf(stderr, "%s: removed the certificate table (%" PRIu32 " bytes); sign the result again\n", file,
+		        r->stripped_cert_size);
 	if (r->overlay_size && r->overlay_new_offset != r->overlay_offset)
-		fprintf(stderr, "%s: kept %" PRIu64 " bytes of trailing data, moved from 0x%" PRIx64 " to 0x%" PRIx64
-		        " (after .sbat)\n", file, r->overlay_size, r->overlay_offset, r->overlay_new_offset);
+		fprintf(stderr,
+		        "%s: kept %" PRIu64 " bytes of trailing data, moved from 0x%" PRIx64 " to 0x%" PRIx64
+		        " (after .sbat)\n",
+		        file, r->overlay_size, r->overlay_offset, r->overlay_new_offset);
 	else if (r->overlay_size)
-		fprintf(stderr, "%s: kept %" PRIu64 " bytes of trailing data at 0x%" PRIx64 "\n", file,
-		        r->overlay_size, r->overlay_offset);
+		fprintf(stderr, "%s: kept %" PRIu64 " bytes of trailing data at 0x%" PRIx64 "\n", file, r->overlay_size,
+		        r->overlay_offset);
 }
 
 int
@@ -86,8 +93,7 @@ cli_run_print(const cli_opts *o)
 	sbat_csv *csv = NULL;
 	int status = EXIT_OK;
 
-	if (sbat_file_map(o->image, SBAT_FILE_MAX_SIZE, &file, &d) ||
-	    sbat_image_parse(file.data, file.len, &img, &d)) {
+	if (sbat_file_map(o->image, SBAT_FILE_MAX_SIZE, &file, &d) || sbat_image_parse(file.data, file.len, &img, &d)) {
 		status = cli_report_error(o->image, &d);
 		goto out;
 	}

@@ -128,8 +128,14 @@ struct csv_block {
 };
 
 static const sbat_text_format csv_format = {
-	SBAT_E_CSV, SBAT_CSV_MAX_SIZE, "CSV is empty", "CSV larger than 64 KiB",
-	offsetof(struct csv_block, entries), sizeof(sbat_csv_entry), 2, parse_row,
+	SBAT_E_CSV,
+	SBAT_CSV_MAX_SIZE,
+	"CSV is empty",
+	"CSV larger than 64 KiB",
+	offsetof(struct csv_block, entries),
+	sizeof(sbat_csv_entry),
+	2,
+	parse_row,
 };
 
 sbat_err
@@ -236,9 +242,11 @@ static sbat_err
 merge_conflict(sbat_diag *d, const sbat_csv_entry *have, const sbat_csv_entry *want)
 {
 	int generations = have->generation != want->generation;
-	sbat_err r = sbat_text_fail(d, SBAT_E_CSV, generations ? "component already present with a different "
-	                            "generation" : "component already present with a different row", want->line,
-	                            generations ? 2 : 0);
+	sbat_err r = sbat_text_fail(d, SBAT_E_CSV,
+	                            generations ? "component already present with a different "
+	                                          "generation" :
+	                                          "component already present with a different row",
+	                            want->line, generations ? 2 : 0);
 
 	if (d) {
 		size_t n = strlen(want->component_name);
@@ -254,16 +262,15 @@ merge_conflict(sbat_diag *d, const sbat_csv_entry *have, const sbat_csv_entry *w
 }
 
 sbat_err
-sbat_csv_merge(const sbat_csv *base, const sbat_csv *add, int force,
-               uint8_t **ret_buf, size_t *ret_len, sbat_diag *reterr)
+sbat_csv_merge(const sbat_csv *base, const sbat_csv *add, int force, uint8_t **ret_buf, size_t *ret_len,
+               sbat_diag *reterr)
 {
 	sbat_csv merged;
 	sbat_csv_entry *rows;
 	size_t i, n;
 	sbat_err r;
 
-	if (!base || base->n_entries == 0 || !base->entries ||
-	    !add || add->n_entries == 0 || !add->entries)
+	if (!base || base->n_entries == 0 || !base->entries || !add || add->n_entries == 0 || !add->entries)
 		return sbat_text_fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
 	/* Structs built by hand get the same scrutiny as in sbat_csv_format. */
 	if (!rows_complete(base) || !rows_complete(add))

@@ -53,8 +53,7 @@ diag_fail_errno(sbat_diag *d, sbat_err code, const char *what, int err)
 
 /* A place too small for the data: both sizes go to the caller. */
 static inline sbat_err
-diag_fail_size(sbat_diag *d, sbat_err code, const char *what, uint64_t offset, uint64_t needed,
-               uint64_t available)
+diag_fail_size(sbat_diag *d, sbat_err code, const char *what, uint64_t offset, uint64_t needed, uint64_t available)
 {
 	if (d) {
 		diag_fail_at(d, code, what, offset);
@@ -66,8 +65,7 @@ diag_fail_size(sbat_diag *d, sbat_err code, const char *what, uint64_t offset, u
 
 /* A check between two parts of the image: name the second (a section, or "headers"). */
 static inline sbat_err
-diag_fail_other(sbat_diag *d, sbat_err code, const char *what, uint64_t offset, int other_index,
-                const char *other_name)
+diag_fail_other(sbat_diag *d, sbat_err code, const char *what, uint64_t offset, int other_index, const char *other_name)
 {
 	if (d) {
 		size_t n = strlen(other_name);

@@ -91,8 +91,8 @@ sbat_edit(const sbat_image *img, const uint8_t *payload, size_t payload_len, con
 
 /* Check the written file through a mapping (a dry run wrote only up to sparse_from). */
 static sbat_err
-verify_file(const work *w, const uint8_t *in, int fd, const uint8_t *payload, size_t payload_len,
-            uint64_t sparse_from, sbat_diag *d)
+verify_file(const work *w, const uint8_t *in, int fd, const uint8_t *payload, size_t payload_len, uint64_t sparse_from,
+            sbat_diag *d)
 {
 	size_t len = (size_t)w->p.output_size;
 	void *map;
@@ -123,8 +123,8 @@ input_unchanged(int fd, const struct stat *st)
 }
 
 sbat_err
-sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t payload_len,
-             const sbat_edit_opts *opts, sbat_output *out, sbat_edit_report *ret_report, sbat_diag *d)
+sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t payload_len, const sbat_edit_opts *opts,
+             sbat_output *out, sbat_edit_report *ret_report, sbat_diag *d)
 {
 	const uint8_t *in = img->buf;
 	size_t in_len = img->len;

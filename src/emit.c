@@ -61,7 +61,7 @@ put(emitter *em, uint64_t pos, const uint8_t *bytes, size_t n)
 /* Where fill() takes a copy extent's bytes from. */
 typedef enum source {
 	FROM_INPUT,
-	FROM_OUTPUT,  /* read back what the kernel already copied there */
+	FROM_OUTPUT, /* read back what the kernel already copied there */
 } source;
 
 static sbat_err
@@ -84,12 +84,8 @@ fill(emitter *em, const extent *e, uint64_t pos, uint64_t off, size_t n, source 
 			return pread_all(em, em->out->in_fd, em->buf, n, e->src + off, "cannot read the input");
 		memcpy(em->buf, em->in + e->src + off, n);
 		break;
-	case EXTENT_PAYLOAD:
-		memcpy(em->buf, em->payload + off, n);
-		break;
-	case EXTENT_ZERO:
-		memset(em->buf, 0, n);
-		break;
+	case EXTENT_PAYLOAD: memcpy(em->buf, em->payload + off, n); break;
+	case EXTENT_ZERO: memset(em->buf, 0, n); break;
 	}
 	return SBAT_OK;
 }
@@ -109,7 +105,7 @@ emit_buffered(emitter *em, const extent *e, uint64_t pos, uint64_t from, uint64_
 
 	if (!write && !em->p->update_checksum)
 		return SBAT_OK;
-	for (off = from; off < to; ) {
+	for (off = from; off < to;) {
 		size_t n = to - off > EMIT_CHUNK ? EMIT_CHUNK : (size_t)(to - off);
 
 		err = fill(em, e, pos, off, n, src);
@@ -207,8 +203,8 @@ bad:
 }
 
 sbat_err
-sbat_emit_plan(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
-          const sink *out, sbat_diag *d)
+sbat_emit_plan(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len, const sink *out,
+               sbat_diag *d)
 {
 	emitter em;
 	uint64_t pos = 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
 /* fileio.c - bounded whole-file reads and read-only mappings of input files */
-#define _GNU_SOURCE 1  /* flock */
+#define _GNU_SOURCE 1 /* flock */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -25,8 +25,7 @@
  * cleared afterwards.
  */
 static sbat_err
-open_regular(int dir_fd, const char *name, int nofollow, size_t max_size, int *ret_fd, struct stat *st,
-             sbat_diag *d)
+open_regular(int dir_fd, const char *name, int nofollow, size_t max_size, int *ret_fd, struct stat *st, sbat_diag *d)
 {
 	int fd, err, flags;
 
@@ -46,9 +45,10 @@ open_regular(int dir_fd, const char *name, int nofollow, size_t max_size, int *r
 	}
 	if ((uint64_t)st->st_size > max_size) {
 		close(fd);
-		return diag_fail(d, SBAT_E_TOO_BIG, max_size >= SBAT_FILE_MAX_SIZE ?
-		                 "file is larger than 1 GiB, the largest image accepted" :
-		                 "file is larger than 64 KiB, the most a CSV or SbatLevel may hold");
+		return diag_fail(d, SBAT_E_TOO_BIG,
+		                 max_size >= SBAT_FILE_MAX_SIZE ?
+		                     "file is larger than 1 GiB, the largest image accepted" :
+		                     "file is larger than 64 KiB, the most a CSV or SbatLevel may hold");
 	}
 	flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
@@ -171,7 +171,8 @@ lock_until(int fd, uint64_t deadline, sbat_diag *d)
 		if (errno != EWOULDBLOCK)
 			return diag_fail_errno(d, SBAT_E_IO, "cannot lock", errno);
 		if (now_ms() >= deadline)
-			return diag_fail(d, SBAT_E_LOCKED, "another process is editing it (it holds the file's "
+			return diag_fail(d, SBAT_E_LOCKED,
+			                 "another process is editing it (it holds the file's "
 			                 "lock) and did not finish in time");
 		nanosleep(&pause, NULL);
 	}
@@ -188,8 +189,7 @@ same_file(const struct stat *a, const struct stat *b)
 #define OPEN_IMAGE_ATTEMPTS 16
 
 sbat_err
-sbat_file_open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_mapped_file *ret,
-                     sbat_diag *d)
+sbat_file_open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_mapped_file *ret, sbat_diag *d)
 {
 	uint64_t deadline = now_ms() + wait_ms;
 	const char *name;
@@ -201,8 +201,8 @@ sbat_file_open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_m
 	dir_fd = sbat_path_open_directory(path, &name);
 	if (dir_fd < 0)
 		return errno == EINVAL ? diag_fail(d, SBAT_E_NOT_REGULAR, "not a regular file") :
-		       diag_fail_errno(d, SBAT_E_IO, "cannot open its directory", errno);
-	for (attempt = 0; ; attempt++) {
+		                         diag_fail_errno(d, SBAT_E_IO, "cannot open its directory", errno);
+	for (attempt = 0;; attempt++) {
 		e = open_regular(dir_fd, name, 1, max_size, &fd, &st, d);
 		if (!e)
 			e = lock_until(fd, deadline, d);
@@ -267,12 +267,14 @@ sbat_file_check_unchanged(const sbat_mapped_file *f, sbat_diag *d)
 	if (f->dir_fd >= 0) {
 		if (fstatat(f->dir_fd, f->name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
 			if (errno == ENOENT)
-				return diag_fail(d, SBAT_E_CHANGED, "the file was removed or renamed while being "
+				return diag_fail(d, SBAT_E_CHANGED,
+				                 "the file was removed or renamed while being "
 				                 "edited; nothing was written");
 			return diag_fail_errno(d, SBAT_E_IO, "cannot stat", errno);
 		}
 		if (!same_file(&st, &f->st))
-			return diag_fail(d, SBAT_E_CHANGED, "the name was given to another file while it was "
+			return diag_fail(d, SBAT_E_CHANGED,
+			                 "the name was given to another file while it was "
 			                 "being edited; nothing was written");
 	}
 	return SBAT_OK;
@@ -284,7 +286,7 @@ sbat_file_unmap(sbat_mapped_file *f)
 	if (f->len)
 		munmap((void *)(uintptr_t)f->data, f->len);
 	if (f->fd >= 0)
-		close(f->fd);  /* releases the lock */
+		close(f->fd); /* releases the lock */
 	if (f->dir_fd >= 0)
 		close(f->dir_fd);
 	free(f->name);

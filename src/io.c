@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
 /* io.c - the streaming system calls, each replaceable for fault-injection tests */
-#define _GNU_SOURCE 1  /* copy_file_range */
+#define _GNU_SOURCE 1 /* copy_file_range */
 #include <errno.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -62,7 +62,11 @@ default_copy_range(int in_fd, off_t in_off, int out_fd, off_t out_off, size_t le
 #if defined(__linux__) && defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 27)
 	return copy_file_range(in_fd, &in_off, out_fd, &out_off, len, 0);
 #else
-	(void)in_fd; (void)in_off; (void)out_fd; (void)out_off; (void)len;
+	(void)in_fd;
+	(void)in_off;
+	(void)out_fd;
+	(void)out_off;
+	(void)len;
 	errno = ENOSYS;
 	return -1;
 #endif
@@ -70,15 +74,15 @@ default_copy_range(int in_fd, off_t in_off, int out_fd, off_t out_off, size_t le
 
 int
 sbat_io_copy_range(const sbat_io *io, int in_fd, uint64_t in_off, int out_fd, uint64_t out_off, uint64_t len,
-              uint64_t *ret_done)
+                   uint64_t *ret_done)
 {
 	*ret_done = 0;
 	while (len > 0) {
 		/* stay well inside ssize_t and the kernel's per-call limit */
 		size_t want = len > (1u << 30) ? (1u << 30) : (size_t)len;
 		ssize_t n = io && io->copy_range ?
-		            io->copy_range(in_fd, (off_t)in_off, out_fd, (off_t)out_off, want) :
-		            default_copy_range(in_fd, (off_t)in_off, out_fd, (off_t)out_off, want);
+		                io->copy_range(in_fd, (off_t)in_off, out_fd, (off_t)out_off, want) :
+		                default_copy_range(in_fd, (off_t)in_off, out_fd, (off_t)out_off, want);
 
 		if (n < 0 && errno == EINTR)
 			continue;

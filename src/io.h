@@ -17,8 +17,8 @@ int sbat_io_pwrite_all(const sbat_io *io, int fd, const void *buf, size_t len, u
  * (ENOSYS, EXDEV, EINVAL, EOPNOTSUPP: not possible for these files) and
  * *ret_done telling how much was copied before the failure.
  */
-int sbat_io_copy_range(const sbat_io *io, int in_fd, uint64_t in_off, int out_fd, uint64_t out_off,
-                  uint64_t len, uint64_t *ret_done);
+int sbat_io_copy_range(const sbat_io *io, int in_fd, uint64_t in_off, int out_fd, uint64_t out_off, uint64_t len,
+                       uint64_t *ret_done);
 
 int sbat_io_fsync(const sbat_io *io, int fd);
 int sbat_io_renameat(const sbat_io *io, int from_dir, const char *from, int to_dir, const char *to);

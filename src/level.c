@@ -41,8 +41,7 @@ field_is(const uint8_t *p, size_t n, const char *s)
 
 /* Split line p[0..n) into at most 3 fields, left to right so the first bad field is the one reported. */
 static sbat_err
-split_fields(const uint8_t *p, size_t n, unsigned line, const uint8_t **f, size_t *flen, unsigned *ret_nf,
-             sbat_diag *d)
+split_fields(const uint8_t *p, size_t n, unsigned line, const uint8_t **f, size_t *flen, unsigned *ret_nf, sbat_diag *d)
 {
 	size_t start = 0, i;
 	unsigned nf = 0;
@@ -134,8 +133,14 @@ struct level_block {
 };
 
 static const sbat_text_format level_format = {
-	SBAT_E_LEVEL, SBAT_LEVEL_MAX_SIZE, "SbatLevel is empty", "SbatLevel larger than 64 KiB",
-	offsetof(struct level_block, entries), sizeof(sbat_level_entry), 1, parse_line,
+	SBAT_E_LEVEL,
+	SBAT_LEVEL_MAX_SIZE,
+	"SbatLevel is empty",
+	"SbatLevel larger than 64 KiB",
+	offsetof(struct level_block, entries),
+	sizeof(sbat_level_entry),
+	1,
+	parse_line,
 };
 
 sbat_err
@@ -253,8 +258,7 @@ sbat_level_from_shim(const sbat_image *img, int which, sbat_level **ret, sbat_di
 }
 
 sbat_err
-sbat_level_from_efivar(const uint8_t *buf, size_t len, uint32_t *ret_attributes, sbat_level **ret,
-                       sbat_diag *reterr)
+sbat_level_from_efivar(const uint8_t *buf, size_t len, uint32_t *ret_attributes, sbat_level **ret, sbat_diag *reterr)
 {
 	bview v;
 
@@ -267,8 +271,8 @@ sbat_level_from_efivar(const uint8_t *buf, size_t len, uint32_t *ret_attributes,
 }
 
 sbat_err
-sbat_level_check(const sbat_level *level, const sbat_csv *csv, sbat_revocation *ret_revoked,
-                 size_t max_revoked, size_t *ret_n_revoked, sbat_diag *reterr)
+sbat_level_check(const sbat_level *level, const sbat_csv *csv, sbat_revocation *ret_revoked, size_t max_revoked,
+                 size_t *ret_n_revoked, sbat_diag *reterr)
 {
 	size_t i, j, n = 0;
 

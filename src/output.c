@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
 /* output.c - a temporary file that atomically replaces its target when committed */
-#define _GNU_SOURCE 1  /* O_TMPFILE, AT_EMPTY_PATH */
+#define _GNU_SOURCE 1 /* O_TMPFILE, AT_EMPTY_PATH */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -31,14 +31,14 @@
 struct sbat_output {
 	int fd;
 	const sbat_io *io;
-	int dir_fd;                   /* -1 for a scratch output */
-	char *name;                   /* the target's name in dir_fd */
-	char tmp_name[NAME_MAX + 1];  /* "" while the temporary is nameless */
-	int slot;                     /* its entry in temps, or -1 */
-	int src_fd;                   /* replace: the file being replaced (metadata source), else -1 */
-	struct stat src_st;           /* replace: that file when it was opened */
-	mode_t mode;                  /* new file: its permission bits */
-	int no_sync;                  /* commit skips both fsyncs */
+	int dir_fd;                  /* -1 for a scratch output */
+	char *name;                  /* the target's name in dir_fd */
+	char tmp_name[NAME_MAX + 1]; /* "" while the temporary is nameless */
+	int slot;                    /* its entry in temps, or -1 */
+	int src_fd;                  /* replace: the file being replaced (metadata source), else -1 */
+	struct stat src_st;          /* replace: that file when it was opened */
+	mode_t mode;                 /* new file: its permission bits */
+	int no_sync;                 /* commit skips both fsyncs */
 };
 
 /* Named temporaries not yet renamed or removed; read by signal handlers. */
@@ -292,7 +292,7 @@ sbat_output_open_new(const char *path, mode_t mode, const sbat_io *io, sbat_outp
 	dir_fd = sbat_path_open_directory(path, &name);
 	if (dir_fd < 0)
 		return errno == EINVAL ? diag_fail(d, SBAT_E_NOT_REGULAR, "not a regular file") :
-		       diag_fail_errno(d, SBAT_E_IO, "cannot open its directory", errno);
+		                         diag_fail_errno(d, SBAT_E_IO, "cannot open its directory", errno);
 	e = check_new_target(dir_fd, name, d);
 	if (e) {
 		close(dir_fd);
@@ -326,7 +326,7 @@ sbat_output_open_scratch(const sbat_io *io, sbat_output **ret, sbat_diag *d)
 	/* tmpfile() is already unlinked; keep a dup of its descriptor */
 	f = tmpfile();
 	o->fd = f ? fcntl(fileno(f), F_DUPFD_CLOEXEC, 3) : -1;
-	err = errno;  /* before fclose can change it */
+	err = errno; /* before fclose can change it */
 	if (f)
 		fclose(f);
 	if (o->fd < 0) {
@@ -466,10 +466,9 @@ source_unchanged(const sbat_output *o, int *ret_gone)
 		return 0;
 	}
 	return now.st_size == o->src_st.st_size && now.st_mtim.tv_sec == o->src_st.st_mtim.tv_sec &&
-	       now.st_mtim.tv_nsec == o->src_st.st_mtim.tv_nsec &&
-	       now.st_ctim.tv_sec == o->src_st.st_ctim.tv_sec &&
-	       now.st_ctim.tv_nsec == o->src_st.st_ctim.tv_nsec &&
-	       named.st_dev == o->src_st.st_dev && named.st_ino == o->src_st.st_ino;
+	       now.st_mtim.tv_nsec == o->src_st.st_mtim.tv_nsec && now.st_ctim.tv_sec == o->src_st.st_ctim.tv_sec &&
+	       now.st_ctim.tv_nsec == o->src_st.st_ctim.tv_nsec && named.st_dev == o->src_st.st_dev &&
+	       named.st_ino == o->src_st.st_ino;
 }
 
 /* The new file takes the metadata it must have; "what" names the step that failed. */
@@ -513,9 +512,9 @@ sbat_output_commit(sbat_output *o, sbat_diag *d)
 	/* the file to replace must still be the one read, under the same name */
 	if (o->src_fd >= 0 && !source_unchanged(o, &gone)) {
 		sbat_output_abort(o);
-		return diag_fail(d, SBAT_E_CHANGED, gone ?
-		                 "the file was removed or renamed while being edited; nothing was written" :
-		                 "the file was modified or replaced while being edited; nothing was written");
+		return diag_fail(d, SBAT_E_CHANGED,
+		                 gone ? "the file was removed or renamed while being edited; nothing was written" :
+		                        "the file was modified or replaced while being edited; nothing was written");
 	}
 	what = "cannot rename the temporary file into place";
 	if (sbat_io_renameat(o->io, o->dir_fd, o->tmp_name, o->dir_fd, o->name) != 0)

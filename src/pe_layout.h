@@ -76,9 +76,9 @@
 
 /* x86 boot protocol (Documentation/arch/x86/boot.rst) */
 #define BZ_SETUP_HEADER_START 0x1f1
-#define BZ_BOOT_FLAG 0x1fe       /* 0xAA55 */
-#define BZ_JUMP 0x200            /* 2-byte jump; its offset byte gives the header length */
-#define BZ_HEADER_MAGIC 0x202    /* "HdrS" */
+#define BZ_BOOT_FLAG 0x1fe    /* 0xAA55 */
+#define BZ_JUMP 0x200         /* 2-byte jump; its offset byte gives the header length */
+#define BZ_HEADER_MAGIC 0x202 /* "HdrS" */
 /* A new section header must end at or before this: 0x1EF is the sentinel byte before setup_sects. */
 #define BZ_HEADER_ROOM_LIMIT 0x1ef
 

@@ -11,14 +11,13 @@
 #include "diag.h"
 #include "pe_layout.h"
 
-
 /* Which kernel layout, if any, surrounds the PE header. Needs len >= 0x40. */
 static sbat_pe_kind
 detect_kind(const uint8_t *buf, size_t len)
 {
 	/* boot sector flag plus the boot-protocol magic: a bzImage */
-	if (len >= BZ_HEADER_MAGIC + 4 && memcmp(buf + BZ_HEADER_MAGIC, "HdrS", 4) == 0 &&
-	    buf[BZ_BOOT_FLAG] == 0x55 && buf[BZ_BOOT_FLAG + 1] == 0xaa)
+	if (len >= BZ_HEADER_MAGIC + 4 && memcmp(buf + BZ_HEADER_MAGIC, "HdrS", 4) == 0 && buf[BZ_BOOT_FLAG] == 0x55 &&
+	    buf[BZ_BOOT_FLAG + 1] == 0xaa)
 		return SBAT_KIND_BZIMAGE;
 	if (memcmp(buf + 0x38, "ARM\x64", 4) == 0)
 		return SBAT_KIND_ARM64_IMAGE;
@@ -112,9 +111,10 @@ parse_sections(sbat_pe *pe, bview *v, sbat_diag *d)
 		/* a section without raw data may carry any pointer; nothing reads it */
 		if (s->size_of_raw_data != 0) {
 			if (!bv_has(v, s->pointer_to_raw_data, s->size_of_raw_data))
-				return diag_fail_at(d, SBAT_E_PE_TRUNCATED,
-				                    "section raw data past end of file (PointerToRawData + SizeOfRawData)",
-				                    h + SH_POINTER_TO_RAW_DATA);
+				return diag_fail_at(
+				    d, SBAT_E_PE_TRUNCATED,
+				    "section raw data past end of file (PointerToRawData + SizeOfRawData)",
+				    h + SH_POINTER_TO_RAW_DATA);
 			if (s->pointer_to_raw_data < pe->section_table_end)
 				return diag_fail_at(d, SBAT_E_PE_SECTION,
 				                    "section raw data overlaps the section table (PointerToRawData)",
@@ -127,8 +127,7 @@ parse_sections(sbat_pe *pe, bview *v, sbat_diag *d)
 		}
 		end = (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s);
 		if (end > UINT32_MAX)
-			return diag_fail_at(d, SBAT_E_PE_OVERFLOW,
-			                    "section VirtualAddress + VirtualSize exceeds 4 GiB",
+			return diag_fail_at(d, SBAT_E_PE_OVERFLOW, "section VirtualAddress + VirtualSize exceeds 4 GiB",
 			                    h + SH_VIRTUAL_ADDRESS);
 		if (end > pe->virtual_end)
 			pe->virtual_end = end;
@@ -157,8 +156,7 @@ parse_dos(sbat_pe *pe, bview *v, sbat_diag *d)
 	if (pe->pe_offset < DOS_HEADER_SIZE)
 		return diag_fail_at(d, SBAT_E_PE_FIELD, "e_lfanew points into the DOS header", DOS_E_LFANEW);
 	if (!bv_has(v, pe->pe_offset, PE_SIGNATURE_SIZE + COFF_HEADER_SIZE))
-		return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "PE header past end of file (e_lfanew)",
-		                    DOS_E_LFANEW);
+		return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "PE header past end of file (e_lfanew)", DOS_E_LFANEW);
 	if (memcmp(v->p + pe->pe_offset, "PE\0\0", 4) != 0)
 		return diag_fail_at(d, SBAT_E_PE_MAGIC, "PE signature \"PE\\0\\0\" missing", pe->pe_offset);
 	return SBAT_OK;
@@ -181,8 +179,7 @@ parse_coff(sbat_pe *pe, bview *v, uint64_t *ret_opt, sbat_diag *d)
 	if (pe->number_of_sections == 0)
 		return diag_fail_at(d, SBAT_E_PE_FIELD, "NumberOfSections is 0", pe->off_number_of_sections);
 	if (pe->number_of_sections > SBAT_PE_MAX_SECTIONS)
-		return diag_fail_at(d, SBAT_E_PE_FIELD, "NumberOfSections is above 96",
-		                    pe->off_number_of_sections);
+		return diag_fail_at(d, SBAT_E_PE_FIELD, "NumberOfSections is above 96", pe->off_number_of_sections);
 	*ret_opt = coff + COFF_HEADER_SIZE;
 	return SBAT_OK;
 }
@@ -331,8 +328,8 @@ sbat_pe_section_memory_size(const sbat_pe_section *s)
 }
 
 sbat_err
-sbat_pe_sbat_data(const sbat_pe *pe, const uint8_t *buf, size_t len, const uint8_t **ret_data,
-                  size_t *ret_len, sbat_diag *d)
+sbat_pe_sbat_data(const sbat_pe *pe, const uint8_t *buf, size_t len, const uint8_t **ret_data, size_t *ret_len,
+                  sbat_diag *d)
 {
 	const sbat_pe_section *s;
 	const uint8_t *p, *nul;

@@ -13,8 +13,8 @@ static const uint8_t zero_header[SH_SIZE];
 
 /* Trailing data that is not the certificate table: kept, behind the sections. */
 typedef struct tail {
-	uint64_t start;   /* input offset where the kept tail begins (end of section data) */
-	uint64_t end;     /* input offset where it ends (certificate table or EOF) */
+	uint64_t start; /* input offset where the kept tail begins (end of section data) */
+	uint64_t end;   /* input offset where it ends (certificate table or EOF) */
 } tail;
 
 static void
@@ -76,8 +76,8 @@ add_patch_zero(plan *p, uint64_t offset, uint64_t len)
 }
 
 static void
-fill_section_header(uint8_t h[SH_SIZE], uint32_t vsize, uint32_t va, uint32_t raw_size,
-                    uint32_t raw_ptr, uint32_t characteristics)
+fill_section_header(uint8_t h[SH_SIZE], uint32_t vsize, uint32_t va, uint32_t raw_size, uint32_t raw_ptr,
+                    uint32_t characteristics)
 {
 	/* relocations must be 0/0: shim rejects ".sbat" with relocations */
 	le32_put(h + SH_VIRTUAL_SIZE, vsize);
@@ -115,9 +115,9 @@ is_filler(const sbat_pe *pe, const uint8_t *p, uint64_t off, uint64_t n)
 {
 	static const uint8_t arm64_nop[4] = { 0x1f, 0x20, 0x03, 0xd5 };
 	static const uint8_t riscv_nop[4] = { 0x13, 0x00, 0x00, 0x00 };
-	const uint8_t *nop = pe->machine == MACHINE_ARM64 ? arm64_nop :
+	const uint8_t *nop = pe->machine == MACHINE_ARM64                                     ? arm64_nop :
 	                     pe->machine == MACHINE_RISCV64 || pe->machine == MACHINE_RISCV32 ? riscv_nop :
-	                     NULL;
+	                                                                                        NULL;
 	uint64_t i;
 
 	if (sbat_plan_all_bytes(p, n, 0) || sbat_plan_all_bytes(p, n, 0xff))
@@ -220,8 +220,8 @@ report_tail(plan *p, const tail *t)
  * edit is refused. Returns the trailing data to keep after the sections.
  */
 static sbat_err
-plan_signature(const sbat_pe *pe, const uint8_t *in, size_t in_len, const sbat_edit_opts *opts,
-               plan *p, tail *t, sbat_diag *d)
+plan_signature(const sbat_pe *pe, const uint8_t *in, size_t in_len, const sbat_edit_opts *opts, plan *p, tail *t,
+               sbat_diag *d)
 {
 	t->start = pe->raw_end;
 	t->end = pe->data_end;
@@ -234,8 +234,8 @@ plan_signature(const sbat_pe *pe, const uint8_t *in, size_t in_len, const sbat_e
 		return SBAT_OK;
 	}
 	if ((uint64_t)pe->cert_offset + pe->cert_size != in_len)
-		return diag_fail_at(d, SBAT_E_PE_FIELD,
-		                    "data follows the certificate table (data directory 4)", pe->off_cert_dir);
+		return diag_fail_at(d, SBAT_E_PE_FIELD, "data follows the certificate table (data directory 4)",
+		                    pe->off_cert_dir);
 	/* signers pad the image to 8 bytes with zeros before the table; that padding goes too */
 	if (t->end - t->start < 8 && sbat_plan_all_bytes(in + t->start, t->end - t->start, 0))
 		t->end = t->start;
@@ -292,12 +292,14 @@ plan_header_room(const sbat_pe *pe, uint32_t *ret_soh, uint64_t *ret_shift, sbat
 		if (pe->kind != SBAT_KIND_EFI_APP)
 			return diag_fail_at(d, SBAT_E_NO_HEADER_ROOM,
 			                    "no room for a section header before the first section, and the "
-			                    "file offsets of a kernel image cannot move", slot);
+			                    "file offsets of a kernel image cannot move",
+			                    slot);
 		/* VAs never move, so the grown headers must still end below the first VA */
 		if (soh > pe->lowest_virtual_address)
 			return diag_fail_at(d, SBAT_E_NO_HEADER_ROOM,
 			                    "no room for a section header: the headers would overlap the first "
-			                    "section's VirtualAddress", slot);
+			                    "section's VirtualAddress",
+			                    slot);
 		if (soh > pe->lowest_raw_pointer &&
 		    !ckd_align_u64(&shift, soh - pe->lowest_raw_pointer, pe->file_alignment))
 			return diag_fail(d, SBAT_E_PE_OVERFLOW, "header growth would overflow");
@@ -335,21 +337,19 @@ check_slot_free(const sbat_pe *pe, const uint8_t *in, uint64_t shift, sbat_diag 
 	for (i = 0; i < pe->debug_count; i++) {
 		const sbat_pe_debug_entry *e = &pe->debug[i];
 
-		if ((e->pointer_to_raw_data &&
-		     ranges_overlap(e->pointer_to_raw_data, e->size_of_data, slot, n)) ||
-		    (e->address_of_raw_data &&
-		     ranges_overlap(e->address_of_raw_data, e->size_of_data, slot, SH_SIZE)))
-			return diag_fail_at(d, SBAT_E_NO_HEADER_ROOM,
-			                    "debug data lives right after the section table", e->field_offset);
+		if ((e->pointer_to_raw_data && ranges_overlap(e->pointer_to_raw_data, e->size_of_data, slot, n)) ||
+		    (e->address_of_raw_data && ranges_overlap(e->address_of_raw_data, e->size_of_data, slot, SH_SIZE)))
+			return diag_fail_at(d, SBAT_E_NO_HEADER_ROOM, "debug data lives right after the section table",
+			                    e->field_offset);
 	}
 	return SBAT_OK;
 }
 
 /* Where a new .sbat goes, in the file and in memory. */
 typedef struct placement {
-	uint64_t shift;       /* section data moves down this far to make header room */
-	uint64_t data_end;    /* where the section data ends once moved */
-	uint32_t soh;         /* SizeOfHeaders afterwards */
+	uint64_t shift;    /* section data moves down this far to make header room */
+	uint64_t data_end; /* where the section data ends once moved */
+	uint32_t soh;      /* SizeOfHeaders afterwards */
 	uint32_t va, raw_ptr, raw_size, soi;
 } placement;
 
@@ -384,8 +384,7 @@ patch_initialized_data(const sbat_pe *pe, plan *p, uint64_t by)
  * leaves room for a NUL after the CSV, so every reader finds its end.
  */
 static sbat_err
-place_new_section(const sbat_pe *pe, const uint8_t *in, size_t payload_len, const tail *t, placement *pl,
-                  sbat_diag *d)
+place_new_section(const sbat_pe *pe, const uint8_t *in, size_t payload_len, const tail *t, placement *pl, sbat_diag *d)
 {
 	sbat_err err;
 
@@ -425,8 +424,7 @@ retire_section(const sbat_pe *pe, plan *p, int index)
  * to rename and zero.
  */
 static sbat_err
-plan_insert(const sbat_pe *pe, const uint8_t *in, size_t payload_len, plan *p, const tail *t,
-            int retire, sbat_diag *d)
+plan_insert(const sbat_pe *pe, const uint8_t *in, size_t payload_len, plan *p, const tail *t, int retire, sbat_diag *d)
 {
 	uint8_t header[SH_SIZE];
 	placement pl;
@@ -528,8 +526,8 @@ replace_raw_size(const sbat_pe *pe, size_t payload_len, const sbat_edit_opts *op
 	}
 	return diag_fail_size(d, SBAT_E_SBAT_NO_ROOM,
 	                      "existing .sbat is not the last section and the new data does not fit in its "
-	                      "SizeOfRawData", s->header_offset + SH_SIZE_OF_RAW_DATA, payload_len,
-	                      s->size_of_raw_data);
+	                      "SizeOfRawData",
+	                      s->header_offset + SH_SIZE_OF_RAW_DATA, payload_len, s->size_of_raw_data);
 }
 
 /*
@@ -542,8 +540,8 @@ replace_raw_size(const sbat_pe *pe, size_t payload_len, const sbat_edit_opts *op
  * is the aligned end of the new memory view.
  */
 static sbat_err
-replace_virtual_size(const sbat_pe *pe, size_t payload_len, const sbat_edit_opts *opts, int highest,
-                     uint32_t raw_size, uint32_t *ret_vsize, uint64_t *ret_mem_end, enum fit *fit, sbat_diag *d)
+replace_virtual_size(const sbat_pe *pe, size_t payload_len, const sbat_edit_opts *opts, int highest, uint32_t raw_size,
+                     uint32_t *ret_vsize, uint64_t *ret_mem_end, enum fit *fit, sbat_diag *d)
 {
 	const sbat_pe_section *s = &pe->sections[pe->sbat_index];
 	uint64_t next, room, old_mem_end;
@@ -559,7 +557,8 @@ replace_virtual_size(const sbat_pe *pe, size_t payload_len, const sbat_edit_opts
 	next = next_virtual_address(pe, (unsigned)pe->sbat_index);
 	room = next - s->virtual_address;
 	was_adjacent = ckd_align_u64(&old_mem_end, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
-	                             pe->section_alignment) && old_mem_end == next;
+	                             pe->section_alignment) &&
+	               old_mem_end == next;
 	if (payload_len > room) {
 		if (opts->relocate) {
 			*fit = FIT_RELOCATE;
@@ -576,8 +575,8 @@ replace_virtual_size(const sbat_pe *pe, size_t payload_len, const sbat_edit_opts
 
 /* Rewrite the existing .sbat in its place (grown when it is last); relocate or refuse when it cannot be. */
 static sbat_err
-plan_replace(const sbat_pe *pe, const uint8_t *in, size_t payload_len, const sbat_edit_opts *opts,
-             plan *p, const tail *t, sbat_diag *d)
+plan_replace(const sbat_pe *pe, const uint8_t *in, size_t payload_len, const sbat_edit_opts *opts, plan *p,
+             const tail *t, sbat_diag *d)
 {
 	const sbat_pe_section *s = &pe->sections[pe->sbat_index];
 	uint64_t raw_end = (uint64_t)s->pointer_to_raw_data + s->size_of_raw_data, mem_end;
@@ -722,12 +721,14 @@ plan_remove(const sbat_pe *pe, const uint8_t *in, plan *p, const tail *t, sbat_d
 	/* SizeOfImage shrinks only if .sbat was what defined it */
 	soi = pe->size_of_image;
 	if (ckd_align_u64(&mem_end, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
-	                  pe->section_alignment) && mem_end == pe->size_of_image &&
-	    image_size_for_end(pe, virtual_end_without(pe, idx), &rest) && rest >= pe->size_of_headers)
+	                  pe->section_alignment) &&
+	    mem_end == pe->size_of_image && image_size_for_end(pe, virtual_end_without(pe, idx), &rest) &&
+	    rest >= pe->size_of_headers)
 		soi = rest;
 	add_patch32(p, pe->off_size_of_image, (uint32_t)soi);
 	init_data = pe->size_of_initialized_data >= s->size_of_raw_data ?
-	            pe->size_of_initialized_data - s->size_of_raw_data : 0;
+	                pe->size_of_initialized_data - s->size_of_raw_data :
+	                0;
 	add_patch32(p, pe->off_size_of_initialized_data, init_data);
 	fix_file_offsets(pe, p, (int)idx);
 
@@ -737,7 +738,6 @@ plan_remove(const sbat_pe *pe, const uint8_t *in, plan *p, const tail *t, sbat_d
 	p->report.new_size_of_headers = pe->size_of_headers;
 	return SBAT_OK;
 }
-
 
 /*
  * Replacing, growing, relocating or removing .sbat rewrites, zeroes or drops
@@ -755,14 +755,13 @@ check_sbat_owns_its_bytes(const sbat_pe *pe, sbat_diag *d)
 	if (s->pointer_to_raw_data < pe->size_of_headers)
 		return diag_fail_other(d, SBAT_E_PE_SECTION,
 		                       ".sbat's raw data overlaps the image headers (SizeOfHeaders); "
-		                       "rewriting it would destroy them", s->header_offset + SH_POINTER_TO_RAW_DATA,
-		                       -1, "headers");
+		                       "rewriting it would destroy them",
+		                       s->header_offset + SH_POINTER_TO_RAW_DATA, -1, "headers");
 	for (i = 0; i < pe->number_of_sections; i++) {
 		const sbat_pe_section *o = &pe->sections[i];
 
-		if ((int)i != pe->sbat_index &&
-		    ranges_overlap(s->pointer_to_raw_data, s->size_of_raw_data, o->pointer_to_raw_data,
-		                   o->size_of_raw_data))
+		if ((int)i != pe->sbat_index && ranges_overlap(s->pointer_to_raw_data, s->size_of_raw_data,
+		                                               o->pointer_to_raw_data, o->size_of_raw_data))
 			return diag_fail_other(d, SBAT_E_PE_SECTION,
 			                       ".sbat's raw data overlaps another section's in the file; "
 			                       "rewriting it would destroy that section's bytes",
@@ -793,7 +792,8 @@ sbat_plan_is_identity(const plan *p, const uint8_t *in, size_t in_len, const uin
 	for (i = 0; i < p->n_patches; i++) {
 		const patch *q = &p->patches[i];
 
-		if (q->zero ? !sbat_plan_all_bytes(in + q->offset, q->len, 0) : memcmp(in + q->offset, q->bytes, (size_t)q->len) != 0)
+		if (q->zero ? !sbat_plan_all_bytes(in + q->offset, q->len, 0) :
+		              memcmp(in + q->offset, q->bytes, (size_t)q->len) != 0)
 			return 0;
 	}
 	return 1;
@@ -816,8 +816,7 @@ sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8
 	if (opts->remove ? payload_len != 0 : (payload_len == 0 || payload_len > UINT32_MAX))
 		return diag_fail(d, SBAT_E_CSV, "SBAT payload is empty or too large");
 	if (pe->sbat_count > 1)
-		return diag_fail_at(d, SBAT_E_SBAT_DUPLICATE,
-		                    "image has more than one .sbat section (shim rejects it)",
+		return diag_fail_at(d, SBAT_E_SBAT_DUPLICATE, "image has more than one .sbat section (shim rejects it)",
 		                    pe->sections[pe->sbat_index].header_offset);
 	p->report.old_size_of_image = pe->size_of_image;
 	p->report.old_size_of_headers = pe->size_of_headers;
@@ -836,12 +835,15 @@ sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8
 		err = plan_insert(pe, in, payload_len, p, &t, -1, d);
 	/* a signed image may only be "edited" into itself: the signature then stays valid */
 	if (p->keep_signature && (err || !payload || !sbat_plan_is_identity(p, in, in_len, payload)))
-		return diag_fail_at(d, SBAT_E_SIGNED, "image is signed (certificate table present); editing it "
-		                    "would invalidate the signature", pe->off_cert_dir);
+		return diag_fail_at(d, SBAT_E_SIGNED,
+		                    "image is signed (certificate table present); editing it "
+		                    "would invalidate the signature",
+		                    pe->off_cert_dir);
 	if (err)
 		return err;
 	if (p->overflow)
-		return diag_fail(d, SBAT_E_LAYOUT, "internal error: the edit needs more extents or patches "
+		return diag_fail(d, SBAT_E_LAYOUT,
+		                 "internal error: the edit needs more extents or patches "
 		                 "than the plan holds");
 	/* every file offset into moved data must be fixed; refuse if some are out of reach */
 	if (pe->debug_total > pe->debug_count && moves_data(p))
@@ -849,7 +851,8 @@ sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8
 		                 "debug directory has more entries than can be relocated (more than 64)");
 	/* an output that could not be read back in would break idempotence */
 	if (p->output_size > SBAT_FILE_MAX_SIZE)
-		return diag_fail(d, SBAT_E_TOO_BIG, "the edited image would be larger than 1 GiB, the largest image accepted");
+		return diag_fail(d, SBAT_E_TOO_BIG,
+		                 "the edited image would be larger than 1 GiB, the largest image accepted");
 	report_tail(p, &t);
 
 	/*

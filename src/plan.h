@@ -19,9 +19,9 @@
  * output offsets. Nothing is computed while emitting except the checksum.
  */
 typedef enum extent_kind {
-	EXTENT_COPY,      /* in[src .. src+len) */
-	EXTENT_PAYLOAD,   /* the new .sbat bytes */
-	EXTENT_ZERO,      /* len zero bytes */
+	EXTENT_COPY,    /* in[src .. src+len) */
+	EXTENT_PAYLOAD, /* the new .sbat bytes */
+	EXTENT_ZERO,    /* len zero bytes */
 } extent_kind;
 
 typedef struct extent {
@@ -31,9 +31,9 @@ typedef struct extent {
 } extent;
 
 typedef struct patch {
-	uint64_t offset;  /* in the output */
+	uint64_t offset; /* in the output */
 	uint64_t len;
-	int zero;         /* 1: zero-fill len bytes of an old .sbat's data; 0: write the header
+	int zero; /* 1: zero-fill len bytes of an old .sbat's data; 0: write the header
 	                     or field bytes[0..len), len <= SH_SIZE */
 	uint8_t bytes[SH_SIZE];
 } patch;
@@ -48,13 +48,13 @@ typedef struct plan {
 	patch patches[PLAN_MAX_PATCHES];
 	unsigned n_patches;
 	uint64_t output_size;
-	int update_checksum;       /* recompute CheckSum at checksum_offset after patching */
+	int update_checksum; /* recompute CheckSum at checksum_offset after patching */
 	uint64_t checksum_offset;
 	uint64_t section_header_offset; /* where the .sbat header lives in the output (0: none) */
-	uint64_t verify_prefix;    /* output bytes [0, this) hold every header verification reads */
-	int overflow;              /* an extent or patch did not fit its table: the plan is refused */
-	int keep_signature;        /* signed input without strip_signature: only an identity is allowed */
-	patch spill;               /* where a patch that did not fit is written, then ignored */
+	uint64_t verify_prefix;         /* output bytes [0, this) hold every header verification reads */
+	int overflow;                   /* an extent or patch did not fit its table: the plan is refused */
+	int keep_signature;             /* signed input without strip_signature: only an identity is allowed */
+	patch spill;                    /* where a patch that did not fit is written, then ignored */
 	sbat_edit_report report;
 } plan;
 
@@ -68,8 +68,7 @@ int sbat_plan_all_bytes(const uint8_t *p, uint64_t n, uint8_t value);
  * does no I/O and allocates nothing.
  */
 sbat_err sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload,
-                         size_t payload_len,
-                    const sbat_edit_opts *opts, plan *ret, sbat_diag *reterr);
+                         size_t payload_len, const sbat_edit_opts *opts, plan *ret, sbat_diag *reterr);
 
 /*
  * 1 when the planned output equals the input except perhaps for the

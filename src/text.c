@@ -10,7 +10,6 @@
 
 #include "diag.h"
 
-
 sbat_err
 sbat_text_fail(sbat_diag *d, sbat_err code, const char *what, unsigned line, unsigned field)
 {

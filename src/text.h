@@ -36,28 +36,26 @@ sbat_err sbat_text_check_bytes(const uint8_t *p, size_t n, unsigned line, sbat_e
  * numbers) and stops the parse at its first failure.
  */
 typedef struct sbat_text_table {
-	void *block;       /* malloc'ed; the result struct is at its start */
-	void *entries;     /* n_rows entries of entry_size bytes */
-	char *storage;     /* where row() copies strings; it advances the pointer */
+	void *block;   /* malloc'ed; the result struct is at its start */
+	void *entries; /* n_rows entries of entry_size bytes */
+	char *storage; /* where row() copies strings; it advances the pointer */
 	size_t n_rows;
 } sbat_text_table;
 
-typedef sbat_err (*sbat_text_row_fn)(sbat_text_table *t, const uint8_t *p, size_t n, unsigned line,
-                                     sbat_diag *d);
+typedef sbat_err (*sbat_text_row_fn)(sbat_text_table *t, const uint8_t *p, size_t n, unsigned line, sbat_diag *d);
 
 typedef struct sbat_text_format {
-	sbat_err code;          /* SBAT_E_CSV or SBAT_E_LEVEL */
-	size_t max_size;        /* larger input is SBAT_E_TOO_BIG */
-	const char *empty;      /* what to say of an empty text */
+	sbat_err code;     /* SBAT_E_CSV or SBAT_E_LEVEL */
+	size_t max_size;   /* larger input is SBAT_E_TOO_BIG */
+	const char *empty; /* what to say of an empty text */
 	const char *too_big;
-	size_t head_size;       /* offsetof(block struct, entries) */
+	size_t head_size; /* offsetof(block struct, entries) */
 	size_t entry_size;
-	size_t copies;          /* storage bytes per text byte */
+	size_t copies; /* storage bytes per text byte */
 	sbat_text_row_fn row;
 } sbat_text_format;
 
-sbat_err sbat_text_parse(const uint8_t *buf, size_t len, const sbat_text_format *f, sbat_text_table *ret,
-                         sbat_diag *d);
+sbat_err sbat_text_parse(const uint8_t *buf, size_t len, const sbat_text_format *f, sbat_text_table *ret, sbat_diag *d);
 
 /*
  * Digits only, value 1..65535: shim's atoi would read "1a" as 1 and "+1",

@@ -120,7 +120,8 @@ verify_placement(const plan *p, const sbat_pe *pe, const sbat_pe *in_pe, sbat_di
 			                   h + SH_VIRTUAL_ADDRESS);
 		if ((action != SBAT_ACTION_GROW && s->pointer_to_raw_data % pe->file_alignment != 0) ||
 		    s->size_of_raw_data % pe->file_alignment != 0)
-			return layout_fail(d, ".sbat raw data is not aligned to FileAlignment", h + SH_POINTER_TO_RAW_DATA);
+			return layout_fail(d, ".sbat raw data is not aligned to FileAlignment",
+			                   h + SH_POINTER_TO_RAW_DATA);
 	}
 	if ((uint64_t)s->virtual_address + s->virtual_size > pe->size_of_image)
 		return layout_fail(d, "SizeOfImage does not cover .sbat", pe->off_size_of_image);
@@ -225,8 +226,10 @@ verify_range_kept(const plan *p, uint64_t a, uint64_t b, int index, uint64_t hea
 			pos += p->extents[i].len;
 		}
 		if (!run)
-			return layout_fail(d, index >= 0 ? "internal error: the edit would drop bytes of another "
-			                   "section" : "internal error: the edit would drop header or trailing bytes",
+			return layout_fail(d,
+			                   index >= 0 ? "internal error: the edit would drop bytes of another "
+			                                "section" :
+			                                "internal error: the edit would drop header or trailing bytes",
 			                   index >= 0 ? header_offset : a);
 		if (run > b - a)
 			run = b - a;
@@ -234,7 +237,8 @@ verify_range_kept(const plan *p, uint64_t a, uint64_t b, int index, uint64_t hea
 			const patch *q = &p->patches[i];
 
 			if ((q->zero || (index >= 0 && q->len > 4)) && overlaps(q->offset, q->len, out_at, run))
-				return layout_fail(d, "internal error: the edit would overwrite bytes of another section",
+				return layout_fail(d,
+				                   "internal error: the edit would overwrite bytes of another section",
 				                   index >= 0 ? header_offset : a);
 		}
 		a += run;
@@ -244,8 +248,8 @@ verify_range_kept(const plan *p, uint64_t a, uint64_t b, int index, uint64_t hea
 
 /* Compare copied bytes [pos+from, pos+to) of extent e against the input. */
 static sbat_err
-verify_copy_part(const plan *p, const uint8_t *in, const extent *e, const uint8_t *out, uint64_t pos,
-                 uint64_t from, uint64_t to, sbat_diag *d)
+verify_copy_part(const plan *p, const uint8_t *in, const extent *e, const uint8_t *out, uint64_t pos, uint64_t from,
+                 uint64_t to, sbat_diag *d)
 {
 	return from < to ? verify_copy(p, in, e->src + from, out, pos + from, to - from, d) : SBAT_OK;
 }
@@ -281,8 +285,8 @@ verify_extent(const plan *p, const uint8_t *in, const extent *e, const uint8_t *
 }
 
 sbat_err
-sbat_verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out,
-                 uint64_t sparse_from, uint64_t window, sbat_diag *d)
+sbat_verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out, uint64_t sparse_from,
+                 uint64_t window, sbat_diag *d)
 {
 	uint64_t pos = 0;
 	unsigned i;
@@ -302,8 +306,8 @@ sbat_verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const u
 	}
 	err = verify_range_kept(p, 0, in_pe->size_of_headers, -1, 0, d);
 	if (!err)
-		err = verify_range_kept(p, p->report.overlay_offset,
-		                        p->report.overlay_offset + p->report.overlay_size, -1, 0, d);
+		err = verify_range_kept(p, p->report.overlay_offset, p->report.overlay_offset + p->report.overlay_size,
+		                        -1, 0, d);
 	for (i = 0; i < in_pe->number_of_sections && !err; i++) {
 		const sbat_pe_section *s = &in_pe->sections[i];
 

@@ -15,8 +15,8 @@
  * aligned and inside the file and image, overlapping nothing, kernel setup
  * bytes unchanged.
  */
-sbat_err sbat_verify_output(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out,
-                     size_t out_len, const uint8_t *payload, size_t payload_len, sbat_diag *reterr);
+sbat_err sbat_verify_output(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out, size_t out_len,
+                            const uint8_t *payload, size_t payload_len, sbat_diag *reterr);
 
 /*
  * The general guarantee behind every edit: each input byte of the headers,

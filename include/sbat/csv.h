@@ -26,15 +26,15 @@ typedef struct sbat_csv_entry {
 	const char *vendor_package_name;
 	const char *vendor_version;
 	const char *vendor_url;
-	const char *text;                 /* the whole row as written, without line ending */
-	uint16_t generation;              /* component_generation, parsed */
-	unsigned line;                    /* 1-based line number in the input */
+	const char *text;    /* the whole row as written, without line ending */
+	uint16_t generation; /* component_generation, parsed */
+	unsigned line;       /* 1-based line number in the input */
 } sbat_csv_entry;
 
 typedef struct sbat_csv {
 	size_t n_entries;
-	sbat_csv_entry *entries;          /* entries[0] is the "sbat" header row */
-	char *storage;                    /* one block holding all strings */
+	sbat_csv_entry *entries; /* entries[0] is the "sbat" header row */
+	char *storage;           /* one block holding all strings */
 } sbat_csv;
 
 /*
@@ -86,7 +86,7 @@ SBAT_API sbat_err sbat_csv_format(const sbat_csv *csv, uint8_t **ret_buf, size_t
  * *ret_buf is malloc'ed and owned by the caller. SBAT_E_TOO_BIG when the
  * result exceeds SBAT_CSV_MAX_SIZE, SBAT_E_NOMEM on a failed allocation.
  */
-SBAT_API sbat_err sbat_csv_merge(const sbat_csv *base, const sbat_csv *add, int force,
-                        uint8_t **ret_buf, size_t *ret_len, sbat_diag *reterr);
+SBAT_API sbat_err sbat_csv_merge(const sbat_csv *base, const sbat_csv *add, int force, uint8_t **ret_buf,
+                                 size_t *ret_len, sbat_diag *reterr);
 
 #endif

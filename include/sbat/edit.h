@@ -14,23 +14,23 @@
 #include "image.h"
 
 typedef enum sbat_edit_action {
-	SBAT_ACTION_INSERT = 1,  /* a new .sbat section header and data at the end */
-	SBAT_ACTION_REPLACE,     /* the existing .sbat rewritten inside its raw size */
-	SBAT_ACTION_GROW,        /* the existing .sbat is last and was enlarged */
-	SBAT_ACTION_RELOCATE,    /* the old .sbat became zeroed ".oldsbat"; a new one was appended */
-	SBAT_ACTION_REMOVE,      /* the last-section .sbat was dropped and the image shrunk */
-	SBAT_ACTION_RETIRE,      /* a mid-file .sbat was renamed ".oldsbat" and zeroed */
+	SBAT_ACTION_INSERT = 1, /* a new .sbat section header and data at the end */
+	SBAT_ACTION_REPLACE,    /* the existing .sbat rewritten inside its raw size */
+	SBAT_ACTION_GROW,       /* the existing .sbat is last and was enlarged */
+	SBAT_ACTION_RELOCATE,   /* the old .sbat became zeroed ".oldsbat"; a new one was appended */
+	SBAT_ACTION_REMOVE,     /* the last-section .sbat was dropped and the image shrunk */
+	SBAT_ACTION_RETIRE,     /* a mid-file .sbat was renamed ".oldsbat" and zeroed */
 } sbat_edit_action;
 
 /* What a retired mid-file .sbat is renamed to: no reader matches it as ".sbat". */
 #define SBAT_RETIRED_SECTION_NAME ".oldsbat"
 
 typedef struct sbat_edit_opts {
-	int strip_signature;     /* drop a certificate table instead of refusing */
-	int relocate;            /* a mid-file .sbat too small for the data is retired and a new one appended */
-	int remove;              /* remove .sbat instead of writing one (payload must be NULL/0) */
-	int write_unchanged;     /* sbat_edit_fd: write the output even when it equals the input */
-	int dry_run;             /* sbat_edit_fd: write only the headers and new data, leave the copied
+	int strip_signature; /* drop a certificate table instead of refusing */
+	int relocate;        /* a mid-file .sbat too small for the data is retired and a new one appended */
+	int remove;          /* remove .sbat instead of writing one (payload must be NULL/0) */
+	int write_unchanged; /* sbat_edit_fd: write the output even when it equals the input */
+	int dry_run;         /* sbat_edit_fd: write only the headers and new data, leave the copied
 	                            data a hole, and verify what was written (temporary space stays
 	                            small); the output is then only fit to be discarded */
 } sbat_edit_opts;
@@ -49,11 +49,11 @@ typedef struct sbat_edit_report {
 	uint32_t old_checksum, new_checksum;
 	uint64_t overlay_offset, overlay_size; /* trailing data kept after the sections */
 	uint64_t overlay_new_offset;
-	uint32_t stripped_cert_size;           /* bytes of certificate table removed */
-	uint64_t data_shift;                   /* section data moved this far to make header room */
-	int retired_index;                     /* section renamed SBAT_RETIRED_SECTION_NAME, or -1 */
+	uint32_t stripped_cert_size; /* bytes of certificate table removed */
+	uint64_t data_shift;         /* section data moved this far to make header room */
+	int retired_index;           /* section renamed SBAT_RETIRED_SECTION_NAME, or -1 */
 	uint64_t output_size;
-	int unchanged;                         /* output is byte-identical to the input */
+	int unchanged; /* output is byte-identical to the input */
 } sbat_edit_report;
 
 /*

@@ -16,34 +16,34 @@ typedef enum sbat_err {
 	SBAT_OK = 0,
 
 	/* input/output */
-	SBAT_E_IO,              /* a system call failed; see sbat_diag.sys_errno */
-	SBAT_E_NOMEM,           /* an allocation failed */
-	SBAT_E_TOO_BIG,         /* input over a documented size limit */
-	SBAT_E_NOT_REGULAR,     /* not a regular file (directory, device, symlink in place) */
-	SBAT_E_CHANGED,         /* the file changed (content, or what its name refers to) during the edit */
-	SBAT_E_LOCKED,          /* another process holds the file's lock and did not release it in time */
+	SBAT_E_IO,          /* a system call failed; see sbat_diag.sys_errno */
+	SBAT_E_NOMEM,       /* an allocation failed */
+	SBAT_E_TOO_BIG,     /* input over a documented size limit */
+	SBAT_E_NOT_REGULAR, /* not a regular file (directory, device, symlink in place) */
+	SBAT_E_CHANGED,     /* the file changed (content, or what its name refers to) during the edit */
+	SBAT_E_LOCKED,      /* another process holds the file's lock and did not release it in time */
 
 	/* PE/COFF structure */
-	SBAT_E_PE_TRUNCATED,    /* a header or table runs past the end of the file */
-	SBAT_E_PE_MAGIC,        /* a magic number or signature is wrong */
-	SBAT_E_PE_FIELD,        /* a header field holds an impossible value */
-	SBAT_E_PE_SECTION,      /* a section header is inconsistent or out of bounds */
-	SBAT_E_PE_OVERFLOW,     /* a size or address computation would overflow */
+	SBAT_E_PE_TRUNCATED, /* a header or table runs past the end of the file */
+	SBAT_E_PE_MAGIC,     /* a magic number or signature is wrong */
+	SBAT_E_PE_FIELD,     /* a header field holds an impossible value */
+	SBAT_E_PE_SECTION,   /* a section header is inconsistent or out of bounds */
+	SBAT_E_PE_OVERFLOW,  /* a size or address computation would overflow */
 
 	/* editing */
-	SBAT_E_SIGNED,          /* the image carries a certificate table */
-	SBAT_E_NO_HEADER_ROOM,  /* no room for another section header */
-	SBAT_E_SBAT_DUPLICATE,  /* more than one .sbat section */
-	SBAT_E_SBAT_NO_ROOM,    /* the existing .sbat cannot hold the new data */
-	SBAT_E_NO_SBAT,         /* the image has no .sbat section */
-	SBAT_E_LAYOUT,          /* the planned output failed its own validation */
+	SBAT_E_SIGNED,         /* the image carries a certificate table */
+	SBAT_E_NO_HEADER_ROOM, /* no room for another section header */
+	SBAT_E_SBAT_DUPLICATE, /* more than one .sbat section */
+	SBAT_E_SBAT_NO_ROOM,   /* the existing .sbat cannot hold the new data */
+	SBAT_E_NO_SBAT,        /* the image has no .sbat section */
+	SBAT_E_LAYOUT,         /* the planned output failed its own validation */
 
 	/* SBAT CSV */
-	SBAT_E_CSV,             /* the CSV breaks a rule shim or the format imposes */
+	SBAT_E_CSV, /* the CSV breaks a rule shim or the format imposes */
 
 	/* SbatLevel (revocation policy) */
-	SBAT_E_LEVEL,           /* an SbatLevel payload or its .sbatlevel header is malformed */
-	SBAT_E_NO_SBATLEVEL,    /* the image has no .sbatlevel section */
+	SBAT_E_LEVEL,        /* an SbatLevel payload or its .sbatlevel header is malformed */
+	SBAT_E_NO_SBATLEVEL, /* the image has no .sbatlevel section */
 
 	SBAT__ERR_MAX
 } sbat_err;

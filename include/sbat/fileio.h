@@ -21,7 +21,7 @@
  * buffer. Refuses directories, devices and FIFOs (SBAT_E_NOT_REGULAR).
  */
 SBAT_API sbat_err sbat_file_read(const char *path, size_t max_size, uint8_t **ret_buf, size_t *ret_len,
-                        sbat_diag *reterr);
+                                 sbat_diag *reterr);
 
 /*
  * A regular file mapped read-only. Only the pages that parsing touches are
@@ -33,13 +33,19 @@ typedef struct sbat_mapped_file {
 	int fd;
 	const uint8_t *data;
 	size_t len;
-	int dir_fd;              /* sbat_file_open_image: the directory holding it; else -1 */
-	char *name;              /* sbat_file_open_image: its name in dir_fd; else NULL */
+	int dir_fd; /* sbat_file_open_image: the directory holding it; else -1 */
+	char *name; /* sbat_file_open_image: its name in dir_fd; else NULL */
 	struct stat st;
 } sbat_mapped_file;
 
 /* An unset sbat_mapped_file, safe to pass to sbat_file_unmap. */
-#define SBAT_MAPPED_FILE_INIT { -1, NULL, 0, -1, NULL, { 0 } }
+#define SBAT_MAPPED_FILE_INIT                                                                                          \
+	{                                                                                                              \
+		-1, NULL, 0, -1, NULL,                                                                                 \
+		{                                                                                                      \
+			0                                                                                              \
+		}                                                                                                      \
+	}
 
 SBAT_API sbat_err sbat_file_map(const char *path, size_t max_size, sbat_mapped_file *ret, sbat_diag *reterr);
 
@@ -59,7 +65,7 @@ SBAT_API sbat_err sbat_file_map(const char *path, size_t max_size, sbat_mapped_f
  * locked instead (so its edit is not lost).
  */
 SBAT_API sbat_err sbat_file_open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_mapped_file *ret,
-                              sbat_diag *reterr);
+                                       sbat_diag *reterr);
 
 /*
  * SBAT_E_CHANGED when the file's size, modification or change time or
@@ -106,7 +112,7 @@ typedef struct sbat_output sbat_output;
  * and renames over it within the image's directory.
  */
 SBAT_API sbat_err sbat_output_open_replace(const sbat_mapped_file *image, const sbat_io *io, sbat_output **ret,
-                                  sbat_diag *reterr);
+                                           sbat_diag *reterr);
 
 /*
  * A new file at `path`, as cp without -p makes one: permission bits `mode`
@@ -116,7 +122,7 @@ SBAT_API sbat_err sbat_output_open_replace(const sbat_mapped_file *image, const 
  * is a name the directory cannot hold (too long), before anything is written.
  */
 SBAT_API sbat_err sbat_output_open_new(const char *path, mode_t mode, const sbat_io *io, sbat_output **ret,
-                              sbat_diag *reterr);
+                                       sbat_diag *reterr);
 
 /* A scratch output that is never committed (dry runs). */
 SBAT_API sbat_err sbat_output_open_scratch(const sbat_io *io, sbat_output **ret, sbat_diag *reterr);
@@ -147,6 +153,6 @@ SBAT_API void sbat_output_remove_temporaries(void);
  * `mode` as with sbat_output_open_new.
  */
 SBAT_API sbat_err sbat_file_write_atomic(const char *path, mode_t mode, const uint8_t *buf, size_t len,
-                                sbat_diag *reterr);
+                                         sbat_diag *reterr);
 
 #endif

@@ -12,11 +12,11 @@
 
 /* What kind of image sits around the PE header; kernels need extra care. */
 typedef enum sbat_pe_kind {
-	SBAT_KIND_EFI_APP = 0,   /* plain PE/COFF */
-	SBAT_KIND_BZIMAGE,       /* x86 bzImage: "HdrS" at 0x202, 0xAA55 at 0x1FE */
-	SBAT_KIND_ARM64_IMAGE,   /* arm64 Image: "ARM\x64" at 0x38 */
-	SBAT_KIND_RISCV_IMAGE,   /* riscv Image: "RSC\x05" at 0x38 */
-	SBAT_KIND_ZBOOT,         /* EFI zboot: "zimg" at 0x04 */
+	SBAT_KIND_EFI_APP = 0, /* plain PE/COFF */
+	SBAT_KIND_BZIMAGE,     /* x86 bzImage: "HdrS" at 0x202, 0xAA55 at 0x1FE */
+	SBAT_KIND_ARM64_IMAGE, /* arm64 Image: "ARM\x64" at 0x38 */
+	SBAT_KIND_RISCV_IMAGE, /* riscv Image: "RSC\x05" at 0x38 */
+	SBAT_KIND_ZBOOT,       /* EFI zboot: "zimg" at 0x04 */
 } sbat_pe_kind;
 
 /* The parsed image. Opaque: see the accessors below. */
@@ -26,8 +26,8 @@ typedef struct sbat_image sbat_image;
 typedef struct sbat_image_info {
 	uint64_t file_size;
 	sbat_pe_kind kind;
-	uint16_t machine;                /* COFF Machine, e.g. 0x8664 */
-	uint16_t magic;                  /* 0x10b PE32, 0x20b PE32+ */
+	uint16_t machine; /* COFF Machine, e.g. 0x8664 */
+	uint16_t magic;   /* 0x10b PE32, 0x20b PE32+ */
 	unsigned number_of_sections;
 	uint32_t file_alignment;
 	uint32_t section_alignment;
@@ -35,24 +35,24 @@ typedef struct sbat_image_info {
 	uint32_t size_of_image;
 	uint32_t checksum;
 	uint64_t section_table_offset;
-	uint64_t section_table_end;      /* first byte after the last section header */
-	uint64_t header_room;            /* bytes free after the table for new section headers */
-	uint64_t raw_end;                /* end of the headers and of all section raw data */
-	uint64_t data_end;               /* raw_end plus trailing data: a certificate table's offset, or EOF */
-	uint32_t cert_offset;            /* certificate table (a file offset), when cert_size != 0 */
-	uint32_t cert_size;              /* 0 when unsigned */
-	int sbat_index;                  /* index of the (first) .sbat section, -1 if none */
-	unsigned sbat_count;             /* how many sections are named .sbat */
+	uint64_t section_table_end; /* first byte after the last section header */
+	uint64_t header_room;       /* bytes free after the table for new section headers */
+	uint64_t raw_end;           /* end of the headers and of all section raw data */
+	uint64_t data_end;          /* raw_end plus trailing data: a certificate table's offset, or EOF */
+	uint32_t cert_offset;       /* certificate table (a file offset), when cert_size != 0 */
+	uint32_t cert_size;         /* 0 when unsigned */
+	int sbat_index;             /* index of the (first) .sbat section, -1 if none */
+	unsigned sbat_count;        /* how many sections are named .sbat */
 } sbat_image_info;
 
 typedef struct sbat_section_info {
-	char name[9];                    /* the 8-byte name field, NUL-terminated */
+	char name[9]; /* the 8-byte name field, NUL-terminated */
 	uint32_t virtual_size;
 	uint32_t virtual_address;
 	uint32_t size_of_raw_data;
 	uint32_t pointer_to_raw_data;
 	uint32_t characteristics;
-	uint64_t header_offset;          /* file offset of the 40-byte section header */
+	uint64_t header_offset; /* file offset of the 40-byte section header */
 } sbat_section_info;
 
 /*

@@ -35,14 +35,14 @@
 typedef struct sbat_level_entry {
 	const char *component_name;
 	uint16_t generation;
-	unsigned line;                /* 1-based line number in the payload */
+	unsigned line; /* 1-based line number in the payload */
 } sbat_level_entry;
 
 typedef struct sbat_level {
 	char datestamp[SBAT_LEVEL_DATESTAMP_LEN + 1]; /* YYYYMMDDCC from the first line */
 	size_t n_entries;
-	sbat_level_entry *entries;    /* entries[0] is the "sbat",1 header row */
-	char *storage;                /* one block holding all strings */
+	sbat_level_entry *entries; /* entries[0] is the "sbat",1 header row */
+	char *storage;             /* one block holding all strings */
 } sbat_level;
 
 /*
@@ -115,8 +115,8 @@ SBAT_API sbat_err sbat_level_from_shim(const sbat_image *img, int which, sbat_le
  * Returns SBAT_E_LEVEL (with offset 0) when len is below 4, or the errors
  * of sbat_level_parse.
  */
-SBAT_API sbat_err sbat_level_from_efivar(const uint8_t *buf, size_t len, uint32_t *ret_attributes,
-                                         sbat_level **ret, sbat_diag *reterr);
+SBAT_API sbat_err sbat_level_from_efivar(const uint8_t *buf, size_t len, uint32_t *ret_attributes, sbat_level **ret,
+                                         sbat_diag *reterr);
 
 /* One .sbat row revoked by a policy, and the policy row that revokes it. */
 typedef struct sbat_revocation {
@@ -142,8 +142,7 @@ typedef struct sbat_revocation {
  * NULL component name), with *reterr (if not NULL) saying which; nothing
  * is written then.
  */
-SBAT_API sbat_err sbat_level_check(const sbat_level *level, const sbat_csv *csv,
-                                   sbat_revocation *ret_revoked, size_t max_revoked,
-                                   size_t *ret_n_revoked, sbat_diag *reterr);
+SBAT_API sbat_err sbat_level_check(const sbat_level *level, const sbat_csv *csv, sbat_revocation *ret_revoked,
+                                   size_t max_revoked, size_t *ret_n_revoked, sbat_diag *reterr);
 
 #endif

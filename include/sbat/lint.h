@@ -12,28 +12,28 @@
 #include "image.h"
 
 typedef enum sbat_lint_severity {
-	SBAT_LINT_NOTE = 0,      /* worth knowing; nothing refuses it */
-	SBAT_LINT_WARNING,       /* legal, but some loader or tool version trips on it */
-	SBAT_LINT_ERROR,         /* a loader refuses the image */
+	SBAT_LINT_NOTE = 0, /* worth knowing; nothing refuses it */
+	SBAT_LINT_WARNING,  /* legal, but some loader or tool version trips on it */
+	SBAT_LINT_ERROR,    /* a loader refuses the image */
 } sbat_lint_severity;
 
 /* Who cares about a finding (a bit set). */
 enum {
-	SBAT_LOADER_SHIM = 1u << 0,          /* shim: its own loader and its SBAT check */
-	SBAT_LOADER_EDK2 = 1u << 1,          /* EDK2/OVMF's PE loader (LoadImage) */
-	SBAT_LOADER_GRUB_LINUX = 1u << 2,    /* GRUB's linux command on an x86 bzImage */
-	SBAT_LOADER_STRICT = 1u << 3,        /* strict PE loaders (OpenCore, PeCoffLib2) */
-	SBAT_LOADER_SYSTEMD_STUB = 1u << 4,  /* systemd-stub loading an inner kernel itself */
-	SBAT_LOADER_SIGNING = 1u << 5,       /* sbsign, pesign: Authenticode hashing and signing */
+	SBAT_LOADER_SHIM = 1u << 0,         /* shim: its own loader and its SBAT check */
+	SBAT_LOADER_EDK2 = 1u << 1,         /* EDK2/OVMF's PE loader (LoadImage) */
+	SBAT_LOADER_GRUB_LINUX = 1u << 2,   /* GRUB's linux command on an x86 bzImage */
+	SBAT_LOADER_STRICT = 1u << 3,       /* strict PE loaders (OpenCore, PeCoffLib2) */
+	SBAT_LOADER_SYSTEMD_STUB = 1u << 4, /* systemd-stub loading an inner kernel itself */
+	SBAT_LOADER_SIGNING = 1u << 5,      /* sbsign, pesign: Authenticode hashing and signing */
 };
 
 typedef struct sbat_lint_finding {
 	sbat_lint_severity severity;
-	const char *rule;        /* a short stable name, e.g. "section-in-headers" */
-	const char *what;        /* one sentence, static */
-	int section;             /* section index, or -1 */
-	uint64_t offset;         /* file offset of the field at fault */
-	unsigned loaders;        /* SBAT_LOADER_* bits */
+	const char *rule; /* a short stable name, e.g. "section-in-headers" */
+	const char *what; /* one sentence, static */
+	int section;      /* section index, or -1 */
+	uint64_t offset;  /* file offset of the field at fault */
+	unsigned loaders; /* SBAT_LOADER_* bits */
 } sbat_lint_finding;
 
 /* Called once per finding, in image order; a non-zero return stops the lint. */

@@ -37,8 +37,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: sbat-show IMAGE\n");
 		return 2;
 	}
-	if (sbat_file_map(argv[1], SBAT_FILE_MAX_SIZE, &file, &d) ||
-	    sbat_image_parse(file.data, file.len, &img, &d)) {
+	if (sbat_file_map(argv[1], SBAT_FILE_MAX_SIZE, &file, &d) || sbat_image_parse(file.data, file.len, &img, &d)) {
 		status = fail(argv[1], &d);
 		goto out;
 	}

@@ -63,19 +63,16 @@ enum {
 
 #define HEADER_ROW SBAT_CSV_HEADER_ROW "\n"
 
-static const char csv_short[] =
-	HEADER_ROW
-	"fuzz,1,Fuzz Test,fuzz,1.0,https://example.invalid/fuzz\n";
+static const char csv_short[] = HEADER_ROW "fuzz,1,Fuzz Test,fuzz,1.0,https://example.invalid/fuzz\n";
 
-static const char csv_long[] =
-	HEADER_ROW
-	"fuzz,1,Fuzz Test,fuzz,1.0,https://example.invalid/fuzz\n"
-	"grub,4,Free Software Foundation,grub,2.12,https://www.gnu.org/software/grub/\n"
-	"grub.debian,5,Debian,grub2,2.12-1,https://tracker.debian.org/pkg/grub2\n"
-	"shim,4,UEFI shim,shim,1,https://github.com/rhboot/shim\n"
-	"systemd-boot,1,The systemd Developers,systemd,256,https://systemd.io/\n"
-	"linux,1,The Linux Developers,linux,6.12,https://linux.org\n"
-	"linux.debian,1,Debian,linux,6.12.9-1,https://tracker.debian.org/pkg/linux\n";
+static const char csv_long[] = HEADER_ROW
+    "fuzz,1,Fuzz Test,fuzz,1.0,https://example.invalid/fuzz\n"
+    "grub,4,Free Software Foundation,grub,2.12,https://www.gnu.org/software/grub/\n"
+    "grub.debian,5,Debian,grub2,2.12-1,https://tracker.debian.org/pkg/grub2\n"
+    "shim,4,UEFI shim,shim,1,https://github.com/rhboot/shim\n"
+    "systemd-boot,1,The systemd Developers,systemd,256,https://systemd.io/\n"
+    "linux,1,The Linux Developers,linux,6.12,https://linux.org\n"
+    "linux.debian,1,Debian,linux,6.12.9-1,https://tracker.debian.org/pkg/linux\n";
 
 static const char csv_min[] = HEADER_ROW;
 
@@ -118,8 +115,8 @@ full_payload(void)
  * the image's own .sbat (malloc'ed, in *ret_owned). 0 when there is none.
  */
 static int
-make_payload(unsigned op, const sbat_pe *pe, const uint8_t *img, size_t img_len,
-             const uint8_t **ret, size_t *ret_len, uint8_t **ret_owned)
+make_payload(unsigned op, const sbat_pe *pe, const uint8_t *img, size_t img_len, const uint8_t **ret, size_t *ret_len,
+             uint8_t **ret_owned)
 {
 	const uint8_t *own;
 	size_t own_len;
@@ -144,8 +141,7 @@ make_payload(unsigned op, const sbat_pe *pe, const uint8_t *img, size_t img_len,
 		*ret = full_payload();
 		*ret_len = FULL_SIZE;
 		return 1;
-	default:
-		break;
+	default: break;
 	}
 
 	/* the image's own .sbat, as a merge would read it */
@@ -171,9 +167,8 @@ make_payload(unsigned op, const sbat_pe *pe, const uint8_t *img, size_t img_len,
 
 /* Invariants of a successful edit of img into out. */
 static void
-check_output(const uint8_t *img, size_t img_len, const uint8_t *payload, size_t payload_len,
-             const sbat_edit_opts *opts, const uint8_t *out, size_t out_len,
-             const sbat_edit_report *report)
+check_output(const uint8_t *img, size_t img_len, const uint8_t *payload, size_t payload_len, const sbat_edit_opts *opts,
+             const uint8_t *out, size_t out_len, const sbat_edit_report *report)
 {
 	static sbat_pe pe;
 	const uint8_t *data;
@@ -257,8 +252,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	parsed = sbat_pe_parse(img, img_len, &pe, NULL);
 	if (parsed != SBAT_OK) {
 		/* whatever the operation, an image that does not parse is not edited */
-		err = edit_buf(img, img_len, (const uint8_t *)csv_short, sizeof(csv_short) - 1, &opts,
-		                &out, &out_len, NULL, NULL);
+		err = edit_buf(img, img_len, (const uint8_t *)csv_short, sizeof(csv_short) - 1, &opts, &out, &out_len,
+		               NULL, NULL);
 		if (err == SBAT_OK)
 			fail("sbat_edit accepted an image sbat_pe_parse refuses");
 		if (err != parsed)

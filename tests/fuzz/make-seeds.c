@@ -38,8 +38,8 @@
 #define SBAT_SIZE 0x200u
 
 /* A .sbat naming the harness's own component at another generation (merges conflict). */
-#define CSV_CONFLICT \
-	"sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n" \
+#define CSV_CONFLICT                                                                                                   \
+	"sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"                                \
 	"fuzz,2,Fuzz Test,fuzz,2.0,https://example.invalid/fuzz\n"
 
 /* Not valid SBAT CSV: no header row. */
@@ -48,16 +48,16 @@
 /* Changes made to the built image. */
 enum mutation {
 	MUT_NONE = 0,
-	MUT_TRUNCATE_TABLE,     /* cut inside the section table */
-	MUT_TRUNCATE_HALF,      /* cut in the middle of the section data */
-	MUT_LFANEW_PAST_END,    /* e_lfanew beyond the end of the file */
-	MUT_MANY_SECTIONS,      /* NumberOfSections 0xffff */
-	MUT_HUGE_RAW,           /* first section's SizeOfRawData 0xfffffe00 */
-	MUT_BAD_FILE_ALIGN,     /* FileAlignment 3 */
-	MUT_RISCV,              /* arm64 Image turned into a riscv Image */
-	MUT_ZBOOT,              /* "zimg" at offset 4 */
-	MUT_MZ_ONLY,            /* nothing but "MZ" */
-	MUT_EMPTY,              /* no image at all */
+	MUT_TRUNCATE_TABLE,  /* cut inside the section table */
+	MUT_TRUNCATE_HALF,   /* cut in the middle of the section data */
+	MUT_LFANEW_PAST_END, /* e_lfanew beyond the end of the file */
+	MUT_MANY_SECTIONS,   /* NumberOfSections 0xffff */
+	MUT_HUGE_RAW,        /* first section's SizeOfRawData 0xfffffe00 */
+	MUT_BAD_FILE_ALIGN,  /* FileAlignment 3 */
+	MUT_RISCV,           /* arm64 Image turned into a riscv Image */
+	MUT_ZBOOT,           /* "zimg" at offset 4 */
+	MUT_MZ_ONLY,         /* nothing but "MZ" */
+	MUT_EMPTY,           /* no image at all */
 };
 
 typedef void (*seed_tweak)(fx_spec *spec);
@@ -65,7 +65,7 @@ typedef void (*seed_tweak)(fx_spec *spec);
 typedef struct seed {
 	const char *file;
 	int kind;
-	seed_tweak tweak;       /* NULL: the preset as is */
+	seed_tweak tweak; /* NULL: the preset as is */
 	unsigned op;
 	enum mutation mutation;
 } seed;
@@ -276,60 +276,60 @@ tweak_bz_sbat(fx_spec *spec)
 }
 
 static const seed seeds[] = {
-	{ "plain-put",                FX_PLAIN,       NULL,                   OP_PUT,          MUT_NONE },
-	{ "plain-put-long",           FX_PLAIN,       NULL,                   OP_PUT_LONG,     MUT_NONE },
-	{ "plain-put-full",           FX_PLAIN,       NULL,                   OP_PUT_FULL,     MUT_NONE },
-	{ "plain-remove",             FX_PLAIN,       NULL,                   OP_REMOVE,       MUT_NONE },
-	{ "ia32-put",                 FX_PLAIN,       tweak_ia32,             OP_PUT,          MUT_NONE },
-	{ "aarch64-put-min",          FX_PLAIN,       tweak_aarch64,          OP_PUT_MIN,      MUT_NONE },
-	{ "aarch64-nop-put",          FX_PLAIN,       tweak_aarch64_nop,      OP_PUT,          MUT_NONE },
-	{ "riscv64-nop-put-long",     FX_PLAIN,       tweak_riscv64_nop,      OP_PUT_LONG,     MUT_NONE },
-	{ "bzimage-old-put",          FX_BZIMAGE_OLD, NULL,                   OP_PUT,          MUT_NONE },
-	{ "bzimage-new-put",          FX_BZIMAGE_NEW, NULL,                   OP_PUT,          MUT_NONE },
-	{ "bzimage-new-sbat-grow",    FX_BZIMAGE_NEW, tweak_bz_sbat,          OP_PUT_LONG,     MUT_NONE },
-	{ "bzimage-new-sbat-remove",  FX_BZIMAGE_NEW, tweak_bz_sbat,          OP_REMOVE,       MUT_NONE },
-	{ "arm64-put",                FX_ARM64,       tweak_small_arm64,      OP_PUT,          MUT_NONE },
-	{ "arm64-sbat-remove",        FX_ARM64,       tweak_small_arm64_sbat, OP_REMOVE,       MUT_NONE },
-	{ "riscv-put",                FX_ARM64,       tweak_small_arm64,      OP_PUT,          MUT_RISCV },
-	{ "zboot-put",                FX_PLAIN,       NULL,                   OP_PUT,          MUT_ZBOOT },
-	{ "sbat-last-replace",        FX_PLAIN,       tweak_sbat_last,        OP_PUT,          MUT_NONE },
-	{ "sbat-last-grow",           FX_PLAIN,       tweak_sbat_last,        OP_PUT_LONG,     MUT_NONE },
-	{ "sbat-last-full",           FX_PLAIN,       tweak_sbat_last,        OP_PUT_FULL,     MUT_NONE },
-	{ "sbat-last-remove",         FX_PLAIN,       tweak_sbat_last,        OP_REMOVE,       MUT_NONE },
-	{ "sbat-last-reformat",       FX_PLAIN,       tweak_sbat_last,        OP_REFORMAT,     MUT_NONE },
-	{ "sbat-last-merge",          FX_PLAIN,       tweak_sbat_last,        OP_MERGE,        MUT_NONE },
-	{ "sbat-conflict-merge",      FX_PLAIN,       tweak_sbat_conflict,    OP_MERGE,        MUT_NONE },
-	{ "sbat-conflict-force",      FX_PLAIN,       tweak_sbat_conflict,    OP_MERGE_FORCE,  MUT_NONE },
-	{ "sbat-bad-reformat",        FX_PLAIN,       tweak_sbat_bad,         OP_REFORMAT,     MUT_NONE },
-	{ "sbat-exact-reformat",      FX_PLAIN,       tweak_sbat_exact,       OP_REFORMAT,     MUT_NONE },
-	{ "sbat-exact-put-long",      FX_PLAIN,       tweak_sbat_exact,       OP_PUT_LONG,     MUT_NONE },
-	{ "sbat-virtual-put",         FX_PLAIN,       tweak_sbat_virtual,     OP_PUT | OP_RELOCATE, MUT_NONE },
-	{ "sbat-virtual-remove",      FX_PLAIN,       tweak_sbat_virtual,     OP_REMOVE,       MUT_NONE },
-	{ "sbat-twice-put",           FX_PLAIN,       tweak_sbat_twice,       OP_PUT,          MUT_NONE },
-	{ "sbat-mid-replace",         FX_PLAIN,       tweak_sbat_mid,         OP_PUT,          MUT_NONE },
-	{ "sbat-mid-no-room",         FX_PLAIN,       tweak_sbat_mid,         OP_PUT_LONG,     MUT_NONE },
-	{ "sbat-mid-relocate",        FX_PLAIN,       tweak_sbat_mid,         OP_PUT_LONG | OP_RELOCATE, MUT_NONE },
-	{ "sbat-mid-retire",          FX_PLAIN,       tweak_sbat_mid,         OP_REMOVE,       MUT_NONE },
-	{ "signed-refused",           FX_PLAIN,       tweak_signed,           OP_PUT,          MUT_NONE },
-	{ "signed-strip",             FX_PLAIN,       tweak_signed,           OP_PUT | OP_STRIP, MUT_NONE },
-	{ "signed-sbat-remove-strip", FX_PLAIN,       tweak_signed_sbat,      OP_REMOVE | OP_STRIP, MUT_NONE },
-	{ "overlay-put",              FX_PLAIN,       tweak_overlay,          OP_PUT,          MUT_NONE },
-	{ "overlay-signed-strip",     FX_PLAIN,       tweak_overlay_signed,   OP_PUT_LONG | OP_STRIP, MUT_NONE },
-	{ "no-room-put",              FX_PLAIN,       tweak_no_room,          OP_PUT,          MUT_NONE },
-	{ "grow-headers-put",         FX_PLAIN,       tweak_grow_headers,     OP_PUT,          MUT_NONE },
-	{ "grow-debug-put",           FX_PLAIN,       tweak_grow_debug,       OP_PUT,          MUT_NONE },
-	{ "debug-put-long",           FX_PLAIN,       tweak_debug,            OP_PUT_LONG,     MUT_NONE },
-	{ "checksummed-put",          FX_PLAIN,       tweak_checksummed,      OP_PUT,          MUT_NONE },
-	{ "checksummed-sbat-remove",  FX_PLAIN,       tweak_checksummed_sbat, OP_REMOVE,       MUT_NONE },
-	{ "tight-put",                FX_PLAIN,       tweak_tight,            OP_PUT_FULL,     MUT_NONE },
-	{ "truncated-table",          FX_PLAIN,       tweak_sbat_last,        OP_PUT,          MUT_TRUNCATE_TABLE },
-	{ "truncated-half",           FX_PLAIN,       tweak_sbat_last,        OP_PUT,          MUT_TRUNCATE_HALF },
-	{ "lfanew-past-end",          FX_PLAIN,       NULL,                   OP_PUT,          MUT_LFANEW_PAST_END },
-	{ "many-sections",            FX_PLAIN,       NULL,                   OP_PUT,          MUT_MANY_SECTIONS },
-	{ "huge-raw-size",            FX_PLAIN,       NULL,                   OP_PUT,          MUT_HUGE_RAW },
-	{ "bad-file-align",           FX_PLAIN,       NULL,                   OP_PUT,          MUT_BAD_FILE_ALIGN },
-	{ "mz-only",                  FX_PLAIN,       NULL,                   OP_PUT,          MUT_MZ_ONLY },
-	{ "empty",                    FX_PLAIN,       NULL,                   OP_PUT,          MUT_EMPTY },
+	{ "plain-put", FX_PLAIN, NULL, OP_PUT, MUT_NONE },
+	{ "plain-put-long", FX_PLAIN, NULL, OP_PUT_LONG, MUT_NONE },
+	{ "plain-put-full", FX_PLAIN, NULL, OP_PUT_FULL, MUT_NONE },
+	{ "plain-remove", FX_PLAIN, NULL, OP_REMOVE, MUT_NONE },
+	{ "ia32-put", FX_PLAIN, tweak_ia32, OP_PUT, MUT_NONE },
+	{ "aarch64-put-min", FX_PLAIN, tweak_aarch64, OP_PUT_MIN, MUT_NONE },
+	{ "aarch64-nop-put", FX_PLAIN, tweak_aarch64_nop, OP_PUT, MUT_NONE },
+	{ "riscv64-nop-put-long", FX_PLAIN, tweak_riscv64_nop, OP_PUT_LONG, MUT_NONE },
+	{ "bzimage-old-put", FX_BZIMAGE_OLD, NULL, OP_PUT, MUT_NONE },
+	{ "bzimage-new-put", FX_BZIMAGE_NEW, NULL, OP_PUT, MUT_NONE },
+	{ "bzimage-new-sbat-grow", FX_BZIMAGE_NEW, tweak_bz_sbat, OP_PUT_LONG, MUT_NONE },
+	{ "bzimage-new-sbat-remove", FX_BZIMAGE_NEW, tweak_bz_sbat, OP_REMOVE, MUT_NONE },
+	{ "arm64-put", FX_ARM64, tweak_small_arm64, OP_PUT, MUT_NONE },
+	{ "arm64-sbat-remove", FX_ARM64, tweak_small_arm64_sbat, OP_REMOVE, MUT_NONE },
+	{ "riscv-put", FX_ARM64, tweak_small_arm64, OP_PUT, MUT_RISCV },
+	{ "zboot-put", FX_PLAIN, NULL, OP_PUT, MUT_ZBOOT },
+	{ "sbat-last-replace", FX_PLAIN, tweak_sbat_last, OP_PUT, MUT_NONE },
+	{ "sbat-last-grow", FX_PLAIN, tweak_sbat_last, OP_PUT_LONG, MUT_NONE },
+	{ "sbat-last-full", FX_PLAIN, tweak_sbat_last, OP_PUT_FULL, MUT_NONE },
+	{ "sbat-last-remove", FX_PLAIN, tweak_sbat_last, OP_REMOVE, MUT_NONE },
+	{ "sbat-last-reformat", FX_PLAIN, tweak_sbat_last, OP_REFORMAT, MUT_NONE },
+	{ "sbat-last-merge", FX_PLAIN, tweak_sbat_last, OP_MERGE, MUT_NONE },
+	{ "sbat-conflict-merge", FX_PLAIN, tweak_sbat_conflict, OP_MERGE, MUT_NONE },
+	{ "sbat-conflict-force", FX_PLAIN, tweak_sbat_conflict, OP_MERGE_FORCE, MUT_NONE },
+	{ "sbat-bad-reformat", FX_PLAIN, tweak_sbat_bad, OP_REFORMAT, MUT_NONE },
+	{ "sbat-exact-reformat", FX_PLAIN, tweak_sbat_exact, OP_REFORMAT, MUT_NONE },
+	{ "sbat-exact-put-long", FX_PLAIN, tweak_sbat_exact, OP_PUT_LONG, MUT_NONE },
+	{ "sbat-virtual-put", FX_PLAIN, tweak_sbat_virtual, OP_PUT | OP_RELOCATE, MUT_NONE },
+	{ "sbat-virtual-remove", FX_PLAIN, tweak_sbat_virtual, OP_REMOVE, MUT_NONE },
+	{ "sbat-twice-put", FX_PLAIN, tweak_sbat_twice, OP_PUT, MUT_NONE },
+	{ "sbat-mid-replace", FX_PLAIN, tweak_sbat_mid, OP_PUT, MUT_NONE },
+	{ "sbat-mid-no-room", FX_PLAIN, tweak_sbat_mid, OP_PUT_LONG, MUT_NONE },
+	{ "sbat-mid-relocate", FX_PLAIN, tweak_sbat_mid, OP_PUT_LONG | OP_RELOCATE, MUT_NONE },
+	{ "sbat-mid-retire", FX_PLAIN, tweak_sbat_mid, OP_REMOVE, MUT_NONE },
+	{ "signed-refused", FX_PLAIN, tweak_signed, OP_PUT, MUT_NONE },
+	{ "signed-strip", FX_PLAIN, tweak_signed, OP_PUT | OP_STRIP, MUT_NONE },
+	{ "signed-sbat-remove-strip", FX_PLAIN, tweak_signed_sbat, OP_REMOVE | OP_STRIP, MUT_NONE },
+	{ "overlay-put", FX_PLAIN, tweak_overlay, OP_PUT, MUT_NONE },
+	{ "overlay-signed-strip", FX_PLAIN, tweak_overlay_signed, OP_PUT_LONG | OP_STRIP, MUT_NONE },
+	{ "no-room-put", FX_PLAIN, tweak_no_room, OP_PUT, MUT_NONE },
+	{ "grow-headers-put", FX_PLAIN, tweak_grow_headers, OP_PUT, MUT_NONE },
+	{ "grow-debug-put", FX_PLAIN, tweak_grow_debug, OP_PUT, MUT_NONE },
+	{ "debug-put-long", FX_PLAIN, tweak_debug, OP_PUT_LONG, MUT_NONE },
+	{ "checksummed-put", FX_PLAIN, tweak_checksummed, OP_PUT, MUT_NONE },
+	{ "checksummed-sbat-remove", FX_PLAIN, tweak_checksummed_sbat, OP_REMOVE, MUT_NONE },
+	{ "tight-put", FX_PLAIN, tweak_tight, OP_PUT_FULL, MUT_NONE },
+	{ "truncated-table", FX_PLAIN, tweak_sbat_last, OP_PUT, MUT_TRUNCATE_TABLE },
+	{ "truncated-half", FX_PLAIN, tweak_sbat_last, OP_PUT, MUT_TRUNCATE_HALF },
+	{ "lfanew-past-end", FX_PLAIN, NULL, OP_PUT, MUT_LFANEW_PAST_END },
+	{ "many-sections", FX_PLAIN, NULL, OP_PUT, MUT_MANY_SECTIONS },
+	{ "huge-raw-size", FX_PLAIN, NULL, OP_PUT, MUT_HUGE_RAW },
+	{ "bad-file-align", FX_PLAIN, NULL, OP_PUT, MUT_BAD_FILE_ALIGN },
+	{ "mz-only", FX_PLAIN, NULL, OP_PUT, MUT_MZ_ONLY },
+	{ "empty", FX_PLAIN, NULL, OP_PUT, MUT_EMPTY },
 };
 
 /* Apply m to buf[0..*len), which fx_build made. */
@@ -339,39 +339,20 @@ mutate(uint8_t *buf, size_t *len, enum mutation m)
 	size_t coff = fx_le32(buf + 0x3c) + 4, opt = fx_opt_offset(buf), table = fx_section_table_offset(buf);
 
 	switch (m) {
-	case MUT_NONE:
-		break;
-	case MUT_TRUNCATE_TABLE:
-		*len = table + 40 + 20;
-		break;
-	case MUT_TRUNCATE_HALF:
-		*len /= 2;
-		break;
-	case MUT_LFANEW_PAST_END:
-		fx_put32(buf + 0x3c, (uint32_t)*len + 0x100u);
-		break;
-	case MUT_MANY_SECTIONS:
-		fx_put16(buf + coff + 2, 0xffff);
-		break;
-	case MUT_HUGE_RAW:
-		fx_put32(buf + table + 16, 0xfffffe00u);
-		break;
-	case MUT_BAD_FILE_ALIGN:
-		fx_put32(buf + opt + 0x24, 3);
-		break;
+	case MUT_NONE: break;
+	case MUT_TRUNCATE_TABLE: *len = table + 40 + 20; break;
+	case MUT_TRUNCATE_HALF: *len /= 2; break;
+	case MUT_LFANEW_PAST_END: fx_put32(buf + 0x3c, (uint32_t)*len + 0x100u); break;
+	case MUT_MANY_SECTIONS: fx_put16(buf + coff + 2, 0xffff); break;
+	case MUT_HUGE_RAW: fx_put32(buf + table + 16, 0xfffffe00u); break;
+	case MUT_BAD_FILE_ALIGN: fx_put32(buf + opt + 0x24, 3); break;
 	case MUT_RISCV:
 		memcpy(buf + 0x38, "RSC\x05", 4);
 		fx_put16(buf + coff, FX_MACHINE_RISCV64);
 		break;
-	case MUT_ZBOOT:
-		memcpy(buf + 4, "zimg", 4);
-		break;
-	case MUT_MZ_ONLY:
-		*len = 2;
-		break;
-	case MUT_EMPTY:
-		*len = 0;
-		break;
+	case MUT_ZBOOT: memcpy(buf + 4, "zimg", 4); break;
+	case MUT_MZ_ONLY: *len = 2; break;
+	case MUT_EMPTY: *len = 0; break;
 	}
 }
 
@@ -393,8 +374,7 @@ write_seed(const char *dir, const seed *s, const char *prog)
 	}
 	mutate(buf, &len, s->mutation);
 	if (len + 1 > SEED_MAX_SIZE) {
-		fprintf(stderr, "%s: %s would be %zu bytes (limit %u)\n", prog, s->file, len + 1,
-		        SEED_MAX_SIZE);
+		fprintf(stderr, "%s: %s would be %zu bytes (limit %u)\n", prog, s->file, len + 1, SEED_MAX_SIZE);
 		free(buf);
 		return -1;
 	}
@@ -425,9 +405,10 @@ write_seed(const char *dir, const seed *s, const char *prog)
 static void
 usage(FILE *f, const char *prog)
 {
-	fprintf(f, "usage: %s OUTDIR\n"
-	           "Write the fuzz-edit seed corpus (an operation byte, then a PE/COFF image)\n"
-	           "into OUTDIR (created if missing).\n",
+	fprintf(f,
+	        "usage: %s OUTDIR\n"
+	        "Write the fuzz-edit seed corpus (an operation byte, then a PE/COFF image)\n"
+	        "into OUTDIR (created if missing).\n",
 	        prog);
 }
 

@@ -140,8 +140,9 @@ main(int argc, char **argv)
 	int i;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s FILE|DIR...\n"
-		                "Run the fuzz harness once on each file (directories: each regular file in them).\n",
+		fprintf(stderr,
+		        "usage: %s FILE|DIR...\n"
+		        "Run the fuzz harness once on each file (directories: each regular file in them).\n",
 		        argc > 0 && argv[0] ? argv[0] : "replay");
 		return 2;
 	}

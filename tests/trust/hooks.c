@@ -90,17 +90,22 @@ typedef int (*fsync_fn)(int);
 typedef ssize_t (*copy_fn)(int, loff_t *, int, loff_t *, size_t, unsigned);
 
 /* The next definition of a libc function (dlsym returns an object pointer: convert through a union). */
-#define NEXT(type, name) (((union { void *p; type f; }){ dlsym(RTLD_NEXT, name) }).f)
+#define NEXT(type, name)                                                                                               \
+	(((union {                                                                                                     \
+		 void *p;                                                                                              \
+		 type f;                                                                                               \
+	 }){ dlsym(RTLD_NEXT, name) })                                                                                 \
+	     .f)
 
 /* The mode argument is there only with O_CREAT or O_TMPFILE. */
-#define MODE_ARG(flags, mode)                                     \
-	do {                                                      \
-		if ((flags) & (O_CREAT | O_TMPFILE)) {            \
-			va_list ap;                               \
-			va_start(ap, flags);                      \
-			mode = (mode_t)va_arg(ap, int);           \
-			va_end(ap);                               \
-		}                                                 \
+#define MODE_ARG(flags, mode)                                                                                          \
+	do {                                                                                                           \
+		if ((flags) & (O_CREAT | O_TMPFILE)) {                                                                 \
+			va_list ap;                                                                                    \
+			va_start(ap, flags);                                                                           \
+			mode = (mode_t)va_arg(ap, int);                                                                \
+			va_end(ap);                                                                                    \
+		}                                                                                                      \
 	} while (0)
 
 int

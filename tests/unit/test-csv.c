@@ -30,14 +30,14 @@
 #define E_FIRST "first row must be the sbat,1 header"
 
 /* Macros, so a failing assertion names the line in the test itself. */
-#define assert_diag(d, c, w, l, f) \
-	do { \
-		assert_int_equal((d).code, (c)); \
-		assert_non_null((d).what); \
-		assert_string_equal((d).what, (w)); \
-		assert_int_equal((d).line, (l)); \
-		assert_int_equal((d).field, (f)); \
-		assert_int_equal((d).has_offset, 0); \
+#define assert_diag(d, c, w, l, f)                                                                                     \
+	do {                                                                                                           \
+		assert_int_equal((d).code, (c));                                                                       \
+		assert_non_null((d).what);                                                                             \
+		assert_string_equal((d).what, (w));                                                                    \
+		assert_int_equal((d).line, (l));                                                                       \
+		assert_int_equal((d).field, (f));                                                                      \
+		assert_int_equal((d).has_offset, 0);                                                                   \
 	} while (0)
 
 /* Only for string literals: sizeof keeps embedded NULs. */
@@ -92,8 +92,8 @@ check_csv(const sbat_csv *csv)
 	for (i = 0; i < csv->n_entries; i++) {
 		const sbat_csv_entry *e = &csv->entries[i];
 		const char *f[SBAT_CSV_COLUMNS] = {
-			e->component_name, e->component_generation, e->vendor_name,
-			e->vendor_package_name, e->vendor_version, e->vendor_url,
+			e->component_name,      e->component_generation, e->vendor_name,
+			e->vendor_package_name, e->vendor_version,       e->vendor_url,
 		};
 		const char *t = e->text;
 		size_t k;
@@ -470,7 +470,10 @@ static const struct bad_csv {
 	const char *what;
 	unsigned line, field;
 } bad_csvs[] = {
-#define BAD(rule, lit, what, line, field) { rule, lit, sizeof(lit) - 1, what, line, field }
+#define BAD(rule, lit, what, line, field)                                                                              \
+	{                                                                                                              \
+		rule, lit, sizeof(lit) - 1, what, line, field                                                          \
+	}
 	BAD("only_newlines", "\n", "CSV is empty", 0, 0),
 	BAD("only_newlines", "\r\n", "CSV is empty", 0, 0),
 	BAD("only_newlines", "\n\n\r\n\n", "CSV is empty", 0, 0),
@@ -568,20 +571,6 @@ test_csv_rejections(void **state)
 	}
 }
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 static void
 test_csv_generation_not_decimal(void **state)
 {
@@ -603,12 +592,6 @@ test_csv_generation_not_decimal(void **state)
 			assert_diag(d, SBAT_E_CSV, E_NOTNUM, 2, 2);
 	}
 }
-
-
-
-
-
-
 
 static void
 test_csv_outputs_untouched(void **state)
@@ -766,18 +749,15 @@ test_csv_fuzz(void **state)
 		HDR "a,1,V,a,1,u\nb,65535,V,b,1,u\nc,0002,V,c,1,u",
 	};
 	static const uint8_t spice[] = {
-		',', '\n', '\r', ' ', '0', '1', '9', '\0', '\t',
-		0xef, 0xbb, 0xff, 0x80, 'a', 's', '+',
+		',', '\n', '\r', ' ', '0', '1', '9', '\0', '\t', 0xef, 0xbb, 0xff, 0x80, 'a', 's', '+',
 	};
 	const char *env = getenv("SBAT_CSV_FUZZ_SEED");
-	uint64_t seed = env ? strtoull(env, NULL, 0) : UINT64_C(0x5ba7c5f00d),
-		 s = seed ? seed : 1;
+	uint64_t seed = env ? strtoull(env, NULL, 0) : UINT64_C(0x5ba7c5f00d), s = seed ? seed : 1;
 	unsigned iter, ok = 0, bad = 0;
 	uint8_t buf[512];
 
 	(void)state;
-	print_message("csv fuzz seed 0x%llx (replay with SBAT_CSV_FUZZ_SEED)\n",
-		      (unsigned long long)seed);
+	print_message("csv fuzz seed 0x%llx (replay with SBAT_CSV_FUZZ_SEED)\n", (unsigned long long)seed);
 	for (iter = 0; iter < 20000; iter++) {
 		const char *base = seeds[next_rand(&s) % (sizeof(seeds) / sizeof(seeds[0]))];
 		size_t len = strlen(base), m, n_mut = 1 + next_rand(&s) % 4, i, lines = 1;
@@ -807,9 +787,7 @@ test_csv_fuzz(void **state)
 					len--;
 				}
 				break;
-			case 3:
-				len = pos;
-				break;
+			case 3: len = pos; break;
 			default:
 				if (len)
 					buf[pos] = (uint8_t)next_rand(&s);
@@ -907,8 +885,7 @@ check_fixture_dir(const char *root, const char *sub, int valid, unsigned *seen)
 		count++;
 		if (valid) {
 			if (r != SBAT_OK)
-				fail_msg("%s: %s (line %u, field %u)", path, d.what, d.line,
-					 d.field);
+				fail_msg("%s: %s (line %u, field %u)", path, d.what, d.line, d.field);
 			check_csv(csv);
 			check_round_trip(csv);
 			sbat_csv_free(csv);
@@ -923,10 +900,9 @@ check_fixture_dir(const char *root, const char *sub, int valid, unsigned *seen)
 			if (strcmp(x->name, de->d_name) != 0)
 				continue;
 			seen[i] = 1;
-			if (strcmp(d.what, x->what) != 0 || d.line != x->line ||
-			    d.field != x->field)
-				fail_msg("%s: got \"%s\" at %u:%u, want \"%s\" at %u:%u", path,
-					 d.what, d.line, d.field, x->what, x->line, x->field);
+			if (strcmp(d.what, x->what) != 0 || d.line != x->line || d.field != x->field)
+				fail_msg("%s: got \"%s\" at %u:%u, want \"%s\" at %u:%u", path, d.what, d.line, d.field,
+				         x->what, x->line, x->field);
 		}
 	}
 	closedir(dp);

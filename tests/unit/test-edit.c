@@ -125,8 +125,7 @@ build_kind(int kind)
 }
 
 static image
-edit_ok(const image *in, const uint8_t *pl, size_t pl_len, const sbat_edit_opts *opts,
-        sbat_edit_report *report)
+edit_ok(const image *in, const uint8_t *pl, size_t pl_len, const sbat_edit_opts *opts, sbat_edit_report *report)
 {
 	image out = { NULL, 0 };
 	sbat_diag d;
@@ -153,12 +152,11 @@ mark(uint8_t *mask, size_t off, size_t n)
  * moved intact, and a second run that changes nothing.
  */
 static void
-check_insert(const image *in, const image *out, const uint8_t *pl, size_t pl_len,
-             const sbat_edit_report *r)
+check_insert(const image *in, const image *out, const uint8_t *pl, size_t pl_len, const sbat_edit_report *r)
 {
 	hdr a = read_hdr(in->buf), b = read_hdr(out->buf);
 	uint64_t in_raw_end = raw_end(in->buf, &a), tail = in->len - in_raw_end;
-	uint32_t raw = (uint32_t)align_up(pl_len + 1, a.fa);  /* a NUL always follows the CSV */
+	uint32_t raw = (uint32_t)align_up(pl_len + 1, a.fa); /* a NUL always follows the CSV */
 	uint32_t va = (uint32_t)align_up(virtual_end(in->buf, &a), a.sa);
 	uint32_t ptr = (uint32_t)align_up(in_raw_end, a.fa);
 	uint64_t soi = align_up((uint64_t)va + raw, a.sa);
@@ -170,11 +168,11 @@ check_insert(const image *in, const image *out, const uint8_t *pl, size_t pl_len
 	assert_int_equal(r->action, SBAT_ACTION_INSERT);
 	assert_int_equal(b.nsec, a.nsec + 1);
 	assert_memory_equal(s, ".sbat\0\0\0", 8);
-	assert_int_equal(fx_le32(s + 8), raw);        /* VirtualSize == SizeOfRawData */
-	assert_int_equal(fx_le32(s + 12), va);        /* aligned end of the highest section */
+	assert_int_equal(fx_le32(s + 8), raw); /* VirtualSize == SizeOfRawData */
+	assert_int_equal(fx_le32(s + 12), va); /* aligned end of the highest section */
 	assert_int_equal(fx_le32(s + 16), raw);
 	assert_int_equal(fx_le32(s + 20), ptr);
-	assert_int_equal(fx_le32(s + 24), 0);         /* no relocations */
+	assert_int_equal(fx_le32(s + 24), 0); /* no relocations */
 	assert_int_equal(fx_le16(s + 32), 0);
 	assert_int_equal(fx_le32(s + 36), 0x40000040u);
 	assert_int_equal(b.soi, soi > a.soi ? soi : a.soi);
@@ -247,7 +245,7 @@ run_insert(const fx_spec *spec)
 	assert_non_null(copy);
 	memcpy(copy, in.buf, in.len);
 	out = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, NULL, &r);
-	assert_memory_equal(copy, in.buf, in.len);  /* input never modified */
+	assert_memory_equal(copy, in.buf, in.len); /* input never modified */
 	check_insert(&in, &out, PAYLOAD, PAYLOAD_LEN, &r);
 	check_reads_back(&out, PAYLOAD, PAYLOAD_LEN);
 	check_idempotent(&out, PAYLOAD, PAYLOAD_LEN, NULL);
@@ -328,7 +326,7 @@ test_edit_insert_zboot(void **state)
 	assert_int_equal(r.action, SBAT_ACTION_INSERT);
 	assert_int_equal(b.soi % b.sa, 0);
 	assert_memory_equal(out.buf + 4, "zimg", 4);
-	assert_memory_equal(out.buf, in.buf, 0x40);  /* the zboot header is untouched */
+	assert_memory_equal(out.buf, in.buf, 0x40); /* the zboot header is untouched */
 	free(in.buf);
 	free(out.buf);
 	run_insert_kind(FX_ZBOOT);
@@ -368,7 +366,9 @@ test_edit_kernel_headers_untouched(void **state)
 
 			assert_memory_equal(out.buf + 0x1ef, in.buf + 0x1ef, end - 0x1ef);
 			/* and the new header ends before the setup header */
-			assert_true(fx_section_table_offset(out.buf) + 40u * fx_le16(out.buf + fx_le32(out.buf + 0x3c) + 6) <= 0x1ef);
+			assert_true(fx_section_table_offset(out.buf) +
+			                40u * fx_le16(out.buf + fx_le32(out.buf + 0x3c) + 6) <=
+			            0x1ef);
 		}
 		free(in.buf);
 		free(out.buf);
@@ -378,8 +378,9 @@ test_edit_kernel_headers_untouched(void **state)
 static void
 test_edit_insert_small_alignments(void **state)
 {
-	static const uint32_t aligns[][2] = { { 0x20, 0x20 }, { 0x200, 0x200 }, { 0x200, 0x10000 },
-	                                      { 0x1000, 0x1000 }, { 0x10, 0x1000 } };
+	static const uint32_t aligns[][2] = {
+		{ 0x20, 0x20 }, { 0x200, 0x200 }, { 0x200, 0x10000 }, { 0x1000, 0x1000 }, { 0x10, 0x1000 }
+	};
 	unsigned k;
 
 	(void)state;
@@ -636,8 +637,7 @@ test_edit_replace_mid_file_in_place(void **state)
 	out = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, NULL, &r);
 	assert_int_equal(r.action, SBAT_ACTION_REPLACE);
 	check_replace_in_place(&in, &out, 2, PAYLOAD, PAYLOAD_LEN);
-	assert_int_equal(read_hdr(out.buf).csum,
-	                 fx_checksum(out.buf, out.len, read_hdr(out.buf).opt + OPT_CHECKSUM));
+	assert_int_equal(read_hdr(out.buf).csum, fx_checksum(out.buf, out.len, read_hdr(out.buf).opt + OPT_CHECKSUM));
 	check_idempotent(&out, PAYLOAD, PAYLOAD_LEN, NULL);
 	free(in.buf);
 	free(out.buf);
@@ -774,7 +774,6 @@ test_edit_payload_exactly_file_aligned(void **state)
 	free(out.buf);
 }
 
-
 static sbat_edit_opts
 opts_with(int relocate, int remove)
 {
@@ -810,7 +809,7 @@ test_edit_insert_shifts_data_for_header_room(void **state)
 	spec.set_checksum = 1;
 	in = build(&spec);
 	a = read_hdr(in.buf);
-	assert_int_equal(a.table + 40u * a.nsec, a.soh);  /* really no slot */
+	assert_int_equal(a.table + 40u * a.nsec, a.soh); /* really no slot */
 	out = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, NULL, &r);
 	b = read_hdr(out.buf);
 	shift = (uint32_t)r.data_shift;
@@ -827,7 +826,7 @@ test_edit_insert_shifts_data_for_header_room(void **state)
 		const uint8_t *sa = sect(in.buf, &a, i), *sb = sect(out.buf, &b, i);
 
 		assert_int_equal(fx_le32(sb + 20), fx_le32(sa + 20) + shift);
-		assert_int_equal(fx_le32(sb + 12), fx_le32(sa + 12));   /* VAs never move */
+		assert_int_equal(fx_le32(sb + 12), fx_le32(sa + 12)); /* VAs never move */
 		assert_memory_equal(out.buf + fx_le32(sb + 20), in.buf + fx_le32(sa + 20), fx_le32(sa + 16));
 	}
 	fx_put32(out.buf + pout.debug[0].field_offset, pout.debug[0].pointer_to_raw_data);
@@ -838,8 +837,8 @@ test_edit_insert_shifts_data_for_header_room(void **state)
 		assert_int_equal(out.buf[i], 0);
 	assert_int_equal(b.csum, fx_checksum(out.buf, out.len, b.opt + OPT_CHECKSUM));
 	/* debug data and symbols in the overlay moved with it, and their pointers too */
-	assert_memory_equal(out.buf + pout.debug[0].pointer_to_raw_data,
-	                    in.buf + pin.debug[0].pointer_to_raw_data, pin.debug[0].size_of_data);
+	assert_memory_equal(out.buf + pout.debug[0].pointer_to_raw_data, in.buf + pin.debug[0].pointer_to_raw_data,
+	                    pin.debug[0].size_of_data);
 	assert_memory_equal(out.buf + pout.pointer_to_symbol_table, in.buf + pin.pointer_to_symbol_table, 18);
 	check_reads_back(&out, PAYLOAD, PAYLOAD_LEN);
 	check_idempotent(&out, PAYLOAD, PAYLOAD_LEN, NULL);
@@ -982,7 +981,8 @@ test_edit_remove_mid_file_retires(void **state)
 	assert_int_equal(pe.sbat_count, 0);
 	assert_memory_equal(sect(out.buf, &a, 2), ".oldsbat", 8);
 	for (i = 0; i < in.len; i++) {
-		int in_name = i >= (size_t)(sect(in.buf, &a, 2) - in.buf) && i < (size_t)(sect(in.buf, &a, 2) - in.buf) + 8;
+		int in_name = i >= (size_t)(sect(in.buf, &a, 2) - in.buf) &&
+		              i < (size_t)(sect(in.buf, &a, 2) - in.buf) + 8;
 		int in_data = i >= fx_le32(sect(in.buf, &a, 2) + 20) && i < fx_le32(sect(in.buf, &a, 2) + 20) + 0x200u;
 
 		if (in_data)
@@ -1165,7 +1165,7 @@ static void
 test_edit_overlapping_sbat_refused(void **state)
 {
 	fx_spec spec = spec_with_sbat(2, 0x200, 0x200);
-	static const int modes[] = { 0, 1, 2 };  /* replace, remove, relocate */
+	static const int modes[] = { 0, 1, 2 }; /* replace, remove, relocate */
 	image in;
 	hdr a;
 	unsigned m;
@@ -1183,8 +1183,14 @@ test_edit_overlapping_sbat_refused(void **state)
 		sbat_diag d;
 
 		o.relocate = modes[m] == 2;
-		assert_int_equal(edit_buf(in.buf, in.len, modes[m] == 1 ? NULL : csv ? (const uint8_t *)csv : PAYLOAD,
-		                           modes[m] == 1 ? 0 : csv ? len : PAYLOAD_LEN, &o, &out, &out_len, NULL, &d),
+		assert_int_equal(edit_buf(in.buf, in.len,
+		                          modes[m] == 1 ? NULL :
+		                          csv           ? (const uint8_t *)csv :
+		                                          PAYLOAD,
+		                          modes[m] == 1 ? 0 :
+		                          csv           ? len :
+		                                          PAYLOAD_LEN,
+		                          &o, &out, &out_len, NULL, &d),
 		                 SBAT_E_PE_SECTION);
 		assert_null(out);
 		assert_int_equal(d.other_index, 1);
@@ -1216,7 +1222,7 @@ nop_app_spec(uint16_t machine, int fill)
 	spec.size_of_headers = 0x1000;
 	spec.header_fill = fill;
 	spec.n_sections = 2;
-	spec.sections[1] = spec.sections[2];   /* .text and .data */
+	spec.sections[1] = spec.sections[2]; /* .text and .data */
 	return spec;
 }
 
@@ -1328,12 +1334,9 @@ test_edit_nop_padding_needs_matching_machine(void **state)
 		uint16_t machine;
 		int fill;
 	} wrong[] = {
-		{ FX_MACHINE_X86_64, FX_FILL_ARM64_NOP },
-		{ FX_MACHINE_X86_64, FX_FILL_RISCV_NOP },
-		{ FX_MACHINE_I386, FX_FILL_ARM64_NOP },
-		{ FX_MACHINE_ARM64, FX_FILL_RISCV_NOP },
-		{ FX_MACHINE_RISCV64, FX_FILL_ARM64_NOP },
-		{ FX_MACHINE_RISCV32, FX_FILL_ARM64_NOP },
+		{ FX_MACHINE_X86_64, FX_FILL_ARM64_NOP },  { FX_MACHINE_X86_64, FX_FILL_RISCV_NOP },
+		{ FX_MACHINE_I386, FX_FILL_ARM64_NOP },    { FX_MACHINE_ARM64, FX_FILL_RISCV_NOP },
+		{ FX_MACHINE_RISCV64, FX_FILL_ARM64_NOP }, { FX_MACHINE_RISCV32, FX_FILL_ARM64_NOP },
 	};
 	unsigned k;
 
@@ -1353,7 +1356,7 @@ test_edit_nop_padding_needs_matching_machine(void **state)
 static void
 test_edit_nop_padding_must_be_intact(void **state)
 {
-	static const uint8_t yield[4] = { 0x3f, 0x20, 0x03, 0xd5 };     /* arm64 YIELD */
+	static const uint8_t yield[4] = { 0x3f, 0x20, 0x03, 0xd5 }; /* arm64 YIELD */
 	static const uint8_t half[4] = { 0x1f, 0x20, 0x00, 0x00 };
 	static const uint8_t riscv_addi[4] = { 0x13, 0x05, 0x00, 0x00 }; /* addi a0, zero, 0 */
 	unsigned k, word;
@@ -1396,7 +1399,7 @@ test_edit_nop_padding_must_be_intact(void **state)
 static void
 test_edit_nop_padding_only_inside_headers(void **state)
 {
-	static const uint32_t soh[] = { 0, 8, 20, 36 };   /* SizeOfHeaders: the table end plus these */
+	static const uint32_t soh[] = { 0, 8, 20, 36 }; /* SizeOfHeaders: the table end plus these */
 	unsigned k, i;
 
 	(void)state;

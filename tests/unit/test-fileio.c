@@ -347,7 +347,7 @@ test_read_fifo(void **state)
 		sbat_diag d;
 		sbat_err r;
 
-		alarm(10);  /* never outlive the test */
+		alarm(10); /* never outlive the test */
 		memset(&d, 0, sizeof(d));
 		r = sbat_file_read(path, SBAT_FILE_MAX_SIZE, &buf, &len, &d);
 		_exit(r == SBAT_E_NOT_REGULAR ? 0 : 1);

@@ -14,12 +14,14 @@
 
 #include "../fixtures/fixture.h"
 
-static uint64_t up(uint64_t v, uint64_t a)
+static uint64_t
+up(uint64_t v, uint64_t a)
 {
 	return (v + a - 1) / a * a;
 }
 
-static uint8_t *build_ok(const fx_spec *spec, size_t *len)
+static uint8_t *
+build_ok(const fx_spec *spec, size_t *len)
 {
 	uint8_t *buf = NULL;
 
@@ -28,7 +30,8 @@ static uint8_t *build_ok(const fx_spec *spec, size_t *len)
 	return buf;
 }
 
-static void build_fails(const fx_spec *spec)
+static void
+build_fails(const fx_spec *spec)
 {
 	uint8_t *buf = NULL;
 	size_t len = 0;
@@ -38,7 +41,8 @@ static void build_fails(const fx_spec *spec)
 }
 
 /* Re-derive the layout rules from the bytes alone. */
-static void check_layout(const uint8_t *b, size_t n)
+static void
+check_layout(const uint8_t *b, size_t n)
 {
 	size_t pe, coff, opt, tab, dirs;
 	uint16_t nsec, optsz, magic;
@@ -54,7 +58,7 @@ static void check_layout(const uint8_t *b, size_t n)
 	coff = pe + 4;
 	nsec = fx_le16(b + coff + 2);
 	optsz = fx_le16(b + coff + 16);
-	assert_int_equal(fx_le16(b + coff + 18) & 0x0001, 0);  /* relocations not stripped */
+	assert_int_equal(fx_le16(b + coff + 18) & 0x0001, 0); /* relocations not stripped */
 	opt = fx_opt_offset(b);
 	assert_int_equal(opt, pe + 24);
 	magic = fx_le16(b + opt);
@@ -114,7 +118,8 @@ static void check_layout(const uint8_t *b, size_t n)
 		assert_int_equal(sum, fx_checksum(b, n, opt + 0x40));
 }
 
-static void test_checksum_known(void **state)
+static void
+test_checksum_known(void **state)
 {
 	/* words 0x0001 + 0xffff fold to 0x0001, then the odd byte 0x02, then length 5 */
 	static const uint8_t b[] = { 0x01, 0x00, 0xff, 0xff, 0x02 };
@@ -129,7 +134,8 @@ static void test_checksum_known(void **state)
 	assert_int_equal(fx_checksum(c, 0, 0), 0);
 }
 
-static void test_le_helpers(void **state)
+static void
+test_le_helpers(void **state)
 {
 	uint8_t b[4];
 
@@ -142,7 +148,8 @@ static void test_le_helpers(void **state)
 	assert_int_equal(fx_le16(b), 0xa55a);
 }
 
-static void test_plain(void **state)
+static void
+test_plain(void **state)
 {
 	fx_spec spec;
 	uint8_t *b;
@@ -158,9 +165,9 @@ static void test_plain(void **state)
 	assert_int_equal(fx_le32(b + fx_opt_offset(b) + 0x3c), 0x400);
 	assert_int_equal(fx_le32(b + fx_opt_offset(b) + 0x38), 0x7000);
 	assert_memory_equal(b + tab, ".text\0\0\0", 8);
-	assert_int_equal(fx_le32(b + tab + 40 * 2 + 8), 0x3000);   /* .data VirtualSize */
-	assert_int_equal(fx_le32(b + tab + 40 * 2 + 12), 0x4000);  /* .data VA */
-	assert_int_equal(fx_le32(b + tab + 40 * 2 + 20), 0x1e00);  /* .data raw */
+	assert_int_equal(fx_le32(b + tab + 40 * 2 + 8), 0x3000);  /* .data VirtualSize */
+	assert_int_equal(fx_le32(b + tab + 40 * 2 + 12), 0x4000); /* .data VA */
+	assert_int_equal(fx_le32(b + tab + 40 * 2 + 20), 0x1e00); /* .data raw */
 	/* slack between the table and SizeOfHeaders is zero; section data non-zero */
 	for (i = 0x200; i < 0x400; i++)
 		assert_int_equal(b[i], 0);
@@ -169,7 +176,8 @@ static void test_plain(void **state)
 	free(b);
 }
 
-static void test_pe32(void **state)
+static void
+test_pe32(void **state)
 {
 	fx_spec spec;
 	uint8_t *b;
@@ -183,15 +191,15 @@ static void test_pe32(void **state)
 	check_layout(b, n);
 	opt = fx_opt_offset(b);
 	assert_int_equal(fx_le16(b + opt - 20 + 18), 0x0306);
-	assert_int_equal(fx_le32(b + opt + 0x18), 0x3000);       /* BaseOfData */
-	assert_int_equal(fx_le32(b + opt + 0x1c), 0x10000000u);  /* ImageBase */
+	assert_int_equal(fx_le32(b + opt + 0x18), 0x3000);      /* BaseOfData */
+	assert_int_equal(fx_le32(b + opt + 0x1c), 0x10000000u); /* ImageBase */
 	assert_int_equal(fx_le32(b + opt + 0x5c), 16);
 	assert_int_equal(fx_section_table_offset(b), 0x178);
 	free(b);
 }
 
-static void check_bzimage(const uint8_t *b, size_t n, size_t tab_end, uint8_t fill,
-                          unsigned setup_sects)
+static void
+check_bzimage(const uint8_t *b, size_t n, size_t tab_end, uint8_t fill, unsigned setup_sects)
 {
 	size_t i;
 
@@ -209,7 +217,8 @@ static void check_bzimage(const uint8_t *b, size_t n, size_t tab_end, uint8_t fi
 	assert_true(n > 0x26c);
 }
 
-static void test_bzimage_old(void **state)
+static void
+test_bzimage_old(void **state)
 {
 	fx_spec spec;
 	uint8_t *b;
@@ -231,7 +240,8 @@ static void test_bzimage_old(void **state)
 	free(b);
 }
 
-static void test_bzimage_new(void **state)
+static void
+test_bzimage_new(void **state)
 {
 	fx_spec spec;
 	uint8_t *b;
@@ -248,11 +258,12 @@ static void test_bzimage_new(void **state)
 	assert_int_equal(fx_le32(b + fx_opt_offset(b) + 0x3c), 0x1000);
 	assert_int_equal(fx_le32(b + tab + 12), 0x1000);
 	assert_int_equal(fx_le32(b + tab + 20), 0x1000);
-	assert_int_equal(fx_le32(b + tab + 120 + 8), 0x5000);     /* .data VirtualSize */
+	assert_int_equal(fx_le32(b + tab + 120 + 8), 0x5000); /* .data VirtualSize */
 	free(b);
 }
 
-static void test_arm64(void **state)
+static void
+test_arm64(void **state)
 {
 	fx_spec spec;
 	uint8_t *b;
@@ -271,7 +282,8 @@ static void test_arm64(void **state)
 }
 
 /* NOP header fill: whole 4-byte words from the section table end up to SizeOfHeaders */
-static void test_header_fill(void **state)
+static void
+test_header_fill(void **state)
 {
 	static const uint8_t arm64_nop[4] = { 0x1f, 0x20, 0x03, 0xd5 };
 	static const uint8_t riscv_nop[4] = { 0x13, 0x00, 0x00, 0x00 };
@@ -301,7 +313,8 @@ static void test_header_fill(void **state)
 	free(z);
 }
 
-static void test_extras(void **state)
+static void
+test_extras(void **state)
 {
 	fx_spec spec;
 	uint8_t *b;
@@ -318,7 +331,7 @@ static void test_extras(void **state)
 	b = build_ok(&spec, &n);
 	check_layout(b, n);
 	opt = fx_opt_offset(b);
-	assert_int_equal(fx_le32(b + opt - 20 + 8), 0x2000);   /* PointerToSymbolTable */
+	assert_int_equal(fx_le32(b + opt - 20 + 8), 0x2000); /* PointerToSymbolTable */
 	assert_int_equal(fx_le32(b + opt - 20 + 12), 1);
 	assert_int_equal(fx_le32(b + opt + 0x70 + 32), 0x2068); /* cert: 0x2000 + 100, 8-aligned */
 	rva = fx_le32(b + opt + 0x70 + 48);
@@ -331,7 +344,8 @@ static void test_extras(void **state)
 	free(b);
 }
 
-static void test_content_and_exact(void **state)
+static void
+test_content_and_exact(void **state)
 {
 	fx_section s;
 	fx_spec spec;
@@ -358,7 +372,8 @@ static void test_content_and_exact(void **state)
 	free(b);
 }
 
-static void test_rejects(void **state)
+static void
+test_rejects(void **state)
 {
 	fx_section s;
 	fx_spec spec;
@@ -378,11 +393,11 @@ static void test_rejects(void **state)
 	build_fails(&spec);
 
 	fx_spec_init(&spec, FX_PLAIN);
-	spec.size_of_headers = 0x100;   /* below the section table end */
+	spec.size_of_headers = 0x100; /* below the section table end */
 	build_fails(&spec);
 
 	fx_spec_init(&spec, FX_PLAIN);
-	spec.size_of_headers = 0x500;   /* not a multiple of FileAlignment */
+	spec.size_of_headers = 0x500; /* not a multiple of FileAlignment */
 	build_fails(&spec);
 
 	fx_spec_init(&spec, FX_PLAIN);
@@ -443,7 +458,7 @@ static void test_rejects(void **state)
 		uint8_t *b;
 		size_t n;
 
-		b = build_ok(&spec, &n);   /* 6 headers end at 0x1e8: still fits */
+		b = build_ok(&spec, &n); /* 6 headers end at 0x1e8: still fits */
 		check_layout(b, n);
 		free(b);
 	}
@@ -459,7 +474,8 @@ static void test_rejects(void **state)
 	assert_int_equal(fx_spec_insert_section(&spec, 4, &s), -1);
 }
 
-static void test_write_file(void **state)
+static void
+test_write_file(void **state)
 {
 	char path[] = "/tmp/fx-selfcheck-XXXXXX";
 	static const uint8_t data[] = { 'M', 'Z', 0, 1, 2 };
@@ -481,21 +497,16 @@ static void test_write_file(void **state)
 	assert_int_equal(fx_write_file("/nonexistent-dir/x", data, sizeof(data)), -1);
 }
 
-int main(void)
+int
+main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_checksum_known),
-		cmocka_unit_test(test_le_helpers),
-		cmocka_unit_test(test_plain),
-		cmocka_unit_test(test_pe32),
-		cmocka_unit_test(test_bzimage_old),
-		cmocka_unit_test(test_bzimage_new),
-		cmocka_unit_test(test_arm64),
-		cmocka_unit_test(test_header_fill),
-		cmocka_unit_test(test_extras),
-		cmocka_unit_test(test_content_and_exact),
-		cmocka_unit_test(test_rejects),
-		cmocka_unit_test(test_write_file),
+		cmocka_unit_test(test_checksum_known), cmocka_unit_test(test_le_helpers),
+		cmocka_unit_test(test_plain),          cmocka_unit_test(test_pe32),
+		cmocka_unit_test(test_bzimage_old),    cmocka_unit_test(test_bzimage_new),
+		cmocka_unit_test(test_arm64),          cmocka_unit_test(test_header_fill),
+		cmocka_unit_test(test_extras),         cmocka_unit_test(test_content_and_exact),
+		cmocka_unit_test(test_rejects),        cmocka_unit_test(test_write_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

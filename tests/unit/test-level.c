@@ -29,22 +29,22 @@
 #define E_RANGE "generation out of range 1..65535"
 
 /* Macros, so a failing assertion names the line in the test itself. */
-#define assert_diag(d, c, w, l, f) \
-	do { \
-		assert_int_equal((d).code, (c)); \
-		assert_non_null((d).what); \
-		assert_string_equal((d).what, (w)); \
-		assert_int_equal((d).line, (l)); \
-		assert_int_equal((d).field, (f)); \
-		assert_int_equal((d).has_offset, 0); \
+#define assert_diag(d, c, w, l, f)                                                                                     \
+	do {                                                                                                           \
+		assert_int_equal((d).code, (c));                                                                       \
+		assert_non_null((d).what);                                                                             \
+		assert_string_equal((d).what, (w));                                                                    \
+		assert_int_equal((d).line, (l));                                                                       \
+		assert_int_equal((d).field, (f));                                                                      \
+		assert_int_equal((d).has_offset, 0);                                                                   \
 	} while (0)
 
-#define assert_diag_at(d, c, w) \
-	do { \
-		assert_int_equal((d).code, (c)); \
-		assert_non_null((d).what); \
-		assert_string_equal((d).what, (w)); \
-		assert_int_equal((d).has_offset, 1); \
+#define assert_diag_at(d, c, w)                                                                                        \
+	do {                                                                                                           \
+		assert_int_equal((d).code, (c));                                                                       \
+		assert_non_null((d).what);                                                                             \
+		assert_string_equal((d).what, (w));                                                                    \
+		assert_int_equal((d).has_offset, 1);                                                                   \
 	} while (0)
 
 /* Only for string literals: sizeof keeps embedded NULs. */
@@ -301,10 +301,10 @@ test_parse_invalid(void **state)
 
 		r = parse_n(bad[i].text, strlen(bad[i].text), &level, &d);
 
-		if (r != SBAT_E_LEVEL || !d.what || strcmp(d.what, bad[i].what) != 0 ||
-		    d.line != bad[i].line || d.field != bad[i].field)
-			print_message("case %zu: \"%s\" gave \"%s\" %u:%u\n", i, bad[i].text,
-			              d.what ? d.what : "", d.line, d.field);
+		if (r != SBAT_E_LEVEL || !d.what || strcmp(d.what, bad[i].what) != 0 || d.line != bad[i].line ||
+		    d.field != bad[i].field)
+			print_message("case %zu: \"%s\" gave \"%s\" %u:%u\n", i, bad[i].text, d.what ? d.what : "",
+			              d.line, d.field);
 		assert_int_equal(r, SBAT_E_LEVEL);
 		assert_diag(d, SBAT_E_LEVEL, bad[i].what, bad[i].line, bad[i].field);
 		assert_null(level);
@@ -738,8 +738,7 @@ test_shim_duplicate(void **state)
 }
 
 static void
-expect_bad(const uint8_t *content, size_t n, uint32_t vsize, int which, const char *what,
-           uint64_t rel_offset)
+expect_bad(const uint8_t *content, size_t n, uint32_t vsize, int which, const char *what, uint64_t rel_offset)
 {
 	size_t len;
 	uint8_t *img = build_shim(LONG_NAME, content, n, vsize, &len);

@@ -115,7 +115,8 @@ test_lint_sbat_add_output_is_clean(void **state)
 		spec.set_checksum = kinds[k] == FX_PLAIN;
 		assert_int_equal(fx_build(&spec, &in, &len), 0);
 		assert_int_equal(edit_buf(in, len, (const uint8_t *)FX_SBAT_CSV, strlen(FX_SBAT_CSV), NULL, &out,
-		                          &out_len, NULL, NULL), SBAT_OK);
+		                          &out_len, NULL, NULL),
+		                 SBAT_OK);
 		lint_buf(out, out_len, &c);
 		if (c.errors || c.warnings)
 			fail_msg("kind %d: %u errors, %u warnings", kinds[k], c.errors, c.warnings);
@@ -149,8 +150,9 @@ test_lint_section_in_headers(void **state)
 static void
 test_lint_sbat_rules(void **state)
 {
-	static const char five_fields[] = "sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"
-	                                  "memtest86+,1,Memtest86+,6.10,https://memtest.org\n";
+	static const char five_fields[] =
+	    "sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"
+	    "memtest86+,1,Memtest86+,6.10,https://memtest.org\n";
 	static const char lax[] = "sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"
 	                          "tool,1,V,tool,1.0, https://example.org\n";
 	fx_spec spec;

@@ -26,14 +26,14 @@
  * format and not against itself.
  */
 #define T_E_LFANEW 0x3c
-#define T_COFF_NSECT 2          /* from the COFF header (after "PE\0\0") */
+#define T_COFF_NSECT 2 /* from the COFF header (after "PE\0\0") */
 #define T_COFF_SOOH 16
 #define T_OPT_SECT_ALIGN 0x20
 #define T_OPT_FILE_ALIGN 0x24
 #define T_OPT_SOH 0x3c
 #define T_OPT32_NRVA 0x5c
 #define T_OPT64_NRVA 0x6c
-#define T_DIR_CERT (4 * 8)      /* from the first data directory */
+#define T_DIR_CERT (4 * 8) /* from the first data directory */
 #define T_DIR_DEBUG (6 * 8)
 #define T_SH_SIZE 40
 #define T_SH_VSIZE 8
@@ -74,13 +74,13 @@
 /* base images */
 
 enum base {
-	B_PLAIN,      /* FX_PLAIN: PE32+, table 0x188..0x200, SizeOfHeaders 0x400, file 0x2000 */
-	B_PLAIN32,    /* FX_PLAIN as PE32 (magic 0x10b) */
-	B_SIGNED,     /* FX_PLAIN with a 0x100-byte certificate table at 0x2000 */
-	B_BZOLD,      /* FX_BZIMAGE_OLD */
-	B_BZNEW,      /* FX_BZIMAGE_NEW */
-	B_ARM64,      /* FX_ARM64 */
-	B_WITH_SBAT,  /* FX_PLAIN with a .sbat section in the middle of the file */
+	B_PLAIN,     /* FX_PLAIN: PE32+, table 0x188..0x200, SizeOfHeaders 0x400, file 0x2000 */
+	B_PLAIN32,   /* FX_PLAIN as PE32 (magic 0x10b) */
+	B_SIGNED,    /* FX_PLAIN with a 0x100-byte certificate table at 0x2000 */
+	B_BZOLD,     /* FX_BZIMAGE_OLD */
+	B_BZNEW,     /* FX_BZIMAGE_NEW */
+	B_ARM64,     /* FX_ARM64 */
+	B_WITH_SBAT, /* FX_PLAIN with a .sbat section in the middle of the file */
 	B__MAX
 };
 
@@ -103,15 +103,9 @@ base_spec(int base, fx_spec *spec)
 		fx_spec_init(spec, FX_PLAIN);
 		spec->cert_len = 0x100;
 		break;
-	case B_BZOLD:
-		fx_spec_init(spec, FX_BZIMAGE_OLD);
-		break;
-	case B_BZNEW:
-		fx_spec_init(spec, FX_BZIMAGE_NEW);
-		break;
-	case B_ARM64:
-		fx_spec_init(spec, FX_ARM64);
-		break;
+	case B_BZOLD: fx_spec_init(spec, FX_BZIMAGE_OLD); break;
+	case B_BZNEW: fx_spec_init(spec, FX_BZIMAGE_NEW); break;
+	case B_ARM64: fx_spec_init(spec, FX_ARM64); break;
 	case B_WITH_SBAT:
 		fx_spec_init(spec, FX_PLAIN);
 		memset(&sbat, 0, sizeof(sbat));
@@ -121,9 +115,7 @@ base_spec(int base, fx_spec *spec)
 		assert_int_equal(fx_spec_insert_section(spec, 2, &sbat), 0);
 		break;
 	case B_PLAIN:
-	default:
-		fx_spec_init(spec, FX_PLAIN);
-		break;
+	default: fx_spec_init(spec, FX_PLAIN); break;
 	}
 }
 
@@ -182,14 +174,14 @@ get_anchors(const uint8_t *buf, size_t len, anchors *a)
 /* the table of single-field corruptions */
 
 enum anchor {
-	A_ABS,   /* file offset 0 */
-	A_PE,    /* e_lfanew: the "PE\0\0" signature */
-	A_COFF,  /* the COFF file header */
-	A_OPT,   /* the optional header */
-	A_DIRS,  /* the first data directory */
-	A_SECT,  /* section header idx */
-	A_TEND,  /* first byte after the section table */
-	A_END,   /* end of file */
+	A_ABS,  /* file offset 0 */
+	A_PE,   /* e_lfanew: the "PE\0\0" signature */
+	A_COFF, /* the COFF file header */
+	A_OPT,  /* the optional header */
+	A_DIRS, /* the first data directory */
+	A_SECT, /* section header idx */
+	A_TEND, /* first byte after the section table */
+	A_END,  /* end of file */
 };
 
 typedef struct loc {
@@ -200,9 +192,9 @@ typedef struct loc {
 
 typedef struct poke {
 	loc at;
-	unsigned n;          /* bytes written; 0 ends the list */
+	unsigned n; /* bytes written; 0 ends the list */
 	uint8_t bytes[4];
-	int rel_value;       /* write the 32-bit value of `value` instead of bytes */
+	int rel_value; /* write the 32-bit value of `value` instead of bytes */
 	loc value;
 } poke;
 
@@ -212,21 +204,39 @@ typedef struct mcase {
 	const char *name;
 	int base;
 	poke pokes[MAX_POKES];
-	int truncate;        /* cut the file at trunc_to (after the pokes) */
+	int truncate; /* cut the file at trunc_to (after the pokes) */
 	loc trunc_to;
-	sbat_err code;       /* SBAT_OK: the image must be accepted */
+	sbat_err code; /* SBAT_OK: the image must be accepted */
 	const char *what;
-	loc diag_at;         /* the offset the check must report */
+	loc diag_at; /* the offset the check must report */
 } mcase;
 
-#define L(a, i, r) { (a), (i), (r) }
-#define B4(v) { (uint8_t)((v) & 0xffu), (uint8_t)(((v) >> 8) & 0xffu), \
-                (uint8_t)(((v) >> 16) & 0xffu), (uint8_t)(((v) >> 24) & 0xffu) }
-#define P32(a, i, r, v) { L(a, i, r), 4, B4(v), 0, L(A_ABS, 0, 0) }
-#define P16(a, i, r, v) { L(a, i, r), 2, B4(v), 0, L(A_ABS, 0, 0) }
-#define P8(a, i, r, v) { L(a, i, r), 1, B4(v), 0, L(A_ABS, 0, 0) }
+#define L(a, i, r)                                                                                                     \
+	{                                                                                                              \
+		(a), (i), (r)                                                                                          \
+	}
+#define B4(v)                                                                                                          \
+	{                                                                                                              \
+		(uint8_t)((v)&0xffu), (uint8_t)(((v) >> 8) & 0xffu), (uint8_t)(((v) >> 16) & 0xffu),                   \
+		    (uint8_t)(((v) >> 24) & 0xffu)                                                                     \
+	}
+#define P32(a, i, r, v)                                                                                                \
+	{                                                                                                              \
+		L(a, i, r), 4, B4(v), 0, L(A_ABS, 0, 0)                                                                \
+	}
+#define P16(a, i, r, v)                                                                                                \
+	{                                                                                                              \
+		L(a, i, r), 2, B4(v), 0, L(A_ABS, 0, 0)                                                                \
+	}
+#define P8(a, i, r, v)                                                                                                 \
+	{                                                                                                              \
+		L(a, i, r), 1, B4(v), 0, L(A_ABS, 0, 0)                                                                \
+	}
 /* the 32-bit value of another anchor plus vr */
-#define PREL(a, i, r, va, vi, vr) { L(a, i, r), 4, { 0, 0, 0, 0 }, 1, L(va, vi, vr) }
+#define PREL(a, i, r, va, vi, vr)                                                                                      \
+	{                                                                                                              \
+		L(a, i, r), 4, { 0, 0, 0, 0 }, 1, L(va, vi, vr)                                                        \
+	}
 
 /* section header i, field f */
 #define SL(i, f) L(A_SECT, i, f)
@@ -235,273 +245,596 @@ typedef struct mcase {
 
 static const mcase cases[] = {
 	/* DOS header */
-	{ .name = "empty file", .base = B_PLAIN, .truncate = 1, .trunc_to = L(A_ABS, 0, 0),
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_SMALL, .diag_at = L(A_ABS, 0, 0) },
-	{ .name = "file of 0x3f bytes", .base = B_PLAIN, .truncate = 1, .trunc_to = L(A_ABS, 0, 0x3f),
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_SMALL, .diag_at = L(A_ABS, 0, 0x3f) },
-	{ .name = "file of exactly 0x40 bytes", .base = B_PLAIN, .truncate = 1, .trunc_to = L(A_ABS, 0, 0x40),
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_PE_EOF, .diag_at = L(A_ABS, 0, T_E_LFANEW) },
-	{ .name = "no MZ", .base = B_PLAIN, .pokes = { P8(A_ABS, 0, 1, 'Y') },
-	  .code = SBAT_E_PE_MAGIC, .what = W_MZ, .diag_at = L(A_ABS, 0, 0) },
-	{ .name = "no MZ (zero bytes)", .base = B_PLAIN, .pokes = { P16(A_ABS, 0, 0, 0) },
-	  .code = SBAT_E_PE_MAGIC, .what = W_MZ, .diag_at = L(A_ABS, 0, 0) },
-	{ .name = "arm64: no MZ", .base = B_ARM64, .pokes = { P8(A_ABS, 0, 0, 'm') },
-	  .code = SBAT_E_PE_MAGIC, .what = W_MZ, .diag_at = L(A_ABS, 0, 0) },
-	{ .name = "e_lfanew 0", .base = B_PLAIN, .pokes = { P32(A_ABS, 0, T_E_LFANEW, 0) },
-	  .code = SBAT_E_PE_FIELD, .what = W_LFANEW_LOW, .diag_at = L(A_ABS, 0, T_E_LFANEW) },
-	{ .name = "e_lfanew 0x3f", .base = B_PLAIN, .pokes = { P32(A_ABS, 0, T_E_LFANEW, 0x3fu) },
-	  .code = SBAT_E_PE_FIELD, .what = W_LFANEW_LOW, .diag_at = L(A_ABS, 0, T_E_LFANEW) },
-	{ .name = "e_lfanew 0x40 (stub text, no signature)", .base = B_PLAIN,
+	{ .name = "empty file",
+	  .base = B_PLAIN,
+	  .truncate = 1,
+	  .trunc_to = L(A_ABS, 0, 0),
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_SMALL,
+	  .diag_at = L(A_ABS, 0, 0) },
+	{ .name = "file of 0x3f bytes",
+	  .base = B_PLAIN,
+	  .truncate = 1,
+	  .trunc_to = L(A_ABS, 0, 0x3f),
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_SMALL,
+	  .diag_at = L(A_ABS, 0, 0x3f) },
+	{ .name = "file of exactly 0x40 bytes",
+	  .base = B_PLAIN,
+	  .truncate = 1,
+	  .trunc_to = L(A_ABS, 0, 0x40),
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_PE_EOF,
+	  .diag_at = L(A_ABS, 0, T_E_LFANEW) },
+	{ .name = "no MZ",
+	  .base = B_PLAIN,
+	  .pokes = { P8(A_ABS, 0, 1, 'Y') },
+	  .code = SBAT_E_PE_MAGIC,
+	  .what = W_MZ,
+	  .diag_at = L(A_ABS, 0, 0) },
+	{ .name = "no MZ (zero bytes)",
+	  .base = B_PLAIN,
+	  .pokes = { P16(A_ABS, 0, 0, 0) },
+	  .code = SBAT_E_PE_MAGIC,
+	  .what = W_MZ,
+	  .diag_at = L(A_ABS, 0, 0) },
+	{ .name = "arm64: no MZ",
+	  .base = B_ARM64,
+	  .pokes = { P8(A_ABS, 0, 0, 'm') },
+	  .code = SBAT_E_PE_MAGIC,
+	  .what = W_MZ,
+	  .diag_at = L(A_ABS, 0, 0) },
+	{ .name = "e_lfanew 0",
+	  .base = B_PLAIN,
+	  .pokes = { P32(A_ABS, 0, T_E_LFANEW, 0) },
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_LFANEW_LOW,
+	  .diag_at = L(A_ABS, 0, T_E_LFANEW) },
+	{ .name = "e_lfanew 0x3f",
+	  .base = B_PLAIN,
+	  .pokes = { P32(A_ABS, 0, T_E_LFANEW, 0x3fu) },
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_LFANEW_LOW,
+	  .diag_at = L(A_ABS, 0, T_E_LFANEW) },
+	{ .name = "e_lfanew 0x40 (stub text, no signature)",
+	  .base = B_PLAIN,
 	  .pokes = { P32(A_ABS, 0, T_E_LFANEW, 0x40u) },
-	  .code = SBAT_E_PE_MAGIC, .what = W_PE_SIG, .diag_at = L(A_ABS, 0, 0x40) },
-	{ .name = "e_lfanew = EOF - 24 (fits, no signature)", .base = B_PLAIN,
+	  .code = SBAT_E_PE_MAGIC,
+	  .what = W_PE_SIG,
+	  .diag_at = L(A_ABS, 0, 0x40) },
+	{ .name = "e_lfanew = EOF - 24 (fits, no signature)",
+	  .base = B_PLAIN,
 	  .pokes = { PREL(A_ABS, 0, T_E_LFANEW, A_END, 0, -24) },
-	  .code = SBAT_E_PE_MAGIC, .what = W_PE_SIG, .diag_at = L(A_END, 0, -24) },
-	{ .name = "e_lfanew = EOF - 23 (one past)", .base = B_PLAIN,
+	  .code = SBAT_E_PE_MAGIC,
+	  .what = W_PE_SIG,
+	  .diag_at = L(A_END, 0, -24) },
+	{ .name = "e_lfanew = EOF - 23 (one past)",
+	  .base = B_PLAIN,
 	  .pokes = { PREL(A_ABS, 0, T_E_LFANEW, A_END, 0, -23) },
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_PE_EOF, .diag_at = L(A_ABS, 0, T_E_LFANEW) },
-	{ .name = "e_lfanew = EOF", .base = B_PLAIN, .pokes = { PREL(A_ABS, 0, T_E_LFANEW, A_END, 0, 0) },
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_PE_EOF, .diag_at = L(A_ABS, 0, T_E_LFANEW) },
-	{ .name = "e_lfanew 0xfffffff0 (wrap)", .base = B_PLAIN,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_PE_EOF,
+	  .diag_at = L(A_ABS, 0, T_E_LFANEW) },
+	{ .name = "e_lfanew = EOF",
+	  .base = B_PLAIN,
+	  .pokes = { PREL(A_ABS, 0, T_E_LFANEW, A_END, 0, 0) },
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_PE_EOF,
+	  .diag_at = L(A_ABS, 0, T_E_LFANEW) },
+	{ .name = "e_lfanew 0xfffffff0 (wrap)",
+	  .base = B_PLAIN,
 	  .pokes = { P32(A_ABS, 0, T_E_LFANEW, 0xfffffff0u) },
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_PE_EOF, .diag_at = L(A_ABS, 0, T_E_LFANEW) },
-	{ .name = "e_lfanew 0xffffffff", .base = B_PLAIN, .pokes = { P32(A_ABS, 0, T_E_LFANEW, 0xffffffffu) },
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_PE_EOF, .diag_at = L(A_ABS, 0, T_E_LFANEW) },
-	{ .name = "bzimage-old: e_lfanew 0x7fffffff", .base = B_BZOLD,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_PE_EOF,
+	  .diag_at = L(A_ABS, 0, T_E_LFANEW) },
+	{ .name = "e_lfanew 0xffffffff",
+	  .base = B_PLAIN,
+	  .pokes = { P32(A_ABS, 0, T_E_LFANEW, 0xffffffffu) },
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_PE_EOF,
+	  .diag_at = L(A_ABS, 0, T_E_LFANEW) },
+	{ .name = "bzimage-old: e_lfanew 0x7fffffff",
+	  .base = B_BZOLD,
 	  .pokes = { P32(A_ABS, 0, T_E_LFANEW, 0x7fffffffu) },
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_PE_EOF, .diag_at = L(A_ABS, 0, T_E_LFANEW) },
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_PE_EOF,
+	  .diag_at = L(A_ABS, 0, T_E_LFANEW) },
 
 	/* PE signature and COFF header */
-	{ .name = "no PE signature", .base = B_PLAIN, .pokes = { P8(A_PE, 0, 0, 'X') },
-	  .code = SBAT_E_PE_MAGIC, .what = W_PE_SIG, .diag_at = L(A_PE, 0, 0) },
-	{ .name = "PE signature without NULs", .base = B_BZNEW, .pokes = { P8(A_PE, 0, 3, ' ') },
-	  .code = SBAT_E_PE_MAGIC, .what = W_PE_SIG, .diag_at = L(A_PE, 0, 0) },
-	{ .name = "file ends inside the COFF header", .base = B_PLAIN, .truncate = 1,
+	{ .name = "no PE signature",
+	  .base = B_PLAIN,
+	  .pokes = { P8(A_PE, 0, 0, 'X') },
+	  .code = SBAT_E_PE_MAGIC,
+	  .what = W_PE_SIG,
+	  .diag_at = L(A_PE, 0, 0) },
+	{ .name = "PE signature without NULs",
+	  .base = B_BZNEW,
+	  .pokes = { P8(A_PE, 0, 3, ' ') },
+	  .code = SBAT_E_PE_MAGIC,
+	  .what = W_PE_SIG,
+	  .diag_at = L(A_PE, 0, 0) },
+	{ .name = "file ends inside the COFF header",
+	  .base = B_PLAIN,
+	  .truncate = 1,
 	  .trunc_to = L(A_OPT, 0, -1),
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_PE_EOF, .diag_at = L(A_ABS, 0, T_E_LFANEW) },
-	{ .name = "NumberOfSections 0", .base = B_PLAIN, .pokes = { P16(A_COFF, 0, T_COFF_NSECT, 0) },
-	  .code = SBAT_E_PE_FIELD, .what = W_NSECT0, .diag_at = L(A_COFF, 0, T_COFF_NSECT) },
-	{ .name = "NumberOfSections 97", .base = B_PLAIN, .pokes = { P16(A_COFF, 0, T_COFF_NSECT, 97u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_NSECT_MAX, .diag_at = L(A_COFF, 0, T_COFF_NSECT) },
-	{ .name = "NumberOfSections 0xffff", .base = B_PLAIN,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_PE_EOF,
+	  .diag_at = L(A_ABS, 0, T_E_LFANEW) },
+	{ .name = "NumberOfSections 0",
+	  .base = B_PLAIN,
+	  .pokes = { P16(A_COFF, 0, T_COFF_NSECT, 0) },
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_NSECT0,
+	  .diag_at = L(A_COFF, 0, T_COFF_NSECT) },
+	{ .name = "NumberOfSections 97",
+	  .base = B_PLAIN,
+	  .pokes = { P16(A_COFF, 0, T_COFF_NSECT, 97u) },
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_NSECT_MAX,
+	  .diag_at = L(A_COFF, 0, T_COFF_NSECT) },
+	{ .name = "NumberOfSections 0xffff",
+	  .base = B_PLAIN,
 	  .pokes = { P16(A_COFF, 0, T_COFF_NSECT, 0xffffu) },
-	  .code = SBAT_E_PE_FIELD, .what = W_NSECT_MAX, .diag_at = L(A_COFF, 0, T_COFF_NSECT) },
-	{ .name = "NumberOfSections 96 passes the count check", .base = B_PLAIN,
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_NSECT_MAX,
+	  .diag_at = L(A_COFF, 0, T_COFF_NSECT) },
+	{ .name = "NumberOfSections 96 passes the count check",
+	  .base = B_PLAIN,
 	  .pokes = { P16(A_COFF, 0, T_COFF_NSECT, 96u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_SOH_TABLE, .diag_at = L(A_OPT, 0, T_OPT_SOH) },
-	{ .name = "bzimage-old: NumberOfSections 96, table past EOF", .base = B_BZOLD,
-	  .truncate = 1, .trunc_to = L(A_ABS, 0, 0x1000),
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_SOH_TABLE,
+	  .diag_at = L(A_OPT, 0, T_OPT_SOH) },
+	{ .name = "bzimage-old: NumberOfSections 96, table past EOF",
+	  .base = B_BZOLD,
+	  .truncate = 1,
+	  .trunc_to = L(A_ABS, 0, 0x1000),
 	  .pokes = { P16(A_COFF, 0, T_COFF_NSECT, 96u) },
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_TABLE_EOF, .diag_at = L(A_COFF, 0, T_COFF_NSECT) },
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_TABLE_EOF,
+	  .diag_at = L(A_COFF, 0, T_COFF_NSECT) },
 
 	/* optional header */
-	{ .name = "file ends at the optional header", .base = B_PLAIN, .truncate = 1,
+	{ .name = "file ends at the optional header",
+	  .base = B_PLAIN,
+	  .truncate = 1,
 	  .trunc_to = L(A_OPT, 0, 0),
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_OPT_EOF, .diag_at = L(A_OPT, 0, 0) },
-	{ .name = "file ends inside the optional header magic", .base = B_PLAIN, .truncate = 1,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_OPT_EOF,
+	  .diag_at = L(A_OPT, 0, 0) },
+	{ .name = "file ends inside the optional header magic",
+	  .base = B_PLAIN,
+	  .truncate = 1,
 	  .trunc_to = L(A_OPT, 0, 1),
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_OPT_EOF, .diag_at = L(A_OPT, 0, 0) },
-	{ .name = "optional header magic 0", .base = B_PLAIN, .pokes = { P16(A_OPT, 0, 0, 0) },
-	  .code = SBAT_E_PE_MAGIC, .what = W_OPT_MAGIC, .diag_at = L(A_OPT, 0, 0) },
-	{ .name = "optional header magic 0x107 (ROM)", .base = B_PLAIN, .pokes = { P16(A_OPT, 0, 0, 0x107u) },
-	  .code = SBAT_E_PE_MAGIC, .what = W_OPT_MAGIC, .diag_at = L(A_OPT, 0, 0) },
-	{ .name = "optional header magic byte-swapped", .base = B_PLAIN32,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_OPT_EOF,
+	  .diag_at = L(A_OPT, 0, 0) },
+	{ .name = "optional header magic 0",
+	  .base = B_PLAIN,
+	  .pokes = { P16(A_OPT, 0, 0, 0) },
+	  .code = SBAT_E_PE_MAGIC,
+	  .what = W_OPT_MAGIC,
+	  .diag_at = L(A_OPT, 0, 0) },
+	{ .name = "optional header magic 0x107 (ROM)",
+	  .base = B_PLAIN,
+	  .pokes = { P16(A_OPT, 0, 0, 0x107u) },
+	  .code = SBAT_E_PE_MAGIC,
+	  .what = W_OPT_MAGIC,
+	  .diag_at = L(A_OPT, 0, 0) },
+	{ .name = "optional header magic byte-swapped",
+	  .base = B_PLAIN32,
 	  .pokes = { P16(A_OPT, 0, 0, 0x0b01u) },
-	  .code = SBAT_E_PE_MAGIC, .what = W_OPT_MAGIC, .diag_at = L(A_OPT, 0, 0) },
-	{ .name = "PE32 magic on a PE32+ header", .base = B_PLAIN, .pokes = { P16(A_OPT, 0, 0, 0x10bu) },
-	  .code = SBAT_E_PE_FIELD, .what = W_SOOH_NRVA, .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
-	{ .name = "PE32+ magic on a PE32 header", .base = B_PLAIN32, .pokes = { P16(A_OPT, 0, 0, 0x20bu) },
-	  .code = SBAT_E_PE_FIELD, .what = W_SOOH_NRVA, .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
-	{ .name = "SizeOfOptionalHeader 0", .base = B_PLAIN, .pokes = { P16(A_COFF, 0, T_COFF_SOOH, 0) },
-	  .code = SBAT_E_PE_FIELD, .what = W_SOOH_SMALL, .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
-	{ .name = "SizeOfOptionalHeader 0x6f (PE32+)", .base = B_PLAIN,
+	  .code = SBAT_E_PE_MAGIC,
+	  .what = W_OPT_MAGIC,
+	  .diag_at = L(A_OPT, 0, 0) },
+	{ .name = "PE32 magic on a PE32+ header",
+	  .base = B_PLAIN,
+	  .pokes = { P16(A_OPT, 0, 0, 0x10bu) },
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_SOOH_NRVA,
+	  .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
+	{ .name = "PE32+ magic on a PE32 header",
+	  .base = B_PLAIN32,
+	  .pokes = { P16(A_OPT, 0, 0, 0x20bu) },
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_SOOH_NRVA,
+	  .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
+	{ .name = "SizeOfOptionalHeader 0",
+	  .base = B_PLAIN,
+	  .pokes = { P16(A_COFF, 0, T_COFF_SOOH, 0) },
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_SOOH_SMALL,
+	  .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
+	{ .name = "SizeOfOptionalHeader 0x6f (PE32+)",
+	  .base = B_PLAIN,
 	  .pokes = { P16(A_COFF, 0, T_COFF_SOOH, 0x6fu) },
-	  .code = SBAT_E_PE_FIELD, .what = W_SOOH_SMALL, .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
-	{ .name = "SizeOfOptionalHeader 0x70 (PE32+) passes the size check", .base = B_PLAIN,
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_SOOH_SMALL,
+	  .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
+	{ .name = "SizeOfOptionalHeader 0x70 (PE32+) passes the size check",
+	  .base = B_PLAIN,
 	  .pokes = { P16(A_COFF, 0, T_COFF_SOOH, 0x70u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_SOOH_NRVA, .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
-	{ .name = "SizeOfOptionalHeader 0x5f (PE32)", .base = B_PLAIN32,
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_SOOH_NRVA,
+	  .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
+	{ .name = "SizeOfOptionalHeader 0x5f (PE32)",
+	  .base = B_PLAIN32,
 	  .pokes = { P16(A_COFF, 0, T_COFF_SOOH, 0x5fu) },
-	  .code = SBAT_E_PE_FIELD, .what = W_SOOH_SMALL, .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
-	{ .name = "SizeOfOptionalHeader one directory short", .base = B_PLAIN,
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_SOOH_SMALL,
+	  .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
+	{ .name = "SizeOfOptionalHeader one directory short",
+	  .base = B_PLAIN,
 	  .pokes = { P16(A_COFF, 0, T_COFF_SOOH, 0xe8u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_SOOH_NRVA, .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
-	{ .name = "SizeOfOptionalHeader not a multiple of 8 past the fixed part", .base = B_ARM64,
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_SOOH_NRVA,
+	  .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
+	{ .name = "SizeOfOptionalHeader not a multiple of 8 past the fixed part",
+	  .base = B_ARM64,
 	  .pokes = { P16(A_COFF, 0, T_COFF_SOOH, 0xf1u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_SOOH_NRVA, .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
-	{ .name = "NumberOfRvaAndSizes 15 for 16 directories", .base = B_PLAIN,
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_SOOH_NRVA,
+	  .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
+	{ .name = "NumberOfRvaAndSizes 15 for 16 directories",
+	  .base = B_PLAIN,
 	  .pokes = { P32(A_OPT, 0, T_OPT64_NRVA, 15u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_SOOH_NRVA, .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
-	{ .name = "bzimage-new: NumberOfRvaAndSizes 7 for 6 directories", .base = B_BZNEW,
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_SOOH_NRVA,
+	  .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
+	{ .name = "bzimage-new: NumberOfRvaAndSizes 7 for 6 directories",
+	  .base = B_BZNEW,
 	  .pokes = { P32(A_OPT, 0, T_OPT64_NRVA, 7u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_SOOH_NRVA, .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
-	{ .name = "SizeOfOptionalHeader 0xffff (past EOF)", .base = B_PLAIN,
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_SOOH_NRVA,
+	  .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
+	{ .name = "SizeOfOptionalHeader 0xffff (past EOF)",
+	  .base = B_PLAIN,
 	  .pokes = { P16(A_COFF, 0, T_COFF_SOOH, 0xffffu) },
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_SOOH_EOF, .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
-	{ .name = "file ends inside the data directories", .base = B_PLAIN, .truncate = 1,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_SOOH_EOF,
+	  .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
+	{ .name = "file ends inside the data directories",
+	  .base = B_PLAIN,
+	  .truncate = 1,
 	  .trunc_to = L(A_DIRS, 0, 8),
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_SOOH_EOF, .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
-	{ .name = "file ends one byte before the section table", .base = B_PLAIN32, .truncate = 1,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_SOOH_EOF,
+	  .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
+	{ .name = "file ends one byte before the section table",
+	  .base = B_PLAIN32,
+	  .truncate = 1,
 	  .trunc_to = SL(0, -1),
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_SOOH_EOF, .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
-	{ .name = "NumberOfRvaAndSizes 17", .base = B_PLAIN, .pokes = { P32(A_OPT, 0, T_OPT64_NRVA, 17u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_NRVA, .diag_at = L(A_OPT, 0, T_OPT64_NRVA) },
-	{ .name = "NumberOfRvaAndSizes 0xffffffff", .base = B_PLAIN,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_SOOH_EOF,
+	  .diag_at = L(A_COFF, 0, T_COFF_SOOH) },
+	{ .name = "NumberOfRvaAndSizes 17",
+	  .base = B_PLAIN,
+	  .pokes = { P32(A_OPT, 0, T_OPT64_NRVA, 17u) },
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_NRVA,
+	  .diag_at = L(A_OPT, 0, T_OPT64_NRVA) },
+	{ .name = "NumberOfRvaAndSizes 0xffffffff",
+	  .base = B_PLAIN,
 	  .pokes = { P32(A_OPT, 0, T_OPT64_NRVA, 0xffffffffu) },
-	  .code = SBAT_E_PE_FIELD, .what = W_NRVA, .diag_at = L(A_OPT, 0, T_OPT64_NRVA) },
-	{ .name = "NumberOfRvaAndSizes 0x20000000 (8 * n wraps to 0)", .base = B_PLAIN,
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_NRVA,
+	  .diag_at = L(A_OPT, 0, T_OPT64_NRVA) },
+	{ .name = "NumberOfRvaAndSizes 0x20000000 (8 * n wraps to 0)",
+	  .base = B_PLAIN,
 	  .pokes = { P32(A_OPT, 0, T_OPT64_NRVA, 0x20000000u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_NRVA, .diag_at = L(A_OPT, 0, T_OPT64_NRVA) },
-	{ .name = "PE32: NumberOfRvaAndSizes 17", .base = B_PLAIN32, .pokes = { P32(A_OPT, 0, T_OPT32_NRVA, 17u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_NRVA, .diag_at = L(A_OPT, 0, T_OPT32_NRVA) },
-	{ .name = "PE32: NumberOfRvaAndSizes 0xffffffff", .base = B_PLAIN32,
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_NRVA,
+	  .diag_at = L(A_OPT, 0, T_OPT64_NRVA) },
+	{ .name = "PE32: NumberOfRvaAndSizes 17",
+	  .base = B_PLAIN32,
+	  .pokes = { P32(A_OPT, 0, T_OPT32_NRVA, 17u) },
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_NRVA,
+	  .diag_at = L(A_OPT, 0, T_OPT32_NRVA) },
+	{ .name = "PE32: NumberOfRvaAndSizes 0xffffffff",
+	  .base = B_PLAIN32,
 	  .pokes = { P32(A_OPT, 0, T_OPT32_NRVA, 0xffffffffu) },
-	  .code = SBAT_E_PE_FIELD, .what = W_NRVA, .diag_at = L(A_OPT, 0, T_OPT32_NRVA) },
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_NRVA,
+	  .diag_at = L(A_OPT, 0, T_OPT32_NRVA) },
 
 	/* alignments */
-	{ .name = "FileAlignment 0", .base = B_PLAIN, .pokes = { P32(A_OPT, 0, T_OPT_FILE_ALIGN, 0) },
-	  .code = SBAT_E_PE_FIELD, .what = W_FA, .diag_at = L(A_OPT, 0, T_OPT_FILE_ALIGN) },
-	{ .name = "FileAlignment 1", .base = B_PLAIN, .pokes = { P32(A_OPT, 0, T_OPT_FILE_ALIGN, 1u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_FA, .diag_at = L(A_OPT, 0, T_OPT_FILE_ALIGN) },
-	{ .name = "FileAlignment 2 accepted", .base = B_PLAIN, .pokes = { P32(A_OPT, 0, T_OPT_FILE_ALIGN, 2u) },
+	{ .name = "FileAlignment 0",
+	  .base = B_PLAIN,
+	  .pokes = { P32(A_OPT, 0, T_OPT_FILE_ALIGN, 0) },
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_FA,
+	  .diag_at = L(A_OPT, 0, T_OPT_FILE_ALIGN) },
+	{ .name = "FileAlignment 1",
+	  .base = B_PLAIN,
+	  .pokes = { P32(A_OPT, 0, T_OPT_FILE_ALIGN, 1u) },
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_FA,
+	  .diag_at = L(A_OPT, 0, T_OPT_FILE_ALIGN) },
+	{ .name = "FileAlignment 2 accepted",
+	  .base = B_PLAIN,
+	  .pokes = { P32(A_OPT, 0, T_OPT_FILE_ALIGN, 2u) },
 	  .code = SBAT_OK },
-	{ .name = "FileAlignment 3", .base = B_PLAIN, .pokes = { P32(A_OPT, 0, T_OPT_FILE_ALIGN, 3u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_FA, .diag_at = L(A_OPT, 0, T_OPT_FILE_ALIGN) },
-	{ .name = "FileAlignment 0x600", .base = B_PLAIN, .pokes = { P32(A_OPT, 0, T_OPT_FILE_ALIGN, 0x600u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_FA, .diag_at = L(A_OPT, 0, T_OPT_FILE_ALIGN) },
-	{ .name = "FileAlignment 0x10000 accepted", .base = B_ARM64,
-	  .pokes = { P32(A_OPT, 0, T_OPT_FILE_ALIGN, 0x10000u) }, .code = SBAT_OK },
-	{ .name = "FileAlignment 0x20000", .base = B_ARM64,
+	{ .name = "FileAlignment 3",
+	  .base = B_PLAIN,
+	  .pokes = { P32(A_OPT, 0, T_OPT_FILE_ALIGN, 3u) },
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_FA,
+	  .diag_at = L(A_OPT, 0, T_OPT_FILE_ALIGN) },
+	{ .name = "FileAlignment 0x600",
+	  .base = B_PLAIN,
+	  .pokes = { P32(A_OPT, 0, T_OPT_FILE_ALIGN, 0x600u) },
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_FA,
+	  .diag_at = L(A_OPT, 0, T_OPT_FILE_ALIGN) },
+	{ .name = "FileAlignment 0x10000 accepted",
+	  .base = B_ARM64,
+	  .pokes = { P32(A_OPT, 0, T_OPT_FILE_ALIGN, 0x10000u) },
+	  .code = SBAT_OK },
+	{ .name = "FileAlignment 0x20000",
+	  .base = B_ARM64,
 	  .pokes = { P32(A_OPT, 0, T_OPT_FILE_ALIGN, 0x20000u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_FA, .diag_at = L(A_OPT, 0, T_OPT_FILE_ALIGN) },
-	{ .name = "FileAlignment 0x80000000", .base = B_PLAIN,
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_FA,
+	  .diag_at = L(A_OPT, 0, T_OPT_FILE_ALIGN) },
+	{ .name = "FileAlignment 0x80000000",
+	  .base = B_PLAIN,
 	  .pokes = { P32(A_OPT, 0, T_OPT_FILE_ALIGN, 0x80000000u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_FA, .diag_at = L(A_OPT, 0, T_OPT_FILE_ALIGN) },
-	{ .name = "SectionAlignment below FileAlignment", .base = B_PLAIN,
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_FA,
+	  .diag_at = L(A_OPT, 0, T_OPT_FILE_ALIGN) },
+	{ .name = "SectionAlignment below FileAlignment",
+	  .base = B_PLAIN,
 	  .pokes = { P32(A_OPT, 0, T_OPT_SECT_ALIGN, 0x100u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_SA, .diag_at = L(A_OPT, 0, T_OPT_SECT_ALIGN) },
-	{ .name = "SectionAlignment equal to FileAlignment accepted", .base = B_PLAIN,
-	  .pokes = { P32(A_OPT, 0, T_OPT_SECT_ALIGN, 0x200u) }, .code = SBAT_OK },
-	{ .name = "SectionAlignment 0", .base = B_PLAIN, .pokes = { P32(A_OPT, 0, T_OPT_SECT_ALIGN, 0) },
-	  .code = SBAT_E_PE_FIELD, .what = W_SA, .diag_at = L(A_OPT, 0, T_OPT_SECT_ALIGN) },
-	{ .name = "SectionAlignment not a power of two", .base = B_PLAIN,
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_SA,
+	  .diag_at = L(A_OPT, 0, T_OPT_SECT_ALIGN) },
+	{ .name = "SectionAlignment equal to FileAlignment accepted",
+	  .base = B_PLAIN,
+	  .pokes = { P32(A_OPT, 0, T_OPT_SECT_ALIGN, 0x200u) },
+	  .code = SBAT_OK },
+	{ .name = "SectionAlignment 0",
+	  .base = B_PLAIN,
+	  .pokes = { P32(A_OPT, 0, T_OPT_SECT_ALIGN, 0) },
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_SA,
+	  .diag_at = L(A_OPT, 0, T_OPT_SECT_ALIGN) },
+	{ .name = "SectionAlignment not a power of two",
+	  .base = B_PLAIN,
 	  .pokes = { P32(A_OPT, 0, T_OPT_SECT_ALIGN, 0x1800u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_SA, .diag_at = L(A_OPT, 0, T_OPT_SECT_ALIGN) },
-	{ .name = "SectionAlignment 2 MiB accepted", .base = B_PLAIN,
-	  .pokes = { P32(A_OPT, 0, T_OPT_SECT_ALIGN, 0x200000u) }, .code = SBAT_OK },
-	{ .name = "SectionAlignment 4 MiB", .base = B_PLAIN,
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_SA,
+	  .diag_at = L(A_OPT, 0, T_OPT_SECT_ALIGN) },
+	{ .name = "SectionAlignment 2 MiB accepted",
+	  .base = B_PLAIN,
+	  .pokes = { P32(A_OPT, 0, T_OPT_SECT_ALIGN, 0x200000u) },
+	  .code = SBAT_OK },
+	{ .name = "SectionAlignment 4 MiB",
+	  .base = B_PLAIN,
 	  .pokes = { P32(A_OPT, 0, T_OPT_SECT_ALIGN, 0x400000u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_SA, .diag_at = L(A_OPT, 0, T_OPT_SECT_ALIGN) },
-	{ .name = "SectionAlignment 0x80000000", .base = B_BZOLD,
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_SA,
+	  .diag_at = L(A_OPT, 0, T_OPT_SECT_ALIGN) },
+	{ .name = "SectionAlignment 0x80000000",
+	  .base = B_BZOLD,
 	  .pokes = { P32(A_OPT, 0, T_OPT_SECT_ALIGN, 0x80000000u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_SA, .diag_at = L(A_OPT, 0, T_OPT_SECT_ALIGN) },
-	{ .name = "bad FileAlignment is reported before bad SectionAlignment", .base = B_PLAIN,
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_SA,
+	  .diag_at = L(A_OPT, 0, T_OPT_SECT_ALIGN) },
+	{ .name = "bad FileAlignment is reported before bad SectionAlignment",
+	  .base = B_PLAIN,
 	  .pokes = { P32(A_OPT, 0, T_OPT_FILE_ALIGN, 0), P32(A_OPT, 0, T_OPT_SECT_ALIGN, 0) },
-	  .code = SBAT_E_PE_FIELD, .what = W_FA, .diag_at = L(A_OPT, 0, T_OPT_FILE_ALIGN) },
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_FA,
+	  .diag_at = L(A_OPT, 0, T_OPT_FILE_ALIGN) },
 
 	/* section table and SizeOfHeaders */
-	{ .name = "section table one byte past EOF", .base = B_PLAIN, .truncate = 1,
+	{ .name = "section table one byte past EOF",
+	  .base = B_PLAIN,
+	  .truncate = 1,
 	  .trunc_to = L(A_TEND, 0, -1),
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_TABLE_EOF, .diag_at = L(A_COFF, 0, T_COFF_NSECT) },
-	{ .name = "arm64: file ends inside the first section header", .base = B_ARM64, .truncate = 1,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_TABLE_EOF,
+	  .diag_at = L(A_COFF, 0, T_COFF_NSECT) },
+	{ .name = "arm64: file ends inside the first section header",
+	  .base = B_ARM64,
+	  .truncate = 1,
 	  .trunc_to = SL(0, 1),
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_TABLE_EOF, .diag_at = L(A_COFF, 0, T_COFF_NSECT) },
-	{ .name = "file ends exactly at the section table end", .base = B_PLAIN, .truncate = 1,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_TABLE_EOF,
+	  .diag_at = L(A_COFF, 0, T_COFF_NSECT) },
+	{ .name = "file ends exactly at the section table end",
+	  .base = B_PLAIN,
+	  .truncate = 1,
 	  .trunc_to = L(A_TEND, 0, 0),
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_SOH_EOF, .diag_at = L(A_OPT, 0, T_OPT_SOH) },
-	{ .name = "SizeOfHeaders 0", .base = B_PLAIN, .pokes = { P32(A_OPT, 0, T_OPT_SOH, 0) },
-	  .code = SBAT_E_PE_FIELD, .what = W_SOH_TABLE, .diag_at = L(A_OPT, 0, T_OPT_SOH) },
-	{ .name = "SizeOfHeaders one byte inside the section table", .base = B_PLAIN,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_SOH_EOF,
+	  .diag_at = L(A_OPT, 0, T_OPT_SOH) },
+	{ .name = "SizeOfHeaders 0",
+	  .base = B_PLAIN,
+	  .pokes = { P32(A_OPT, 0, T_OPT_SOH, 0) },
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_SOH_TABLE,
+	  .diag_at = L(A_OPT, 0, T_OPT_SOH) },
+	{ .name = "SizeOfHeaders one byte inside the section table",
+	  .base = B_PLAIN,
 	  .pokes = { PREL(A_OPT, 0, T_OPT_SOH, A_TEND, 0, -1) },
-	  .code = SBAT_E_PE_FIELD, .what = W_SOH_TABLE, .diag_at = L(A_OPT, 0, T_OPT_SOH) },
-	{ .name = "SizeOfHeaders = section table end accepted", .base = B_PLAIN,
-	  .pokes = { PREL(A_OPT, 0, T_OPT_SOH, A_TEND, 0, 0) }, .code = SBAT_OK },
-	{ .name = "SizeOfHeaders = EOF accepted", .base = B_PLAIN,
-	  .pokes = { PREL(A_OPT, 0, T_OPT_SOH, A_END, 0, 0) }, .code = SBAT_OK },
-	{ .name = "SizeOfHeaders one past EOF", .base = B_PLAIN,
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_SOH_TABLE,
+	  .diag_at = L(A_OPT, 0, T_OPT_SOH) },
+	{ .name = "SizeOfHeaders = section table end accepted",
+	  .base = B_PLAIN,
+	  .pokes = { PREL(A_OPT, 0, T_OPT_SOH, A_TEND, 0, 0) },
+	  .code = SBAT_OK },
+	{ .name = "SizeOfHeaders = EOF accepted",
+	  .base = B_PLAIN,
+	  .pokes = { PREL(A_OPT, 0, T_OPT_SOH, A_END, 0, 0) },
+	  .code = SBAT_OK },
+	{ .name = "SizeOfHeaders one past EOF",
+	  .base = B_PLAIN,
 	  .pokes = { PREL(A_OPT, 0, T_OPT_SOH, A_END, 0, 1) },
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_SOH_EOF, .diag_at = L(A_OPT, 0, T_OPT_SOH) },
-	{ .name = "SizeOfHeaders 0xffffffff", .base = B_BZNEW,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_SOH_EOF,
+	  .diag_at = L(A_OPT, 0, T_OPT_SOH) },
+	{ .name = "SizeOfHeaders 0xffffffff",
+	  .base = B_BZNEW,
 	  .pokes = { P32(A_OPT, 0, T_OPT_SOH, 0xffffffffu) },
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_SOH_EOF, .diag_at = L(A_OPT, 0, T_OPT_SOH) },
-	{ .name = "arm64: file cut inside SizeOfHeaders", .base = B_ARM64, .truncate = 1,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_SOH_EOF,
+	  .diag_at = L(A_OPT, 0, T_OPT_SOH) },
+	{ .name = "arm64: file cut inside SizeOfHeaders",
+	  .base = B_ARM64,
+	  .truncate = 1,
 	  .trunc_to = L(A_ABS, 0, 0xffff),
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_SOH_EOF, .diag_at = L(A_OPT, 0, T_OPT_SOH) },
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_SOH_EOF,
+	  .diag_at = L(A_OPT, 0, T_OPT_SOH) },
 
 	/* section raw data: fits, one past, 32-bit wrap */
-	{ .name = "raw data ends exactly at EOF accepted", .base = B_PLAIN,
+	{ .name = "raw data ends exactly at EOF accepted",
+	  .base = B_PLAIN,
 	  .pokes = { SREL(2, T_SH_RAWPTR, A_END, 0, -0x1ff), S32(2, T_SH_RAWSIZE, 0x1ffu) },
 	  .code = SBAT_OK },
-	{ .name = "raw data one byte past EOF", .base = B_PLAIN,
+	{ .name = "raw data one byte past EOF",
+	  .base = B_PLAIN,
 	  .pokes = { SREL(2, T_SH_RAWPTR, A_END, 0, -0x1ff), S32(2, T_SH_RAWSIZE, 0x200u) },
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_RAW_EOF, .diag_at = SL(2, T_SH_RAWPTR) },
-	{ .name = "SizeOfRawData one byte too large", .base = B_PLAIN,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_RAW_EOF,
+	  .diag_at = SL(2, T_SH_RAWPTR) },
+	{ .name = "SizeOfRawData one byte too large",
+	  .base = B_PLAIN,
 	  .pokes = { S32(2, T_SH_RAWSIZE, 0x201u) },
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_RAW_EOF, .diag_at = SL(2, T_SH_RAWPTR) },
-	{ .name = "file cut one byte short of the last section", .base = B_PLAIN, .truncate = 1,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_RAW_EOF,
+	  .diag_at = SL(2, T_SH_RAWPTR) },
+	{ .name = "file cut one byte short of the last section",
+	  .base = B_PLAIN,
+	  .truncate = 1,
 	  .trunc_to = L(A_END, 0, -1),
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_RAW_EOF, .diag_at = SL(2, T_SH_RAWPTR) },
-	{ .name = "PointerToRawData 0xffffff00 + SizeOfRawData 0x200 (wrap)", .base = B_PLAIN,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_RAW_EOF,
+	  .diag_at = SL(2, T_SH_RAWPTR) },
+	{ .name = "PointerToRawData 0xffffff00 + SizeOfRawData 0x200 (wrap)",
+	  .base = B_PLAIN,
 	  .pokes = { S32(1, T_SH_RAWPTR, 0xffffff00u), S32(1, T_SH_RAWSIZE, 0x200u) },
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_RAW_EOF, .diag_at = SL(1, T_SH_RAWPTR) },
-	{ .name = "SizeOfRawData 0xffffffff", .base = B_BZOLD,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_RAW_EOF,
+	  .diag_at = SL(1, T_SH_RAWPTR) },
+	{ .name = "SizeOfRawData 0xffffffff",
+	  .base = B_BZOLD,
 	  .pokes = { S32(0, T_SH_RAWSIZE, 0xffffffffu) },
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_RAW_EOF, .diag_at = SL(0, T_SH_RAWPTR) },
-	{ .name = "arm64: PointerToRawData 0xffffffff", .base = B_ARM64,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_RAW_EOF,
+	  .diag_at = SL(0, T_SH_RAWPTR) },
+	{ .name = "arm64: PointerToRawData 0xffffffff",
+	  .base = B_ARM64,
 	  .pokes = { S32(1, T_SH_RAWPTR, 0xffffffffu) },
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_RAW_EOF, .diag_at = SL(1, T_SH_RAWPTR) },
-	{ .name = "raw data overlaps the section table by one byte", .base = B_PLAIN,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_RAW_EOF,
+	  .diag_at = SL(1, T_SH_RAWPTR) },
+	{ .name = "raw data overlaps the section table by one byte",
+	  .base = B_PLAIN,
 	  .pokes = { SREL(0, T_SH_RAWPTR, A_TEND, 0, -1) },
-	  .code = SBAT_E_PE_SECTION, .what = W_RAW_TABLE, .diag_at = SL(0, T_SH_RAWPTR) },
-	{ .name = "raw data starts at the section table end accepted", .base = B_PLAIN,
-	  .pokes = { SREL(0, T_SH_RAWPTR, A_TEND, 0, 0) }, .code = SBAT_OK },
-	{ .name = "raw data at file offset 0", .base = B_BZNEW, .pokes = { S32(3, T_SH_RAWPTR, 0) },
-	  .code = SBAT_E_PE_SECTION, .what = W_RAW_TABLE, .diag_at = SL(3, T_SH_RAWPTR) },
-	{ .name = "size-0 section with PointerToRawData 0xfffffff0 accepted", .base = B_PLAIN,
-	  .pokes = { S32(2, T_SH_RAWSIZE, 0), S32(2, T_SH_RAWPTR, 0xfffffff0u) }, .code = SBAT_OK },
-	{ .name = "size-0 section with PointerToRawData inside the table accepted", .base = B_BZOLD,
-	  .pokes = { S32(1, T_SH_RAWSIZE, 0), SREL(1, T_SH_RAWPTR, A_TEND, 0, -1) }, .code = SBAT_OK },
+	  .code = SBAT_E_PE_SECTION,
+	  .what = W_RAW_TABLE,
+	  .diag_at = SL(0, T_SH_RAWPTR) },
+	{ .name = "raw data starts at the section table end accepted",
+	  .base = B_PLAIN,
+	  .pokes = { SREL(0, T_SH_RAWPTR, A_TEND, 0, 0) },
+	  .code = SBAT_OK },
+	{ .name = "raw data at file offset 0",
+	  .base = B_BZNEW,
+	  .pokes = { S32(3, T_SH_RAWPTR, 0) },
+	  .code = SBAT_E_PE_SECTION,
+	  .what = W_RAW_TABLE,
+	  .diag_at = SL(3, T_SH_RAWPTR) },
+	{ .name = "size-0 section with PointerToRawData 0xfffffff0 accepted",
+	  .base = B_PLAIN,
+	  .pokes = { S32(2, T_SH_RAWSIZE, 0), S32(2, T_SH_RAWPTR, 0xfffffff0u) },
+	  .code = SBAT_OK },
+	{ .name = "size-0 section with PointerToRawData inside the table accepted",
+	  .base = B_BZOLD,
+	  .pokes = { S32(1, T_SH_RAWSIZE, 0), SREL(1, T_SH_RAWPTR, A_TEND, 0, -1) },
+	  .code = SBAT_OK },
 
 	/* virtual addresses */
-	{ .name = "VirtualAddress + VirtualSize = 4 GiB - 0x1000 accepted", .base = B_PLAIN,
-	  .pokes = { S32(2, T_SH_VA, 0xffffc000u) }, .code = SBAT_OK },
-	{ .name = "VirtualAddress + VirtualSize = 4 GiB + 0x2000", .base = B_PLAIN,
+	{ .name = "VirtualAddress + VirtualSize = 4 GiB - 0x1000 accepted",
+	  .base = B_PLAIN,
+	  .pokes = { S32(2, T_SH_VA, 0xffffc000u) },
+	  .code = SBAT_OK },
+	{ .name = "VirtualAddress + VirtualSize = 4 GiB + 0x2000",
+	  .base = B_PLAIN,
 	  .pokes = { S32(2, T_SH_VA, 0xfffff000u) },
-	  .code = SBAT_E_PE_OVERFLOW, .what = W_VA_4G, .diag_at = SL(2, T_SH_VA) },
-	{ .name = "VirtualSize 0xffffffff", .base = B_PLAIN, .pokes = { S32(0, T_SH_VSIZE, 0xffffffffu) },
-	  .code = SBAT_E_PE_OVERFLOW, .what = W_VA_4G, .diag_at = SL(0, T_SH_VA) },
-	{ .name = "VirtualSize 0: SizeOfRawData counts, past 4 GiB", .base = B_PLAIN,
+	  .code = SBAT_E_PE_OVERFLOW,
+	  .what = W_VA_4G,
+	  .diag_at = SL(2, T_SH_VA) },
+	{ .name = "VirtualSize 0xffffffff",
+	  .base = B_PLAIN,
+	  .pokes = { S32(0, T_SH_VSIZE, 0xffffffffu) },
+	  .code = SBAT_E_PE_OVERFLOW,
+	  .what = W_VA_4G,
+	  .diag_at = SL(0, T_SH_VA) },
+	{ .name = "VirtualSize 0: SizeOfRawData counts, past 4 GiB",
+	  .base = B_PLAIN,
 	  .pokes = { S32(2, T_SH_VSIZE, 0), S32(2, T_SH_VA, 0xffffff00u) },
-	  .code = SBAT_E_PE_OVERFLOW, .what = W_VA_4G, .diag_at = SL(2, T_SH_VA) },
-	{ .name = "VirtualSize 0: SizeOfRawData counts, ends at 4 GiB - 1 accepted", .base = B_PLAIN,
-	  .pokes = { S32(2, T_SH_VSIZE, 0), S32(2, T_SH_VA, 0xfffffdffu) }, .code = SBAT_OK },
+	  .code = SBAT_E_PE_OVERFLOW,
+	  .what = W_VA_4G,
+	  .diag_at = SL(2, T_SH_VA) },
+	{ .name = "VirtualSize 0: SizeOfRawData counts, ends at 4 GiB - 1 accepted",
+	  .base = B_PLAIN,
+	  .pokes = { S32(2, T_SH_VSIZE, 0), S32(2, T_SH_VA, 0xfffffdffu) },
+	  .code = SBAT_OK },
 
 	/* certificate table */
-	{ .name = "certificate table one byte past EOF", .base = B_SIGNED,
+	{ .name = "certificate table one byte past EOF",
+	  .base = B_SIGNED,
 	  .pokes = { P32(A_DIRS, 0, T_DIR_CERT + 4, 0x101u) },
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_CERT_EOF, .diag_at = L(A_DIRS, 0, T_DIR_CERT) },
-	{ .name = "certificate table starts at EOF", .base = B_SIGNED,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_CERT_EOF,
+	  .diag_at = L(A_DIRS, 0, T_DIR_CERT) },
+	{ .name = "certificate table starts at EOF",
+	  .base = B_SIGNED,
 	  .pokes = { PREL(A_DIRS, 0, T_DIR_CERT, A_END, 0, 0) },
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_CERT_EOF, .diag_at = L(A_DIRS, 0, T_DIR_CERT) },
-	{ .name = "certificate table size 0xfffffff0 (wrap)", .base = B_SIGNED,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_CERT_EOF,
+	  .diag_at = L(A_DIRS, 0, T_DIR_CERT) },
+	{ .name = "certificate table size 0xfffffff0 (wrap)",
+	  .base = B_SIGNED,
 	  .pokes = { P32(A_DIRS, 0, T_DIR_CERT + 4, 0xfffffff0u) },
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_CERT_EOF, .diag_at = L(A_DIRS, 0, T_DIR_CERT) },
-	{ .name = "certificate table 0xffffff00 + 0x200 (wrap)", .base = B_SIGNED,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_CERT_EOF,
+	  .diag_at = L(A_DIRS, 0, T_DIR_CERT) },
+	{ .name = "certificate table 0xffffff00 + 0x200 (wrap)",
+	  .base = B_SIGNED,
 	  .pokes = { P32(A_DIRS, 0, T_DIR_CERT, 0xffffff00u), P32(A_DIRS, 0, T_DIR_CERT + 4, 0x200u) },
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_CERT_EOF, .diag_at = L(A_DIRS, 0, T_DIR_CERT) },
-	{ .name = "certificate table overlaps the last section by 8 bytes", .base = B_SIGNED,
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_CERT_EOF,
+	  .diag_at = L(A_DIRS, 0, T_DIR_CERT) },
+	{ .name = "certificate table overlaps the last section by 8 bytes",
+	  .base = B_SIGNED,
 	  .pokes = { PREL(A_DIRS, 0, T_DIR_CERT, A_END, 0, -0x108) },
-	  .code = SBAT_E_PE_FIELD, .what = W_CERT_OVERLAP, .diag_at = L(A_DIRS, 0, T_DIR_CERT) },
-	{ .name = "certificate table inside the headers", .base = B_SIGNED,
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_CERT_OVERLAP,
+	  .diag_at = L(A_DIRS, 0, T_DIR_CERT) },
+	{ .name = "certificate table inside the headers",
+	  .base = B_SIGNED,
 	  .pokes = { P32(A_DIRS, 0, T_DIR_CERT, 0x10u) },
-	  .code = SBAT_E_PE_FIELD, .what = W_CERT_OVERLAP, .diag_at = L(A_DIRS, 0, T_DIR_CERT) },
-	{ .name = "certificate table shorter, still at the end of the data accepted", .base = B_SIGNED,
-	  .pokes = { P32(A_DIRS, 0, T_DIR_CERT + 4, 0x80u) }, .code = SBAT_OK },
-	{ .name = "unsigned: certificate offset without size accepted", .base = B_PLAIN,
-	  .pokes = { P32(A_DIRS, 0, T_DIR_CERT, 0xfffffff0u) }, .code = SBAT_OK },
-	{ .name = "file cut inside the certificate table", .base = B_SIGNED, .truncate = 1,
+	  .code = SBAT_E_PE_FIELD,
+	  .what = W_CERT_OVERLAP,
+	  .diag_at = L(A_DIRS, 0, T_DIR_CERT) },
+	{ .name = "certificate table shorter, still at the end of the data accepted",
+	  .base = B_SIGNED,
+	  .pokes = { P32(A_DIRS, 0, T_DIR_CERT + 4, 0x80u) },
+	  .code = SBAT_OK },
+	{ .name = "unsigned: certificate offset without size accepted",
+	  .base = B_PLAIN,
+	  .pokes = { P32(A_DIRS, 0, T_DIR_CERT, 0xfffffff0u) },
+	  .code = SBAT_OK },
+	{ .name = "file cut inside the certificate table",
+	  .base = B_SIGNED,
+	  .truncate = 1,
 	  .trunc_to = L(A_END, 0, -1),
-	  .code = SBAT_E_PE_TRUNCATED, .what = W_CERT_EOF, .diag_at = L(A_DIRS, 0, T_DIR_CERT) },
+	  .code = SBAT_E_PE_TRUNCATED,
+	  .what = W_CERT_EOF,
+	  .diag_at = L(A_DIRS, 0, T_DIR_CERT) },
 };
 
 static uint64_t
@@ -729,8 +1062,7 @@ test_truncation_every_length(void **state)
 
 /* The edit fails with code/what/offset; the input is not modified and *ret_out not set. */
 static void
-edit_expect(const uint8_t *img, size_t len, int strip, sbat_err code, const char *what,
-            int has_offset, uint64_t offset)
+edit_expect(const uint8_t *img, size_t len, int strip, sbat_err code, const char *what, int has_offset, uint64_t offset)
 {
 	static uint8_t sentinel;
 	sbat_edit_opts opts;
@@ -852,8 +1184,8 @@ test_edit_signed_data_after_cert(void **state)
 	assert_non_null(big);
 	memcpy(big, buf, len);
 	memset(big + len, 0x5a, 16);
-	edit_expect(big, len + 16, 1, SBAT_E_PE_FIELD, "data follows the certificate table (data directory 4)",
-	            1, a.dirs + T_DIR_CERT);
+	edit_expect(big, len + 16, 1, SBAT_E_PE_FIELD, "data follows the certificate table (data directory 4)", 1,
+	            a.dirs + T_DIR_CERT);
 	/* without --strip-signature, being signed is the reason */
 	edit_expect(big, len + 16, 0, SBAT_E_SIGNED, NULL, 1, a.dirs + T_DIR_CERT);
 	free(big);
@@ -936,11 +1268,11 @@ test_edit_no_header_room(void **state)
 	get_anchors(buf, len, &a);
 	assert_int_equal(a.tend, 0x198);
 	assert_int_equal(fx_le32(buf + a.table + T_SH_RAWPTR), 0x1c0);
-	edit_ok(buf, len, 0, &rep, &out, &out_len);   /* exactly 40 bytes of room */
+	edit_ok(buf, len, 0, &rep, &out, &out_len); /* exactly 40 bytes of room */
 	assert_int_equal(rep.action, SBAT_ACTION_INSERT);
 	assert_int_equal(rep.new_size_of_headers, 0x1c0);
 	free(out);
-	fx_put32(buf + a.table + T_SH_RAWPTR, 0x1bf);  /* 39 bytes */
+	fx_put32(buf + a.table + T_SH_RAWPTR, 0x1bf); /* 39 bytes */
 	edit_expect(buf, len, 0, SBAT_E_NO_HEADER_ROOM, NULL, 1, a.tend);
 	free(buf);
 
@@ -956,7 +1288,7 @@ test_edit_no_header_room(void **state)
 	assert_int_equal(rep.old_size_of_headers, 0x1a0);
 	assert_int_equal(rep.new_size_of_headers, 0x1c0);
 	free(out);
-	fx_put32(buf + a.table + T_SH_RAWPTR, 0x1b8);  /* the slot fits, the aligned SizeOfHeaders does not */
+	fx_put32(buf + a.table + T_SH_RAWPTR, 0x1b8); /* the slot fits, the aligned SizeOfHeaders does not */
 	edit_expect(buf, len, 0, SBAT_E_NO_HEADER_ROOM, NULL, -1, 0);
 	free(buf);
 }
@@ -991,14 +1323,14 @@ test_edit_slot_in_use(void **state)
 	(void)state;
 	build_base(B_PLAIN, &buf, &len);
 	get_anchors(buf, len, &a);
-	buf[a.tend + 39] = 0x01;  /* the last byte of the slot */
+	buf[a.tend + 39] = 0x01; /* the last byte of the slot */
 	edit_expect(buf, len, 0, SBAT_E_NO_HEADER_ROOM,
 	            "bytes after the section table are in use (debug data or code?)", 1, a.tend);
 	buf[a.tend + 39] = 0;
-	buf[a.tend] = 0x90;       /* the first byte */
+	buf[a.tend] = 0x90; /* the first byte */
 	edit_expect(buf, len, 0, SBAT_E_NO_HEADER_ROOM, NULL, 1, a.tend);
 	buf[a.tend] = 0;
-	buf[a.tend + 40] = 0x01;  /* just past the slot: not our business */
+	buf[a.tend + 40] = 0x01; /* just past the slot: not our business */
 	edit_ok(buf, len, 0, &rep, &out, &out_len);
 	free(out);
 	free(buf);
@@ -1045,8 +1377,8 @@ test_edit_bzimage_old_full_table(void **state)
 	assert_true(a.tend <= 0x1ef);
 	memset(&d, 0, sizeof(d));
 	edit_expect(buf, len, 0, SBAT_E_NO_HEADER_ROOM, NULL, 1, a.tend);
-	assert_int_equal(edit_buf(buf, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len,
-	                           NULL, &d), SBAT_E_NO_HEADER_ROOM);
+	assert_int_equal(edit_buf(buf, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d),
+	                 SBAT_E_NO_HEADER_ROOM);
 	assert_non_null(d.what);
 	if (!strstr(d.what, "0x1ef"))
 		fail_msg("message does not name 0x1ef: %s", d.what);
@@ -1132,9 +1464,9 @@ check_debug_entries_follow(unsigned n_entries)
 	for (i = 0; i < n_entries; i++) {
 		uint8_t *e = buf + dir_off + i * T_DEBUG_ENTRY;
 
-		fx_put32(e + 12, 2);        /* CODEVIEW */
-		fx_put32(e + 16, 0x10);     /* SizeOfData */
-		fx_put32(e + 24, overlay);  /* PointerToRawData */
+		fx_put32(e + 12, 2);       /* CODEVIEW */
+		fx_put32(e + 16, 0x10);    /* SizeOfData */
+		fx_put32(e + 24, overlay); /* PointerToRawData */
 	}
 	memset(&d, 0, sizeof(d));
 	r = edit_buf(buf, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, &rep, &d);
@@ -1153,8 +1485,8 @@ check_debug_entries_follow(unsigned n_entries)
 		free(buf);
 		if (stale >= 0)
 			fail_msg("%u debug entries: entry %d PointerToRawData 0x%x still points to the old "
-			         "overlay offset, not 0x%llx", n_entries, stale, p,
-			         (unsigned long long)rep.overlay_new_offset);
+			         "overlay offset, not 0x%llx",
+			         n_entries, stale, p, (unsigned long long)rep.overlay_new_offset);
 		return;
 	}
 	/* refusing is fine too, but it must be a clean refusal */
@@ -1200,10 +1532,10 @@ set_debug_entries(uint8_t *buf, size_t len, unsigned n, uint32_t ptr, uint32_t r
 	for (i = 0; i < n; i++) {
 		uint8_t *e = buf + dir_off + i * T_DEBUG_ENTRY;
 
-		fx_put32(e + 12, 2);      /* CODEVIEW */
-		fx_put32(e + 16, size);   /* SizeOfData */
-		fx_put32(e + 20, rva);    /* AddressOfRawData */
-		fx_put32(e + 24, ptr);    /* PointerToRawData */
+		fx_put32(e + 12, 2);    /* CODEVIEW */
+		fx_put32(e + 16, size); /* SizeOfData */
+		fx_put32(e + 20, rva);  /* AddressOfRawData */
+		fx_put32(e + 24, ptr);  /* PointerToRawData */
 	}
 	return dir_off;
 }
@@ -1419,7 +1751,7 @@ test_random_pokes(void **state)
 		/* the headers: DOS header, PE header, section table and the slot after it */
 		region = a.tend + T_SH_SIZE + 8;
 		if (b == B_BZOLD || b == B_BZNEW)
-			region = 0x270;  /* through the x86 setup header */
+			region = 0x270; /* through the x86 setup header */
 		if (region > len)
 			region = len;
 		for (it = 0; it < FUZZ_ITERATIONS; it++) {
@@ -1447,7 +1779,8 @@ test_random_pokes(void **state)
 			memset(&opts, 0, sizeof(opts));
 			opts.strip_signature = (int)(it & 1);
 			memset(&d2, 0, sizeof(d2));
-			r2 = edit_buf(img, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, &opts, &out, &out_len, &rep, &d2);
+			r2 = edit_buf(img, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, &opts, &out, &out_len, &rep,
+			              &d2);
 			assert_memory_equal(img, copy, len);
 			if (r1 != SBAT_OK) {
 				/* the editor parses first: the same refusal */
@@ -1464,7 +1797,8 @@ test_random_pokes(void **state)
 				assert_int_equal(out_len, rep.output_size);
 				memset(&d3, 0, sizeof(d3));
 				if (sbat_pe_parse(out, out_len, pe, &d3) != SBAT_OK)
-					fail_msg("%s iteration %u: output does not parse: %s", base_names[b], it, d3.what);
+					fail_msg("%s iteration %u: output does not parse: %s", base_names[b], it,
+					         d3.what);
 				assert_int_equal(pe->sbat_count, 1);
 				assert_int_equal(sbat_pe_sbat_data(pe, out, out_len, &data, &data_len, &d3), SBAT_OK);
 				assert_int_equal(data_len, PAYLOAD_LEN);

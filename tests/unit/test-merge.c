@@ -25,14 +25,14 @@
 #define E_GEN "component already present with a different generation"
 #define E_ROW "component already present with a different row"
 
-#define assert_diag(d, c, w, l, f) \
-	do { \
-		assert_int_equal((d).code, (c)); \
-		assert_non_null((d).what); \
-		assert_string_equal((d).what, (w)); \
-		assert_int_equal((d).line, (l)); \
-		assert_int_equal((d).field, (f)); \
-		assert_int_equal((d).has_offset, 0); \
+#define assert_diag(d, c, w, l, f)                                                                                     \
+	do {                                                                                                           \
+		assert_int_equal((d).code, (c));                                                                       \
+		assert_non_null((d).what);                                                                             \
+		assert_string_equal((d).what, (w));                                                                    \
+		assert_int_equal((d).line, (l));                                                                       \
+		assert_int_equal((d).field, (f));                                                                      \
+		assert_int_equal((d).has_offset, 0);                                                                   \
 	} while (0)
 
 static sbat_csv *
@@ -85,8 +85,8 @@ test_merge_disjoint(void **state)
 	sbat_diag d;
 
 	(void)state;
-	assert_int_equal(merge(HDR STUB STUB_DEB, HDR LINUX LINUX_DEB, 0,
-	                       HDR STUB STUB_DEB LINUX LINUX_DEB, &d), SBAT_OK);
+	assert_int_equal(merge(HDR STUB STUB_DEB, HDR LINUX LINUX_DEB, 0, HDR STUB STUB_DEB LINUX LINUX_DEB, &d),
+	                 SBAT_OK);
 	/* order follows base, then add, not the names */
 	assert_int_equal(merge(HDR LINUX_DEB, HDR STUB LINUX, 0, HDR LINUX_DEB STUB LINUX, &d), SBAT_OK);
 }
@@ -120,10 +120,11 @@ test_merge_canonical(void **state)
 	sbat_diag d;
 
 	(void)state;
-	assert_int_equal(merge(SBAT_CSV_HEADER_ROW "\r\n"
-	                       "systemd-stub,1,The systemd Developers,systemd,257,https://systemd.io/\r\n\r\n",
-	                       HDR "linux,1,Debian,linux,6.1.0,https://tracker.debian.org/pkg/linux",
-	                       0, HDR STUB LINUX, &d), SBAT_OK);
+	assert_int_equal(
+	    merge(SBAT_CSV_HEADER_ROW "\r\n"
+	                              "systemd-stub,1,The systemd Developers,systemd,257,https://systemd.io/\r\n\r\n",
+	          HDR "linux,1,Debian,linux,6.1.0,https://tracker.debian.org/pkg/linux", 0, HDR STUB LINUX, &d),
+	    SBAT_OK);
 }
 
 static void
@@ -161,8 +162,8 @@ test_merge_force(void **state)
 	sbat_diag d;
 
 	(void)state;
-	assert_int_equal(merge(HDR STUB LINUX STUB_DEB, HDR LINUX_DEB LINUX2, 1,
-	                       HDR STUB LINUX2 STUB_DEB LINUX_DEB, &d), SBAT_OK);
+	assert_int_equal(
+	    merge(HDR STUB LINUX STUB_DEB, HDR LINUX_DEB LINUX2, 1, HDR STUB LINUX2 STUB_DEB LINUX_DEB, &d), SBAT_OK);
 	assert_int_equal(merge(HDR LINUX2 STUB, HDR LINUX, 1, HDR LINUX STUB, &d), SBAT_OK);
 	assert_int_equal(merge(HDR STUB LINUX, HDR LINUX_VER, 1, HDR STUB LINUX_VER, &d), SBAT_OK);
 	assert_int_equal(merge(HDR STUB LINUX, HDR LINUX, 1, HDR STUB LINUX, &d), SBAT_OK);
@@ -234,14 +235,10 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_merge_disjoint),
-		cmocka_unit_test(test_merge_header),
-		cmocka_unit_test(test_merge_header_only),
-		cmocka_unit_test(test_merge_canonical),
-		cmocka_unit_test(test_merge_identical_row),
-		cmocka_unit_test(test_merge_conflict),
-		cmocka_unit_test(test_merge_force),
-		cmocka_unit_test(test_merge_too_big),
+		cmocka_unit_test(test_merge_disjoint),      cmocka_unit_test(test_merge_header),
+		cmocka_unit_test(test_merge_header_only),   cmocka_unit_test(test_merge_canonical),
+		cmocka_unit_test(test_merge_identical_row), cmocka_unit_test(test_merge_conflict),
+		cmocka_unit_test(test_merge_force),         cmocka_unit_test(test_merge_too_big),
 		cmocka_unit_test(test_merge_null),
 	};
 

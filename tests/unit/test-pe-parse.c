@@ -92,11 +92,12 @@ test_pe_parse_pe32(void **state)
 static void
 test_pe_parse_detects_kernel_kinds(void **state)
 {
-	static const struct { int fx; sbat_pe_kind kind; } cases[] = {
-		{ FX_BZIMAGE_OLD, SBAT_KIND_BZIMAGE },
-		{ FX_BZIMAGE_NEW, SBAT_KIND_BZIMAGE },
-		{ FX_ARM64, SBAT_KIND_ARM64_IMAGE },
-		{ FX_ZBOOT, SBAT_KIND_ZBOOT },
+	static const struct {
+		int fx;
+		sbat_pe_kind kind;
+	} cases[] = {
+		{ FX_BZIMAGE_OLD, SBAT_KIND_BZIMAGE }, { FX_BZIMAGE_NEW, SBAT_KIND_BZIMAGE },
+		{ FX_ARM64, SBAT_KIND_ARM64_IMAGE },   { FX_ZBOOT, SBAT_KIND_ZBOOT },
 		{ FX_PLAIN, SBAT_KIND_EFI_APP },
 	};
 	unsigned i;

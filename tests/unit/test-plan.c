@@ -20,9 +20,8 @@
 #include "verify.h"
 
 /* Not the fixtures' own .sbat (FX_SBAT_CSV), so that every edit changes something. */
-static const char payload[] =
-	"sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"
-	"fxtest,2,Fixture Test Project,fxtest,0.2,https://example.invalid/fxtest\n";
+static const char payload[] = "sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"
+                              "fxtest,2,Fixture Test Project,fxtest,0.2,https://example.invalid/fxtest\n";
 #define PAYLOAD ((const uint8_t *)payload)
 #define PAYLOAD_LEN (sizeof(payload) - 1)
 
@@ -56,7 +55,8 @@ long_payload(size_t *ret_len)
 	size_t n = 0;
 	int i;
 
-	n += (size_t)snprintf(buf, sizeof(buf), "%s", "sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n");
+	n += (size_t)snprintf(buf, sizeof(buf), "%s",
+	                      "sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n");
 	for (i = 0; i < 12; i++)
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "c%d,1,Vendor,p,1,https://example.invalid/%d\n", i, i);
 	*ret_len = n;
@@ -65,8 +65,7 @@ long_payload(size_t *ret_len)
 
 /* The input image of a scenario, and the payload and options of its edit. */
 static void
-build_scenario(const scenario *sc, uint8_t **buf, size_t *len, const uint8_t **pl, size_t *pl_len,
-               sbat_edit_opts *o)
+build_scenario(const scenario *sc, uint8_t **buf, size_t *len, const uint8_t **pl, size_t *pl_len, sbat_edit_opts *o)
 {
 	fx_spec spec;
 	fx_section s;
@@ -80,8 +79,9 @@ build_scenario(const scenario *sc, uint8_t **buf, size_t *len, const uint8_t **p
 	s.content = FX_SBAT_CSV;
 	/* the .sbat is last for replace, grow and remove; in the middle for relocate and retire */
 	if (sc->edit != INSERT)
-		assert_int_equal(fx_spec_insert_section(&spec, sc->edit == RELOCATE || sc->edit == RETIRE ? 2 :
-		                                        spec.n_sections, &s), 0);
+		assert_int_equal(
+		    fx_spec_insert_section(&spec, sc->edit == RELOCATE || sc->edit == RETIRE ? 2 : spec.n_sections, &s),
+		    0);
 	if (sc->edit != INSERT && (sc->edit == GROW || sc->edit == RELOCATE))
 		spec.overlay_len = 0;
 	assert_int_equal(fx_build(&spec, buf, len), 0);
@@ -95,8 +95,8 @@ build_scenario(const scenario *sc, uint8_t **buf, size_t *len, const uint8_t **p
 }
 
 static const sbat_edit_action expected_action[] = {
-	[INSERT] = SBAT_ACTION_INSERT, [REPLACE] = SBAT_ACTION_REPLACE, [GROW] = SBAT_ACTION_GROW,
-	[RELOCATE] = SBAT_ACTION_RELOCATE, [REMOVE] = SBAT_ACTION_REMOVE, [RETIRE] = SBAT_ACTION_RETIRE,
+	[INSERT] = SBAT_ACTION_INSERT,     [REPLACE] = SBAT_ACTION_REPLACE, [GROW] = SBAT_ACTION_GROW,
+	[RELOCATE] = SBAT_ACTION_RELOCATE, [REMOVE] = SBAT_ACTION_REMOVE,   [RETIRE] = SBAT_ACTION_RETIRE,
 };
 
 /* Extents add up to the planned size, copies stay inside the input, patches inside the output. */
@@ -128,8 +128,7 @@ check_plan_shape(const scenario *sc, const plan *p, size_t in_len, size_t pl_len
 
 /* Emit into memory and into a file: the same bytes, exactly the planned number of them. */
 static uint8_t *
-emit_both(const scenario *sc, plan *p, const uint8_t *in, size_t in_len, int in_fd, const uint8_t *pl,
-          size_t pl_len)
+emit_both(const scenario *sc, plan *p, const uint8_t *in, size_t in_len, int in_fd, const uint8_t *pl, size_t pl_len)
 {
 	sink mem, file;
 	uint8_t *a = malloc((size_t)p->output_size), *b = malloc((size_t)p->output_size);
@@ -198,7 +197,8 @@ test_plan_and_emit_agree(void **state)
 		/* planning the same edit on the result: nothing left to change */
 		if (!o.remove) {
 			assert_int_equal(sbat_pe_parse(out, (size_t)p->output_size, pe, &d), SBAT_OK);
-			assert_int_equal(sbat_plan_build(pe, out, (size_t)pe->file_size, pl, pl_len, &o, p, &d), SBAT_OK);
+			assert_int_equal(sbat_plan_build(pe, out, (size_t)pe->file_size, pl, pl_len, &o, p, &d),
+			                 SBAT_OK);
 			assert_true(sbat_plan_is_identity(p, out, (size_t)pe->file_size, pl));
 		}
 		fclose(f);

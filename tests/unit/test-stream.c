@@ -32,15 +32,15 @@ static const char payload[] = FX_SBAT_CSV;
 
 /* Fault injection state, read by the hooks below. */
 static struct {
-	int fail_pwrite_at;    /* 1-based call number that fails, 0: never */
+	int fail_pwrite_at; /* 1-based call number that fails, 0: never */
 	int pwrite_errno;
-	int short_writes;      /* write at most 7 bytes per call */
-	int kill_at;           /* SIGKILL ourselves on this pwrite call */
+	int short_writes; /* write at most 7 bytes per call */
+	int kill_at;      /* SIGKILL ourselves on this pwrite call */
 	int fail_fsync;
 	int fail_rename;
-	int copy_errno;        /* copy_range fails with this at once (0: works) */
-	int copy_fail_after;   /* copy_range copies this much, then fails with copy_late_errno */
-	int copy_late_errno;   /* 0: EIO */
+	int copy_errno;      /* copy_range fails with this at once (0: works) */
+	int copy_fail_after; /* copy_range copies this much, then fails with copy_late_errno */
+	int copy_late_errno; /* 0: EIO */
 	int calls;
 	int copy_calls;
 } fault;
@@ -110,7 +110,7 @@ static int
 hook_open_tmpfile(int dir_fd)
 {
 	(void)dir_fd;
-	errno = EOPNOTSUPP;  /* as on vfat */
+	errno = EOPNOTSUPP; /* as on vfat */
 	return -1;
 }
 
@@ -322,7 +322,7 @@ test_stream_failures_leave_original(void **state)
 
 	(void)state;
 	fx_spec_init(&spec, FX_PLAIN);
-	spec.set_checksum = 1;  /* every byte goes through pwrite */
+	spec.set_checksum = 1; /* every byte goes through pwrite */
 	assert_int_equal(fx_build(&spec, &img, &len), 0);
 	for (i = 0; i < 4; i++) {
 		for (at = 1; at <= 3; at++) {
@@ -487,8 +487,8 @@ test_stream_named_temporary(void **state)
 	write_target(img, len);
 	assert_int_equal(sbat_file_open_image(target, SBAT_FILE_MAX_SIZE, 0, &in, &d), SBAT_OK);
 	assert_int_equal(sbat_output_open_replace(&in, &no_tmpfile, &out, &d), SBAT_OK);
-	assert_int_equal(dir_entries(), 2);  /* the named temporary */
-	sbat_output_remove_temporaries();    /* what a signal handler calls */
+	assert_int_equal(dir_entries(), 2); /* the named temporary */
+	sbat_output_remove_temporaries();   /* what a signal handler calls */
 	assert_int_equal(dir_entries(), 1);
 	sbat_output_abort(out);
 	sbat_file_unmap(&in);
@@ -528,7 +528,7 @@ test_stream_lock(void **state)
 		size_t n;
 		sbat_pe *pe = malloc(sizeof(*pe));
 
-		sbat_file_unmap(&in);  /* an inherited descriptor would share the parent's lock */
+		sbat_file_unmap(&in); /* an inherited descriptor would share the parent's lock */
 		if (sbat_file_open_image(target, SBAT_FILE_MAX_SIZE, 5000, &w, &d) != SBAT_OK || !pe ||
 		    sbat_pe_parse(w.data, w.len, pe, &d) != SBAT_OK ||
 		    sbat_pe_sbat_data(pe, w.data, w.len, &data, &n, &d) != SBAT_OK)
@@ -613,7 +613,11 @@ hook_pread_fail(int fd, void *buf, size_t len, off_t off)
 static ssize_t
 hook_copy_enosys(int in_fd, off_t in_off, int out_fd, off_t out_off, size_t len)
 {
-	(void)in_fd; (void)in_off; (void)out_fd; (void)out_off; (void)len;
+	(void)in_fd;
+	(void)in_off;
+	(void)out_fd;
+	(void)out_off;
+	(void)len;
 	errno = ENOSYS;
 	return -1;
 }
