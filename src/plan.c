@@ -799,6 +799,40 @@ sbat_plan_is_identity(const plan *p, const uint8_t *in, size_t in_len, const uin
 	return 1;
 }
 
+/* What every edit's plan must allow before it is run; then the fields the emitter and verifier use. */
+static sbat_err
+finish_plan(const sbat_pe *pe, plan *p, const tail *t, sbat_diag *d)
+{
+	if (p->overflow)
+		return diag_fail(d, SBAT_E_LAYOUT,
+		                 "internal error: the edit needs more extents or patches "
+		                 "than the plan holds");
+	/* every file offset into moved data must be fixed; refuse if some are out of reach */
+	if (pe->debug_total > pe->debug_count && moves_data(p))
+		return diag_fail(d, SBAT_E_PE_FIELD,
+		                 "debug directory has more entries than can be relocated (more than 64)");
+	/* an output that could not be read back in would break idempotence */
+	if (p->output_size > SBAT_FILE_MAX_SIZE)
+		return diag_fail(d, SBAT_E_TOO_BIG,
+		                 "the edited image would be larger than 1 GiB, the largest image accepted");
+	report_tail(p, t);
+
+	/*
+	 * What verification reads of the output: the headers and the bzImage
+	 * setup header (it starts below 0x200 and is at most 0x301 long), and
+	 * the patched or new ranges. A dry run writes only those.
+	 */
+	p->verify_prefix = p->report.new_size_of_headers > 0x400 ? p->report.new_size_of_headers : 0x400;
+	if (p->verify_prefix > p->output_size)
+		p->verify_prefix = p->output_size;
+
+	/* a zero CheckSum stays zero (nothing checks it); a stale non-zero one is recomputed */
+	p->update_checksum = pe->checksum != 0;
+	p->checksum_offset = pe->off_checksum;
+	p->report.output_size = p->output_size;
+	return SBAT_OK;
+}
+
 sbat_err
 sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
                 const sbat_edit_opts *opts, plan *p, sbat_diag *d)
@@ -839,34 +873,5 @@ sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8
 		                    "image is signed (certificate table present); editing it "
 		                    "would invalidate the signature",
 		                    pe->off_cert_dir);
-	if (err)
-		return err;
-	if (p->overflow)
-		return diag_fail(d, SBAT_E_LAYOUT,
-		                 "internal error: the edit needs more extents or patches "
-		                 "than the plan holds");
-	/* every file offset into moved data must be fixed; refuse if some are out of reach */
-	if (pe->debug_total > pe->debug_count && moves_data(p))
-		return diag_fail(d, SBAT_E_PE_FIELD,
-		                 "debug directory has more entries than can be relocated (more than 64)");
-	/* an output that could not be read back in would break idempotence */
-	if (p->output_size > SBAT_FILE_MAX_SIZE)
-		return diag_fail(d, SBAT_E_TOO_BIG,
-		                 "the edited image would be larger than 1 GiB, the largest image accepted");
-	report_tail(p, &t);
-
-	/*
-	 * What verification reads of the output: the headers and the bzImage
-	 * setup header (it starts below 0x200 and is at most 0x301 long), and
-	 * the patched or new ranges. A dry run writes only those.
-	 */
-	p->verify_prefix = p->report.new_size_of_headers > 0x400 ? p->report.new_size_of_headers : 0x400;
-	if (p->verify_prefix > p->output_size)
-		p->verify_prefix = p->output_size;
-
-	/* a zero CheckSum stays zero (nothing checks it); a stale non-zero one is recomputed */
-	p->update_checksum = pe->checksum != 0;
-	p->checksum_offset = pe->off_checksum;
-	p->report.output_size = p->output_size;
-	return SBAT_OK;
+	return err ? err : finish_plan(pe, p, &t, d);
 }
