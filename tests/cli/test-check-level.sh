@@ -29,26 +29,7 @@ VAR=SbatLevelRT-605dab50-e046-4300-abb6-3dd810dd8b23
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-level.XXXXXX") || exit 1
 trap 'chmod -R u+rwx -- "$T" 2>/dev/null; rm -rf -- "$T"' EXIT
 
-n=0
-passed=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	passed=$((passed + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	local desc="$1" line
-	shift
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $desc"
-	for line in "$@"; do
-		printf '#   %s\n' "$line"
-	done
-}
+. "$(dirname "$0")/../lib/tap.sh"
 
 # run ARGS...: sets RC, OUT and ERR.
 run() {
@@ -100,7 +81,7 @@ FIX="$T/fixtures"
 mkdir -p -- "$FIX"
 if ! "$GEN_FIXTURES" "$FIX" >/dev/null 2>"$T/gen.err"; then
 	not_ok "gen-fixtures writes the example images" "$(cat "$T/gen.err")"
-	echo "$passed passed, $failed failed"
+	tap_finish
 	exit 1
 fi
 ok "gen-fixtures writes the example images"
@@ -327,5 +308,4 @@ else
 	ok "# SKIP JSON checks: no $PYTHON3"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_finish

@@ -32,38 +32,7 @@ CSV="$FIXTURES_SRC/csv/linux.sbat"
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-cli.XXXXXX") || exit 1
 trap 'rm -rf -- "$T"' EXIT
 
-n=0
-passed=0
-failed=0
-
-# ok DESCRIPTION / not_ok DESCRIPTION [DETAIL...]
-ok() {
-	n=$((n + 1))
-	passed=$((passed + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	local desc="$1" line
-	shift
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $desc"
-	for line in "$@"; do
-		printf '#   %s\n' "$line"
-	done
-}
-
-# check DESCRIPTION COMMAND...: ok when COMMAND succeeds.
-check() {
-	local desc="$1"
-	shift
-	if "$@"; then
-		ok "$desc"
-	else
-		not_ok "$desc" "failed: $*"
-	fi
-}
+. "$(dirname "$0")/../lib/tap.sh"
 
 # run ARGS...: run sbat-add; sets RC, and OUT and ERR to the captured output.
 run() {
@@ -162,8 +131,7 @@ if "$GEN_FIXTURES" "$FIX" >/dev/null 2>"$T/gen.err"; then
 	ok "gen-fixtures writes the example images"
 else
 	not_ok "gen-fixtures writes the example images" "$(cat "$T/gen.err")"
-	echo "1..$n"
-	echo "# $passed passed, $failed failed"
+	tap_finish
 	exit 1
 fi
 chmod a-w -- "$FIX"/*
@@ -972,6 +940,4 @@ else
 	not_ok "the manual page exists" "not readable: $MANPAGE"
 fi
 
-echo "1..$n"
-echo "# $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_finish

@@ -21,25 +21,7 @@ done
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-completion.XXXXXX") || exit 1
 trap 'rm -rf -- "$T"' EXIT
 
-n=0
-passed=0
-failed=0
-ok() {
-	n=$((n + 1))
-	passed=$((passed + 1))
-	echo "ok $n - $1"
-}
-not_ok() {
-	local desc="$1" line
-	shift
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $desc"
-	for line in "$@"; do
-		printf '#   %s\n' "$line"
-	done
-}
-
+. "$(dirname "$0")/../lib/tap.sh"
 # shellcheck source=/dev/null
 . "$COMPLETION_SRC/sbat-add.bash"
 if [ "$(complete -p sbat-add 2>/dev/null)" = "complete -F _sbat_add sbat-add" ]; then
@@ -166,6 +148,4 @@ else
 	ok "zsh completion # SKIP zsh not installed"
 fi
 
-echo "1..$n"
-echo "# $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_finish

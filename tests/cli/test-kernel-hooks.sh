@@ -34,37 +34,13 @@ export SBAT_ADD
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-hooks.XXXXXX") || exit 1
 trap 'rm -rf -- "$T"' EXIT
 
-n=0
-passed=0
-failed=0
-ok() {
-	n=$((n + 1))
-	passed=$((passed + 1))
-	echo "ok $n - $1"
-}
-not_ok() {
-	local desc="$1" line
-	shift
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $desc"
-	for line in "$@"; do
-		printf '#   %s\n' "$line"
-	done
-}
-check() {
-	local desc="$1"
-	shift
-	if "$@"; then
-		ok "$desc"
-	else
-		not_ok "$desc" "failed: $*" "exit status $RC" "output: $(head -c 600 "$T/log")"
-	fi
+. "$(dirname "$0")/../lib/tap.sh"
+tap_details() {
+	printf 'exit status %s\n' "$RC"
+	printf 'output: %s\n' "$(head -c 600 "$T/log")"
 }
 finish() {
-	echo "1..$n"
-	echo "# $passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
+	tap_finish
 	exit
 }
 

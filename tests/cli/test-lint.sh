@@ -18,25 +18,10 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-lint.XXXXXX") || exit 1
 trap 'rm -rf -- "$T"' EXIT
 "$GEN_FIXTURES" "$T/fx" >/dev/null || exit 1
 
-n=0 passed=0 failed=0 skipped=0
-check() {
-	local desc="$1"
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "ok $n - $desc"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $desc"
-		printf '#   exit %s; stdout: %s\n' "${RC:-}" "$(head -c 600 "$T/out" 2>/dev/null)"
-		printf '#   stderr: %s\n' "$(head -c 300 "$T/err" 2>/dev/null)"
-	fi
-}
-skip() {
-	n=$((n + 1))
-	skipped=$((skipped + 1))
-	echo "ok $n - # SKIP $1"
+. "$(dirname "$0")/../lib/tap.sh"
+tap_details() {
+	printf 'exit %s; stdout: %s\n' "${RC:-}" "$(head -c 600 "$T/out" 2>/dev/null)"
+	printf 'stderr: %s\n' "$(head -c 300 "$T/err" 2>/dev/null)"
 }
 lint() {
 	"$SBAT_ADD" --lint "$@" >"$T/out" 2>"$T/err"
@@ -132,5 +117,4 @@ else
 	skip "python3 is missing: JSON checks"
 fi
 
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+tap_finish

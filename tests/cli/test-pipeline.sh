@@ -21,25 +21,10 @@ trap 'rm -rf -- "$T"' EXIT
 "$GEN_FIXTURES" "$T/fx" >/dev/null || exit 1
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 
-n=0 passed=0 failed=0 skipped=0
-check() {
-	local desc="$1"
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "ok $n - $desc"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $desc"
-		printf '#   exit %s; stdout: %s\n' "${RC:-}" "$(head -c 400 "$T/out" 2>/dev/null)"
-		printf '#   stderr: %s\n' "$(head -c 400 "$T/err" 2>/dev/null)"
-	fi
-}
-skip() {
-	n=$((n + 1))
-	skipped=$((skipped + 1))
-	echo "ok $n - # SKIP $1"
+. "$(dirname "$0")/../lib/tap.sh"
+tap_details() {
+	printf 'exit %s; stdout: %s\n' "${RC:-}" "$(head -c 400 "$T/out" 2>/dev/null)"
+	printf 'stderr: %s\n' "$(head -c 400 "$T/err" 2>/dev/null)"
 }
 run() {
 	"$SBAT_ADD" "$@" >"$T/out" 2>"$T/err"
@@ -121,7 +106,7 @@ if command -v sbsign >/dev/null 2>&1 && command -v openssl >/dev/null 2>&1 && co
 		sbsign --key "$T/key.pem" --cert "$T/cert.pem" --output "$T/signed.efi" "$T/unsigned.efi" >/dev/null 2>&1
 	RC=$?
 	check "sed | sbat-add --csv - && sbsign: exit 0" test "$RC" -eq 0
-	check "... sbverify accepts the result" sbverify --cert "$T/cert.pem" "$T/signed.efi" >/dev/null 2>&1
+	check "... sbverify accepts the result" sh -c "sbverify --cert '$T/cert.pem' '$T/signed.efi' >/dev/null 2>&1"
 	cp -- "$T/signed.efi" "$T/signed.before"
 	sed 's/6\.1\.0/6.1.42/' "$CSV" | "$SBAT_ADD" --file "$T/signed.efi" --csv - >"$T/out" 2>"$T/err"
 	RC=$?
@@ -174,5 +159,4 @@ check "without --no-sync the result is fsynced (the same hook fires)" test "$RC"
 run --no-sync --dry-run --file "$img" --csv "$CSV"
 check "--no-sync with --dry-run is a usage error" test "$RC" -eq 2
 
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+tap_finish

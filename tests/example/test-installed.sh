@@ -20,40 +20,32 @@ command -v pkg-config >/dev/null 2>&1 || { echo "SKIP: no pkg-config"; exit 77; 
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-installed.XXXXXX") || exit 1
 trap 'rm -rf -- "$T"' EXIT
-n=0 passed=0 failed=0
-check() {
-	local desc="$1"
-	shift
-	n=$((n + 1))
-	if "$@" >"$T/log" 2>&1; then
-		passed=$((passed + 1))
-		echo "ok $n - $desc"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $desc"
-		sed 's/^/#   /' "$T/log" | head -20
-	fi
+. "$(dirname "$0")/../lib/tap.sh"
+tap_details() {
+	sed 's/^/  /' "$T/log" | head -20
 }
-
-check "meson install into a scratch root" meson install -C "$BUILD_ROOT" --no-rebuild --quiet --destdir "$T/root"
+# quiet COMMAND...: its output goes to the log that tap_details shows
+quiet() {
+	"$@" >"$T/log" 2>&1
+}
+check "meson install into a scratch root" quiet meson install -C "$BUILD_ROOT" --no-rebuild --quiet --destdir "$T/root"
 pc=$(find "$T/root" -name sbat.pc | head -n1)
-check "sbat.pc is installed" test -n "$pc"
+check "sbat.pc is installed" quiet test -n "$pc"
 export PKG_CONFIG_SYSROOT_DIR="$T/root" PKG_CONFIG_PATH="$(dirname "$pc")"
 libdir=$(dirname "$(dirname "$pc")")
-check "the installed headers compile the example (C99, all warnings, pedantic)" \
+check "the installed headers compile the example (C99, all warnings, pedantic)" quiet \
 	sh -c "$CC -std=c99 -Wall -Wextra -Wpedantic -Werror $EXAMPLE \$(pkg-config --cflags --libs sbat) -o $T/show-shared"
-check "libsbat.so has a versioned SONAME" sh -c "readelf -d $libdir/libsbat.so | grep -q 'SONAME.*libsbat.so.0'"
-check "libsbat.so exports only sbat_* symbols" \
+check "libsbat.so has a versioned SONAME" quiet sh -c "readelf -d $libdir/libsbat.so | grep -q 'SONAME.*libsbat.so.0'"
+check "libsbat.so exports only sbat_* symbols" quiet \
 	sh -c "test -z \"\$(nm -D --defined-only $libdir/libsbat.so | awk '{print \$3}' | grep -v '^sbat_')\""
-check "libsbat.a defines only sbat_* global symbols" \
+check "libsbat.a defines only sbat_* global symbols" quiet \
 	sh -c "test -z \"\$(nm -g --defined-only $libdir/libsbat.a 2>/dev/null | awk 'NF == 3 {print \$3}' | grep -v '^sbat_')\""
-check "the example links against the static library too" \
+check "the example links against the static library too" quiet \
 	sh -c "$CC -std=c99 $EXAMPLE \$(pkg-config --cflags sbat) $libdir/libsbat.a -o $T/show-static"
 "$GEN_FIXTURES" "$T/fx" >/dev/null
-check "the shared-library example describes an image with .sbat" \
+check "the shared-library example describes an image with .sbat" quiet \
 	sh -c "LD_LIBRARY_PATH=$libdir $T/show-shared $T/fx/sbat-last.efi | grep -q '^  fxtest 1\$'"
-check "the static example reports an image without .sbat (exit 3)" \
+check "the static example reports an image without .sbat (exit 3)" quiet \
 	sh -c "$T/show-static $T/fx/efi-x86_64.efi >/dev/null; test \$? -eq 3"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tap_finish

@@ -31,43 +31,10 @@ FIX="$T/fixtures"
 # an ASan build wants its runtime first; the hooks library comes first here
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 
-n=0
-passed=0
-failed=0
-skipped=0
-
-ok() {
-	n=$((n + 1))
-	passed=$((passed + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	local desc="$1" line
-	shift
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $desc"
-	for line in "$@"; do
-		printf '#   %s\n' "$line"
-	done
-}
-
-skip() {
-	n=$((n + 1))
-	skipped=$((skipped + 1))
-	echo "ok $n - # SKIP $1"
-}
-
-# check DESCRIPTION COMMAND...: ok when COMMAND succeeds.
-check() {
-	local desc="$1"
-	shift
-	if "$@"; then
-		ok "$desc"
-	else
-		not_ok "$desc" "failed: $*" "exit status of sbat-add: ${RC:-}" "stderr: $(head -c 400 "$T/err" 2>/dev/null)"
-	fi
+. "$(dirname "$0")/../lib/tap.sh"
+tap_details() {
+	printf 'exit status of sbat-add: %s\n' "${RC:-}"
+	printf 'stderr: %s\n' "$(head -c 400 "$T/err" 2>/dev/null)"
 }
 
 # run ARGS...: run sbat-add; RC, and the output in $T/out and $T/err.
@@ -392,5 +359,4 @@ cp -- "$FIX/sbat-mid.efi" "$nl"
 run --file "$nl" --csv "$T/big.csv"
 check "a refused edit of a file with a newline in its name: one line" one_line_err
 
-echo "$passed passed, $failed failed${skipped:+, $skipped skipped}"
-[ "$failed" -eq 0 ]
+tap_finish

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
+# tap.sh - what the shell test scripts share: numbered TAP lines, skips,
+# and the closing plan and count. Source it, report each check with ok,
+# not_ok, skip or check, and end with tap_finish. A script may define
+# tap_details to add lines (what ran, its output) to a failed check.
+
+n=0
+passed=0
+failed=0
+skipped=0
+
+# ok DESCRIPTION
+ok() {
+	n=$((n + 1))
+	passed=$((passed + 1))
+	echo "ok $n - $1"
+}
+
+# not_ok DESCRIPTION [DETAIL...]: each detail becomes a "#" line
+not_ok() {
+	local desc="$1" line
+	shift
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $desc"
+	for line in "$@"; do
+		printf '#   %s\n' "$line"
+	done
+}
+
+# skip WHY: a check that cannot run here
+skip() {
+	n=$((n + 1))
+	skipped=$((skipped + 1))
+	echo "ok $n - # SKIP $1"
+}
+
+# What a failed check adds; scripts redefine it.
+tap_details() {
+	:
+}
+
+# check DESCRIPTION COMMAND...: ok when COMMAND succeeds, else not ok with what ran and tap_details
+check() {
+	local desc="$1" details
+	shift
+	if "$@"; then
+		ok "$desc"
+	else
+		mapfile -t details < <(printf 'failed: %s\n' "$*"; tap_details)
+		not_ok "$desc" "${details[@]}"
+	fi
+}
+
+# The TAP plan and the count; the exit status says whether everything passed.
+tap_finish() {
+	echo "1..$n"
+	echo "# $passed passed, $failed failed, $skipped skipped"
+	[ "$failed" -eq 0 ]
+}
