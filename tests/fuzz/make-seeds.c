@@ -35,8 +35,6 @@
 #define OP_STRIP 0x08u
 #define OP_RELOCATE 0x10u
 
-#define SBAT_SIZE 0x200u
-
 /* A .sbat naming the harness's own component at another generation (merges conflict). */
 #define CSV_CONFLICT                                                                                                   \
 	"sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"                                \
@@ -71,51 +69,12 @@ typedef struct seed {
 } seed;
 
 static void
-sbat_section(fx_section *s, const char *content)
-{
-	memset(s, 0, sizeof(*s));
-	s->name = ".sbat";
-	s->virtual_size = SBAT_SIZE;
-	s->raw_size = SBAT_SIZE;
-	s->characteristics = FX_SCN_RDATA;
-	s->content = content;
-}
-
-static void
 add_sbat(fx_spec *spec, unsigned index, const char *content)
 {
 	fx_section s;
 
-	sbat_section(&s, content);
+	fx_sbat_section(&s, content);
 	(void)fx_spec_insert_section(spec, index, &s);
-}
-
-static void
-tweak_ia32(fx_spec *spec)
-{
-	spec->pe32plus = 0;
-	spec->machine = FX_MACHINE_I386;
-}
-
-static void
-tweak_aarch64(fx_spec *spec)
-{
-	spec->machine = FX_MACHINE_ARM64;
-}
-
-/* gnu-efi style arm64 and riscv applications: NOP instructions up to SizeOfHeaders */
-static void
-tweak_aarch64_nop(fx_spec *spec)
-{
-	spec->machine = FX_MACHINE_ARM64;
-	spec->header_fill = FX_FILL_ARM64_NOP;
-}
-
-static void
-tweak_riscv64_nop(fx_spec *spec)
-{
-	spec->machine = FX_MACHINE_RISCV64;
-	spec->header_fill = FX_FILL_RISCV_NOP;
 }
 
 /* The arm64 preset aligns to 64 KiB; a 4 KiB variant keeps the seed small. */
@@ -165,7 +124,7 @@ tweak_sbat_exact(fx_spec *spec)
 	static const char csv[] = FX_SBAT_CSV;
 	fx_section s;
 
-	sbat_section(&s, csv);
+	fx_sbat_section(&s, csv);
 	s.raw_size = sizeof(csv) - 1;
 	s.virtual_size = s.raw_size;
 	s.raw_exact = 1;
@@ -178,7 +137,7 @@ tweak_sbat_virtual(fx_spec *spec)
 {
 	fx_section s;
 
-	sbat_section(&s, NULL);
+	fx_sbat_section(&s, NULL);
 	s.raw_size = 0;
 	(void)fx_spec_insert_section(spec, spec->n_sections, &s);
 }
@@ -280,10 +239,10 @@ static const seed seeds[] = {
 	{ "plain-put-long", FX_PLAIN, NULL, OP_PUT_LONG, MUT_NONE },
 	{ "plain-put-full", FX_PLAIN, NULL, OP_PUT_FULL, MUT_NONE },
 	{ "plain-remove", FX_PLAIN, NULL, OP_REMOVE, MUT_NONE },
-	{ "ia32-put", FX_PLAIN, tweak_ia32, OP_PUT, MUT_NONE },
-	{ "aarch64-put-min", FX_PLAIN, tweak_aarch64, OP_PUT_MIN, MUT_NONE },
-	{ "aarch64-nop-put", FX_PLAIN, tweak_aarch64_nop, OP_PUT, MUT_NONE },
-	{ "riscv64-nop-put-long", FX_PLAIN, tweak_riscv64_nop, OP_PUT_LONG, MUT_NONE },
+	{ "ia32-put", FX_PLAIN, fx_variant_ia32, OP_PUT, MUT_NONE },
+	{ "aarch64-put-min", FX_PLAIN, fx_variant_aarch64, OP_PUT_MIN, MUT_NONE },
+	{ "aarch64-nop-put", FX_PLAIN, fx_variant_aarch64_nop, OP_PUT, MUT_NONE },
+	{ "riscv64-nop-put-long", FX_PLAIN, fx_variant_riscv64_nop, OP_PUT_LONG, MUT_NONE },
 	{ "bzimage-old-put", FX_BZIMAGE_OLD, NULL, OP_PUT, MUT_NONE },
 	{ "bzimage-new-put", FX_BZIMAGE_NEW, NULL, OP_PUT, MUT_NONE },
 	{ "bzimage-new-sbat-grow", FX_BZIMAGE_NEW, tweak_bz_sbat, OP_PUT_LONG, MUT_NONE },

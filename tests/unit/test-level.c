@@ -7,6 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "test-util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,17 +30,6 @@
 #define E_NOTNUM "generation is not a decimal number"
 #define E_RANGE "generation out of range 1..65535"
 
-/* Macros, so a failing assertion names the line in the test itself. */
-#define assert_diag(d, c, w, l, f)                                                                                     \
-	do {                                                                                                           \
-		assert_int_equal((d).code, (c));                                                                       \
-		assert_non_null((d).what);                                                                             \
-		assert_string_equal((d).what, (w));                                                                    \
-		assert_int_equal((d).line, (l));                                                                       \
-		assert_int_equal((d).field, (f));                                                                      \
-		assert_int_equal((d).has_offset, 0);                                                                   \
-	} while (0)
-
 #define assert_diag_at(d, c, w)                                                                                        \
 	do {                                                                                                           \
 		assert_int_equal((d).code, (c));                                                                       \
@@ -49,18 +40,6 @@
 
 /* Only for string literals: sizeof keeps embedded NULs. */
 #define PARSE_LIT(s, ret, d) parse_n((s), sizeof(s) - 1, (ret), (d))
-
-/* An exact-size heap copy, so ASan flags any read past len. */
-static uint8_t *
-dup_exact(const void *data, size_t n)
-{
-	uint8_t *b = malloc(n ? n : 1);
-
-	assert_non_null(b);
-	if (n)
-		memcpy(b, data, n);
-	return b;
-}
 
 /* The input is freed before returning: the result must not point into it. */
 static sbat_err

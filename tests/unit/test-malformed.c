@@ -7,6 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "test-util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,18 +137,6 @@ build_base(int base, uint8_t **buf, size_t *len)
 
 	base_spec(base, &spec);
 	build_spec(&spec, buf, len);
-}
-
-/* An exact-size heap copy of the first n bytes, so ASan flags any read past n. */
-static uint8_t *
-dup_exact(const uint8_t *p, size_t n)
-{
-	uint8_t *b = malloc(n ? n : 1);
-
-	assert_non_null(b);
-	if (n)
-		memcpy(b, p, n);
-	return b;
 }
 
 /* Where things are in a (well-formed) base image. */

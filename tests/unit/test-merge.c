@@ -7,6 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "test-util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,16 +26,6 @@
 
 #define E_GEN "component already present with a different generation"
 #define E_ROW "component already present with a different row"
-
-#define assert_diag(d, c, w, l, f)                                                                                     \
-	do {                                                                                                           \
-		assert_int_equal((d).code, (c));                                                                       \
-		assert_non_null((d).what);                                                                             \
-		assert_string_equal((d).what, (w));                                                                    \
-		assert_int_equal((d).line, (l));                                                                       \
-		assert_int_equal((d).field, (f));                                                                      \
-		assert_int_equal((d).has_offset, 0);                                                                   \
-	} while (0)
 
 static sbat_csv *
 csv_ok(const char *s)
