@@ -94,18 +94,6 @@ tweak_small_arm64_sbat(fx_spec *spec)
 }
 
 static void
-tweak_sbat_last(fx_spec *spec)
-{
-	add_sbat(spec, spec->n_sections, FX_SBAT_CSV);
-}
-
-static void
-tweak_sbat_mid(fx_spec *spec)
-{
-	add_sbat(spec, 2, FX_SBAT_CSV);
-}
-
-static void
 tweak_sbat_conflict(fx_spec *spec)
 {
 	add_sbat(spec, spec->n_sections, CSV_CONFLICT);
@@ -150,22 +138,10 @@ tweak_sbat_twice(fx_spec *spec)
 }
 
 static void
-tweak_signed(fx_spec *spec)
-{
-	spec->cert_len = 0x400;
-}
-
-static void
 tweak_signed_sbat(fx_spec *spec)
 {
-	tweak_signed(spec);
-	tweak_sbat_last(spec);
-}
-
-static void
-tweak_overlay(fx_spec *spec)
-{
-	spec->overlay_len = 100;
+	fx_variant_signed(spec);
+	fx_variant_sbat_last(spec);
 }
 
 static void
@@ -173,19 +149,6 @@ tweak_overlay_signed(fx_spec *spec)
 {
 	spec->overlay_len = 100;
 	spec->cert_len = 0x100;
-}
-
-static void
-tweak_no_room(fx_spec *spec)
-{
-	spec->header_slack = 0;
-	spec->sect_align = 0x200;
-}
-
-static void
-tweak_grow_headers(fx_spec *spec)
-{
-	spec->header_slack = 0;
 }
 
 /* headers must grow and move the data: the symbol table and debug pointers follow */
@@ -207,16 +170,10 @@ tweak_debug(fx_spec *spec)
 }
 
 static void
-tweak_checksummed(fx_spec *spec)
-{
-	spec->set_checksum = 1;
-}
-
-static void
 tweak_checksummed_sbat(fx_spec *spec)
 {
 	spec->set_checksum = 1;
-	tweak_sbat_last(spec);
+	fx_variant_sbat_last(spec);
 }
 
 /* small alignments: FileAlignment 0x20, SectionAlignment 0x40 */
@@ -231,7 +188,7 @@ tweak_tight(fx_spec *spec)
 static void
 tweak_bz_sbat(fx_spec *spec)
 {
-	tweak_sbat_last(spec);
+	fx_variant_sbat_last(spec);
 }
 
 static const seed seeds[] = {
@@ -251,12 +208,12 @@ static const seed seeds[] = {
 	{ "arm64-sbat-remove", FX_ARM64, tweak_small_arm64_sbat, OP_REMOVE, MUT_NONE },
 	{ "riscv-put", FX_ARM64, tweak_small_arm64, OP_PUT, MUT_RISCV },
 	{ "zboot-put", FX_PLAIN, NULL, OP_PUT, MUT_ZBOOT },
-	{ "sbat-last-replace", FX_PLAIN, tweak_sbat_last, OP_PUT, MUT_NONE },
-	{ "sbat-last-grow", FX_PLAIN, tweak_sbat_last, OP_PUT_LONG, MUT_NONE },
-	{ "sbat-last-full", FX_PLAIN, tweak_sbat_last, OP_PUT_FULL, MUT_NONE },
-	{ "sbat-last-remove", FX_PLAIN, tweak_sbat_last, OP_REMOVE, MUT_NONE },
-	{ "sbat-last-reformat", FX_PLAIN, tweak_sbat_last, OP_REFORMAT, MUT_NONE },
-	{ "sbat-last-merge", FX_PLAIN, tweak_sbat_last, OP_MERGE, MUT_NONE },
+	{ "sbat-last-replace", FX_PLAIN, fx_variant_sbat_last, OP_PUT, MUT_NONE },
+	{ "sbat-last-grow", FX_PLAIN, fx_variant_sbat_last, OP_PUT_LONG, MUT_NONE },
+	{ "sbat-last-full", FX_PLAIN, fx_variant_sbat_last, OP_PUT_FULL, MUT_NONE },
+	{ "sbat-last-remove", FX_PLAIN, fx_variant_sbat_last, OP_REMOVE, MUT_NONE },
+	{ "sbat-last-reformat", FX_PLAIN, fx_variant_sbat_last, OP_REFORMAT, MUT_NONE },
+	{ "sbat-last-merge", FX_PLAIN, fx_variant_sbat_last, OP_MERGE, MUT_NONE },
 	{ "sbat-conflict-merge", FX_PLAIN, tweak_sbat_conflict, OP_MERGE, MUT_NONE },
 	{ "sbat-conflict-force", FX_PLAIN, tweak_sbat_conflict, OP_MERGE_FORCE, MUT_NONE },
 	{ "sbat-bad-reformat", FX_PLAIN, tweak_sbat_bad, OP_REFORMAT, MUT_NONE },
@@ -265,24 +222,24 @@ static const seed seeds[] = {
 	{ "sbat-virtual-put", FX_PLAIN, tweak_sbat_virtual, OP_PUT | OP_RELOCATE, MUT_NONE },
 	{ "sbat-virtual-remove", FX_PLAIN, tweak_sbat_virtual, OP_REMOVE, MUT_NONE },
 	{ "sbat-twice-put", FX_PLAIN, tweak_sbat_twice, OP_PUT, MUT_NONE },
-	{ "sbat-mid-replace", FX_PLAIN, tweak_sbat_mid, OP_PUT, MUT_NONE },
-	{ "sbat-mid-no-room", FX_PLAIN, tweak_sbat_mid, OP_PUT_LONG, MUT_NONE },
-	{ "sbat-mid-relocate", FX_PLAIN, tweak_sbat_mid, OP_PUT_LONG | OP_RELOCATE, MUT_NONE },
-	{ "sbat-mid-retire", FX_PLAIN, tweak_sbat_mid, OP_REMOVE, MUT_NONE },
-	{ "signed-refused", FX_PLAIN, tweak_signed, OP_PUT, MUT_NONE },
-	{ "signed-strip", FX_PLAIN, tweak_signed, OP_PUT | OP_STRIP, MUT_NONE },
+	{ "sbat-mid-replace", FX_PLAIN, fx_variant_sbat_mid, OP_PUT, MUT_NONE },
+	{ "sbat-mid-no-room", FX_PLAIN, fx_variant_sbat_mid, OP_PUT_LONG, MUT_NONE },
+	{ "sbat-mid-relocate", FX_PLAIN, fx_variant_sbat_mid, OP_PUT_LONG | OP_RELOCATE, MUT_NONE },
+	{ "sbat-mid-retire", FX_PLAIN, fx_variant_sbat_mid, OP_REMOVE, MUT_NONE },
+	{ "signed-refused", FX_PLAIN, fx_variant_signed, OP_PUT, MUT_NONE },
+	{ "signed-strip", FX_PLAIN, fx_variant_signed, OP_PUT | OP_STRIP, MUT_NONE },
 	{ "signed-sbat-remove-strip", FX_PLAIN, tweak_signed_sbat, OP_REMOVE | OP_STRIP, MUT_NONE },
-	{ "overlay-put", FX_PLAIN, tweak_overlay, OP_PUT, MUT_NONE },
+	{ "overlay-put", FX_PLAIN, fx_variant_overlay, OP_PUT, MUT_NONE },
 	{ "overlay-signed-strip", FX_PLAIN, tweak_overlay_signed, OP_PUT_LONG | OP_STRIP, MUT_NONE },
-	{ "no-room-put", FX_PLAIN, tweak_no_room, OP_PUT, MUT_NONE },
-	{ "grow-headers-put", FX_PLAIN, tweak_grow_headers, OP_PUT, MUT_NONE },
+	{ "no-room-put", FX_PLAIN, fx_variant_no_room, OP_PUT, MUT_NONE },
+	{ "grow-headers-put", FX_PLAIN, fx_variant_grow_headers, OP_PUT, MUT_NONE },
 	{ "grow-debug-put", FX_PLAIN, tweak_grow_debug, OP_PUT, MUT_NONE },
 	{ "debug-put-long", FX_PLAIN, tweak_debug, OP_PUT_LONG, MUT_NONE },
-	{ "checksummed-put", FX_PLAIN, tweak_checksummed, OP_PUT, MUT_NONE },
+	{ "checksummed-put", FX_PLAIN, fx_variant_checksummed, OP_PUT, MUT_NONE },
 	{ "checksummed-sbat-remove", FX_PLAIN, tweak_checksummed_sbat, OP_REMOVE, MUT_NONE },
 	{ "tight-put", FX_PLAIN, tweak_tight, OP_PUT_FULL, MUT_NONE },
-	{ "truncated-table", FX_PLAIN, tweak_sbat_last, OP_PUT, MUT_TRUNCATE_TABLE },
-	{ "truncated-half", FX_PLAIN, tweak_sbat_last, OP_PUT, MUT_TRUNCATE_HALF },
+	{ "truncated-table", FX_PLAIN, fx_variant_sbat_last, OP_PUT, MUT_TRUNCATE_TABLE },
+	{ "truncated-half", FX_PLAIN, fx_variant_sbat_last, OP_PUT, MUT_TRUNCATE_HALF },
 	{ "lfanew-past-end", FX_PLAIN, NULL, OP_PUT, MUT_LFANEW_PAST_END },
 	{ "many-sections", FX_PLAIN, NULL, OP_PUT, MUT_MANY_SECTIONS },
 	{ "huge-raw-size", FX_PLAIN, NULL, OP_PUT, MUT_HUGE_RAW },
