@@ -58,6 +58,7 @@ typedef struct judgement {
 	size_t n_revoked;
 	sbat_revocation revoked[MAX_REVOKED]; /* they point into the policy and the CSV */
 	sbat_diag d;                          /* unreadable, invalid .sbat: why */
+	const sbat_section_info *ignored;     /* a .sbat shim ignores (no-sbat verdict), else NULL */
 } judgement;
 
 typedef struct audit {
@@ -182,7 +183,17 @@ print_text(const audit *a, const judgement *j)
 			printf("; and %zu more", j->n_revoked - MAX_REVOKED);
 		printf(" (SbatLevel %s)\n", a->level->datestamp);
 		break;
-	case VERDICT_NO_SBAT: printf("no .sbat: %s\n", no_sbat_meaning(j->kind)); break;
+	case VERDICT_NO_SBAT:
+		if (j->ignored && j->ignored->size_of_raw_data == 0)
+			printf("no .sbat as shim reads it (SizeOfRawData is 0, so shim ignores the section): %s\n",
+			       no_sbat_meaning(j->kind));
+		else if (j->ignored)
+			printf("no .sbat as shim reads it (SizeOfRawData %#" PRIx32 " is below VirtualSize %#" PRIx32
+			       ", so shim ignores the section): %s\n",
+			       j->ignored->size_of_raw_data, j->ignored->virtual_size, no_sbat_meaning(j->kind));
+		else
+			printf("no .sbat: %s\n", no_sbat_meaning(j->kind));
+		break;
 	case VERDICT_INVALID_SBAT:
 		fputs("revoked: invalid .sbat, so shim refuses the image: ", stdout);
 		cli_diag_text(stdout, &j->d);
@@ -246,8 +257,9 @@ print_json(const audit *a, const judgement *j)
 		print_json_revoked(j);
 	else if (j->v == VERDICT_NO_SBAT)
 		printf(", \"loaded_by_shim\": \"refused\", \"verified_through_protocol\": \"allowed\", \"usual_path\": "
-		       "\"%s\"",
-		       j->kind == SBAT_KIND_EFI_APP ? "loaded_by_shim" : "verified_through_protocol");
+		       "\"%s\", \"sbat_ignored\": %s",
+		       j->kind == SBAT_KIND_EFI_APP ? "loaded_by_shim" : "verified_through_protocol",
+		       j->ignored ? "true" : "false");
 	else
 		print_json_error(&j->d);
 	putchar('}');
@@ -338,6 +350,26 @@ judge_rows(audit *a, judgement *j, const uint8_t *text, size_t n)
 }
 
 /*
+ * shim takes a .sbat whose SizeOfRawData is 0 or below its VirtualSize for
+ * no .sbat at all (its pe.c skips the section) and never parses the text.
+ */
+static int
+shim_ignores_sbat(const sbat_image *img, judgement *j)
+{
+	const sbat_image_info *info = sbat_image_get_info(img);
+	const sbat_section_info *s;
+
+	if (info->sbat_count != 1)
+		return 0;
+	s = sbat_image_section(img, (unsigned)info->sbat_index);
+	if (!s || (s->size_of_raw_data != 0 && s->size_of_raw_data >= s->virtual_size))
+		return 0;
+	j->v = VERDICT_NO_SBAT;
+	j->ignored = s;
+	return 1;
+}
+
+/*
  * Judge the image at path. A file a directory scan found that turns out
  * not to be a PE image is only counted; one named on the command line is
  * reported unreadable.
@@ -362,6 +394,8 @@ judge_image(audit *a, const char *path, int found_by_scan)
 		goto report;
 	}
 	j.kind = (int)sbat_image_get_info(img)->kind;
+	if (shim_ignores_sbat(img, &j))
+		goto report;
 	if (sbat_image_sbat_data(img, &text, &n, &j.d) == SBAT_OK) {
 		judge_rows(a, &j, text, n);
 		goto out;

@@ -307,7 +307,9 @@ lint_sbat_section(linter *l)
 		       "SizeOfRawData is 0 or below VirtualSize, so shim takes "
 		       "the image for one without .sbat",
 		       i, h + SH_SIZE_OF_RAW_DATA, SBAT_LOADER_SHIM);
-		return;
+		/* the rows still matter: they are what shim meets once the sizes are fixed */
+		if (n == 0)
+			return;
 	}
 	nul = memchr(data, '\0', n);
 	if (!nul)

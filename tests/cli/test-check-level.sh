@@ -161,6 +161,31 @@ SBAT_ADD_EFIVARFS="$T/efivars-bad" run --check-level running "$IMG/grub5.efi"
 expect "running: an invalid payload exits 1 with 'FILE:LINE: field N: ...'" \
 	'[ "$RC" -eq 1 ] && [[ "$ERR" == "sbat-add: $T/efivars-bad/$VAR:2: field 2: "* ]]'
 
+# ------------------------------------------- a .sbat that shim ignores
+
+# shim skips a .sbat whose SizeOfRawData is 0 or below its VirtualSize and
+# never reads its rows: grub,3 in such a section revokes nothing, but the
+# image counts as one without .sbat.
+mkdir -p -- "$T/ignored"
+IGN="$T/ignored/grub3-ignored.efi"
+cp -- "$IMG/grub3.efi" "$IGN"
+chmod u+w -- "$IGN"
+hdr=$(LC_ALL=C grep -obUa -m1 '\.sbat' -- "$IGN" | head -n1 | cut -d: -f1)
+raw=$(u32_at "$IGN" $((hdr + 16)))
+vs=$((raw + 1))
+printf "\\$(printf '%03o' $((vs & 255)))\\$(printf '%03o' $(((vs >> 8) & 255)))\\$(printf '%03o' $(((vs >> 16) & 255)))\\0" |
+	dd of="$IGN" bs=1 seek=$((hdr + 8)) conv=notrunc status=none
+run --check-level running "$IGN"
+expect "a .sbat with SizeOfRawData below VirtualSize: no .sbat as shim reads it (exit 3), not revoked" \
+	'[ "$RC" -eq 3 ] && [[ "$OUT" == "$IGN: no .sbat as shim reads it (SizeOfRawData $(printf "%#x" "$raw") is below VirtualSize $(printf "%#x" "$vs"), so shim ignores the section): shim refuses to load it"* ]]'
+if [ -x "$PYTHON3" ]; then
+	run --check-level running --json "$IGN"
+	expect "... --json: verdict no-sbat with sbat_ignored true" \
+		'printf "%s" "$OUT" | "$PYTHON3" -c "import json,sys; r=json.load(sys.stdin)[\"results\"][0]; assert r[\"verdict\"]==\"no-sbat\" and r[\"sbat_ignored\"] is True, r"'
+fi
+run --check-level running "$IMG/grub3.efi"
+expect "... while the same rows in a .sbat shim reads are revoked" '[ "$RC" -eq 4 ]'
+
 # ------------------------------------------------------------ POLICY forms
 
 run --check-level "latest:$SHIM" "$IMG/grub3.efi"

@@ -183,6 +183,14 @@ test_lint_sbat_rules(void **state)
 	fd = lint_buf(buf, len, NULL);
 	expect(&fd, "sbat-ignored", SBAT_LINT_ERROR, SBAT_LOADER_SHIM);
 	free(buf);
+	/* memtest86+ 6.00 has both: raw 0x200 below virtual 0x1000, and the 5-field row */
+	with_sbat(&spec, FX_PLAIN, 3, five_fields);
+	assert_int_equal(fx_build(&spec, &buf, &len), 0);
+	fx_put32(section_header(buf, 3) + 8, 0x1000);
+	fd = lint_buf(buf, len, NULL);
+	expect(&fd, "sbat-ignored", SBAT_LINT_ERROR, SBAT_LOADER_SHIM);
+	expect(&fd, "sbat-unparsable", SBAT_LINT_ERROR, SBAT_LOADER_SHIM);
+	free(buf);
 }
 
 static void
