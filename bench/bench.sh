@@ -88,7 +88,15 @@ fi
 
 tools=(cp cp+fsync cp+fsync+mv sbat-add-output sbat-add-inplace sbat-add-nosync)
 command -v objcopy >/dev/null && tools+=(objcopy)
-command -v llvm-objcopy >/dev/null && tools+=(llvm-objcopy)
+# the newest llvm-objcopy installed (Debian names them llvm-objcopy-N)
+llvm_objcopy=""
+for v in 21 20 19 18 17 16 15 14 ""; do
+	if command -v "llvm-objcopy${v:+-$v}" >/dev/null; then
+		llvm_objcopy="llvm-objcopy${v:+-$v}"
+		break
+	fi
+done
+[ -n "$llvm_objcopy" ] && tools+=(llvm-objcopy)
 
 # prepare TOOL IMG OUT: untimed setup before a run
 prepare() {
@@ -110,7 +118,7 @@ command_for() {
 	sbat-add-nosync) CMD=("$sbat_add" --no-sync --file "$2" --csv "$CSV" --output "$3") ;;
 	objcopy) CMD=(objcopy --add-section ".sbat=$CSV"
 		--set-section-flags .sbat=contents,alloc,load,readonly,data "$2" "$3") ;;
-	llvm-objcopy) CMD=(llvm-objcopy --add-section ".sbat=$CSV"
+	llvm-objcopy) CMD=("$llvm_objcopy" --add-section ".sbat=$CSV"
 		--set-section-flags .sbat=alloc,load,readonly,data "$2" "$3") ;;
 	esac
 }
@@ -188,14 +196,15 @@ bench_image() {
 	done
 	rm -f -- "$out"
 
-	local cp_med sync_med
+	local cp_med sync_med llvm_med
 	cp_med=$(printf '%s\n' ${walls[cp]:-} | median)
 	sync_med=$(printf '%s\n' ${walls[cp+fsync]:-} | median)
+	llvm_med=$(printf '%s\n' ${walls[llvm-objcopy]:-} | median)
 	for tool in "${tools[@]}"; do
 		local med=""
 		[ -n "${walls[$tool]:-}" ] && med=$(printf '%s\n' ${walls[$tool]} | median)
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$ck" "$tool" "${state[$tool]}" \
-			"${med:--}" "${cp_med:--}" "${sync_med:--}" "${peak[$tool]:-0}" >>"$results"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$ck" "$tool" "${state[$tool]}" \
+			"${med:--}" "${cp_med:--}" "${sync_med:--}" "${llvm_med:--}" "${peak[$tool]:-0}" >>"$results"
 		[ -n "$med" ] && echo "   $tool:${walls[$tool]} us" >&2
 	done
 }
@@ -219,7 +228,7 @@ else
 		need=$((4 * mb))
 		if [ "$(free_mib)" -lt "$need" ]; then
 			echo "== ${mb} MiB: skipped, needs $need MiB free in $work, $(free_mib) MiB available" >&2
-			printf '%s\t-\tall\tskipped (disk space)\t-\t-\t-\t0\n' "${mb}MiB" >>"$results"
+			printf '%s\t-\tall\tskipped (disk space)\t-\t-\t-\t-\t0\n' "${mb}MiB" >>"$results"
 			continue
 		fi
 		for ck in 0 real; do
@@ -238,21 +247,23 @@ fi
 # ------------------------------------------------------------------ table
 
 echo
-fmt='%-9s %-8s %-17s %-6s %9s %6s %9s %8s\n'
-printf "$fmt" image CheckSum tool status "median s" "x cp" "x cp+sync" "RSS MiB"
-printf "$fmt" ------- -------- ---- ------ -------- ---- --------- -------
-while IFS=$'\t' read -r label ck tool status med cp_med sync_med rss; do
+fmt='%-9s %-8s %-17s %-6s %9s %6s %9s %9s %8s\n'
+printf "$fmt" image CheckSum tool status "median s" "x cp" "x cp+sync" "x llvm-oc" "RSS MiB"
+printf "$fmt" ------- -------- ---- ------ -------- ---- --------- --------- -------
+while IFS=$'\t' read -r label ck tool status med cp_med sync_med llvm_med rss; do
 	if [ "$med" = - ]; then
-		printf "$fmt" "$label" "$ck" "$tool" "$status" - - - -
+		printf "$fmt" "$label" "$ck" "$tool" "$status" - - - - -
 	else
 		awk -v f="$fmt" -v l="$label" -v c="$ck" -v t="$tool" -v s="$status" -v m="$med" \
-			-v b="$cp_med" -v y="$sync_med" -v r="$rss" 'function ratio(x) {
+			-v b="$cp_med" -v y="$sync_med" -v o="$llvm_med" -v r="$rss" 'function ratio(x) {
 				return (x == "-" || x == 0) ? "-" : sprintf("%.2f", m / x) }
-			BEGIN { printf f, l, c, t, s, sprintf("%.3f", m / 1e6), ratio(b), ratio(y),
+			BEGIN { printf f, l, c, t, s, sprintf("%.3f", m / 1e6), ratio(b), ratio(y), ratio(o),
 				sprintf("%.1f", r / 1024) }'
 	fi
 done <"$results"
 echo
 echo "status: ok; unread = exit 0 but sbat-add --print cannot read the output back;"
 echo "n/a = the tool refused this image; FAIL = sbat-add failed."
-echo "Targets for sbat-add: median wall <= 1.10 x cp, peak RSS <= 8 MiB."
+echo "llvm-oc: $( [ -n "$llvm_objcopy" ] && "$llvm_objcopy" --version | sed -n 's/.*LLVM version /LLVM /p' | head -n 1 || echo none)."
+echo "Targets: sbat-add-nosync <= 1.0 x llvm-objcopy and <= 1.2 x cp;"
+echo "sbat-add-output and -inplace (durable) <= 1.0 x cp+sync; peak RSS <= 8 MiB."
