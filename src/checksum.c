@@ -7,13 +7,6 @@
 
 #include "sbat/image.h"
 
-/* The four 16-bit lanes of v, added. */
-static uint64_t
-lanes(uint64_t v)
-{
-	return (v & 0xffff) + ((v >> 16) & 0xffff) + ((v >> 32) & 0xffff) + (v >> 48);
-}
-
 void
 sbat_csum_init(csum *c, uint64_t checksum_offset)
 {
@@ -34,39 +27,36 @@ fold(uint64_t s)
 }
 
 /*
- * The bytes at even offsets (low halves of the 16-bit words) and at odd
- * ones, summed separately. Eight bytes at a time: the even and odd bytes
- * of a little-endian 64-bit load, masked into the four 16-bit lanes of a
- * 64-bit accumulator. A lane grows by at most 0xff per step, so 257 steps
- * fit; the lanes are emptied every 256.
+ * Sum of the 16-bit little-endian words of p[0..n), n even or not, from an
+ * even file offset, modulo 0xffff (as a value that folds to the same
+ * 16 bits). Four bytes at a time: a 32-bit word is two 16-bit words, and
+ * 65536 * hi + lo folds to hi + lo, so summing 32-bit words and folding at
+ * the end is the same sum. Two accumulators let the adds overlap; each
+ * takes 2^27 words of at most 2^32 - 1 per block before it is folded, so
+ * neither can reach 2^64.
  */
-static void
-add_bytes(const uint8_t *p, size_t n, uint64_t *lo, uint64_t *hi)
+static uint64_t
+add_words(const uint8_t *p, size_t n)
 {
-	const uint64_t mask = 0x00ff00ff00ff00ffull;
-	uint64_t even = 0, odd = 0;
-	size_t i = 0, step = 0;
+	const size_t block = (size_t)1 << 30;
+	uint64_t total = 0;
+	size_t i = 0;
 
-	for (; i + 8 <= n; i += 8) {
-		uint64_t v = (uint64_t)le32_get(p + i) | ((uint64_t)le32_get(p + i + 4) << 32);
+	while (n - i >= 8) {
+		size_t end = n - i > block ? i + block : n;
+		uint64_t a = 0, b = 0;
 
-		even += v & mask;
-		odd += (v >> 8) & mask;
-		if (++step == 256) {
-			*lo += lanes(even);
-			*hi += lanes(odd);
-			even = odd = 0;
-			step = 0;
+		for (; i + 8 <= end; i += 8) {
+			a += le32_get(p + i);
+			b += le32_get(p + i + 4);
 		}
+		total = fold(total + fold(a) + fold(b));
 	}
-	*lo += lanes(even);
-	*hi += lanes(odd);
-	for (; i + 1 < n; i += 2) {
-		*lo += p[i];
-		*hi += p[i + 1];
-	}
+	for (; i + 2 <= n; i += 2)
+		total += (uint64_t)p[i] | ((uint64_t)p[i + 1] << 8);
 	if (i < n)
-		*lo += p[i];
+		total += p[i];
+	return fold(total);
 }
 
 void
@@ -93,7 +83,7 @@ sbat_csum_add(csum *c, uint64_t offset, const uint8_t *p, size_t n)
 			hi += p[0];
 			i = 1;
 		}
-		add_bytes(p + i, n - i, &lo, &hi);
+		lo += add_words(p + i, n - i);
 	}
 	c->sum = fold(c->sum + fold(lo) + (fold(hi) << 8));
 }

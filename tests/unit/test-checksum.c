@@ -9,7 +9,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "checksum.h"
 #include "sbat/image.h"
 
 #include "fixture.h"
@@ -74,6 +76,59 @@ test_checksum_matches_independent_implementation(void **state)
 	free(b);
 }
 
+/* The incremental sum the emitter uses, fed in random chunks at odd and even offsets. */
+static uint32_t
+chunked(const uint8_t *b, size_t len, size_t field)
+{
+	csum c;
+	size_t at = 0;
+
+	sbat_csum_init(&c, field);
+	while (at < len) {
+		size_t n = (size_t)(rand() % 40) + 1;
+
+		if (rand() % 4 == 0)
+			n = (size_t)(rand() % 9000) + 1; /* some long runs through the word loop */
+		if (n > len - at)
+			n = len - at;
+		sbat_csum_add(&c, at, b + at, n);
+		at += n;
+	}
+	return sbat_csum_final(&c, len);
+}
+
+static void
+test_checksum_in_chunks_matches(void **state)
+{
+	unsigned seed = 4242, round;
+	size_t i;
+	uint8_t *b = malloc(70001);
+
+	(void)state;
+	assert_non_null(b);
+	printf("# seed %u\n", seed);
+	srand(seed);
+	for (round = 0; round < 60; round++) {
+		size_t len = (size_t)(rand() % 70001);
+		size_t off = len > 4 ? (size_t)rand() % (len - 3) : 0;
+		int fill = round % 3; /* random bytes, all 0xff (every fold), all zero */
+
+		for (i = 0; i < len; i++)
+			b[i] = fill == 0 ? (uint8_t)rand() : fill == 1 ? 0xff : 0;
+		assert_int_equal(chunked(b, len, off), fx_checksum(b, len, off));
+	}
+	/* words adding up to a non-zero multiple of 0xffff: the sum is 0xffff, not 0 */
+	memset(b, 0, 16);
+	b[0] = 0xfe;
+	b[2] = 0x01;
+	b[5] = 0xff;
+	b[7] = 0xff;
+	b[8] = 0xff;
+	assert_int_equal(chunked(b, 10, 12), fx_checksum(b, 10, 12));
+	assert_int_equal(sbat_pe_checksum(b, 10, 12), fx_checksum(b, 10, 12));
+	free(b);
+}
+
 static void
 test_checksum_of_generated_image_verifies(void **state)
 {
@@ -100,6 +155,7 @@ main(void)
 		cmocka_unit_test(test_checksum_skips_its_own_field),
 		cmocka_unit_test(test_checksum_empty),
 		cmocka_unit_test(test_checksum_matches_independent_implementation),
+		cmocka_unit_test(test_checksum_in_chunks_matches),
 		cmocka_unit_test(test_checksum_of_generated_image_verifies),
 	};
 
