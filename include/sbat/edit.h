@@ -78,8 +78,8 @@ SBAT_API sbat_err sbat_edit(const sbat_image *img, const uint8_t *payload, size_
  * memory, in one pass: copied ranges go file to file from in_fd, the file
  * img's buffer maps (copy_file_range, else pread), so neither image is held
  * in memory; the buffer (typically from sbat_file_map) is read only where
- * the edit looks. A CheckSum is summed over the bytes as written (read back
- * from the output where the kernel copied them). The written file is
+ * the edit looks. When a CheckSum is due, every byte passes through a small
+ * buffer instead and is summed as it is written. The written file is
  * verified through a mapping: it parses, meets the loaders' rules, and every
  * input byte the edit did not mean to change is there unchanged. When
  * in_fd's size, times or identity changed during the edit, SBAT_E_CHANGED.

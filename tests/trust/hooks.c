@@ -7,8 +7,8 @@
  *
  *   SBAT_TEST_NO_TMPFILE=1    open()/openat() with O_TMPFILE fail (EOPNOTSUPP),
  *                             as on vfat
- *   SBAT_TEST_AT=CALL         fsync or copy_file_range: where the action runs,
- *                             once, before the first such call
+ *   SBAT_TEST_AT=CALL         fsync, copy_file_range or pwrite: where the
+ *                             action runs, once, before the first such call
  *   SBAT_TEST_DO=ACTION       kill:SIGNUM        send ourselves SIGNUM
  *                             swap:DIR:ELSEWHERE rename DIR to DIR.old and put a
  *                                                symbolic link to ELSEWHERE at DIR
@@ -88,6 +88,8 @@ typedef int (*open_fn)(const char *, int, ...);
 typedef int (*openat_fn)(int, const char *, int, ...);
 typedef int (*fsync_fn)(int);
 typedef ssize_t (*copy_fn)(int, loff_t *, int, loff_t *, size_t, unsigned);
+typedef ssize_t (*pwrite_fn)(int, const void *, size_t, off_t);
+typedef ssize_t (*pwrite64_fn)(int, const void *, size_t, off64_t);
 
 /* The next definition of a libc function (dlsym returns an object pointer: convert through a union). */
 #define NEXT(type, name)                                                                                               \
@@ -164,4 +166,18 @@ copy_file_range(int in, loff_t *in_off, int out, loff_t *out_off, size_t len, un
 {
 	act("copy_file_range");
 	return NEXT(copy_fn, "copy_file_range")(in, in_off, out, out_off, len, flags);
+}
+
+ssize_t
+pwrite(int fd, const void *buf, size_t len, off_t offset)
+{
+	act("pwrite");
+	return NEXT(pwrite_fn, "pwrite")(fd, buf, len, offset);
+}
+
+ssize_t
+pwrite64(int fd, const void *buf, size_t len, off64_t offset)
+{
+	act("pwrite");
+	return NEXT(pwrite64_fn, "pwrite64")(fd, buf, len, offset);
 }
