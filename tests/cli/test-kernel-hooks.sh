@@ -166,6 +166,14 @@ SBAT_ADD_CSV="$CSV2" ki_add 6.1.0-sbat "$img"
 check "SBAT_ADD_CSV=OTHER: exits 0" test "$RC" = 0
 check "SBAT_ADD_CSV=OTHER: the installed kernel holds the other CSV" holds "$(installed 6.1.0-sbat)" "$CSV2"
 
+# configured, but sbat-add is gone: a message, the installation goes on
+img="$T/ki/src/vmlinuz-6.1.0-nobin"
+cp -- "$KERNEL" "$img"
+SBAT_ADD="$T/no-such-sbat-add" ki_add 6.1.0-nobin "$img"
+check "sbat-add not installed: kernel-install add exits 0" test "$RC" = 0
+check "sbat-add not installed: the plugin says so" logged "50-sbat-add.install: $T/no-such-sbat-add is not installed, kernel 6.1.0-nobin left as it is"
+check "sbat-add not installed: the image is byte-identical" cmp -s "$img" "$KERNEL"
+
 # not configured: nothing happens, silently
 rm -f -- "$CONF/sbat.csv"
 img="$T/ki/src/vmlinuz-6.1.0-plain"
@@ -252,6 +260,12 @@ postinst 6.1.0-hook "$img"
 check "hook: exits 0" test "$RC" = 0
 check "hook: says it stored the CSV" logged "50-sbat-add: stored $SBAT_ADD_CSV in the .sbat section of $img"
 check "hook: the kernel holds the CSV" holds "$img" "$CSV"
+img2="$T/boot/vmlinuz-6.1.0-hook-nobin"
+cp -- "$KERNEL" "$img2"
+SBAT_ADD="$T/no-such-sbat-add" postinst 6.1.0-hook-nobin "$img2"
+check "hook, sbat-add removed (the hook stayed): exits 0 and prints nothing" eval 'test "$RC" = 0 && quiet'
+check "hook, sbat-add removed: the image is byte-identical" cmp -s "$img2" "$KERNEL"
+rm -f -- "$img2"
 touch -d '2001-01-01' -- "$img"
 before=$(mtime "$img")
 cp -- "$img" "$T/first"
