@@ -5,7 +5,7 @@
 #
 # Not a test: meson and CI never run it. See bench/README.md.
 #
-# Usage: bench/bench.sh [--sizes "100 1024"] [--runs N] [--sbat-add PATH] [IMAGE...]
+# Usage: bench/bench.sh [--sizes "100 1000"] [--runs N] [--sbat-add PATH] [IMAGE...]
 #
 # For each size (MiB) two images are generated with make-large-pe: CheckSum 0
 # and a real CheckSum (sbat-add must then recompute it, which reads every
@@ -18,7 +18,7 @@
 set -u
 export LC_ALL=C
 
-sizes="100 1024"
+sizes="100 1000"
 runs=5
 sbat_add=""
 images=()
