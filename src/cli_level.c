@@ -359,10 +359,10 @@ shim_ignores_sbat(const sbat_image *img, judgement *j)
 	const sbat_image_info *info = sbat_image_get_info(img);
 	const sbat_section_info *s;
 
-	if (info->sbat_count != 1)
+	if (info->sbat_count != 1 || !info->sbat_ignored)
 		return 0;
 	s = sbat_image_section(img, (unsigned)info->sbat_index);
-	if (!s || (s->size_of_raw_data != 0 && s->size_of_raw_data >= s->virtual_size))
+	if (!s)
 		return 0;
 	j->v = VERDICT_NO_SBAT;
 	j->ignored = s;

@@ -48,6 +48,7 @@ sbat_image_parse(const uint8_t *buf, size_t len, sbat_image **ret_img, sbat_diag
 	info->cert_size = img->pe.cert_size;
 	info->sbat_index = img->pe.sbat_index;
 	info->sbat_count = img->pe.sbat_count;
+	info->sbat_ignored = img->pe.sbat_ignored;
 	for (i = 0; i < img->pe.number_of_sections; i++) {
 		const sbat_pe_section *s = &img->pe.sections[i];
 		sbat_section_info *o = &img->sections[i];

@@ -302,7 +302,7 @@ lint_sbat_section(linter *l)
 	if (s->pointer_to_relocations != 0 || s->number_of_relocations != 0)
 		report(l, SBAT_LINT_ERROR, "sbat-relocations", ".sbat has relocations", i,
 		       h + SH_POINTER_TO_RELOCATIONS, SBAT_LOADER_SHIM);
-	if (n == 0 || n < s->virtual_size) {
+	if (pe->sbat_ignored) {
 		report(l, SBAT_LINT_ERROR, "sbat-ignored",
 		       "SizeOfRawData is 0 or below VirtualSize, so shim takes "
 		       "the image for one without .sbat",

@@ -87,6 +87,7 @@ typedef struct sbat_pe {
 
 	int sbat_index;      /* index of the .sbat section, -1 if none */
 	unsigned sbat_count; /* how many sections are named .sbat */
+	int sbat_ignored;    /* that .sbat's SizeOfRawData is 0 or below its VirtualSize: shim skips it */
 
 	sbat_pe_section sections[SBAT_PE_MAX_SECTIONS];
 	unsigned debug_count; /* entries tracked in debug[] */

@@ -141,6 +141,12 @@ parse_sections(sbat_pe *pe, bview *v, sbat_diag *d)
 	}
 	pe->lowest_raw_pointer = lowest_raw == UINT64_MAX ? pe->raw_end : lowest_raw;
 	pe->lowest_virtual_address = lowest_va;
+	/* shim's pe.c takes .sbat only when SizeOfRawData is non-zero and at least VirtualSize */
+	if (pe->sbat_count) {
+		const sbat_pe_section *s = &pe->sections[pe->sbat_index];
+
+		pe->sbat_ignored = s->size_of_raw_data == 0 || s->size_of_raw_data < s->virtual_size;
+	}
 	return SBAT_OK;
 }
 

@@ -43,6 +43,7 @@ typedef struct sbat_image_info {
 	uint32_t cert_size;         /* 0 when unsigned */
 	int sbat_index;             /* index of the (first) .sbat section, -1 if none */
 	unsigned sbat_count;        /* how many sections are named .sbat */
+	int sbat_ignored;           /* 1 when shim skips that .sbat (SizeOfRawData 0 or below VirtualSize) */
 } sbat_image_info;
 
 typedef struct sbat_section_info {

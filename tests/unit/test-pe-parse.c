@@ -285,6 +285,7 @@ test_image_accessors(void **state)
 	assert_int_equal(info->raw_end, pe.raw_end);
 	assert_int_equal(info->data_end, len);
 	assert_int_equal(info->sbat_index, 3);
+	assert_false(info->sbat_ignored);
 	/* FX_PLAIN: 0x100 bytes of slack after the table, SizeOfHeaders 0x400 */
 	assert_int_equal(info->header_room, pe.size_of_headers - pe.section_table_end);
 	for (i = 0; i < info->number_of_sections; i++) {
@@ -302,6 +303,16 @@ test_image_accessors(void **state)
 	assert_int_equal(sbat_image_sbat_data(img, &data, &n, &d), SBAT_OK);
 	assert_int_equal(n, strlen(FX_SBAT_CSV));
 	assert_memory_equal(data, FX_SBAT_CSV, n);
+	assert_null(sbat_image_free(img));
+	free(buf);
+
+	/* raw data shorter than the memory view (memtest86+): shim skips the section */
+	s.virtual_size = 0x1000;
+	fx_spec_init(&spec, FX_PLAIN);
+	assert_int_equal(fx_spec_insert_section(&spec, 3, &s), 0);
+	parse_kind(&spec, &pe, &buf, &len);
+	assert_int_equal(sbat_image_parse(buf, len, &img, &d), SBAT_OK);
+	assert_true(sbat_image_get_info(img)->sbat_ignored);
 	assert_null(sbat_image_free(img));
 	free(buf);
 }
