@@ -55,20 +55,33 @@ test_checksum_empty(void **state)
 	assert_int_equal(sbat_pe_checksum((const uint8_t *)"", 0, 0), 0);
 }
 
+/* Longest random image the randomized tests sum. */
+#define RANDOM_MAX_LEN 70000u
+
+/* A random length and a CheckSum field that fits inside it (0 for tiny lengths). */
+static void
+random_case(size_t *ret_len, size_t *ret_field)
+{
+	size_t len = (size_t)rand() % (RANDOM_MAX_LEN + 1);
+
+	*ret_len = len;
+	*ret_field = len > 4 ? (size_t)rand() % (len - 3) : 0;
+}
+
 static void
 test_checksum_matches_independent_implementation(void **state)
 {
 	unsigned seed = 12345, i, round;
-	uint8_t *b = malloc(70001);
+	uint8_t *b = malloc(RANDOM_MAX_LEN + 1);
 
 	(void)state;
 	assert_non_null(b);
 	printf("# seed %u\n", seed);
 	srand(seed);
 	for (round = 0; round < 50; round++) {
-		size_t len = (size_t)(rand() % 70001);
-		size_t off = len > 4 ? (size_t)rand() % (len - 3) : 0;
+		size_t len, off;
 
+		random_case(&len, &off);
 		for (i = 0; i < len; i++)
 			b[i] = (uint8_t)rand();
 		assert_int_equal(sbat_pe_checksum(b, len, off), fx_checksum(b, len, off));
@@ -102,17 +115,17 @@ test_checksum_in_chunks_matches(void **state)
 {
 	unsigned seed = 4242, round;
 	size_t i;
-	uint8_t *b = malloc(70001);
+	uint8_t *b = malloc(RANDOM_MAX_LEN + 1);
 
 	(void)state;
 	assert_non_null(b);
 	printf("# seed %u\n", seed);
 	srand(seed);
 	for (round = 0; round < 60; round++) {
-		size_t len = (size_t)(rand() % 70001);
-		size_t off = len > 4 ? (size_t)rand() % (len - 3) : 0;
 		int fill = round % 3; /* random bytes, all 0xff (every fold), all zero */
+		size_t len, off;
 
+		random_case(&len, &off);
 		for (i = 0; i < len; i++)
 			b[i] = fill == 0 ? (uint8_t)rand() : fill == 1 ? 0xff : 0;
 		assert_int_equal(chunked(b, len, off), fx_checksum(b, len, off));
