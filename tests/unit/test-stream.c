@@ -283,7 +283,6 @@ test_stream_copy_range_fallbacks(void **state)
 	}
 }
 
-/* The kernel copies part, then gives up (ENOSYS): the rest goes through the buffer. */
 /*
  * With a CheckSum to compute, every byte passes through memory once: read,
  * summed and written, so the sum is of the bytes written and the kernel
@@ -299,6 +298,7 @@ test_stream_checksum_sums_what_it_writes(void **state)
 	assert_int_equal(fault.copy_calls, 0);
 }
 
+/* The kernel copies part, then gives up (ENOSYS): the rest goes through the buffer. */
 static void
 test_stream_copy_range_gives_up_midway(void **state)
 {
@@ -646,10 +646,9 @@ test_stream_read_faults(void **state)
 	sbat_diag d;
 
 	(void)state;
+	/* CheckSum 0: the kernel copy fails (ENOSYS), the buffered fallback reads the input */
 	fx_spec_init(&spec, FX_PLAIN);
-	spec.set_checksum = 1;
 	assert_int_equal(fx_build(&spec, &img, &len), 0);
-
 	write_target(img, len);
 	read_calls = 0;
 	assert_int_equal(edit_file(&from_input, NULL, &r, &d), SBAT_E_IO);
@@ -657,8 +656,11 @@ test_stream_read_faults(void **state)
 	assert_true(read_calls > 0);
 	assert_target_is(img, len);
 	assert_int_equal(dir_entries(), 1);
+	free(img);
 
 	/* a CheckSum to compute: the kernel copy is not even tried, reads fail the same */
+	spec.set_checksum = 1;
+	assert_int_equal(fx_build(&spec, &img, &len), 0);
 	write_target(img, len);
 	read_calls = 0;
 	assert_int_equal(edit_file(&checksummed, NULL, &r, &d), SBAT_E_IO);
