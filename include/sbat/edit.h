@@ -10,7 +10,7 @@
 #include "api.h"
 
 #include "error.h"
-#include "fileio.h"
+#include "output.h"
 #include "image.h"
 
 typedef enum sbat_edit_action {

@@ -10,7 +10,8 @@
 #include "image.h"
 #include "csv.h"
 #include "edit.h"
-#include "fileio.h"
+#include "input.h"
+#include "output.h"
 #include "level.h"
 #include "lint.h"
 

@@ -42,7 +42,7 @@
 #include "sbat/sbat.h"
 
 #include "../fixtures/edit_buf.h"
-#include "pe_model.h"
+#include "pe/model.h"
 
 #define FUZZ_MAX_INPUT (4u * 1024u * 1024u)
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checksum.h"
+#include "pe/checksum.h"
 #include "sbat/image.h"
 
 #include "fixture.h"

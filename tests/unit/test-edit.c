@@ -13,12 +13,12 @@
 
 #include "sbat/sbat.h"
 
-#include "pe_model.h"
+#include "pe/model.h"
 
 #include "edit_buf.h"
 #include "fixture.h"
-#include "emit.h"
-#include "verify.h"
+#include "edit/emit.h"
+#include "edit/verify.h"
 
 /* Offsets from the spec, written out here so the tests do not trust the parser's. */
 #define OPT_SIZE_OF_INITIALIZED_DATA 0x08

@@ -21,7 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sbat/fileio.h"
+#include "sbat/input.h"
+#include "sbat/output.h"
 
 #define CONTENT_A "old contents of the image\n"
 #define CONTENT_B "new contents, a little longer than the old ones\n"

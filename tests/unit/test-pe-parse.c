@@ -12,7 +12,7 @@
 
 #include "sbat/sbat.h"
 
-#include "pe_model.h"
+#include "pe/model.h"
 
 #include "fixture.h"
 

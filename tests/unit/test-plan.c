@@ -14,10 +14,10 @@
 
 #include "sbat/sbat.h"
 
-#include "emit.h"
+#include "edit/emit.h"
 #include "fixture.h"
-#include "pe_model.h"
-#include "verify.h"
+#include "pe/model.h"
+#include "edit/verify.h"
 
 /* Not the fixtures' own .sbat (FX_SBAT_CSV), so that every edit changes something. */
 static const char payload[] = "sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"

@@ -21,7 +21,7 @@
 
 #include "sbat/sbat.h"
 
-#include "pe_model.h"
+#include "pe/model.h"
 
 #include "edit_buf.h"
 #include "fixture.h"

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* input.h - reading images and CSV files: bounded reads, read-only mappings, the image an edit replaces */
+#ifndef SBAT_INPUT_H
+#define SBAT_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "api.h"
+#include "error.h"
+
+/* Largest image accepted: 1 GiB. Real kernels and EFI apps are far smaller. */
+#define SBAT_FILE_MAX_SIZE (1024u * 1024u * 1024u)
+
+/*
+ * Read a whole regular file of at most max_size bytes into a malloc'ed
+ * buffer. Refuses directories, devices and FIFOs (SBAT_E_NOT_REGULAR).
+ */
+SBAT_API sbat_err sbat_file_read(const char *path, size_t max_size, uint8_t **ret_buf, size_t *ret_len,
+                                 sbat_diag *reterr);
+
+/*
+ * A regular file mapped read-only. Only the pages that parsing touches are
+ * read; the bulk of the data is copied file-to-file through `fd`. `st` is
+ * the file's state when it was opened (after locking, for
+ * sbat_file_open_image), to tell later whether it changed.
+ */
+typedef struct sbat_mapped_file {
+	int fd;
+	const uint8_t *data;
+	size_t len;
+	int dir_fd; /* sbat_file_open_image: the directory holding it; else -1 */
+	char *name; /* sbat_file_open_image: its name in dir_fd; else NULL */
+	struct stat st;
+} sbat_mapped_file;
+
+/* An unset sbat_mapped_file, safe to pass to sbat_file_unmap. */
+#define SBAT_MAPPED_FILE_INIT                                                                                          \
+	{                                                                                                              \
+		-1, NULL, 0, -1, NULL,                                                                                 \
+		{                                                                                                      \
+			0                                                                                              \
+		}                                                                                                      \
+	}
+
+SBAT_API sbat_err sbat_file_map(const char *path, size_t max_size, sbat_mapped_file *ret, sbat_diag *reterr);
+
+/*
+ * Open and map an image that is to be replaced in place. The directory of
+ * `path` is opened once; the file, the temporary that replaces it and the
+ * rename are all relative to that descriptor (see sbat_output_open_replace),
+ * so a directory on the path that is swapped or replaced by a symbolic link
+ * meanwhile changes nothing outside the directory first opened. A symbolic
+ * link as the last component is refused (SBAT_E_NOT_REGULAR).
+ *
+ * The file is locked (flock, exclusive, advisory) until sbat_file_unmap, so
+ * concurrent edits of one image run one after the other. When another
+ * process holds the lock, this waits up to wait_ms milliseconds, then fails
+ * with SBAT_E_LOCKED. After locking, the name must still refer to the locked
+ * file; when a concurrent edit has replaced it, the new file is opened and
+ * locked instead (so its edit is not lost).
+ */
+SBAT_API sbat_err sbat_file_open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_mapped_file *ret,
+                                       sbat_diag *reterr);
+
+/*
+ * SBAT_E_CHANGED when the file's size, modification or change time or
+ * identity (device, inode) differs from f->st, or, for a file from
+ * sbat_file_open_image, when its name no longer refers to it.
+ */
+SBAT_API sbat_err sbat_file_check_unchanged(const sbat_mapped_file *f, sbat_diag *reterr);
+
+SBAT_API void sbat_file_unmap(sbat_mapped_file *f);
+
+#endif

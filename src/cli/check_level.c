@@ -1,0 +1,502 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* check_level.c - --check-level: would shim holding an SbatLevel refuse these images? */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "sbat/sbat.h"
+
+#include "json.h"
+#include "messages.h"
+#include "options.h"
+#include "scan.h"
+
+/* Where Linux shows the UEFI variables; SBAT_ADD_EFIVARFS replaces it. */
+#define EFIVARFS_DIR "/sys/firmware/efi/efivars"
+
+/* Revoked rows named per image; the rest are counted. */
+#define MAX_REVOKED 16
+
+/*
+ * How one image or CSV fares, from best to worst: the exit status of a run
+ * is that of its worst verdict. Revoked comes first because shim will
+ * refuse the image for certain; unreadable next, because nobody knows what
+ * shim would do with it; no .sbat after that, because shim refuses such an
+ * image only on some boot paths.
+ */
+typedef enum verdict {
+	VERDICT_ALLOWED,
+	VERDICT_NO_SBAT,
+	VERDICT_UNREADABLE,
+	VERDICT_INVALID_SBAT,
+	VERDICT_REVOKED,
+} verdict;
+
+static const struct {
+	const char *name; /* the word in the report and in JSON */
+	int status;
+} verdicts[] = {
+	[VERDICT_ALLOWED] = { "allowed", EXIT_OK },
+	[VERDICT_NO_SBAT] = { "no-sbat", EXIT_NO_SBAT },
+	[VERDICT_UNREADABLE] = { "unreadable", EXIT_FAILURE_ },
+	[VERDICT_INVALID_SBAT] = { "invalid-sbat", EXIT_REVOKED },
+	[VERDICT_REVOKED] = { "revoked", EXIT_REVOKED },
+};
+
+/* The SbatLevel to judge by, and where it came from. */
+typedef struct policy {
+	sbat_level *level;
+	const char *source; /* "running", "text" or "shim" */
+	char *file;         /* the file it was read from */
+} policy;
+
+typedef struct judgement {
+	const char *path;
+	verdict v;
+	int kind; /* sbat_pe_kind; -1 when not known, or a CSV file */
+	int is_csv;
+	size_t n_rows;
+	size_t n_revoked;
+	sbat_revocation revoked[MAX_REVOKED]; /* they point into the policy and the CSV */
+	sbat_diag d;                          /* unreadable, invalid .sbat: why */
+	const sbat_section_info *ignored;     /* a .sbat shim ignores (no-sbat verdict), else NULL */
+} judgement;
+
+typedef struct audit {
+	const cli_opts *o;
+	const sbat_level *level;
+	verdict worst;
+	size_t n_reported;
+	int scanned; /* a directory was among the arguments */
+	cli_scan scan;
+} audit;
+
+/* ------------------------------------------------------------ the policy */
+
+/* A text SbatLevel, or the payload built into a shim binary. */
+static int
+load_file_level(const cli_opts *o, policy *p)
+{
+	sbat_mapped_file f = SBAT_MAPPED_FILE_INIT;
+	sbat_image *img = NULL;
+	sbat_diag d;
+	sbat_err err;
+
+	p->source = "text";
+	err = sbat_file_map(o->level_file, SBAT_FILE_MAX_SIZE, &f, &d);
+	if (!err) {
+		if (f.len >= 2 && f.data[0] == 'M' && f.data[1] == 'Z') {
+			p->source = "shim";
+			err = sbat_image_parse(f.data, f.len, &img, &d);
+			if (!err)
+				err = sbat_level_from_shim(img, o->level_payload, &p->level, &d);
+		} else {
+			err = sbat_level_parse(f.data, f.len, &p->level, &d);
+		}
+	}
+	sbat_image_free(img);
+	sbat_file_unmap(&f);
+	return err ? cli_report_error(o->level_file, &d) : EXIT_OK;
+}
+
+/*
+ * The SbatLevel this machine holds: shim's runtime copy in efivarfs. No
+ * variable at all is its own answer (exit 6), told apart from a machine
+ * without UEFI variables.
+ */
+static int
+load_running_level(policy *p)
+{
+	const char *dir = getenv("SBAT_ADD_EFIVARFS");
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	struct stat st;
+	sbat_diag d;
+	sbat_err err;
+	int status = EXIT_OK;
+
+	if (!dir || !*dir)
+		dir = EFIVARFS_DIR;
+	p->source = "running";
+	p->file = malloc(strlen(dir) + sizeof("/" SBAT_LEVEL_EFIVAR_NAME));
+	if (!p->file) {
+		cli_message(dir, "out of memory");
+		return EXIT_FAILURE_;
+	}
+	sprintf(p->file, "%s/%s", dir, SBAT_LEVEL_EFIVAR_NAME);
+	err = sbat_file_read(p->file, SBAT_LEVEL_MAX_SIZE, &buf, &len, &d);
+	if (err == SBAT_E_IO && d.sys_errno == ENOENT) {
+		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+			cli_message(dir,
+			            "no UEFI variables: the machine was not booted through UEFI, or efivarfs is not "
+			            "mounted; there is no SbatLevel to check against");
+		else
+			cli_message(p->file, "no such variable: shim has not published an SbatLevel on this machine");
+		status = EXIT_NO_LEVEL;
+	} else if (err || sbat_level_from_efivar(buf, len, NULL, &p->level, &d)) {
+		status = cli_report_error(p->file, &d);
+	}
+	free(buf);
+	return status;
+}
+
+static int
+load_policy(const cli_opts *o, policy *p)
+{
+	if (!o->level_file)
+		return load_running_level(p);
+	p->file = strdup(o->level_file);
+	if (!p->file) {
+		cli_message(o->level_file, "out of memory");
+		return EXIT_FAILURE_;
+	}
+	return load_file_level(o, p);
+}
+
+/* ------------------------------------------------------------ reporting */
+
+/* What an image without .sbat means, by where it is usually loaded from (see the manual). */
+static const char *
+no_sbat_meaning(int kind)
+{
+	if (kind == SBAT_KIND_EFI_APP)
+		return "shim refuses to load it (SBAT is mandatory for what shim starts itself)";
+	return "boots when verified through shim's protocol (GRUB, systemd-boot); refused when shim loads it itself";
+}
+
+static void
+print_text(const audit *a, const judgement *j)
+{
+	size_t i;
+
+	printf("%s: ", cli_quote(j->path));
+	switch (j->v) {
+	case VERDICT_ALLOWED:
+		printf("allowed: not revoked by SbatLevel %s (%zu rows checked)\n", a->level->datestamp, j->n_rows);
+		break;
+	case VERDICT_REVOKED:
+		fputs("revoked: ", stdout);
+		for (i = 0; i < j->n_revoked && i < MAX_REVOKED; i++)
+			printf("%s%s,%u is below %s,%u", i ? "; " : "", j->revoked[i].entry->component_name,
+			       (unsigned)j->revoked[i].entry->generation, j->revoked[i].level->component_name,
+			       (unsigned)j->revoked[i].level->generation);
+		if (j->n_revoked > MAX_REVOKED)
+			printf("; and %zu more", j->n_revoked - MAX_REVOKED);
+		printf(" (SbatLevel %s)\n", a->level->datestamp);
+		break;
+	case VERDICT_NO_SBAT:
+		if (j->ignored && j->ignored->size_of_raw_data == 0)
+			printf("no .sbat as shim reads it (SizeOfRawData is 0, so shim ignores the section): %s\n",
+			       no_sbat_meaning(j->kind));
+		else if (j->ignored)
+			printf("no .sbat as shim reads it (SizeOfRawData %#" PRIx32 " is below VirtualSize %#" PRIx32
+			       ", so shim ignores the section): %s\n",
+			       j->ignored->size_of_raw_data, j->ignored->virtual_size, no_sbat_meaning(j->kind));
+		else
+			printf("no .sbat: %s\n", no_sbat_meaning(j->kind));
+		break;
+	case VERDICT_INVALID_SBAT:
+		fputs("revoked: invalid .sbat, so shim refuses the image: ", stdout);
+		cli_diag_text(stdout, &j->d);
+		putchar('\n');
+		break;
+	case VERDICT_UNREADABLE:
+		fputs("unreadable: ", stdout);
+		cli_diag_text(stdout, &j->d);
+		putchar('\n');
+		break;
+	}
+}
+
+static void
+print_json_error(const sbat_diag *d)
+{
+	fputs(", \"error\": {\"what\": ", stdout);
+	cli_json_cstr(stdout, d->what ? d->what : sbat_strerror(d->code));
+	printf(", \"line\": %u, \"field\": %u, \"offset\": ", d->line, d->field);
+	if (d->has_offset)
+		printf("%" PRIu64, d->offset);
+	else
+		fputs("null", stdout);
+	fputs(", \"system_error\": ", stdout);
+	if (d->sys_errno)
+		cli_json_cstr(stdout, strerror(d->sys_errno));
+	else
+		fputs("null", stdout);
+	putchar('}');
+}
+
+static void
+print_json_revoked(const judgement *j)
+{
+	size_t i;
+
+	printf(", \"rows\": %zu, \"n_revoked\": %zu, \"revoked\": [", j->n_rows, j->n_revoked);
+	for (i = 0; i < j->n_revoked && i < MAX_REVOKED; i++) {
+		fputs(i ? ", {\"component_name\": " : "{\"component_name\": ", stdout);
+		cli_json_cstr(stdout, j->revoked[i].entry->component_name);
+		printf(", \"generation\": %u, \"minimum\": %u}", (unsigned)j->revoked[i].entry->generation,
+		       (unsigned)j->revoked[i].level->generation);
+	}
+	putchar(']');
+}
+
+static void
+print_json(const audit *a, const judgement *j)
+{
+	printf("%s    {\"path\": ", a->n_reported ? ",\n" : "");
+	cli_json_cstr(stdout, j->path);
+	printf(", \"input\": \"%s\", \"kind\": ", j->is_csv ? "csv" : "image");
+	if (j->kind >= 0)
+		cli_json_cstr(stdout, sbat_pe_kind_name((sbat_pe_kind)j->kind));
+	else
+		fputs("null", stdout);
+	printf(", \"verdict\": \"%s\", \"exit_status\": %d", verdicts[j->v].name, verdicts[j->v].status);
+	if (j->v == VERDICT_ALLOWED)
+		printf(", \"rows\": %zu", j->n_rows);
+	else if (j->v == VERDICT_REVOKED)
+		print_json_revoked(j);
+	else if (j->v == VERDICT_NO_SBAT)
+		printf(", \"loaded_by_shim\": \"refused\", \"verified_through_protocol\": \"allowed\", \"usual_path\": "
+		       "\"%s\", \"sbat_ignored\": %s",
+		       j->kind == SBAT_KIND_EFI_APP ? "loaded_by_shim" : "verified_through_protocol",
+		       j->ignored ? "true" : "false");
+	else
+		print_json_error(&j->d);
+	putchar('}');
+}
+
+/* One line (or JSON object) per image; what could not be read is an error on stderr too. */
+static void
+report(audit *a, const judgement *j)
+{
+	if (j->v > a->worst)
+		a->worst = j->v;
+	if (a->o->json)
+		print_json(a, j);
+	else
+		print_text(a, j);
+	a->n_reported++;
+	if (j->v == VERDICT_UNREADABLE)
+		cli_diag(CLI_ERROR, j->path, NULL, &j->d);
+}
+
+static void
+print_json_head(const policy *p, const cli_opts *o)
+{
+	size_t i;
+
+	fputs("{\n  \"schema\": 1,\n  \"policy\": {\"source\": ", stdout);
+	cli_json_cstr(stdout, p->source);
+	fputs(", \"file\": ", stdout);
+	cli_json_cstr(stdout, p->file);
+	fputs(", \"payload\": ", stdout);
+	if (strcmp(p->source, "shim") == 0)
+		fputs(o->level_payload == SBAT_LEVEL_LATEST ? "\"latest\"" : "\"automatic\"", stdout);
+	else
+		fputs("null", stdout);
+	printf(", \"datestamp\": \"%s\", \"entries\": [", p->level->datestamp);
+	for (i = 0; i < p->level->n_entries; i++) {
+		fputs(i ? ", {\"component_name\": " : "{\"component_name\": ", stdout);
+		cli_json_cstr(stdout, p->level->entries[i].component_name);
+		printf(", \"generation\": %u}", (unsigned)p->level->entries[i].generation);
+	}
+	fputs("]},\n  \"results\": [\n", stdout);
+}
+
+static void
+print_tail(const audit *a)
+{
+	if (a->o->json) {
+		printf("%s  ],\n  \"skipped\": {\"not_pe\": %zu, \"symbolic_links\": %zu},\n  \"exit_status\": %d\n}\n",
+		       a->n_reported ? "\n" : "", a->scan.n_not_pe, a->scan.n_symlinks, verdicts[a->worst].status);
+		return;
+	}
+	if (!a->scanned)
+		return;
+	printf("%zu %s skipped: not PE images\n", a->scan.n_not_pe, a->scan.n_not_pe == 1 ? "file" : "files");
+	if (a->scan.n_symlinks)
+		printf("%zu symbolic %s skipped: not followed\n", a->scan.n_symlinks,
+		       a->scan.n_symlinks == 1 ? "link" : "links");
+}
+
+/* ------------------------------------------------------------ judging */
+
+static void
+start_judgement(judgement *j, const char *path)
+{
+	memset(j, 0, sizeof(*j));
+	j->path = path;
+	j->kind = -1;
+	j->d.other_index = -1;
+}
+
+/* Check the rows text[0..n) against the policy and report before the rows are freed. */
+static void
+judge_rows(audit *a, judgement *j, const uint8_t *text, size_t n)
+{
+	sbat_csv *csv = NULL;
+
+	if (sbat_csv_parse(text, n, &csv, &j->d) != SBAT_OK) {
+		/* shim rejects an image whose .sbat does not parse; a CSV file is just bad input */
+		j->v = j->is_csv ? VERDICT_UNREADABLE : VERDICT_INVALID_SBAT;
+	} else if (sbat_level_check(a->level, csv, j->revoked, MAX_REVOKED, &j->n_revoked, &j->d) != SBAT_OK) {
+		j->v = VERDICT_UNREADABLE;
+	} else {
+		j->v = j->n_revoked ? VERDICT_REVOKED : VERDICT_ALLOWED;
+		j->n_rows = csv->n_entries;
+	}
+	report(a, j);
+	sbat_csv_free(csv);
+}
+
+/*
+ * shim takes a .sbat whose SizeOfRawData is 0 or below its VirtualSize for
+ * no .sbat at all (its pe.c skips the section) and never parses the text.
+ */
+static int
+shim_ignores_sbat(const sbat_image *img, judgement *j)
+{
+	const sbat_image_info *info = sbat_image_get_info(img);
+	const sbat_section_info *s;
+
+	if (info->sbat_count != 1 || !info->sbat_ignored)
+		return 0;
+	s = sbat_image_section(img, (unsigned)info->sbat_index);
+	if (!s)
+		return 0;
+	j->v = VERDICT_NO_SBAT;
+	j->ignored = s;
+	return 1;
+}
+
+/*
+ * Judge the image at path. A file a directory scan found that turns out
+ * not to be a PE image is only counted; one named on the command line is
+ * reported unreadable.
+ */
+static enum cli_scan_result
+judge_image(audit *a, const char *path, int found_by_scan)
+{
+	sbat_mapped_file f = SBAT_MAPPED_FILE_INIT;
+	sbat_image *img = NULL;
+	enum cli_scan_result r = CLI_SCAN_JUDGED;
+	const uint8_t *text;
+	size_t n;
+	judgement j;
+
+	start_judgement(&j, path);
+	j.v = VERDICT_UNREADABLE;
+	if (sbat_file_map(path, SBAT_FILE_MAX_SIZE, &f, &j.d) != SBAT_OK)
+		goto report;
+	if (sbat_image_parse(f.data, f.len, &img, &j.d) != SBAT_OK) {
+		if (found_by_scan)
+			r = CLI_SCAN_NOT_PE;
+		goto report;
+	}
+	j.kind = (int)sbat_image_get_info(img)->kind;
+	if (shim_ignores_sbat(img, &j))
+		goto report;
+	if (sbat_image_sbat_data(img, &text, &n, &j.d) == SBAT_OK) {
+		judge_rows(a, &j, text, n);
+		goto out;
+	}
+	if (j.d.code == SBAT_E_NO_SBAT)
+		j.v = VERDICT_NO_SBAT;
+	else if (j.d.code == SBAT_E_SBAT_DUPLICATE) /* shim refuses that too */
+		j.v = VERDICT_INVALID_SBAT;
+report:
+	if (r == CLI_SCAN_JUDGED)
+		report(a, &j);
+out:
+	sbat_image_free(img);
+	sbat_file_unmap(&f);
+	return r;
+}
+
+static void
+judge_csv(audit *a, const char *path)
+{
+	sbat_mapped_file f = SBAT_MAPPED_FILE_INIT;
+	judgement j;
+
+	start_judgement(&j, path);
+	j.is_csv = 1;
+	if (sbat_file_map(path, SBAT_CSV_MAX_SIZE, &f, &j.d) != SBAT_OK) {
+		j.v = VERDICT_UNREADABLE;
+		report(a, &j);
+	} else {
+		judge_rows(a, &j, f.data, f.len);
+	}
+	sbat_file_unmap(&f);
+}
+
+static enum cli_scan_result
+scan_candidate(void *ctx, const char *path)
+{
+	return judge_image(ctx, path, 1);
+}
+
+static void
+scan_unreadable(void *ctx, const char *path, const sbat_diag *d)
+{
+	judgement j;
+
+	start_judgement(&j, path);
+	j.v = VERDICT_UNREADABLE;
+	j.d = *d;
+	report(ctx, &j);
+}
+
+/* One argument: a CSV file, a directory to scan, or an image. Returns -1 when the run must stop. */
+static int
+judge_target(audit *a, const char *path)
+{
+	struct stat st;
+
+	if (a->o->targets_are_csv) {
+		judge_csv(a, path);
+		return 0;
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		a->scanned = 1;
+		return cli_scan_dir(&a->scan, path);
+	}
+	judge_image(a, path, 0);
+	return 0;
+}
+
+/* Would shim, holding this SbatLevel, refuse the images (or CSVs)? The worst verdict sets the exit status. */
+int
+cli_run_check_level(const cli_opts *o)
+{
+	policy p = { NULL, NULL, NULL };
+	audit a;
+	size_t i;
+	int status;
+
+	status = load_policy(o, &p);
+	if (status == EXIT_OK) {
+		memset(&a, 0, sizeof(a));
+		a.o = o;
+		a.level = p.level;
+		a.scan.on_candidate = scan_candidate;
+		a.scan.on_unreadable = scan_unreadable;
+		a.scan.ctx = &a;
+		if (o->json)
+			print_json_head(&p, o);
+		for (i = 0; i < o->n_targets; i++)
+			if (judge_target(&a, o->targets[i]) != 0)
+				break;
+		print_tail(&a);
+		cli_scan_free(&a.scan);
+		status = verdicts[a.worst].status;
+	}
+	sbat_level_free(p.level);
+	free(p.file);
+	return status;
+}

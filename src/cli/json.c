@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* json.c - the machine-readable form of --print (sections, SBAT rows and layout) and the JSON string writer */
+#include <inttypes.h>
+#include <string.h>
+
+#include "sbat/sbat.h"
+
+#include "json.h"
+
+/* Length of the valid UTF-8 sequence at p[0..n) (2 to 4 bytes), or 0. */
+static size_t
+utf8_sequence(const unsigned char *p, size_t n)
+{
+	size_t len, i;
+	uint32_t cp;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2, cp = p[0] & 0x1fu;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3, cp = p[0] & 0x0fu;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4, cp = p[0] & 0x07u;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[i] & 0x3fu);
+	}
+	/* no overlong forms, no surrogates, nothing past U+10FFFF */
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/*
+ * A JSON string: quotes, backslashes and control characters escaped,
+ * valid UTF-8 passed through as it is, every byte that is not part of
+ * valid UTF-8 replaced by U+FFFD (\ufffd), so the output is always valid
+ * JSON in UTF-8.
+ */
+void
+cli_json_string(FILE *out, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	fputc('"', out);
+	while (i < n) {
+		unsigned char c = p[i];
+		size_t len;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", out);
+		else if (c == '\t')
+			fputs("\\t", out);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\u%04x", c);
+		else if (c < 0x80)
+			fputc(c, out);
+		else if ((len = utf8_sequence(p + i, n - i)) != 0) {
+			fwrite(p + i, 1, len, out);
+			i += len;
+			continue;
+		} else
+			fputs("\\ufffd", out);
+		i++;
+	}
+	fputc('"', out);
+}
+
+void
+cli_json_cstr(FILE *out, const char *s)
+{
+	cli_json_string(out, s, strlen(s));
+}
+
+static void
+print_sections(FILE *out, const sbat_image *img)
+{
+	unsigned i, n = sbat_image_get_info(img)->number_of_sections;
+
+	fputs("  \"sections\": [\n", out);
+	for (i = 0; i < n; i++) {
+		const sbat_section_info *s = sbat_image_section(img, i);
+
+		fprintf(out, "    {\"index\": %u, \"name\": ", i);
+		cli_json_string(out, s->name, strnlen(s->name, 8));
+		fprintf(out,
+		        ", \"virtual_address\": %" PRIu32 ", \"virtual_size\": %" PRIu32
+		        ", \"pointer_to_raw_data\": %" PRIu32 ", \"size_of_raw_data\": %" PRIu32
+		        ", \"characteristics\": %" PRIu32 "}%s\n",
+		        s->virtual_address, s->virtual_size, s->pointer_to_raw_data, s->size_of_raw_data,
+		        s->characteristics, i + 1 < n ? "," : "");
+	}
+	fputs("  ],\n", out);
+}
+
+static void
+print_sbat(FILE *out, const sbat_image *img)
+{
+	const uint8_t *text;
+	size_t n, i;
+	sbat_csv *csv = NULL;
+	sbat_diag d;
+
+	if (sbat_image_sbat_data(img, &text, &n, &d) != SBAT_OK) {
+		fputs("  \"sbat\": null", out);
+		if (d.code == SBAT_E_SBAT_DUPLICATE)
+			fputs(",\n  \"sbat_error\": \"more than one .sbat section\"", out);
+		fputc('\n', out);
+		return;
+	}
+	fprintf(out, "  \"sbat\": {\n    \"section\": %d,\n    \"size\": %zu,\n    \"text\": ",
+	        sbat_image_get_info(img)->sbat_index, n);
+	cli_json_string(out, (const char *)text, n);
+	if (sbat_csv_parse(text, n, &csv, &d) != SBAT_OK) {
+		fputs(",\n    \"valid\": false,\n    \"error\": {\"what\": ", out);
+		cli_json_cstr(out, d.what ? d.what : sbat_strerror(d.code));
+		fprintf(out, ", \"line\": %u, \"field\": %u}\n  }\n", d.line, d.field);
+		return;
+	}
+	fputs(",\n    \"valid\": true,\n    \"entries\": [\n", out);
+	for (i = 0; i < csv->n_entries; i++) {
+		const sbat_csv_entry *e = &csv->entries[i];
+
+		fputs("      {\"component_name\": ", out);
+		cli_json_cstr(out, e->component_name);
+		fprintf(out, ", \"component_generation\": %u, \"vendor_name\": ", (unsigned)e->generation);
+		cli_json_cstr(out, e->vendor_name);
+		fputs(", \"vendor_package_name\": ", out);
+		cli_json_cstr(out, e->vendor_package_name);
+		fputs(", \"vendor_version\": ", out);
+		cli_json_cstr(out, e->vendor_version);
+		fputs(", \"vendor_url\": ", out);
+		cli_json_cstr(out, e->vendor_url);
+		fprintf(out, "}%s\n", i + 1 < csv->n_entries ? "," : "");
+	}
+	fputs("    ]\n  }\n", out);
+	sbat_csv_free(csv);
+}
+
+void
+cli_print_json(FILE *out, const char *file, const sbat_image *img)
+{
+	const sbat_image_info *i = sbat_image_get_info(img);
+
+	fputs("{\n  \"schema\": 1,\n  \"file\": ", out);
+	cli_json_cstr(out, file);
+	fputs(",\n  \"kind\": ", out);
+	cli_json_cstr(out, sbat_pe_kind_name(i->kind));
+	fprintf(out, ",\n  \"format\": \"%s\",\n  \"machine\": ", i->magic == 0x20b ? "PE32+" : "PE32");
+	cli_json_cstr(out, sbat_pe_machine_name(i->machine));
+	fprintf(out,
+	        ",\n  \"machine_type\": %u,\n  \"file_size\": %" PRIu64 ",\n  \"file_alignment\": %" PRIu32
+	        ",\n  \"section_alignment\": %" PRIu32 ",\n  \"size_of_headers\": %" PRIu32
+	        ",\n  \"size_of_image\": %" PRIu32 ",\n  \"checksum\": %" PRIu32
+	        ",\n  \"section_table_offset\": %" PRIu64 ",\n  \"section_table_end\": %" PRIu64
+	        ",\n  \"header_room\": %" PRIu64 ",\n  \"raw_end\": %" PRIu64 ",\n  \"overlay\": {\"offset\": %" PRIu64
+	        ", \"size\": %" PRIu64 "}"
+	        ",\n  \"certificate_table\": %s",
+	        i->machine, i->file_size, i->file_alignment, i->section_alignment, i->size_of_headers, i->size_of_image,
+	        i->checksum, i->section_table_offset, i->section_table_end, i->header_room, i->raw_end, i->raw_end,
+	        i->data_end - i->raw_end, i->cert_size ? "{" : "null");
+	if (i->cert_size)
+		fprintf(out, "\"offset\": %" PRIu32 ", \"size\": %" PRIu32 "}", i->cert_offset, i->cert_size);
+	fputs(",\n", out);
+	print_sections(out, img);
+	print_sbat(out, img);
+	fputs("}\n", out);
+}

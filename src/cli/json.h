@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* json.h - JSON output: strings escaped, an image described as one object */
+#ifndef SBAT_CLI_JSON_H
+#define SBAT_CLI_JSON_H
+
+#include <stdio.h>
+#include <stddef.h>
+#include "sbat/sbat.h"
+
+/* s[0..n) as a JSON string: valid UTF-8 as it is, control characters escaped, invalid bytes as \ufffd. */
+void cli_json_string(FILE *out, const char *s, size_t n);
+void cli_json_cstr(FILE *out, const char *s);
+
+/*
+ * Describe the image as one JSON object on `out`: headers, sections, the
+ * layout around them and the .sbat rows (or why they do not validate).
+ */
+void cli_print_json(FILE *out, const char *file, const sbat_image *img);
+
+#endif

@@ -1,0 +1,501 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* main.c - the sbat-add command: options, usage, messages and exit codes (only the CLI prints) */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sbat/sbat.h"
+
+#include "messages.h"
+#include "options.h"
+
+enum {
+	ARG_STRIP_SIGNATURE = 0x100,
+	ARG_RELOCATE,
+	ARG_REMOVE,
+	ARG_MERGE,
+	ARG_FORCE,
+	ARG_CHECK_LEVEL,
+	ARG_LEVEL_PAYLOAD,
+	ARG_JSON,
+	ARG_LOCK_TIMEOUT,
+	ARG_LINT,
+	ARG_NO_SYNC,
+};
+
+static const struct option long_options[] = {
+	{ "file", required_argument, NULL, 'f' },
+	{ "csv", required_argument, NULL, 'c' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "strip-signature", no_argument, NULL, ARG_STRIP_SIGNATURE },
+	{ "relocate", no_argument, NULL, ARG_RELOCATE },
+	{ "remove", no_argument, NULL, ARG_REMOVE },
+	{ "merge", no_argument, NULL, ARG_MERGE },
+	{ "force", no_argument, NULL, ARG_FORCE },
+	{ "check-level", required_argument, NULL, ARG_CHECK_LEVEL },
+	{ "level-payload", required_argument, NULL, ARG_LEVEL_PAYLOAD },
+	{ "json", no_argument, NULL, ARG_JSON },
+	{ "lock-timeout", required_argument, NULL, ARG_LOCK_TIMEOUT },
+	{ "lint", no_argument, NULL, ARG_LINT },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "no-sync", no_argument, NULL, ARG_NO_SYNC },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "print", no_argument, NULL, 'p' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+	        "Usage: %s --file IMAGE --csv FILE [--merge [--force]] [OPTIONS]\n"
+	        "       %s --file IMAGE --remove [OPTIONS]\n"
+	        "       %s --print [--json] IMAGE\n"
+	        "       %s --check-level POLICY [--json] (IMAGE|DIR... | --csv FILE...)\n"
+	        "       %s --lint [--json] IMAGE...\n"
+	        "\n"
+	        "Insert, replace or remove the .sbat section (UEFI Secure Boot Advanced\n"
+	        "Targeting metadata) of a PE/COFF image: an x86 bzImage, an arm64/riscv EFI\n"
+	        "kernel or an EFI application. Every byte that does not have to change is kept.\n"
+	        "\n"
+	        "  -f, --file IMAGE        image to work on (or give IMAGE as the only argument)\n"
+	        "  -c, --csv CSV           SBAT CSV to store: a FILE, @FILE, - (standard input) or\n"
+	        "                          the text itself (it starts with \"sbat,\" or holds a\n"
+	        "                          newline); several are merged in order\n"
+	        "  -o, --output OUT        write the result to OUT instead of replacing IMAGE\n"
+	        "      --merge             add the CSV's rows to the image's existing .sbat\n"
+	        "      --force             with --merge: new rows replace conflicting ones\n"
+	        "      --relocate          move a mid-file .sbat that is too small to a new last\n"
+	        "                          section (the old one becomes zeroed \"" SBAT_RETIRED_SECTION_NAME "\")\n"
+	        "      --remove            take .sbat out of IMAGE instead of writing one\n"
+	        "      --strip-signature   remove a certificate table instead of refusing\n"
+	        "  -n, --dry-run           check and plan the edit, write nothing; print the old\n"
+	        "                          and new .sbat as a unified diff\n"
+	        "  -p, --print             print the image's .sbat CSV and exit\n"
+	        "      --json              with --print: sections, layout and SBAT rows as JSON;\n"
+	        "                          with --check-level: the verdicts as JSON;\n"
+	        "                          with --lint: the findings as JSON\n"
+	        "      --lint              report every rule of shim, EDK2, GRUB, strict PE\n"
+	        "                          loaders, systemd-stub and signing tools each IMAGE\n"
+	        "                          breaks (exit 1 errors, 5 warnings only)\n"
+	        "      --check-level POLICY\n"
+	        "                          would shim holding this SbatLevel refuse the IMAGEs,\n"
+	        "                          the PE images under each DIR, or the CSV FILEs?\n"
+	        "                          POLICY: running (this machine's SbatLevel), FILE (a\n"
+	        "                          text SbatLevel or a shim binary), latest:SHIM or\n"
+	        "                          automatic:SHIM (./running names a file)\n"
+	        "      --level-payload latest|automatic\n"
+	        "                          which SbatLevel of a shim binary FILE to use (latest)\n"
+	        "      --lock-timeout SECONDS\n"
+	        "                          wait this long for another edit of IMAGE to finish\n"
+	        "                          (default %d; 0: fail at once)\n"
+	        "      --no-sync           do not fsync the result (throwaway build trees only)\n"
+	        "  -v, --verbose           describe the image and the edit on stderr\n"
+	        "  -q, --quiet             no warnings (errors are still reported)\n"
+	        "  -h, --help              show this help and exit\n"
+	        "  -V, --version           show the version and exit\n"
+	        "\n"
+	        "Without --output, IMAGE is replaced atomically (temporary file, fsync,\n"
+	        "rename) and keeps its mode, owner, ACLs and extended attributes; it is\n"
+	        "locked against concurrent edits and not rewritten when nothing changes.\n"
+	        "A new --output file gets IMAGE's permissions less the umask.\n"
+	        "\n"
+	        "Exit status: 0 success, 1 invalid input or refused edit (IMAGE untouched),\n"
+	        "2 usage error, 3 no .sbat section (--print, --check-level),\n"
+	        "4 revoked by the SbatLevel policy (--check-level),\n"
+	        "5 warnings but no errors (--lint),\n"
+	        "6 no SbatLevel on this machine (--check-level running).\n"
+	        "With several images --check-level exits with the first of 4, 1, 3 that applies.\n",
+	        cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, CLI_LOCK_TIMEOUT_DEFAULT);
+}
+
+/* What parsing the command line decided. */
+typedef enum parse_result {
+	PARSE_RUN,   /* options are consistent: run the mode */
+	PARSE_DONE,  /* --help or --version was printed: exit 0 */
+	PARSE_USAGE, /* a usage error was reported: exit 2 */
+} parse_result;
+
+static parse_result
+usage_error(const char *msg, const char *arg)
+{
+	if (arg)
+		fprintf(stderr, "%s: %s '%s'\n", cli_progname, msg, cli_quote(arg));
+	else
+		fprintf(stderr, "%s: %s\n", cli_progname, msg);
+	fprintf(stderr, "Try '%s --help' for more information.\n", cli_progname);
+	return PARSE_USAGE;
+}
+
+/*
+ * The option getopt just refused, as the user wrote it: a long option up to
+ * any "=VALUE", else the one letter (optopt) out of a cluster such as -nx.
+ */
+static const char *
+option_name(const char *arg)
+{
+	static char name[64];
+
+	if (strncmp(arg, "--", 2) == 0) {
+		size_t n = strcspn(arg, "=");
+
+		snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) - 1 ? n : sizeof(name) - 1), arg);
+		return name;
+	}
+	if (optopt > 0 && optopt < 0x100) {
+		snprintf(name, sizeof(name), "-%c", optopt);
+		return name;
+	}
+	return arg;
+}
+
+/* Each path option names a file; an empty one is a mistake, not "the current directory". */
+static parse_result
+check_paths(const cli_opts *o)
+{
+	static const struct {
+		const char *option;
+		size_t offset;
+	} paths[] = {
+		{ "--file", offsetof(cli_opts, image) },
+		{ "--csv", offsetof(cli_opts, csv) },
+		{ "--output", offsetof(cli_opts, output) },
+		{ "--check-level", offsetof(cli_opts, check_level) },
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		const char *v = *(const char *const *)((const char *)o + paths[i].offset);
+
+		if (v && !*v)
+			return usage_error("empty file name given to", paths[i].option);
+	}
+	return PARSE_RUN;
+}
+
+static parse_result
+parse_lock_timeout(const char *arg, cli_opts *o)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (!*arg || *end || errno || arg[0] == '-' || v > 86400)
+		return usage_error("--lock-timeout takes whole seconds from 0 to 86400, not", arg);
+	o->lock_timeout_ms = (unsigned)v * 1000u;
+	return PARSE_RUN;
+}
+
+static parse_result
+parse_level_payload(const char *arg, cli_opts *o)
+{
+	if (strcmp(arg, "latest") == 0)
+		o->level_payload = SBAT_LEVEL_LATEST;
+	else if (strcmp(arg, "automatic") == 0 || strcmp(arg, "previous") == 0)
+		o->level_payload = SBAT_LEVEL_AUTOMATIC;
+	else
+		return usage_error("--level-payload takes 'latest' or 'automatic', not", arg);
+	o->level_payload_given = 1;
+	return PARSE_RUN;
+}
+
+/* One option getopt returned. */
+static parse_result
+take_option(int c, char **argv, cli_opts *o)
+{
+	switch (c) {
+	case 'f':
+		if (o->image)
+			return usage_error("--file given twice:", optarg);
+		o->image = optarg;
+		break;
+	case 'c':
+		if (o->n_csv == CLI_MAX_CSV)
+			return usage_error("too many --csv; at most 16, the last one is", optarg);
+		if (strcmp(optarg, "-") == 0 && o->stdin_csv)
+			return usage_error("standard input can be read once; a second --csv is", optarg);
+		o->stdin_csv |= strcmp(optarg, "-") == 0;
+		/* an edit merges them in order; --check-level judges each (see collect_targets) */
+		o->csvs[o->n_csv] = optarg;
+		o->targets[o->n_csv++] = optarg;
+		if (!o->csv)
+			o->csv = optarg;
+		break;
+	case 'o': o->output = optarg; break;
+	case ARG_STRIP_SIGNATURE: o->strip_signature = 1; break;
+	case ARG_RELOCATE: o->relocate = 1; break;
+	case ARG_REMOVE: o->remove = 1; break;
+	case ARG_MERGE: o->merge = 1; break;
+	case ARG_FORCE: o->force = 1; break;
+	case ARG_CHECK_LEVEL: o->check_level = optarg; break;
+	case ARG_JSON: o->json = 1; break;
+	case ARG_LINT: o->lint = 1; break;
+	case ARG_LOCK_TIMEOUT: return parse_lock_timeout(optarg, o);
+	case ARG_LEVEL_PAYLOAD: return parse_level_payload(optarg, o);
+	case 'n': o->dry_run = 1; break;
+	case 'p': o->print = 1; break;
+	case 'v': o->verbose = 1; break;
+	case 'q': o->quiet = 1; break;
+	case ARG_NO_SYNC: o->no_sync = 1; break;
+	case 'h': usage(stdout); return PARSE_DONE;
+	case 'V': printf("sbat-add %s\n", SBAT_VERSION); return PARSE_DONE;
+	case ':': return usage_error("option requires an argument:", option_name(argv[optind - 1]));
+	default: return usage_error("unrecognized option", option_name(argv[optind - 1]));
+	}
+	return PARSE_RUN;
+}
+
+/*
+ * The --check-level POLICY: "running", "latest:SHIM" or "automatic:SHIM"
+ * ("previous:" is the older name of automatic), or else a file. A file
+ * that is called like one of these is named with a directory: ./running.
+ */
+static parse_result
+parse_policy(cli_opts *o)
+{
+	static const struct {
+		const char *prefix;
+		int payload;
+	} prefixes[] = {
+		{ "latest:", SBAT_LEVEL_LATEST },
+		{ "automatic:", SBAT_LEVEL_AUTOMATIC },
+		{ "previous:", SBAT_LEVEL_AUTOMATIC },
+	};
+	const char *p = o->check_level;
+	unsigned i;
+
+	if (strcmp(p, "running") == 0) {
+		if (o->level_payload_given)
+			return usage_error("--level-payload goes with a shim binary, not with --check-level", p);
+		return PARSE_RUN;
+	}
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t n = strlen(prefixes[i].prefix);
+
+		if (strncmp(p, prefixes[i].prefix, n) != 0)
+			continue;
+		if (o->level_payload_given)
+			return usage_error("--level-payload and a payload prefix exclude each other:", p);
+		if (!p[n])
+			return usage_error("no shim binary named after", prefixes[i].prefix);
+		o->level_payload = prefixes[i].payload;
+		o->level_payload_given = 1;
+		o->level_file = p + n;
+		return PARSE_RUN;
+	}
+	o->level_file = p;
+	return PARSE_RUN;
+}
+
+/*
+ * --check-level judges every IMAGE (--file and the arguments, in order) or
+ * every --csv FILE; the CSV names are already in targets.
+ */
+static parse_result
+collect_targets(int argc, char **argv, cli_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->n_csv; i++)
+		if (!*o->targets[i])
+			return usage_error("empty file name given to", "--csv");
+	if (o->n_csv) {
+		if (o->image || optind < argc)
+			return usage_error("--check-level judges either IMAGEs or --csv FILEs, not both", NULL);
+		o->n_targets = o->n_csv;
+		o->targets_are_csv = 1;
+		return PARSE_RUN;
+	}
+	if (o->image)
+		o->targets[o->n_targets++] = o->image;
+	for (; optind < argc; optind++) {
+		if (!*argv[optind])
+			return usage_error("empty file name given as an IMAGE", NULL);
+		o->targets[o->n_targets++] = argv[optind];
+	}
+	if (!o->n_targets)
+		return usage_error("no IMAGE given (use --file IMAGE)", NULL);
+	o->image = o->targets[0];
+	return PARSE_RUN;
+}
+
+/* The other modes take one IMAGE: --file, or the only argument. */
+static parse_result
+take_image_argument(int argc, char **argv, cli_opts *o)
+{
+	if (optind < argc) {
+		if (o->image)
+			return usage_error("IMAGE was already given with --file; unexpected argument", argv[optind]);
+		o->image = argv[optind++];
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument", argv[optind]);
+	return PARSE_RUN;
+}
+
+/* --print and --check-level read only; they take no editing options. */
+static parse_result
+check_read_modes(cli_opts *o)
+{
+	if (o->print && o->check_level)
+		return usage_error("--print and --check-level exclude each other", NULL);
+	if (o->output || o->strip_signature || o->dry_run || o->relocate || o->remove || o->merge || o->force ||
+	    (o->print && o->csv))
+		return usage_error(o->print ? "--print takes only an IMAGE (and --json)" :
+		                              "--check-level takes only IMAGEs and directories, or --csv FILEs",
+		                   NULL);
+	if (o->check_level)
+		return parse_policy(o);
+	if (!o->image)
+		return usage_error("no IMAGE given (use --file IMAGE)", NULL);
+	return PARSE_RUN;
+}
+
+static parse_result
+check_edit_mode(const cli_opts *o)
+{
+	if (!o->image)
+		return usage_error("no IMAGE given (use --file IMAGE)", NULL);
+	if (o->json)
+		return usage_error("--json goes with --print or --check-level", NULL);
+	if (o->remove && (o->csv || o->relocate || o->merge))
+		return usage_error("--remove takes no --csv, --merge or --relocate", NULL);
+	if (!o->csv && !o->remove)
+		return usage_error("no SBAT CSV given (use --csv FILE, or --remove)", NULL);
+	if (o->force && !o->merge && o->n_csv < 2)
+		return usage_error("--force goes with --merge or several --csv", NULL);
+	if (o->output && o->dry_run)
+		return usage_error("--output and --dry-run exclude each other", NULL);
+	if (o->no_sync && o->dry_run)
+		return usage_error("--no-sync and --dry-run exclude each other", NULL);
+	return PARSE_RUN;
+}
+
+/* --lint reads any number of images, named as arguments (or one with --file), and takes only --json. */
+static parse_result
+check_lint_mode(int argc, char **argv, cli_opts *o)
+{
+	int i;
+
+	if (o->print || o->check_level || o->csv || o->output || o->strip_signature || o->dry_run || o->relocate ||
+	    o->remove || o->merge || o->force)
+		return usage_error("--lint takes only IMAGE arguments (and --json)", NULL);
+	if (o->image) {
+		static char *only[1];
+
+		if (optind < argc)
+			return usage_error("--lint: give the images as arguments, not with --file:", o->image);
+		only[0] = (char *)(uintptr_t)o->image;
+		o->images = only;
+		o->n_images = 1;
+	} else {
+		o->images = &argv[optind];
+		o->n_images = argc - optind;
+	}
+	if (o->n_images == 0)
+		return usage_error("no IMAGE given to --lint", NULL);
+	for (i = 0; i < o->n_images; i++)
+		if (!o->images[i][0])
+			return usage_error("empty file name given to", "--lint");
+	return PARSE_RUN;
+}
+
+/*
+ * Fill *o from argv and check every combination before any file is opened.
+ * targets has room for argc names (each one takes an argument of its own).
+ */
+static parse_result
+parse_args(int argc, char **argv, const char **targets, cli_opts *o)
+{
+	parse_result r;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->targets = targets;
+	o->level_payload = SBAT_LEVEL_LATEST;
+	o->lock_timeout_ms = CLI_LOCK_TIMEOUT_DEFAULT * 1000u;
+	opterr = 0; /* our own messages, with our own prefix */
+	while ((c = getopt_long(argc, argv, ":f:c:o:npvqhV", long_options, NULL)) != -1)
+		if ((r = take_option(c, argv, o)) != PARSE_RUN)
+			return r;
+	if (o->lint)
+		return check_lint_mode(argc, argv, o);
+	r = o->check_level ? collect_targets(argc, argv, o) : take_image_argument(argc, argv, o);
+	if (r == PARSE_RUN)
+		r = check_paths(o);
+	if (r != PARSE_RUN)
+		return r;
+	return o->print || o->check_level ? check_read_modes(o) : check_edit_mode(o);
+}
+
+/*
+ * Everything printed on stdout must have reached it: a full disk, a closed
+ * pipe or /dev/full is an error (as gnulib's close_stdout has it). A stdout
+ * that was closed before we started and never written to is fine.
+ */
+static int
+close_stdout(int status)
+{
+	int err = 0, failed;
+
+	errno = 0;
+	failed = fflush(stdout) != 0;
+	if (failed)
+		err = errno;
+	failed |= ferror(stdout) != 0;
+	if (fclose(stdout) != 0 && !failed && errno != EBADF) {
+		failed = 1;
+		err = errno;
+	}
+	if (!failed)
+		return status;
+	if (err)
+		fprintf(stderr, "%s: write error on standard output: %s\n", cli_progname, strerror(err));
+	else
+		fprintf(stderr, "%s: write error on standard output\n", cli_progname);
+	return status == EXIT_OK ? EXIT_FAILURE_ : status;
+}
+
+int
+main(int argc, char **argv)
+{
+	cli_opts o;
+	const char **targets;
+	int status = EXIT_USAGE;
+
+	/* a write to a closed pipe fails with EPIPE and is reported, instead of killing us silently */
+	signal(SIGPIPE, SIG_IGN);
+	/* likewise a file-size limit: the write fails with EFBIG and the edit is undone */
+	signal(SIGXFSZ, SIG_IGN);
+	targets = calloc((size_t)argc + 1, sizeof(*targets));
+	if (!targets) {
+		fprintf(stderr, "%s: out of memory\n", cli_progname);
+		return EXIT_FAILURE_;
+	}
+	switch (parse_args(argc, argv, targets, &o)) {
+	case PARSE_DONE: status = close_stdout(EXIT_OK); break;
+	case PARSE_USAGE: status = EXIT_USAGE; break;
+	case PARSE_RUN:
+		if (o.lint)
+			status = cli_run_lint(&o);
+		else if (o.check_level)
+			status = cli_run_check_level(&o);
+		else
+			status = o.print ? cli_run_print(&o) : cli_run_edit(&o);
+		status = close_stdout(status);
+		break;
+	}
+	free(targets);
+	return status;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* options.h - the command line as the modes see it: options, exit statuses, the modes */
+#ifndef SBAT_CLI_OPTIONS_H
+#define SBAT_CLI_OPTIONS_H
+
+#include <stddef.h>
+
+enum exit_status {
+	EXIT_OK = 0,
+	EXIT_FAILURE_ = 1, /* bad input or a refused edit; nothing was written */
+	EXIT_USAGE = 2,
+	EXIT_NO_SBAT = 3,       /* --print, --check-level: the image has no .sbat */
+	EXIT_REVOKED = 4,       /* --check-level: the policy revokes the image */
+	EXIT_LINT_WARNINGS = 5, /* --lint: warnings, but no errors */
+	EXIT_NO_LEVEL = 6,      /* --check-level running: this machine has no SbatLevel to read */
+};
+
+/* How many --csv arguments one command line may merge. */
+#define CLI_MAX_CSV 16
+
+/* Everything the command line asked for, checked for consistency before any file is opened. */
+typedef struct cli_opts {
+	const char *image;
+	const char *csv; /* the first --csv */
+	const char *csvs[CLI_MAX_CSV];
+	int stdin_csv; /* one --csv is "-" */
+	const char *output;
+	int print;
+	int dry_run;
+	int verbose;
+	int strip_signature;
+	int relocate;
+	int remove;
+	int merge;
+	int force;
+	int json;
+	const char *check_level; /* POLICY as given */
+	const char *level_file;  /* the file POLICY names; NULL for "running" */
+	int level_payload;       /* SBAT_LEVEL_LATEST or SBAT_LEVEL_AUTOMATIC, for shim binaries */
+	int level_payload_given; /* by --level-payload or a "latest:"/"automatic:" prefix */
+	const char **targets;    /* --check-level: the IMAGEs and directories, or the --csv FILEs */
+	size_t n_targets;
+	int targets_are_csv;
+	size_t n_csv;             /* how often --csv was given (at most CLI_MAX_CSV) */
+	unsigned lock_timeout_ms; /* how long an in-place edit waits for another one to finish */
+	int lint;
+	int quiet;     /* no warnings */
+	int no_sync;   /* skip fsync of the result and its directory */
+	char **images; /* --lint: the images named on the command line */
+	int n_images;
+} cli_opts;
+
+/* Default for --lock-timeout, in seconds. */
+#define CLI_LOCK_TIMEOUT_DEFAULT 60
+
+/* The modes; each returns the exit status. */
+int cli_run_print(const cli_opts *o);
+int cli_run_edit(const cli_opts *o);
+int cli_run_check_level(const cli_opts *o);
+int cli_run_lint(const cli_opts *o);
+
+#endif

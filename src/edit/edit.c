@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* edit.c - parse, plan, emit and verify: the entry points that change .sbat */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sbat/edit.h"
+
+#include "util/diag.h"
+#include "pe/image_internal.h"
+#include "file/io_table.h"
+#include "edit/emit.h"
+#include "edit/verify.h"
+
+/*
+ * Through a file, copied ranges are compared at their ends and around the
+ * patches, 64 KiB each: reading a whole large image back through a mapping
+ * would cost its size in memory and time; the ranges in between are one
+ * kernel copy each.
+ */
+#define VERIFY_WINDOW (64u * 1024u)
+
+/* A plan is a few KiB: on the heap, not the stack. */
+typedef struct work {
+	const sbat_pe *pe;
+	plan p;
+} work;
+
+static sbat_err
+prepare(work **ret, const sbat_image *img, const uint8_t *payload, size_t payload_len, const sbat_edit_opts *opts,
+        sbat_diag *d)
+{
+	work *w = malloc(sizeof(*w));
+	sbat_err err;
+
+	if (!w)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	w->pe = &img->pe;
+	err = sbat_plan_build(&img->pe, img->buf, img->len, payload, payload_len, opts, &w->p, d);
+	if (err) {
+		free(w);
+		return err;
+	}
+	*ret = w;
+	return SBAT_OK;
+}
+
+sbat_err
+sbat_edit(const sbat_image *img, const uint8_t *payload, size_t payload_len, const sbat_edit_opts *opts,
+          uint8_t **ret_out, size_t *ret_out_len, sbat_edit_report *ret_report, sbat_diag *d)
+{
+	const uint8_t *in = img->buf;
+	size_t in_len = img->len;
+	work *w;
+	sink s;
+	sbat_err err;
+
+	err = prepare(&w, img, payload, payload_len, opts, d);
+	if (err)
+		return err;
+	s.mem = malloc((size_t)w->p.output_size);
+	s.fd = -1;
+	s.io = NULL;
+	s.in_fd = -1;
+	s.sparse_from = UINT64_MAX;
+	if (!s.mem)
+		err = diag_fail(d, SBAT_E_NOMEM, "out of memory for the output image");
+	if (!err)
+		err = sbat_emit_plan(&w->p, in, in_len, payload, payload_len, &s, d);
+	if (!err)
+		err = sbat_verify_output(&w->p, w->pe, in, s.mem, (size_t)w->p.output_size, payload, payload_len, d);
+	if (!err)
+		err = sbat_verify_kept(&w->p, w->pe, in, s.mem, UINT64_MAX, 0, d);
+	if (err) {
+		free(s.mem);
+		free(w);
+		return err;
+	}
+	w->p.report.unchanged = sbat_plan_is_identity(&w->p, in, in_len, payload) &&
+	                        w->p.report.new_checksum == w->p.report.old_checksum;
+	*ret_out = s.mem;
+	*ret_out_len = (size_t)w->p.output_size;
+	if (ret_report)
+		*ret_report = w->p.report;
+	free(w);
+	return SBAT_OK;
+}
+
+/* Check the written file through a mapping (a dry run wrote only up to sparse_from). */
+static sbat_err
+verify_file(const work *w, const uint8_t *in, int fd, const uint8_t *payload, size_t payload_len, uint64_t sparse_from,
+            sbat_diag *d)
+{
+	size_t len = (size_t)w->p.output_size;
+	void *map;
+	sbat_err err;
+
+	if (ftruncate(fd, (off_t)len) != 0)
+		return diag_fail_errno(d, SBAT_E_IO, "cannot size the output", errno);
+	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		return diag_fail_errno(d, SBAT_E_IO, "cannot map the output to verify it", errno);
+	err = sbat_verify_output(&w->p, w->pe, in, map, len, payload, payload_len, d);
+	if (!err)
+		err = sbat_verify_kept(&w->p, w->pe, in, map, sparse_from, VERIFY_WINDOW, d);
+	munmap(map, len);
+	return err;
+}
+
+/* 1 if st still describes the file fd: same identity, size and times. */
+static int
+input_unchanged(int fd, const struct stat *st)
+{
+	struct stat now;
+
+	return fstat(fd, &now) == 0 && now.st_dev == st->st_dev && now.st_ino == st->st_ino &&
+	       now.st_size == st->st_size && now.st_mtim.tv_sec == st->st_mtim.tv_sec &&
+	       now.st_mtim.tv_nsec == st->st_mtim.tv_nsec && now.st_ctim.tv_sec == st->st_ctim.tv_sec &&
+	       now.st_ctim.tv_nsec == st->st_ctim.tv_nsec;
+}
+
+sbat_err
+sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t payload_len, const sbat_edit_opts *opts,
+             sbat_output *out, sbat_edit_report *ret_report, sbat_diag *d)
+{
+	const uint8_t *in = img->buf;
+	size_t in_len = img->len;
+	work *w;
+	sink s;
+	struct stat before;
+	int identity, dry_run = opts && opts->dry_run;
+	sbat_err err;
+
+	if (in_fd >= 0 && fstat(in_fd, &before) != 0)
+		return diag_fail_errno(d, SBAT_E_IO, "cannot stat the input", errno);
+	if (in_fd >= 0 && (uint64_t)before.st_size != in_len)
+		return diag_fail(d, SBAT_E_CHANGED, "the file changed size since it was read");
+	err = prepare(&w, img, payload, payload_len, opts, d);
+	if (err)
+		return err;
+	/* nothing would change and there is no checksum to recompute: write nothing */
+	identity = sbat_plan_is_identity(&w->p, in, in_len, payload);
+	if (identity && !w->p.update_checksum && !(opts && opts->write_unchanged)) {
+		w->p.report.unchanged = 1;
+		w->p.report.new_checksum = w->p.report.old_checksum;
+		goto done;
+	}
+	s.mem = NULL;
+	s.fd = sbat_output_fd(out);
+	s.io = sbat_output_io(out);
+	s.in_fd = in_fd;
+	s.sparse_from = dry_run ? w->p.verify_prefix : UINT64_MAX;
+	err = sbat_emit_plan(&w->p, in, in_len, payload, payload_len, &s, d);
+	if (!err) {
+		err = verify_file(w, in, s.fd, payload, payload_len, s.sparse_from, d);
+		/*
+		 * Bytes copied from a file that changed meanwhile may mix two
+		 * versions; the change also explains any mismatch verification saw.
+		 */
+		if (in_fd >= 0 && !input_unchanged(in_fd, &before))
+			err = diag_fail(d, SBAT_E_CHANGED,
+			                "the file was modified while being edited; nothing was written");
+	}
+	if (err) {
+		free(w);
+		return err;
+	}
+	w->p.report.unchanged = identity && w->p.report.new_checksum == w->p.report.old_checksum;
+done:
+	if (ret_report)
+		*ret_report = w->p.report;
+	free(w);
+	return SBAT_OK;
+}
+
+const char *
+sbat_edit_action_name(sbat_edit_action action)
+{
+	switch (action) {
+	case SBAT_ACTION_INSERT: return "insert";
+	case SBAT_ACTION_REPLACE: return "replace";
+	case SBAT_ACTION_GROW: return "grow";
+	case SBAT_ACTION_RELOCATE: return "relocate";
+	case SBAT_ACTION_REMOVE: return "remove";
+	case SBAT_ACTION_RETIRE: return "retire";
+	}
+	return "unknown";
+}

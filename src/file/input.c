@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* input.c - bounded whole-file reads and read-only mappings of input files */
+#define _GNU_SOURCE 1 /* flock */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sbat/input.h"
+
+#include "util/diag.h"
+#include "file/path.h"
+
+/*
+ * Open a regular file for reading, `name` relative to dir_fd (AT_FDCWD for
+ * a plain path); nofollow refuses a symbolic link. O_NONBLOCK keeps a FIFO
+ * or a device from blocking the open before fstat can refuse it; it is
+ * cleared afterwards.
+ */
+static sbat_err
+open_regular(int dir_fd, const char *name, int nofollow, size_t max_size, int *ret_fd, struct stat *st, sbat_diag *d)
+{
+	int fd, err, flags;
+
+	fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (nofollow ? O_NOFOLLOW : 0));
+	if (fd < 0 && nofollow && errno == ELOOP)
+		return diag_fail(d, SBAT_E_NOT_REGULAR, "is a symbolic link; refusing to replace it");
+	if (fd < 0)
+		return diag_fail_errno(d, SBAT_E_IO, "cannot open", errno);
+	if (fstat(fd, st) != 0) {
+		err = errno;
+		close(fd);
+		return diag_fail_errno(d, SBAT_E_IO, "cannot stat", err);
+	}
+	if (!S_ISREG(st->st_mode)) {
+		close(fd);
+		return diag_fail(d, SBAT_E_NOT_REGULAR, "not a regular file");
+	}
+	if ((uint64_t)st->st_size > max_size) {
+		close(fd);
+		return diag_fail(d, SBAT_E_TOO_BIG,
+		                 max_size >= SBAT_FILE_MAX_SIZE ?
+		                     "file is larger than 1 GiB, the largest image accepted" :
+		                     "file is larger than 64 KiB, the most a CSV or SbatLevel may hold");
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+		err = errno;
+		close(fd);
+		return diag_fail_errno(d, SBAT_E_IO, "cannot set file flags", err);
+	}
+	*ret_fd = fd;
+	return SBAT_OK;
+}
+
+sbat_err
+sbat_file_read(const char *path, size_t max_size, uint8_t **ret_buf, size_t *ret_len, sbat_diag *d)
+{
+	struct stat st;
+	uint8_t *buf = NULL;
+	size_t len = 0, cap;
+	int fd, err;
+	sbat_err e;
+
+	e = open_regular(AT_FDCWD, path, 0, max_size, &fd, &st, d);
+	if (e)
+		return e;
+	/* one spare byte detects a file that grew since fstat */
+	cap = (size_t)st.st_size + 1;
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory reading the file");
+	}
+	for (;;) {
+		ssize_t n = read(fd, buf + len, cap - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = errno;
+			free(buf);
+			close(fd);
+			return diag_fail_errno(d, SBAT_E_IO, "read failed", err);
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len == cap) {
+			free(buf);
+			close(fd);
+			return diag_fail(d, SBAT_E_IO, "file changed size while being read");
+		}
+	}
+	close(fd);
+	*ret_buf = buf;
+	*ret_len = len;
+	return SBAT_OK;
+}
+
+/* Map the open file fd (st describes it) into *ret. Takes fd over, also on failure. */
+static sbat_err
+map_open_file(int fd, const struct stat *st, sbat_mapped_file *ret, sbat_diag *d)
+{
+	static const uint8_t empty[1];
+	void *p = NULL;
+	int err;
+
+	if (st->st_size != 0) {
+		p = mmap(NULL, (size_t)st->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			err = errno;
+			close(fd);
+			return diag_fail_errno(d, SBAT_E_IO, "cannot map", err);
+		}
+	}
+	ret->fd = fd;
+	ret->len = (size_t)st->st_size;
+	ret->data = p ? p : empty;
+	ret->dir_fd = -1;
+	ret->name = NULL;
+	ret->st = *st;
+	return SBAT_OK;
+}
+
+sbat_err
+sbat_file_map(const char *path, size_t max_size, sbat_mapped_file *ret, sbat_diag *d)
+{
+	struct stat st;
+	int fd;
+	sbat_err e;
+
+	e = open_regular(AT_FDCWD, path, 0, max_size, &fd, &st, d);
+	if (e)
+		return e;
+	return map_open_file(fd, &st, ret, d);
+}
+
+static uint64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/*
+ * Take an exclusive flock on fd, waiting until `deadline` (now_ms). A file
+ * system that cannot lock at all is not an error: there is nothing to wait for.
+ */
+static sbat_err
+lock_until(int fd, uint64_t deadline, sbat_diag *d)
+{
+	for (;;) {
+		struct timespec pause = { 0, 20 * 1000 * 1000 };
+
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return SBAT_OK;
+		if (errno == EINTR)
+			continue;
+		if (errno == ENOLCK || errno == EOPNOTSUPP || errno == EINVAL)
+			return SBAT_OK;
+		if (errno != EWOULDBLOCK)
+			return diag_fail_errno(d, SBAT_E_IO, "cannot lock", errno);
+		if (now_ms() >= deadline)
+			return diag_fail(d, SBAT_E_LOCKED,
+			                 "another process is editing it (it holds the file's "
+			                 "lock) and did not finish in time");
+		nanosleep(&pause, NULL);
+	}
+}
+
+/* 1 if a and b are the same file. */
+static int
+same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* A concurrent edit may replace the file while we wait for its lock; follow it a few times. */
+#define OPEN_IMAGE_ATTEMPTS 16
+
+sbat_err
+sbat_file_open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_mapped_file *ret, sbat_diag *d)
+{
+	uint64_t deadline = now_ms() + wait_ms;
+	const char *name;
+	char *name_copy;
+	struct stat st, now;
+	int dir_fd, fd = -1, attempt;
+	sbat_err e;
+
+	dir_fd = sbat_path_open_directory(path, &name);
+	if (dir_fd < 0)
+		return errno == EINVAL ? diag_fail(d, SBAT_E_NOT_REGULAR, "not a regular file") :
+		                         diag_fail_errno(d, SBAT_E_IO, "cannot open its directory", errno);
+	for (attempt = 0;; attempt++) {
+		e = open_regular(dir_fd, name, 1, max_size, &fd, &st, d);
+		if (!e)
+			e = lock_until(fd, deadline, d);
+		if (e)
+			goto fail;
+		/* locked: is this still the file the name refers to, and as it is now? */
+		if (fstat(fd, &st) != 0 || fstatat(dir_fd, name, &now, AT_SYMLINK_NOFOLLOW) != 0) {
+			e = diag_fail_errno(d, SBAT_E_IO, "cannot stat", errno);
+			goto fail;
+		}
+		if (same_file(&st, &now))
+			break;
+		close(fd);
+		fd = -1;
+		if (attempt + 1 >= OPEN_IMAGE_ATTEMPTS) {
+			e = diag_fail(d, SBAT_E_CHANGED, "it keeps being replaced by other processes");
+			goto fail;
+		}
+	}
+	if ((uint64_t)st.st_size > max_size) {
+		e = diag_fail(d, SBAT_E_TOO_BIG, "file is larger than 1 GiB, the largest image accepted");
+		goto fail;
+	}
+	name_copy = strdup(name);
+	if (!name_copy) {
+		e = diag_fail(d, SBAT_E_NOMEM, "out of memory");
+		goto fail;
+	}
+	e = map_open_file(fd, &st, ret, d);
+	fd = -1;
+	if (e) {
+		free(name_copy);
+		goto fail;
+	}
+	ret->dir_fd = dir_fd;
+	ret->name = name_copy;
+	return SBAT_OK;
+fail:
+	if (fd >= 0)
+		close(fd);
+	close(dir_fd);
+	return e;
+}
+
+static int
+same_time(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+}
+
+sbat_err
+sbat_file_check_unchanged(const sbat_mapped_file *f, sbat_diag *d)
+{
+	struct stat st;
+
+	if (fstat(f->fd, &st) != 0)
+		return diag_fail_errno(d, SBAT_E_IO, "cannot stat", errno);
+	/* a coarse mtime (vfat: 2 s) can hide a write; ctime and size still tell most */
+	if (!same_file(&st, &f->st) || st.st_size != f->st.st_size || !same_time(&st.st_mtim, &f->st.st_mtim) ||
+	    !same_time(&st.st_ctim, &f->st.st_ctim))
+		return diag_fail(d, SBAT_E_CHANGED, "the file was modified while being edited; nothing was written");
+	if (f->dir_fd >= 0) {
+		if (fstatat(f->dir_fd, f->name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			if (errno == ENOENT)
+				return diag_fail(d, SBAT_E_CHANGED,
+				                 "the file was removed or renamed while being "
+				                 "edited; nothing was written");
+			return diag_fail_errno(d, SBAT_E_IO, "cannot stat", errno);
+		}
+		if (!same_file(&st, &f->st))
+			return diag_fail(d, SBAT_E_CHANGED,
+			                 "the name was given to another file while it was "
+			                 "being edited; nothing was written");
+	}
+	return SBAT_OK;
+}
+
+void
+sbat_file_unmap(sbat_mapped_file *f)
+{
+	if (f->len)
+		munmap((void *)(uintptr_t)f->data, f->len);
+	if (f->fd >= 0)
+		close(f->fd); /* releases the lock */
+	if (f->dir_fd >= 0)
+		close(f->dir_fd);
+	free(f->name);
+	f->fd = -1;
+	f->dir_fd = -1;
+	f->name = NULL;
+	f->data = NULL;
+	f->len = 0;
+}

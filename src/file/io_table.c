@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* io_table.c - the streaming system calls, each replaceable for fault-injection tests */
+#define _GNU_SOURCE 1 /* copy_file_range */
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "file/io_table.h"
+
+int
+sbat_io_pread_all(const sbat_io *io, int fd, void *buf, size_t len, uint64_t offset)
+{
+	uint8_t *p = buf;
+
+	while (len > 0) {
+		ssize_t n = io && io->pread ? io->pread(fd, p, len, (off_t)offset) : pread(fd, p, len, (off_t)offset);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			/* the file shrank under us */
+			errno = EIO;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+		offset += (uint64_t)n;
+	}
+	return 0;
+}
+
+int
+sbat_io_pwrite_all(const sbat_io *io, int fd, const void *buf, size_t len, uint64_t offset)
+{
+	const uint8_t *p = buf;
+
+	while (len > 0) {
+		ssize_t n = io && io->pwrite ? io->pwrite(fd, p, len, (off_t)offset) :
+		                               pwrite(fd, p, len, (off_t)offset);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			errno = EIO;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+		offset += (uint64_t)n;
+	}
+	return 0;
+}
+
+static ssize_t
+default_copy_range(int in_fd, off_t in_off, int out_fd, off_t out_off, size_t len)
+{
+#if defined(__linux__) && defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 27)
+	return copy_file_range(in_fd, &in_off, out_fd, &out_off, len, 0);
+#else
+	(void)in_fd;
+	(void)in_off;
+	(void)out_fd;
+	(void)out_off;
+	(void)len;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+int
+sbat_io_copy_range(const sbat_io *io, int in_fd, uint64_t in_off, int out_fd, uint64_t out_off, uint64_t len,
+                   uint64_t *ret_done)
+{
+	*ret_done = 0;
+	while (len > 0) {
+		/* stay well inside ssize_t and the kernel's per-call limit */
+		size_t want = len > (1u << 30) ? (1u << 30) : (size_t)len;
+		ssize_t n = io && io->copy_range ?
+		                io->copy_range(in_fd, (off_t)in_off, out_fd, (off_t)out_off, want) :
+		                default_copy_range(in_fd, (off_t)in_off, out_fd, (off_t)out_off, want);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			/* the input shrank under us */
+			errno = EIO;
+			return -1;
+		}
+		in_off += (uint64_t)n;
+		out_off += (uint64_t)n;
+		len -= (uint64_t)n;
+		*ret_done += (uint64_t)n;
+	}
+	return 0;
+}
+
+int
+sbat_io_fsync(const sbat_io *io, int fd)
+{
+	return io && io->fsync ? io->fsync(fd) : fsync(fd);
+}
+
+int
+sbat_io_renameat(const sbat_io *io, int from_dir, const char *from, int to_dir, const char *to)
+{
+	return io && io->renameat ? io->renameat(from_dir, from, to_dir, to) : renameat(from_dir, from, to_dir, to);
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* io_table.h - the streaming system calls, through the replaceable sbat_io table */
+#ifndef SBAT_FILE_IO_TABLE_H
+#define SBAT_FILE_IO_TABLE_H
+
+#include "sbat/output.h"
+
+/* Read exactly len bytes at offset, retrying short reads and EINTR; EIO at end of file. 0, or -1 with errno. */
+int sbat_io_pread_all(const sbat_io *io, int fd, void *buf, size_t len, uint64_t offset);
+
+/* Write all of buf at offset, retrying short writes and EINTR. 0, or -1 with errno. */
+int sbat_io_pwrite_all(const sbat_io *io, int fd, const void *buf, size_t len, uint64_t offset);
+
+/*
+ * Copy len bytes file to file inside the kernel. 0, or -1 with errno
+ * (ENOSYS, EXDEV, EINVAL, EOPNOTSUPP: not possible for these files) and
+ * *ret_done telling how much was copied before the failure.
+ */
+int sbat_io_copy_range(const sbat_io *io, int in_fd, uint64_t in_off, int out_fd, uint64_t out_off, uint64_t len,
+                       uint64_t *ret_done);
+
+int sbat_io_fsync(const sbat_io *io, int fd);
+int sbat_io_renameat(const sbat_io *io, int from_dir, const char *from, int to_dir, const char *to);
+
+#endif

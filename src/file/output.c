@@ -1,0 +1,566 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* output.c - a temporary file that atomically replaces its target when committed */
+#define _GNU_SOURCE 1 /* O_TMPFILE, AT_EMPTY_PATH */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sbat/output.h"
+
+#include "util/diag.h"
+#include "file/io_table.h"
+#include "file/path.h"
+
+/*
+ * Life of an output: open (a nameless or named temporary in the target's
+ * directory, held as dir_fd), written by the caller, then either aborted
+ * (the temporary goes) or committed: metadata, fsync, a name for a nameless
+ * temporary, the target re-checked, renameat over it, fsync of dir_fd. A
+ * named temporary is listed in `temps` from its creation to its rename or
+ * removal, so a signal handler can remove it (sbat_output_remove_temporaries).
+ */
+struct sbat_output {
+	int fd;
+	const sbat_io *io;
+	int dir_fd;                  /* -1 for a scratch output */
+	char *name;                  /* the target's name in dir_fd */
+	char tmp_name[NAME_MAX + 1]; /* "" while the temporary is nameless */
+	int slot;                    /* its entry in temps, or -1 */
+	int src_fd;                  /* replace: the file being replaced (metadata source), else -1 */
+	struct stat src_st;          /* replace: that file when it was opened */
+	mode_t mode;                 /* new file: its permission bits */
+	int no_sync;                 /* commit skips both fsyncs */
+};
+
+/* Named temporaries not yet renamed or removed; read by signal handlers. */
+#define MAX_TEMPS 8
+static struct {
+	volatile sig_atomic_t active;
+	int dir_fd;
+	char name[NAME_MAX + 1];
+} temps[MAX_TEMPS];
+
+void
+sbat_output_remove_temporaries(void)
+{
+	int i;
+
+	for (i = 0; i < MAX_TEMPS; i++)
+		if (temps[i].active) {
+			unlinkat(temps[i].dir_fd, temps[i].name, 0);
+			temps[i].active = 0;
+		}
+}
+
+static void
+block_signals(sigset_t *old)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, old);
+}
+
+static void
+restore_signals(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+/* List o->tmp_name for signal handlers; call with signals blocked. */
+static void
+register_temp(sbat_output *o)
+{
+	int i;
+
+	for (i = 0; i < MAX_TEMPS; i++)
+		if (!temps[i].active) {
+			temps[i].dir_fd = o->dir_fd;
+			memcpy(temps[i].name, o->tmp_name, sizeof(temps[i].name));
+			temps[i].active = 1;
+			o->slot = i;
+			return;
+		}
+}
+
+static void
+unregister_temp(sbat_output *o)
+{
+	if (o->slot >= 0)
+		temps[o->slot].active = 0;
+	o->slot = -1;
+}
+
+/*
+ * ".NAME.XXXXXX" with random letters, the NAME part shortened so that the
+ * whole always fits NAME_MAX, whatever the target's name.
+ */
+static void
+make_temp_name(sbat_output *o)
+{
+	static const char letters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	static unsigned long counter;
+	struct timespec ts;
+	unsigned long r;
+	size_t n = strlen(o->name), i;
+
+	if (n > NAME_MAX - 8)
+		n = NAME_MAX - 8;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	r = (unsigned long)ts.tv_nsec ^ ((unsigned long)ts.tv_sec << 20) ^ ((unsigned long)getpid() << 8) ^
+	    (++counter * 2654435761ul);
+	o->tmp_name[0] = '.';
+	memcpy(o->tmp_name + 1, o->name, n);
+	o->tmp_name[n + 1] = '.';
+	for (i = 0; i < 6; i++) {
+		r = r * 6364136223846793005ul + 1442695040888963407ul;
+		o->tmp_name[n + 2 + i] = letters[(r >> 33) % (sizeof(letters) - 1)];
+	}
+	o->tmp_name[n + 8] = '\0';
+}
+
+/* Create a named temporary (mode 0600) in dir_fd; listed for signal handlers from the start. */
+static int
+create_named_temp(sbat_output *o)
+{
+	sigset_t old;
+	int i, err = EEXIST;
+
+	for (i = 0; i < 100 && err == EEXIST; i++) {
+		block_signals(&old);
+		make_temp_name(o);
+		o->fd = openat(o->dir_fd, o->tmp_name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		err = errno;
+		if (o->fd >= 0)
+			register_temp(o);
+		restore_signals(&old);
+		if (o->fd >= 0)
+			return 0;
+	}
+	o->tmp_name[0] = '\0';
+	errno = err;
+	return -1;
+}
+
+static int
+open_tmpfile(const sbat_output *o)
+{
+	if (o->io && o->io->open_tmpfile)
+		return o->io->open_tmpfile(o->dir_fd);
+#ifdef O_TMPFILE
+	return openat(o->dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#else
+	errno = EOPNOTSUPP;
+	return -1;
+#endif
+}
+
+static sbat_output *
+output_free(sbat_output *o)
+{
+	if (o) {
+		unregister_temp(o);
+		if (o->fd >= 0)
+			close(o->fd);
+		if (o->src_fd >= 0)
+			close(o->src_fd);
+		if (o->dir_fd >= 0)
+			close(o->dir_fd);
+		free(o->name);
+		free(o);
+	}
+	return NULL;
+}
+
+static sbat_output *
+output_new(const sbat_io *io)
+{
+	sbat_output *o = calloc(1, sizeof(*o));
+
+	if (o) {
+		o->fd = -1;
+		o->dir_fd = -1;
+		o->src_fd = -1;
+		o->slot = -1;
+		o->io = io;
+	}
+	return o;
+}
+
+/* The temporary, nameless (O_TMPFILE) where the file system allows. */
+static sbat_err
+open_temp(sbat_output *o, sbat_diag *d)
+{
+	o->fd = open_tmpfile(o);
+	if (o->fd < 0 && create_named_temp(o) != 0)
+		return diag_fail_errno(d, SBAT_E_IO, "cannot create a temporary file next to it", errno);
+	return SBAT_OK;
+}
+
+/* Take over dir_fd; name is copied. */
+static sbat_err
+output_start(sbat_output *o, int dir_fd, const char *name, sbat_diag *d)
+{
+	o->dir_fd = dir_fd;
+	o->name = strdup(name);
+	if (!o->name)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	return open_temp(o, d);
+}
+
+sbat_err
+sbat_output_open_replace(const sbat_mapped_file *image, const sbat_io *io, sbat_output **ret, sbat_diag *d)
+{
+	sbat_output *o;
+	sbat_err e;
+	int dir_fd;
+
+	if (image->dir_fd < 0 || !image->name)
+		return diag_fail(d, SBAT_E_IO, "internal error: image was not opened for replacing");
+	o = output_new(io);
+	if (!o)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	o->src_st = image->st;
+	o->src_fd = fcntl(image->fd, F_DUPFD_CLOEXEC, 3);
+	dir_fd = fcntl(image->dir_fd, F_DUPFD_CLOEXEC, 3);
+	if (o->src_fd < 0 || dir_fd < 0) {
+		int err = errno;
+
+		if (dir_fd >= 0)
+			close(dir_fd);
+		output_free(o);
+		return diag_fail_errno(d, SBAT_E_IO, "cannot duplicate a file descriptor", err);
+	}
+	e = output_start(o, dir_fd, image->name, d);
+	if (e) {
+		output_free(o);
+		return e;
+	}
+	*ret = o;
+	return SBAT_OK;
+}
+
+static mode_t
+current_umask(void)
+{
+	mode_t m = umask(022);
+
+	umask(m);
+	return m;
+}
+
+/*
+ * Check the name a new output will take: a regular file (to be replaced) or
+ * nothing yet, and short enough for the directory. Before any data is written.
+ */
+static sbat_err
+check_new_target(int dir_fd, const char *name, sbat_diag *d)
+{
+	struct stat st;
+	long max = fpathconf(dir_fd, _PC_NAME_MAX);
+
+	if (max > 0 && strlen(name) > (size_t)max)
+		return diag_fail_errno(d, SBAT_E_IO, "cannot create", ENAMETOOLONG);
+	if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (S_ISLNK(st.st_mode))
+			return diag_fail(d, SBAT_E_NOT_REGULAR, "is a symbolic link; refusing to replace it");
+		if (!S_ISREG(st.st_mode))
+			return diag_fail(d, SBAT_E_NOT_REGULAR, "not a regular file");
+	} else if (errno != ENOENT) {
+		return diag_fail_errno(d, SBAT_E_IO, "cannot create", errno);
+	}
+	return SBAT_OK;
+}
+
+sbat_err
+sbat_output_open_new(const char *path, mode_t mode, const sbat_io *io, sbat_output **ret, sbat_diag *d)
+{
+	sbat_output *o;
+	const char *name;
+	sbat_err e;
+	int dir_fd;
+
+	dir_fd = sbat_path_open_directory(path, &name);
+	if (dir_fd < 0)
+		return errno == EINVAL ? diag_fail(d, SBAT_E_NOT_REGULAR, "not a regular file") :
+		                         diag_fail_errno(d, SBAT_E_IO, "cannot open its directory", errno);
+	e = check_new_target(dir_fd, name, d);
+	if (e) {
+		close(dir_fd);
+		return e;
+	}
+	o = output_new(io);
+	if (!o) {
+		close(dir_fd);
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	}
+	/* as cp without -p: no setuid, setgid or sticky bit, and the umask applies */
+	o->mode = mode & 0777 & ~current_umask();
+	e = output_start(o, dir_fd, name, d);
+	if (e) {
+		output_free(o);
+		return e;
+	}
+	*ret = o;
+	return SBAT_OK;
+}
+
+sbat_err
+sbat_output_open_scratch(const sbat_io *io, sbat_output **ret, sbat_diag *d)
+{
+	sbat_output *o = output_new(io);
+	FILE *f;
+	int err;
+
+	if (!o)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	/* tmpfile() is already unlinked; keep a dup of its descriptor */
+	f = tmpfile();
+	o->fd = f ? fcntl(fileno(f), F_DUPFD_CLOEXEC, 3) : -1;
+	err = errno; /* before fclose can change it */
+	if (f)
+		fclose(f);
+	if (o->fd < 0) {
+		output_free(o);
+		return diag_fail_errno(d, SBAT_E_IO, "cannot create a scratch file", err);
+	}
+	*ret = o;
+	return SBAT_OK;
+}
+
+void
+sbat_output_set_sync(sbat_output *o, int sync)
+{
+	o->no_sync = !sync;
+}
+
+int
+sbat_output_fd(const sbat_output *o)
+{
+	return o->fd;
+}
+
+const sbat_io *
+sbat_output_io(const sbat_output *o)
+{
+	return o->io;
+}
+
+void
+sbat_output_abort(sbat_output *o)
+{
+	if (!o)
+		return;
+	if (o->tmp_name[0])
+		unlinkat(o->dir_fd, o->tmp_name, 0);
+	output_free(o);
+}
+
+/* Give a nameless temporary a name in the target's directory. */
+static int
+link_tmpfile(sbat_output *o)
+{
+	char proc[64];
+	int i;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", o->fd);
+	for (i = 0; i < 100; i++) {
+		sigset_t old;
+		int r;
+
+		block_signals(&old);
+		make_temp_name(o);
+		r = linkat(AT_FDCWD, proc, o->dir_fd, o->tmp_name, AT_SYMLINK_FOLLOW);
+#ifdef AT_EMPTY_PATH
+		if (r != 0 && errno == ENOENT)
+			r = linkat(o->fd, "", o->dir_fd, o->tmp_name, AT_EMPTY_PATH);
+#endif
+		if (r == 0)
+			register_temp(o);
+		restore_signals(&old);
+		if (r == 0)
+			return 0;
+		if (errno != EEXIST) {
+			o->tmp_name[0] = '\0';
+			return -1;
+		}
+	}
+	o->tmp_name[0] = '\0';
+	errno = EEXIST;
+	return -1;
+}
+
+/*
+ * Every extended attribute of src onto dst: POSIX ACLs (system.posix_acl_*),
+ * security labels, capabilities, user attributes. A file system without
+ * extended attributes (vfat) has none to copy. 0, or -1 with errno.
+ */
+static int
+copy_xattrs(int src, int dst)
+{
+	char *list = NULL, *value = NULL, *name;
+	ssize_t n, v;
+	size_t cap = 0;
+	int err = 0;
+
+	n = flistxattr(src, NULL, 0);
+	if (n < 0)
+		return errno == ENOTSUP || errno == EOPNOTSUPP ? 0 : -1;
+	if (n == 0)
+		return 0;
+	list = malloc((size_t)n);
+	if (!list)
+		return errno = ENOMEM, -1;
+	n = flistxattr(src, list, (size_t)n);
+	if (n < 0)
+		err = errno;
+	for (name = list; !err && name < list + n; name += strlen(name) + 1) {
+		v = fgetxattr(src, name, NULL, 0);
+		if (v < 0) {
+			err = errno;
+			break;
+		}
+		if ((size_t)v > cap) {
+			char *p = realloc(value, (size_t)v);
+
+			if (!p) {
+				err = ENOMEM;
+				break;
+			}
+			value = p;
+			cap = (size_t)v;
+		}
+		v = fgetxattr(src, name, value, (size_t)v);
+		if (v < 0 || fsetxattr(dst, name, value, (size_t)v, 0) != 0)
+			err = errno;
+	}
+	free(list);
+	free(value);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+/* 1 if the file being replaced is the one opened and is as it was then. */
+static int
+source_unchanged(const sbat_output *o, int *ret_gone)
+{
+	struct stat now, named;
+
+	*ret_gone = 0;
+	if (fstat(o->src_fd, &now) != 0)
+		return 0;
+	if (fstatat(o->dir_fd, o->name, &named, AT_SYMLINK_NOFOLLOW) != 0) {
+		*ret_gone = errno == ENOENT;
+		return 0;
+	}
+	return now.st_size == o->src_st.st_size && now.st_mtim.tv_sec == o->src_st.st_mtim.tv_sec &&
+	       now.st_mtim.tv_nsec == o->src_st.st_mtim.tv_nsec && now.st_ctim.tv_sec == o->src_st.st_ctim.tv_sec &&
+	       now.st_ctim.tv_nsec == o->src_st.st_ctim.tv_nsec && named.st_dev == o->src_st.st_dev &&
+	       named.st_ino == o->src_st.st_ino;
+}
+
+/* The new file takes the metadata it must have; "what" names the step that failed. */
+static int
+apply_metadata(sbat_output *o, const char **what)
+{
+	if (o->src_fd < 0) {
+		*what = "cannot set the mode of the temporary file";
+		return fchmod(o->fd, o->mode);
+	}
+	/* owner first: chown clears setuid/setgid and capabilities, set again below */
+	*what = "cannot set the owner of the temporary file";
+	if ((o->src_st.st_uid != geteuid() || o->src_st.st_gid != getegid()) &&
+	    fchown(o->fd, o->src_st.st_uid, o->src_st.st_gid) != 0 && errno != EPERM)
+		return -1;
+	*what = "cannot set the mode of the temporary file";
+	if (fchmod(o->fd, o->src_st.st_mode & 07777) != 0)
+		return -1;
+	*what = "cannot copy the extended attributes (ACLs, labels) to the temporary file";
+	return copy_xattrs(o->src_fd, o->fd);
+}
+
+sbat_err
+sbat_output_commit(sbat_output *o, sbat_diag *d)
+{
+	const char *what;
+	int err, gone;
+
+	if (o->dir_fd < 0) {
+		output_free(o);
+		return diag_fail(d, SBAT_E_IO, "a scratch output cannot be committed");
+	}
+	if (apply_metadata(o, &what) != 0)
+		goto fail;
+	what = "cannot flush the temporary file to disk";
+	if (!o->no_sync && sbat_io_fsync(o->io, o->fd) != 0)
+		goto fail;
+	what = "cannot name the temporary file";
+	if (!o->tmp_name[0] && link_tmpfile(o) != 0)
+		goto fail;
+	/* the file to replace must still be the one read, under the same name */
+	if (o->src_fd >= 0 && !source_unchanged(o, &gone)) {
+		sbat_output_abort(o);
+		return diag_fail(d, SBAT_E_CHANGED,
+		                 gone ? "the file was removed or renamed while being edited; nothing was written" :
+		                        "the file was modified or replaced while being edited; nothing was written");
+	}
+	what = "cannot rename the temporary file into place";
+	if (sbat_io_renameat(o->io, o->dir_fd, o->tmp_name, o->dir_fd, o->name) != 0)
+		goto fail;
+	unregister_temp(o);
+	o->tmp_name[0] = '\0';
+	/* make the rename itself durable */
+	if (!o->no_sync)
+		(void)fsync(o->dir_fd);
+	output_free(o);
+	return SBAT_OK;
+
+fail:
+	err = errno;
+	sbat_output_abort(o);
+	return diag_fail_errno(d, SBAT_E_IO, what, err);
+}
+
+sbat_err
+sbat_file_write_atomic(const char *path, mode_t mode, const uint8_t *buf, size_t len, sbat_diag *d)
+{
+	sbat_mapped_file image = SBAT_MAPPED_FILE_INIT;
+	sbat_output *o;
+	struct stat st;
+	sbat_err e;
+	int err;
+
+	/* replace what is there, keeping its metadata; else a new file */
+	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		e = sbat_file_open_image(path, SBAT_FILE_MAX_SIZE, 0, &image, d);
+		if (!e)
+			e = sbat_output_open_replace(&image, NULL, &o, d);
+	} else {
+		e = sbat_output_open_new(path, mode, NULL, &o, d);
+	}
+	if (e) {
+		sbat_file_unmap(&image);
+		return e;
+	}
+	if (sbat_io_pwrite_all(o->io, o->fd, buf, len, 0) != 0) {
+		err = errno;
+		sbat_output_abort(o);
+		sbat_file_unmap(&image);
+		return diag_fail_errno(d, SBAT_E_IO, "cannot write the temporary file", err);
+	}
+	e = sbat_output_commit(o, d);
+	sbat_file_unmap(&image);
+	return e;
+}

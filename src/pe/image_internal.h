@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* image_internal.h - what the library sees of an sbat_image: the model, the buffer it borrows */
+#ifndef SBAT_PE_IMAGE_INTERNAL_H
+#define SBAT_PE_IMAGE_INTERNAL_H
+
+#include "sbat/image.h"
+
+#include "pe/model.h"
+
+struct sbat_image {
+	sbat_pe pe;
+	const uint8_t *buf;
+	size_t len;
+	sbat_image_info info;
+	sbat_section_info sections[SBAT_PE_MAX_SECTIONS];
+};
+
+#endif

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* model.h - the parsed image inside the library: a checked, read-only value model of a PE/COFF image */
+#ifndef SBAT_PE_MODEL_H
+#define SBAT_PE_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sbat/error.h"
+#include "sbat/image.h"
+
+/* Limits on untrusted input; each is far above anything a real image has. */
+#define SBAT_PE_MAX_SECTIONS 96             /* the Windows loader's limit; systemd-stub uses it too */
+#define SBAT_PE_MAX_DEBUG_ENTRIES 64        /* debug directory entries we track for fix-ups */
+#define SBAT_PE_MAX_SECTION_ALIGN 0x200000u /* 2 MiB: larger is corrupt, not padding */
+
+/* Characteristics of a new .sbat: initialized data, readable (never W or X, no ALIGN bits). */
+#define SBAT_SECTION_CHARACTERISTICS 0x40000040u
+
+/* The 8-byte name field of a .sbat section header: the literal's own NUL is the eighth byte. */
+#define SBAT_SECTION_NAME_FIELD ".sbat\0\0"
+#define SBAT_SECTION_NAME_SIZE 8
+
+typedef struct sbat_pe_section {
+	char name[9]; /* the 8-byte name, NUL-terminated for printing */
+	uint32_t virtual_size;
+	uint32_t virtual_address;
+	uint32_t size_of_raw_data;
+	uint32_t pointer_to_raw_data;
+	uint32_t pointer_to_relocations;
+	uint16_t number_of_relocations;
+	uint32_t characteristics;
+	uint64_t header_offset; /* file offset of this 40-byte section header */
+} sbat_pe_section;
+
+typedef struct sbat_pe_debug_entry {
+	uint64_t field_offset; /* file offset of the entry's PointerToRawData */
+	uint32_t pointer_to_raw_data;
+	uint32_t address_of_raw_data; /* an RVA; 0 when the data is not mapped */
+	uint32_t size_of_data;
+} sbat_pe_debug_entry;
+
+/*
+ * The parsed image. Plain numbers and offsets, no pointers into the buffer,
+ * so it stays valid after the buffer is gone. Filled by sbat_pe_parse.
+ */
+typedef struct sbat_pe {
+	uint64_t file_size;
+	sbat_pe_kind kind;
+	uint32_t pe_offset; /* e_lfanew */
+	uint16_t machine;
+	uint16_t number_of_sections;
+	uint16_t file_characteristics; /* COFF Characteristics */
+	uint32_t pointer_to_symbol_table;
+	uint32_t number_of_symbols;
+	uint16_t size_of_optional_header;
+	uint16_t magic; /* 0x10b PE32, 0x20b PE32+ */
+	uint32_t size_of_initialized_data;
+	uint32_t address_of_entry_point; /* an RVA */
+	uint32_t section_alignment;
+	uint32_t file_alignment;
+	uint32_t size_of_image;
+	uint32_t size_of_headers;
+	uint32_t checksum;
+	uint32_t number_of_rva_and_sizes;
+	uint32_t cert_offset; /* Certificate Table: a file offset */
+	uint32_t cert_size;   /* 0 when unsigned */
+
+	/* file offsets of the fields an edit may rewrite */
+	uint64_t off_number_of_sections;
+	uint64_t off_pointer_to_symbol_table;
+	uint64_t off_size_of_initialized_data;
+	uint64_t off_size_of_image;
+	uint64_t off_size_of_headers;
+	uint64_t off_checksum;
+	uint64_t off_cert_dir; /* 0 when the directory entry is absent */
+	uint64_t section_table_offset;
+	uint64_t section_table_end; /* first byte after the last header */
+
+	/* derived layout */
+	uint64_t raw_end;                /* end of headers and all section raw data */
+	uint64_t data_end;               /* raw_end plus overlay: where a certificate table begins, or EOF */
+	uint64_t lowest_raw_pointer;     /* lowest PointerToRawData of a section with raw data */
+	uint64_t lowest_virtual_address; /* lowest VirtualAddress of any section */
+	uint64_t virtual_end;            /* highest VA + memory size of any section */
+
+	int sbat_index;      /* index of the .sbat section, -1 if none */
+	unsigned sbat_count; /* how many sections are named .sbat */
+	int sbat_ignored;    /* that .sbat's SizeOfRawData is 0 or below its VirtualSize: shim skips it */
+
+	sbat_pe_section sections[SBAT_PE_MAX_SECTIONS];
+	unsigned debug_count; /* entries tracked in debug[] */
+	unsigned debug_total; /* entries the debug directory declares */
+	sbat_pe_debug_entry debug[SBAT_PE_MAX_DEBUG_ENTRIES];
+} sbat_pe;
+
+/*
+ * Parse and bounds-check an image held in buf[0..len). Every header field is
+ * read through a checked view; every section's raw data must lie in the
+ * file. On success fills *ret and returns SBAT_OK; on failure returns a code,
+ * fills *reterr (if not NULL) and leaves *ret unspecified.
+ */
+sbat_err sbat_pe_parse(const uint8_t *buf, size_t len, sbat_pe *ret, sbat_diag *reterr);
+
+/* The memory size loaders use: VirtualSize, or SizeOfRawData when VirtualSize is 0. */
+uint32_t sbat_pe_section_memory_size(const sbat_pe_section *s);
+
+/*
+ * The .sbat contents as shim reads them: SizeOfRawData bytes from
+ * PointerToRawData, cut at the first NUL. Returns SBAT_E_NO_SBAT when the
+ * image has none, SBAT_E_SBAT_DUPLICATE when it has several.
+ */
+sbat_err sbat_pe_sbat_data(const sbat_pe *pe, const uint8_t *buf, size_t len, const uint8_t **ret_data, size_t *ret_len,
+                           sbat_diag *reterr);
+
+/* Index of the section named `name` (8-byte names, or longer ones through the COFF string table), or -1. */
+int sbat_pe_find_section(const sbat_pe *pe, const uint8_t *buf, size_t len, const char *name);
+
+/* Bytes free for section headers after the table: before SizeOfHeaders, section data, a VA or a bzImage setup header. */
+uint64_t sbat_pe_header_room(const sbat_pe *pe);
+
+#endif
