@@ -21,28 +21,7 @@
 
 #include "edit_buf.h"
 #include "fixture.h"
-
-/*
- * Layout constants from the PE/COFF specification, spelled out here rather
- * than taken from the library, so the tests check the library against the
- * format and not against itself.
- */
-#define T_E_LFANEW 0x3c
-#define T_COFF_NSECT 2 /* from the COFF header (after "PE\0\0") */
-#define T_COFF_SOOH 16
-#define T_OPT_SECT_ALIGN 0x20
-#define T_OPT_FILE_ALIGN 0x24
-#define T_OPT_SOH 0x3c
-#define T_OPT32_NRVA 0x5c
-#define T_OPT64_NRVA 0x6c
-#define T_DIR_CERT (4 * 8) /* from the first data directory */
-#define T_DIR_DEBUG (6 * 8)
-#define T_SH_SIZE 40
-#define T_SH_VSIZE 8
-#define T_SH_VA 12
-#define T_SH_RAWSIZE 16
-#define T_SH_RAWPTR 20
-#define T_DEBUG_ENTRY 28
+#include "pe_constants.h"
 
 /* The check each case aims at, copied from the messages the parser documents. */
 #define W_SMALL "file too small for a DOS header"
