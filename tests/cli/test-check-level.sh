@@ -15,12 +15,8 @@
 
 set -u
 
-for var in SBAT_ADD GEN_FIXTURES FIXTURES_SRC; do
-	if [ -z "${!var:-}" ]; then
-		echo "test-check-level.sh: $var is not set (run through 'meson test')" >&2
-		exit 1
-	fi
-done
+. "$(dirname "$0")/../lib/tap.sh"
+need_env SBAT_ADD GEN_FIXTURES FIXTURES_SRC
 PYTHON3="${PYTHON3:-/usr/bin/python3}"
 LATEST="$FIXTURES_SRC/level/debian-shim-16.1-latest.txt"
 AUTOMATIC="$FIXTURES_SRC/level/debian-shim-16.1-automatic.txt"
@@ -29,40 +25,7 @@ VAR=SbatLevelRT-605dab50-e046-4300-abb6-3dd810dd8b23
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-level.XXXXXX") || exit 1
 trap 'chmod -R u+rwx -- "$T" 2>/dev/null; rm -rf -- "$T"' EXIT
 
-. "$(dirname "$0")/../lib/tap.sh"
-
-# run ARGS...: sets RC, OUT and ERR.
-run() {
-	"$SBAT_ADD" "$@" >"$T/out" 2>"$T/err"
-	RC=$?
-	OUT=$(cat "$T/out")
-	ERR=$(cat "$T/err")
-}
-
-what_ran() {
-	printf 'exit status %s\n' "$RC"
-	printf 'stdout: %s\n' "$(head -c 600 "$T/out")"
-	printf 'stderr: %s\n' "$(head -c 400 "$T/err")"
-}
-
-# expect DESCRIPTION CONDITION: ok when the bash condition (a string for eval) holds after a run.
-expect() {
-	if eval "$2"; then
-		ok "$1"
-	else
-		local d
-		mapfile -t d < <(echo "condition: $2"; what_ran)
-		not_ok "$1" "${d[@]}"
-	fi
-}
-
-# expect_rc DESCRIPTION STATUS ARGS...
-expect_rc() {
-	local desc="$1" want="$2"
-	shift 2
-	run "$@"
-	expect "$desc" "[ \"\$RC\" -eq $want ]"
-}
+. "$(dirname "$0")/../lib/cli.sh"
 
 # has_line TEXT: stdout holds exactly this line.
 has_line() {
@@ -282,7 +245,8 @@ if [ "$(id -u)" -ne 0 ]; then
 		'[ "$RC" -eq 1 ] && has_line "$T/locked/a.efi: unreadable: cannot open: Permission denied" &&
 		 [[ "$OUT" == *"$T/locked/b.efi: allowed"* ]]'
 else
-	ok "# SKIP unreadable file in a scanned directory: root reads everything (covered by the depth limit above)"
+	skip "a file in a scanned directory that cannot be opened gets an 'unreadable' line (exit 1)" \
+		"root reads everything (covered by the depth limit above)"
 fi
 
 # ------------------------------------------------------------------- JSON
@@ -330,7 +294,7 @@ assert d["results"][0]["verdict"] == "allowed" and d["exit_status"] == 0
 		not_ok "--json with latest:SHIM and --csv" "$(cat "$T/py.err")"
 	fi
 else
-	ok "# SKIP JSON checks: no $PYTHON3"
+	skip "JSON checks" "no $PYTHON3"
 fi
 
 tap_finish

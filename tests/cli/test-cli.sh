@@ -18,12 +18,8 @@
 
 set -u
 
-for var in SBAT_ADD GEN_FIXTURES FIXTURES_SRC; do
-	if [ -z "${!var:-}" ]; then
-		echo "test-cli.sh: $var is not set (run through 'meson test')" >&2
-		exit 1
-	fi
-done
+. "$(dirname "$0")/../lib/tap.sh"
+need_env SBAT_ADD GEN_FIXTURES FIXTURES_SRC
 
 script_dir=$(cd "$(dirname "$0")" && pwd)
 MANPAGE="${MANPAGE:-$script_dir/../../build/sbat-add.1}"
@@ -32,26 +28,7 @@ CSV="$FIXTURES_SRC/csv/linux.sbat"
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-cli.XXXXXX") || exit 1
 trap 'rm -rf -- "$T"' EXIT
 
-. "$(dirname "$0")/../lib/tap.sh"
-
-# run ARGS...: run sbat-add; sets RC, and OUT and ERR to the captured output.
-run() {
-	"$SBAT_ADD" "$@" >"$T/out" 2>"$T/err"
-	RC=$?
-	slurp OUT "$T/out"
-	slurp ERR "$T/err"
-}
-
-# slurp VAR FILE: VAR = the contents of FILE without its trailing newlines,
-# like VAR=$(cat FILE) but without starting a process.
-slurp() {
-	local text=""
-	IFS= read -r -d '' text <"$2"
-	while [[ "$text" == *$'\n' ]]; do
-		text=${text%$'\n'}
-	done
-	printf -v "$1" '%s' "$text"
-}
+. "$(dirname "$0")/../lib/cli.sh"
 
 # entries DIR: ENTRIES = the names in DIR (hidden ones too), each followed by
 # a space, sorted; like $(ls -A DIR | tr '\n' ' ') without a process.
@@ -63,27 +40,6 @@ entries() {
 		case "$e" in . | .. | '*' | '.*') continue ;; esac
 		ENTRIES+="$e "
 	done
-}
-
-# what_ran: details for a failed check.
-what_ran() {
-	printf 'exit status %s\n' "$RC"
-	printf 'stdout: %s\n' "$(head -c 400 "$T/out")"
-	printf 'stderr: %s\n' "$(head -c 400 "$T/err")"
-}
-
-# expect_rc DESCRIPTION STATUS ARGS...
-expect_rc() {
-	local desc="$1" want="$2"
-	shift 2
-	run "$@"
-	if [ "$RC" -eq "$want" ]; then
-		ok "$desc"
-	else
-		local details
-		mapfile -t details < <(echo "expected exit status $want"; what_ran)
-		not_ok "$desc" "${details[@]}"
-	fi
 }
 
 # expect_usage DESCRIPTION ARGS...: exit 2, nothing on stdout, a "sbat-add: " message
@@ -101,10 +57,6 @@ expect_usage() {
 		mapfile -t details < <(echo "expected exit status 2 and a usage message"; what_ran)
 		not_ok "$desc" "${details[@]}"
 	fi
-}
-
-mtime() {
-	stat -c %Y -- "$1"
 }
 
 mode() {
@@ -520,7 +472,7 @@ json_check() {
 	local desc="$1" img="$2" code="$3" answer=""
 	shift 3
 	if [ ! -x "$PY" ]; then
-		ok "$desc # SKIP $PY not found"
+		skip "$desc" "$PY not found"
 		return
 	fi
 	printf '%s\n' "$code" >"$T/py.code"

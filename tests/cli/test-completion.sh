@@ -11,17 +11,12 @@
 
 set -u
 
-for var in SBAT_ADD COMPLETION_SRC; do
-	if [ -z "${!var:-}" ]; then
-		echo "test-completion.sh: $var is not set (run through 'meson test')" >&2
-		exit 1
-	fi
-done
+. "$(dirname "$0")/../lib/tap.sh"
+need_env SBAT_ADD COMPLETION_SRC
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-completion.XXXXXX") || exit 1
 trap 'rm -rf -- "$T"' EXIT
 
-. "$(dirname "$0")/../lib/tap.sh"
 # shellcheck source=/dev/null
 . "$COMPLETION_SRC/sbat-add.bash"
 if [ "$(complete -p sbat-add 2>/dev/null)" = "complete -F _sbat_add sbat-add" ]; then
@@ -145,7 +140,7 @@ if command -v zsh >/dev/null 2>&1; then
 		not_ok "zsh: --check-level completes running, latest: and automatic:"
 	fi
 else
-	ok "zsh completion # SKIP zsh not installed"
+	skip "zsh completion" "zsh not installed"
 fi
 
 tap_finish

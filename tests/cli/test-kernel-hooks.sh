@@ -23,18 +23,14 @@
 
 set -u
 
-for var in SBAT_ADD GEN_FIXTURES FIXTURES_SRC KERNEL_INSTALL_PLUGIN KERNEL_POSTINST_HOOK; do
-	if [ -z "${!var:-}" ]; then
-		echo "test-kernel-hooks.sh: $var is not set (run through 'meson test')" >&2
-		exit 1
-	fi
-done
+. "$(dirname "$0")/../lib/tap.sh"
+need_env SBAT_ADD GEN_FIXTURES FIXTURES_SRC KERNEL_INSTALL_PLUGIN KERNEL_POSTINST_HOOK
 export SBAT_ADD
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-hooks.XXXXXX") || exit 1
 trap 'rm -rf -- "$T"' EXIT
 
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/cli.sh"
 tap_details() {
 	printf 'exit status %s\n' "$RC"
 	printf 'output: %s\n' "$(head -c 600 "$T/log")"
@@ -47,9 +43,6 @@ finish() {
 # holds IMAGE CSV: IMAGE's .sbat is CSV (in canonical form)
 holds() {
 	"$SBAT_ADD" --print "$1" >"$T/print" 2>/dev/null && cmp -s "$T/print" "$2"
-}
-mtime() {
-	stat -c %Y -- "$1"
 }
 # logged PATTERN: the last run's output has a line matching PATTERN
 logged() {
@@ -149,7 +142,7 @@ check "the plugin edited the image it was given, before it was copied" holds "$i
 if [ "$KI" != none ]; then
 	check "kernel-install wrote the loader entry" test -f "$BOOT/loader/entries/$MACHINE_ID-6.1.0-sbat.conf"
 else
-	ok "kernel-install wrote the loader entry # SKIP no kernel-install"
+	skip "kernel-install wrote the loader entry" "no kernel-install"
 fi
 before=$(mtime "$img")
 touch -d '2001-01-01' -- "$img"

@@ -10,15 +10,14 @@
 # Output: "ok N - ..." lines, then "P passed, F failed".
 set -u
 
-for var in SBAT_ADD GEN_FIXTURES FIXTURES_SRC; do
-	[ -n "${!var:-}" ] || { echo "test-lint.sh: $var is not set (run through 'meson test')" >&2; exit 1; }
-done
+. "$(dirname "$0")/../lib/tap.sh"
+need_env SBAT_ADD GEN_FIXTURES FIXTURES_SRC
 CSV="$FIXTURES_SRC/csv/linux.sbat"
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-lint.XXXXXX") || exit 1
 trap 'rm -rf -- "$T"' EXIT
 "$GEN_FIXTURES" "$T/fx" >/dev/null || exit 1
 
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/cli.sh"
 tap_details() {
 	printf 'exit %s; stdout: %s\n' "${RC:-}" "$(head -c 600 "$T/out" 2>/dev/null)"
 	printf 'stderr: %s\n' "$(head -c 300 "$T/err" 2>/dev/null)"

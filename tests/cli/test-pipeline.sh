@@ -11,9 +11,8 @@
 # Environment (set by meson): SBAT_ADD, GEN_FIXTURES, FIXTURES_SRC, SBAT_HOOKS.
 set -u
 
-for var in SBAT_ADD GEN_FIXTURES FIXTURES_SRC SBAT_HOOKS; do
-	[ -n "${!var:-}" ] || { echo "test-pipeline.sh: $var is not set (run through 'meson test')" >&2; exit 1; }
-done
+. "$(dirname "$0")/../lib/tap.sh"
+need_env SBAT_ADD GEN_FIXTURES FIXTURES_SRC SBAT_HOOKS
 CSV="$FIXTURES_SRC/csv/linux.sbat"
 HDR='sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md'
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-pipe.XXXXXX") || exit 1
@@ -21,14 +20,10 @@ trap 'rm -rf -- "$T"' EXIT
 "$GEN_FIXTURES" "$T/fx" >/dev/null || exit 1
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/cli.sh"
 tap_details() {
 	printf 'exit %s; stdout: %s\n' "${RC:-}" "$(head -c 400 "$T/out" 2>/dev/null)"
 	printf 'stderr: %s\n' "$(head -c 400 "$T/err" 2>/dev/null)"
-}
-run() {
-	"$SBAT_ADD" "$@" >"$T/out" 2>"$T/err"
-	RC=$?
 }
 fresh() {
 	cp -- "$T/fx/$1" "$T/$1"
@@ -38,7 +33,6 @@ fresh() {
 printed() {
 	"$SBAT_ADD" --print "$1" 2>/dev/null
 }
-err_has() { grep -qF -- "$1" "$T/err"; }
 out_has() { grep -qF -- "$1" "$T/out"; }
 
 # ----------------------------------------------------------- where the CSV comes from

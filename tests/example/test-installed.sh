@@ -8,19 +8,17 @@
 # that both libraries export nothing but sbat_* symbols.
 #
 # Environment (set by meson): BUILD_ROOT, EXAMPLE, GEN_FIXTURES, CC.
-# Exit 77 (skip) when no C compiler or pkg-config is there.
+# Skipped (a TAP plan of 1..0) when no C compiler or pkg-config is there.
 set -u
 
-for var in BUILD_ROOT EXAMPLE GEN_FIXTURES; do
-	[ -n "${!var:-}" ] || { echo "test-installed.sh: $var is not set (run through 'meson test')" >&2; exit 1; }
-done
+. "$(dirname "$0")/../lib/tap.sh"
+need_env BUILD_ROOT EXAMPLE GEN_FIXTURES
 CC=${CC:-cc}
-command -v "${CC%% *}" >/dev/null 2>&1 || { echo "SKIP: no C compiler"; exit 77; }
-command -v pkg-config >/dev/null 2>&1 || { echo "SKIP: no pkg-config"; exit 77; }
+command -v "${CC%% *}" >/dev/null 2>&1 || skip_all "no C compiler"
+command -v pkg-config >/dev/null 2>&1 || skip_all "no pkg-config"
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-installed.XXXXXX") || exit 1
 trap 'rm -rf -- "$T"' EXIT
-. "$(dirname "$0")/../lib/tap.sh"
 tap_details() {
 	sed 's/^/  /' "$T/log" | head -20
 }

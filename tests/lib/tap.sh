@@ -4,6 +4,7 @@
 # and the closing plan and count. Source it, report each check with ok,
 # not_ok, skip or check, and end with tap_finish. A script may define
 # tap_details to add lines (what ran, its output) to a failed check.
+# Scripts that run sbat-add source lib/cli.sh after it.
 
 n=0
 passed=0
@@ -29,11 +30,34 @@ not_ok() {
 	done
 }
 
-# skip WHY: a check that cannot run here
+# skip WHY, or skip DESCRIPTION WHY: a check that cannot run here; TAP's
+# SKIP directive, so that it is counted as a skip, never as a pass
 skip() {
 	n=$((n + 1))
 	skipped=$((skipped + 1))
-	echo "ok $n - # SKIP $1"
+	if [ $# -ge 2 ]; then
+		echo "ok $n - $1 # SKIP $2"
+	else
+		echo "ok $n - # SKIP $1"
+	fi
+}
+
+# skip_all WHY: nothing in this script can run here; the TAP plan that says
+# so, which meson counts as a skipped test (exit 77 would be an error in TAP)
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+# need_env VAR...: each VAR is set and not empty; else say which is not and exit 1
+need_env() {
+	local var
+	for var in "$@"; do
+		if [ -z "${!var:-}" ]; then
+			echo "${0##*/}: $var is not set (run through 'meson test')" >&2
+			exit 1
+		fi
+	done
 }
 
 # What a failed check adds; scripts redefine it.

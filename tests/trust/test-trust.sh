@@ -16,12 +16,8 @@
 
 set -u
 
-for var in SBAT_ADD GEN_FIXTURES FIXTURES_SRC SBAT_HOOKS; do
-	if [ -z "${!var:-}" ]; then
-		echo "test-trust.sh: $var is not set (run through 'meson test')" >&2
-		exit 1
-	fi
-done
+. "$(dirname "$0")/../lib/tap.sh"
+need_env SBAT_ADD GEN_FIXTURES FIXTURES_SRC SBAT_HOOKS
 
 CSV="$FIXTURES_SRC/csv/linux.sbat"
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-trust.XXXXXX") || exit 1
@@ -31,16 +27,10 @@ FIX="$T/fixtures"
 # an ASan build wants its runtime first; the hooks library comes first here
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/cli.sh"
 tap_details() {
 	printf 'exit status of sbat-add: %s\n' "${RC:-}"
 	printf 'stderr: %s\n' "$(head -c 400 "$T/err" 2>/dev/null)"
-}
-
-# run ARGS...: run sbat-add; RC, and the output in $T/out and $T/err.
-run() {
-	"$SBAT_ADD" "$@" >"$T/out" 2>"$T/err"
-	RC=$?
 }
 
 # hooked AT ACTION ARGS...: run sbat-add with the hooks library acting before the first AT call.
@@ -65,10 +55,6 @@ has_sbat() {
 
 one_line_err() {
 	[ -s "$T/err" ] && [ "$(wc -l <"$T/err")" -eq 1 ]
-}
-
-err_has() {
-	grep -qF -- "$1" "$T/err"
 }
 
 entries() {

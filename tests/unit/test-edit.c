@@ -19,14 +19,7 @@
 #include "fixture.h"
 #include "edit/emit.h"
 #include "edit/verify.h"
-
-/* Offsets from the spec, written out here so the tests do not trust the parser's. */
-#define OPT_SIZE_OF_INITIALIZED_DATA 0x08
-#define OPT_SECTION_ALIGNMENT 0x20
-#define OPT_FILE_ALIGNMENT 0x24
-#define OPT_SIZE_OF_IMAGE 0x38
-#define OPT_SIZE_OF_HEADERS 0x3c
-#define OPT_CHECKSUM 0x40
+#include "pe_constants.h"
 
 static const char payload[] = FX_SBAT_CSV;
 #define PAYLOAD ((const uint8_t *)payload)
@@ -58,12 +51,12 @@ read_hdr(const uint8_t *b)
 	h.opt = fx_opt_offset(b);
 	h.table = fx_section_table_offset(b);
 	h.nsec = fx_le16(b + h.coff + 2);
-	h.fa = fx_le32(b + h.opt + OPT_FILE_ALIGNMENT);
-	h.sa = fx_le32(b + h.opt + OPT_SECTION_ALIGNMENT);
-	h.soi = fx_le32(b + h.opt + OPT_SIZE_OF_IMAGE);
-	h.soh = fx_le32(b + h.opt + OPT_SIZE_OF_HEADERS);
-	h.init = fx_le32(b + h.opt + OPT_SIZE_OF_INITIALIZED_DATA);
-	h.csum = fx_le32(b + h.opt + OPT_CHECKSUM);
+	h.fa = fx_le32(b + h.opt + T_OPT_FILE_ALIGN);
+	h.sa = fx_le32(b + h.opt + T_OPT_SECT_ALIGN);
+	h.soi = fx_le32(b + h.opt + T_OPT_SIZE_OF_IMAGE);
+	h.soh = fx_le32(b + h.opt + T_OPT_SOH);
+	h.init = fx_le32(b + h.opt + T_OPT_SIZE_OF_INIT_DATA);
+	h.csum = fx_le32(b + h.opt + T_OPT_CHECKSUM);
 	return h;
 }
 
@@ -183,7 +176,7 @@ check_insert(const image *in, const image *out, const uint8_t *pl, size_t pl_len
 	if (a.csum == 0)
 		assert_int_equal(b.csum, 0);
 	else
-		assert_int_equal(b.csum, fx_checksum(out->buf, out->len, b.opt + OPT_CHECKSUM));
+		assert_int_equal(b.csum, fx_checksum(out->buf, out->len, b.opt + T_OPT_CHECKSUM));
 
 	assert_int_equal(out->len, (uint64_t)ptr + raw + tail);
 	assert_memory_equal(out->buf + ptr, pl, pl_len);
@@ -196,12 +189,12 @@ check_insert(const image *in, const image *out, const uint8_t *pl, size_t pl_len
 
 	/* every original byte that did not have to change is identical */
 	mark(mask, a.coff + 2, 2);
-	mark(mask, a.opt + OPT_SIZE_OF_INITIALIZED_DATA, 4);
-	mark(mask, a.opt + OPT_SIZE_OF_IMAGE, 4);
-	mark(mask, a.opt + OPT_CHECKSUM, 4);
+	mark(mask, a.opt + T_OPT_SIZE_OF_INIT_DATA, 4);
+	mark(mask, a.opt + T_OPT_SIZE_OF_IMAGE, 4);
+	mark(mask, a.opt + T_OPT_CHECKSUM, 4);
 	mark(mask, a.table + 40u * a.nsec, 40);
 	if (b.soh != a.soh)
-		mark(mask, a.opt + OPT_SIZE_OF_HEADERS, 4);
+		mark(mask, a.opt + T_OPT_SOH, 4);
 	for (i = 0; i < in_raw_end; i++)
 		if (!mask[i] && in->buf[i] != out->buf[i])
 			fail_msg("byte 0x%zx changed: 0x%02x -> 0x%02x", i, in->buf[i], out->buf[i]);
@@ -472,7 +465,7 @@ test_edit_insert_grows_size_of_headers(void **state)
 	in = build(&spec);
 	a = read_hdr(in.buf);
 	/* SizeOfHeaders exactly at the end of the table; the data starts later */
-	fx_put32(in.buf + a.opt + OPT_SIZE_OF_HEADERS, (uint32_t)(a.table + 40u * a.nsec));
+	fx_put32(in.buf + a.opt + T_OPT_SOH, (uint32_t)(a.table + 40u * a.nsec));
 	out = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, NULL, &r);
 	b = read_hdr(out.buf);
 	assert_int_equal(b.soh, align_up(a.table + 40u * (a.nsec + 1), a.fa));
@@ -497,7 +490,7 @@ test_edit_bzimage_never_grows_headers(void **state)
 	fx_spec_init(&spec, FX_BZIMAGE_NEW);
 	in = build(&spec);
 	a = read_hdr(in.buf);
-	fx_put32(in.buf + a.opt + OPT_SIZE_OF_HEADERS, (uint32_t)(a.table + 40u * a.nsec));
+	fx_put32(in.buf + a.opt + T_OPT_SOH, (uint32_t)(a.table + 40u * a.nsec));
 	assert_int_equal(edit_buf(in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d),
 	                 SBAT_E_NO_HEADER_ROOM);
 	assert_null(out);
@@ -597,7 +590,7 @@ check_replace_in_place(const image *in, const image *out, unsigned idx, const ui
 	for (i = 0; i < in->len; i++) {
 		int in_hdr = i >= (size_t)(sa - in->buf) && i < (size_t)(sa - in->buf) + 40;
 		int in_data = i >= ptr && i < (size_t)ptr + raw;
-		int in_csum = a.csum && i >= a.opt + OPT_CHECKSUM && i < a.opt + OPT_CHECKSUM + 4;
+		int in_csum = a.csum && i >= a.opt + T_OPT_CHECKSUM && i < a.opt + T_OPT_CHECKSUM + 4;
 
 		if (!in_hdr && !in_data && !in_csum && in->buf[i] != out->buf[i])
 			fail_msg("byte 0x%zx changed", i);
@@ -637,7 +630,7 @@ test_edit_replace_mid_file_in_place(void **state)
 	out = edit_ok(&in, PAYLOAD, PAYLOAD_LEN, NULL, &r);
 	assert_int_equal(r.action, SBAT_ACTION_REPLACE);
 	check_replace_in_place(&in, &out, 2, PAYLOAD, PAYLOAD_LEN);
-	assert_int_equal(read_hdr(out.buf).csum, fx_checksum(out.buf, out.len, read_hdr(out.buf).opt + OPT_CHECKSUM));
+	assert_int_equal(read_hdr(out.buf).csum, fx_checksum(out.buf, out.len, read_hdr(out.buf).opt + T_OPT_CHECKSUM));
 	check_idempotent(&out, PAYLOAD, PAYLOAD_LEN, NULL);
 	free(in.buf);
 	free(out.buf);
@@ -835,7 +828,7 @@ test_edit_insert_shifts_data_for_header_room(void **state)
 	/* the grown header area after the new slot is zero-filled */
 	for (i = (unsigned)(a.table + 40u * b.nsec); i < b.soh; i++)
 		assert_int_equal(out.buf[i], 0);
-	assert_int_equal(b.csum, fx_checksum(out.buf, out.len, b.opt + OPT_CHECKSUM));
+	assert_int_equal(b.csum, fx_checksum(out.buf, out.len, b.opt + T_OPT_CHECKSUM));
 	/* debug data and symbols in the overlay moved with it, and their pointers too */
 	assert_memory_equal(out.buf + pout.debug[0].pointer_to_raw_data, in.buf + pin.debug[0].pointer_to_raw_data,
 	                    pin.debug[0].size_of_data);
@@ -883,7 +876,7 @@ test_edit_kernel_never_shifts_data(void **state)
 	in = build(&spec);
 	a = read_hdr(in.buf);
 	/* pretend the first section starts right after the table */
-	fx_put32(in.buf + a.opt + OPT_SIZE_OF_HEADERS, (uint32_t)(a.table + 40u * a.nsec));
+	fx_put32(in.buf + a.opt + T_OPT_SOH, (uint32_t)(a.table + 40u * a.nsec));
 	fx_put32((uint8_t *)sect(in.buf, &a, 0) + 20, (uint32_t)(a.table + 40u * a.nsec));
 	fx_put32((uint8_t *)sect(in.buf, &a, 0) + 16, 0x200);
 	assert_int_equal(edit_buf(in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d),
@@ -1409,7 +1402,7 @@ test_edit_nop_padding_only_inside_headers(void **state)
 			image in = build(&spec);
 			hdr a = read_hdr(in.buf);
 
-			fx_put32(in.buf + a.opt + OPT_SIZE_OF_HEADERS, (uint32_t)(a.table + 40u * a.nsec + soh[i]));
+			fx_put32(in.buf + a.opt + T_OPT_SOH, (uint32_t)(a.table + 40u * a.nsec + soh[i]));
 			edit_refused(&in, SBAT_E_NO_HEADER_ROOM, "in use");
 			free(in.buf);
 		}
