@@ -223,7 +223,7 @@ lint_va_chain(linter *l)
 	uint64_t expect;
 	unsigned i;
 
-	if (!ckd_align_u64(&expect, pe->size_of_headers, pe->section_alignment))
+	if (ckd_align_u64(&expect, pe->size_of_headers, pe->section_alignment))
 		return;
 	for (i = 0; i < pe->number_of_sections; i++) {
 		const sbat_pe_section *s = &pe->sections[i];
@@ -235,8 +235,8 @@ lint_va_chain(linter *l)
 			       (int)i, s->header_offset + SH_VIRTUAL_ADDRESS, SBAT_LOADER_STRICT);
 			return;
 		}
-		if (!ckd_align_u64(&expect, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
-		                   pe->section_alignment))
+		if (ckd_align_u64(&expect, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
+		                  pe->section_alignment))
 			return;
 	}
 }
