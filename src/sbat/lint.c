@@ -9,7 +9,6 @@
 #include "util/ckd.h"
 #include "util/diag.h"
 #include "pe/image_internal.h"
-#include "util/le.h"
 #include "pe/layout.h"
 
 typedef struct linter {
@@ -93,15 +92,9 @@ static void
 lint_kernel_headers(linter *l)
 {
 	const sbat_pe *pe = l->pe;
-	int x86 = pe->machine == 0x8664 || pe->machine == 0x014c;
-	int setup = 0;
-	unsigned i;
+	int setup = sbat_pe_find_section(pe, l->buf, l->len, ".setup") >= 0;
 
-	for (i = 0; i < pe->number_of_sections; i++)
-		setup |= memcmp(pe->sections[i].name, ".setup\0", 8) == 0;
-	if (x86 && pe->kind != SBAT_KIND_BZIMAGE &&
-	    (setup ||
-	     (l->len >= LINUX_PE_MAGIC_OFFSET + 4 && le32_get(l->buf + LINUX_PE_MAGIC_OFFSET) == LINUX_PE_MAGIC)))
+	if (sbat_pe_is_x86(pe) && pe->kind != SBAT_KIND_BZIMAGE && (setup || pe->linux_pe_magic))
 		report(l, SBAT_LINT_ERROR, "bzimage-setup-header-lost",
 		       "an x86 Linux kernel without its boot "
 		       "protocol header (\"HdrS\" at 0x202, 0xAA55 at 0x1fe): something rewrote the headers",
@@ -294,8 +287,8 @@ lint_sbat_section(linter *l)
 	const sbat_pe *pe = l->pe;
 	const sbat_pe_section *s = &pe->sections[pe->sbat_index];
 	uint64_t h = s->header_offset;
-	const uint8_t *data = l->buf + s->pointer_to_raw_data, *nul;
-	size_t n = s->size_of_raw_data;
+	size_t n;
+	const uint8_t *data = sbat_pe_section_raw(pe, l->buf, l->len, (unsigned)pe->sbat_index, &n), *nul;
 	sbat_csv *csv = NULL;
 	int i = pe->sbat_index;
 
