@@ -55,7 +55,23 @@ typedef struct sbat_csv {
  */
 SBAT_API sbat_err sbat_csv_parse(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_diag *reterr);
 
-/* Frees what sbat_csv_parse returned (only that). NULL-safe; returns NULL. */
+/*
+ * Read .sbat bytes as shim's parser does, and refuse only what it refuses:
+ * the text ends at the first NUL, a UTF-8 BOM is skipped, rows end at any
+ * run of CR and LF (blank lines are skipped), and each row needs at least
+ * 6 comma-separated fields with none of those 6 empty; later fields are
+ * ignored. Nothing else is checked (non-ASCII bytes, blanks, the header
+ * row, duplicates: see sbat_csv_parse for those). Each entry's generation
+ * is what shim's atoi makes of the field: leading blanks skipped, the
+ * digits up to the first other byte, kept in 16 bits (so "x" is 0).
+ * entries[0] is the first row, whatever it names; a text without rows
+ * gives n_entries 0. On failure returns SBAT_E_CSV ("fewer than 6 fields",
+ * "empty field") with reterr->line/field set, or SBAT_E_NOMEM. Free the
+ * result with sbat_csv_free.
+ */
+SBAT_API sbat_err sbat_csv_parse_shim(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_diag *reterr);
+
+/* Frees what sbat_csv_parse or sbat_csv_parse_shim returned (only that). NULL-safe; returns NULL. */
 SBAT_API sbat_csv *sbat_csv_free(sbat_csv *csv);
 
 /*

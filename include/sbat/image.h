@@ -91,6 +91,8 @@ SBAT_API sbat_err sbat_image_sbat_data(const sbat_image *img, const uint8_t **re
 
 SBAT_API const char *sbat_pe_kind_name(sbat_pe_kind kind);
 SBAT_API const char *sbat_pe_machine_name(uint16_t machine);
+/* "PE32" or "PE32+" for an optional header magic (sbat_image_info.magic), "unknown" for any other. */
+SBAT_API const char *sbat_pe_format_name(uint16_t magic);
 
 /* PE CheckSum over buf with the 4 bytes at checksum_offset counted as zero. */
 SBAT_API uint32_t sbat_pe_checksum(const uint8_t *buf, size_t len, uint64_t checksum_offset);

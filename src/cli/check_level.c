@@ -335,13 +335,39 @@ start_judgement(judgement *j, const char *path)
 	j->d.other_index = -1;
 }
 
+/*
+ * An image's .sbat as shim reads it: refused only for what shim's parser
+ * refuses, with the generations it reads. The format's stricter rules
+ * (printable ASCII, the header row, ...) only warn. A text without rows is
+ * judged by the format's rules, as it always was.
+ */
+static sbat_err
+parse_as_shim(judgement *j, const uint8_t *text, size_t n, sbat_csv **ret)
+{
+	sbat_csv *strict = NULL;
+	sbat_diag d;
+	sbat_err r = sbat_csv_parse_shim(text, n, ret, &j->d);
+
+	if (r != SBAT_OK)
+		return r;
+	if ((*ret)->n_entries == 0) {
+		*ret = sbat_csv_free(*ret);
+		return sbat_csv_parse(text, n, ret, &j->d);
+	}
+	if (sbat_csv_parse(text, n, &strict, &d) != SBAT_OK)
+		cli_diag(CLI_WARNING, j->path, ".sbat breaks a rule of the format that shim does not check", &d);
+	sbat_csv_free(strict);
+	return SBAT_OK;
+}
+
 /* Check the rows text[0..n) against the policy and report before the rows are freed. */
 static void
 judge_rows(audit *a, judgement *j, const uint8_t *text, size_t n)
 {
 	sbat_csv *csv = NULL;
+	sbat_err r = j->is_csv ? sbat_csv_parse(text, n, &csv, &j->d) : parse_as_shim(j, text, n, &csv);
 
-	if (sbat_csv_parse(text, n, &csv, &j->d) != SBAT_OK) {
+	if (r != SBAT_OK) {
 		/* shim rejects an image whose .sbat does not parse; a CSV file is just bad input */
 		j->v = j->is_csv ? VERDICT_UNREADABLE : VERDICT_INVALID_SBAT;
 	} else if (sbat_level_check(a->level, csv, j->revoked, MAX_REVOKED, &j->n_revoked, &j->d) != SBAT_OK) {

@@ -154,7 +154,7 @@ cli_print_json(FILE *out, const char *file, const sbat_image *img)
 	cli_json_cstr(out, file);
 	fputs(",\n  \"kind\": ", out);
 	cli_json_cstr(out, sbat_pe_kind_name(i->kind));
-	fprintf(out, ",\n  \"format\": \"%s\",\n  \"machine\": ", i->magic == 0x20b ? "PE32+" : "PE32");
+	fprintf(out, ",\n  \"format\": \"%s\",\n  \"machine\": ", sbat_pe_format_name(i->magic));
 	cli_json_cstr(out, sbat_pe_machine_name(i->machine));
 	fprintf(out,
 	        ",\n  \"machine_type\": %u,\n  \"file_size\": %" PRIu64 ",\n  \"file_alignment\": %" PRIu32

@@ -33,7 +33,7 @@ cli_describe_image(const char *file, const sbat_image *img)
 	fprintf(stderr,
 	        "%s: %s, %s %s, %u sections, FileAlignment 0x%" PRIx32 ", SectionAlignment 0x%" PRIx32
 	        ", SizeOfHeaders 0x%" PRIx32 ", SizeOfImage 0x%" PRIx32 "\n",
-	        cli_quote(file), sbat_pe_kind_name(i->kind), i->magic == 0x20b ? "PE32+" : "PE32",
+	        cli_quote(file), sbat_pe_kind_name(i->kind), sbat_pe_format_name(i->magic),
 	        sbat_pe_machine_name(i->machine), i->number_of_sections, i->file_alignment, i->section_alignment,
 	        i->size_of_headers, i->size_of_image);
 }

@@ -285,7 +285,7 @@ plan_header_room(const sbat_pe *pe, uint32_t *ret_soh, uint64_t *ret_shift, sbat
 		*ret_shift = 0;
 		return SBAT_OK;
 	}
-	if (slot_end > soh && !ckd_align_u64(&soh, slot_end, pe->file_alignment))
+	if (slot_end > soh && ckd_align_u64(&soh, slot_end, pe->file_alignment))
 		return diag_fail(d, SBAT_E_PE_OVERFLOW, "SizeOfHeaders would overflow");
 	if (soh > header_room_limit(pe)) {
 		/* kernels: loaders and the decompressor rely on file offsets */
@@ -301,7 +301,7 @@ plan_header_room(const sbat_pe *pe, uint32_t *ret_soh, uint64_t *ret_shift, sbat
 			                    "section's VirtualAddress",
 			                    slot);
 		if (soh > pe->lowest_raw_pointer &&
-		    !ckd_align_u64(&shift, soh - pe->lowest_raw_pointer, pe->file_alignment))
+		    ckd_align_u64(&shift, soh - pe->lowest_raw_pointer, pe->file_alignment))
 			return diag_fail(d, SBAT_E_PE_OVERFLOW, "header growth would overflow");
 	}
 	*ret_soh = (uint32_t)soh;
@@ -372,7 +372,7 @@ patch_initialized_data(const sbat_pe *pe, plan *p, uint64_t by)
 {
 	uint32_t v;
 
-	if (!ckd_add_u32(&v, pe->size_of_initialized_data, by))
+	if (ckd_add_u32(&v, pe->size_of_initialized_data, by))
 		v = UINT32_MAX;
 	add_patch32(p, pe->off_size_of_initialized_data, v);
 }
@@ -393,11 +393,11 @@ place_new_section(const sbat_pe *pe, const uint8_t *in, size_t payload_len, cons
 		err = check_slot_free(pe, in, pl->shift, d);
 	if (err)
 		return err;
-	if (!ckd_add_u64(&pl->data_end, t->start, pl->shift) ||
-	    !ckd_align_u32(&pl->va, pe->virtual_end, pe->section_alignment) ||
-	    !ckd_align_u32(&pl->raw_ptr, pl->data_end, pe->file_alignment) ||
-	    !ckd_align_u32(&pl->raw_size, (uint64_t)payload_len + 1, pe->file_alignment) ||
-	    !ckd_align_u32(&pl->soi, (uint64_t)pl->va + pl->raw_size, pe->section_alignment))
+	if (ckd_add_u64(&pl->data_end, t->start, pl->shift) ||
+	    ckd_align_u32(&pl->va, pe->virtual_end, pe->section_alignment) ||
+	    ckd_align_u32(&pl->raw_ptr, pl->data_end, pe->file_alignment) ||
+	    ckd_align_u32(&pl->raw_size, (uint64_t)payload_len + 1, pe->file_alignment) ||
+	    ckd_align_u32(&pl->soi, (uint64_t)pl->va + pl->raw_size, pe->section_alignment))
 		return diag_fail(d, SBAT_E_PE_OVERFLOW, "new .sbat section would lie beyond 4 GiB");
 	if (pl->soi < pe->size_of_image)
 		pl->soi = pe->size_of_image;
@@ -515,7 +515,7 @@ replace_raw_size(const sbat_pe *pe, size_t payload_len, const sbat_edit_opts *op
 	if (payload_len <= s->size_of_raw_data && s->size_of_raw_data != 0)
 		return SBAT_OK;
 	if (s->size_of_raw_data != 0 && raw_end == t->start && highest) {
-		if (!ckd_align_u32(ret_raw, (uint64_t)payload_len + 1, pe->file_alignment))
+		if (ckd_align_u32(ret_raw, (uint64_t)payload_len + 1, pe->file_alignment))
 			return diag_fail(d, SBAT_E_PE_OVERFLOW, "grown .sbat would lie beyond 4 GiB");
 		*ret_fit = FIT_GROW;
 		return SBAT_OK;
@@ -548,7 +548,7 @@ replace_virtual_size(const sbat_pe *pe, size_t payload_len, const sbat_edit_opts
 	int was_adjacent;
 
 	*ret_vsize = raw_size;
-	if (!ckd_align_u64(ret_mem_end, (uint64_t)s->virtual_address + raw_size, pe->section_alignment) ||
+	if (ckd_align_u64(ret_mem_end, (uint64_t)s->virtual_address + raw_size, pe->section_alignment) ||
 	    *ret_mem_end > UINT32_MAX)
 		return diag_fail_at(d, SBAT_E_PE_OVERFLOW, ".sbat would extend beyond 4 GiB",
 		                    s->header_offset + SH_VIRTUAL_ADDRESS);
@@ -556,8 +556,8 @@ replace_virtual_size(const sbat_pe *pe, size_t payload_len, const sbat_edit_opts
 		return SBAT_OK;
 	next = next_virtual_address(pe, (unsigned)pe->sbat_index);
 	room = next - s->virtual_address;
-	was_adjacent = ckd_align_u64(&old_mem_end, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
-	                             pe->section_alignment) &&
+	was_adjacent = !ckd_align_u64(&old_mem_end, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
+	                              pe->section_alignment) &&
 	               old_mem_end == next;
 	if (payload_len > room) {
 		if (opts->relocate) {
@@ -660,13 +660,14 @@ virtual_end_without(const sbat_pe *pe, unsigned skip)
  * aligned end, as the PE format asks, except on EFI zboot kernels, whose
  * linker script sets it to _end, the last section's exact end. Removing an
  * inserted .sbat thus gives back the value the image had before the insert.
+ * As the ckd_* helpers: true when it overflows.
  */
-static int
-image_size_for_end(const sbat_pe *pe, uint64_t end, uint64_t *ret)
+static bool
+ckd_image_size(uint64_t *ret, const sbat_pe *pe, uint64_t end)
 {
 	if (pe->kind == SBAT_KIND_ZBOOT) {
 		*ret = end;
-		return 1;
+		return false;
 	}
 	return ckd_align_u64(ret, end, pe->section_alignment);
 }
@@ -720,9 +721,9 @@ plan_remove(const sbat_pe *pe, const uint8_t *in, plan *p, const tail *t, sbat_d
 	add_patch16(p, pe->off_number_of_sections, (uint16_t)(pe->number_of_sections - 1));
 	/* SizeOfImage shrinks only if .sbat was what defined it */
 	soi = pe->size_of_image;
-	if (ckd_align_u64(&mem_end, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
-	                  pe->section_alignment) &&
-	    mem_end == pe->size_of_image && image_size_for_end(pe, virtual_end_without(pe, idx), &rest) &&
+	if (!ckd_align_u64(&mem_end, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
+	                   pe->section_alignment) &&
+	    mem_end == pe->size_of_image && !ckd_image_size(&rest, pe, virtual_end_without(pe, idx)) &&
 	    rest >= pe->size_of_headers)
 		soi = rest;
 	add_patch32(p, pe->off_size_of_image, (uint32_t)soi);

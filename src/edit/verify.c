@@ -138,7 +138,7 @@ verify_placement(const plan *p, const sbat_pe *pe, const sbat_pe *in_pe, sbat_di
 	/* strict loaders: each VA is the aligned end of the previous one */
 	if ((action == SBAT_ACTION_INSERT || action == SBAT_ACTION_RELOCATE) &&
 	    ((unsigned)pe->sbat_index != pe->number_of_sections - 1u ||
-	     !ckd_align_u64(&expect, in_pe->virtual_end, pe->section_alignment) || s->virtual_address != expect))
+	     ckd_align_u64(&expect, in_pe->virtual_end, pe->section_alignment) || s->virtual_address != expect))
 		return layout_fail(d, "new .sbat is not adjacent to the last section", h + SH_VIRTUAL_ADDRESS);
 	return SBAT_OK;
 }

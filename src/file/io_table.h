@@ -6,6 +6,12 @@
 
 #include "sbat/output.h"
 
+/*
+ * The syscall layer: the only library code that answers 0, or -1 with
+ * errno, as the calls it wraps do (see util/diag.h). Callers convert to
+ * sbat_err with diag_fail_errno.
+ */
+
 /* Read exactly len bytes at offset, retrying short reads and EINTR; EIO at end of file. 0, or -1 with errno. */
 int sbat_io_pread_all(const sbat_io *io, int fd, void *buf, size_t len, uint64_t offset);
 

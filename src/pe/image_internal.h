@@ -8,12 +8,11 @@
 
 #include "pe/model.h"
 
+/* The accessors hand out pointers into pe (its info and section_info): there is no second copy. */
 struct sbat_image {
 	sbat_pe pe;
 	const uint8_t *buf;
 	size_t len;
-	sbat_image_info info;
-	sbat_section_info sections[SBAT_PE_MAX_SECTIONS];
 };
 
 #endif

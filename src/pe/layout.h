@@ -10,9 +10,6 @@
 /* COFF file header, from the "PE\0\0" signature */
 #define PE_SIGNATURE_SIZE 4
 #define COFF_MACHINE 0
-#define MACHINE_ARM64 0xaa64
-#define MACHINE_RISCV32 0x5032
-#define MACHINE_RISCV64 0x5064
 #define COFF_NUMBER_OF_SECTIONS 2
 #define COFF_POINTER_TO_SYMBOL_TABLE 8
 #define COFF_NUMBER_OF_SYMBOLS 12
@@ -56,6 +53,19 @@
 
 /* COFF symbol table entry; the string table follows the last one */
 #define COFF_SYMBOL_SIZE 18
+
+/* COFF Machine values (IMAGE_FILE_MACHINE_*): named here once */
+#define MACHINE_I386 0x014c
+#define MACHINE_ARM 0x01c0
+#define MACHINE_THUMB 0x01c2
+#define MACHINE_ARMNT 0x01c4
+#define MACHINE_EBC 0x0ebc
+#define MACHINE_RISCV32 0x5032
+#define MACHINE_RISCV64 0x5064
+#define MACHINE_LOONGARCH32 0x6232
+#define MACHINE_LOONGARCH64 0x6264
+#define MACHINE_AMD64 0x8664
+#define MACHINE_ARM64 0xaa64
 
 /* COFF and section Characteristics bits */
 #define IMAGE_FILE_RELOCS_STRIPPED 0x0001u

@@ -88,8 +88,12 @@ typedef struct sbat_pe {
 	int sbat_index;      /* index of the .sbat section, -1 if none */
 	unsigned sbat_count; /* how many sections are named .sbat */
 	int sbat_ignored;    /* that .sbat's SizeOfRawData is 0 or below its VirtualSize: shim skips it */
+	int linux_pe_magic;  /* LINUX_PE_MAGIC at 0x38 of the DOS header: a Linux kernel's EFI stub */
 
 	sbat_pe_section sections[SBAT_PE_MAX_SECTIONS];
+	/* the same headers as the public API shows them, filled by the parser: sbat_image's accessors point here */
+	sbat_image_info info;
+	sbat_section_info section_info[SBAT_PE_MAX_SECTIONS];
 	unsigned debug_count; /* entries tracked in debug[] */
 	unsigned debug_total; /* entries the debug directory declares */
 	sbat_pe_debug_entry debug[SBAT_PE_MAX_DEBUG_ENTRIES];
@@ -119,5 +123,26 @@ int sbat_pe_find_section(const sbat_pe *pe, const uint8_t *buf, size_t len, cons
 
 /* Bytes free for section headers after the table: before SizeOfHeaders, section data, a VA or a bzImage setup header. */
 uint64_t sbat_pe_header_room(const sbat_pe *pe);
+
+/*
+ * 1 if section i is called `name`, by the rules of sbat_pe_find_section
+ * (the 8-byte field with its NUL padding, or a long name through the COFF
+ * string table); 0 otherwise or when i is past the last section.
+ */
+int sbat_pe_section_name_is(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, const char *name);
+
+/*
+ * The bytes of section i that are both in the file and loaded with it: the
+ * first min(SizeOfRawData, memory size) bytes at PointerToRawData. The
+ * parser has checked that they lie in the file. *ret_size is 0 when the
+ * section has no file data (or i is past the last section).
+ */
+void sbat_pe_section_file_range(const sbat_pe *pe, unsigned i, uint64_t *ret_offset, uint32_t *ret_size);
+
+/* Section i's SizeOfRawData bytes in buf (*ret_len of them), or NULL when they do not lie in buf. */
+const uint8_t *sbat_pe_section_raw(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, size_t *ret_len);
+
+/* 1 for an x86 machine (x86_64 or i386). */
+int sbat_pe_is_x86(const sbat_pe *pe);
 
 #endif

@@ -81,6 +81,22 @@ read_debug_directory(sbat_pe *pe, bview *v, uint32_t rva, uint32_t size)
 	}
 }
 
+/* Section i as the public API shows it (sbat_image_section points at it). */
+static void
+publish_section(sbat_pe *pe, unsigned i)
+{
+	const sbat_pe_section *s = &pe->sections[i];
+	sbat_section_info *o = &pe->section_info[i];
+
+	memcpy(o->name, s->name, sizeof(o->name));
+	o->virtual_size = s->virtual_size;
+	o->virtual_address = s->virtual_address;
+	o->size_of_raw_data = s->size_of_raw_data;
+	o->pointer_to_raw_data = s->pointer_to_raw_data;
+	o->characteristics = s->characteristics;
+	o->header_offset = s->header_offset;
+}
+
 static sbat_err
 parse_sections(sbat_pe *pe, bview *v, sbat_diag *d)
 {
@@ -107,6 +123,7 @@ parse_sections(sbat_pe *pe, bview *v, sbat_diag *d)
 		s->number_of_relocations = bv_le16(v, h + SH_NUMBER_OF_RELOCATIONS);
 		s->characteristics = bv_le32(v, h + SH_CHARACTERISTICS);
 		s->header_offset = h;
+		publish_section(pe, i);
 
 		/* a section without raw data may carry any pointer; nothing reads it */
 		if (s->size_of_raw_data != 0) {
@@ -148,6 +165,34 @@ parse_sections(sbat_pe *pe, bview *v, sbat_diag *d)
 		pe->sbat_ignored = s->size_of_raw_data == 0 || s->size_of_raw_data < s->virtual_size;
 	}
 	return SBAT_OK;
+}
+
+/* The headers and layout as the public API shows them (sbat_image_get_info points at them). */
+static void
+publish_info(sbat_pe *pe)
+{
+	sbat_image_info *info = &pe->info;
+
+	info->file_size = pe->file_size;
+	info->kind = pe->kind;
+	info->machine = pe->machine;
+	info->magic = pe->magic;
+	info->number_of_sections = pe->number_of_sections;
+	info->file_alignment = pe->file_alignment;
+	info->section_alignment = pe->section_alignment;
+	info->size_of_headers = pe->size_of_headers;
+	info->size_of_image = pe->size_of_image;
+	info->checksum = pe->checksum;
+	info->section_table_offset = pe->section_table_offset;
+	info->section_table_end = pe->section_table_end;
+	info->header_room = sbat_pe_header_room(pe);
+	info->raw_end = pe->raw_end;
+	info->data_end = pe->data_end;
+	info->cert_offset = pe->cert_offset;
+	info->cert_size = pe->cert_size;
+	info->sbat_index = pe->sbat_index;
+	info->sbat_count = pe->sbat_count;
+	info->sbat_ignored = pe->sbat_ignored;
 }
 
 /* The DOS header and the "PE\0\0" signature it points to. */
@@ -324,6 +369,9 @@ sbat_pe_parse(const uint8_t *buf, size_t len, sbat_pe *pe, sbat_diag *d)
 	if (v.bad)
 		return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "header field past end of file", v.bad_offset);
 	pe->kind = detect_kind(buf, len);
+	pe->linux_pe_magic = bv_has(&v, LINUX_PE_MAGIC_OFFSET, 4) &&
+	                     bv_le32(&v, LINUX_PE_MAGIC_OFFSET) == LINUX_PE_MAGIC;
+	publish_info(pe);
 	return SBAT_OK;
 }
 
@@ -376,19 +424,52 @@ const char *
 sbat_pe_machine_name(uint16_t machine)
 {
 	switch (machine) {
-	case 0x014c: return "i386";
-	case 0x8664: return "x86_64";
-	case 0xaa64: return "aarch64";
-	case 0x01c0: return "arm";
-	case 0x01c2: return "thumb";
-	case 0x01c4: return "armv7";
-	case 0x5032: return "riscv32";
-	case 0x5064: return "riscv64";
-	case 0x6232: return "loongarch32";
-	case 0x6264: return "loongarch64";
-	case 0x0ebc: return "ebc";
+	case MACHINE_I386: return "i386";
+	case MACHINE_AMD64: return "x86_64";
+	case MACHINE_ARM64: return "aarch64";
+	case MACHINE_ARM: return "arm";
+	case MACHINE_THUMB: return "thumb";
+	case MACHINE_ARMNT: return "armv7";
+	case MACHINE_RISCV32: return "riscv32";
+	case MACHINE_RISCV64: return "riscv64";
+	case MACHINE_LOONGARCH32: return "loongarch32";
+	case MACHINE_LOONGARCH64: return "loongarch64";
+	case MACHINE_EBC: return "ebc";
 	}
 	return "unknown";
+}
+
+const char *
+sbat_pe_format_name(uint16_t magic)
+{
+	switch (magic) {
+	case OPT_MAGIC_PE32: return "PE32";
+	case OPT_MAGIC_PE32PLUS: return "PE32+";
+	}
+	return "unknown";
+}
+
+const uint8_t *
+sbat_pe_section_raw(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, size_t *ret_len)
+{
+	const sbat_pe_section *s;
+	bview v;
+
+	*ret_len = 0;
+	if (i >= pe->number_of_sections)
+		return NULL;
+	s = &pe->sections[i];
+	bv_init(&v, buf, len);
+	if (!bv_has(&v, s->pointer_to_raw_data, s->size_of_raw_data))
+		return NULL;
+	*ret_len = s->size_of_raw_data;
+	return buf + s->pointer_to_raw_data;
+}
+
+int
+sbat_pe_is_x86(const sbat_pe *pe)
+{
+	return pe->machine == MACHINE_AMD64 || pe->machine == MACHINE_I386;
 }
 
 /*
@@ -425,38 +506,65 @@ long_section_name(const sbat_pe *pe, bview *v, const uint8_t raw[8], size_t *ret
 	return (const char *)v->p + strtab + off;
 }
 
+/* 1 if the 8-byte name field raw holds name (at most 8 bytes) and NUL padding after it. */
+static int
+short_name_is(const uint8_t raw[8], const char *name, size_t n)
+{
+	size_t k;
+
+	if (memcmp(raw, name, n) != 0)
+		return 0;
+	for (k = n; k < 8 && raw[k] == '\0'; k++)
+		;
+	return k == 8;
+}
+
+int
+sbat_pe_section_name_is(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, const char *name)
+{
+	size_t n = strlen(name), max;
+	const uint8_t *raw;
+	const char *full;
+	bview v;
+
+	if (i >= pe->number_of_sections)
+		return 0;
+	bv_init(&v, buf, len);
+	raw = bv_ptr(&v, pe->sections[i].header_offset + SH_NAME, 8);
+	if (!raw)
+		return 0;
+	if (n <= 8)
+		return short_name_is(raw, name, n);
+	/* the name and its NUL must lie inside the size the table declares */
+	full = long_section_name(pe, &v, raw, &max);
+	return full && max > n && memcmp(full, name, n + 1) == 0;
+}
+
 int
 sbat_pe_find_section(const sbat_pe *pe, const uint8_t *buf, size_t len, const char *name)
 {
-	size_t n = strlen(name);
-	bview v;
 	unsigned i;
 
-	bv_init(&v, buf, len);
-	for (i = 0; i < pe->number_of_sections; i++) {
-		const uint8_t *raw = bv_ptr(&v, pe->sections[i].header_offset + SH_NAME, 8);
-		const char *full;
-		size_t max;
-
-		if (!raw)
-			continue;
-		if (n <= 8) {
-			if (memcmp(raw, name, n) == 0 && (n == 8 || raw[n] == '\0')) {
-				size_t k;
-
-				for (k = n; k < 8 && raw[k] == '\0'; k++)
-					;
-				if (k == 8)
-					return (int)i;
-			}
-			continue;
-		}
-		/* the name and its NUL must lie inside the size the table declares */
-		full = long_section_name(pe, &v, raw, &max);
-		if (full && max > n && memcmp(full, name, n + 1) == 0)
+	for (i = 0; i < pe->number_of_sections; i++)
+		if (sbat_pe_section_name_is(pe, buf, len, i, name))
 			return (int)i;
-	}
 	return -1;
+}
+
+void
+sbat_pe_section_file_range(const sbat_pe *pe, unsigned i, uint64_t *ret_offset, uint32_t *ret_size)
+{
+	const sbat_pe_section *s;
+	uint32_t mem;
+
+	*ret_offset = 0;
+	*ret_size = 0;
+	if (i >= pe->number_of_sections)
+		return;
+	s = &pe->sections[i];
+	mem = sbat_pe_section_memory_size(s);
+	*ret_offset = s->pointer_to_raw_data;
+	*ret_size = mem < s->size_of_raw_data ? mem : s->size_of_raw_data;
 }
 
 uint64_t

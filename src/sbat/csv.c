@@ -8,7 +8,27 @@
 
 #include "sbat/csv.h"
 #include "util/diag.h"
+#include "sbat/csv_rules.h"
 #include "sbat/text.h"
+
+/* Which rules shim's own parser (csv.c, sbat.c) enforces decides what shim refuses. */
+const sbat_csv_rule sbat_csv_rules[CSV_RULE__COUNT] = {
+	[CSV_RULE_FIELDS] = { "fields", "fewer than 6 fields", 1 },
+	[CSV_RULE_EMPTY_FIELD] = { "empty-field", "empty field", 1 },
+	[CSV_RULE_EMPTY_LINE] = { "empty-line", "empty line", 0 },
+	[CSV_RULE_BYTES] = { "bytes", NULL, 0 },
+	[CSV_RULE_SPACE] = { "space", "leading or trailing space", 0 },
+	[CSV_RULE_GENERATION] = { "generation", NULL, 0 },
+	[CSV_RULE_HEADER] = { "header", "first row must be the sbat,1 header", 0 },
+	[CSV_RULE_HEADER_TWICE] = { "header-twice", "second sbat header row", 0 },
+	[CSV_RULE_DUPLICATE] = { "duplicate", "duplicate component", 0 },
+};
+
+static sbat_err
+rule_fail(sbat_diag *d, sbat_csv_rule_id rule, unsigned line, unsigned field)
+{
+	return sbat_text_fail(d, SBAT_E_CSV, sbat_csv_rules[rule].what, line, field);
+}
 
 /*
  * The rules every field of row p[0..n) (no line ending) must meet, left to
@@ -24,23 +44,23 @@ check_fields(const uint8_t *p, size_t n, unsigned line, uint16_t *ret_generation
 	sbat_err r;
 
 	if (n == 0)
-		return sbat_text_fail(d, SBAT_E_CSV, "empty line", line, 0);
+		return rule_fail(d, CSV_RULE_EMPTY_LINE, line, 0);
 	r = sbat_text_check_bytes(p, n, line, SBAT_E_CSV, d);
 	if (r != SBAT_OK)
 		return r;
 	for (i = 0; i < n; i++)
 		commas += p[i] == ',';
 	if (commas + 1 < SBAT_CSV_COLUMNS)
-		return sbat_text_fail(d, SBAT_E_CSV, "fewer than 6 fields", line, 0);
+		return rule_fail(d, CSV_RULE_FIELDS, line, 0);
 	/* extras included: a stray space or comma is a typo */
 	for (i = 0; i <= n; i++) {
 		if (i < n && p[i] != ',')
 			continue;
 		field++;
 		if (i == start)
-			return sbat_text_fail(d, SBAT_E_CSV, "empty field", line, field);
+			return rule_fail(d, CSV_RULE_EMPTY_FIELD, line, field);
 		if (p[start] == ' ' || p[i - 1] == ' ')
-			return sbat_text_fail(d, SBAT_E_CSV, "leading or trailing space", line, field);
+			return rule_fail(d, CSV_RULE_SPACE, line, field);
 		if (field == 2 && (what = sbat_text_parse_generation(p + start, i - start, ret_generation)) != NULL)
 			return sbat_text_fail(d, SBAT_E_CSV, what, line, field);
 		start = i + 1;
@@ -86,17 +106,17 @@ check_row_order(const sbat_csv *csv, const sbat_csv_entry *e, sbat_diag *d)
 
 	if (csv->n_entries == 0) {
 		if (strcmp(e->component_name, "sbat") != 0)
-			return sbat_text_fail(d, SBAT_E_CSV, "first row must be the sbat,1 header", e->line, 1);
+			return rule_fail(d, CSV_RULE_HEADER, e->line, 1);
 		if (e->generation != 1)
-			return sbat_text_fail(d, SBAT_E_CSV, "first row must be the sbat,1 header", e->line, 2);
+			return rule_fail(d, CSV_RULE_HEADER, e->line, 2);
 		return SBAT_OK;
 	}
 	if (strcmp(e->component_name, "sbat") == 0)
-		return sbat_text_fail(d, SBAT_E_CSV, "second sbat header row", e->line, 1);
+		return rule_fail(d, CSV_RULE_HEADER_TWICE, e->line, 1);
 	/* Rows are few (64 KiB caps them), so a quadratic scan is fine. */
 	for (i = 1; i < csv->n_entries; i++)
 		if (strcmp(csv->entries[i].component_name, e->component_name) == 0)
-			return sbat_text_fail(d, SBAT_E_CSV, "duplicate component", e->line, 1);
+			return rule_fail(d, CSV_RULE_DUPLICATE, e->line, 1);
 	return SBAT_OK;
 }
 
@@ -159,6 +179,111 @@ sbat_csv_parse(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_diag *re
 	*ret_csv = t.block;
 	(*ret_csv)->entries = t.entries;
 	(*ret_csv)->storage = (char *)t.entries + t.n_rows * sizeof(sbat_csv_entry);
+	return SBAT_OK;
+}
+
+/* shim's atoi: blanks skipped, then decimal digits up to the first other byte, kept in 16 bits. */
+static uint16_t
+shim_generation(const char *s)
+{
+	uint32_t v = 0;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	for (; *s >= '0' && *s <= '9'; s++)
+		v = (v * 10 + (uint32_t)(*s - '0')) & 0xffffu;
+	return (uint16_t)v;
+}
+
+/*
+ * The rules shim enforces (sbat_csv_rules[].shim) on row p[0..n): at least
+ * 6 fields and none of the 6 it keeps empty; what follows the 6th is ignored.
+ */
+static sbat_err
+check_shim_row(const uint8_t *p, size_t n, unsigned line, sbat_diag *d)
+{
+	size_t i, start = 0;
+	unsigned field = 0;
+
+	for (i = 0; i <= n && field < SBAT_CSV_COLUMNS; i++) {
+		if (i < n && p[i] != ',')
+			continue;
+		field++;
+		if (i == start)
+			return rule_fail(d, CSV_RULE_EMPTY_FIELD, line, field);
+		start = i + 1;
+	}
+	if (field < SBAT_CSV_COLUMNS)
+		return rule_fail(d, CSV_RULE_FIELDS, line, 0);
+	return SBAT_OK;
+}
+
+/* The row p[0..n) as shim keeps it, appended to csv (storage is at *out). */
+static void
+add_shim_row(sbat_csv *csv, const uint8_t *p, size_t n, unsigned line, char **out)
+{
+	sbat_csv_entry *e = &csv->entries[csv->n_entries++];
+
+	memset(e, 0, sizeof(*e));
+	store_row(e, p, n, out);
+	e->line = line;
+	e->generation = shim_generation(e->component_generation);
+}
+
+/* Where buf[0..len) ends for shim (its first NUL), and where its rows start (after a UTF-8 BOM). */
+static size_t
+shim_text(const uint8_t *buf, size_t len, size_t *ret_start)
+{
+	const uint8_t *nul = len ? memchr(buf, '\0', len) : NULL;
+
+	if (nul)
+		len = (size_t)(nul - buf);
+	*ret_start = len >= 3 && buf[0] == 0xef && buf[1] == 0xbb && buf[2] == 0xbf ? 3 : 0;
+	return len;
+}
+
+sbat_err
+sbat_csv_parse_shim(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_diag *reterr)
+{
+	size_t i, start, rows = 1, end = buf ? shim_text(buf, len, &start) : 0;
+	struct csv_block *b;
+	unsigned line = 1;
+	char *out;
+
+	if (!buf)
+		start = 0;
+	for (i = start; i < end; i++)
+		rows += buf[i] == '\n' || buf[i] == '\r';
+	/* each row costs an entry and two NULs: far below this for any file that can be mapped */
+	if (end > SIZE_MAX / 256)
+		return sbat_text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
+	b = malloc(sizeof(*b) + rows * sizeof(sbat_csv_entry) + 2 * (end + rows));
+	if (!b)
+		return sbat_text_fail(reterr, SBAT_E_NOMEM, "out of memory", 0, 0);
+	b->csv.n_entries = 0;
+	b->csv.entries = b->entries;
+	out = (char *)(b->entries + rows);
+	b->csv.storage = out;
+	/* rows end at any run of CR and LF; blank lines are skipped */
+	for (i = start; i < end; line += buf[i] == '\n', i++) {
+		size_t stop = i;
+		sbat_err r;
+
+		while (stop < end && buf[stop] != '\n' && buf[stop] != '\r')
+			stop++;
+		if (stop == i)
+			continue;
+		r = check_shim_row(buf + i, stop - i, line, reterr);
+		if (r != SBAT_OK) {
+			free(b);
+			return r;
+		}
+		add_shim_row(&b->csv, buf + i, stop - i, line, &out);
+		i = stop;
+		if (i == end)
+			break;
+	}
+	*ret_csv = &b->csv;
 	return SBAT_OK;
 }
 

@@ -176,66 +176,59 @@ sbat_level_free(sbat_level *level)
 
 /* 1 if section i is .sbatlevel: by its long name, or the 8 bytes a toolchain without long names leaves. */
 static int
-is_level_section(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i)
+is_level_section(const sbat_image *img, unsigned i)
 {
-	sbat_pe one = *pe;
-
-	/* the lookup finds the first match; ask about section i alone */
-	one.number_of_sections = 1;
-	one.sections[0] = pe->sections[i];
-	return sbat_pe_find_section(&one, buf, len, SBAT_LEVEL_SECTION_NAME) == 0 ||
-	       sbat_pe_find_section(&one, buf, len, TRUNCATED_NAME) == 0;
+	return sbat_pe_section_name_is(&img->pe, img->buf, img->len, i, SBAT_LEVEL_SECTION_NAME) ||
+	       sbat_pe_section_name_is(&img->pe, img->buf, img->len, i, TRUNCATED_NAME);
 }
 
-/* The one .sbatlevel section of the image, or an error. */
+/* The index of the one .sbatlevel section of the image, or an error. */
 static sbat_err
-find_level_section(const sbat_image *img, const sbat_pe_section **ret, sbat_diag *d)
+find_level_section(const sbat_image *img, unsigned *ret, sbat_diag *d)
 {
 	const sbat_pe *pe = &img->pe;
 	unsigned i;
+	int found = -1;
 
-	*ret = NULL;
 	for (i = 0; i < pe->number_of_sections; i++) {
-		if (!is_level_section(pe, img->buf, img->len, i))
+		if (!is_level_section(img, i))
 			continue;
 		/* The linker merges every input .sbatlevel; two mean a doctored image. */
-		if (*ret)
+		if (found >= 0)
 			return diag_fail_at(d, SBAT_E_LEVEL, "more than one .sbatlevel section",
 			                    pe->sections[i].header_offset);
-		*ret = &pe->sections[i];
+		found = (int)i;
 	}
-	if (!*ret)
+	if (found < 0)
 		return diag_fail(d, SBAT_E_NO_SBATLEVEL, "image has no .sbatlevel section");
+	*ret = (unsigned)found;
 	return SBAT_OK;
 }
 
 sbat_err
 sbat_level_from_shim(const sbat_image *img, int which, sbat_level **ret, sbat_diag *reterr)
 {
-	const sbat_pe_section *s;
 	const uint8_t *payload, *nul;
-	uint64_t base, field, start;
-	uint32_t size, mem, version, off;
+	uint64_t base, field, start, header;
+	uint32_t size, version, off;
+	unsigned i;
 	bview v;
 	sbat_err r;
 
 	if (which != SBAT_LEVEL_PREVIOUS && which != SBAT_LEVEL_LATEST)
 		return diag_fail(reterr, SBAT_E_LEVEL, "unknown .sbatlevel payload selector");
-	r = find_level_section(img, &s, reterr);
+	r = find_level_section(img, &i, reterr);
 	if (r != SBAT_OK)
 		return r;
 
 	/* Only bytes that are both in the file and loaded with the section count. */
-	size = s->size_of_raw_data;
-	mem = sbat_pe_section_memory_size(s);
-	if (mem < size)
-		size = mem;
-	base = s->pointer_to_raw_data;
+	sbat_pe_section_file_range(&img->pe, i, &base, &size);
+	header = img->pe.sections[i].header_offset;
 	bv_init(&v, img->buf, img->len);
 	if (base == 0 || size == 0)
-		return diag_fail_at(reterr, SBAT_E_LEVEL, ".sbatlevel has no file data", s->header_offset);
+		return diag_fail_at(reterr, SBAT_E_LEVEL, ".sbatlevel has no file data", header);
 	if (!bv_has(&v, base, size))
-		return diag_fail_at(reterr, SBAT_E_LEVEL, ".sbatlevel data past end of file", s->header_offset);
+		return diag_fail_at(reterr, SBAT_E_LEVEL, ".sbatlevel data past end of file", header);
 	if (size < 12)
 		return diag_fail_at(reterr, SBAT_E_LEVEL, ".sbatlevel shorter than its 12-byte header", base);
 	version = bv_le32(&v, base);

@@ -9,7 +9,6 @@
 #include "util/ckd.h"
 #include "util/diag.h"
 #include "pe/image_internal.h"
-#include "util/le.h"
 #include "pe/layout.h"
 
 typedef struct linter {
@@ -93,15 +92,9 @@ static void
 lint_kernel_headers(linter *l)
 {
 	const sbat_pe *pe = l->pe;
-	int x86 = pe->machine == 0x8664 || pe->machine == 0x014c;
-	int setup = 0;
-	unsigned i;
+	int setup = sbat_pe_find_section(pe, l->buf, l->len, ".setup") >= 0;
 
-	for (i = 0; i < pe->number_of_sections; i++)
-		setup |= memcmp(pe->sections[i].name, ".setup\0", 8) == 0;
-	if (x86 && pe->kind != SBAT_KIND_BZIMAGE &&
-	    (setup ||
-	     (l->len >= LINUX_PE_MAGIC_OFFSET + 4 && le32_get(l->buf + LINUX_PE_MAGIC_OFFSET) == LINUX_PE_MAGIC)))
+	if (sbat_pe_is_x86(pe) && pe->kind != SBAT_KIND_BZIMAGE && (setup || pe->linux_pe_magic))
 		report(l, SBAT_LINT_ERROR, "bzimage-setup-header-lost",
 		       "an x86 Linux kernel without its boot "
 		       "protocol header (\"HdrS\" at 0x202, 0xAA55 at 0x1fe): something rewrote the headers",
@@ -142,9 +135,11 @@ lint_section_place(linter *l, unsigned i)
 		report(l, SBAT_LINT_ERROR, "section-outside-image", "the section ends beyond SizeOfImage", (int)i,
 		       h + SH_VIRTUAL_SIZE,
 		       SBAT_LOADER_EDK2 | (discardable ? 0 : SBAT_LOADER_SHIM) | SBAT_LOADER_SYSTEMD_STUB);
+	/* shim 16.1 only warns about an unaligned .sbat and loads the image (rEFInd's boots) */
 	if (s->virtual_address % pe->section_alignment != 0)
 		report(l, SBAT_LINT_WARNING, "va-unaligned", "VirtualAddress is not a multiple of SectionAlignment",
-		       (int)i, h + SH_VIRTUAL_ADDRESS, SBAT_LOADER_SHIM | SBAT_LOADER_STRICT);
+		       (int)i, h + SH_VIRTUAL_ADDRESS,
+		       ((int)i == pe->sbat_index ? 0 : SBAT_LOADER_SHIM) | SBAT_LOADER_STRICT);
 	if (s->size_of_raw_data &&
 	    (s->pointer_to_raw_data % pe->file_alignment != 0 || s->size_of_raw_data % pe->file_alignment != 0))
 		report(l, SBAT_LINT_WARNING, "raw-unaligned",
@@ -223,68 +218,51 @@ lint_va_chain(linter *l)
 	uint64_t expect;
 	unsigned i;
 
-	if (!ckd_align_u64(&expect, pe->size_of_headers, pe->section_alignment))
+	if (ckd_align_u64(&expect, pe->size_of_headers, pe->section_alignment))
 		return;
 	for (i = 0; i < pe->number_of_sections; i++) {
 		const sbat_pe_section *s = &pe->sections[i];
 
-		if (s->virtual_address != expect) {
+		/* each gap or overlap is told; the next section is judged against this one's end */
+		if (s->virtual_address != expect)
 			report(l, SBAT_LINT_WARNING, "va-not-adjacent",
 			       "VirtualAddress is not the aligned end of the "
 			       "previous section (strict loaders refuse gaps and overlaps in memory)",
 			       (int)i, s->header_offset + SH_VIRTUAL_ADDRESS, SBAT_LOADER_STRICT);
-			return;
-		}
-		if (!ckd_align_u64(&expect, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
-		                   pe->section_alignment))
+		if (ckd_align_u64(&expect, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
+		                  pe->section_alignment))
 			return;
 	}
 }
 
 /*
- * shim's own CSV reader on the .sbat bytes it takes: up to the first NUL,
- * a BOM skipped, lines split at runs of CR and LF, at least 6 fields and
- * none empty. 0, or the 1-based line it rejects.
+ * The rows by the one table of CSV rules: what shim's parser refuses is an
+ * error, the format's other rules a warning. shim never parses a .sbat it
+ * ignores, so then only the format's rules are told.
  */
-static unsigned
-shim_rejects_csv(const uint8_t *p, size_t n)
+static void
+lint_sbat_rows(linter *l, const uint8_t *data, size_t n)
 {
-	size_t i = 0, fields = 1, field_len = 0;
-	unsigned line = 1;
-	int in_line = 0, bad = 0;
+	const sbat_pe *pe = l->pe;
+	const sbat_pe_section *s = &pe->sections[pe->sbat_index];
+	sbat_csv *csv = NULL;
+	int shim_refuses = 0;
 
-	if (n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf)
-		i = 3;
-	for (; i <= n; i++) {
-		int end = i == n || p[i] == '\0' || p[i] == '\r' || p[i] == '\n';
-
-		if (end) {
-			/* past the 6th, commas belong to the last column shim keeps */
-			if (in_line &&
-			    (fields < SBAT_CSV_COLUMNS || bad || (fields == SBAT_CSV_COLUMNS && field_len == 0)))
-				return line;
-			if (in_line)
-				line++;
-			in_line = 0;
-			fields = 1;
-			field_len = 0;
-			bad = 0;
-			if (i == n || p[i] == '\0')
-				break;
-			continue;
-		}
-		in_line = 1;
-		if (p[i] == ',') {
-			/* shim reads 6 columns and ignores the rest: an empty one among them is fatal */
-			if (field_len == 0 && fields <= SBAT_CSV_COLUMNS)
-				bad = 1;
-			fields++;
-			field_len = 0;
-		} else {
-			field_len++;
-		}
+	if (!pe->sbat_ignored) {
+		shim_refuses = sbat_csv_parse_shim(data, n, &csv, NULL) != SBAT_OK;
+		csv = sbat_csv_free(csv);
 	}
-	return 0;
+	if (shim_refuses)
+		report(l, SBAT_LINT_ERROR, "sbat-unparsable",
+		       "shim cannot parse the .sbat CSV (a row with fewer "
+		       "than 6 fields or an empty one) and refuses the image",
+		       pe->sbat_index, s->pointer_to_raw_data, SBAT_LOADER_SHIM);
+	else if (sbat_csv_parse(data, n, &csv, NULL) != SBAT_OK)
+		report(l, SBAT_LINT_WARNING, "sbat-invalid",
+		       "the .sbat CSV breaks a rule of the format that shim "
+		       "itself does not check (header row, generations, printable ASCII, duplicates)",
+		       pe->sbat_index, s->pointer_to_raw_data, SBAT_LOADER_SHIM);
+	sbat_csv_free(csv);
 }
 
 /* The .sbat as shim finds it: one section, no relocations, read by SizeOfRawData, parsed. */
@@ -294,9 +272,8 @@ lint_sbat_section(linter *l)
 	const sbat_pe *pe = l->pe;
 	const sbat_pe_section *s = &pe->sections[pe->sbat_index];
 	uint64_t h = s->header_offset;
-	const uint8_t *data = l->buf + s->pointer_to_raw_data, *nul;
-	size_t n = s->size_of_raw_data;
-	sbat_csv *csv = NULL;
+	size_t n;
+	const uint8_t *data = sbat_pe_section_raw(pe, l->buf, l->len, (unsigned)pe->sbat_index, &n), *nul;
 	int i = pe->sbat_index;
 
 	if (s->pointer_to_relocations != 0 || s->number_of_relocations != 0)
@@ -308,9 +285,9 @@ lint_sbat_section(linter *l)
 		       "the image for one without .sbat",
 		       i, h + SH_SIZE_OF_RAW_DATA, SBAT_LOADER_SHIM);
 		/* the rows still matter: they are what shim meets once the sizes are fixed */
-		if (n == 0)
-			return;
 	}
+	if (!data || n == 0)
+		return;
 	nul = memchr(data, '\0', n);
 	if (!nul)
 		report(l, SBAT_LINT_WARNING, "sbat-not-terminated",
@@ -328,17 +305,7 @@ lint_sbat_section(linter *l)
 		       ".sbat is DISCARDABLE: shim 15.3 to 15.5 parse it "
 		       "from memory they never filled when they start the image",
 		       i, h + SH_CHARACTERISTICS, SBAT_LOADER_SHIM);
-	if (shim_rejects_csv(data, n))
-		report(l, SBAT_LINT_ERROR, "sbat-unparsable",
-		       "shim cannot parse the .sbat CSV (a row with fewer "
-		       "than 6 fields or an empty one) and refuses the image",
-		       i, s->pointer_to_raw_data, SBAT_LOADER_SHIM);
-	else if (sbat_csv_parse(data, n, &csv, NULL) != SBAT_OK)
-		report(l, SBAT_LINT_WARNING, "sbat-invalid",
-		       "the .sbat CSV breaks a rule of the format that shim "
-		       "itself does not check (header row, generations, printable ASCII, duplicates)",
-		       i, s->pointer_to_raw_data, SBAT_LOADER_SHIM);
-	sbat_csv_free(csv);
+	lint_sbat_rows(l, data, n);
 }
 
 static void

@@ -4,6 +4,19 @@
 #ifndef SBAT_UTIL_DIAG_H
 #define SBAT_UTIL_DIAG_H
 
+/*
+ * The failure convention of the library, one rule for every folder:
+ *  - A function that can fail returns sbat_err (SBAT_OK is 0) and fills the
+ *    caller's sbat_diag through the helpers below: `return diag_fail(...)`.
+ *    The public API is sbat_err plus sbat_diag; nothing prints.
+ *  - 0 / -1 with errno only in the syscall layer (file/io_table.h), whose
+ *    callers turn errno into sbat_err with diag_fail_errno.
+ *  - A predicate that cannot fail answers a question with int or bool and
+ *    says so in its comment ("1 if ..."); it never reports a failure.
+ *  - Checked arithmetic (util/ckd.h) has C23 ckd_* polarity: true means the
+ *    result overflowed.
+ */
+
 #include <stddef.h>
 #include <string.h>
 

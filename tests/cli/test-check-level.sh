@@ -149,6 +149,41 @@ fi
 run --check-level running "$IMG/grub3.efi"
 expect "... while the same rows in a .sbat shim reads are revoked" '[ "$RC" -eq 4 ]'
 
+# ------------------------------------- what shim's parser takes, the verdict takes
+
+# A UTF-8 vendor name breaks the format (printable ASCII) but not shim's
+# parser, which counts fields: the verdict follows shim, the rule warns,
+# and --lint agrees (a warning, exit 5).
+mkdir -p -- "$T/utf8"
+for g in 3 5; do
+	U8="$T/utf8/grub$g-utf8.efi"
+	printf '%s\ngrub,%s,Fr3d3ric GNU,grub,2.06,https://www.gnu.org/software/grub/\n' "$SBAT_ROW" "$g" >"$T/utf8.csv"
+	"$SBAT_ADD" --file "$FIX/efi-x86_64.efi" --csv "$T/utf8.csv" --output "$U8" >/dev/null 2>&1
+	at=$(LC_ALL=C grep -obUa -m1 'Fr3d3ric' -- "$U8" | head -n1 | cut -d: -f1)
+	printf 'Fr\303\251d\303\251ric' | dd of="$U8" bs=1 seek="$at" conv=notrunc status=none
+done
+run --check-level running "$T/utf8/grub5-utf8.efi"
+expect "a UTF-8 vendor name: allowed as shim reads it (exit 0), the format rule only warns" \
+	'[ "$RC" -eq 0 ] && [[ "$OUT" == "$T/utf8/grub5-utf8.efi: allowed: not revoked by SbatLevel "* ]] &&
+	 [[ "$ERR" == *"warning: "*".sbat breaks a rule of the format that shim does not check"*"non-printable or non-ASCII byte"* ]]'
+run --check-level running "$T/utf8/grub3-utf8.efi"
+expect "... and grub,3 with a UTF-8 vendor name is revoked by its generation, not as invalid" \
+	'[ "$RC" -eq 4 ] && [[ "$OUT" == *": revoked: grub,3 is below grub,"* ]]'
+run --lint "$T/utf8/grub5-utf8.efi"
+expect "... --lint on the same image: sbat-invalid, a warning (exit 5), not sbat-unparsable" \
+	'[ "$RC" -eq 5 ] && [[ "$OUT" == *"warning: sbat-invalid"* ]] && [[ "$OUT" != *"sbat-unparsable"* ]]'
+# memtest86+ 6.10: a 5-field row, which shim's parser refuses
+FIVE="$T/utf8/five.efi"
+printf '%s\nmemtest86+,1,Memtest86+,6.10,https:,/memtest.org/abc\n' "$SBAT_ROW" >"$T/six.csv"
+"$SBAT_ADD" --file "$FIX/efi-x86_64.efi" --csv "$T/six.csv" --output "$FIVE" >/dev/null 2>&1
+at=$(LC_ALL=C grep -obUa -m1 'https:,/' -- "$FIVE" | head -n1 | cut -d: -f1)
+printf 'https://' | dd of="$FIVE" bs=1 seek="$at" conv=notrunc status=none
+run --check-level running "$FIVE"
+expect "a row with 5 fields: revoked as invalid .sbat, since shim's parser refuses it (exit 4)" \
+	'[ "$RC" -eq 4 ] && [[ "$OUT" == "$FIVE: revoked: invalid .sbat, so shim refuses the image: "*"fewer than 6 fields"* ]]'
+run --lint "$FIVE"
+expect "... --lint agrees: sbat-unparsable, an error (exit 1)" '[ "$RC" -eq 1 ] && [[ "$OUT" == *"error: sbat-unparsable"* ]]'
+
 # ------------------------------------------------------------ POLICY forms
 
 run --check-level "latest:$SHIM" "$IMG/grub3.efi"

@@ -700,6 +700,55 @@ test_csv_format_rejects_bad_struct(void **state)
 	free(buf);
 }
 
+/* What shim's own parser makes of a .sbat: only its rules refuse, generations as its atoi reads them. */
+static void
+test_csv_parse_shim(void **state)
+{
+	static const char lax[] =
+	    "\xef\xbb\xbfsbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\r\n"
+	    "\n"
+	    "tool,2x,Fr\xc3\xa9"
+	    "d\xc3\xa9"
+	    "ric,tool,1.0,https://example.org,extra,,\r"
+	    "other, 7,V,other,1,u\n\0garbage,,\n";
+	static const char five[] = "sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"
+	                           "memtest86+,1,Memtest86+,6.10,https://memtest.org\n";
+	static const char empty6[] = "sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"
+	                             "a,1,b,c,d,\n";
+	sbat_csv *csv = NULL;
+	sbat_diag d;
+
+	(void)state;
+	/* the strict parser refuses it (BOM, non-ASCII, blank line, extra empty fields) */
+	assert_int_not_equal(sbat_csv_parse((const uint8_t *)lax, sizeof(lax) - 1, &csv, NULL), SBAT_OK);
+	assert_int_equal(sbat_csv_parse_shim((const uint8_t *)lax, sizeof(lax) - 1, &csv, &d), SBAT_OK);
+	assert_int_equal(csv->n_entries, 3);
+	assert_string_equal(csv->entries[0].component_name, "sbat");
+	assert_int_equal(csv->entries[0].generation, 1);
+	assert_string_equal(csv->entries[1].component_name, "tool");
+	assert_int_equal(csv->entries[1].generation, 2);
+	assert_string_equal(csv->entries[1].vendor_name, "Fr\xc3\xa9"
+	                                                 "d\xc3\xa9"
+	                                                 "ric");
+	assert_string_equal(csv->entries[1].vendor_url, "https://example.org");
+	assert_int_equal(csv->entries[1].line, 3);
+	assert_string_equal(csv->entries[2].component_name, "other");
+	assert_int_equal(csv->entries[2].generation, 7);
+	csv = sbat_csv_free(csv);
+
+	assert_int_equal(sbat_csv_parse_shim((const uint8_t *)five, sizeof(five) - 1, &csv, &d), SBAT_E_CSV);
+	assert_string_equal(d.what, "fewer than 6 fields");
+	assert_int_equal(d.line, 2);
+	assert_int_equal(sbat_csv_parse_shim((const uint8_t *)empty6, sizeof(empty6) - 1, &csv, &d), SBAT_E_CSV);
+	assert_string_equal(d.what, "empty field");
+	assert_int_equal(d.line, 2);
+	assert_int_equal(d.field, 6);
+	/* no rows: shim's parser has nothing to refuse */
+	assert_int_equal(sbat_csv_parse_shim((const uint8_t *)"\0\0", 2, &csv, &d), SBAT_OK);
+	assert_int_equal(csv->n_entries, 0);
+	sbat_csv_free(csv);
+}
+
 static void
 test_csv_free_null(void **state)
 {
@@ -964,6 +1013,7 @@ main(void)
 		cmocka_unit_test(test_csv_format_canonical),
 		cmocka_unit_test(test_csv_format_round_trip),
 		cmocka_unit_test(test_csv_format_rejects_bad_struct),
+		cmocka_unit_test(test_csv_parse_shim),
 		cmocka_unit_test(test_csv_free_null),
 		cmocka_unit_test(test_csv_fuzz),
 		cmocka_unit_test(test_csv_fixtures),
