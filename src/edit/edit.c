@@ -11,6 +11,7 @@
 
 #include "util/diag.h"
 #include "pe/image_internal.h"
+#include "file/identity.h"
 #include "file/io_table.h"
 #include "edit/emit.h"
 #include "edit/verify.h"
@@ -116,10 +117,7 @@ input_unchanged(int fd, const struct stat *st)
 {
 	struct stat now;
 
-	return fstat(fd, &now) == 0 && now.st_dev == st->st_dev && now.st_ino == st->st_ino &&
-	       now.st_size == st->st_size && now.st_mtim.tv_sec == st->st_mtim.tv_sec &&
-	       now.st_mtim.tv_nsec == st->st_mtim.tv_nsec && now.st_ctim.tv_sec == st->st_ctim.tv_sec &&
-	       now.st_ctim.tv_nsec == st->st_ctim.tv_nsec;
+	return fstat(fd, &now) == 0 && sbat_file_unchanged(&now, st);
 }
 
 sbat_err

@@ -16,6 +16,7 @@
 #include "sbat/input.h"
 
 #include "util/diag.h"
+#include "file/identity.h"
 #include "file/path.h"
 
 /*
@@ -178,13 +179,6 @@ lock_until(int fd, uint64_t deadline, sbat_diag *d)
 	}
 }
 
-/* 1 if a and b are the same file. */
-static int
-same_file(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
-}
-
 /* A concurrent edit may replace the file while we wait for its lock; follow it a few times. */
 #define OPEN_IMAGE_ATTEMPTS 16
 
@@ -213,7 +207,7 @@ sbat_file_open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_m
 			e = diag_fail_errno(d, SBAT_E_IO, "cannot stat", errno);
 			goto fail;
 		}
-		if (same_file(&st, &now))
+		if (sbat_same_file(&st, &now))
 			break;
 		close(fd);
 		fd = -1;
@@ -247,12 +241,6 @@ fail:
 	return e;
 }
 
-static int
-same_time(const struct timespec *a, const struct timespec *b)
-{
-	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
-}
-
 sbat_err
 sbat_file_check_unchanged(const sbat_mapped_file *f, sbat_diag *d)
 {
@@ -260,9 +248,7 @@ sbat_file_check_unchanged(const sbat_mapped_file *f, sbat_diag *d)
 
 	if (fstat(f->fd, &st) != 0)
 		return diag_fail_errno(d, SBAT_E_IO, "cannot stat", errno);
-	/* a coarse mtime (vfat: 2 s) can hide a write; ctime and size still tell most */
-	if (!same_file(&st, &f->st) || st.st_size != f->st.st_size || !same_time(&st.st_mtim, &f->st.st_mtim) ||
-	    !same_time(&st.st_ctim, &f->st.st_ctim))
+	if (!sbat_file_unchanged(&st, &f->st))
 		return diag_fail(d, SBAT_E_CHANGED, "the file was modified while being edited; nothing was written");
 	if (f->dir_fd >= 0) {
 		if (fstatat(f->dir_fd, f->name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
@@ -272,7 +258,7 @@ sbat_file_check_unchanged(const sbat_mapped_file *f, sbat_diag *d)
 				                 "edited; nothing was written");
 			return diag_fail_errno(d, SBAT_E_IO, "cannot stat", errno);
 		}
-		if (!same_file(&st, &f->st))
+		if (!sbat_same_file(&st, &f->st))
 			return diag_fail(d, SBAT_E_CHANGED,
 			                 "the name was given to another file while it was "
 			                 "being edited; nothing was written");

@@ -17,6 +17,7 @@
 #include "sbat/output.h"
 
 #include "util/diag.h"
+#include "file/identity.h"
 #include "file/io_table.h"
 #include "file/path.h"
 
@@ -465,10 +466,7 @@ source_unchanged(const sbat_output *o, int *ret_gone)
 		*ret_gone = errno == ENOENT;
 		return 0;
 	}
-	return now.st_size == o->src_st.st_size && now.st_mtim.tv_sec == o->src_st.st_mtim.tv_sec &&
-	       now.st_mtim.tv_nsec == o->src_st.st_mtim.tv_nsec && now.st_ctim.tv_sec == o->src_st.st_ctim.tv_sec &&
-	       now.st_ctim.tv_nsec == o->src_st.st_ctim.tv_nsec && named.st_dev == o->src_st.st_dev &&
-	       named.st_ino == o->src_st.st_ino;
+	return sbat_file_unchanged(&now, &o->src_st) && sbat_same_file(&named, &o->src_st);
 }
 
 /* The new file takes the metadata it must have; "what" names the step that failed. */
