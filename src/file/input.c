@@ -17,6 +17,7 @@
 
 #include "util/diag.h"
 #include "file/identity.h"
+#include "file/mapped.h"
 #include "file/path.h"
 
 /*
@@ -131,8 +132,8 @@ map_open_file(int fd, const struct stat *st, sbat_mapped_file *ret, sbat_diag *d
 	return SBAT_OK;
 }
 
-sbat_err
-sbat_file_map(const char *path, size_t max_size, sbat_mapped_file *ret, sbat_diag *d)
+static sbat_err
+map_path(const char *path, size_t max_size, sbat_mapped_file *ret, sbat_diag *d)
 {
 	struct stat st;
 	int fd;
@@ -182,8 +183,8 @@ lock_until(int fd, uint64_t deadline, sbat_diag *d)
 /* A concurrent edit may replace the file while we wait for its lock; follow it a few times. */
 #define OPEN_IMAGE_ATTEMPTS 16
 
-sbat_err
-sbat_file_open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_mapped_file *ret, sbat_diag *d)
+static sbat_err
+open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_mapped_file *ret, sbat_diag *d)
 {
 	uint64_t deadline = now_ms() + wait_ms;
 	const char *name;
@@ -241,6 +242,79 @@ fail:
 	return e;
 }
 
+/* A new handle, unset (safe to unmap), for map_path or open_image to fill. */
+static sbat_mapped_file *
+mapped_new(void)
+{
+	sbat_mapped_file *f = calloc(1, sizeof(*f));
+
+	if (f) {
+		f->fd = -1;
+		f->dir_fd = -1;
+	}
+	return f;
+}
+
+sbat_err
+sbat_file_map(const char *path, size_t max_size, sbat_mapped_file **ret, sbat_diag *d)
+{
+	sbat_mapped_file *f = mapped_new();
+	sbat_err e;
+
+	*ret = NULL;
+	if (!f)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	e = map_path(path, max_size, f, d);
+	if (e) {
+		free(f);
+		return e;
+	}
+	*ret = f;
+	return SBAT_OK;
+}
+
+sbat_err
+sbat_file_open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_mapped_file **ret, sbat_diag *d)
+{
+	sbat_mapped_file *f = mapped_new();
+	sbat_err e;
+
+	*ret = NULL;
+	if (!f)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	e = open_image(path, max_size, wait_ms, f, d);
+	if (e) {
+		free(f);
+		return e;
+	}
+	*ret = f;
+	return SBAT_OK;
+}
+
+const uint8_t *
+sbat_mapped_file_data(const sbat_mapped_file *f)
+{
+	return f->data;
+}
+
+size_t
+sbat_mapped_file_size(const sbat_mapped_file *f)
+{
+	return f->len;
+}
+
+int
+sbat_mapped_file_fd(const sbat_mapped_file *f)
+{
+	return f->fd;
+}
+
+mode_t
+sbat_mapped_file_mode(const sbat_mapped_file *f)
+{
+	return f->st.st_mode;
+}
+
 sbat_err
 sbat_file_check_unchanged(const sbat_mapped_file *f, sbat_diag *d)
 {
@@ -269,6 +343,8 @@ sbat_file_check_unchanged(const sbat_mapped_file *f, sbat_diag *d)
 void
 sbat_file_unmap(sbat_mapped_file *f)
 {
+	if (!f)
+		return;
 	if (f->len)
 		munmap((void *)(uintptr_t)f->data, f->len);
 	if (f->fd >= 0)
@@ -281,4 +357,5 @@ sbat_file_unmap(sbat_mapped_file *f)
 	f->name = NULL;
 	f->data = NULL;
 	f->len = 0;
+	free(f);
 }
