@@ -79,7 +79,7 @@ edit_opts(const cli_opts *o)
 {
 	sbat_edit_opts eo;
 
-	memset(&eo, 0, sizeof(eo));
+	sbat_edit_opts_init(&eo);
 	eo.strip_signature = o->strip_signature;
 	eo.relocate = o->relocate;
 	eo.remove = o->remove;

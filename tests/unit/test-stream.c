@@ -460,7 +460,7 @@ test_stream_dry_run_needs_little_space(void **state)
 	assert_int_equal(fx_build(&spec, &img, &len), 0);
 	assert_int_equal(edit_buf(img, len, PAYLOAD, PAYLOAD_LEN, NULL, &mem, &mem_len, &mem_r, NULL), SBAT_OK);
 	write_target(img, len);
-	memset(&opts, 0, sizeof(opts));
+	sbat_edit_opts_init(&opts);
 	opts.dry_run = 1;
 	assert_int_equal(sbat_file_map(target, SBAT_FILE_MAX_SIZE, &in, &d), SBAT_OK);
 	assert_int_equal(sbat_output_open_scratch(NULL, &out, &d), SBAT_OK);
