@@ -25,7 +25,16 @@ typedef enum sbat_edit_action {
 /* What a retired mid-file .sbat is renamed to: no reader matches it as ".sbat". */
 #define SBAT_RETIRED_SECTION_NAME ".oldsbat"
 
+/*
+ * The options of an edit. `size` must be sizeof(sbat_edit_opts) as the
+ * caller was compiled: start from SBAT_EDIT_OPTS_INIT (or call
+ * sbat_edit_opts_init), then set the fields. A size the library does not
+ * know is refused (SBAT_E_ABI), so a structure that grows in a later version
+ * is never read past its caller's end. NULL options mean the defaults (all
+ * 0).
+ */
 typedef struct sbat_edit_opts {
+	size_t size;         /* sizeof(sbat_edit_opts): SBAT_EDIT_OPTS_INIT sets it */
 	int strip_signature; /* drop a certificate table instead of refusing */
 	int relocate;        /* a mid-file .sbat too small for the data is retired and a new one appended */
 	int remove;          /* remove .sbat instead of writing one (payload must be NULL/0) */
@@ -35,8 +44,27 @@ typedef struct sbat_edit_opts {
 	                            small); the output is then only fit to be discarded */
 } sbat_edit_opts;
 
-/* What an edit did, for --verbose and for tests. */
+/* Options with every field 0 (the defaults) and the size set. */
+#define SBAT_EDIT_OPTS_INIT                                                                                            \
+	{                                                                                                              \
+		sizeof(sbat_edit_opts), 0, 0, 0, 0, 0                                                                  \
+	}
+
+/* The same for options that already exist: zeroes *opts and sets its size. */
+SBAT_API void sbat_edit_opts_init(sbat_edit_opts *opts);
+
+/*
+ * What an edit did, for --verbose and for tests. The caller allocates it
+ * (uninitialized is fine); the library fills it. Its size is fixed for the
+ * life of the LIBSBAT_0 interface: fields added later take the reserved
+ * space at its end, and `version` says which are filled
+ * (SBAT_EDIT_REPORT_VERSION of the library that filled it; 1: the fields
+ * below).
+ */
+#define SBAT_EDIT_REPORT_VERSION 1u
+
 typedef struct sbat_edit_report {
+	unsigned version; /* set by the library: SBAT_EDIT_REPORT_VERSION */
 	sbat_edit_action action;
 	unsigned section_index;
 	uint32_t virtual_address;
@@ -53,7 +81,8 @@ typedef struct sbat_edit_report {
 	uint64_t data_shift;         /* section data moved this far to make header room */
 	int retired_index;           /* section renamed SBAT_RETIRED_SECTION_NAME, or -1 */
 	uint64_t output_size;
-	int unchanged; /* output is byte-identical to the input */
+	int unchanged;        /* output is byte-identical to the input */
+	uint64_t reserved[8]; /* zeroed by the library; later versions' fields */
 } sbat_edit_report;
 
 /*

@@ -44,6 +44,8 @@ typedef enum sbat_err {
 	/* SbatLevel (revocation policy) */
 	SBAT_E_LEVEL,        /* an SbatLevel payload or its .sbatlevel header is malformed */
 	SBAT_E_NO_SBATLEVEL, /* the image has no .sbatlevel section */
+	/* the interface */
+	SBAT_E_ABI, /* a structure's size field is not one this library knows */
 
 	SBAT__ERR_MAX
 } sbat_err;
@@ -53,8 +55,17 @@ typedef enum sbat_err {
  * check (never freed). `offset` is a file offset for image errors (when
  * has_offset is set); for CSV errors `line` and `field` are 1-based (0 when
  * not applicable).
+ *
+ * The caller allocates it (uninitialized is fine); the library fills it on
+ * failure. Its size is fixed for the life of the LIBSBAT_0 interface: fields
+ * added later take the reserved space at its end, and `version` says which
+ * are filled (SBAT_DIAG_VERSION of the library that filled it; 1: the
+ * fields below).
  */
+#define SBAT_DIAG_VERSION 1u
+
 typedef struct sbat_diag {
+	unsigned version; /* set by the library: SBAT_DIAG_VERSION */
 	sbat_err code;
 	const char *what;
 	uint64_t offset;
@@ -74,6 +85,7 @@ typedef struct sbat_diag {
 	char other_name[64];
 	unsigned existing_generation;
 	unsigned new_generation;
+	uint64_t reserved[8]; /* zeroed by the library; later versions' fields */
 } sbat_diag;
 
 /* A short, static, human-readable description of a code. */

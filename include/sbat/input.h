@@ -7,7 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "api.h"
@@ -24,30 +23,17 @@ SBAT_API sbat_err sbat_file_read(const char *path, size_t max_size, uint8_t **re
                                  sbat_diag *reterr);
 
 /*
- * A regular file mapped read-only. Only the pages that parsing touches are
- * read; the bulk of the data is copied file-to-file through `fd`. `st` is
- * the file's state when it was opened (after locking, for
- * sbat_file_open_image), to tell later whether it changed.
+ * A regular file mapped read-only, opaque: sbat_file_map and
+ * sbat_file_open_image allocate it, sbat_file_unmap frees it, the accessors
+ * below read it. Only the pages that parsing touches are read; the bulk of
+ * the data is copied file-to-file through its descriptor. It remembers the
+ * file's state when it was opened (after locking, for sbat_file_open_image),
+ * to tell later whether it changed (sbat_file_check_unchanged).
  */
-typedef struct sbat_mapped_file {
-	int fd;
-	const uint8_t *data;
-	size_t len;
-	int dir_fd; /* sbat_file_open_image: the directory holding it; else -1 */
-	char *name; /* sbat_file_open_image: its name in dir_fd; else NULL */
-	struct stat st;
-} sbat_mapped_file;
+typedef struct sbat_mapped_file sbat_mapped_file;
 
-/* An unset sbat_mapped_file, safe to pass to sbat_file_unmap. */
-#define SBAT_MAPPED_FILE_INIT                                                                                          \
-	{                                                                                                              \
-		-1, NULL, 0, -1, NULL,                                                                                 \
-		{                                                                                                      \
-			0                                                                                              \
-		}                                                                                                      \
-	}
-
-SBAT_API sbat_err sbat_file_map(const char *path, size_t max_size, sbat_mapped_file *ret, sbat_diag *reterr);
+/* Map `path` (a regular file of at most max_size bytes) into a new *ret; *ret is NULL on failure. */
+SBAT_API sbat_err sbat_file_map(const char *path, size_t max_size, sbat_mapped_file **ret, sbat_diag *reterr);
 
 /*
  * Open and map an image that is to be replaced in place. The directory of
@@ -62,18 +48,27 @@ SBAT_API sbat_err sbat_file_map(const char *path, size_t max_size, sbat_mapped_f
  * process holds the lock, this waits up to wait_ms milliseconds, then fails
  * with SBAT_E_LOCKED. After locking, the name must still refer to the locked
  * file; when a concurrent edit has replaced it, the new file is opened and
- * locked instead (so its edit is not lost).
+ * locked instead (so its edit is not lost). *ret is NULL on failure.
  */
-SBAT_API sbat_err sbat_file_open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_mapped_file *ret,
+SBAT_API sbat_err sbat_file_open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_mapped_file **ret,
                                        sbat_diag *reterr);
 
 /*
  * SBAT_E_CHANGED when the file's size, modification or change time or
- * identity (device, inode) differs from f->st, or, for a file from
+ * identity (device, inode) differs from what they were when it was opened, or, for a file from
  * sbat_file_open_image, when its name no longer refers to it.
  */
 SBAT_API sbat_err sbat_file_check_unchanged(const sbat_mapped_file *f, sbat_diag *reterr);
 
+/* Unmap, close (releasing the lock) and free. NULL-safe. */
 SBAT_API void sbat_file_unmap(sbat_mapped_file *f);
+
+/* The mapped bytes (never NULL, also for an empty file) and their number. */
+SBAT_API const uint8_t *sbat_mapped_file_data(const sbat_mapped_file *f);
+SBAT_API size_t sbat_mapped_file_size(const sbat_mapped_file *f);
+/* The open descriptor (owned by f: for sbat_edit_fd, not to be closed). */
+SBAT_API int sbat_mapped_file_fd(const sbat_mapped_file *f);
+/* The file's permission bits and type (st_mode) when it was opened. */
+SBAT_API mode_t sbat_mapped_file_mode(const sbat_mapped_file *f);
 
 #endif

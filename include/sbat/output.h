@@ -19,12 +19,14 @@
  * and a NULL table mean libc. copy_range has copy_file_range semantics and
  * may fail with ENOSYS or EXDEV, after which plain reads and writes are
  * used. open_tmpfile creates a nameless file in a directory (O_TMPFILE); when
- * it fails, a named temporary is used instead.
+ * it fails, a named temporary is used instead. Offsets are int64_t, never
+ * off_t, so the table is the same whatever _FILE_OFFSET_BITS the caller
+ * and the library were built with.
  */
 typedef struct sbat_io {
-	ssize_t (*pread)(int fd, void *buf, size_t len, off_t offset);
-	ssize_t (*pwrite)(int fd, const void *buf, size_t len, off_t offset);
-	ssize_t (*copy_range)(int in_fd, off_t in_off, int out_fd, off_t out_off, size_t len);
+	ssize_t (*pread)(int fd, void *buf, size_t len, int64_t offset);
+	ssize_t (*pwrite)(int fd, const void *buf, size_t len, int64_t offset);
+	ssize_t (*copy_range)(int in_fd, int64_t in_off, int out_fd, int64_t out_off, size_t len);
 	int (*fsync)(int fd);
 	int (*renameat)(int from_dir, const char *from, int to_dir, const char *to);
 	int (*open_tmpfile)(int dir_fd);

@@ -81,7 +81,7 @@ typedef struct audit {
 static int
 load_file_level(const cli_opts *o, policy *p)
 {
-	sbat_mapped_file f = SBAT_MAPPED_FILE_INIT;
+	sbat_mapped_file *f = NULL;
 	sbat_image *img = NULL;
 	sbat_diag d;
 	sbat_err err;
@@ -89,17 +89,20 @@ load_file_level(const cli_opts *o, policy *p)
 	p->source = "text";
 	err = sbat_file_map(o->level_file, SBAT_FILE_MAX_SIZE, &f, &d);
 	if (!err) {
-		if (f.len >= 2 && f.data[0] == 'M' && f.data[1] == 'Z') {
+		const uint8_t *data = sbat_mapped_file_data(f);
+		size_t len = sbat_mapped_file_size(f);
+
+		if (len >= 2 && data[0] == 'M' && data[1] == 'Z') {
 			p->source = "shim";
-			err = sbat_image_parse(f.data, f.len, &img, &d);
+			err = sbat_image_parse(data, len, &img, &d);
 			if (!err)
 				err = sbat_level_from_shim(img, o->level_payload, &p->level, &d);
 		} else {
-			err = sbat_level_parse(f.data, f.len, &p->level, &d);
+			err = sbat_level_parse(data, len, &p->level, &d);
 		}
 	}
 	sbat_image_free(img);
-	sbat_file_unmap(&f);
+	sbat_file_unmap(f);
 	return err ? cli_report_error(o->level_file, &d) : EXIT_OK;
 }
 
@@ -408,7 +411,7 @@ shim_ignores_sbat(const sbat_image *img, judgement *j)
 static enum cli_scan_result
 judge_image(audit *a, const char *path, int found_by_scan)
 {
-	sbat_mapped_file f = SBAT_MAPPED_FILE_INIT;
+	sbat_mapped_file *f = NULL;
 	sbat_image *img = NULL;
 	enum cli_scan_result r = CLI_SCAN_JUDGED;
 	const uint8_t *text;
@@ -419,7 +422,7 @@ judge_image(audit *a, const char *path, int found_by_scan)
 	j.v = VERDICT_UNREADABLE;
 	if (sbat_file_map(path, SBAT_FILE_MAX_SIZE, &f, &j.d) != SBAT_OK)
 		goto report;
-	if (sbat_image_parse(f.data, f.len, &img, &j.d) != SBAT_OK) {
+	if (sbat_image_parse(sbat_mapped_file_data(f), sbat_mapped_file_size(f), &img, &j.d) != SBAT_OK) {
 		if (found_by_scan)
 			r = CLI_SCAN_NOT_PE;
 		goto report;
@@ -440,14 +443,14 @@ report:
 		report(a, &j);
 out:
 	sbat_image_free(img);
-	sbat_file_unmap(&f);
+	sbat_file_unmap(f);
 	return r;
 }
 
 static void
 judge_csv(audit *a, const char *path)
 {
-	sbat_mapped_file f = SBAT_MAPPED_FILE_INIT;
+	sbat_mapped_file *f = NULL;
 	judgement j;
 
 	start_judgement(&j, path);
@@ -456,9 +459,9 @@ judge_csv(audit *a, const char *path)
 		j.v = VERDICT_UNREADABLE;
 		report(a, &j);
 	} else {
-		judge_rows(a, &j, f.data, f.len);
+		judge_rows(a, &j, sbat_mapped_file_data(f), sbat_mapped_file_size(f));
 	}
-	sbat_file_unmap(&f);
+	sbat_file_unmap(f);
 }
 
 static enum cli_scan_result

@@ -56,7 +56,7 @@ out:
 
 /* Open IMAGE: locked and held by its directory when it is replaced in place, else just mapped. */
 static sbat_err
-open_image(const cli_opts *o, sbat_mapped_file *image, sbat_diag *d)
+open_image(const cli_opts *o, sbat_mapped_file **image, sbat_diag *d)
 {
 	if (o->output || o->dry_run)
 		return sbat_file_map(o->image, SBAT_FILE_MAX_SIZE, image, d);
@@ -69,7 +69,7 @@ open_output(const cli_opts *o, const sbat_mapped_file *image, sbat_output **out,
 	if (o->dry_run)
 		return sbat_output_open_scratch(NULL, out, d);
 	if (o->output)
-		return sbat_output_open_new(o->output, image->st.st_mode, NULL, out, d);
+		return sbat_output_open_new(o->output, sbat_mapped_file_mode(image), NULL, out, d);
 	return sbat_output_open_replace(image, NULL, out, d);
 }
 
@@ -79,7 +79,7 @@ edit_opts(const cli_opts *o)
 {
 	sbat_edit_opts eo;
 
-	memset(&eo, 0, sizeof(eo));
+	sbat_edit_opts_init(&eo);
 	eo.strip_signature = o->strip_signature;
 	eo.relocate = o->relocate;
 	eo.remove = o->remove;
@@ -116,7 +116,7 @@ cli_run_edit(const cli_opts *o)
 {
 	sbat_edit_opts eo = edit_opts(o);
 	sbat_edit_report report;
-	sbat_mapped_file file = SBAT_MAPPED_FILE_INIT;
+	sbat_mapped_file *file = NULL;
 	sbat_image *img = NULL;
 	sbat_output *out = NULL;
 	uint8_t *payload = NULL;
@@ -129,7 +129,8 @@ cli_run_edit(const cli_opts *o)
 	status = EXIT_FAILURE_;
 	cli_catch_signals();
 	/* one parse serves the description, the merge and the edit */
-	if (open_image(o, &file, &d) || sbat_image_parse(file.data, file.len, &img, &d)) {
+	if (open_image(o, &file, &d) ||
+	    sbat_image_parse(sbat_mapped_file_data(file), sbat_mapped_file_size(file), &img, &d)) {
 		cli_report_error(o->image, &d);
 		goto out;
 	}
@@ -137,13 +138,13 @@ cli_run_edit(const cli_opts *o)
 		cli_describe_image(o->image, img);
 	if (o->merge && merge_payload(o, img, &payload, &payload_len) != EXIT_OK)
 		goto out;
-	if (open_output(o, &file, &out, &d)) {
+	if (open_output(o, file, &out, &d)) {
 		cli_report_error(o->dry_run ? "temporary file" : o->output ? o->output : o->image, &d);
 		goto out;
 	}
 	if (o->no_sync)
 		sbat_output_set_sync(out, 0);
-	if (sbat_edit_fd(img, file.fd, payload, payload_len, &eo, out, &report, &d)) {
+	if (sbat_edit_fd(img, sbat_mapped_file_fd(file), payload, payload_len, &eo, out, &report, &d)) {
 		cli_report_error(o->image, &d);
 		goto out;
 	}
@@ -156,7 +157,7 @@ cli_run_edit(const cli_opts *o)
 out:
 	sbat_output_abort(out);
 	sbat_image_free(img);
-	sbat_file_unmap(&file);
+	sbat_file_unmap(file);
 	free(payload);
 	return status;
 }

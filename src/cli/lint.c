@@ -86,7 +86,7 @@ worse(int a, int b)
 static int
 lint_one(const cli_opts *o, const char *file, int index)
 {
-	sbat_mapped_file f = SBAT_MAPPED_FILE_INIT;
+	sbat_mapped_file *f = NULL;
 	sbat_image *img = NULL;
 	sbat_lint_counts counts = { 0, 0, 0 };
 	lint_out out = { o, file, NULL, 1 };
@@ -97,7 +97,8 @@ lint_one(const cli_opts *o, const char *file, int index)
 		fprintf(stdout, "%s\n  {\"file\": ", index ? "," : "");
 		cli_json_cstr(stdout, file);
 	}
-	if (sbat_file_map(file, SBAT_FILE_MAX_SIZE, &f, &d) || sbat_image_parse(f.data, f.len, &img, &d)) {
+	if (sbat_file_map(file, SBAT_FILE_MAX_SIZE, &f, &d) ||
+	    sbat_image_parse(sbat_mapped_file_data(f), sbat_mapped_file_size(f), &img, &d)) {
 		cli_report_error(file, &d);
 		if (o->json) {
 			fputs(", \"error\": ", stdout);
@@ -106,7 +107,7 @@ lint_one(const cli_opts *o, const char *file, int index)
 		} else {
 			printf("%s: error: unreadable: %s\n", cli_quote(file), d.what ? d.what : sbat_strerror(d.code));
 		}
-		sbat_file_unmap(&f);
+		sbat_file_unmap(f);
 		return EXIT_FAILURE_;
 	}
 	out.img = img;
@@ -120,7 +121,7 @@ lint_one(const cli_opts *o, const char *file, int index)
 		printf("%s: clean\n", cli_quote(file));
 	status = lint_status(&counts);
 	sbat_image_free(img);
-	sbat_file_unmap(&f);
+	sbat_file_unmap(f);
 	return status;
 }
 

@@ -89,7 +89,7 @@ sizes:
 int
 cli_run_print(const cli_opts *o)
 {
-	sbat_mapped_file file = SBAT_MAPPED_FILE_INIT;
+	sbat_mapped_file *file = NULL;
 	sbat_image *img = NULL;
 	const uint8_t *data;
 	size_t n;
@@ -97,7 +97,8 @@ cli_run_print(const cli_opts *o)
 	sbat_csv *csv = NULL;
 	int status = EXIT_OK;
 
-	if (sbat_file_map(o->image, SBAT_FILE_MAX_SIZE, &file, &d) || sbat_image_parse(file.data, file.len, &img, &d)) {
+	if (sbat_file_map(o->image, SBAT_FILE_MAX_SIZE, &file, &d) ||
+	    sbat_image_parse(sbat_mapped_file_data(file), sbat_mapped_file_size(file), &img, &d)) {
 		status = cli_report_error(o->image, &d);
 		goto out;
 	}
@@ -126,6 +127,6 @@ cli_run_print(const cli_opts *o)
 	sbat_csv_free(csv);
 out:
 	sbat_image_free(img);
-	sbat_file_unmap(&file);
+	sbat_file_unmap(file);
 	return status;
 }

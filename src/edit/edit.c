@@ -3,6 +3,7 @@
 /* edit.c - parse, plan, emit and verify: the entry points that change .sbat */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 
 #include "util/diag.h"
 #include "pe/image_internal.h"
+#include "file/identity.h"
 #include "file/io_table.h"
 #include "edit/emit.h"
 #include "edit/verify.h"
@@ -48,6 +50,24 @@ prepare(work **ret, const sbat_image *img, const uint8_t *payload, size_t payloa
 	return SBAT_OK;
 }
 
+/* Options from a caller built against another layout are refused, not misread. */
+static sbat_err
+check_opts(const sbat_edit_opts *opts, sbat_diag *d)
+{
+	if (opts && opts->size != sizeof(sbat_edit_opts))
+		return diag_fail(d, SBAT_E_ABI,
+		                 "the edit options' size field is not sizeof(sbat_edit_opts) of this library "
+		                 "(start from SBAT_EDIT_OPTS_INIT)");
+	return SBAT_OK;
+}
+
+void
+sbat_edit_opts_init(sbat_edit_opts *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->size = sizeof(*opts);
+}
+
 sbat_err
 sbat_edit(const sbat_image *img, const uint8_t *payload, size_t payload_len, const sbat_edit_opts *opts,
           uint8_t **ret_out, size_t *ret_out_len, sbat_edit_report *ret_report, sbat_diag *d)
@@ -58,6 +78,9 @@ sbat_edit(const sbat_image *img, const uint8_t *payload, size_t payload_len, con
 	sink s;
 	sbat_err err;
 
+	err = check_opts(opts, d);
+	if (err)
+		return err;
 	err = prepare(&w, img, payload, payload_len, opts, d);
 	if (err)
 		return err;
@@ -116,10 +139,7 @@ input_unchanged(int fd, const struct stat *st)
 {
 	struct stat now;
 
-	return fstat(fd, &now) == 0 && now.st_dev == st->st_dev && now.st_ino == st->st_ino &&
-	       now.st_size == st->st_size && now.st_mtim.tv_sec == st->st_mtim.tv_sec &&
-	       now.st_mtim.tv_nsec == st->st_mtim.tv_nsec && now.st_ctim.tv_sec == st->st_ctim.tv_sec &&
-	       now.st_ctim.tv_nsec == st->st_ctim.tv_nsec;
+	return fstat(fd, &now) == 0 && sbat_file_unchanged(&now, st);
 }
 
 sbat_err
@@ -131,9 +151,13 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 	work *w;
 	sink s;
 	struct stat before;
-	int identity, dry_run = opts && opts->dry_run;
+	int identity, dry_run;
 	sbat_err err;
 
+	err = check_opts(opts, d);
+	if (err)
+		return err;
+	dry_run = opts && opts->dry_run;
 	if (in_fd >= 0 && fstat(in_fd, &before) != 0)
 		return diag_fail_errno(d, SBAT_E_IO, "cannot stat the input", errno);
 	if (in_fd >= 0 && (uint64_t)before.st_size != in_len)

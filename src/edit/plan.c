@@ -843,6 +843,7 @@ sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8
 	sbat_err err;
 
 	memset(p, 0, sizeof(*p));
+	p->report.version = SBAT_EDIT_REPORT_VERSION;
 	p->report.retired_index = -1;
 	if (!opts)
 		opts = &defaults;

@@ -16,6 +16,8 @@
 #include "sbat/input.h"
 
 #include "util/diag.h"
+#include "file/identity.h"
+#include "file/mapped.h"
 #include "file/path.h"
 
 /*
@@ -130,8 +132,8 @@ map_open_file(int fd, const struct stat *st, sbat_mapped_file *ret, sbat_diag *d
 	return SBAT_OK;
 }
 
-sbat_err
-sbat_file_map(const char *path, size_t max_size, sbat_mapped_file *ret, sbat_diag *d)
+static sbat_err
+map_path(const char *path, size_t max_size, sbat_mapped_file *ret, sbat_diag *d)
 {
 	struct stat st;
 	int fd;
@@ -178,18 +180,11 @@ lock_until(int fd, uint64_t deadline, sbat_diag *d)
 	}
 }
 
-/* 1 if a and b are the same file. */
-static int
-same_file(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
-}
-
 /* A concurrent edit may replace the file while we wait for its lock; follow it a few times. */
 #define OPEN_IMAGE_ATTEMPTS 16
 
-sbat_err
-sbat_file_open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_mapped_file *ret, sbat_diag *d)
+static sbat_err
+open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_mapped_file *ret, sbat_diag *d)
 {
 	uint64_t deadline = now_ms() + wait_ms;
 	const char *name;
@@ -213,7 +208,7 @@ sbat_file_open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_m
 			e = diag_fail_errno(d, SBAT_E_IO, "cannot stat", errno);
 			goto fail;
 		}
-		if (same_file(&st, &now))
+		if (sbat_same_file(&st, &now))
 			break;
 		close(fd);
 		fd = -1;
@@ -247,10 +242,77 @@ fail:
 	return e;
 }
 
-static int
-same_time(const struct timespec *a, const struct timespec *b)
+/* A new handle, unset (safe to unmap), for map_path or open_image to fill. */
+static sbat_mapped_file *
+mapped_new(void)
 {
-	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+	sbat_mapped_file *f = calloc(1, sizeof(*f));
+
+	if (f) {
+		f->fd = -1;
+		f->dir_fd = -1;
+	}
+	return f;
+}
+
+sbat_err
+sbat_file_map(const char *path, size_t max_size, sbat_mapped_file **ret, sbat_diag *d)
+{
+	sbat_mapped_file *f = mapped_new();
+	sbat_err e;
+
+	*ret = NULL;
+	if (!f)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	e = map_path(path, max_size, f, d);
+	if (e) {
+		free(f);
+		return e;
+	}
+	*ret = f;
+	return SBAT_OK;
+}
+
+sbat_err
+sbat_file_open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_mapped_file **ret, sbat_diag *d)
+{
+	sbat_mapped_file *f = mapped_new();
+	sbat_err e;
+
+	*ret = NULL;
+	if (!f)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	e = open_image(path, max_size, wait_ms, f, d);
+	if (e) {
+		free(f);
+		return e;
+	}
+	*ret = f;
+	return SBAT_OK;
+}
+
+const uint8_t *
+sbat_mapped_file_data(const sbat_mapped_file *f)
+{
+	return f->data;
+}
+
+size_t
+sbat_mapped_file_size(const sbat_mapped_file *f)
+{
+	return f->len;
+}
+
+int
+sbat_mapped_file_fd(const sbat_mapped_file *f)
+{
+	return f->fd;
+}
+
+mode_t
+sbat_mapped_file_mode(const sbat_mapped_file *f)
+{
+	return f->st.st_mode;
 }
 
 sbat_err
@@ -260,9 +322,7 @@ sbat_file_check_unchanged(const sbat_mapped_file *f, sbat_diag *d)
 
 	if (fstat(f->fd, &st) != 0)
 		return diag_fail_errno(d, SBAT_E_IO, "cannot stat", errno);
-	/* a coarse mtime (vfat: 2 s) can hide a write; ctime and size still tell most */
-	if (!same_file(&st, &f->st) || st.st_size != f->st.st_size || !same_time(&st.st_mtim, &f->st.st_mtim) ||
-	    !same_time(&st.st_ctim, &f->st.st_ctim))
+	if (!sbat_file_unchanged(&st, &f->st))
 		return diag_fail(d, SBAT_E_CHANGED, "the file was modified while being edited; nothing was written");
 	if (f->dir_fd >= 0) {
 		if (fstatat(f->dir_fd, f->name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
@@ -272,7 +332,7 @@ sbat_file_check_unchanged(const sbat_mapped_file *f, sbat_diag *d)
 				                 "edited; nothing was written");
 			return diag_fail_errno(d, SBAT_E_IO, "cannot stat", errno);
 		}
-		if (!same_file(&st, &f->st))
+		if (!sbat_same_file(&st, &f->st))
 			return diag_fail(d, SBAT_E_CHANGED,
 			                 "the name was given to another file while it was "
 			                 "being edited; nothing was written");
@@ -283,6 +343,8 @@ sbat_file_check_unchanged(const sbat_mapped_file *f, sbat_diag *d)
 void
 sbat_file_unmap(sbat_mapped_file *f)
 {
+	if (!f)
+		return;
 	if (f->len)
 		munmap((void *)(uintptr_t)f->data, f->len);
 	if (f->fd >= 0)
@@ -295,4 +357,5 @@ sbat_file_unmap(sbat_mapped_file *f)
 	f->name = NULL;
 	f->data = NULL;
 	f->len = 0;
+	free(f);
 }

@@ -14,7 +14,7 @@ sbat_io_pread_all(const sbat_io *io, int fd, void *buf, size_t len, uint64_t off
 	uint8_t *p = buf;
 
 	while (len > 0) {
-		ssize_t n = io && io->pread ? io->pread(fd, p, len, (off_t)offset) : pread(fd, p, len, (off_t)offset);
+		ssize_t n = io && io->pread ? io->pread(fd, p, len, (int64_t)offset) : pread(fd, p, len, (off_t)offset);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -38,7 +38,7 @@ sbat_io_pwrite_all(const sbat_io *io, int fd, const void *buf, size_t len, uint6
 	const uint8_t *p = buf;
 
 	while (len > 0) {
-		ssize_t n = io && io->pwrite ? io->pwrite(fd, p, len, (off_t)offset) :
+		ssize_t n = io && io->pwrite ? io->pwrite(fd, p, len, (int64_t)offset) :
 		                               pwrite(fd, p, len, (off_t)offset);
 
 		if (n < 0 && errno == EINTR)
@@ -57,15 +57,17 @@ sbat_io_pwrite_all(const sbat_io *io, int fd, const void *buf, size_t len, uint6
 }
 
 static ssize_t
-default_copy_range(int in_fd, off_t in_off, int out_fd, off_t out_off, size_t len)
+default_copy_range(int in_fd, int64_t in_offset, int out_fd, int64_t out_offset, size_t len)
 {
 #if defined(__linux__) && defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 27)
+	off_t in_off = (off_t)in_offset, out_off = (off_t)out_offset;
+
 	return copy_file_range(in_fd, &in_off, out_fd, &out_off, len, 0);
 #else
 	(void)in_fd;
-	(void)in_off;
+	(void)in_offset;
 	(void)out_fd;
-	(void)out_off;
+	(void)out_offset;
 	(void)len;
 	errno = ENOSYS;
 	return -1;
@@ -81,8 +83,8 @@ sbat_io_copy_range(const sbat_io *io, int in_fd, uint64_t in_off, int out_fd, ui
 		/* stay well inside ssize_t and the kernel's per-call limit */
 		size_t want = len > (1u << 30) ? (1u << 30) : (size_t)len;
 		ssize_t n = io && io->copy_range ?
-		                io->copy_range(in_fd, (off_t)in_off, out_fd, (off_t)out_off, want) :
-		                default_copy_range(in_fd, (off_t)in_off, out_fd, (off_t)out_off, want);
+		                io->copy_range(in_fd, (int64_t)in_off, out_fd, (int64_t)out_off, want) :
+		                default_copy_range(in_fd, (int64_t)in_off, out_fd, (int64_t)out_off, want);
 
 		if (n < 0 && errno == EINTR)
 			continue;

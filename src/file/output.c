@@ -17,7 +17,9 @@
 #include "sbat/output.h"
 
 #include "util/diag.h"
+#include "file/identity.h"
 #include "file/io_table.h"
+#include "file/mapped.h"
 #include "file/path.h"
 
 /*
@@ -465,10 +467,7 @@ source_unchanged(const sbat_output *o, int *ret_gone)
 		*ret_gone = errno == ENOENT;
 		return 0;
 	}
-	return now.st_size == o->src_st.st_size && now.st_mtim.tv_sec == o->src_st.st_mtim.tv_sec &&
-	       now.st_mtim.tv_nsec == o->src_st.st_mtim.tv_nsec && now.st_ctim.tv_sec == o->src_st.st_ctim.tv_sec &&
-	       now.st_ctim.tv_nsec == o->src_st.st_ctim.tv_nsec && named.st_dev == o->src_st.st_dev &&
-	       named.st_ino == o->src_st.st_ino;
+	return sbat_file_unchanged(&now, &o->src_st) && sbat_same_file(&named, &o->src_st);
 }
 
 /* The new file takes the metadata it must have; "what" names the step that failed. */
@@ -536,7 +535,7 @@ fail:
 sbat_err
 sbat_file_write_atomic(const char *path, mode_t mode, const uint8_t *buf, size_t len, sbat_diag *d)
 {
-	sbat_mapped_file image = SBAT_MAPPED_FILE_INIT;
+	sbat_mapped_file *image = NULL;
 	sbat_output *o;
 	struct stat st;
 	sbat_err e;
@@ -546,21 +545,21 @@ sbat_file_write_atomic(const char *path, mode_t mode, const uint8_t *buf, size_t
 	if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
 		e = sbat_file_open_image(path, SBAT_FILE_MAX_SIZE, 0, &image, d);
 		if (!e)
-			e = sbat_output_open_replace(&image, NULL, &o, d);
+			e = sbat_output_open_replace(image, NULL, &o, d);
 	} else {
 		e = sbat_output_open_new(path, mode, NULL, &o, d);
 	}
 	if (e) {
-		sbat_file_unmap(&image);
+		sbat_file_unmap(image);
 		return e;
 	}
 	if (sbat_io_pwrite_all(o->io, o->fd, buf, len, 0) != 0) {
 		err = errno;
 		sbat_output_abort(o);
-		sbat_file_unmap(&image);
+		sbat_file_unmap(image);
 		return diag_fail_errno(d, SBAT_E_IO, "cannot write the temporary file", err);
 	}
 	e = sbat_output_commit(o, d);
-	sbat_file_unmap(&image);
+	sbat_file_unmap(image);
 	return e;
 }

@@ -27,6 +27,7 @@ static inline sbat_err
 diag_fail_at(sbat_diag *d, sbat_err code, const char *what, uint64_t offset)
 {
 	if (d) {
+		d->version = SBAT_DIAG_VERSION;
 		d->code = code;
 		d->what = what;
 		d->offset = offset;
@@ -40,6 +41,7 @@ diag_fail_at(sbat_diag *d, sbat_err code, const char *what, uint64_t offset)
 		d->other_name[0] = '\0';
 		d->existing_generation = 0;
 		d->new_generation = 0;
+		memset(d->reserved, 0, sizeof(d->reserved));
 	}
 	return code;
 }

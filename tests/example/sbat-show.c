@@ -24,7 +24,7 @@ fail(const char *file, const sbat_diag *d)
 int
 main(int argc, char **argv)
 {
-	sbat_mapped_file file = SBAT_MAPPED_FILE_INIT;
+	sbat_mapped_file *file = NULL;
 	sbat_image *img = NULL;
 	const sbat_image_info *info;
 	const uint8_t *text;
@@ -37,7 +37,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: sbat-show IMAGE\n");
 		return 2;
 	}
-	if (sbat_file_map(argv[1], SBAT_FILE_MAX_SIZE, &file, &d) || sbat_image_parse(file.data, file.len, &img, &d)) {
+	if (sbat_file_map(argv[1], SBAT_FILE_MAX_SIZE, &file, &d) ||
+	    sbat_image_parse(sbat_mapped_file_data(file), sbat_mapped_file_size(file), &img, &d)) {
 		status = fail(argv[1], &d);
 		goto out;
 	}
@@ -61,6 +62,6 @@ main(int argc, char **argv)
 out:
 	sbat_csv_free(csv);
 	sbat_image_free(img);
-	sbat_file_unmap(&file);
+	sbat_file_unmap(file);
 	return status;
 }

@@ -237,7 +237,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1 || size > FUZZ_MAX_INPUT)
 		return 0;
 	op = data[0] & OP_MASK;
-	memset(&opts, 0, sizeof(opts));
+	sbat_edit_opts_init(&opts);
 	opts.strip_signature = (data[0] & OP_STRIP) != 0;
 	opts.relocate = (data[0] & OP_RELOCATE) != 0;
 	opts.remove = op == OP_REMOVE;

@@ -511,7 +511,7 @@ test_edit_strip_signature(void **state)
 	sbat_diag d;
 
 	(void)state;
-	memset(&opts, 0, sizeof(opts));
+	sbat_edit_opts_init(&opts);
 	opts.strip_signature = 1;
 	fx_spec_init(&spec, FX_PLAIN);
 	spec.cert_len = 0x400;
@@ -772,7 +772,7 @@ opts_with(int relocate, int remove)
 {
 	sbat_edit_opts o;
 
-	memset(&o, 0, sizeof(o));
+	sbat_edit_opts_init(&o);
 	o.relocate = relocate;
 	o.remove = remove;
 	return o;
@@ -999,6 +999,75 @@ test_edit_remove_without_sbat_refused(void **state)
 	(void)state;
 	assert_int_equal(edit_buf(in.buf, in.len, NULL, 0, &rm, &out, &out_len, NULL, &d), SBAT_E_NO_SBAT);
 	assert_null(out);
+	free(in.buf);
+}
+
+/* Options of another layout (size not this library's) are refused by both edit calls, before anything is read. */
+static void
+test_edit_opts_size_checked(void **state)
+{
+	static const sbat_edit_opts init = SBAT_EDIT_OPTS_INIT;
+	const size_t sizes[] = { 0, sizeof(sbat_edit_opts) - 1, sizeof(sbat_edit_opts) + 8, 1u << 20 };
+	image in = build_kind(FX_PLAIN);
+	sbat_edit_opts o;
+	sbat_edit_report r;
+	sbat_image *img;
+	uint8_t *out = NULL;
+	size_t out_len, i;
+	sbat_diag d;
+
+	(void)state;
+	assert_int_equal(init.size, sizeof(sbat_edit_opts));
+	assert_int_equal(init.strip_signature | init.relocate | init.remove | init.write_unchanged | init.dry_run, 0);
+	memset(&o, 0xa5, sizeof(o));
+	sbat_edit_opts_init(&o);
+	assert_memory_equal(&o, &init, sizeof(o));
+	assert_int_equal(sbat_image_parse(in.buf, in.len, &img, &d), SBAT_OK);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		o.size = sizes[i];
+		memset(&d, 0, sizeof(d));
+		assert_int_equal(sbat_edit(img, PAYLOAD, PAYLOAD_LEN, &o, &out, &out_len, &r, &d), SBAT_E_ABI);
+		assert_null(out);
+		assert_int_equal(d.code, SBAT_E_ABI);
+		assert_non_null(strstr(d.what, "SBAT_EDIT_OPTS_INIT"));
+		assert_int_equal(sbat_edit_fd(img, -1, PAYLOAD, PAYLOAD_LEN, &o, NULL, &r, &d), SBAT_E_ABI);
+	}
+	/* the right size, and no options at all, edit */
+	o.size = sizeof(o);
+	assert_int_equal(sbat_edit(img, PAYLOAD, PAYLOAD_LEN, &o, &out, &out_len, &r, &d), SBAT_OK);
+	free(out);
+	out = NULL;
+	assert_int_equal(sbat_edit(img, PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, NULL, &d), SBAT_OK);
+	free(out);
+	sbat_image_free(img);
+	free(in.buf);
+}
+
+/* The report and the diagnostic say which layout filled them, and their reserved space is zero. */
+static void
+test_edit_report_and_diag_versions(void **state)
+{
+	static const uint64_t zero[8];
+	image in = build_kind(FX_PLAIN);
+	sbat_edit_opts rm = opts_with(0, 1);
+	sbat_edit_report r;
+	uint8_t *out = NULL;
+	size_t out_len;
+	sbat_diag d;
+
+	(void)state;
+	memset(&r, 0xa5, sizeof(r));
+	assert_int_equal(edit_buf(in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, &r, &d), SBAT_OK);
+	assert_int_equal(r.version, SBAT_EDIT_REPORT_VERSION);
+	assert_int_equal(SBAT_EDIT_REPORT_VERSION, 1);
+	assert_memory_equal(r.reserved, zero, sizeof(zero));
+	free(out);
+	out = NULL;
+	memset(&d, 0xa5, sizeof(d));
+	assert_int_equal(edit_buf(in.buf, in.len, NULL, 0, &rm, &out, &out_len, NULL, &d), SBAT_E_NO_SBAT);
+	assert_int_equal(d.version, SBAT_DIAG_VERSION);
+	assert_int_equal(SBAT_DIAG_VERSION, 1);
+	assert_memory_equal(d.reserved, zero, sizeof(zero));
 	free(in.buf);
 }
 
@@ -1465,6 +1534,8 @@ main(void)
 		cmocka_unit_test(test_edit_remove_undoes_insert),
 		cmocka_unit_test(test_edit_remove_mid_file_retires),
 		cmocka_unit_test(test_edit_remove_without_sbat_refused),
+		cmocka_unit_test(test_edit_opts_size_checked),
+		cmocka_unit_test(test_edit_report_and_diag_versions),
 		cmocka_unit_test(test_edit_arm64_nop_filler),
 		cmocka_unit_test(test_edit_replace_tightly_packed),
 		cmocka_unit_test(test_edit_verify_kept_catches_lost_bytes),

@@ -23,6 +23,7 @@
 
 #include "sbat/input.h"
 #include "sbat/output.h"
+#include "file/identity.h"
 
 #define CONTENT_A "old contents of the image\n"
 #define CONTENT_B "new contents, a little longer than the old ones\n"
@@ -732,6 +733,45 @@ test_write_then_read(void **state)
 	free(buf);
 }
 
+/* The one identity check: every field it compares, changed alone, makes the file another or a changed one. */
+static void
+test_identity_fields(void **state)
+{
+	struct stat a, b;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.st_dev = 3;
+	a.st_ino = 42;
+	a.st_size = 4096;
+	a.st_mtim.tv_sec = 1000;
+	a.st_mtim.tv_nsec = 5;
+	a.st_ctim.tv_sec = 2000;
+	a.st_ctim.tv_nsec = 7;
+	b = a;
+	assert_true(sbat_same_file(&a, &b));
+	assert_true(sbat_file_unchanged(&a, &b));
+	b.st_mode = a.st_mode ^ 0111; /* not compared: a chmod is no change of content */
+	assert_true(sbat_file_unchanged(&a, &b));
+
+#define CHANGED(field, value, identity)                                                                                \
+	do {                                                                                                           \
+		b = a;                                                                                                 \
+		b.field = (value);                                                                                     \
+		assert_int_equal(sbat_same_file(&a, &b), !(identity));                                                 \
+		assert_false(sbat_file_unchanged(&a, &b));                                                             \
+		assert_false(sbat_file_unchanged(&b, &a));                                                             \
+	} while (0)
+	CHANGED(st_dev, 4, 1);
+	CHANGED(st_ino, 43, 1);
+	CHANGED(st_size, 4097, 0);
+	CHANGED(st_mtim.tv_sec, 1001, 0);
+	CHANGED(st_mtim.tv_nsec, 6, 0);
+	CHANGED(st_ctim.tv_sec, 2001, 0);
+	CHANGED(st_ctim.tv_nsec, 8, 0);
+#undef CHANGED
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup_dir, teardown_dir)
 
 int
@@ -759,6 +799,7 @@ main(void)
 		T(test_write_relative_name),
 		T(test_write_keeps_owner),
 		T(test_write_then_read),
+		cmocka_unit_test(test_identity_fields),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

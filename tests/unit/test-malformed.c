@@ -1042,7 +1042,7 @@ edit_expect(const uint8_t *img, size_t len, int strip, sbat_err code, const char
 	sbat_diag d;
 	sbat_err r;
 
-	memset(&opts, 0, sizeof(opts));
+	sbat_edit_opts_init(&opts);
 	opts.strip_signature = strip;
 	memset(&d, 0, sizeof(d));
 	r = edit_buf(img, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, &opts, &out, &out_len, &rep, &d);
@@ -1075,7 +1075,7 @@ edit_ok(const uint8_t *img, size_t len, int strip, sbat_edit_report *rep, uint8_
 	sbat_diag d;
 
 	assert_non_null(pe);
-	memset(&opts, 0, sizeof(opts));
+	sbat_edit_opts_init(&opts);
 	opts.strip_signature = strip;
 	memset(&d, 0, sizeof(d));
 	*ret_out = NULL;
@@ -1625,7 +1625,7 @@ test_edit_payload_length_refused(void **state)
 	memset(&d, 0, sizeof(d));
 	assert_int_equal(edit_buf(buf, len, (const uint8_t *)PAYLOAD, 0, NULL, &out, &out_len, NULL, &d), SBAT_E_CSV);
 	assert_string_equal(d.what, "SBAT payload is empty or too large");
-	memset(&rm, 0, sizeof(rm));
+	sbat_edit_opts_init(&rm);
 	rm.remove = 1;
 	assert_int_equal(edit_buf(buf, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, &rm, &out, &out_len, NULL, &d),
 	                 SBAT_E_CSV);
@@ -1753,7 +1753,7 @@ test_random_pokes(void **state)
 				assert_int_equal(d1.code, r1);
 				assert_non_null(d1.what);
 			}
-			memset(&opts, 0, sizeof(opts));
+			sbat_edit_opts_init(&opts);
 			opts.strip_signature = (int)(it & 1);
 			memset(&d2, 0, sizeof(d2));
 			r2 = edit_buf(img, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, &opts, &out, &out_len, &rep,

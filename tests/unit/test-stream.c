@@ -46,7 +46,7 @@ static struct {
 } fault;
 
 static ssize_t
-hook_pwrite(int fd, const void *buf, size_t len, off_t off)
+hook_pwrite(int fd, const void *buf, size_t len, int64_t off)
 {
 	fault.calls++;
 	if (fault.kill_at && fault.calls == fault.kill_at)
@@ -61,7 +61,7 @@ hook_pwrite(int fd, const void *buf, size_t len, off_t off)
 }
 
 static ssize_t
-hook_copy(int in_fd, off_t in_off, int out_fd, off_t out_off, size_t len)
+hook_copy(int in_fd, int64_t in_off, int out_fd, int64_t out_off, size_t len)
 {
 	uint8_t buf[4096];
 	ssize_t n;
@@ -191,22 +191,23 @@ assert_target_is(const uint8_t *buf, size_t len)
 static sbat_err
 edit_file(const sbat_io *io, const sbat_edit_opts *opts, sbat_edit_report *r, sbat_diag *d)
 {
-	sbat_mapped_file in = SBAT_MAPPED_FILE_INIT;
+	sbat_mapped_file *in = NULL;
 	sbat_output *out;
 	sbat_err err;
 
 	err = sbat_file_open_image(target, SBAT_FILE_MAX_SIZE, 0, &in, d);
 	if (err)
 		return err;
-	err = sbat_output_open_replace(&in, io, &out, d);
+	err = sbat_output_open_replace(in, io, &out, d);
 	if (!err) {
-		err = edit_fd_buf(in.data, in.len, in.fd, PAYLOAD, PAYLOAD_LEN, opts, out, r, d);
+		err = edit_fd_buf(sbat_mapped_file_data(in), sbat_mapped_file_size(in), sbat_mapped_file_fd(in),
+		                  PAYLOAD, PAYLOAD_LEN, opts, out, r, d);
 		if (!err && !r->unchanged)
 			err = sbat_output_commit(out, d);
 		else
 			sbat_output_abort(out);
 	}
-	sbat_file_unmap(&in);
+	sbat_file_unmap(in);
 	return err;
 }
 
@@ -447,7 +448,7 @@ test_stream_dry_run_needs_little_space(void **state)
 	size_t len, mem_len;
 	sbat_edit_opts opts;
 	sbat_edit_report r, mem_r;
-	sbat_mapped_file in = SBAT_MAPPED_FILE_INIT;
+	sbat_mapped_file *in = NULL;
 	sbat_output *out;
 	sbat_diag d;
 	struct stat st;
@@ -459,11 +460,12 @@ test_stream_dry_run_needs_little_space(void **state)
 	assert_int_equal(fx_build(&spec, &img, &len), 0);
 	assert_int_equal(edit_buf(img, len, PAYLOAD, PAYLOAD_LEN, NULL, &mem, &mem_len, &mem_r, NULL), SBAT_OK);
 	write_target(img, len);
-	memset(&opts, 0, sizeof(opts));
+	sbat_edit_opts_init(&opts);
 	opts.dry_run = 1;
 	assert_int_equal(sbat_file_map(target, SBAT_FILE_MAX_SIZE, &in, &d), SBAT_OK);
 	assert_int_equal(sbat_output_open_scratch(NULL, &out, &d), SBAT_OK);
-	if (edit_fd_buf(in.data, in.len, in.fd, PAYLOAD, PAYLOAD_LEN, &opts, out, &r, &d) != SBAT_OK)
+	if (edit_fd_buf(sbat_mapped_file_data(in), sbat_mapped_file_size(in), sbat_mapped_file_fd(in), PAYLOAD,
+	                PAYLOAD_LEN, &opts, out, &r, &d) != SBAT_OK)
 		fail_msg("dry run: %s", d.what);
 	assert_int_equal(fstat(sbat_output_fd(out), &st), 0);
 	assert_int_equal((uint64_t)st.st_size, mem_len);
@@ -472,7 +474,7 @@ test_stream_dry_run_needs_little_space(void **state)
 	assert_int_equal(r.output_size, mem_r.output_size);
 	assert_int_equal(r.new_checksum, mem_r.new_checksum);
 	sbat_output_abort(out);
-	sbat_file_unmap(&in);
+	sbat_file_unmap(in);
 	assert_target_is(img, len);
 	free(img);
 	free(mem);
@@ -485,7 +487,7 @@ test_stream_named_temporary(void **state)
 	fx_spec spec;
 	uint8_t *img, *mem;
 	size_t len, mem_len;
-	sbat_mapped_file in = SBAT_MAPPED_FILE_INIT;
+	sbat_mapped_file *in = NULL;
 	sbat_output *out;
 	sbat_edit_report r;
 	sbat_diag d;
@@ -501,12 +503,12 @@ test_stream_named_temporary(void **state)
 
 	write_target(img, len);
 	assert_int_equal(sbat_file_open_image(target, SBAT_FILE_MAX_SIZE, 0, &in, &d), SBAT_OK);
-	assert_int_equal(sbat_output_open_replace(&in, &no_tmpfile, &out, &d), SBAT_OK);
+	assert_int_equal(sbat_output_open_replace(in, &no_tmpfile, &out, &d), SBAT_OK);
 	assert_int_equal(dir_entries(), 2); /* the named temporary */
 	sbat_output_remove_temporaries();   /* what a signal handler calls */
 	assert_int_equal(dir_entries(), 1);
 	sbat_output_abort(out);
-	sbat_file_unmap(&in);
+	sbat_file_unmap(in);
 	assert_target_is(img, len);
 	free(img);
 	free(mem);
@@ -519,7 +521,7 @@ test_stream_lock(void **state)
 	fx_spec spec;
 	uint8_t *img;
 	size_t len;
-	sbat_mapped_file in = SBAT_MAPPED_FILE_INIT, again = SBAT_MAPPED_FILE_INIT;
+	sbat_mapped_file *in = NULL, *again = NULL;
 	sbat_output *out;
 	sbat_edit_report r;
 	sbat_diag d;
@@ -538,15 +540,15 @@ test_stream_lock(void **state)
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		/* meanwhile the holder replaces the file: the waiter must get the new one */
-		sbat_mapped_file w = SBAT_MAPPED_FILE_INIT;
+		sbat_mapped_file *w = NULL;
 		const uint8_t *data;
 		size_t n;
 		sbat_pe *pe = malloc(sizeof(*pe));
 
-		sbat_file_unmap(&in); /* an inherited descriptor would share the parent's lock */
+		sbat_file_unmap(in); /* an inherited descriptor would share the parent's lock */
 		if (sbat_file_open_image(target, SBAT_FILE_MAX_SIZE, 5000, &w, &d) != SBAT_OK || !pe ||
-		    sbat_pe_parse(w.data, w.len, pe, &d) != SBAT_OK ||
-		    sbat_pe_sbat_data(pe, w.data, w.len, &data, &n, &d) != SBAT_OK)
+		    sbat_pe_parse(sbat_mapped_file_data(w), sbat_mapped_file_size(w), pe, &d) != SBAT_OK ||
+		    sbat_pe_sbat_data(pe, sbat_mapped_file_data(w), sbat_mapped_file_size(w), &data, &n, &d) != SBAT_OK)
 			_exit(1);
 		_exit(0);
 	}
@@ -556,10 +558,12 @@ test_stream_lock(void **state)
 		nanosleep(&pause, NULL);
 	}
 	/* the holder edits while it holds the lock, then lets go */
-	assert_int_equal(sbat_output_open_replace(&in, NULL, &out, &d), SBAT_OK);
-	assert_int_equal(edit_fd_buf(in.data, in.len, in.fd, PAYLOAD, PAYLOAD_LEN, NULL, out, &r, &d), SBAT_OK);
+	assert_int_equal(sbat_output_open_replace(in, NULL, &out, &d), SBAT_OK);
+	assert_int_equal(edit_fd_buf(sbat_mapped_file_data(in), sbat_mapped_file_size(in), sbat_mapped_file_fd(in),
+	                             PAYLOAD, PAYLOAD_LEN, NULL, out, &r, &d),
+	                 SBAT_OK);
 	assert_int_equal(sbat_output_commit(out, &d), SBAT_OK);
-	sbat_file_unmap(&in);
+	sbat_file_unmap(in);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
@@ -611,7 +615,7 @@ test_stream_name_reused_during_edit(void **state)
 static int read_calls;
 
 static ssize_t
-hook_pread_fail(int fd, void *buf, size_t len, off_t off)
+hook_pread_fail(int fd, void *buf, size_t len, int64_t off)
 {
 	(void)fd;
 	(void)buf;
@@ -623,7 +627,7 @@ hook_pread_fail(int fd, void *buf, size_t len, off_t off)
 }
 
 static ssize_t
-hook_copy_enosys(int in_fd, off_t in_off, int out_fd, off_t out_off, size_t len)
+hook_copy_enosys(int in_fd, int64_t in_off, int out_fd, int64_t out_off, size_t len)
 {
 	(void)in_fd;
 	(void)in_off;
