@@ -36,6 +36,15 @@ typedef struct sbat_mapped_file sbat_mapped_file;
 SBAT_API sbat_err sbat_file_map(const char *path, size_t max_size, sbat_mapped_file **ret, sbat_diag *reterr);
 
 /*
+ * Map the file already open as fd, for a caller that opened it itself (for
+ * example without following a symbolic link) and must judge that very
+ * file, not what its path names by now. The same checks as sbat_file_map:
+ * a regular file of at most max_size bytes. fd stays the caller's: the
+ * mapped file holds its own duplicate, closed by sbat_file_unmap.
+ */
+SBAT_API sbat_err sbat_file_map_fd(int fd, size_t max_size, sbat_mapped_file **ret, sbat_diag *reterr);
+
+/*
  * Open and map an image that is to be replaced in place. The directory of
  * `path` is opened once; the file, the temporary that replaces it and the
  * rename are all relative to that descriptor (see sbat_output_open_replace),

@@ -409,7 +409,7 @@ shim_ignores_sbat(const sbat_image *img, judgement *j)
  * reported unreadable.
  */
 static enum cli_scan_result
-judge_image(audit *a, const char *path, int found_by_scan)
+judge_image(audit *a, const char *path, int fd, int found_by_scan)
 {
 	sbat_mapped_file *f = NULL;
 	sbat_image *img = NULL;
@@ -420,7 +420,8 @@ judge_image(audit *a, const char *path, int found_by_scan)
 
 	start_judgement(&j, path);
 	j.v = VERDICT_UNREADABLE;
-	if (sbat_file_map(path, SBAT_FILE_MAX_SIZE, &f, &j.d) != SBAT_OK)
+	if ((fd >= 0 ? sbat_file_map_fd(fd, SBAT_FILE_MAX_SIZE, &f, &j.d) :
+	               sbat_file_map(path, SBAT_FILE_MAX_SIZE, &f, &j.d)) != SBAT_OK)
 		goto report;
 	if (sbat_image_parse(sbat_mapped_file_data(f), sbat_mapped_file_size(f), &img, &j.d) != SBAT_OK) {
 		if (found_by_scan)
@@ -465,9 +466,9 @@ judge_csv(audit *a, const char *path)
 }
 
 static enum cli_scan_result
-scan_candidate(void *ctx, const char *path)
+scan_candidate(void *ctx, const char *path, int fd)
 {
-	return judge_image(ctx, path, 1);
+	return judge_image(ctx, path, fd, 1);
 }
 
 static void
@@ -495,7 +496,7 @@ judge_target(audit *a, const char *path)
 		a->scanned = 1;
 		return cli_scan_dir(&a->scan, path);
 	}
-	judge_image(a, path, 0);
+	judge_image(a, path, -1, 0);
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sbat/sbat.h"
 
@@ -61,6 +62,24 @@ open_image(const cli_opts *o, sbat_mapped_file **image, sbat_diag *d)
 	if (o->output || o->dry_run)
 		return sbat_file_map(o->image, SBAT_FILE_MAX_SIZE, image, d);
 	return sbat_file_open_image(o->image, SBAT_FILE_MAX_SIZE, o->lock_timeout_ms, image, d);
+}
+
+/*
+ * --output naming IMAGE itself (another link or path to the same inode):
+ * refused as cp refuses it, since a new file there would drop IMAGE's ACL,
+ * owner and setuid bits without the in-place edit's lock. 1 when refused.
+ */
+static int
+output_is_input(const cli_opts *o, const sbat_mapped_file *image)
+{
+	struct stat st, in;
+
+	if (!o->output || stat(o->output, &st) != 0 || fstat(sbat_mapped_file_fd(image), &in) != 0 ||
+	    st.st_dev != in.st_dev || st.st_ino != in.st_ino)
+		return 0;
+	cli_message(o->output, "is the same file as the image (the same inode): edit it in place without "
+	                       "--output; nothing was written");
+	return 1;
 }
 
 static sbat_err
@@ -137,6 +156,8 @@ cli_run_edit(const cli_opts *o)
 	if (o->verbose)
 		cli_describe_image(o->image, img);
 	if (o->merge && merge_payload(o, img, &payload, &payload_len) != EXIT_OK)
+		goto out;
+	if (output_is_input(o, file))
 		goto out;
 	if (open_output(o, file, &out, &d)) {
 		cli_report_error(o->dry_run ? "temporary file" : o->output ? o->output : o->image, &d);

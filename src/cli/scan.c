@@ -142,15 +142,17 @@ join(const char *dir, const char *name)
 /*
  * Does the regular file at path start with "MZ"? Read without following a
  * link that replaced it meanwhile, and without blocking on a FIFO that did.
- * 1 yes, 0 no, -1 unreadable (d says why).
+ * 1 yes, with *ret_fd open on it (to be judged, not the path again); 0 no;
+ * -1 unreadable (d says why).
  */
 static int
-starts_with_mz(const char *path, sbat_diag *d)
+starts_with_mz(const char *path, int *ret_fd, sbat_diag *d)
 {
 	unsigned char magic[2];
 	ssize_t n;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
 
+	*ret_fd = -1;
 	if (fd < 0) {
 		fail_errno(d, "cannot open", errno);
 		return -1;
@@ -160,10 +162,12 @@ starts_with_mz(const char *path, sbat_diag *d)
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		fail_errno(d, "read failed", errno);
+	if (n == 2 && magic[0] == 'M' && magic[1] == 'Z') {
+		*ret_fd = fd;
+		return 1;
+	}
 	close(fd);
-	if (n < 0)
-		return -1;
-	return n == 2 && magic[0] == 'M' && magic[1] == 'Z';
+	return n < 0 ? -1 : 0;
 }
 
 static int scan_at(cli_scan *s, const char *dir, const struct stat *st, unsigned depth);
@@ -174,7 +178,7 @@ scan_entry(cli_scan *s, const char *path, unsigned depth)
 {
 	struct stat st;
 	sbat_diag d;
-	int mz;
+	int mz, fd = -1;
 
 	if (lstat(path, &st) != 0) {
 		fail_errno(&d, "cannot stat", errno);
@@ -188,11 +192,13 @@ scan_entry(cli_scan *s, const char *path, unsigned depth)
 	if (S_ISDIR(st.st_mode))
 		return scan_at(s, path, &st, depth + 1);
 	/* devices, FIFOs and sockets are never opened */
-	mz = S_ISREG(st.st_mode) ? starts_with_mz(path, &d) : 0;
+	mz = S_ISREG(st.st_mode) ? starts_with_mz(path, &fd, &d) : 0;
 	if (mz < 0)
 		s->on_unreadable(s->ctx, path, &d);
-	else if (mz == 0 || s->on_candidate(s->ctx, path) == CLI_SCAN_NOT_PE)
+	else if (mz == 0 || s->on_candidate(s->ctx, path, fd) == CLI_SCAN_NOT_PE)
 		s->n_not_pe++;
+	if (fd >= 0)
+		close(fd);
 	return 0;
 }
 

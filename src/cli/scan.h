@@ -9,13 +9,16 @@
 
 /*
  * A regular file that a directory scan found and that starts with "MZ":
- * the callback judges it and says whether it was a PE image after all.
+ * the callback judges it and says whether it was a PE image after all. It
+ * gets the descriptor the scan opened (without following a symbolic link)
+ * and read "MZ" from, and judges that file, never the path again; the scan
+ * closes it afterwards.
  */
 enum cli_scan_result { CLI_SCAN_JUDGED, CLI_SCAN_NOT_PE };
 
 /* What a directory scan reports to, and what it counted. */
 typedef struct cli_scan {
-	enum cli_scan_result (*on_candidate)(void *ctx, const char *path);
+	enum cli_scan_result (*on_candidate)(void *ctx, const char *path, int fd);
 	/* a file or directory that could not be read; the scan goes on */
 	void (*on_unreadable)(void *ctx, const char *path, const sbat_diag *d);
 	void *ctx;

@@ -14,6 +14,7 @@
 #include "pe/image_internal.h"
 #include "file/identity.h"
 #include "file/io_table.h"
+#include "file/content.h"
 #include "edit/emit.h"
 #include "edit/verify.h"
 
@@ -142,6 +143,26 @@ input_unchanged(int fd, const struct stat *st)
 	return fstat(fd, &now) == 0 && sbat_file_unchanged(&now, st);
 }
 
+/*
+ * The input's content must not change between the read and the rename,
+ * whatever its time stamps can tell: the sum of what was read is checked by
+ * commit, just before the rename, when the output replaces the input; else
+ * (a new file, a dry run) here, after the output was written.
+ */
+static sbat_err
+check_content_later(int in_fd, uint64_t len, uint64_t sum, sbat_output *out, sbat_diag *d)
+{
+	uint64_t now;
+
+	if (sbat_output_expect_source(out, (size_t)len, sum))
+		return SBAT_OK;
+	if (sbat_content_sum_fd(in_fd, (size_t)len, &now) != 0)
+		return diag_fail_errno(d, SBAT_E_IO, "cannot read the file again to compare it", errno);
+	if (now != sum)
+		return diag_fail(d, SBAT_E_CHANGED, "the file was modified while being edited; nothing was written");
+	return SBAT_OK;
+}
+
 sbat_err
 sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t payload_len, const sbat_edit_opts *opts,
              sbat_output *out, sbat_edit_report *ret_report, sbat_diag *d)
@@ -151,6 +172,7 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 	work *w;
 	sink s;
 	struct stat before;
+	uint64_t sum = 0;
 	int identity, dry_run;
 	sbat_err err;
 
@@ -162,6 +184,8 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 		return diag_fail_errno(d, SBAT_E_IO, "cannot stat the input", errno);
 	if (in_fd >= 0 && (uint64_t)before.st_size != in_len)
 		return diag_fail(d, SBAT_E_CHANGED, "the file changed size since it was read");
+	if (in_fd >= 0)
+		sum = sbat_content_sum(in, in_len);
 	err = prepare(&w, img, payload, payload_len, opts, d);
 	if (err)
 		return err;
@@ -187,6 +211,8 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 		if (in_fd >= 0 && !input_unchanged(in_fd, &before))
 			err = diag_fail(d, SBAT_E_CHANGED,
 			                "the file was modified while being edited; nothing was written");
+		if (!err && in_fd >= 0)
+			err = check_content_later(in_fd, in_len, sum, out, d);
 	}
 	if (err) {
 		free(w);

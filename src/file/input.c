@@ -145,6 +145,42 @@ map_path(const char *path, size_t max_size, sbat_mapped_file *ret, sbat_diag *d)
 	return map_open_file(fd, &st, ret, d);
 }
 
+/* The size limit and its message, as open_regular words them. */
+static sbat_err
+check_size(const struct stat *st, size_t max_size, sbat_diag *d)
+{
+	if ((uint64_t)st->st_size <= max_size)
+		return SBAT_OK;
+	return diag_fail(d, SBAT_E_TOO_BIG,
+	                 max_size >= SBAT_FILE_MAX_SIZE ?
+	                     "file is larger than 1 GiB, the largest image accepted" :
+	                     "file is larger than 64 KiB, the most a CSV or SbatLevel may hold");
+}
+
+static sbat_err
+map_fd(int fd, size_t max_size, sbat_mapped_file *ret, sbat_diag *d)
+{
+	struct stat st;
+	int dup_fd, err;
+	sbat_err e;
+
+	dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (dup_fd < 0)
+		return diag_fail_errno(d, SBAT_E_IO, "cannot duplicate a file descriptor", errno);
+	if (fstat(dup_fd, &st) != 0) {
+		err = errno;
+		close(dup_fd);
+		return diag_fail_errno(d, SBAT_E_IO, "cannot stat", err);
+	}
+	e = !S_ISREG(st.st_mode) ? diag_fail(d, SBAT_E_NOT_REGULAR, "not a regular file") :
+	                           check_size(&st, max_size, d);
+	if (e) {
+		close(dup_fd);
+		return e;
+	}
+	return map_open_file(dup_fd, &st, ret, d);
+}
+
 static uint64_t
 now_ms(void)
 {
@@ -265,6 +301,24 @@ sbat_file_map(const char *path, size_t max_size, sbat_mapped_file **ret, sbat_di
 	if (!f)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
 	e = map_path(path, max_size, f, d);
+	if (e) {
+		free(f);
+		return e;
+	}
+	*ret = f;
+	return SBAT_OK;
+}
+
+sbat_err
+sbat_file_map_fd(int fd, size_t max_size, sbat_mapped_file **ret, sbat_diag *d)
+{
+	sbat_mapped_file *f = mapped_new();
+	sbat_err e;
+
+	*ret = NULL;
+	if (!f)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	e = map_fd(fd, max_size, f, d);
 	if (e) {
 		free(f);
 		return e;

@@ -21,6 +21,8 @@
 #include "file/io_table.h"
 #include "file/mapped.h"
 #include "file/path.h"
+#include "file/content.h"
+#include "file/stale.h"
 
 /*
  * Life of an output: open (a nameless or named temporary in the target's
@@ -41,6 +43,9 @@ struct sbat_output {
 	struct stat src_st;          /* replace: that file when it was opened */
 	mode_t mode;                 /* new file: its permission bits */
 	int no_sync;                 /* commit skips both fsyncs */
+	int check_sum;               /* replace: commit compares the file's content with sum */
+	uint64_t sum;                /* that content's sum (sbat_content_sum) */
+	size_t sum_len;              /* and its length */
 };
 
 /* Named temporaries not yet renamed or removed; read by signal handlers. */
@@ -142,8 +147,10 @@ create_named_temp(sbat_output *o)
 		make_temp_name(o);
 		o->fd = openat(o->dir_fd, o->tmp_name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		err = errno;
-		if (o->fd >= 0)
+		if (o->fd >= 0) {
 			register_temp(o);
+			sbat_stale_mark_live(o->fd);
+		}
 		restore_signals(&old);
 		if (o->fd >= 0)
 			return 0;
@@ -203,6 +210,8 @@ static sbat_err
 open_temp(sbat_output *o, sbat_diag *d)
 {
 	o->fd = open_tmpfile(o);
+	if (o->fd >= 0)
+		sbat_stale_mark_live(o->fd); /* before it has a name another run could see */
 	if (o->fd < 0 && create_named_temp(o) != 0)
 		return diag_fail_errno(d, SBAT_E_IO, "cannot create a temporary file next to it", errno);
 	return SBAT_OK;
@@ -242,6 +251,8 @@ sbat_output_open_replace(const sbat_mapped_file *image, const sbat_io *io, sbat_
 		output_free(o);
 		return diag_fail_errno(d, SBAT_E_IO, "cannot duplicate a file descriptor", err);
 	}
+	/* the image is locked: temporaries of earlier runs for it that nobody holds are stale */
+	sbat_stale_remove(dir_fd, image->name);
 	e = output_start(o, dir_fd, image->name, d);
 	if (e) {
 		output_free(o);
@@ -454,6 +465,32 @@ copy_xattrs(int src, int dst)
 	return 0;
 }
 
+/*
+ * A file created in a directory with a default ACL inherits it; the
+ * replacement must carry exactly the original's ACLs, so those the original
+ * lacks go, and the mode is set again (removing an access ACL leaves its
+ * mask in the group bits). 0, or -1 with errno.
+ */
+static int
+drop_inherited_acls(int src, int dst, mode_t mode)
+{
+	static const char *const names[] = { "system.posix_acl_access", "system.posix_acl_default" };
+	size_t i;
+	int removed = 0;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (fgetxattr(src, names[i], NULL, 0) >= 0 || fgetxattr(dst, names[i], NULL, 0) < 0)
+			continue;
+		if (fremovexattr(dst, names[i]) != 0) {
+			if (errno == ENODATA || errno == ENOTSUP || errno == EOPNOTSUPP)
+				continue;
+			return -1;
+		}
+		removed = 1;
+	}
+	return removed ? fchmod(dst, mode) : 0;
+}
+
 /* 1 if the file being replaced is the one opened and is as it was then. */
 static int
 source_unchanged(const sbat_output *o, int *ret_gone)
@@ -478,16 +515,72 @@ apply_metadata(sbat_output *o, const char **what)
 		*what = "cannot set the mode of the temporary file";
 		return fchmod(o->fd, o->mode);
 	}
-	/* owner first: chown clears setuid/setgid and capabilities, set again below */
-	*what = "cannot set the owner of the temporary file";
+	/*
+	 * Owner first: chown clears setuid/setgid and capabilities, set again
+	 * below. A file that cannot keep its owner (not root, NFS root_squash)
+	 * is not replaced: it would change hands, with its setuid bits.
+	 */
+	*what = "cannot give the new file the owner and group of the original; nothing was written";
 	if ((o->src_st.st_uid != geteuid() || o->src_st.st_gid != getegid()) &&
-	    fchown(o->fd, o->src_st.st_uid, o->src_st.st_gid) != 0 && errno != EPERM)
+	    fchown(o->fd, o->src_st.st_uid, o->src_st.st_gid) != 0)
 		return -1;
 	*what = "cannot set the mode of the temporary file";
 	if (fchmod(o->fd, o->src_st.st_mode & 07777) != 0)
 		return -1;
 	*what = "cannot copy the extended attributes (ACLs, labels) to the temporary file";
-	return copy_xattrs(o->src_fd, o->fd);
+	if (copy_xattrs(o->src_fd, o->fd) != 0)
+		return -1;
+	*what = "cannot remove the ACL the temporary file inherited from its directory";
+	return drop_inherited_acls(o->src_fd, o->fd, o->src_st.st_mode & 07777);
+}
+
+/* 1 if the file being replaced still holds the content summed when it was read; 0 with *err set when unreadable. */
+static int
+content_unchanged(const sbat_output *o, int *err)
+{
+	uint64_t sum;
+
+	*err = 0;
+	if (sbat_content_sum_fd(o->src_fd, o->sum_len, &sum) != 0) {
+		*err = errno;
+		return 0;
+	}
+	return sum == o->sum;
+}
+
+/*
+ * fsync a directory held by dir_fd. One opened with O_PATH (write and
+ * search permission only) is reopened for reading; where that is refused
+ * too, its fsync cannot be made by this user and is skipped.
+ */
+static int
+sync_directory(int dir_fd)
+{
+	int fd, r, err;
+
+	if (fsync(dir_fd) == 0)
+		return 0;
+	if (errno != EBADF)
+		return -1;
+	fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == EACCES ? 0 : -1;
+	r = fsync(fd);
+	err = errno;
+	close(fd);
+	errno = err;
+	return r;
+}
+
+int
+sbat_output_expect_source(sbat_output *o, size_t len, uint64_t sum)
+{
+	if (o->src_fd < 0)
+		return 0;
+	o->check_sum = 1;
+	o->sum = sum;
+	o->sum_len = len;
+	return 1;
 }
 
 sbat_err
@@ -515,19 +608,41 @@ sbat_output_commit(sbat_output *o, sbat_diag *d)
 		                 gone ? "the file was removed or renamed while being edited; nothing was written" :
 		                        "the file was modified or replaced while being edited; nothing was written");
 	}
+	/* time stamps can be too coarse to see a write (FAT 2 s, ext4 -I 128 1 s): the content tells */
+	if (o->check_sum && !content_unchanged(o, &err)) {
+		sbat_output_abort(o);
+		return err ? diag_fail_errno(d, SBAT_E_IO, "cannot read the file again to compare it", err) :
+		             diag_fail(d, SBAT_E_CHANGED,
+		                       "the file was modified while being edited; nothing was written");
+	}
 	what = "cannot rename the temporary file into place";
 	if (sbat_io_renameat(o->io, o->dir_fd, o->tmp_name, o->dir_fd, o->name) != 0)
 		goto fail;
 	unregister_temp(o);
 	o->tmp_name[0] = '\0';
 	/* make the rename itself durable */
-	if (!o->no_sync)
-		(void)fsync(o->dir_fd);
+	if (!o->no_sync && sync_directory(o->dir_fd) != 0) {
+		err = errno;
+		output_free(o);
+		return diag_fail_errno(d, SBAT_E_IO,
+		                       "the new file is in place, but its directory could not be flushed to disk: "
+		                       "after a crash the old file may be back",
+		                       err);
+	}
 	output_free(o);
 	return SBAT_OK;
 
 fail:
 	err = errno;
+	if (o->tmp_name[0] && unlinkat(o->dir_fd, o->tmp_name, 0) != 0 && errno != ENOENT) {
+		/* an append-only directory, say: the temporary stays */
+		output_free(o);
+		return diag_fail_errno(d, SBAT_E_IO,
+		                       "cannot put the new file in place, and its temporary file cannot be removed: "
+		                       "it is left behind in the directory (append-only?)",
+		                       err);
+	}
+	o->tmp_name[0] = '\0';
 	sbat_output_abort(o);
 	return diag_fail_errno(d, SBAT_E_IO, what, err);
 }

@@ -39,7 +39,7 @@ builddir=$2
 case $duration in
 '' | *[!0-9]*) usage ;;
 esac
-[ "$duration" -ge 2 ] || { echo "$0: DURATION_SECONDS must be at least 2" >&2; exit 2; }
+[ "$duration" -ge 3 ] || { echo "$0: DURATION_SECONDS must be at least 3" >&2; exit 2; }
 
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 fuzzdir=$srcdir/tests/fuzz
@@ -50,7 +50,7 @@ else
 	CC=${CC:-clang} meson setup "$builddir" "$srcdir" -Dfuzz=enabled -Db_lundef=false \
 		-Dtests=disabled -Dintegration=disabled
 fi
-ninja -C "$builddir" tests/fuzz/fuzz-edit tests/fuzz/fuzz-csv
+ninja -C "$builddir" tests/fuzz/fuzz-edit tests/fuzz/fuzz-edit-fd tests/fuzz/fuzz-csv
 
 builddir=$(cd "$builddir" && pwd)
 work=$builddir/fuzz-work
@@ -60,13 +60,13 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 found=0
 summary=()
 
-# run_one NAME SECONDS: fuzz fuzz-NAME, then report and keep any reproducer
+# run_one NAME SECONDS [SEEDS]: fuzz fuzz-NAME from corpus SEEDS (default NAME), then report and keep any reproducer
 run_one() {
-	local name=$1 seconds=$2 corpus=$work/corpus-$1 artifacts=$work/artifacts-$1 log=$work/$1.log
+	local name=$1 seconds=$2 seeds=${3:-$1} corpus=$work/corpus-$1 artifacts=$work/artifacts-$1 log=$work/$1.log
 	local rc=0 execs units f kept=0
 
 	mkdir -p "$corpus" "$artifacts" "$fuzzdir/crashes/$name"
-	cp "$fuzzdir/corpus/$name"/* "$corpus"/
+	cp "$fuzzdir/corpus/$seeds"/* "$corpus"/
 	rm -f "$artifacts"/*
 	echo "== fuzz-$name: ${seconds}s on $(find "$corpus" -type f | wc -l) inputs"
 	"$builddir/tests/fuzz/fuzz-$name" "$corpus" \
@@ -91,9 +91,11 @@ run_one() {
 	summary+=("fuzz-$name: ${execs:-?} executions in ${seconds}s, ${units:-0} new inputs, $kept reproducers (exit status $rc)")
 }
 
-edit_time=$((duration - duration / 3))
-run_one edit "$edit_time"
-run_one csv $((duration - edit_time))
+# the same total as ever, split three ways
+third=$((duration / 3))
+run_one edit "$third"
+run_one edit-fd "$third" edit
+run_one csv $((duration - 2 * third))
 
 echo "== summary"
 printf '%s\n' "${summary[@]}"

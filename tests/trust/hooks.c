@@ -7,11 +7,15 @@
  *
  *   SBAT_TEST_NO_TMPFILE=1    open()/openat() with O_TMPFILE fail (EOPNOTSUPP),
  *                             as on vfat
- *   SBAT_TEST_AT=CALL         fsync, copy_file_range or pwrite: where the
+ *   SBAT_TEST_COARSE_TIME=1   fstat()/fstatat() report every time stamp as
+ *                             the same second, as a file system whose clock
+ *                             tick is longer than the run (FAT, ext4 -I 128)
+ *   SBAT_TEST_AT=CALL         fsync, copy_file_range, pwrite or read: where the
  *                             action runs, once, before the first such call
  *   SBAT_TEST_DO=ACTION       kill:SIGNUM        send ourselves SIGNUM
  *                             swap:DIR:ELSEWHERE rename DIR to DIR.old and put a
  *                                                symbolic link to ELSEWHERE at DIR
+ *                                                (DIR may be a file too)
  *                             poke:FILE          overwrite one byte of FILE in place
  *                             sleep:MS           wait MS milliseconds
  */
@@ -28,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -180,4 +185,47 @@ pwrite64(int fd, const void *buf, size_t len, off64_t offset)
 {
 	act("pwrite");
 	return NEXT(pwrite64_fn, "pwrite64")(fd, buf, len, offset);
+}
+
+typedef ssize_t (*read_fn)(int, void *, size_t);
+typedef int (*fstat_fn)(int, struct stat64 *);
+typedef int (*fstatat_fn)(int, const char *, struct stat64 *, int);
+
+ssize_t
+read(int fd, void *buf, size_t len)
+{
+	act("read");
+	return NEXT(read_fn, "read")(fd, buf, len);
+}
+
+/* SBAT_TEST_COARSE_TIME: one tick for the whole run. */
+static void
+coarsen(struct stat64 *st)
+{
+	const char *c = getenv("SBAT_TEST_COARSE_TIME");
+
+	if (c && *c == '1') {
+		st->st_mtim.tv_sec = st->st_ctim.tv_sec = st->st_atim.tv_sec = 1000000000;
+		st->st_mtim.tv_nsec = st->st_ctim.tv_nsec = st->st_atim.tv_nsec = 0;
+	}
+}
+
+int
+fstat64(int fd, struct stat64 *st)
+{
+	int r = NEXT(fstat_fn, "fstat64")(fd, st);
+
+	if (r == 0)
+		coarsen(st);
+	return r;
+}
+
+int
+fstatat64(int dir, const char *path, struct stat64 *st, int flags)
+{
+	int r = NEXT(fstatat_fn, "fstatat64")(dir, path, st, flags);
+
+	if (r == 0)
+		coarsen(st);
+	return r;
 }

@@ -772,6 +772,41 @@ test_identity_fields(void **state)
 #undef CHANGED
 }
 
+/* sbat_file_map_fd maps the very file open as fd, checks it as sbat_file_map does, and leaves fd open. */
+static void
+test_map_fd(void **state)
+{
+	const char *dir = *state;
+	sbat_mapped_file *f = NULL;
+	char path[4096], other[4096];
+	sbat_diag d;
+	int fd, dir_fd;
+
+	path_in(path, sizeof(path), dir, "opened.efi");
+	path_in(other, sizeof(other), dir, "other.efi");
+	write_file(path, CONTENT_A, strlen(CONTENT_A), 0644);
+	write_file(other, CONTENT_B, strlen(CONTENT_B), 0644);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	/* the name now refers to another file: the descriptor's file is mapped */
+	assert_int_equal(rename(other, path), 0);
+	assert_int_equal(sbat_file_map_fd(fd, SBAT_FILE_MAX_SIZE, &f, &d), SBAT_OK);
+	assert_int_equal(sbat_mapped_file_size(f), strlen(CONTENT_A));
+	assert_memory_equal(sbat_mapped_file_data(f), CONTENT_A, strlen(CONTENT_A));
+	assert_int_not_equal(sbat_mapped_file_fd(f), fd);
+	sbat_file_unmap(f);
+	f = NULL;
+	assert_true(fcntl(fd, F_GETFD) >= 0);
+	assert_int_equal(sbat_file_map_fd(fd, 4, &f, &d), SBAT_E_TOO_BIG);
+	close(fd);
+	dir_fd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(dir_fd >= 0);
+	assert_int_equal(sbat_file_map_fd(dir_fd, SBAT_FILE_MAX_SIZE, &f, &d), SBAT_E_NOT_REGULAR);
+	close(dir_fd);
+	assert_int_equal(sbat_file_map_fd(-1, SBAT_FILE_MAX_SIZE, &f, &d), SBAT_E_IO);
+	assert_null(f);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup_dir, teardown_dir)
 
 int
@@ -800,6 +835,7 @@ main(void)
 		T(test_write_keeps_owner),
 		T(test_write_then_read),
 		cmocka_unit_test(test_identity_fields),
+		T(test_map_fd),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
