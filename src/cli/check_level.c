@@ -10,6 +10,7 @@
 
 #include "sbat/sbat.h"
 
+#include "csv_args.h"
 #include "json.h"
 #include "messages.h"
 #include "options.h"
@@ -418,21 +419,23 @@ out:
 	return r;
 }
 
+/* One --csv argument, read as an edit reads it: a file, @FILE, - or the text itself. */
 static void
-judge_csv(audit *a, const char *path)
+judge_csv(audit *a, const char *arg)
 {
-	sbat_mapped_file f = SBAT_MAPPED_FILE_INIT;
+	uint8_t *text = NULL;
+	size_t n = 0;
 	judgement j;
 
-	start_judgement(&j, path);
+	start_judgement(&j, cli_csv_label(arg));
 	j.is_csv = 1;
-	if (sbat_file_map(path, SBAT_CSV_MAX_SIZE, &f, &j.d) != SBAT_OK) {
+	if (cli_read_csv_arg(arg, &text, &n, &j.d) != SBAT_OK) {
 		j.v = VERDICT_UNREADABLE;
 		report(a, &j);
 	} else {
-		judge_rows(a, &j, f.data, f.len);
+		judge_rows(a, &j, text, n);
 	}
-	sbat_file_unmap(&f);
+	free(text);
 }
 
 static enum cli_scan_result

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
+# test-rules.sh - black-box tests of the rules every mode shares: one
+# reading of --csv (file, @FILE, -, inline text; an existing file is
+# always a file), JSON that keeps its shape when an input cannot be read,
+# which options each mode takes, and the wording of input failures.
+#
+# Environment (set by meson): SBAT_ADD, GEN_FIXTURES, FIXTURES_SRC.
+# Optional: PYTHON3 for the JSON checks.
+# Output: "ok N - ..." or "not ok N - ..." per check, then the TAP plan.
+
+set -u
+
+for var in SBAT_ADD GEN_FIXTURES FIXTURES_SRC; do
+	if [ -z "${!var:-}" ]; then
+		echo "test-rules.sh: $var is not set (run through 'meson test')" >&2
+		exit 1
+	fi
+done
+PYTHON3="${PYTHON3:-/usr/bin/python3}"
+LATEST="$FIXTURES_SRC/level/debian-shim-16.1-latest.txt"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-rules.XXXXXX") || exit 1
+trap 'chmod -R u+rwx -- "$T" 2>/dev/null; rm -rf -- "$T"' EXIT
+
+. "$(dirname "$0")/../lib/tap.sh"
+
+# run ARGS...: sets RC, OUT and ERR (standard input is left alone).
+run() {
+	"$SBAT_ADD" "$@" >"$T/out" 2>"$T/err"
+	RC=$?
+	OUT=$(cat "$T/out")
+	ERR=$(cat "$T/err")
+}
+
+tap_details() {
+	printf 'exit status %s\n' "$RC"
+	printf 'stdout: %s\n' "$(head -c 600 "$T/out")"
+	printf 'stderr: %s\n' "$(head -c 400 "$T/err")"
+}
+
+# expect DESCRIPTION CONDITION: ok when the bash condition (a string for eval) holds after a run.
+expect() {
+	check "$1" eval "$2"
+}
+
+FIX="$T/fixtures"
+mkdir -p -- "$FIX"
+if ! "$GEN_FIXTURES" "$FIX" >/dev/null 2>"$T/gen.err"; then
+	not_ok "gen-fixtures writes the example images" "$(cat "$T/gen.err")"
+	tap_finish
+	exit 1
+fi
+EFI="$FIX/efi-x86_64.efi"
+SBAT_ROW="sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md"
+for g in 3 5; do
+	printf '%s\ngrub,%s,Free Software Foundation,grub,2.06,https://www.gnu.org/software/grub/\n' \
+		"$SBAT_ROW" "$g" >"$T/grub$g.csv"
+done
+
+# ---------------------------------------------------------------- --csv: one rule everywhere
+
+run --check-level "$LATEST" --csv - <"$T/grub5.csv"
+expect "--check-level --csv - reads standard input" \
+	'[ "$RC" -eq 0 ] && [[ "$OUT" == "standard input: allowed"* ]]'
+run --check-level "$LATEST" --csv "@$T/grub3.csv"
+expect "--check-level --csv @FILE reads FILE" \
+	'[ "$RC" -eq 4 ] && [[ "$OUT" == "$T/grub3.csv: revoked"* ]]'
+run --check-level "$LATEST" --csv "$(cat "$T/grub5.csv")"
+expect "--check-level --csv TEXT judges the text itself" \
+	'[ "$RC" -eq 0 ] && [[ "$OUT" == "inline CSV: allowed"* ]]'
+sed 's/grub,3,/grub,5,/' "$T/grub3.csv" | "$SBAT_ADD" --check-level "$LATEST" --csv - >"$T/out" 2>"$T/err"
+RC=$?
+expect "sed ... | sbat-add --check-level POLICY --csv - works" '[ "$RC" -eq 0 ]'
+
+# a file whose name looks like inline text is still a file
+mkdir -p -- "$T/cwd"
+cp -- "$T/grub5.csv" "$T/cwd/sbat,x.csv"
+(cd "$T/cwd" && "$SBAT_ADD" --file "$EFI" --csv 'sbat,x.csv' --output out.efi) >"$T/out" 2>"$T/err"
+RC=$?
+run --print "$T/cwd/out.efi"
+expect "an existing file named 'sbat,x.csv' is read as a file by an edit" \
+	'[ "$RC" -eq 0 ] && [ "$OUT" = "$(cat "$T/grub5.csv")" ]'
+(cd "$T/cwd" && "$SBAT_ADD" --check-level "$LATEST" --csv 'sbat,x.csv') >"$T/out" 2>"$T/err"
+RC=$?
+OUT=$(cat "$T/out")
+expect "... and by --check-level" '[ "$RC" -eq 0 ] && [[ "$OUT" == "sbat,x.csv: allowed"* ]]'
