@@ -53,6 +53,7 @@ typedef struct policy {
 	sbat_level *level;
 	const char *source; /* "running", "text" or "shim" */
 	char *file;         /* the file it was read from */
+	const char *absent; /* exit 6: why there is no SbatLevel, else NULL */
 } policy;
 
 typedef struct judgement {
@@ -131,12 +132,14 @@ load_running_level(policy *p)
 	sprintf(p->file, "%s/%s", dir, SBAT_LEVEL_EFIVAR_NAME);
 	err = sbat_file_read(p->file, SBAT_LEVEL_MAX_SIZE, &buf, &len, &d);
 	if (err == SBAT_E_IO && d.sys_errno == ENOENT) {
-		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-			cli_message(dir,
-			            "no UEFI variables: the machine was not booted through UEFI, or efivarfs is not "
-			            "mounted; there is no SbatLevel to check against");
-		else
-			cli_message(p->file, "no such variable: shim has not published an SbatLevel on this machine");
+		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			p->absent = "no UEFI variables: the machine was not booted through UEFI, or efivarfs is not "
+			            "mounted; there is no SbatLevel to check against";
+			cli_message(dir, p->absent);
+		} else {
+			p->absent = "no such variable: shim has not published an SbatLevel on this machine";
+			cli_message(p->file, p->absent);
+		}
 		status = EXIT_NO_LEVEL;
 	} else if (err || sbat_level_from_efivar(buf, len, NULL, &p->level, &d)) {
 		status = cli_report_error(p->file, &d);
@@ -300,6 +303,13 @@ print_json_head(const policy *p, const cli_opts *o)
 		fputs(o->level_payload == SBAT_LEVEL_LATEST ? "\"latest\"" : "\"automatic\"", stdout);
 	else
 		fputs("null", stdout);
+	if (!p->level) {
+		/* no SbatLevel (exit 6): the report keeps its keys, and says why */
+		fputs(", \"datestamp\": null, \"entries\": [], \"absent\": ", stdout);
+		cli_json_cstr(stdout, p->absent);
+		fputs("},\n  \"results\": [\n", stdout);
+		return;
+	}
 	printf(", \"datestamp\": \"%s\", \"entries\": [", p->level->datestamp);
 	for (i = 0; i < p->level->n_entries; i++) {
 		fputs(i ? ", {\"component_name\": " : "{\"component_name\": ", stdout);
@@ -477,7 +487,7 @@ judge_target(audit *a, const char *path)
 int
 cli_run_check_level(const cli_opts *o)
 {
-	policy p = { NULL, NULL, NULL };
+	policy p = { NULL, NULL, NULL, NULL };
 	audit a;
 	size_t i;
 	int status;
@@ -498,6 +508,10 @@ cli_run_check_level(const cli_opts *o)
 		print_tail(&a);
 		cli_scan_free(&a.scan);
 		status = verdicts[a.worst].status;
+	} else if (status == EXIT_NO_LEVEL && o->json) {
+		print_json_head(&p, o);
+		printf("  ],\n  \"skipped\": {\"not_pe\": 0, \"symbolic_links\": 0},\n  \"exit_status\": %d\n}\n",
+		       EXIT_NO_LEVEL);
 	}
 	sbat_level_free(p.level);
 	free(p.file);

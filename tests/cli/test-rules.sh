@@ -86,3 +86,34 @@ expect "an existing file named 'sbat,x.csv' is read as a file by an edit" \
 RC=$?
 OUT=$(cat "$T/out")
 expect "... and by --check-level" '[ "$RC" -eq 0 ] && [[ "$OUT" == "sbat,x.csv: allowed"* ]]'
+
+# ---------------------------------------------------------------- JSON keeps its shape on errors
+
+if [ -x "$PYTHON3" ]; then
+	run --lint --json "$EFI" "$T/absent.efi"
+	printf '%s\n' "$OUT" >"$T/lint.json"
+	check "--lint --json: an unreadable image has the keys of any result, and the errno text" \
+		"$PYTHON3" -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+keys = {"file", "findings", "errors", "warnings", "notes"}
+assert keys <= set(r[0]) and keys <= set(r[1]), r
+assert r[1]["errors"] == 1 and r[1]["warnings"] == 0 and r[1]["notes"] == 0, r[1]
+assert r[1]["error"] == "cannot open" and r[1]["system_error"] == "No such file or directory", r[1]
+' "$T/lint.json"
+	mkdir -p -- "$T/efivars"
+	SBAT_ADD_EFIVARFS="$T/efivars" run --check-level running --json "$EFI"
+	printf '%s\n' "$OUT" >"$T/level.json"
+	check "--check-level running --json without an SbatLevel (exit 6) still prints a report" \
+		"$PYTHON3" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert int(sys.argv[2]) == 6 and d["exit_status"] == 6, d
+assert d["schema"] == 1 and d["results"] == [] and d["skipped"] == {"not_pe": 0, "symbolic_links": 0}
+p = d["policy"]
+assert p["source"] == "running" and p["datestamp"] is None and p["entries"] == []
+assert "no such variable" in p["absent"], p
+' "$T/level.json" "$RC"
+else
+	skip "JSON checks: no $PYTHON3"
+fi
