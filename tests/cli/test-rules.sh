@@ -117,3 +117,21 @@ assert "no such variable" in p["absent"], p
 else
 	skip "JSON checks: no $PYTHON3"
 fi
+
+# ---------------------------------------------------------------- input failures, worded once
+
+# /proc files report a size of 0 and have contents: one explanation, whichever mode reads them
+if [ -s /proc/self/status ] || [ "$(head -c 1 /proc/self/status | wc -c)" -eq 1 ]; then
+	PROC_MSG="reports a size of 0 but has contents"
+	for mode in "--print /proc/self/status" "--lint /proc/self/status" \
+		"--file /proc/self/status --csv $T/grub5.csv --output $T/proc.out" \
+		"--file $EFI --csv /proc/self/status --output $T/proc.out" \
+		"--check-level /proc/self/status $EFI" "--check-level $LATEST --csv /proc/self/status"; do
+		# shellcheck disable=SC2086
+		run $mode
+		expect "size-0 /proc file (${mode//$T/T}): '$PROC_MSG'" \
+			'[ "$RC" -eq 1 ] && [[ "$ERR" == *"/proc/self/status: $PROC_MSG"* ]]'
+	done
+else
+	skip "no /proc/self/status"
+fi
