@@ -135,3 +135,11 @@ if [ -s /proc/self/status ] || [ "$(head -c 1 /proc/self/status | wc -c)" -eq 1 
 else
 	skip "no /proc/self/status"
 fi
+
+# --dry-run's scratch file goes where TMPDIR says
+mkdir -p -- "$T/scratch"
+TMPDIR="$T/scratch" run --dry-run --file "$EFI" --csv "$T/grub5.csv"
+expect "--dry-run with TMPDIR set to a directory works" '[ "$RC" -eq 0 ]'
+TMPDIR="$T/no-such-dir" run --dry-run --file "$EFI" --csv "$T/grub5.csv"
+expect "--dry-run uses TMPDIR (a missing TMPDIR is reported, not bypassed)" \
+	'[ "$RC" -eq 1 ] && [[ "$ERR" == *"scratch file in \$TMPDIR: No such file or directory"* ]]'
