@@ -97,6 +97,12 @@ load_file_level(const cli_opts *o, policy *p)
 			if (!err)
 				err = sbat_level_from_shim(img, o->level_payload, &p->level, &d);
 		} else {
+			/* only a shim binary has two payloads to choose from: say the choice goes unused */
+			if (o->level_payload_given && !o->quiet)
+				fprintf(stderr,
+				        "%s: warning: %s: a text SbatLevel; --level-payload, latest: and automatic: "
+				        "choose between a shim binary's payloads and are ignored here\n",
+				        cli_progname, cli_quote(o->level_file));
 			err = sbat_level_parse(f.data, f.len, &p->level, &d);
 		}
 	}

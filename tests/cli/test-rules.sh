@@ -129,7 +129,8 @@ if [ -s /proc/self/status ] || [ "$(head -c 1 /proc/self/status | wc -c)" -eq 1 
 		"--check-level /proc/self/status $EFI" "--check-level $LATEST --csv /proc/self/status"; do
 		# shellcheck disable=SC2086
 		run $mode
-		expect "size-0 /proc file (${mode//$T/T}): '$PROC_MSG'" \
+		m=${mode//$T/T}
+		expect "size-0 /proc file (${m//$FIXTURES_SRC/FIXTURES_SRC}): '$PROC_MSG'" \
 			'[ "$RC" -eq 1 ] && [[ "$ERR" == *"/proc/self/status: $PROC_MSG"* ]]'
 	done
 else
@@ -143,3 +144,79 @@ expect "--dry-run with TMPDIR set to a directory works" '[ "$RC" -eq 0 ]'
 TMPDIR="$T/no-such-dir" run --dry-run --file "$EFI" --csv "$T/grub5.csv"
 expect "--dry-run uses TMPDIR (a missing TMPDIR is reported, not bypassed)" \
 	'[ "$RC" -eq 1 ] && [[ "$ERR" == *"scratch file in \$TMPDIR: No such file or directory"* ]]'
+
+# ---------------------------------------------------------------- what each mode takes
+
+run ''
+expect "an empty IMAGE argument is blamed as an IMAGE, not as --file" \
+	'[ "$RC" -eq 2 ] && [[ "$ERR" == *"empty file name given as an IMAGE"* ]] && [[ "$ERR" != *--file* ]]'
+run --print ''
+expect "--print '': blamed as an IMAGE, not as --file" \
+	'[ "$RC" -eq 2 ] && [[ "$ERR" == *"empty file name given as an IMAGE"* ]] && [[ "$ERR" != *--file* ]]'
+run --file "$EFI" --csv "$T/grub5.csv" --output "$T/o1.efi" --output "$T/o2.efi"
+expect "--output twice is a usage error, as --file twice is" \
+	'[ "$RC" -eq 2 ] && [[ "$ERR" == *"--output given twice"* ]] && [ ! -e "$T/o1.efi" ] && [ ! -e "$T/o2.efi" ]'
+(cd "$T/cwd" && "$SBAT_ADD" --file "$EFI" --csv "$T/grub5.csv" --output -) >"$T/out" 2>"$T/err"
+RC=$?
+ERR=$(cat "$T/err")
+expect "--output - is refused (not a file named -), and ./- is suggested" \
+	'[ "$RC" -eq 2 ] && [ ! -e "$T/cwd/-" ] && [[ "$ERR" == *"./-"* ]]'
+(cd "$T/cwd" && "$SBAT_ADD" --file "$EFI" --csv "$T/grub5.csv" --output ./-) >"$T/out" 2>"$T/err"
+RC=$?
+expect "--output ./- writes a file named -" '[ "$RC" -eq 0 ] && [ -s "$T/cwd/-" ]'
+cp -- "$T/cwd/out.efi" "$T/with-sbat.efi"
+for opt in "--lock-timeout 5" --no-sync; do
+	# shellcheck disable=SC2086
+	run --print $opt "$T/with-sbat.efi"
+	expect "--print $opt is a usage error (it would be ignored)" \
+		'[ "$RC" -eq 2 ] && [[ "$ERR" == *"goes with an edit"* ]]'
+	# shellcheck disable=SC2086
+	run --check-level "$LATEST" $opt "$T/with-sbat.efi"
+	expect "--check-level $opt is a usage error" '[ "$RC" -eq 2 ]'
+	# shellcheck disable=SC2086
+	run --lint $opt "$T/with-sbat.efi"
+	expect "--lint $opt is a usage error" '[ "$RC" -eq 2 ]'
+done
+run --print --level-payload latest "$T/with-sbat.efi"
+expect "--print --level-payload is a usage error" '[ "$RC" -eq 2 ]'
+run --file "$EFI" --csv "$T/grub5.csv" --output "$T/o3.efi" --level-payload latest
+expect "an edit with --level-payload is a usage error" '[ "$RC" -eq 2 ] && [ ! -e "$T/o3.efi" ]'
+run --check-level "$LATEST" --level-payload automatic "$T/with-sbat.efi"
+expect "--level-payload with a text POLICY says it is ignored" \
+	'[ "$RC" -eq 0 ] && [[ "$ERR" == *"warning:"*"text SbatLevel"*"ignored"* ]]'
+run --json --file "$EFI" --csv "$T/grub5.csv" --output "$T/o4.efi"
+expect "--json in an edit names every mode it goes with, --lint too" \
+	'[ "$RC" -eq 2 ] && [[ "$ERR" == *"--json goes with --print, --check-level or --lint"* ]]'
+
+# --print, like --lint, takes many images: one block each, the worst status
+run --print "$T/with-sbat.efi" "$EFI" "$T/cwd/out.efi"
+expect "--print IMAGE... prints one block per image, headed by its name" \
+	'[ "$RC" -eq 3 ] && [ "$(grep -c "^==> " "$T/out")" -eq 3 ] &&
+	 [ "$(grep -c "^grub,5," "$T/out")" -eq 2 ] && [[ "$ERR" == *"$EFI: no .sbat section"* ]]'
+run --print "$T/with-sbat.efi" "$T/absent.efi" "$EFI"
+expect "--print IMAGE...: an unreadable image (1) outweighs one without .sbat (3)" '[ "$RC" -eq 1 ]'
+run --print "$T/with-sbat.efi"
+expect "--print with one image has no header" '[ "$RC" -eq 0 ] && [ "$OUT" = "$(cat "$T/grub5.csv")" ]'
+
+# a zero-size .sbat that is the last section: refused for what it is
+u32_at() {
+	od -An -tu4 -j "$2" -N 4 -- "$1" | tr -d ' '
+}
+u16_at() {
+	od -An -tu2 -j "$2" -N 2 -- "$1" | tr -d ' '
+}
+Z="$T/zero-last.efi"
+cp -- "$FIX/sbat-last.efi" "$Z"
+pe=$(u32_at "$Z" 60)
+nsec=$(u16_at "$Z" $((pe + 6)))
+sh=$((pe + 24 + $(u16_at "$Z" $((pe + 20))) + 40 * (nsec - 1)))
+if [ "$(head -c $((sh + 5)) -- "$Z" | tail -c 5)" = ".sbat" ]; then
+	printf '\0\0\0\0\0\0\0\0' | dd of="$Z" bs=1 seek=$((sh + 16)) conv=notrunc status=none
+	run --file "$Z" --csv "$T/grub5.csv" --output "$T/z.efi"
+	expect "a zero-size last .sbat is refused for having no data, not as 'not the last section'" \
+		'[ "$RC" -eq 1 ] && [[ "$ERR" == *"SizeOfRawData 0"* ]] && [[ "$ERR" != *"not the last section"* ]]'
+else
+	not_ok "sbat-last.efi's last section is .sbat"
+fi
+
+tap_finish
