@@ -16,6 +16,21 @@
 
 set -u
 
+# The signal checks need each signal's default disposition, and an ignored
+# signal stays ignored in every child: a package build run under nohup (or
+# any parent that ignores SIGHUP, SIGINT...) would hand that on. Start again
+# with the defaults, and say so.
+if [ -z "${SBAT_TEST_SIGNALS_DEFAULT:-}" ]; then
+	export SBAT_TEST_SIGNALS_DEFAULT=1
+	if env --default-signal=HUP true 2>/dev/null; then
+		exec env --default-signal=HUP,INT,QUIT,TERM,ALRM,USR1,USR2,PIPE bash "$0" "$@"
+	elif command -v perl >/dev/null 2>&1; then
+		exec perl -e '$SIG{$_} = "DEFAULT" for qw(HUP INT QUIT TERM ALRM USR1 USR2 PIPE); exec @ARGV or die' \
+			bash "$0" "$@"
+	fi
+	echo "# neither env --default-signal nor perl: signal dispositions are inherited"
+fi
+
 for var in SBAT_ADD GEN_FIXTURES FIXTURES_SRC SBAT_HOOKS; do
 	if [ -z "${!var:-}" ]; then
 		echo "test-trust.sh: $var is not set (run through 'meson test')" >&2
