@@ -219,4 +219,12 @@ else
 	not_ok "sbat-last.efi's last section is .sbat"
 fi
 
+# --help's synopsis (the lines up to the first empty one) names every mode's options
+"$SBAT_ADD" --help >"$T/help" 2>&1
+sed -n '1,/^$/p' "$T/help" >"$T/synopsis"
+for opt in --relocate --level-payload --merge --force --remove --json; do
+	check "--help's synopsis names $opt" grep -qF -- "$opt" "$T/synopsis"
+done
+check "--help's synopsis shows that --print takes several images" grep -qF -- "--print [--json] IMAGE..." "$T/synopsis"
+
 tap_finish
