@@ -378,4 +378,24 @@ cp -- "$FIX/sbat-mid.efi" "$nl"
 run --file "$nl" --csv "$T/big.csv"
 check "a refused edit of a file with a newline in its name: one line" one_line_err
 
+# ------------------------------------------------ an input cut short mid-run
+
+# truncated by someone else while the edit waits at its first copy: said as such
+for target in output in-place; do
+	dir="$T/shrank-$target"
+	img=$(fresh efi-x86_64.efi "$dir")
+	{ sleep 0.3; truncate -s 1024 -- "$img"; } &
+	if [ "$target" = output ]; then
+		hooked copy_file_range sleep:1000 --file "$img" --csv "$CSV" --output "$dir/out.efi"
+	else
+		hooked copy_file_range sleep:1000 --file "$img" --csv "$CSV"
+	fi
+	wait
+	check "input truncated mid-run ($target): exit 1" test "$RC" -eq 1
+	check "input truncated mid-run ($target): 'the input shrank while being read', not an I/O error" \
+		eval 'err_has "the input shrank while being read" && ! err_has "Input/output error"'
+	check "input truncated mid-run ($target): nothing else is left in the directory" \
+		test "$(entries "$dir")" = "efi-x86_64.efi"
+done
+
 tap_finish
