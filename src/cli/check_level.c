@@ -10,6 +10,7 @@
 
 #include "sbat/sbat.h"
 
+#include "csv_args.h"
 #include "json.h"
 #include "messages.h"
 #include "options.h"
@@ -52,6 +53,7 @@ typedef struct policy {
 	sbat_level *level;
 	const char *source; /* "running", "text" or "shim" */
 	char *file;         /* the file it was read from */
+	const char *absent; /* exit 6: why there is no SbatLevel, else NULL */
 } policy;
 
 typedef struct judgement {
@@ -98,6 +100,12 @@ load_file_level(const cli_opts *o, policy *p)
 			if (!err)
 				err = sbat_level_from_shim(img, o->level_payload, &p->level, &d);
 		} else {
+			/* only a shim binary has two payloads to choose from: say the choice goes unused */
+			if (o->level_payload_given && !o->quiet)
+				fprintf(stderr,
+				        "%s: warning: %s: a text SbatLevel; --level-payload, latest: and automatic: "
+				        "choose between a shim binary's payloads and are ignored here\n",
+				        cli_progname, cli_quote(o->level_file));
 			err = sbat_level_parse(data, len, &p->level, &d);
 		}
 	}
@@ -133,12 +141,14 @@ load_running_level(policy *p)
 	sprintf(p->file, "%s/%s", dir, SBAT_LEVEL_EFIVAR_NAME);
 	err = sbat_file_read(p->file, SBAT_LEVEL_MAX_SIZE, &buf, &len, &d);
 	if (err == SBAT_E_IO && d.sys_errno == ENOENT) {
-		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-			cli_message(dir,
-			            "no UEFI variables: the machine was not booted through UEFI, or efivarfs is not "
-			            "mounted; there is no SbatLevel to check against");
-		else
-			cli_message(p->file, "no such variable: shim has not published an SbatLevel on this machine");
+		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			p->absent = "no UEFI variables: the machine was not booted through UEFI, or efivarfs is not "
+			            "mounted; there is no SbatLevel to check against";
+			cli_message(dir, p->absent);
+		} else {
+			p->absent = "no such variable: shim has not published an SbatLevel on this machine";
+			cli_message(p->file, p->absent);
+		}
 		status = EXIT_NO_LEVEL;
 	} else if (err || sbat_level_from_efivar(buf, len, NULL, &p->level, &d)) {
 		status = cli_report_error(p->file, &d);
@@ -302,6 +312,13 @@ print_json_head(const policy *p, const cli_opts *o)
 		fputs(o->level_payload == SBAT_LEVEL_LATEST ? "\"latest\"" : "\"automatic\"", stdout);
 	else
 		fputs("null", stdout);
+	if (!p->level) {
+		/* no SbatLevel (exit 6): the report keeps its keys, and says why */
+		fputs(", \"datestamp\": null, \"entries\": [], \"absent\": ", stdout);
+		cli_json_cstr(stdout, p->absent);
+		fputs("},\n  \"results\": [\n", stdout);
+		return;
+	}
 	printf(", \"datestamp\": \"%s\", \"entries\": [", p->level->datestamp);
 	for (i = 0; i < p->level->n_entries; i++) {
 		fputs(i ? ", {\"component_name\": " : "{\"component_name\": ", stdout);
@@ -448,21 +465,23 @@ out:
 	return r;
 }
 
+/* One --csv argument, read as an edit reads it: a file, @FILE, - or the text itself. */
 static void
-judge_csv(audit *a, const char *path)
+judge_csv(audit *a, const char *arg)
 {
-	sbat_mapped_file *f = NULL;
+	uint8_t *text = NULL;
+	size_t n = 0;
 	judgement j;
 
-	start_judgement(&j, path);
+	start_judgement(&j, cli_csv_label(arg));
 	j.is_csv = 1;
-	if (sbat_file_map(path, SBAT_CSV_MAX_SIZE, &f, &j.d) != SBAT_OK) {
+	if (cli_read_csv_arg(arg, &text, &n, &j.d) != SBAT_OK) {
 		j.v = VERDICT_UNREADABLE;
 		report(a, &j);
 	} else {
-		judge_rows(a, &j, sbat_mapped_file_data(f), sbat_mapped_file_size(f));
+		judge_rows(a, &j, text, n);
 	}
-	sbat_file_unmap(f);
+	free(text);
 }
 
 static enum cli_scan_result
@@ -504,7 +523,7 @@ judge_target(audit *a, const char *path)
 int
 cli_run_check_level(const cli_opts *o)
 {
-	policy p = { NULL, NULL, NULL };
+	policy p = { NULL, NULL, NULL, NULL };
 	audit a;
 	size_t i;
 	int status;
@@ -525,6 +544,10 @@ cli_run_check_level(const cli_opts *o)
 		print_tail(&a);
 		cli_scan_free(&a.scan);
 		status = verdicts[a.worst].status;
+	} else if (status == EXIT_NO_LEVEL && o->json) {
+		print_json_head(&p, o);
+		printf("  ],\n  \"skipped\": {\"not_pe\": 0, \"symbolic_links\": 0},\n  \"exit_status\": %d\n}\n",
+		       EXIT_NO_LEVEL);
 	}
 	sbat_level_free(p.level);
 	free(p.file);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sbat/sbat.h"
@@ -15,13 +16,18 @@
 
 /*
  * The rule that tells the forms apart, in this order: "-" is standard
- * input; "@PATH" is the file PATH; text that holds a newline or starts
- * with "sbat," is the CSV itself; anything else is a file name.
+ * input; "@PATH" is the file PATH; a file that exists is that file; text
+ * that holds a newline or starts with "sbat," is the CSV itself; anything
+ * else is a file name. Every mode that takes --csv uses this rule.
  */
 static int
 is_inline(const char *arg)
 {
-	return strchr(arg, '\n') != NULL || strncmp(arg, "sbat,", 5) == 0;
+	struct stat st;
+
+	if (strchr(arg, '\n') == NULL && strncmp(arg, "sbat,", 5) != 0)
+		return 0;
+	return stat(arg, &st) != 0;
 }
 
 const char *
@@ -77,9 +83,8 @@ read_stdin(uint8_t **ret, size_t *ret_len, sbat_diag *d)
 	return SBAT_OK;
 }
 
-/* The bytes a --csv argument names (malloc'ed). */
-static sbat_err
-read_csv_arg(const char *arg, uint8_t **ret, size_t *ret_len, sbat_diag *d)
+sbat_err
+cli_read_csv_arg(const char *arg, uint8_t **ret, size_t *ret_len, sbat_diag *d)
 {
 	size_t n;
 
@@ -106,7 +111,7 @@ cli_parse_csv_arg(const char *arg, sbat_csv **ret)
 	sbat_diag d;
 	int status = EXIT_OK;
 
-	if (read_csv_arg(arg, &text, &len, &d) || sbat_csv_parse(text, len, ret, &d))
+	if (cli_read_csv_arg(arg, &text, &len, &d) || sbat_csv_parse(text, len, ret, &d))
 		status = cli_report_error(cli_csv_label(arg), &d);
 	free(text);
 	return status;

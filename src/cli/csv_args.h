@@ -10,11 +10,14 @@
 #include "options.h"
 
 /*
- * --csv arguments: "-" is standard input, "@PATH" the file PATH, text with
- * a newline or starting with "sbat," the CSV itself, anything else a file.
+ * --csv arguments: "-" is standard input, "@PATH" the file PATH, a file
+ * that exists that file, text with a newline or starting with "sbat," the
+ * CSV itself, anything else a file.
  * cli_csv_label names the source in messages.
  */
 const char *cli_csv_label(const char *arg);
+/* The bytes a --csv argument names (malloc'ed), not yet parsed. */
+sbat_err cli_read_csv_arg(const char *arg, uint8_t **ret, size_t *ret_len, sbat_diag *d);
 int cli_parse_csv_arg(const char *arg, sbat_csv **ret);
 
 /* Every --csv, parsed and merged in order (conflicts refused unless --force), as canonical bytes. */

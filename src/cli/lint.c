@@ -3,6 +3,7 @@
 /* lint.c - --lint: every loader rule each image breaks, as lines or JSON */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sbat/sbat.h"
 
@@ -101,9 +102,15 @@ lint_one(const cli_opts *o, const char *file, int index)
 	    sbat_image_parse(sbat_mapped_file_data(f), sbat_mapped_file_size(f), &img, &d)) {
 		cli_report_error(file, &d);
 		if (o->json) {
+			/* the keys of any result: the image counts as one error */
 			fputs(", \"error\": ", stdout);
 			cli_json_cstr(stdout, d.what ? d.what : sbat_strerror(d.code));
-			fputs(", \"findings\": null}", stdout);
+			fputs(", \"system_error\": ", stdout);
+			if (d.sys_errno)
+				cli_json_cstr(stdout, strerror(d.sys_errno));
+			else
+				fputs("null", stdout);
+			fputs(", \"findings\": null, \"errors\": 1, \"warnings\": 0, \"notes\": 0}", stdout);
 		} else {
 			printf("%s: error: unreadable: %s\n", cli_quote(file), d.what ? d.what : sbat_strerror(d.code));
 		}

@@ -58,10 +58,11 @@ static void
 usage(FILE *out)
 {
 	fprintf(out,
-	        "Usage: %s --file IMAGE --csv FILE [--merge [--force]] [OPTIONS]\n"
+	        "Usage: %s --file IMAGE --csv FILE [--merge [--force]] [--relocate] [OPTIONS]\n"
 	        "       %s --file IMAGE --remove [OPTIONS]\n"
-	        "       %s --print [--json] IMAGE\n"
-	        "       %s --check-level POLICY [--json] (IMAGE|DIR... | --csv FILE...)\n"
+	        "       %s --print [--json] IMAGE...\n"
+	        "       %s --check-level POLICY [--level-payload latest|automatic] [--json]\n"
+	        "                (IMAGE|DIR... | --csv CSV...)\n"
 	        "       %s --lint [--json] IMAGE...\n"
 	        "\n"
 	        "Insert, replace or remove the .sbat section (UEFI Secure Boot Advanced\n"
@@ -71,8 +72,10 @@ usage(FILE *out)
 	        "  -f, --file IMAGE        image to work on (or give IMAGE as the only argument)\n"
 	        "  -c, --csv CSV           SBAT CSV to store: a FILE, @FILE, - (standard input) or\n"
 	        "                          the text itself (it starts with \"sbat,\" or holds a\n"
-	        "                          newline); several are merged in order\n"
+	        "                          newline, and no such file exists); several are merged\n"
+	        "                          in order\n"
 	        "  -o, --output OUT        write the result to OUT instead of replacing IMAGE\n"
+	        "                          (a file; ./- for one named -)\n"
 	        "      --merge             add the CSV's rows to the image's existing .sbat\n"
 	        "      --force             with --merge: new rows replace conflicting ones\n"
 	        "      --relocate          move a mid-file .sbat that is too small to a new last\n"
@@ -81,7 +84,7 @@ usage(FILE *out)
 	        "      --strip-signature   remove a certificate table instead of refusing\n"
 	        "  -n, --dry-run           check and plan the edit, write nothing; print the old\n"
 	        "                          and new .sbat as a unified diff\n"
-	        "  -p, --print             print the image's .sbat CSV and exit\n"
+	        "  -p, --print             print each image's .sbat CSV and exit\n"
 	        "      --json              with --print: sections, layout and SBAT rows as JSON;\n"
 	        "                          with --check-level: the verdicts as JSON;\n"
 	        "                          with --lint: the findings as JSON\n"
@@ -98,8 +101,9 @@ usage(FILE *out)
 	        "                          which SbatLevel of a shim binary FILE to use (latest)\n"
 	        "      --lock-timeout SECONDS\n"
 	        "                          wait this long for another edit of IMAGE to finish\n"
-	        "                          (default %d; 0: fail at once)\n"
-	        "      --no-sync           do not fsync the result (throwaway build trees only)\n"
+	        "                          (default %d; 0: fail at once; edits only)\n"
+	        "      --no-sync           do not fsync the result (throwaway build trees only;\n"
+	        "                          edits only)\n"
 	        "  -v, --verbose           describe the image and the edit on stderr\n"
 	        "  -q, --quiet             no warnings (errors are still reported)\n"
 	        "  -h, --help              show this help and exit\n"
@@ -194,6 +198,7 @@ parse_lock_timeout(const char *arg, cli_opts *o)
 	if (!*arg || *end || errno || arg[0] == '-' || v > 86400)
 		return usage_error("--lock-timeout takes whole seconds from 0 to 86400, not", arg);
 	o->lock_timeout_ms = (unsigned)v * 1000u;
+	o->lock_timeout_given = 1;
 	return PARSE_RUN;
 }
 
@@ -232,7 +237,15 @@ take_option(int c, char **argv, cli_opts *o)
 		if (!o->csv)
 			o->csv = optarg;
 		break;
-	case 'o': o->output = optarg; break;
+	case 'o':
+		if (o->output)
+			return usage_error("--output given twice:", optarg);
+		/* standard output cannot take an image that is committed atomically */
+		if (strcmp(optarg, "-") == 0)
+			return usage_error("--output writes a file, not standard output; for a file named - give",
+			                   "./-");
+		o->output = optarg;
+		break;
 	case ARG_STRIP_SIGNATURE: o->strip_signature = 1; break;
 	case ARG_RELOCATE: o->relocate = 1; break;
 	case ARG_REMOVE: o->remove = 1; break;
@@ -330,17 +343,31 @@ collect_targets(int argc, char **argv, cli_opts *o)
 	return PARSE_RUN;
 }
 
-/* The other modes take one IMAGE: --file, or the only argument. */
+/* An edit takes one IMAGE: --file, or the only argument; --print takes any number of them. */
 static parse_result
 take_image_argument(int argc, char **argv, cli_opts *o)
 {
+	static char *only[1];
+	int i;
+
 	if (optind < argc) {
 		if (o->image)
 			return usage_error("IMAGE was already given with --file; unexpected argument", argv[optind]);
-		o->image = argv[optind++];
+		o->image = argv[optind];
+		o->images = &argv[optind];
+		o->n_images = argc - optind;
+		optind++;
+	} else if (o->image) {
+		only[0] = (char *)(uintptr_t)o->image;
+		o->images = only;
+		o->n_images = 1;
 	}
-	if (optind < argc)
+	if (optind < argc && !o->print)
 		return usage_error("unexpected argument", argv[optind]);
+	/* an empty --file is check_paths' to report */
+	for (i = 0; o->images != only && i < o->n_images; i++)
+		if (!*o->images[i])
+			return usage_error("empty file name given as an IMAGE", NULL);
 	return PARSE_RUN;
 }
 
@@ -350,6 +377,12 @@ check_read_modes(cli_opts *o)
 {
 	if (o->print && o->check_level)
 		return usage_error("--print and --check-level exclude each other", NULL);
+	if (o->print && o->level_payload_given)
+		return usage_error("--level-payload goes with --check-level, not with", "--print");
+	if (o->lock_timeout_given || o->no_sync)
+		return usage_error(o->lock_timeout_given ? "--lock-timeout goes with an edit, not with" :
+		                                           "--no-sync goes with an edit, not with",
+		                   o->print ? "--print" : "--check-level");
 	if (o->output || o->strip_signature || o->dry_run || o->relocate || o->remove || o->merge || o->force ||
 	    (o->print && o->csv))
 		return usage_error(o->print ? "--print takes only an IMAGE (and --json)" :
@@ -368,7 +401,9 @@ check_edit_mode(const cli_opts *o)
 	if (!o->image)
 		return usage_error("no IMAGE given (use --file IMAGE)", NULL);
 	if (o->json)
-		return usage_error("--json goes with --print or --check-level", NULL);
+		return usage_error("--json goes with --print, --check-level or --lint", NULL);
+	if (o->level_payload_given)
+		return usage_error("--level-payload goes with --check-level", NULL);
 	if (o->remove && (o->csv || o->relocate || o->merge))
 		return usage_error("--remove takes no --csv, --merge or --relocate", NULL);
 	if (!o->csv && !o->remove)
@@ -389,7 +424,7 @@ check_lint_mode(int argc, char **argv, cli_opts *o)
 	int i;
 
 	if (o->print || o->check_level || o->csv || o->output || o->strip_signature || o->dry_run || o->relocate ||
-	    o->remove || o->merge || o->force)
+	    o->remove || o->merge || o->force || o->level_payload_given || o->lock_timeout_given || o->no_sync)
 		return usage_error("--lint takes only IMAGE arguments (and --json)", NULL);
 	if (o->image) {
 		static char *only[1];

@@ -44,10 +44,11 @@ typedef struct cli_opts {
 	int targets_are_csv;
 	size_t n_csv;             /* how often --csv was given (at most CLI_MAX_CSV) */
 	unsigned lock_timeout_ms; /* how long an in-place edit waits for another one to finish */
+	int lock_timeout_given;
 	int lint;
 	int quiet;     /* no warnings */
 	int no_sync;   /* skip fsync of the result and its directory */
-	char **images; /* --lint: the images named on the command line */
+	char **images; /* --lint, --print: the images named on the command line */
 	int n_images;
 } cli_opts;
 

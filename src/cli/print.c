@@ -86,10 +86,11 @@ sizes:
 		        r->overlay_offset);
 }
 
-int
-cli_run_print(const cli_opts *o)
+/* One image's .sbat (or its JSON object); file is the name it was given as. */
+static int
+print_one(const cli_opts *o, const char *file)
 {
-	sbat_mapped_file *file = NULL;
+	sbat_mapped_file *mapped = NULL;
 	sbat_image *img = NULL;
 	const uint8_t *data;
 	size_t n;
@@ -97,15 +98,15 @@ cli_run_print(const cli_opts *o)
 	sbat_csv *csv = NULL;
 	int status = EXIT_OK;
 
-	if (sbat_file_map(o->image, SBAT_FILE_MAX_SIZE, &file, &d) ||
-	    sbat_image_parse(sbat_mapped_file_data(file), sbat_mapped_file_size(file), &img, &d)) {
-		status = cli_report_error(o->image, &d);
+	if (sbat_file_map(file, SBAT_FILE_MAX_SIZE, &mapped, &d) ||
+	    sbat_image_parse(sbat_mapped_file_data(mapped), sbat_mapped_file_size(mapped), &img, &d)) {
+		status = cli_report_error(file, &d);
 		goto out;
 	}
 	if (o->verbose)
-		cli_describe_image(o->image, img);
+		cli_describe_image(file, img);
 	if (o->json) {
-		cli_print_json(stdout, o->image, img);
+		cli_print_json(stdout, file, img);
 		/* the JSON says so too, but scripts test the status: the same as without --json */
 		if (sbat_image_get_info(img)->sbat_count == 0)
 			status = EXIT_NO_SBAT;
@@ -113,20 +114,45 @@ cli_run_print(const cli_opts *o)
 	}
 	if (sbat_image_sbat_data(img, &data, &n, &d)) {
 		if (d.code == SBAT_E_NO_SBAT) {
-			cli_message(o->image, "no .sbat section");
+			cli_message(file, "no .sbat section");
 			status = EXIT_NO_SBAT;
 		} else {
-			status = cli_report_error(o->image, &d);
+			status = cli_report_error(file, &d);
 		}
 		goto out;
 	}
 	print_escaped(data, n);
 	/* a malformed .sbat is worth knowing about: shim rejects the whole image for it */
 	if (sbat_csv_parse(data, n, &csv, &d) != SBAT_OK)
-		cli_diag(CLI_WARNING, o->image, ".sbat would not pass validation", &d);
+		cli_diag(CLI_WARNING, file, ".sbat would not pass validation", &d);
 	sbat_csv_free(csv);
 out:
 	sbat_image_free(img);
-	sbat_file_unmap(file);
+	sbat_file_unmap(mapped);
+	return status;
+}
+
+/*
+ * --print: each image in turn. Several get a "==> IMAGE <==" line before
+ * each block (as head(1) has it) and a blank line between blocks; with
+ * --json one object each, one after the other. An unreadable image (1)
+ * outweighs one without .sbat (3).
+ */
+int
+cli_run_print(const cli_opts *o)
+{
+	int i, status = EXIT_OK;
+
+	for (i = 0; i < o->n_images; i++) {
+		int one;
+
+		if (o->n_images > 1 && !o->json) {
+			printf("%s==> %s <==\n", i ? "\n" : "", cli_quote(o->images[i]));
+			fflush(stdout); /* before any message on stderr about this image */
+		}
+		one = print_one(o, o->images[i]);
+		if (one == EXIT_FAILURE_ || status == EXIT_OK)
+			status = one == EXIT_OK ? status : one;
+	}
 	return status;
 }

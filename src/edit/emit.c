@@ -61,7 +61,11 @@ put(emitter *em, uint64_t pos, const uint8_t *bytes, size_t n)
 static sbat_err
 pread_all(const emitter *em, int fd, uint8_t *buf, size_t n, uint64_t offset, const char *what)
 {
-	if (sbat_io_pread_all(em->out->io, fd, buf, n, offset) != 0)
+	int rc = sbat_io_pread_all(em->out->io, fd, buf, n, offset);
+
+	if (rc == SBAT_IO_SHRANK)
+		return diag_fail(em->d, SBAT_E_CHANGED, "the input shrank while being read");
+	if (rc != 0)
 		return diag_fail_errno(em->d, SBAT_E_IO, what, errno);
 	return SBAT_OK;
 }
@@ -126,8 +130,11 @@ emit_copy(emitter *em, const extent *e, uint64_t pos, int *direct)
 	uint64_t done = 0;
 
 	if (*direct) {
-		int ok = sbat_io_copy_range(em->out->io, em->out->in_fd, e->src, em->out->fd, pos, e->len, &done) == 0;
+		int rc = sbat_io_copy_range(em->out->io, em->out->in_fd, e->src, em->out->fd, pos, e->len, &done);
+		int ok = rc == 0;
 
+		if (rc == SBAT_IO_SHRANK)
+			return diag_fail(em->d, SBAT_E_CHANGED, "the input shrank while being read");
 		if (!ok && errno != ENOSYS && errno != EXDEV && errno != EINVAL && errno != EOPNOTSUPP &&
 		    errno != EBADF && errno != ETXTBSY)
 			return diag_fail_errno(em->d, SBAT_E_IO, "cannot copy into the output", errno);

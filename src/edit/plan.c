@@ -524,6 +524,12 @@ replace_raw_size(const sbat_pe *pe, size_t payload_len, const sbat_edit_opts *op
 		*ret_fit = FIT_RELOCATE;
 		return SBAT_OK;
 	}
+	if (s->size_of_raw_data == 0)
+		/* last or not, it has no bytes in the file to overwrite or extend */
+		return diag_fail_size(d, SBAT_E_SBAT_NO_ROOM,
+		                      "existing .sbat has no data in the file (SizeOfRawData 0), so the new data "
+		                      "cannot go in its place",
+		                      s->header_offset + SH_SIZE_OF_RAW_DATA, payload_len, 0);
 	return diag_fail_size(d, SBAT_E_SBAT_NO_ROOM,
 	                      "existing .sbat is not the last section and the new data does not fit in its "
 	                      "SizeOfRawData",

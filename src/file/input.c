@@ -52,6 +52,17 @@ open_regular(int dir_fd, const char *name, int nofollow, size_t max_size, int *r
 		                     "file is larger than 1 GiB, the largest image accepted" :
 		                     "file is larger than 64 KiB, the most a CSV or SbatLevel may hold");
 	}
+	if (st->st_size == 0) {
+		/* /proc and /sys files say 0 and still have contents: neither mapped nor sized */
+		uint8_t probe;
+
+		if (pread(fd, &probe, 1, 0) > 0) {
+			close(fd);
+			return diag_fail(d, SBAT_E_NOT_REGULAR,
+			                 "reports a size of 0 but has contents (a generated file, as in /proc or "
+			                 "/sys); copy it to a regular file first");
+		}
+	}
 	flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
 		err = errno;

@@ -23,7 +23,7 @@ sbat_io_pread_all(const sbat_io *io, int fd, void *buf, size_t len, uint64_t off
 		if (n == 0) {
 			/* the file shrank under us */
 			errno = EIO;
-			return -1;
+			return SBAT_IO_SHRANK;
 		}
 		p += n;
 		len -= (size_t)n;
@@ -93,7 +93,7 @@ sbat_io_copy_range(const sbat_io *io, int in_fd, uint64_t in_off, int out_fd, ui
 		if (n == 0) {
 			/* the input shrank under us */
 			errno = EIO;
-			return -1;
+			return SBAT_IO_SHRANK;
 		}
 		in_off += (uint64_t)n;
 		out_off += (uint64_t)n;

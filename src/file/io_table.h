@@ -8,11 +8,17 @@
 
 /*
  * The syscall layer: the only library code that answers 0, or -1 with
- * errno, as the calls it wraps do (see util/diag.h). Callers convert to
- * sbat_err with diag_fail_errno.
+ * errno, as the calls it wraps do (see util/diag.h); callers convert to
+ * sbat_err with diag_fail_errno. The one other answer is SBAT_IO_SHRANK.
  */
 
-/* Read exactly len bytes at offset, retrying short reads and EINTR; EIO at end of file. 0, or -1 with errno. */
+/* What the reading calls return when the input ends before the bytes asked for (errno is EIO). */
+#define SBAT_IO_SHRANK (-2)
+
+/*
+ * Read exactly len bytes at offset, retrying short reads and EINTR. 0, -1
+ * with errno, or SBAT_IO_SHRANK at end of file.
+ */
 int sbat_io_pread_all(const sbat_io *io, int fd, void *buf, size_t len, uint64_t offset);
 
 /* Write all of buf at offset, retrying short writes and EINTR. 0, or -1 with errno. */
@@ -20,8 +26,9 @@ int sbat_io_pwrite_all(const sbat_io *io, int fd, const void *buf, size_t len, u
 
 /*
  * Copy len bytes file to file inside the kernel. 0, or -1 with errno
- * (ENOSYS, EXDEV, EINVAL, EOPNOTSUPP: not possible for these files) and
- * *ret_done telling how much was copied before the failure.
+ * (ENOSYS, EXDEV, EINVAL, EOPNOTSUPP: not possible for these files), or
+ * SBAT_IO_SHRANK when the input ends early; *ret_done tells how much was
+ * copied before the failure.
  */
 int sbat_io_copy_range(const sbat_io *io, int in_fd, uint64_t in_off, int out_fd, uint64_t out_off, uint64_t len,
                        uint64_t *ret_done);

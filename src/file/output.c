@@ -331,11 +331,34 @@ sbat_err
 sbat_output_open_scratch(const sbat_io *io, sbat_output **ret, sbat_diag *d)
 {
 	sbat_output *o = output_new(io);
+	const char *tmpdir = getenv("TMPDIR");
 	FILE *f;
 	int err;
 
 	if (!o)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	if (tmpdir && *tmpdir) {
+		/* in $TMPDIR, as mktemp(1) has it: named for an instant, then unlinked */
+		char name[PATH_MAX];
+		int fd;
+
+		if ((size_t)snprintf(name, sizeof(name), "%s/sbat-add-XXXXXX", tmpdir) >= sizeof(name)) {
+			err = ENAMETOOLONG;
+		} else if ((fd = mkstemp(name)) < 0) {
+			err = errno;
+		} else {
+			unlink(name);
+			o->fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+			err = errno;
+			close(fd);
+		}
+		if (o->fd < 0) {
+			output_free(o);
+			return diag_fail_errno(d, SBAT_E_IO, "cannot create a scratch file in $TMPDIR", err);
+		}
+		*ret = o;
+		return SBAT_OK;
+	}
 	/* tmpfile() is already unlinked; keep a dup of its descriptor */
 	f = tmpfile();
 	o->fd = f ? fcntl(fileno(f), F_DUPFD_CLOEXEC, 3) : -1;

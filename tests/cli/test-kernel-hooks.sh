@@ -98,6 +98,10 @@ BOOT="$T/ki/boot"
 CONF="$T/ki/conf"
 mkdir -p "$BOOT" "$CONF" "$T/ki/src"
 printf 'layout=bls\n' >"$CONF/install.conf"
+# the checks below run the plugin before 90-loaderentry.install with the
+# packaged image chosen explicitly (edit=image); the default, which leaves it
+# alone and edits the entry's copy, is checked at the end
+printf 'edit=image\n' >"$CONF/sbat-add.conf"
 printf 'root=/dev/vda1 ro\n' >"$CONF/cmdline"
 mkdir -p "$T/ki/plugins"
 PLUGIN="$T/ki/plugins/50-sbat-add.install"
@@ -241,6 +245,8 @@ postinst() {
 }
 
 export SBAT_ADD_CSV="$T/sbat.csv"
+# as above: the packaged image chosen explicitly; the default is checked at the end
+export SBAT_ADD_EDIT=image
 img="$T/boot/vmlinuz-6.1.0-hook"
 cp -- "$KERNEL" "$img"
 postinst 6.1.0-hook "$img"
@@ -291,5 +297,117 @@ cp -- "$img" "$T/noefi"
 postinst 6.1.0-noefi "$img"
 check "hook, not a PE image: exits 0 with a message" eval 'test "$RC" = 0 && logged "left alone"'
 check "hook, not a PE image: the file is byte-identical" cmp -s "$img" "$T/noefi"
+
+# ------------------------------------------- the default: package files untouched
+
+unset SBAT_ADD_EDIT SBAT_ADD_CSV
+rm -f -- "$CONF/sbat-add.conf"
+cp -- "$CSV" "$CONF/sbat.csv"
+PLUGIN90="$T/ki/plugins/90-sbat-add.install"
+cp -- "$KERNEL_INSTALL_PLUGIN" "$PLUGIN90"
+chmod 0755 -- "$PLUGIN90"
+
+# ki_add_after VERSION IMAGE [LAYOUT]: install IMAGE, the plugin after 90-loaderentry.install
+ki_add_after() {
+	local version="$1" image="$2" layout="${3:-bls}" staging
+	RC=0
+	printf 'layout=%s\n' "$layout" >"$CONF/install.conf"
+	if [ "$KI" != none ]; then
+		KERNEL_INSTALL_PLUGINS="$LOADERENTRY $PLUGIN90" KERNEL_INSTALL_CONF_ROOT="$CONF" \
+			BOOT_ROOT="$BOOT" MACHINE_ID="$MACHINE_ID" \
+			"$KI" add "$version" "$image" >"$T/log" 2>&1 || RC=$?
+	else
+		staging=$(mktemp -d "$T/staging.XXXXXX")
+		mkdir -p "$BOOT/$MACHINE_ID/$version"
+		[ "$layout" != bls ] || cp -- "$image" "$BOOT/$MACHINE_ID/$version/linux"
+		KERNEL_INSTALL_MACHINE_ID="$MACHINE_ID" KERNEL_INSTALL_ENTRY_TOKEN="$MACHINE_ID" \
+			KERNEL_INSTALL_BOOT_ROOT="$BOOT" KERNEL_INSTALL_LAYOUT="$layout" \
+			KERNEL_INSTALL_INITRD_GENERATOR="" KERNEL_INSTALL_STAGING_AREA="$staging" \
+			KERNEL_INSTALL_VERBOSE="${KERNEL_INSTALL_VERBOSE:-0}" KERNEL_INSTALL_CONF_ROOT="$CONF" \
+			"$PLUGIN90" add "$version" "$BOOT/$MACHINE_ID/$version" "$image" >"$T/log" 2>&1 || RC=$?
+		rm -rf -- "$staging"
+	fi
+	printf 'layout=bls\n' >"$CONF/install.conf"
+}
+
+img="$T/ki/src/vmlinuz-6.1.0-default"
+cp -- "$KERNEL" "$img"
+ki_add_after 6.1.0-default "$img"
+check "default: kernel-install add exits 0" test "$RC" = 0
+check "default: the packaged image is byte-identical (dpkg --verify, rpm -V stay quiet)" cmp -s "$img" "$KERNEL"
+check "default: the entry's copy, which the boot loader reads, holds the CSV" \
+	holds "$(installed 6.1.0-default)" "$CSV"
+check "default: the message names the entry's copy" \
+	logged "90-sbat-add.install: stored $CONF/sbat.csv in the .sbat section of $(installed 6.1.0-default)"
+
+img="$T/ki/src/vmlinuz-6.1.0-other"
+cp -- "$KERNEL" "$img"
+ki_add_after 6.1.0-other "$img" other
+check "layout other (the loader reads the packaged file): exits 0" test "$RC" = 0
+check "layout other: the packaged image is byte-identical" cmp -s "$img" "$KERNEL"
+check "layout other: the message says why and names edit=image" \
+	eval 'logged "reads $img itself" && logged "edit=image in $CONF/sbat-add.conf"'
+
+printf '# edit the packaged image too\nedit = image\n' >"$CONF/sbat-add.conf"
+img="$T/ki/src/vmlinuz-6.1.0-image"
+cp -- "$KERNEL" "$img"
+ki_add_after 6.1.0-image "$img"
+check "edit=image after 90-loaderentry: exits 0" test "$RC" = 0
+check "edit=image: the packaged image and the entry's copy both hold the CSV" \
+	eval 'holds "$img" "$CSV" && holds "$(installed 6.1.0-image)" "$CSV"'
+printf 'edit=everything\n' >"$CONF/sbat-add.conf"
+img="$T/ki/src/vmlinuz-6.1.0-badconf"
+cp -- "$KERNEL" "$img"
+ki_add_after 6.1.0-badconf "$img"
+check "edit=everything: the installation stops with a message naming sbat-add.conf" \
+	eval 'test "$RC" -ne 0 && logged "sbat-add.conf: edit=everything: expected edit=boot-copy or edit=image"'
+check "edit=everything: the image is byte-identical" cmp -s "$img" "$KERNEL"
+rm -f -- "$CONF/sbat-add.conf"
+
+# an invalid CSV stops the installation in the default mode too
+cp -- "$FIXTURES_SRC/csv/invalid/generation-zero.csv" "$CONF/sbat.csv"
+img="$T/ki/src/vmlinuz-6.1.0-badcsv2"
+cp -- "$KERNEL" "$img"
+ki_add_after 6.1.0-badcsv2 "$img"
+check "default, invalid sbat.csv: kernel-install add fails, sbat-add names the line" \
+	eval 'test "$RC" -ne 0 && logged "sbat-add: $CONF/sbat.csv:2: "'
+check "default, invalid sbat.csv: the packaged image is byte-identical" cmp -s "$img" "$KERNEL"
+cp -- "$CSV" "$CONF/sbat.csv"
+
+# KERNEL_INSTALL_VERBOSE that is not a number is taken as 0, without a shell error
+img="$T/ki/src/vmlinuz-6.1.0-verbose"
+cp -- "$KERNEL" "$img"
+mkdir -p "$BOOT/$MACHINE_ID/6.1.0-verbose"
+RC=0
+SBAT_ADD_CSV="$T/no-such.csv" KERNEL_INSTALL_VERBOSE=abc KERNEL_INSTALL_CONF_ROOT="$CONF" \
+	"$PLUGIN90" add 6.1.0-verbose "$BOOT/$MACHINE_ID/6.1.0-verbose" "$img" >"$T/log" 2>&1 || RC=$?
+check "KERNEL_INSTALL_VERBOSE=abc: exits 0 and prints nothing (no shell error)" \
+	eval 'test "$RC" = 0 && test ! -s "$T/log"'
+
+# a target that cannot be written (read-only /usr, ostree): said, and the installation goes on
+cat >"$T/ro-sbat-add" <<EOS
+#!/bin/sh
+case " \$* " in
+*" --file "*) echo "sbat-add: \$2: cannot create a temporary file: Read-only file system" >&2; exit 1 ;;
+esac
+exec "$SBAT_ADD" "\$@"
+EOS
+chmod 0755 -- "$T/ro-sbat-add"
+img="$T/ki/src/vmlinuz-6.1.0-ro"
+cp -- "$KERNEL" "$img"
+SBAT_ADD="$T/ro-sbat-add" ki_add_after 6.1.0-ro "$img"
+check "read-only target: kernel-install add exits 0" test "$RC" = 0
+check "read-only target: the message says it cannot be written and the kernel goes without the CSV" \
+	logged "cannot be written (read-only file system?): kernel 6.1.0-ro is installed without $CONF/sbat.csv"
+
+# the Debian hook: /boot/vmlinuz-VERSION is dpkg's, and GRUB reads it itself
+export SBAT_ADD_CSV="$T/sbat.csv"
+img="$T/boot/vmlinuz-6.1.0-hook-default"
+cp -- "$KERNEL" "$img"
+postinst 6.1.0-hook-default "$img"
+check "hook, default: exits 0" test "$RC" = 0
+check "hook, default: the packaged image is byte-identical (dpkg --verify stays quiet)" cmp -s "$img" "$KERNEL"
+check "hook, default: the message says how to choose editing it" \
+	eval 'logged "50-sbat-add: the boot loader reads $img itself" && logged "edit=image"'
 
 finish

@@ -38,4 +38,21 @@ if command -v man >/dev/null 2>&1 && man --help 2>&1 | grep -q -- '--warnings'; 
 else
 	echo "man-db is not installed: man --warnings not run"
 fi
+# one ENVIRONMENT section; the SYNOPSIS names every edit option
+n=$(grep -c '^\.SH ENVIRONMENT' "$page")
+if [ "$n" -eq 1 ]; then
+	echo "ok - one ENVIRONMENT section"
+else
+	echo "FAIL - $n ENVIRONMENT sections"
+	status=1
+fi
+synopsis=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH /p' "$page")
+for opt in quiet 'no\-sync' relocate 'lock\-timeout' 'level\-payload'; do
+	if printf '%s\n' "$synopsis" | grep -qF -- "\\-\\-$opt"; then
+		echo "ok - SYNOPSIS names --$opt"
+	else
+		echo "FAIL - SYNOPSIS does not name --$opt"
+		status=1
+	fi
+done
 exit "$status"

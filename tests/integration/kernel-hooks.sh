@@ -14,7 +14,7 @@
 kernel_hooks() {
 	local kernel name line desc rc gen plugin hook
 	gen=${GEN_FIXTURES:-$SRCROOT/build/tests/fixtures/gen-fixtures}
-	plugin=${KERNEL_INSTALL_PLUGIN:-$SRCROOT/build/data/50-sbat-add.install}
+	plugin=${KERNEL_INSTALL_PLUGIN:-$SRCROOT/build/data/90-sbat-add.install}
 	hook=${KERNEL_POSTINST_HOOK:-$SRCROOT/build/data/50-sbat-add}
 	for kernel in vmlinuz-amd64 Image-arm64; do
 		[ -f "$CACHE/corpus/$kernel" ] || continue

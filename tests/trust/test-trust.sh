@@ -16,6 +16,21 @@
 
 set -u
 
+# The signal checks need each signal's default disposition, and an ignored
+# signal stays ignored in every child: a package build run under nohup (or
+# any parent that ignores SIGHUP, SIGINT...) would hand that on. Start again
+# with the defaults, and say so.
+if [ -z "${SBAT_TEST_SIGNALS_DEFAULT:-}" ]; then
+	export SBAT_TEST_SIGNALS_DEFAULT=1
+	if env --default-signal=HUP true 2>/dev/null; then
+		exec env --default-signal=HUP,INT,QUIT,TERM,ALRM,USR1,USR2,PIPE bash "$0" "$@"
+	elif command -v perl >/dev/null 2>&1; then
+		exec perl -e '$SIG{$_} = "DEFAULT" for qw(HUP INT QUIT TERM ALRM USR1 USR2 PIPE); exec @ARGV or die' \
+			bash "$0" "$@"
+	fi
+	echo "# neither env --default-signal nor perl: signal dispositions are inherited"
+fi
+
 . "$(dirname "$0")/../lib/tap.sh"
 need_env SBAT_ADD GEN_FIXTURES FIXTURES_SRC SBAT_HOOKS
 
@@ -348,5 +363,25 @@ nl="$T/new"$'\n'"line.efi"
 cp -- "$FIX/sbat-mid.efi" "$nl"
 run --file "$nl" --csv "$T/big.csv"
 check "a refused edit of a file with a newline in its name: one line" one_line_err
+
+# ------------------------------------------------ an input cut short mid-run
+
+# truncated by someone else while the edit waits at its first copy: said as such
+for target in output in-place; do
+	dir="$T/shrank-$target"
+	img=$(fresh efi-x86_64.efi "$dir")
+	{ sleep 0.3; truncate -s 1024 -- "$img"; } &
+	if [ "$target" = output ]; then
+		hooked copy_file_range sleep:1000 --file "$img" --csv "$CSV" --output "$dir/out.efi"
+	else
+		hooked copy_file_range sleep:1000 --file "$img" --csv "$CSV"
+	fi
+	wait
+	check "input truncated mid-run ($target): exit 1" test "$RC" -eq 1
+	check "input truncated mid-run ($target): 'the input shrank while being read', not an I/O error" \
+		eval 'err_has "the input shrank while being read" && ! err_has "Input/output error"'
+	check "input truncated mid-run ($target): nothing else is left in the directory" \
+		test "$(entries "$dir")" = "efi-x86_64.efi"
+done
 
 tap_finish

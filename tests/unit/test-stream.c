@@ -675,6 +675,56 @@ test_stream_read_faults(void **state)
 	free(img);
 }
 
+/* The input ends early: a read (or kernel copy) returns 0 bytes. */
+static ssize_t
+hook_pread_eof(int fd, void *buf, size_t len, off_t off)
+{
+	(void)fd;
+	(void)buf;
+	(void)len;
+	(void)off;
+	return 0;
+}
+
+static ssize_t
+hook_copy_eof(int in_fd, off_t in_off, int out_fd, off_t out_off, size_t len)
+{
+	(void)in_fd;
+	(void)in_off;
+	(void)out_fd;
+	(void)out_off;
+	(void)len;
+	return 0;
+}
+
+static void
+test_stream_input_shrank(void **state)
+{
+	static const sbat_io buffered = { hook_pread_eof, NULL, hook_copy_enosys, NULL, NULL, NULL };
+	static const sbat_io copied = { NULL, NULL, hook_copy_eof, NULL, NULL, NULL };
+	const sbat_io *ios[] = { &buffered, &copied };
+	fx_spec spec;
+	uint8_t *img;
+	size_t len;
+	sbat_edit_report r;
+	sbat_diag d;
+	unsigned i;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	assert_int_equal(fx_build(&spec, &img, &len), 0);
+	for (i = 0; i < sizeof(ios) / sizeof(ios[0]); i++) {
+		write_target(img, len);
+		/* said as such, not as "Input/output error" */
+		assert_int_equal(edit_file(ios[i], NULL, &r, &d), SBAT_E_CHANGED);
+		assert_string_equal(d.what, "the input shrank while being read");
+		assert_int_equal(d.sys_errno, 0);
+		assert_target_is(img, len);
+		assert_int_equal(dir_entries(), 1);
+	}
+	free(img);
+}
+
 int
 main(void)
 {
@@ -692,6 +742,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_stream_lock, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_name_reused_during_edit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_read_faults, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stream_input_shrank, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
