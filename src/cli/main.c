@@ -275,9 +275,20 @@ parse_policy(cli_opts *o)
 	const char *p = o->check_level;
 	unsigned i;
 
+	if (strcmp(p, "next") == 0)
+		return usage_error("POLICY next needs the shim binary: next:SHIM", NULL);
 	if (strcmp(p, "running") == 0) {
 		if (o->level_payload_given)
 			return usage_error("--level-payload goes with a shim binary, not with --check-level", p);
+		return PARSE_RUN;
+	}
+	if (strncmp(p, "next:", 5) == 0) {
+		if (o->level_payload_given)
+			return usage_error("--level-payload goes with a shim binary's own payload, not with", p);
+		if (!p[5])
+			return usage_error("no shim binary named after", "next:");
+		o->next_level = 1;
+		o->level_file = p + 5;
 		return PARSE_RUN;
 	}
 	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {

@@ -39,6 +39,7 @@ typedef struct cli_opts {
 	const char *level_file;  /* the file POLICY names; NULL for "running" */
 	int level_payload;       /* SBAT_LEVEL_LATEST or SBAT_LEVEL_AUTOMATIC, for shim binaries */
 	int level_payload_given; /* by --level-payload or a "latest:"/"automatic:" prefix */
+	int next_level;          /* POLICY next:SHIM: the level shim will hold after the next boot */
 	const char **targets;    /* --check-level: the IMAGEs and directories, or the --csv FILEs */
 	size_t n_targets;
 	int targets_are_csv;
