@@ -45,6 +45,9 @@ typedef enum sbat_err {
 	SBAT_E_LEVEL,        /* an SbatLevel payload or its .sbatlevel header is malformed */
 	SBAT_E_NO_SBATLEVEL, /* the image has no .sbatlevel section */
 
+	/* UEFI variables */
+	SBAT_E_EFIVAR, /* a boot variable (BootOrder, Boot####, ...) or device path is malformed */
+
 	SBAT__ERR_MAX
 } sbat_err;
 

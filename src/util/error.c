@@ -25,6 +25,7 @@ static const char *const messages[] = {
 	[SBAT_E_CSV] = "invalid SBAT CSV",
 	[SBAT_E_LEVEL] = "invalid SbatLevel policy",
 	[SBAT_E_NO_SBATLEVEL] = "image has no .sbatlevel section",
+	[SBAT_E_EFIVAR] = "malformed UEFI boot variable",
 };
 
 /* Adding a code without its message breaks the build here. */

@@ -392,6 +392,324 @@ test_names(void **state)
 	assert_string_equal(sbat_next_payload_name(SBAT_NEXT_PAYLOAD_ORIGINAL), "original");
 }
 
+/* ------------------------------------------------ load options */
+
+/* A Boot#### as efivarfs shows it, built piece by piece into b; returns its length. */
+typedef struct opt_buf {
+	uint8_t b[1024];
+	size_t n;
+} opt_buf;
+
+static void
+put(opt_buf *o, const void *p, size_t n)
+{
+	assert_true(o->n + n <= sizeof(o->b));
+	memcpy(o->b + o->n, p, n);
+	o->n += n;
+}
+
+static void
+put16(opt_buf *o, unsigned v)
+{
+	uint8_t x[2] = { (uint8_t)v, (uint8_t)(v >> 8) };
+
+	put(o, x, 2);
+}
+
+static void
+put32(opt_buf *o, uint32_t v)
+{
+	put16(o, v & 0xffff);
+	put16(o, v >> 16);
+}
+
+static void
+put_ucs2(opt_buf *o, const char *s)
+{
+	for (; *s; s++)
+		put16(o, (uint8_t)*s);
+	put16(o, 0);
+}
+
+/* The ESP of a GPT disk: partition 1, GUID c12a7328-f81f-11d2-ba4b-00a0c93ec93b as stored (mixed endian). */
+static const uint8_t esp_guid[16] = { 0x28, 0x73, 0x2a, 0xc1, 0x1f, 0xf8, 0xd2, 0x11,
+	                              0xba, 0x4b, 0x00, 0xa0, 0xc9, 0x3e, 0xc9, 0x3b };
+
+static void
+put_hd(opt_buf *o)
+{
+	put16(o, 0x0104);
+	put16(o, 42);
+	put32(o, 1);
+	put32(o, 2048);
+	put32(o, 0);
+	put32(o, 1048576);
+	put32(o, 0);
+	put(o, esp_guid, 16);
+	put(o, "\x02\x02", 2);
+}
+
+static void
+put_file(opt_buf *o, const char *path)
+{
+	put16(o, 0x0404);
+	put16(o, (unsigned)(4 + 2 * (strlen(path) + 1)));
+	put_ucs2(o, path);
+}
+
+static void
+put_end(opt_buf *o)
+{
+	put(o, "\x7f\xff\x04\x00", 4);
+}
+
+/* attributes, header, description; the caller adds the device path, then patches its length with finish(). */
+static size_t
+start_option(opt_buf *o, uint32_t attr, const char *desc)
+{
+	memset(o, 0, sizeof(*o));
+	put32(o, 7);
+	put32(o, attr);
+	put16(o, 0); /* FilePathListLength, set by finish */
+	put_ucs2(o, desc);
+	return o->n;
+}
+
+static void
+finish(opt_buf *o, size_t list_start, size_t list_end)
+{
+	size_t n = list_end - list_start;
+
+	o->b[8] = (uint8_t)n;
+	o->b[9] = (uint8_t)(n >> 8);
+}
+
+static sbat_load_option
+parse_option_ok(const opt_buf *o)
+{
+	sbat_load_option lo;
+	sbat_diag d;
+
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(sbat_load_option_parse(o->b, o->n, &lo, &d), SBAT_OK);
+	return lo;
+}
+
+static void
+assert_option_fails(const opt_buf *o, const char *what, uint64_t offset)
+{
+	sbat_load_option lo;
+	sbat_diag d;
+
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(sbat_load_option_parse(o->b, o->n, &lo, &d), SBAT_E_EFIVAR);
+	assert_int_equal(d.code, SBAT_E_EFIVAR);
+	assert_string_equal(d.what, what);
+	assert_int_equal(d.has_offset, 1);
+	assert_int_equal(d.offset, offset);
+}
+
+/* A short-form shim entry as efibootmgr writes it: HD(), File(), end, then optional data. */
+static void
+test_load_option_shim_entry(void **state)
+{
+	opt_buf o;
+	size_t s = start_option(&o, SBAT_LOAD_OPTION_ACTIVE, "debian");
+	sbat_load_option lo;
+	char path[64];
+	sbat_diag d;
+
+	(void)state;
+	put_hd(&o);
+	put_file(&o, "\\EFI\\debian\\shimx64.efi");
+	put_end(&o);
+	finish(&o, s, o.n);
+	put_ucs2(&o, "\\EFI\\debian\\grubx64.efi");
+	lo = parse_option_ok(&o);
+	assert_int_equal(lo.attributes, SBAT_LOAD_OPTION_ACTIVE);
+	assert_string_equal(lo.description, "debian");
+	assert_int_equal(lo.has_hd, 1);
+	assert_int_equal(lo.partition_number, 1);
+	assert_int_equal(lo.signature_type, 2);
+	assert_string_equal(lo.partition_guid, "c12a7328-f81f-11d2-ba4b-00a0c93ec93b");
+	assert_int_equal(lo.has_file, 1);
+	assert_string_equal(lo.file_path, "\\EFI\\debian\\shimx64.efi");
+	assert_int_equal(lo.n_nodes, 2);
+	assert_int_equal(lo.has_other_media, 0);
+	assert_int_equal(lo.optional_len, 2 * (strlen("\\EFI\\debian\\grubx64.efi") + 1));
+	assert_int_equal(sbat_ucs2_to_utf8(o.b + lo.optional_offset, lo.optional_len, path, sizeof(path), &d), SBAT_OK);
+	assert_string_equal(path, "\\EFI\\debian\\grubx64.efi");
+}
+
+/* A path split over two File() nodes is joined with one backslash. */
+static void
+test_load_option_split_path(void **state)
+{
+	opt_buf o;
+	size_t s = start_option(&o, 0, "x");
+	sbat_load_option lo;
+
+	(void)state;
+	put_hd(&o);
+	put_file(&o, "\\EFI\\BOOT");
+	put_file(&o, "BOOTX64.EFI");
+	put_end(&o);
+	finish(&o, s, o.n);
+	lo = parse_option_ok(&o);
+	assert_string_equal(lo.file_path, "\\EFI\\BOOT\\BOOTX64.EFI");
+	assert_int_equal(lo.attributes & SBAT_LOAD_OPTION_ACTIVE, 0);
+}
+
+/* A firmware application in a firmware volume (UEFI shell, setup): other media, no file on a disk. */
+static void
+test_load_option_firmware_volume(void **state)
+{
+	opt_buf o;
+	size_t s = start_option(&o, 1, "UEFI Shell");
+	sbat_load_option lo;
+	uint8_t fv[20] = { 0x04, 0x07, 20, 0 };
+
+	(void)state;
+	put(&o, fv, sizeof(fv));
+	put_end(&o);
+	finish(&o, s, o.n);
+	lo = parse_option_ok(&o);
+	assert_int_equal(lo.has_other_media, 1);
+	assert_int_equal(lo.has_hd, 0);
+	assert_int_equal(lo.has_file, 0);
+	assert_int_equal(lo.optional_len, 0);
+}
+
+static void
+test_load_option_malformed(void **state)
+{
+	opt_buf o;
+	size_t s;
+
+	(void)state;
+	/* shorter than the attribute bytes, and than the header */
+	memset(&o, 0, sizeof(o));
+	o.n = 3;
+	assert_option_fails(&o, "variable shorter than its 4 attribute bytes", 0);
+	o.n = 8;
+	assert_option_fails(&o, "load option shorter than its 6-byte header", 4);
+	/* no NUL after the description */
+	start_option(&o, 1, "");
+	o.n -= 2;
+	put16(&o, 'a');
+	assert_option_fails(&o, "description is not NUL-terminated", 10);
+	/* FilePathListLength past the end */
+	s = start_option(&o, 1, "d");
+	put_end(&o);
+	finish(&o, s, o.n + 2);
+	assert_option_fails(&o, "FilePathListLength runs past the end of the variable", 8);
+	/* zero list */
+	s = start_option(&o, 1, "d");
+	finish(&o, s, s);
+	assert_option_fails(&o, "load option without a device path", 8);
+	/* a node of length 0: would loop for ever */
+	s = start_option(&o, 1, "d");
+	put(&o, "\x04\x04\x00\x00", 4);
+	put_end(&o);
+	finish(&o, s, o.n);
+	assert_option_fails(&o, "device path node shorter than its 4-byte header", s + 2);
+	/* a node longer than the list */
+	s = start_option(&o, 1, "d");
+	put(&o, "\x04\x04\x40\x00", 4);
+	put_end(&o);
+	finish(&o, s, o.n);
+	assert_option_fails(&o, "device path node runs past the file path list", s + 2);
+	/* no end node */
+	s = start_option(&o, 1, "d");
+	put_file(&o, "\\a");
+	finish(&o, s, o.n);
+	assert_option_fails(&o, "device path without an end node", o.n);
+	/* HD node of the wrong length */
+	s = start_option(&o, 1, "d");
+	put(&o, "\x04\x01\x08\x00\x01\x00\x00\x00", 8);
+	put_end(&o);
+	finish(&o, s, o.n);
+	assert_option_fails(&o, "hard drive device path node is not 42 bytes long", s + 2);
+	/* File node of odd length */
+	s = start_option(&o, 1, "d");
+	put(&o, "\x04\x04\x07\x00\x41\x00\x00", 7);
+	put_end(&o);
+	finish(&o, s, o.n);
+	assert_option_fails(&o, "CHAR16 text of odd length", s + 6);
+	/* a control character in the description */
+	start_option(&o, 1, "a\tb");
+	assert_option_fails(&o, "control character in CHAR16 text", 12);
+}
+
+/* Every prefix of a valid option fails cleanly or parses; never reads past the buffer (run under ASan). */
+static void
+test_load_option_every_truncation(void **state)
+{
+	opt_buf o;
+	size_t s = start_option(&o, 1, "debian"), n, full;
+	sbat_load_option lo;
+	sbat_diag d;
+
+	(void)state;
+	put_hd(&o);
+	put_file(&o, "\\EFI\\debian\\shimx64.efi");
+	put_end(&o);
+	finish(&o, s, o.n);
+	full = o.n;
+	for (n = 0; n < full; n++) {
+		uint8_t *copy = malloc(n ? n : 1);
+
+		assert_non_null(copy);
+		memcpy(copy, o.b, n);
+		assert_int_equal(sbat_load_option_parse(copy, n, &lo, &d), SBAT_E_EFIVAR);
+		free(copy);
+	}
+}
+
+static void
+test_boot_order(void **state)
+{
+	const uint8_t order[] = { 7, 0, 0, 0, 0x01, 0x00, 0x00, 0x00, 0x80, 0x20 };
+	uint16_t out[4];
+	size_t n = 0;
+	sbat_diag d;
+
+	(void)state;
+	assert_int_equal(sbat_boot_order_parse(order, sizeof(order), out, 4, &n, &d), SBAT_OK);
+	assert_int_equal(n, 3);
+	assert_int_equal(out[0], 1);
+	assert_int_equal(out[1], 0);
+	assert_int_equal(out[2], 0x2080);
+	assert_int_equal(sbat_boot_order_parse(order, 9, out, 4, &n, &d), SBAT_E_EFIVAR);
+	assert_string_equal(d.what, "odd length for an array of UINT16");
+	assert_int_equal(d.offset, 8);
+	assert_int_equal(sbat_boot_order_parse(order, 4, out, 4, &n, &d), SBAT_E_EFIVAR);
+	assert_int_equal(sbat_boot_order_parse(order, 2, out, 4, &n, &d), SBAT_E_EFIVAR);
+	/* BootNext holds one number */
+	assert_int_equal(sbat_boot_order_parse(order, sizeof(order), out, 1, &n, &d), SBAT_E_EFIVAR);
+	assert_string_equal(d.what, "more boot option numbers than expected");
+}
+
+static void
+test_ucs2(void **state)
+{
+	const uint8_t text[] = { 'a', 0, 0xe9, 0, 0xac, 0x20, 0x3d, 0xd8, 0x00, 0xde, 0, 0, 'x', 0 };
+	const uint8_t lone[] = { 0x3d, 0xd8, 'a', 0 };
+	char out[16], tiny[3];
+	sbat_diag d;
+
+	(void)state;
+	assert_int_equal(sbat_ucs2_to_utf8(text, sizeof(text), out, sizeof(out), &d), SBAT_OK);
+	assert_string_equal(out, "a\xc3\xa9\xe2\x82\xac?");
+	assert_int_equal(sbat_ucs2_to_utf8(lone, sizeof(lone), out, sizeof(out), &d), SBAT_E_EFIVAR);
+	assert_string_equal(d.what, "CHAR16 text with a lone surrogate");
+	assert_int_equal(sbat_ucs2_to_utf8(text, 3, out, sizeof(out), &d), SBAT_E_EFIVAR);
+	assert_int_equal(sbat_ucs2_to_utf8(text, sizeof(text), tiny, sizeof(tiny), &d), SBAT_E_EFIVAR);
+	assert_string_equal(d.what, "CHAR16 text too long");
+	assert_int_equal(sbat_ucs2_to_utf8(NULL, 0, out, sizeof(out), &d), SBAT_OK);
+	assert_string_equal(out, "");
+}
+
 int
 main(void)
 {
@@ -418,6 +736,13 @@ main(void)
 		cmocka_unit_test(test_revocations_policy_latest),
 		cmocka_unit_test(test_missing_payloads),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_load_option_shim_entry),
+		cmocka_unit_test(test_load_option_split_path),
+		cmocka_unit_test(test_load_option_firmware_volume),
+		cmocka_unit_test(test_load_option_malformed),
+		cmocka_unit_test(test_load_option_every_truncation),
+		cmocka_unit_test(test_boot_order),
+		cmocka_unit_test(test_ucs2),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
