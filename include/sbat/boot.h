@@ -75,8 +75,11 @@ typedef struct sbat_next_step {
 	/* the stored SbatLevel after the step (NULL: none) */
 	const uint8_t *stored;
 	size_t stored_len;
-	/* shim's revoking row of its own .sbat when rule is SBAT_NEXT_REFUSED_SELF */
-	sbat_revocation self;
+	/* rule SBAT_NEXT_REFUSED_SELF: the row of shim's own .sbat that is revoked (into shim_sbat; NULL when
+	 * shim has no .sbat) with its generation, and the minimum the candidate sets */
+	const char *self_component;
+	unsigned self_generation;
+	unsigned self_minimum;
 } sbat_next_step;
 
 /* One boot. */

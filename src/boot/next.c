@@ -109,23 +109,32 @@ choose(const sbat_next_inputs *in, const char *automatic, const char *latest, sb
 	}
 }
 
-/* Would level revoke csv? A .sbat shim does not have counts as revoked (shim loads itself as its own image). */
+/*
+ * Would level revoke csv? A missing .sbat counts as revoked (shim checks
+ * itself as an image it loads). The first revoked row goes to *s when s is
+ * not NULL.
+ */
 static sbat_err
-revokes(const uint8_t *text, size_t len, const sbat_csv *csv, int *ret, sbat_revocation *first, sbat_diag *d)
+revokes(const uint8_t *text, size_t len, const sbat_csv *csv, int *ret, sbat_next_step *s, sbat_diag *d)
 {
 	sbat_level *level = NULL;
+	sbat_revocation first;
 	size_t n = 0;
 	sbat_err r;
 
 	r = sbat_level_parse(text, len, &level, d);
 	if (r != SBAT_OK)
 		return r;
-	if (!csv) {
-		*ret = 1;
-		memset(first, 0, sizeof(*first));
-	} else {
-		r = sbat_level_check(level, csv, first, 1, &n, d);
+	*ret = 1;
+	if (csv) {
+		r = sbat_level_check(level, csv, &first, 1, &n, d);
 		*ret = n > 0;
+		if (n > 0 && s) {
+			/* the level is freed below: keep the numbers, and the name from csv */
+			s->self_component = first.entry->component_name;
+			s->self_generation = first.entry->generation;
+			s->self_minimum = first.level->generation;
+		}
 	}
 	sbat_level_free(level);
 	return r;
@@ -154,7 +163,7 @@ run_step(const sbat_next_inputs *in, const char *automatic, const char *latest, 
 	} else {
 		if (s->payload == SBAT_NEXT_PAYLOAD_ORIGINAL)
 			s->rule = SBAT_NEXT_RESET;
-		if (revokes((const uint8_t *)s->candidate, strlen(s->candidate), in->shim_sbat, &self, &s->self, &d) !=
+		if (revokes((const uint8_t *)s->candidate, strlen(s->candidate), in->shim_sbat, &self, s, &d) !=
 		    SBAT_OK) {
 			s->rule = SBAT_NEXT_REFUSED_PARSE;
 		} else {
@@ -176,11 +185,10 @@ run_step(const sbat_next_inputs *in, const char *automatic, const char *latest, 
 static int
 revocations_file_passes(const sbat_next_inputs *in, const uint8_t *level, size_t len)
 {
-	sbat_revocation first;
 	sbat_diag d;
 	int revoked = 1;
 
-	if (revokes(level, len, in->rev_sbat, &revoked, &first, &d) != SBAT_OK)
+	if (revokes(level, len, in->rev_sbat, &revoked, NULL, &d) != SBAT_OK)
 		return 0;
 	return !revoked;
 }
@@ -191,7 +199,6 @@ sbat_next_boot_predict(const sbat_next_inputs *in, sbat_next_boot *ret, sbat_dia
 	const uint8_t *stored;
 	size_t stored_len;
 	int replaced, self = 0;
-	sbat_revocation first;
 	sbat_diag d;
 
 	if (!in || !ret || !in->automatic || !in->latest)
@@ -205,7 +212,7 @@ sbat_next_boot_predict(const sbat_next_inputs *in, sbat_next_boot *ret, sbat_dia
 	if (!in->secure_boot)
 		return SBAT_OK; /* shim checks nothing, and reads no revocations file from its disk */
 	if (ret->builtin.rule == SBAT_NEXT_REFUSED_SELF || ret->builtin.rule == SBAT_NEXT_REFUSED_PARSE ||
-	    revokes(stored, stored_len, in->shim_sbat, &self, &first, &d) != SBAT_OK || self) {
+	    revokes(stored, stored_len, in->shim_sbat, &self, NULL, &d) != SBAT_OK || self) {
 		ret->shim_stops = 1;
 		return SBAT_OK;
 	}

@@ -160,7 +160,7 @@ load_policy(const cli_opts *o, policy *p)
 	if (!o->level_file)
 		return load_running_level(p);
 	if (o->next_level) {
-		int status = cli_next_load(o, &p->next);
+		int status = cli_next_load(o->level_file, &p->next);
 
 		p->has_next = 1;
 		p->source = "next";

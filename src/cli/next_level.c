@@ -31,8 +31,8 @@ join(const char *dir, const char *name)
  * Read efivarfs variable NAME from dir: *buf is NULL when there is none.
  * Returns an exit status; a malformed variable is named with the offset.
  */
-static int
-read_var(const char *dir, const char *name, uint8_t **buf, size_t *len)
+int
+cli_efivar_read(const char *dir, const char *name, uint8_t **buf, size_t *len)
 {
 	char *path = join(dir, name);
 	sbat_diag d;
@@ -69,7 +69,7 @@ read_byte_var(const char *dir, const char *name, int exact, int *ret)
 {
 	uint8_t *buf;
 	size_t len;
-	int status = read_var(dir, name, &buf, &len);
+	int status = cli_efivar_read(dir, name, &buf, &len);
 	char msg[128];
 
 	*ret = -1;
@@ -240,7 +240,7 @@ load_variables(cli_next *n, sbat_next_inputs *in)
 	if (status == EXIT_OK)
 		status = read_byte_var(n->efivarfs, SBAT_POLICY_EFIVAR_NAME, 0, &policy);
 	if (status == EXIT_OK)
-		status = read_var(n->efivarfs, SBAT_LEVEL_EFIVAR_NAME, &n->current_buf, &len);
+		status = cli_efivar_read(n->efivarfs, SBAT_LEVEL_EFIVAR_NAME, &n->current_buf, &len);
 	if (status != EXIT_OK)
 		return status;
 	in->secure_boot = n->secure_boot_var == 1 && n->setup_mode_var != 1;
@@ -288,17 +288,23 @@ same_text(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 	return alen == blen && memcmp(a, b, alen) == 0;
 }
 
+const char *
+cli_efivarfs_dir(void)
+{
+	const char *dir = getenv("SBAT_ADD_EFIVARFS");
+
+	return dir && *dir ? dir : CLI_EFIVARFS_DIR;
+}
+
 int
-cli_next_load(const cli_opts *o, cli_next *n)
+cli_next_load(const char *shim, cli_next *n)
 {
 	sbat_diag d;
 	int status, b;
 
 	memset(n, 0, sizeof(*n));
-	n->efivarfs = getenv("SBAT_ADD_EFIVARFS");
-	if (!n->efivarfs || !*n->efivarfs)
-		n->efivarfs = CLI_EFIVARFS_DIR;
-	n->shim = o->level_file;
+	n->efivarfs = cli_efivarfs_dir();
+	n->shim = shim;
 	status = load_variables(n, &n->in[0]);
 	if (status == EXIT_OK)
 		status = load_shim(n);
@@ -495,10 +501,11 @@ json_step(FILE *out, const char *key, const sbat_next_step *s)
 		        sbat_next_payload_name(s->payload));
 		cli_json_cstr(out, s->candidate);
 	}
-	if (s->rule == SBAT_NEXT_REFUSED_SELF && s->self.entry)
-		fprintf(out, ", \"revokes_shim\": {\"component_name\": \"%s\", \"generation\": %u, \"minimum\": %u}",
-		        s->self.entry->component_name, (unsigned)s->self.entry->generation,
-		        (unsigned)s->self.level->generation);
+	if (s->rule == SBAT_NEXT_REFUSED_SELF && s->self_component) {
+		fputs(", \"revokes_shim\": {\"component_name\": ", out);
+		cli_json_cstr(out, s->self_component);
+		fprintf(out, ", \"generation\": %u, \"minimum\": %u}", s->self_generation, s->self_minimum);
+	}
 	fputc('}', out);
 }
 

@@ -43,8 +43,18 @@ typedef struct cli_next {
 	int differ;           /* the boot after next judges differently */
 } cli_next;
 
-/* Read the variables (SBAT_ADD_EFIVARFS or efivarfs) and the shim o->level_file; returns an exit status. */
-int cli_next_load(const cli_opts *o, cli_next *n);
+/* Read the variables (SBAT_ADD_EFIVARFS or efivarfs) and the shim binary; returns an exit status. */
+int cli_next_load(const char *shim, cli_next *n);
+
+/*
+ * Read efivarfs variable NAME from dir (attributes included): *buf is NULL
+ * when there is none. Returns an exit status; a variable shorter than its
+ * attributes, or unreadable, is reported naming it.
+ */
+int cli_efivar_read(const char *dir, const char *name, uint8_t **buf, size_t *len);
+
+/* The efivarfs directory: SBAT_ADD_EFIVARFS, else CLI_EFIVARFS_DIR. */
+const char *cli_efivarfs_dir(void);
 void cli_next_free(cli_next *n);
 
 /* The inputs and both boots, for --verbose (on stderr-free stdout, before the verdicts). */

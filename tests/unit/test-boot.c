@@ -258,8 +258,9 @@ test_self_revocation_refused(void **state)
 	in.latest = "sbat,1,2026010100\nshim,5\n";
 	b = predict(&in);
 	assert_int_equal(b.builtin.rule, SBAT_NEXT_REFUSED_SELF);
-	assert_string_equal(b.builtin.self.entry->component_name, "shim");
-	assert_int_equal(b.builtin.self.level->generation, 5);
+	assert_string_equal(b.builtin.self_component, "shim");
+	assert_int_equal(b.builtin.self_generation, 4);
+	assert_int_equal(b.builtin.self_minimum, 5);
 	assert_text(b.stored, b.stored_len, LEVEL_2024);
 	assert_int_equal(b.shim_stops, 1);
 	assert_null(b.enforced);
