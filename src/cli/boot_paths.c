@@ -14,6 +14,7 @@
 #include "sbat/sbat.h"
 
 #include "boot_paths.h"
+#include "history.h"
 #include "messages.h"
 #include "next_level.h"
 
@@ -212,9 +213,16 @@ judge_started_by_shim(const cli_next *n, const image *im, char *why, size_t why_
 		return STAGE_UNKNOWN;
 	}
 	if (nr) {
-		snprintf(why, why_size, "refused: %s,%u is below %s,%u (SbatLevel %s); install one with %s,%u or later",
+		char past[400];
+
+		if (cli_history_explain(r.level->component_name, r.level->generation, past + 2, sizeof(past) - 2) == 0)
+			memcpy(past, "; ", 2);
+		else
+			past[0] = '\0';
+		snprintf(why, why_size,
+		         "refused: %s,%u is below %s,%u (SbatLevel %s%s); install one with %s,%u or later",
 		         r.entry->component_name, (unsigned)r.entry->generation, r.level->component_name,
-		         (unsigned)r.level->generation, n->level[0]->datestamp, r.level->component_name,
+		         (unsigned)r.level->generation, n->level[0]->datestamp, past, r.level->component_name,
 		         (unsigned)r.level->generation);
 		return STAGE_REFUSED;
 	}
@@ -277,7 +285,7 @@ static enum stage_verdict
 follow_path(walk *w, const char *label, int is_default, const char *esp, const char *uefi_path, const uint8_t *opt,
             size_t opt_len)
 {
-	char second[SBAT_LOAD_OPTION_TEXT_MAX + 32], why[512];
+	char second[SBAT_LOAD_OPTION_TEXT_MAX + 32], why[1024];
 	const char *reason;
 	char *file, *file2;
 	enum stage_verdict v, v2;
@@ -331,7 +339,7 @@ follow_path(walk *w, const char *label, int is_default, const char *esp, const c
 			image_close(&im2);
 			v2 = STAGE_UNKNOWN;
 		} else {
-			char text[400];
+			char text[900];
 
 			v2 = judge_started_by_shim(&next, &im2, text, sizeof(text));
 			snprintf(why, sizeof(why), "%s [shim starts it itself: .sbat required]", text);

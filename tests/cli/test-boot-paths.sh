@@ -160,6 +160,9 @@ expect "the default path boots: shim, then grub,5 under the automatic payload" \
 	 has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\grubx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required]"'
 expect "another path (found case-insensitively) is refused: grub,4 below grub,5, with the fix; exit 7" \
 	'[ "$RC" -eq 7 ] && has_line "Boot0002 fedora: stage 2 \\EFI\\FEDORA\\grubx64.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800); install one with grub,5 or later [shim starts it itself: .sbat required]"'
+SBAT_ADD_HISTORY="$FIXTURES_SRC/../../data/sbat-level-history.txt" SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
+expect "with the shipped history, a refusal says when the row was published and why" \
+	'has_line "Boot0002 fedora: stage 2 \\EFI\\FEDORA\\grubx64.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800; since SbatLevel 2025021800: GRUB flaws disclosed in February 2025); install one with grub,5 or later [shim starts it itself: .sbat required]"'
 expect "Windows Boot Manager is not governed by SBAT; an inactive option is skipped" \
 	'has_line "Boot0000 Windows Boot Manager: stage 1 \\EFI\\Microsoft\\Boot\\bootmgfw.efi: not governed by SBAT: the firmware starts it, not shim" &&
 	 has_line "Boot0003 old entry: inactive: the firmware skips it"'
