@@ -15,6 +15,7 @@
 
 #include "boot_paths.h"
 #include "history.h"
+#include "json.h"
 #include "messages.h"
 #include "next_level.h"
 
@@ -35,6 +36,7 @@ typedef struct walk {
 	int default_refused, other_refused;
 	int n_paths;
 	int default_taken; /* the path that boots when nobody touches the keyboard is known */
+	size_t n_lines;    /* JSON objects printed */
 } walk;
 
 /* ------------------------------------------------------------ the ESP */
@@ -254,10 +256,49 @@ ends_in_efi(const char *s)
 	return n > 4 && strcasecmp(s + n - 4, ".efi") == 0;
 }
 
+/* The verdict words a line starts with, and their JSON names. */
+static const struct {
+	const char *text, *json;
+} verdict_words[] = {
+	{ "boots", "boots" },
+	{ "refused", "refused" },
+	{ "cannot be followed", "unknown" },
+	{ "not governed by SBAT", "not-governed" },
+	{ "inactive", "inactive" },
+};
+
+/* One line of the report (stage 0: the entry itself), or one JSON object. */
 static void
-stage_line(const char *label, int is_default, int stage, const char *file, const char *text)
+stage_line(walk *w, const char *label, int is_default, int stage, const char *file, const char *text)
 {
-	printf("%s%s: stage %d %s: %s\n", label, is_default ? " [default]" : "", stage, file, text);
+	const char *verdict = "unknown", *detail = text;
+	size_t i, n;
+
+	if (!w->o->json) {
+		if (stage)
+			printf("%s%s: stage %d %s: %s\n", label, is_default ? " [default]" : "", stage, file, text);
+		else
+			printf("%s%s: %s\n", label, is_default ? " [default]" : "", text);
+		return;
+	}
+	for (i = 0; i < sizeof(verdict_words) / sizeof(verdict_words[0]); i++) {
+		n = strlen(verdict_words[i].text);
+		if (strncmp(text, verdict_words[i].text, n) == 0) {
+			verdict = verdict_words[i].json;
+			detail = text + n + (text[n] == ':') + (text[n] == ':' && text[n + 1] == ' ');
+			break;
+		}
+	}
+	printf("%s    {\"entry\": ", w->n_lines++ ? ",\n" : "");
+	cli_json_cstr(stdout, label);
+	printf(", \"default\": %s, \"stage\": %d, \"file\": ", is_default ? "true" : "false", stage);
+	if (file)
+		cli_json_cstr(stdout, file);
+	else
+		fputs("null", stdout);
+	printf(", \"verdict\": \"%s\", \"detail\": ", verdict);
+	cli_json_cstr(stdout, detail);
+	putchar('}');
 }
 
 /* The second stage shim starts: the optional data as a path, else DEFAULT_LOADER next to shim. */
@@ -296,38 +337,39 @@ follow_path(walk *w, const char *label, int is_default, const char *esp, const c
 	file = resolve(esp, uefi_path, &reason);
 	if (!file) {
 		snprintf(why, sizeof(why), "cannot be followed: %s under %s", reason, esp);
-		stage_line(label, is_default, 1, uefi_path, why);
+		stage_line(w, label, is_default, 1, uefi_path, why);
 		return STAGE_UNKNOWN;
 	}
 	if (image_open(file, &im) != 0) {
 		snprintf(why, sizeof(why), "cannot be followed: %s", im.d.what ? im.d.what : sbat_strerror(im.d.code));
-		stage_line(label, is_default, 1, uefi_path, why);
+		stage_line(w, label, is_default, 1, uefi_path, why);
 		image_close(&im);
 		free(file);
 		return STAGE_UNKNOWN;
 	}
 	if (!im.is_shim) {
-		stage_line(label, is_default, 1, uefi_path, "not governed by SBAT: the firmware starts it, not shim");
+		stage_line(w, label, is_default, 1, uefi_path,
+		           "not governed by SBAT: the firmware starts it, not shim");
 		image_close(&im);
 		free(file);
 		return STAGE_NOT_GOVERNED;
 	}
 	v = STAGE_BOOTS;
 	if (cli_next_load(file, &next) != EXIT_OK) {
-		stage_line(label, is_default, 1, uefi_path,
+		stage_line(w, label, is_default, 1, uefi_path,
 		           "cannot be followed: shim's inputs do not read (see above)");
 		v = STAGE_UNKNOWN;
 	} else if (next.mode[0] == CLI_NEXT_SHIM_STOPS) {
 		snprintf(why, sizeof(why), "refused: shim, SbatLevel %s revokes shim itself, so it stops the machine",
 		         next.level[0]->datestamp);
-		stage_line(label, is_default, 1, uefi_path, why);
+		stage_line(w, label, is_default, 1, uefi_path, why);
 		v = STAGE_REFUSED;
 	} else {
 		snprintf(why, sizeof(why), "boots: shim, next boot enforces %s%s",
 		         next.mode[0] == CLI_NEXT_NOT_ENFORCED ? "nothing (Secure Boot off), stores SbatLevel " :
 		                                                 "SbatLevel ",
 		         next.level[0]->datestamp);
-		stage_line(label, is_default, 1, uefi_path, why);
+		stage_line(w, label, is_default, 1, uefi_path, why);
 		second_stage_name(uefi_path, opt, opt_len, im.machine, second, sizeof(second));
 		file2 = resolve(esp, second, &reason);
 		if (!file2) {
@@ -346,7 +388,7 @@ follow_path(walk *w, const char *label, int is_default, const char *esp, const c
 			image_close(&im2);
 		}
 		free(file2);
-		stage_line(label, is_default, 2, second, why);
+		stage_line(w, label, is_default, 2, second, why);
 		if (v2 == STAGE_REFUSED)
 			v = STAGE_REFUSED;
 	}
@@ -396,28 +438,30 @@ follow_option(walk *w, uint16_t num, int is_boot_next)
 	if (cli_efivar_read(w->efivarfs, name, &buf, &len) != EXIT_OK)
 		return;
 	if (!buf) {
-		printf("Boot%04X: cannot be followed: no such variable\n", (unsigned)num);
+		snprintf(label, sizeof(label), "Boot%04X", (unsigned)num);
+		stage_line(w, label, 0, 0, NULL, "cannot be followed: no such variable");
 		return;
 	}
 	if (sbat_load_option_parse(buf, len, &lo, &d) != SBAT_OK) {
 		cli_report_error(where, &d);
-		printf("Boot%04X: cannot be followed: malformed load option\n", (unsigned)num);
+		snprintf(label, sizeof(label), "Boot%04X", (unsigned)num);
+		stage_line(w, label, 0, 0, NULL, "cannot be followed: malformed load option");
 		free(buf);
 		return;
 	}
 	snprintf(label, sizeof(label), "Boot%04X %s", (unsigned)num, lo.description);
 	/* BootNext is taken once whatever its attributes; in BootOrder the firmware skips inactive options */
 	if (!is_boot_next && !(lo.attributes & SBAT_LOAD_OPTION_ACTIVE)) {
-		printf("%s: inactive: the firmware skips it\n", label);
+		stage_line(w, label, 0, 0, NULL, "inactive: the firmware skips it");
 		free(buf);
 		return;
 	}
 	if (!w->default_taken)
 		is_default = w->default_taken = 1;
 	if (!lo.has_hd || !lo.has_file || lo.has_other_media) {
-		printf("%s%s: not governed by SBAT: not a file on a disk partition (network, firmware application or "
-		       "a whole device)\n",
-		       label, is_default ? " [default]" : "");
+		stage_line(w, label, is_default, 0, NULL,
+		           "not governed by SBAT: not a file on a disk partition (network, firmware application or a "
+		           "whole device)");
 		free(buf);
 		return;
 	}
@@ -427,9 +471,11 @@ follow_option(walk *w, uint16_t num, int is_boot_next)
 	else if (lo.signature_type == 2)
 		esp = esp_by_partuuid(lo.partition_guid);
 	if (!esp) {
+		char why[128];
+
 		snprintf(guid, sizeof(guid), "%s", lo.partition_guid[0] ? lo.partition_guid : "(no GUID)");
-		printf("%s%s: stage 1 %s: cannot be followed: partition %s is not mounted (give --esp DIR)\n", label,
-		       is_default ? " [default]" : "", lo.file_path, guid);
+		snprintf(why, sizeof(why), "cannot be followed: partition %s is not mounted (give --esp DIR)", guid);
+		stage_line(w, label, is_default, 1, lo.file_path, why);
 		free(buf);
 		return;
 	}
@@ -474,6 +520,8 @@ cli_run_boot_paths(const cli_opts *o)
 		status = read_numbers(&w, "BootOrder-" CLI_EFI_GLOBAL_GUID, MAX_OPTIONS, order, &n_order);
 	if (status != EXIT_OK)
 		return status;
+	if (o->json)
+		fputs("{\n  \"schema\": 1,\n  \"mode\": \"boot-paths\",\n  \"stages\": [\n", stdout);
 	if (n_next)
 		follow_option(&w, next_num[0], 1);
 	for (i = 0; i < n_order; i++) {
@@ -495,7 +543,10 @@ cli_run_boot_paths(const cli_opts *o)
 				w.other_refused = 1;
 		}
 	}
-	if (w.default_refused)
-		return EXIT_REVOKED;
-	return w.other_refused ? EXIT_OTHER_PATH_REFUSED : EXIT_OK;
+	status = w.default_refused ? EXIT_REVOKED : w.other_refused ? EXIT_OTHER_PATH_REFUSED : EXIT_OK;
+	if (o->json)
+		printf("%s  ],\n  \"default_refused\": %s,\n  \"other_refused\": %s,\n  \"exit_status\": %d\n}\n",
+		       w.n_lines ? "\n" : "", w.default_refused ? "true" : "false", w.other_refused ? "true" : "false",
+		       status);
+	return status;
 }

@@ -196,6 +196,31 @@ SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
 expect "a path with a .. component is not followed" \
 	'has_line "Boot0004 loop [default]: stage 1 \\EFI\\debian\\..\\debian\\shimx64.efi: cannot be followed: has a . or .. component under $ESP" && [ "$RC" -eq 7 ]'
 
+# ------------------------------------------------------------ JSON
+
+if command -v python3 >/dev/null; then
+	order "$EV" BootOrder 0001 0002 0000 0003
+	SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP" --json
+	printf '%s' "$OUT" >"$T/out.json"
+	expect "--json: schema 1, one object per stage, the default marked, the exit status" \
+		'[ "$RC" -eq 7 ] && python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d[\"schema\"] == 1 and d[\"mode\"] == \"boot-paths\", d
+s = d[\"stages\"]
+first = s[0]
+assert first[\"entry\"] == \"Boot0001 debian\" and first[\"default\"] is True and first[\"stage\"] == 1, first
+assert first[\"verdict\"] == \"boots\", first
+fed = [x for x in s if x[\"entry\"] == \"Boot0002 fedora\" and x[\"stage\"] == 2][0]
+assert fed[\"verdict\"] == \"refused\" and fed[\"detail\"].startswith(\"grub,4 is below grub,5\"), fed
+assert [x[\"verdict\"] for x in s if x[\"entry\"] == \"Boot0003 old entry\"] == [\"inactive\"]
+assert d[\"default_refused\"] is False and d[\"other_refused\"] is True and d[\"exit_status\"] == 7, d
+" "$T/out.json"'
+else
+	skip "JSON checks" "no python3"
+fi
+order "$EV" BootOrder 0004 0001
+
 # ------------------------------------------------------------ bad input
 
 printf '\7\0\0\0\1\0\0\0\100\0a\0' >"$EV/Boot0004-$EFI_GUID"
