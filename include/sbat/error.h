@@ -47,6 +47,9 @@ typedef enum sbat_err {
 	/* the interface */
 	SBAT_E_ABI, /* a structure's size field is not one this library knows */
 
+	/* UEFI variables */
+	SBAT_E_EFIVAR, /* a boot variable (BootOrder, Boot####, ...) or device path is malformed */
+
 	SBAT__ERR_MAX
 } sbat_err;
 

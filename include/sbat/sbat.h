@@ -14,5 +14,6 @@
 #include "output.h"
 #include "level.h"
 #include "lint.h"
+#include "boot.h"
 
 #endif

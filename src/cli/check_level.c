@@ -13,11 +13,12 @@
 #include "csv_args.h"
 #include "json.h"
 #include "messages.h"
+#include "next_level.h"
 #include "options.h"
 #include "scan.h"
 
 /* Where Linux shows the UEFI variables; SBAT_ADD_EFIVARFS replaces it. */
-#define EFIVARFS_DIR "/sys/firmware/efi/efivars"
+#define EFIVARFS_DIR CLI_EFIVARFS_DIR
 
 /* Revoked rows named per image; the rest are counted. */
 #define MAX_REVOKED 16
@@ -31,10 +32,12 @@
  */
 typedef enum verdict {
 	VERDICT_ALLOWED,
+	VERDICT_NOT_ENFORCED, /* next:SHIM with Secure Boot off: shim checks no SBAT */
 	VERDICT_NO_SBAT,
 	VERDICT_UNREADABLE,
 	VERDICT_INVALID_SBAT,
 	VERDICT_REVOKED,
+	VERDICT_SHIM_STOPS, /* next:SHIM: shim stops before starting anything */
 } verdict;
 
 static const struct {
@@ -46,6 +49,8 @@ static const struct {
 	[VERDICT_UNREADABLE] = { "unreadable", EXIT_FAILURE_ },
 	[VERDICT_INVALID_SBAT] = { "invalid-sbat", EXIT_REVOKED },
 	[VERDICT_REVOKED] = { "revoked", EXIT_REVOKED },
+	[VERDICT_NOT_ENFORCED] = { "not-enforced", EXIT_OK },
+	[VERDICT_SHIM_STOPS] = { "shim-stops", EXIT_REVOKED },
 };
 
 /* The SbatLevel to judge by, and where it came from. */
@@ -54,6 +59,8 @@ typedef struct policy {
 	const char *source; /* "running", "text" or "shim" */
 	char *file;         /* the file it was read from */
 	const char *absent; /* exit 6: why there is no SbatLevel, else NULL */
+	int has_next;       /* next:SHIM: level is next.level[0], owned by next */
+	cli_next next;
 } policy;
 
 typedef struct judgement {
@@ -73,7 +80,10 @@ typedef struct audit {
 	const sbat_level *level;
 	verdict worst;
 	size_t n_reported;
-	int scanned; /* a directory was among the arguments */
+	int scanned;          /* a directory was among the arguments */
+	const char *boot;     /* next:SHIM: which boot the verdicts are for */
+	const char *boot_key; /* the same, in JSON */
+	int mode;             /* next:SHIM: enum cli_next_mode of that boot */
 	cli_scan scan;
 } audit;
 
@@ -162,6 +172,15 @@ load_policy(const cli_opts *o, policy *p)
 {
 	if (!o->level_file)
 		return load_running_level(p);
+	if (o->next_level) {
+		int status = cli_next_load(o->level_file, &p->next);
+
+		p->has_next = 1;
+		p->source = "next";
+		p->file = strdup(o->level_file);
+		p->level = p->next.level[0];
+		return status != EXIT_OK ? status : p->file ? EXIT_OK : EXIT_FAILURE_;
+	}
 	p->file = strdup(o->level_file);
 	if (!p->file) {
 		cli_message(o->level_file, "out of memory");
@@ -187,7 +206,15 @@ print_text(const audit *a, const judgement *j)
 	size_t i;
 
 	printf("%s: ", cli_quote(j->path));
+	if (a->boot)
+		printf("%s: ", a->boot);
 	switch (j->v) {
+	case VERDICT_NOT_ENFORCED: puts("not-enforced: Secure Boot is off, so shim checks no SBAT"); break;
+	case VERDICT_SHIM_STOPS:
+		printf("shim-stops: SbatLevel %s revokes shim itself, so shim stops the machine before starting "
+		       "anything\n",
+		       a->level->datestamp);
+		break;
 	case VERDICT_ALLOWED:
 		printf("allowed: not revoked by SbatLevel %s (%zu rows checked)\n", a->level->datestamp, j->n_rows);
 		break;
@@ -263,6 +290,8 @@ print_json(const audit *a, const judgement *j)
 {
 	printf("%s    {\"path\": ", a->n_reported ? ",\n" : "");
 	cli_json_cstr(stdout, j->path);
+	if (a->boot)
+		printf(", \"boot\": \"%s\"", a->boot_key);
 	printf(", \"input\": \"%s\", \"kind\": ", j->is_csv ? "csv" : "image");
 	if (j->kind >= 0)
 		cli_json_cstr(stdout, sbat_pe_kind_name((sbat_pe_kind)j->kind));
@@ -285,8 +314,12 @@ print_json(const audit *a, const judgement *j)
 
 /* One line (or JSON object) per image; what could not be read is an error on stderr too. */
 static void
-report(audit *a, const judgement *j)
+report(audit *a, judgement *j)
 {
+	if (a->boot && j->v != VERDICT_UNREADABLE && a->mode == CLI_NEXT_NOT_ENFORCED)
+		j->v = VERDICT_NOT_ENFORCED;
+	else if (a->boot && j->v != VERDICT_UNREADABLE && a->mode == CLI_NEXT_SHIM_STOPS)
+		j->v = VERDICT_SHIM_STOPS;
 	if (j->v > a->worst)
 		a->worst = j->v;
 	if (a->o->json)
@@ -308,7 +341,10 @@ print_json_head(const policy *p, const cli_opts *o)
 	fputs(", \"file\": ", stdout);
 	cli_json_cstr(stdout, p->file);
 	fputs(", \"payload\": ", stdout);
-	if (strcmp(p->source, "shim") == 0)
+	if (p->has_next) {
+		fputs("null, \"prediction\": ", stdout);
+		cli_next_print_json(&p->next, stdout);
+	} else if (strcmp(p->source, "shim") == 0)
 		fputs(o->level_payload == SBAT_LEVEL_LATEST ? "\"latest\"" : "\"automatic\"", stdout);
 	else
 		fputs("null", stdout);
@@ -519,15 +555,40 @@ judge_target(audit *a, const char *path)
 	return 0;
 }
 
+/* Every target once, or for next:SHIM once per boot where the two differ. */
+static void
+judge_targets(audit *a, policy *p)
+{
+	int b, boots = p->has_next ? 1 + p->next.differ : 1;
+	size_t i;
+
+	for (b = 0; b < boots; b++) {
+		if (p->has_next) {
+			a->level = p->next.level[b];
+			a->mode = p->next.mode[b];
+			a->boot = b ? "boot after next" : "next boot";
+			a->boot_key = b ? "after-next" : "next";
+		}
+		if (b) {
+			/* the same files again: count what the scan skips once */
+			cli_scan_free(&a->scan);
+			a->scan.n_dirs = a->scan.n_not_pe = a->scan.n_symlinks = 0;
+		}
+		for (i = 0; i < a->o->n_targets; i++)
+			if (judge_target(a, a->o->targets[i]) != 0)
+				break;
+	}
+}
+
 /* Would shim, holding this SbatLevel, refuse the images (or CSVs)? The worst verdict sets the exit status. */
 int
 cli_run_check_level(const cli_opts *o)
 {
-	policy p = { NULL, NULL, NULL, NULL };
+	policy p;
 	audit a;
-	size_t i;
 	int status;
 
+	memset(&p, 0, sizeof(p));
 	status = load_policy(o, &p);
 	if (status == EXIT_OK) {
 		memset(&a, 0, sizeof(a));
@@ -538,9 +599,9 @@ cli_run_check_level(const cli_opts *o)
 		a.scan.ctx = &a;
 		if (o->json)
 			print_json_head(&p, o);
-		for (i = 0; i < o->n_targets; i++)
-			if (judge_target(&a, o->targets[i]) != 0)
-				break;
+		else if (p.has_next && o->verbose)
+			cli_next_print_text(&p.next, stdout);
+		judge_targets(&a, &p);
 		print_tail(&a);
 		cli_scan_free(&a.scan);
 		status = verdicts[a.worst].status;
@@ -549,7 +610,10 @@ cli_run_check_level(const cli_opts *o)
 		printf("  ],\n  \"skipped\": {\"not_pe\": 0, \"symbolic_links\": 0},\n  \"exit_status\": %d\n}\n",
 		       EXIT_NO_LEVEL);
 	}
-	sbat_level_free(p.level);
+	if (p.has_next)
+		cli_next_free(&p.next);
+	else
+		sbat_level_free(p.level);
 	free(p.file);
 	return status;
 }

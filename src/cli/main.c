@@ -28,6 +28,7 @@ enum {
 	ARG_LOCK_TIMEOUT,
 	ARG_LINT,
 	ARG_NO_SYNC,
+	ARG_ESP,
 };
 
 static const struct option long_options[] = {
@@ -46,6 +47,7 @@ static const struct option long_options[] = {
 	{ "lint", no_argument, NULL, ARG_LINT },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "no-sync", no_argument, NULL, ARG_NO_SYNC },
+	{ "esp", required_argument, NULL, ARG_ESP },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "print", no_argument, NULL, 'p' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -63,6 +65,7 @@ usage(FILE *out)
 	        "       %s --print [--json] IMAGE...\n"
 	        "       %s --check-level POLICY [--level-payload latest|automatic] [--json]\n"
 	        "                (IMAGE|DIR... | --csv CSV...)\n"
+	        "       %s --check-level next [--esp DIR]\n"
 	        "       %s --lint [--json] IMAGE...\n"
 	        "\n"
 	        "Insert, replace or remove the .sbat section (UEFI Secure Boot Advanced\n"
@@ -96,7 +99,10 @@ usage(FILE *out)
 	        "                          the PE images under each DIR, or the CSV FILEs?\n"
 	        "                          POLICY: running (this machine's SbatLevel), FILE (a\n"
 	        "                          text SbatLevel or a shim binary), latest:SHIM or\n"
-	        "                          automatic:SHIM (./running names a file)\n"
+	        "                          automatic:SHIM (./running names a file); next:SHIM\n"
+	        "                          (what SHIM enforces at the next boot), next without\n"
+	        "                          IMAGEs (every boot path the firmware will take)\n"
+	        "      --esp DIR           the mounted EFI System Partition, for next\n"
 	        "      --level-payload latest|automatic\n"
 	        "                          which SbatLevel of a shim binary FILE to use (latest)\n"
 	        "      --lock-timeout SECONDS\n"
@@ -120,7 +126,8 @@ usage(FILE *out)
 	        "5 warnings but no errors (--lint),\n"
 	        "6 no SbatLevel on this machine (--check-level running).\n"
 	        "With several images --check-level exits with the first of 4, 1, 3 that applies.\n",
-	        cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, CLI_LOCK_TIMEOUT_DEFAULT);
+	        cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, cli_progname,
+	        CLI_LOCK_TIMEOUT_DEFAULT);
 }
 
 /* What parsing the command line decided. */
@@ -171,10 +178,9 @@ check_paths(const cli_opts *o)
 		const char *option;
 		size_t offset;
 	} paths[] = {
-		{ "--file", offsetof(cli_opts, image) },
-		{ "--csv", offsetof(cli_opts, csv) },
-		{ "--output", offsetof(cli_opts, output) },
-		{ "--check-level", offsetof(cli_opts, check_level) },
+		{ "--file", offsetof(cli_opts, image) },    { "--csv", offsetof(cli_opts, csv) },
+		{ "--output", offsetof(cli_opts, output) }, { "--check-level", offsetof(cli_opts, check_level) },
+		{ "--esp", offsetof(cli_opts, esp) },
 	};
 	unsigned i;
 
@@ -261,6 +267,7 @@ take_option(int c, char **argv, cli_opts *o)
 	case 'v': o->verbose = 1; break;
 	case 'q': o->quiet = 1; break;
 	case ARG_NO_SYNC: o->no_sync = 1; break;
+	case ARG_ESP: o->esp = optarg; break;
 	case 'h': usage(stdout); return PARSE_DONE;
 	case 'V': printf("sbat-add %s\n", SBAT_VERSION); return PARSE_DONE;
 	case ':': return usage_error("option requires an argument:", option_name(argv[optind - 1]));
@@ -288,9 +295,27 @@ parse_policy(cli_opts *o)
 	const char *p = o->check_level;
 	unsigned i;
 
+	if (strcmp(p, "next") == 0) {
+		if (o->level_payload_given)
+			return usage_error("--level-payload goes with a shim binary's own payload, not with", p);
+		if (o->n_targets || o->targets_are_csv)
+			return usage_error("POLICY next follows the boot entries and takes no IMAGE (use next:SHIM)",
+			                   NULL);
+		o->next_level = 1;
+		return PARSE_RUN;
+	}
 	if (strcmp(p, "running") == 0) {
 		if (o->level_payload_given)
 			return usage_error("--level-payload goes with a shim binary, not with --check-level", p);
+		return PARSE_RUN;
+	}
+	if (strncmp(p, "next:", 5) == 0) {
+		if (o->level_payload_given)
+			return usage_error("--level-payload goes with a shim binary's own payload, not with", p);
+		if (!p[5])
+			return usage_error("no shim binary named after", "next:");
+		o->next_level = 1;
+		o->level_file = p + 5;
 		return PARSE_RUN;
 	}
 	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
@@ -337,9 +362,9 @@ collect_targets(int argc, char **argv, cli_opts *o)
 			return usage_error("empty file name given as an IMAGE", NULL);
 		o->targets[o->n_targets++] = argv[optind];
 	}
-	if (!o->n_targets)
+	if (!o->n_targets && strcmp(o->check_level, "next") != 0)
 		return usage_error("no IMAGE given (use --file IMAGE)", NULL);
-	o->image = o->targets[0];
+	o->image = o->n_targets ? o->targets[0] : NULL;
 	return PARSE_RUN;
 }
 
@@ -471,7 +496,10 @@ parse_args(int argc, char **argv, const char **targets, cli_opts *o)
 		r = check_paths(o);
 	if (r != PARSE_RUN)
 		return r;
-	return o->print || o->check_level ? check_read_modes(o) : check_edit_mode(o);
+	r = o->print || o->check_level ? check_read_modes(o) : check_edit_mode(o);
+	if (r == PARSE_RUN && o->esp && !(o->next_level && !o->level_file))
+		return usage_error("--esp goes with --check-level next", NULL);
+	return r;
 }
 
 /*
@@ -524,6 +552,8 @@ main(int argc, char **argv)
 	case PARSE_RUN:
 		if (o.lint)
 			status = cli_run_lint(&o);
+		else if (o.check_level && o.next_level && !o.level_file)
+			status = cli_run_boot_paths(&o);
 		else if (o.check_level)
 			status = cli_run_check_level(&o);
 		else

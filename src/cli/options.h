@@ -10,10 +10,11 @@ enum exit_status {
 	EXIT_OK = 0,
 	EXIT_FAILURE_ = 1, /* bad input or a refused edit; nothing was written */
 	EXIT_USAGE = 2,
-	EXIT_NO_SBAT = 3,       /* --print, --check-level: the image has no .sbat */
-	EXIT_REVOKED = 4,       /* --check-level: the policy revokes the image */
-	EXIT_LINT_WARNINGS = 5, /* --lint: warnings, but no errors */
-	EXIT_NO_LEVEL = 6,      /* --check-level running: this machine has no SbatLevel to read */
+	EXIT_NO_SBAT = 3,            /* --print, --check-level: the image has no .sbat */
+	EXIT_REVOKED = 4,            /* --check-level: the policy revokes the image */
+	EXIT_LINT_WARNINGS = 5,      /* --lint: warnings, but no errors */
+	EXIT_NO_LEVEL = 6,           /* --check-level running: this machine has no SbatLevel to read */
+	EXIT_OTHER_PATH_REFUSED = 7, /* --check-level next (boot paths): a path other than the default is refused */
 };
 
 /* How many --csv arguments one command line may merge. */
@@ -39,6 +40,8 @@ typedef struct cli_opts {
 	const char *level_file;  /* the file POLICY names; NULL for "running" */
 	int level_payload;       /* SBAT_LEVEL_LATEST or SBAT_LEVEL_AUTOMATIC, for shim binaries */
 	int level_payload_given; /* by --level-payload or a "latest:"/"automatic:" prefix */
+	int next_level;          /* POLICY next or next:SHIM: the level shim will hold after the next boot */
+	const char *esp;         /* --esp DIR: the mounted EFI System Partition, for POLICY next */
 	const char **targets;    /* --check-level: the IMAGEs and directories, or the --csv FILEs */
 	size_t n_targets;
 	int targets_are_csv;
@@ -60,5 +63,6 @@ int cli_run_print(const cli_opts *o);
 int cli_run_edit(const cli_opts *o);
 int cli_run_check_level(const cli_opts *o);
 int cli_run_lint(const cli_opts *o);
+int cli_run_boot_paths(const cli_opts *o);
 
 #endif

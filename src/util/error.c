@@ -26,6 +26,7 @@ static const char *const messages[] = {
 	[SBAT_E_LEVEL] = "invalid SbatLevel policy",
 	[SBAT_E_NO_SBATLEVEL] = "image has no .sbatlevel section",
 	[SBAT_E_ABI] = "a structure passed to the library has a size it does not know",
+	[SBAT_E_EFIVAR] = "malformed UEFI boot variable",
 };
 
 /* Adding a code without its message breaks the build here. */

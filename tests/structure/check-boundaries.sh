@@ -17,8 +17,9 @@ declare -A allowed=(
 	[file]="util"
 	[sbat]="pe util"
 	[edit]="pe sbat file util"
+	[boot]="sbat pe util"
 )
-library_dirs="util pe file sbat edit"
+library_dirs="util pe file sbat edit boot"
 
 # includes FILE: the quoted includes of FILE, one a line
 includes() {
