@@ -184,8 +184,6 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 		return diag_fail_errno(d, SBAT_E_IO, "cannot stat the input", errno);
 	if (in_fd >= 0 && (uint64_t)before.st_size != in_len)
 		return diag_fail(d, SBAT_E_CHANGED, "the file changed size since it was read");
-	if (in_fd >= 0)
-		sum = sbat_content_sum(in, in_len);
 	err = prepare(&w, img, payload, payload_len, opts, d);
 	if (err)
 		return err;
@@ -195,6 +193,14 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 		w->p.report.unchanged = 1;
 		w->p.report.new_checksum = w->p.report.old_checksum;
 		goto done;
+	}
+	/*
+	 * What the output is made from, summed through a small buffer (a walk
+	 * through the mapping would keep every page resident).
+	 */
+	if (in_fd >= 0 && sbat_content_sum_fd(in_fd, in_len, &sum) != 0) {
+		free(w);
+		return diag_fail_errno(d, SBAT_E_IO, "cannot read the file", errno);
 	}
 	s.mem = NULL;
 	s.fd = sbat_output_fd(out);

@@ -67,16 +67,6 @@ sum_end(const sum_state *s)
 	return h;
 }
 
-uint64_t
-sbat_content_sum(const uint8_t *p, size_t len)
-{
-	sum_state s;
-
-	sum_init(&s);
-	sum_add(&s, p, len);
-	return sum_end(&s);
-}
-
 /* Fill buf with len bytes at offset; a file that ends first is EIO. 0, or -1 with errno. */
 static int
 read_full(int fd, uint8_t *buf, size_t len, uint64_t offset)

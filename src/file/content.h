@@ -10,13 +10,11 @@
 #include "sbat/output.h"
 
 /*
- * A 64-bit sum of p[0..len): any change of one 8-byte word changes it, and
- * other changes almost surely do. Not a cryptographic hash: it tells a
- * concurrent writer's change, not a forgery.
+ * A 64-bit sum of the first len bytes of the file fd, read through a small
+ * buffer; a shorter file is EIO. Any change of one 8-byte word changes it,
+ * and other changes almost surely do. Not a cryptographic hash: it tells a
+ * concurrent writer's change, not a forgery. 0, or -1 with errno.
  */
-uint64_t sbat_content_sum(const uint8_t *p, size_t len);
-
-/* The same sum of the first len bytes of the file fd, read again; a shorter file is EIO. 0, or -1 with errno. */
 int sbat_content_sum_fd(int fd, size_t len, uint64_t *ret);
 
 /*
