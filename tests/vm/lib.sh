@@ -33,7 +33,8 @@ vm_missing() {
 			return 0
 		fi
 	done
-	if [ ! -x "$VM_BUSYBOX" ] || ! file -L "$VM_BUSYBOX" 2>/dev/null | grep -q 'statically linked'; then
+	if [ ! -x "$VM_BUSYBOX" ] || ! command -v readelf >/dev/null 2>&1 ||
+		readelf -l "$VM_BUSYBOX" 2>/dev/null | grep -q 'program interpreter'; then
 		VM_WHY="no statically linked busybox at $VM_BUSYBOX (apt-get install busybox-static)"
 		return 0
 	fi

@@ -58,6 +58,11 @@ else
 	check "Secure Boot: SecureBoot is 1" test "$(sbvar SecureBoot)" = 0600000001
 	check "Secure Boot: shim published SbatLevelRT" test -n "$(sbvar SbatLevelRT)"
 	check "Secure Boot: shim published MokListRT" test -n "$(sbvar MokListRT)"
+	# the data after the 4 attribute bytes, as text
+	sbatrt=$(sbvar SbatLevelRT | cut -c9- | sed 's/../\\x&/g')
+	printf "$sbatrt" >"$W/SbatLevelRT.txt"
+	check "Secure Boot: SbatLevelRT is shim 16.1's automatic payload (tests/fixtures/level/debian-shim-16.1-automatic.txt)" \
+		cmp -s "$W/SbatLevelRT.txt" "$FIXTURES/level/debian-shim-16.1-automatic.txt"
 fi
 tap_finish
 		exit 1
@@ -66,6 +71,7 @@ tap_finish
 	exit 77
 }
 
+FIXTURES="${FIXTURES_SRC:-$HERE/../fixtures}"
 W="${SBAT_VM_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/sbat-vm.XXXXXX")}"
 mkdir -p "$W"
 vm_missing && skip_or_fail "$VM_WHY"
@@ -132,5 +138,10 @@ else
 	check "Secure Boot: SecureBoot is 1" test "$(sbvar SecureBoot)" = 0600000001
 	check "Secure Boot: shim published SbatLevelRT" test -n "$(sbvar SbatLevelRT)"
 	check "Secure Boot: shim published MokListRT" test -n "$(sbvar MokListRT)"
+	# the data after the 4 attribute bytes, as text
+	sbatrt=$(sbvar SbatLevelRT | cut -c9- | sed 's/../\\x&/g')
+	printf "$sbatrt" >"$W/SbatLevelRT.txt"
+	check "Secure Boot: SbatLevelRT is shim 16.1's automatic payload (tests/fixtures/level/debian-shim-16.1-automatic.txt)" \
+		cmp -s "$W/SbatLevelRT.txt" "$FIXTURES/level/debian-shim-16.1-automatic.txt"
 fi
 tap_finish
