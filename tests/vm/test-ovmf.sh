@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
+# test-ovmf.sh - the harness's firmware path: OVMF boots systemd-boot from
+# an ESP, systemd-boot the Debian kernel with the harness's initramfs, and
+# the guest (guest/efivars.sh) prints the EFI variables from efivarfs.
+# Checks that the boot went through UEFI (SecureBoot present and 0, BootOrder
+# and BootCurrent there, systemd-boot's LoaderEntrySelected names the entry).
+# Writes the variables to $SBAT_VM_WORKDIR/efivars.txt.
+# Exit 77 (skip) when qemu, OVMF, a kernel, systemd-boot or busybox-static is
+# missing, unless CI=true.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+. "$HERE/../lib/tap.sh"
+
+skip_or_fail() {
+	if [ "${CI:-}" = true ]; then
+		not_ok "VM harness: $1"
+		
+# ------------------------------------------------ Secure Boot through real shim
+# OVMF with Debian's snakeoil PK/KEK/db: Debian's shim (shim-unsigned from the
+# corpus cache, signed here with the snakeoil key) -> systemd-boot as shim's
+# second stage (snakeoil-signed) -> the Debian-signed kernel, which shim
+# verifies against the Debian certificate built into it.
+SB_CODE=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
+SB_VARS=/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd
+SB_KEY=/usr/share/ovmf/PkKek-1-snakeoil.key
+SB_CERT=/usr/share/ovmf/PkKek-1-snakeoil.pem
+SHIM=$(ls "$VM_CACHE"/extract/shim-unsigned_*_amd64/usr/lib/shim/shimx64.efi 2>/dev/null | tail -n 1)
+why=""
+for f in "$SB_CODE" "$SB_VARS" "$SB_KEY" "$SB_CERT"; do [ -f "$f" ] || why="no $f (ovmf)"; done
+command -v sbsign >/dev/null 2>&1 || why="no sbsign (sbsigntool)"
+command -v openssl >/dev/null 2>&1 || why="no openssl"
+[ -n "$SHIM" ] || why="no shimx64.efi (shim-unsigned) in $VM_CACHE/extract: run tests/integration/fetch-corpus.sh"
+if [ -n "$why" ] && [ "${CI:-}" != true ]; then
+	skip "Secure Boot through shim: $why"
+elif [ -n "$why" ]; then
+	not_ok "Secure Boot through shim: $why"
+else
+	E="$W/esp-sb"
+	vm_make_esp "$E" "$W/initrd.gz"
+	openssl rsa -in "$SB_KEY" -passin pass:snakeoil -out "$W/snakeoil.key" >"$W/sign.log" 2>&1
+	signed=1
+	sbsign --key "$W/snakeoil.key" --cert "$SB_CERT" --output "$E/EFI/BOOT/BOOTX64.EFI" "$SHIM" >>"$W/sign.log" 2>&1 || signed=0
+	sbsign --key "$W/snakeoil.key" --cert "$SB_CERT" --output "$E/EFI/BOOT/grubx64.efi" "$VM_SDBOOT" >>"$W/sign.log" 2>&1 || signed=0
+	check "shim and systemd-boot signed with the snakeoil key" test "$signed" = 1
+	cp "$SB_VARS" "$W/vars-sb.fd"
+	# shellcheck disable=SC2054 # commas belong to qemu option values
+	VM_MACHINE=q35,smm=on VM_FW_CODE="$SB_CODE" vm_boot_ovmf ovmf-secureboot "$W/serial-sb.log" "$E" "$W/vars-sb.fd" \
+		-global driver=cfi.pflash01,property=secure,value=on
+	booted=$?
+	cp "$W/serial-sb.log.out" "$W/efivars-sb.txt"
+	sed 's/^/# /' "$W/serial-sb.log.out"
+	check "Secure Boot: OVMF -> shim -> systemd-boot -> Debian-signed kernel ran the guest ($VM_RESULT after ${VM_SECS}s)" \
+		test "$booted" = 0 -a "${VM_GUEST_RC:-1}" = 0
+	sbvar() { sed -n "s/^var $1-[0-9a-f-]* //p" "$W/efivars-sb.txt" | head -n 1; }
+	check "Secure Boot: SecureBoot is 1" test "$(sbvar SecureBoot)" = 0600000001
+	check "Secure Boot: shim published SbatLevelRT" test -n "$(sbvar SbatLevelRT)"
+	check "Secure Boot: shim published MokListRT" test -n "$(sbvar MokListRT)"
+	# the data after the 4 attribute bytes, as text
+	sbatrt=$(sbvar SbatLevelRT | cut -c9- | sed 's/../\\x&/g')
+	printf "$sbatrt" >"$W/SbatLevelRT.txt"
+	check "Secure Boot: SbatLevelRT is shim 16.1's automatic payload (tests/fixtures/level/debian-shim-16.1-automatic.txt)" \
+		cmp -s "$W/SbatLevelRT.txt" "$FIXTURES/level/debian-shim-16.1-automatic.txt"
+fi
+tap_finish
+		exit 1
+	fi
+	echo "1..0 # SKIP $1"
+	exit 77
+}
+
+FIXTURES="${FIXTURES_SRC:-$HERE/../fixtures}"
+W="${SBAT_VM_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/sbat-vm.XXXXXX")}"
+mkdir -p "$W"
+vm_missing && skip_or_fail "$VM_WHY"
+[ -f "$VM_OVMF_CODE" ] && [ -f "$VM_OVMF_VARS" ] || skip_or_fail "no $VM_OVMF_CODE (apt-get install ovmf)"
+vm_kernel || skip_or_fail "$VM_WHY"
+vm_systemd_boot || skip_or_fail "$VM_WHY"
+
+vm_initramfs "$W/initrd.gz" "$HERE/guest/efivars.sh" "efivarfs" || skip_or_fail "cannot build the initramfs"
+vm_make_esp "$W/esp" "$W/initrd.gz"
+cp "$VM_OVMF_VARS" "$W/vars.fd"
+vm_boot_ovmf ovmf "$W/serial.log" "$W/esp" "$W/vars.fd"
+booted=$?
+vm_log "guest ran from uptime ${VM_GUEST_START:-?}s to ${VM_GUEST_END:-?}s; console log: $W/serial.log"
+cp "$W/serial.log.out" "$W/efivars.txt"
+sed 's/^/# /' "$W/serial.log.out"
+check "OVMF -> systemd-boot -> kernel -> initramfs ran the guest to its end ($VM_RESULT after ${VM_SECS}s)" test "$booted" = 0
+check "the guest mounted efivarfs (exit ${VM_GUEST_RC:-none})" test "${VM_GUEST_RC:-1}" = 0
+# var NAME-GUID HEX: attributes (4 bytes, little-endian) then data
+var() { sed -n "s/^var $1-[0-9a-f-]* //p" "$W/efivars.txt" | head -n 1; }
+check "SecureBoot is there and 0 (attributes 0x06: boot service and runtime access)" test "$(var SecureBoot)" = 0600000000
+check "BootOrder is there" test -n "$(var BootOrder)"
+check "BootCurrent is there" test -n "$(var BootCurrent)"
+# LoaderEntrySelected: UTF-16LE "vm.conf"
+check "systemd-boot's LoaderEntrySelected is the harness's entry (vm.conf)" \
+	test "$(var LoaderEntrySelected | cut -c9-)" = "76006d002e0063006f006e0066000000"
+
+# ------------------------------------------------ Secure Boot through real shim
+# OVMF with Debian's snakeoil PK/KEK/db: Debian's shim (shim-unsigned from the
+# corpus cache, signed here with the snakeoil key) -> systemd-boot as shim's
+# second stage (snakeoil-signed) -> the Debian-signed kernel, which shim
+# verifies against the Debian certificate built into it.
+SB_CODE=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
+SB_VARS=/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd
+SB_KEY=/usr/share/ovmf/PkKek-1-snakeoil.key
+SB_CERT=/usr/share/ovmf/PkKek-1-snakeoil.pem
+SHIM=$(ls "$VM_CACHE"/extract/shim-unsigned_*_amd64/usr/lib/shim/shimx64.efi 2>/dev/null | tail -n 1)
+why=""
+for f in "$SB_CODE" "$SB_VARS" "$SB_KEY" "$SB_CERT"; do [ -f "$f" ] || why="no $f (ovmf)"; done
+command -v sbsign >/dev/null 2>&1 || why="no sbsign (sbsigntool)"
+command -v openssl >/dev/null 2>&1 || why="no openssl"
+[ -n "$SHIM" ] || why="no shimx64.efi (shim-unsigned) in $VM_CACHE/extract: run tests/integration/fetch-corpus.sh"
+if [ -n "$why" ] && [ "${CI:-}" != true ]; then
+	skip "Secure Boot through shim: $why"
+elif [ -n "$why" ]; then
+	not_ok "Secure Boot through shim: $why"
+else
+	E="$W/esp-sb"
+	vm_make_esp "$E" "$W/initrd.gz"
+	openssl rsa -in "$SB_KEY" -passin pass:snakeoil -out "$W/snakeoil.key" >"$W/sign.log" 2>&1
+	signed=1
+	sbsign --key "$W/snakeoil.key" --cert "$SB_CERT" --output "$E/EFI/BOOT/BOOTX64.EFI" "$SHIM" >>"$W/sign.log" 2>&1 || signed=0
+	sbsign --key "$W/snakeoil.key" --cert "$SB_CERT" --output "$E/EFI/BOOT/grubx64.efi" "$VM_SDBOOT" >>"$W/sign.log" 2>&1 || signed=0
+	check "shim and systemd-boot signed with the snakeoil key" test "$signed" = 1
+	cp "$SB_VARS" "$W/vars-sb.fd"
+	# shellcheck disable=SC2054 # commas belong to qemu option values
+	VM_MACHINE=q35,smm=on VM_FW_CODE="$SB_CODE" vm_boot_ovmf ovmf-secureboot "$W/serial-sb.log" "$E" "$W/vars-sb.fd" \
+		-global driver=cfi.pflash01,property=secure,value=on
+	booted=$?
+	cp "$W/serial-sb.log.out" "$W/efivars-sb.txt"
+	sed 's/^/# /' "$W/serial-sb.log.out"
+	check "Secure Boot: OVMF -> shim -> systemd-boot -> Debian-signed kernel ran the guest ($VM_RESULT after ${VM_SECS}s)" \
+		test "$booted" = 0 -a "${VM_GUEST_RC:-1}" = 0
+	sbvar() { sed -n "s/^var $1-[0-9a-f-]* //p" "$W/efivars-sb.txt" | head -n 1; }
+	check "Secure Boot: SecureBoot is 1" test "$(sbvar SecureBoot)" = 0600000001
+	check "Secure Boot: shim published SbatLevelRT" test -n "$(sbvar SbatLevelRT)"
+	check "Secure Boot: shim published MokListRT" test -n "$(sbvar MokListRT)"
+	# the data after the 4 attribute bytes, as text
+	sbatrt=$(sbvar SbatLevelRT | cut -c9- | sed 's/../\\x&/g')
+	printf "$sbatrt" >"$W/SbatLevelRT.txt"
+	check "Secure Boot: SbatLevelRT is shim 16.1's automatic payload (tests/fixtures/level/debian-shim-16.1-automatic.txt)" \
+		cmp -s "$W/SbatLevelRT.txt" "$FIXTURES/level/debian-shim-16.1-automatic.txt"
+fi
+tap_finish
