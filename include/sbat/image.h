@@ -74,6 +74,16 @@ SBAT_API const sbat_image_info *sbat_image_get_info(const sbat_image *img);
 SBAT_API const sbat_section_info *sbat_image_section(const sbat_image *img, unsigned index);
 
 /*
+ * The name of section `index` as a reader should see it, NUL-terminated in
+ * buf[0..size): a long name the linker stored in the COFF string table
+ * ("/4" in the header, ".eh_frame" in the table) when it resolves inside
+ * the file, else the 8-byte name field. Truncated to size - 1 bytes.
+ * Returns the length written, 0 for an index past the last section (or a
+ * size of 0).
+ */
+SBAT_API size_t sbat_image_section_name(const sbat_image *img, unsigned index, char *buf, size_t size);
+
+/*
  * Index of the first section called `name`: an 8-byte name compared with
  * its NUL padding, or a longer one stored by the linker in the COFF string
  * table ("/<offset>" in the header) as for ".sbatlevel". -1 when none.

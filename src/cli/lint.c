@@ -39,6 +39,10 @@ print_finding(void *ctx, const sbat_lint_finding *f)
 {
 	lint_out *l = ctx;
 	const sbat_section_info *s = f->section >= 0 ? sbat_image_section(l->img, (unsigned)f->section) : NULL;
+	char name[256]; /* a long name resolved through the COFF string table */
+
+	if (s)
+		sbat_image_section_name(l->img, (unsigned)f->section, name, sizeof(name));
 
 	if (l->o->json) {
 		fprintf(stdout, "%s\n      {\"severity\": \"%s\", \"rule\": \"%s\", \"message\": ", l->first ? "" : ",",
@@ -47,7 +51,7 @@ print_finding(void *ctx, const sbat_lint_finding *f)
 		fputs(", \"section\": ", stdout);
 		if (s) {
 			fprintf(stdout, "{\"index\": %d, \"name\": ", f->section);
-			cli_json_cstr(stdout, s->name);
+			cli_json_cstr(stdout, name);
 			fputs("}", stdout);
 		} else {
 			fputs("null", stdout);
@@ -60,7 +64,7 @@ print_finding(void *ctx, const sbat_lint_finding *f)
 	}
 	printf("%s: %s: %s: %s", cli_quote(l->file), sbat_lint_severity_name(f->severity), f->rule, f->what);
 	if (s)
-		printf(" (section %d \"%s\")", f->section, cli_quote(s->name));
+		printf(" (section %d \"%s\")", f->section, cli_quote(name));
 	printf(" (at offset 0x%" PRIx64 ") [", f->offset);
 	print_loaders(stdout, f->loaders, 0);
 	printf("]\n");

@@ -48,6 +48,12 @@ sbat_image_section(const sbat_image *img, unsigned index)
 	return index < img->pe.number_of_sections ? &img->pe.section_info[index] : NULL;
 }
 
+size_t
+sbat_image_section_name(const sbat_image *img, unsigned index, char *buf, size_t size)
+{
+	return sbat_pe_section_name(&img->pe, img->buf, img->len, index, buf, size);
+}
+
 int
 sbat_image_find_section(const sbat_image *img, const char *name)
 {

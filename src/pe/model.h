@@ -142,6 +142,9 @@ void sbat_pe_section_file_range(const sbat_pe *pe, unsigned i, uint64_t *ret_off
 /* Section i's SizeOfRawData bytes in buf (*ret_len of them), or NULL when they do not lie in buf. */
 const uint8_t *sbat_pe_section_raw(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, size_t *ret_len);
 
+/* See sbat_image_section_name: the resolved name of section i into out[0..size). */
+size_t sbat_pe_section_name(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, char *out, size_t size);
+
 /* 1 for an x86 machine (x86_64 or i386). */
 int sbat_pe_is_x86(const sbat_pe *pe);
 

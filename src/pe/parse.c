@@ -540,6 +540,35 @@ sbat_pe_section_name_is(const sbat_pe *pe, const uint8_t *buf, size_t len, unsig
 	return full && max > n && memcmp(full, name, n + 1) == 0;
 }
 
+size_t
+sbat_pe_section_name(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, char *out, size_t size)
+{
+	const char *name, *full = NULL, *nul;
+	const uint8_t *raw;
+	size_t n, max = 0;
+	bview v;
+
+	if (size == 0 || i >= pe->number_of_sections)
+		return 0;
+	name = pe->sections[i].name;
+	n = strlen(name);
+	bv_init(&v, buf, len);
+	raw = bv_ptr(&v, pe->sections[i].header_offset + SH_NAME, 8);
+	if (raw)
+		full = long_section_name(pe, &v, raw, &max);
+	/* only a name whose NUL lies inside the table */
+	nul = full ? memchr(full, '\0', max) : NULL;
+	if (nul) {
+		name = full;
+		n = (size_t)(nul - full);
+	}
+	if (n > size - 1)
+		n = size - 1;
+	memcpy(out, name, n);
+	out[n] = '\0';
+	return n;
+}
+
 int
 sbat_pe_find_section(const sbat_pe *pe, const uint8_t *buf, size_t len, const char *name)
 {

@@ -56,6 +56,22 @@ lint "$T/five.efi"
 check "a 5-field .sbat row: exit 1" test "$RC" -eq 1
 check "... sbat-unparsable names shim" out_has 'error: sbat-unparsable: .*\[shim\]'
 
+# memtest86+ 7.20: the same row in a .sbat whose SizeOfRawData is below its
+# VirtualSize; shim ignores the section and never parses the row
+cp -- "$T/five.efi" "$T/five-ignored.efi"
+hdr=$(LC_ALL=C grep -obUa -m1 '\.sbat' -- "$T/five-ignored.efi" | head -n1 | cut -d: -f1)
+printf '\0\20\0\0' | dd of="$T/five-ignored.efi" bs=1 seek=$((hdr + 8)) conv=notrunc status=none
+lint "$T/five-ignored.efi"
+check "an ignored .sbat with a 5-field row: sbat-ignored, an error" out_has 'error: sbat-ignored: .*\[shim\]'
+check "... not also sbat-unparsable: shim never parses it" out_lacks 'sbat-unparsable'
+check "... the row is told as a format warning" out_has 'warning: sbat-invalid: '
+
+# a long section name ("/4" in the header, ".eh_frame" in the COFF string table) is shown resolved
+lint "$T/fx/long-name.efi"
+check "a long section name is shown resolved in --lint" out_has 'section-write-execute: .*\(section 3 "\.eh_frame"\)'
+"$SBAT_ADD" --lint --json "$T/fx/long-name.efi" >"$T/out" 2>"$T/err"
+check "... and in --lint --json" out_has '"section": \{"index": 3, "name": "\.eh_frame"\}'
+
 if command -v objcopy >/dev/null 2>&1 &&
 	objcopy --add-section .sbat="$CSV" "$T/fx/efi-x86_64.efi" "$T/objcopy.efi" 2>/dev/null; then
 	lint "$T/objcopy.efi"
