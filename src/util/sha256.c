@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* sha256.c - SHA-256 after FIPS 180-4. The portable block function is plain
+ * C99; the x86-64 one uses the SHA extensions through compiler intrinsics in
+ * a function compiled for that target only, called only when CPUID reports
+ * them, so the rest of the build targets the baseline CPU. */
+#include "util/sha256.h"
+
+#include <string.h>
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(SBAT_SHA256_PORTABLE_ONLY)
+#define HAVE_SHANI 1
+#include <cpuid.h>
+#include <immintrin.h>
+#else
+#define HAVE_SHANI 0
+#endif
+
+static const uint32_t k256[64] = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+	0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+	0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+	0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+static uint32_t
+be32_load(const uint8_t *p)
+{
+	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+#define ROTR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+#define BSIG0(x) (ROTR(x, 2) ^ ROTR(x, 13) ^ ROTR(x, 22))
+#define BSIG1(x) (ROTR(x, 6) ^ ROTR(x, 11) ^ ROTR(x, 25))
+#define SSIG0(x) (ROTR(x, 7) ^ ROTR(x, 18) ^ ((x) >> 3))
+#define SSIG1(x) (ROTR(x, 17) ^ ROTR(x, 19) ^ ((x) >> 10))
+#define CH(x, y, z) (((x) & (y)) ^ (~(x) & (z)))
+#define MAJ(x, y, z) (((x) & (y)) ^ ((x) & (z)) ^ ((y) & (z)))
+
+/* one round; the eight working variables rotate by renaming, not by moves */
+#define RND(a, b, c, d, e, f, g, h, i)                                                                                 \
+	do {                                                                                                           \
+		uint32_t t1_ = h + BSIG1(e) + CH(e, f, g) + k256[i] + w[(i)&15];                                       \
+		d += t1_;                                                                                              \
+		h = t1_ + BSIG0(a) + MAJ(a, b, c);                                                                     \
+	} while (0)
+
+static void
+blocks_portable(uint32_t st[8], const uint8_t *p, size_t n)
+{
+	for (; n > 0; n--, p += SHA256_BLOCK_SIZE) {
+		uint32_t w[16];
+		uint32_t a = st[0], b = st[1], c = st[2], d = st[3], e = st[4], f = st[5], g = st[6], h = st[7];
+		int i;
+
+		for (i = 0; i < 16; i++)
+			w[i] = be32_load(p + 4 * i);
+		for (i = 0; i < 64; i += 8) {
+			if (i >= 16) {
+				int j;
+				for (j = i; j < i + 8; j++)
+					w[j & 15] += SSIG1(w[(j - 2) & 15]) + w[(j - 7) & 15] + SSIG0(w[(j - 15) & 15]);
+			}
+			RND(a, b, c, d, e, f, g, h, i + 0);
+			RND(h, a, b, c, d, e, f, g, i + 1);
+			RND(g, h, a, b, c, d, e, f, i + 2);
+			RND(f, g, h, a, b, c, d, e, i + 3);
+			RND(e, f, g, h, a, b, c, d, i + 4);
+			RND(d, e, f, g, h, a, b, c, i + 5);
+			RND(c, d, e, f, g, h, a, b, i + 6);
+			RND(b, c, d, e, f, g, h, a, i + 7);
+		}
+		st[0] += a;
+		st[1] += b;
+		st[2] += c;
+		st[3] += d;
+		st[4] += e;
+		st[5] += f;
+		st[6] += g;
+		st[7] += h;
+	}
+}
+
+#if HAVE_SHANI
+/* four rounds: message words W plus constants K, two sha256rnds2 */
+#define QROUND(wv, i)                                                                                                  \
+	do {                                                                                                           \
+		__m128i m_ = _mm_add_epi32((wv), _mm_loadu_si128((const __m128i *)(const void *)&k256[4 * (i)]));      \
+		s1 = _mm_sha256rnds2_epu32(s1, s0, m_);                                                                \
+		m_ = _mm_shuffle_epi32(m_, 0x0e);                                                                      \
+		s0 = _mm_sha256rnds2_epu32(s0, s1, m_);                                                                \
+	} while (0)
+/* the next four schedule words from the last sixteen (w0 oldest), into w0 */
+#define SCHED(w0, w1, w2, w3)                                                                                          \
+	(w0 = _mm_sha256msg2_epu32(_mm_add_epi32(_mm_sha256msg1_epu32(w0, w1), _mm_alignr_epi8(w3, w2, 4)), w3))
+
+__attribute__((target("sha,sse4.1"))) static void
+blocks_shani(uint32_t st[8], const uint8_t *p, size_t n)
+{
+	const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+	__m128i t, s0, s1;
+
+	/* the state as the instructions want it: ABEF and CDGH */
+	t = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(void *)&st[0]), 0xb1);
+	s1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(void *)&st[4]), 0x1b);
+	s0 = _mm_alignr_epi8(t, s1, 8);
+	s1 = _mm_blend_epi16(s1, t, 0xf0);
+
+	for (; n > 0; n--, p += SHA256_BLOCK_SIZE) {
+		__m128i save0 = s0, save1 = s1;
+		__m128i m0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 0)), bswap);
+		__m128i m1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16)), bswap);
+		__m128i m2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 32)), bswap);
+		__m128i m3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 48)), bswap);
+
+		QROUND(m0, 0);
+		QROUND(m1, 1);
+		QROUND(m2, 2);
+		QROUND(m3, 3);
+		SCHED(m0, m1, m2, m3);
+		QROUND(m0, 4);
+		SCHED(m1, m2, m3, m0);
+		QROUND(m1, 5);
+		SCHED(m2, m3, m0, m1);
+		QROUND(m2, 6);
+		SCHED(m3, m0, m1, m2);
+		QROUND(m3, 7);
+		SCHED(m0, m1, m2, m3);
+		QROUND(m0, 8);
+		SCHED(m1, m2, m3, m0);
+		QROUND(m1, 9);
+		SCHED(m2, m3, m0, m1);
+		QROUND(m2, 10);
+		SCHED(m3, m0, m1, m2);
+		QROUND(m3, 11);
+		SCHED(m0, m1, m2, m3);
+		QROUND(m0, 12);
+		SCHED(m1, m2, m3, m0);
+		QROUND(m1, 13);
+		SCHED(m2, m3, m0, m1);
+		QROUND(m2, 14);
+		SCHED(m3, m0, m1, m2);
+		QROUND(m3, 15);
+
+		s0 = _mm_add_epi32(s0, save0);
+		s1 = _mm_add_epi32(s1, save1);
+	}
+
+	/* back to ABCD and EFGH */
+	t = _mm_shuffle_epi32(s0, 0x1b);
+	s1 = _mm_shuffle_epi32(s1, 0xb1);
+	s0 = _mm_blend_epi16(t, s1, 0xf0);
+	s1 = _mm_alignr_epi8(s1, t, 8);
+	_mm_storeu_si128((__m128i *)(void *)&st[0], s0);
+	_mm_storeu_si128((__m128i *)(void *)&st[4], s1);
+}
+
+static int
+cpu_has_shani(void)
+{
+	unsigned a, b, c, d;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return 0;
+	if (!(c & (1u << 19)) || !(c & (1u << 9))) /* SSE4.1, SSSE3 */
+		return 0;
+	if (__get_cpuid_max(0, NULL) < 7)
+		return 0;
+	__cpuid_count(7, 0, a, b, c, d);
+	return (b >> 29) & 1; /* SHA */
+}
+#endif
+
+typedef void (*blocks_fn)(uint32_t st[8], const uint8_t *p, size_t n);
+static blocks_fn blocks;
+static enum sha256_impl impl_now;
+
+int
+sbat_sha256_select(enum sha256_impl impl)
+{
+#if HAVE_SHANI
+	if (impl == SHA256_IMPL_AUTO)
+		impl = cpu_has_shani() ? SHA256_IMPL_SHANI : SHA256_IMPL_PORTABLE;
+	if (impl == SHA256_IMPL_SHANI) {
+		if (!cpu_has_shani())
+			return 0;
+		blocks = blocks_shani;
+		impl_now = impl;
+		return 1;
+	}
+#else
+	if (impl == SHA256_IMPL_AUTO)
+		impl = SHA256_IMPL_PORTABLE;
+	if (impl == SHA256_IMPL_SHANI)
+		return 0;
+#endif
+	blocks = blocks_portable;
+	impl_now = SHA256_IMPL_PORTABLE;
+	return 1;
+}
+
+enum sha256_impl
+sbat_sha256_current(void)
+{
+	if (!blocks)
+		sbat_sha256_select(SHA256_IMPL_AUTO);
+	return impl_now;
+}
+
+void
+sbat_sha256_init(struct sha256_ctx *ctx)
+{
+	static const uint32_t iv[8] = {
+		0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+	};
+
+	if (!blocks)
+		sbat_sha256_select(SHA256_IMPL_AUTO);
+	memcpy(ctx->h, iv, sizeof(iv));
+	ctx->bytes = 0;
+	ctx->fill = 0;
+}
+
+void
+sbat_sha256_update(struct sha256_ctx *ctx, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+
+	if (len == 0)
+		return;
+	ctx->bytes += len;
+	if (ctx->fill > 0) {
+		size_t take = SHA256_BLOCK_SIZE - ctx->fill;
+		if (take > len)
+			take = len;
+		memcpy(ctx->buf + ctx->fill, p, take);
+		ctx->fill += take;
+		p += take;
+		len -= take;
+		if (ctx->fill < SHA256_BLOCK_SIZE)
+			return;
+		blocks(ctx->h, ctx->buf, 1);
+		ctx->fill = 0;
+	}
+	if (len >= SHA256_BLOCK_SIZE) {
+		size_t n = len / SHA256_BLOCK_SIZE;
+		blocks(ctx->h, p, n);
+		p += n * SHA256_BLOCK_SIZE;
+		len -= n * SHA256_BLOCK_SIZE;
+	}
+	if (len > 0) {
+		memcpy(ctx->buf, p, len);
+		ctx->fill = len;
+	}
+}
+
+void
+sbat_sha256_final(struct sha256_ctx *ctx, uint8_t out[SHA256_DIGEST_SIZE])
+{
+	uint64_t bits = ctx->bytes * 8;
+	int i;
+
+	ctx->buf[ctx->fill++] = 0x80;
+	if (ctx->fill > SHA256_BLOCK_SIZE - 8) {
+		memset(ctx->buf + ctx->fill, 0, SHA256_BLOCK_SIZE - ctx->fill);
+		blocks(ctx->h, ctx->buf, 1);
+		ctx->fill = 0;
+	}
+	memset(ctx->buf + ctx->fill, 0, SHA256_BLOCK_SIZE - 8 - ctx->fill);
+	for (i = 0; i < 8; i++)
+		ctx->buf[SHA256_BLOCK_SIZE - 1 - i] = (uint8_t)(bits >> (8 * i));
+	blocks(ctx->h, ctx->buf, 1);
+	for (i = 0; i < 8; i++) {
+		out[4 * i + 0] = (uint8_t)(ctx->h[i] >> 24);
+		out[4 * i + 1] = (uint8_t)(ctx->h[i] >> 16);
+		out[4 * i + 2] = (uint8_t)(ctx->h[i] >> 8);
+		out[4 * i + 3] = (uint8_t)ctx->h[i];
+	}
+	memset(ctx, 0, sizeof(*ctx));
+}
+
+void
+sbat_sha256(const void *data, size_t len, uint8_t out[SHA256_DIGEST_SIZE])
+{
+	struct sha256_ctx ctx;
+
+	sbat_sha256_init(&ctx);
+	sbat_sha256_update(&ctx, data, len);
+	sbat_sha256_final(&ctx, out);
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* sha256.h - SHA-256 (FIPS 180-4), streamed: a portable block function and,
+ * on x86-64 CPUs that have them, the SHA extensions, chosen once at run time */
+#ifndef SBAT_UTIL_SHA256_H
+#define SBAT_UTIL_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SHA256_DIGEST_SIZE 32
+#define SHA256_BLOCK_SIZE 64
+
+struct sha256_ctx {
+	uint32_t h[8];
+	uint64_t bytes;                 /* message length so far */
+	uint8_t buf[SHA256_BLOCK_SIZE]; /* a partial block */
+	size_t fill;                    /* bytes in buf */
+};
+
+/* which block function is in use */
+enum sha256_impl {
+	SHA256_IMPL_AUTO = 0, /* the best the CPU offers */
+	SHA256_IMPL_PORTABLE,
+	SHA256_IMPL_SHANI,
+};
+
+void sbat_sha256_init(struct sha256_ctx *ctx);
+void sbat_sha256_update(struct sha256_ctx *ctx, const void *data, size_t len);
+void sbat_sha256_final(struct sha256_ctx *ctx, uint8_t out[SHA256_DIGEST_SIZE]);
+/* one call: the digest of LEN bytes at DATA */
+void sbat_sha256(const void *data, size_t len, uint8_t out[SHA256_DIGEST_SIZE]);
+
+/* Select the block function for all later calls; SHA256_IMPL_SHANI on a CPU
+ * without the extensions (or a build without them) returns 0 and changes
+ * nothing. Returns 1 when the choice is in effect. For tests and benchmarks. */
+int sbat_sha256_select(enum sha256_impl impl);
+/* the block function now in use (never SHA256_IMPL_AUTO) */
+enum sha256_impl sbat_sha256_current(void);
+
+#endif
