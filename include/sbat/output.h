@@ -86,6 +86,14 @@ SBAT_API void sbat_output_abort(sbat_output *out);
 SBAT_API void sbat_output_remove_temporaries(void);
 
 /*
+ * Non-zero once an output of this process has been renamed into place. The
+ * rename and this record are one step for signal handlers: a handler that
+ * sees 0 may end the process knowing every target is the old file.
+ * Async-signal-safe.
+ */
+SBAT_API int sbat_output_committed(void);
+
+/*
  * Write buf[0..len) to `path` atomically: an existing file is replaced and
  * keeps its metadata (as with sbat_output_open_replace), a new one gets
  * `mode` as with sbat_output_open_new.

@@ -40,7 +40,13 @@ cli_quote(const char *name)
 static void
 on_terminating_signal(int sig)
 {
-	/* the handler was reset on entry (SA_RESETHAND): raise ends us as sig would have */
+	/*
+	 * Once the new file is in place the edit is done: finish and report it,
+	 * rather than exit as interrupted over a changed file. The handler was
+	 * reset on entry (SA_RESETHAND): a second signal ends us.
+	 */
+	if (sbat_output_committed())
+		return;
 	sbat_output_remove_temporaries();
 	raise(sig);
 }
@@ -70,7 +76,7 @@ cli_catch_signals(void)
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on_terminating_signal;
-	sa.sa_flags = SA_RESETHAND;
+	sa.sa_flags = SA_RESETHAND | SA_RESTART; /* a handler that returns must not fail a write with EINTR */
 	for (i = 0; i < sizeof(terminating) / sizeof(terminating[0]); i++)
 		if (sigaction(terminating[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
 			sigaction(terminating[i], &sa, NULL);

@@ -134,13 +134,20 @@ verify_file(const work *w, const uint8_t *in, int fd, const uint8_t *payload, si
 	return err;
 }
 
-/* 1 if st still describes the file fd: same identity, size and times. */
+/*
+ * 1 if the file fd is still the one read: same identity, size and times, and
+ * when the times cannot tell (a clock tick longer than the run) and a
+ * mismatch needs explaining, the same content sum.
+ */
 static int
-input_unchanged(int fd, const struct stat *st)
+input_unchanged(int fd, const struct stat *st, int mismatch, size_t len, uint64_t sum)
 {
 	struct stat now;
+	uint64_t again;
 
-	return fstat(fd, &now) == 0 && sbat_file_unchanged(&now, st);
+	if (fstat(fd, &now) != 0 || !sbat_file_unchanged(&now, st))
+		return 0;
+	return !mismatch || sbat_content_sum_fd(fd, len, &again) != 0 || again == sum;
 }
 
 /*
@@ -214,7 +221,7 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 		 * Bytes copied from a file that changed meanwhile may mix two
 		 * versions; the change also explains any mismatch verification saw.
 		 */
-		if (in_fd >= 0 && !input_unchanged(in_fd, &before))
+		if (in_fd >= 0 && !input_unchanged(in_fd, &before, err != SBAT_OK, in_len, sum))
 			err = diag_fail(d, SBAT_E_CHANGED,
 			                "the file was modified while being edited; nothing was written");
 		if (!err && in_fd >= 0)

@@ -56,6 +56,9 @@ static struct {
 	char name[NAME_MAX + 1];
 } temps[MAX_TEMPS];
 
+/* Set, with signals blocked, in the same step as a rename into place; read by signal handlers. */
+static volatile sig_atomic_t committed;
+
 void
 sbat_output_remove_temporaries(void)
 {
@@ -66,6 +69,12 @@ sbat_output_remove_temporaries(void)
 			unlinkat(temps[i].dir_fd, temps[i].name, 0);
 			temps[i].active = 0;
 		}
+}
+
+int
+sbat_output_committed(void)
+{
+	return committed != 0;
 }
 
 static void
@@ -610,6 +619,7 @@ sbat_err
 sbat_output_commit(sbat_output *o, sbat_diag *d)
 {
 	const char *what;
+	sigset_t old;
 	int err, gone;
 
 	if (o->dir_fd < 0) {
@@ -639,9 +649,17 @@ sbat_output_commit(sbat_output *o, sbat_diag *d)
 		                       "the file was modified while being edited; nothing was written");
 	}
 	what = "cannot rename the temporary file into place";
-	if (sbat_io_renameat(o->io, o->dir_fd, o->tmp_name, o->dir_fd, o->name) != 0)
+	/* a handler sees the temporary listed and the target old, or neither and the target new */
+	block_signals(&old);
+	if (sbat_io_renameat(o->io, o->dir_fd, o->tmp_name, o->dir_fd, o->name) != 0) {
+		err = errno;
+		restore_signals(&old);
+		errno = err;
 		goto fail;
+	}
 	unregister_temp(o);
+	committed = 1;
+	restore_signals(&old);
 	o->tmp_name[0] = '\0';
 	/* make the rename itself durable */
 	if (!o->no_sync && sync_directory(o->dir_fd) != 0) {

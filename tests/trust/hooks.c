@@ -10,8 +10,10 @@
  *   SBAT_TEST_COARSE_TIME=1   fstat()/fstatat() report every time stamp as
  *                             the same second, as a file system whose clock
  *                             tick is longer than the run (FAT, ext4 -I 128)
- *   SBAT_TEST_AT=CALL         fsync, copy_file_range, pwrite or read: where the
- *                             action runs, once, before the first such call
+ *   SBAT_TEST_AT=CALL         fsync, copy_file_range, pwrite, ftruncate or read: where the
+ *                             action runs, once, before the first such call;
+ *                             renamed: once, just after the first renameat
+ *                             that succeeded
  *   SBAT_TEST_DO=ACTION       kill:SIGNUM        send ourselves SIGNUM
  *                             swap:DIR:ELSEWHERE rename DIR to DIR.old and put a
  *                                                symbolic link to ELSEWHERE at DIR
@@ -185,6 +187,35 @@ pwrite64(int fd, const void *buf, size_t len, off64_t offset)
 {
 	act("pwrite");
 	return NEXT(pwrite64_fn, "pwrite64")(fd, buf, len, offset);
+}
+
+typedef int (*ftruncate_fn)(int, off_t);
+typedef int (*ftruncate64_fn)(int, off64_t);
+
+int
+ftruncate(int fd, off_t len)
+{
+	act("ftruncate");
+	return NEXT(ftruncate_fn, "ftruncate")(fd, len);
+}
+
+int
+ftruncate64(int fd, off64_t len)
+{
+	act("ftruncate");
+	return NEXT(ftruncate64_fn, "ftruncate64")(fd, len);
+}
+
+typedef int (*renameat_fn)(int, const char *, int, const char *);
+
+int
+renameat(int from_dir, const char *from, int to_dir, const char *to)
+{
+	int r = NEXT(renameat_fn, "renameat")(from_dir, from, to_dir, to);
+
+	if (r == 0)
+		act("renamed");
+	return r;
 }
 
 typedef ssize_t (*read_fn)(int, void *, size_t);

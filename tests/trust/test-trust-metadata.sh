@@ -108,11 +108,24 @@ dir="$T/coarse-copy"
 img=$(fresh efi-x86_64.efi "$dir")
 SBAT_TEST_COARSE_TIME=1 hooked copy_file_range "poke:$img" --file "$img" --csv "$CSV"
 check "coarse times, a byte written before the copy: refused (exit 1)" test "$RC" -eq 1
+check "coarse times, a byte written before the copy: the message says the file was modified (not an internal error)" \
+	err_has "modified while being edited"
 check "coarse times, a byte written before the copy: the byte is kept" test "$(byte_at "$img" 256)" = 5a
+# written after the copy, before the output is read back: verification sees the change first
+dir="$T/coarse-verify"
+img=$(fresh efi-x86_64.efi "$dir")
+SBAT_TEST_COARSE_TIME=1 hooked ftruncate "poke:$img" --file "$img" --csv "$CSV"
+check "coarse times, a byte written before the output is verified: refused (exit 1)" test "$RC" -eq 1
+check "coarse times, a byte written before the output is verified: the message says the file was modified (not an internal error)" \
+	err_has "modified while being edited"
+check "coarse times, a byte written before the output is verified: the byte is kept" test "$(byte_at "$img" 256)" = 5a
+check "coarse times, a byte written before the output is verified: no temporary file is left" test "$(entries "$dir")" = "efi-x86_64.efi"
 dir="$T/coarse-output"
 img=$(fresh efi-x86_64.efi "$dir")
 SBAT_TEST_COARSE_TIME=1 hooked copy_file_range "poke:$img" --file "$img" --csv "$CSV" --output "$dir/new.efi"
 check "coarse times, --output, the input written during the copy: refused (exit 1)" test "$RC" -eq 1
+check "coarse times, --output: the message says the file was modified (not an internal error)" \
+	err_has "modified while being edited"
 check "coarse times, --output: nothing is written" test "$(entries "$dir")" = "efi-x86_64.efi"
 
 # a real file system with 1-second time stamps (ext4 with 128-byte inodes), when this machine can mount one

@@ -285,6 +285,16 @@ for sig in HUP INT QUIT TERM ALRM USR1 USR2; do
 	check "SIG$sig: the named temporary file is removed" test "$(entries "$dir")" = "checksummed.efi"
 	check "SIG$sig: the image is byte-identical" cmp -s "$img" "$FIX/checksummed.efi"
 done
+# a signal just after the rename: the new file is in place, so the edit is done
+for sig in INT TERM; do
+	num=$(kill -l "$sig")
+	dir="$T/signal-renamed-$sig"
+	img=$(fresh checksummed.efi "$dir")
+	hooked renamed "kill:$num" --file "$img" --csv "$CSV"
+	check "SIG$sig just after the rename: the edit is reported done (exit 0, not $((128 + num)))" test "$RC" -eq 0
+	check "SIG$sig just after the rename: the image has the new .sbat" has_sbat "$img"
+	check "SIG$sig just after the rename: no temporary file is left" test "$(entries "$dir")" = "checksummed.efi"
+done
 dir="$T/signal-PIPE"
 img=$(fresh checksummed.efi "$dir")
 SBAT_TEST_NO_TMPFILE=1 hooked fsync "kill:$(kill -l PIPE)" --file "$img" --csv "$CSV"
