@@ -36,7 +36,10 @@ typedef struct walk {
 	int default_refused, other_refused;
 	int n_paths;
 	int default_taken; /* the path that boots when nobody touches the keyboard is known */
-	size_t n_lines;    /* JSON objects printed */
+	int has_current;   /* BootCurrent is set: the option this boot came from */
+	uint16_t current;
+	int before_current; /* following BootOrder ahead of BootCurrent's option */
+	size_t n_lines;     /* JSON objects printed */
 } walk;
 
 /* ------------------------------------------------------------ the ESP */
@@ -247,6 +250,31 @@ default_loader(uint16_t machine)
 	}
 }
 
+/* shim's FALLBACK, "\\EFI\\BOOT\\fb" EFI_ARCH ".efi", for its machine type. */
+static const char *
+fallback_name(uint16_t machine)
+{
+	switch (machine) {
+	case 0x014c: return "\\EFI\\BOOT\\fbia32.efi";
+	case 0xaa64: return "\\EFI\\BOOT\\fbaa64.efi";
+	case 0x01c2: return "\\EFI\\BOOT\\fbarm.efi";
+	case 0x5064: return "\\EFI\\BOOT\\fbriscv64.efi";
+	default: return "\\EFI\\BOOT\\fbx64.efi";
+	}
+}
+
+/* shim's is_removable_media_path: \EFI\BOOT\BOOT*.EFI, in any case, the leading backslash optional. */
+static int
+is_removable_path(const char *p)
+{
+	size_t n;
+
+	if (*p == '\\')
+		p++;
+	n = strlen(p);
+	return n > 13 && strncasecmp(p, "EFI\\BOOT\\BOOT", 13) == 0 && strcasecmp(p + n - 4, ".efi") == 0;
+}
+
 /* 1 when s ends in ".efi", in any case. */
 static int
 ends_in_efi(const char *s)
@@ -321,6 +349,86 @@ second_stage_name(const char *shim_uefi, const uint8_t *opt, size_t opt_len, uin
 	snprintf(out, size, "%.*s%s", (int)dir_len, shim_uefi, default_loader(machine));
 }
 
+/*
+ * What shim started from uefi_path starts: its FALLBACK when shim runs from
+ * the removable-media path and the file is there (should_use_fallback),
+ * else its second stage. Returns 1 for the fallback.
+ */
+static int
+next_stage_name(const char *esp, const char *uefi_path, const uint8_t *opt, size_t opt_len, uint16_t machine, char *out,
+                size_t size)
+{
+	const char *reason;
+	char *fb;
+
+	if (is_removable_path(uefi_path) && (fb = resolve(esp, fallback_name(machine), &reason)) != NULL) {
+		free(fb);
+		snprintf(out, size, "%s", fallback_name(machine));
+		return 1;
+	}
+	second_stage_name(uefi_path, opt, opt_len, machine, out, size);
+	return 0;
+}
+
+/* Judge the image shim starts itself (stage 2), at `second` under esp. */
+static enum stage_verdict
+judge_second_stage(walk *w, const char *label, int is_default, const cli_next *next, const char *esp,
+                   const char *second, int is_fallback)
+{
+	char why[1400], text[900];
+	const char *reason;
+	char *file = resolve(esp, second, &reason);
+	enum stage_verdict v;
+	image im;
+
+	if (!file) {
+		snprintf(why, sizeof(why), "cannot be followed: %s under %s", reason, esp);
+		v = STAGE_UNKNOWN;
+	} else if (image_open(file, &im) != 0) {
+		snprintf(why, sizeof(why), "cannot be followed: %s", im.d.what ? im.d.what : sbat_strerror(im.d.code));
+		image_close(&im);
+		v = STAGE_UNKNOWN;
+	} else {
+		v = judge_started_by_shim(next, &im, text, sizeof(text));
+		snprintf(why, sizeof(why), "%s [shim starts it itself: .sbat required%s]", text,
+		         is_fallback ? "; shim's fallback, run from the removable-media path: it makes boot entries "
+		                       "from BOOT*.CSV and resets, and those entries are judged on the next boot" :
+		                       "");
+		image_close(&im);
+	}
+	free(file);
+	stage_line(w, label, is_default, 2, second, why);
+	return v;
+}
+
+/* Judge shim itself (stage 1); 0 when it goes on to start its next stage. */
+static int
+judge_shim(walk *w, const char *label, int is_default, const char *file, const char *uefi_path, cli_next *next,
+           enum stage_verdict *v)
+{
+	char why[256];
+
+	if (cli_next_load(file, next) != EXIT_OK) {
+		stage_line(w, label, is_default, 1, uefi_path,
+		           "cannot be followed: shim's inputs do not read (see above)");
+		*v = STAGE_UNKNOWN;
+		return -1;
+	}
+	if (next->mode[0] == CLI_NEXT_SHIM_STOPS) {
+		snprintf(why, sizeof(why), "refused: shim, SbatLevel %s revokes shim itself, so it stops the machine",
+		         next->level[0]->datestamp);
+		stage_line(w, label, is_default, 1, uefi_path, why);
+		*v = STAGE_REFUSED;
+		return -1;
+	}
+	snprintf(why, sizeof(why), "boots: shim, next boot enforces %s%s",
+	         next->mode[0] == CLI_NEXT_NOT_ENFORCED ? "nothing (Secure Boot off), stores SbatLevel " : "SbatLevel ",
+	         next->level[0]->datestamp);
+	stage_line(w, label, is_default, 1, uefi_path, why);
+	*v = STAGE_BOOTS;
+	return 0;
+}
+
 /* Judge one path: first stage at uefi_path under esp; returns the worst stage verdict. */
 static enum stage_verdict
 follow_path(walk *w, const char *label, int is_default, const char *esp, const char *uefi_path, const uint8_t *opt,
@@ -328,12 +436,13 @@ follow_path(walk *w, const char *label, int is_default, const char *esp, const c
 {
 	char second[SBAT_LOAD_OPTION_TEXT_MAX + 32], why[1024];
 	const char *reason;
-	char *file, *file2;
-	enum stage_verdict v, v2;
+	char *file;
+	enum stage_verdict v;
 	cli_next next;
-	image im, im2;
+	image im;
 
 	w->n_paths++;
+	memset(&next, 0, sizeof(next));
 	file = resolve(esp, uefi_path, &reason);
 	if (!file) {
 		snprintf(why, sizeof(why), "cannot be followed: %s under %s", reason, esp);
@@ -342,54 +451,16 @@ follow_path(walk *w, const char *label, int is_default, const char *esp, const c
 	}
 	if (image_open(file, &im) != 0) {
 		snprintf(why, sizeof(why), "cannot be followed: %s", im.d.what ? im.d.what : sbat_strerror(im.d.code));
+		v = STAGE_UNKNOWN;
 		stage_line(w, label, is_default, 1, uefi_path, why);
-		image_close(&im);
-		free(file);
-		return STAGE_UNKNOWN;
-	}
-	if (!im.is_shim) {
+	} else if (!im.is_shim) {
+		v = STAGE_NOT_GOVERNED;
 		stage_line(w, label, is_default, 1, uefi_path,
 		           "not governed by SBAT: the firmware starts it, not shim");
-		image_close(&im);
-		free(file);
-		return STAGE_NOT_GOVERNED;
-	}
-	v = STAGE_BOOTS;
-	if (cli_next_load(file, &next) != EXIT_OK) {
-		stage_line(w, label, is_default, 1, uefi_path,
-		           "cannot be followed: shim's inputs do not read (see above)");
-		v = STAGE_UNKNOWN;
-	} else if (next.mode[0] == CLI_NEXT_SHIM_STOPS) {
-		snprintf(why, sizeof(why), "refused: shim, SbatLevel %s revokes shim itself, so it stops the machine",
-		         next.level[0]->datestamp);
-		stage_line(w, label, is_default, 1, uefi_path, why);
-		v = STAGE_REFUSED;
-	} else {
-		snprintf(why, sizeof(why), "boots: shim, next boot enforces %s%s",
-		         next.mode[0] == CLI_NEXT_NOT_ENFORCED ? "nothing (Secure Boot off), stores SbatLevel " :
-		                                                 "SbatLevel ",
-		         next.level[0]->datestamp);
-		stage_line(w, label, is_default, 1, uefi_path, why);
-		second_stage_name(uefi_path, opt, opt_len, im.machine, second, sizeof(second));
-		file2 = resolve(esp, second, &reason);
-		if (!file2) {
-			snprintf(why, sizeof(why), "cannot be followed: %s under %s", reason, esp);
-			v2 = STAGE_UNKNOWN;
-		} else if (image_open(file2, &im2) != 0) {
-			snprintf(why, sizeof(why), "cannot be followed: %s",
-			         im2.d.what ? im2.d.what : sbat_strerror(im2.d.code));
-			image_close(&im2);
-			v2 = STAGE_UNKNOWN;
-		} else {
-			char text[900];
+	} else if (judge_shim(w, label, is_default, file, uefi_path, &next, &v) == 0) {
+		int fb = next_stage_name(esp, uefi_path, opt, opt_len, im.machine, second, sizeof(second));
 
-			v2 = judge_started_by_shim(&next, &im2, text, sizeof(text));
-			snprintf(why, sizeof(why), "%s [shim starts it itself: .sbat required]", text);
-			image_close(&im2);
-		}
-		free(file2);
-		stage_line(w, label, is_default, 2, second, why);
-		if (v2 == STAGE_REFUSED)
+		if (judge_second_stage(w, label, is_default, &next, esp, second, fb) == STAGE_REFUSED)
 			v = STAGE_REFUSED;
 	}
 	if (next.shim)
@@ -422,74 +493,6 @@ read_numbers(walk *w, const char *name, size_t max, uint16_t *out, size_t *n)
 	return status;
 }
 
-static void
-follow_option(walk *w, uint16_t num, int is_boot_next)
-{
-	int is_default = 0;
-	char name[64], label[SBAT_LOAD_OPTION_TEXT_MAX + 16], where[300], guid[37], *esp;
-	sbat_load_option lo;
-	uint8_t *buf;
-	size_t len;
-	sbat_diag d;
-	enum stage_verdict v;
-
-	snprintf(name, sizeof(name), "Boot%04X-%s", (unsigned)num, CLI_EFI_GLOBAL_GUID);
-	snprintf(where, sizeof(where), "%s/%s", w->efivarfs, name);
-	if (cli_efivar_read(w->efivarfs, name, &buf, &len) != EXIT_OK)
-		return;
-	if (!buf) {
-		snprintf(label, sizeof(label), "Boot%04X", (unsigned)num);
-		stage_line(w, label, 0, 0, NULL, "cannot be followed: no such variable");
-		return;
-	}
-	if (sbat_load_option_parse(buf, len, &lo, &d) != SBAT_OK) {
-		cli_report_error(where, &d);
-		snprintf(label, sizeof(label), "Boot%04X", (unsigned)num);
-		stage_line(w, label, 0, 0, NULL, "cannot be followed: malformed load option");
-		free(buf);
-		return;
-	}
-	snprintf(label, sizeof(label), "Boot%04X %s", (unsigned)num, lo.description);
-	/* BootNext is taken once whatever its attributes; in BootOrder the firmware skips inactive options */
-	if (!is_boot_next && !(lo.attributes & SBAT_LOAD_OPTION_ACTIVE)) {
-		stage_line(w, label, 0, 0, NULL, "inactive: the firmware skips it");
-		free(buf);
-		return;
-	}
-	if (!w->default_taken)
-		is_default = w->default_taken = 1;
-	if (!lo.has_hd || !lo.has_file || lo.has_other_media) {
-		stage_line(w, label, is_default, 0, NULL,
-		           "not governed by SBAT: not a file on a disk partition (network, firmware application or a "
-		           "whole device)");
-		free(buf);
-		return;
-	}
-	esp = NULL;
-	if (w->o->esp)
-		esp = strdup(w->o->esp);
-	else if (lo.signature_type == 2)
-		esp = esp_by_partuuid(lo.partition_guid);
-	if (!esp) {
-		char why[128];
-
-		snprintf(guid, sizeof(guid), "%s", lo.partition_guid[0] ? lo.partition_guid : "(no GUID)");
-		snprintf(why, sizeof(why), "cannot be followed: partition %s is not mounted (give --esp DIR)", guid);
-		stage_line(w, label, is_default, 1, lo.file_path, why);
-		free(buf);
-		return;
-	}
-	v = follow_path(w, label, is_default, esp, lo.file_path, buf + lo.optional_offset, lo.optional_len);
-	if (v == STAGE_REFUSED) {
-		if (is_default)
-			w->default_refused = 1;
-		else
-			w->other_refused = 1;
-	}
-	free(esp);
-	free(buf);
-}
-
 static const char *
 removable_name(void)
 {
@@ -504,11 +507,129 @@ removable_name(void)
 #endif
 }
 
+/* A refused path counts against the default path or another one. */
+static void
+count_verdict(walk *w, enum stage_verdict v, int is_default)
+{
+	if (v != STAGE_REFUSED)
+		return;
+	if (is_default)
+		w->default_refused = 1;
+	else
+		w->other_refused = 1;
+}
+
+/* Read and parse Boot####; 0 with *ret_buf to free, -1 after a line saying why not. */
+static int
+read_option(walk *w, uint16_t num, sbat_load_option *lo, uint8_t **ret_buf)
+{
+	char name[64], label[32], where[300];
+	size_t len;
+	sbat_diag d;
+
+	snprintf(name, sizeof(name), "Boot%04X-%s", (unsigned)num, CLI_EFI_GLOBAL_GUID);
+	snprintf(where, sizeof(where), "%s/%s", w->efivarfs, name);
+	snprintf(label, sizeof(label), "Boot%04X", (unsigned)num);
+	if (cli_efivar_read(w->efivarfs, name, ret_buf, &len) != EXIT_OK)
+		return -1;
+	if (!*ret_buf) {
+		stage_line(w, label, 0, 0, NULL, "cannot be followed: no such variable");
+		return -1;
+	}
+	if (sbat_load_option_parse(*ret_buf, len, lo, &d) != SBAT_OK) {
+		cli_report_error(where, &d);
+		stage_line(w, label, 0, 0, NULL, "cannot be followed: malformed load option");
+		free(*ret_buf);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The ESP a load option's path is on: --esp, else the mounted partition
+ * its HD() names. A whole device (no HD()) says no partition: --esp is
+ * taken for it only when it is the option this boot came from.
+ */
+static char *
+option_esp(const walk *w, const sbat_load_option *lo, int is_current)
+{
+	if (w->o->esp && (lo->has_hd || is_current))
+		return strdup(w->o->esp);
+	if (lo->has_hd && lo->signature_type == 2)
+		return esp_by_partuuid(lo->partition_guid);
+	return NULL;
+}
+
+/* Why an option's ESP is not known, as the stage-1 line says it. */
+static void
+no_esp_line(walk *w, const char *label, int is_default, const sbat_load_option *lo, const char *path)
+{
+	char why[800];
+
+	if (lo->has_hd)
+		snprintf(why, sizeof(why), "cannot be followed: partition %s is not mounted (give --esp DIR)",
+		         lo->partition_guid[0] ? lo->partition_guid : "(no GUID)");
+	else if (w->before_current)
+		snprintf(why, sizeof(why),
+		         "cannot be followed: the firmware starts %s from this device if it holds one; it did not this "
+		         "boot, which came from Boot%04X",
+		         path, (unsigned)w->current);
+	else
+		snprintf(
+		    why, sizeof(why),
+		    "cannot be followed: the firmware starts %s from this device; which ESP it holds the variables "
+		    "do not say (--esp is taken for the device this boot came from)",
+		    path);
+	stage_line(w, label, is_default, 1, path, why);
+}
+
+static void
+follow_option(walk *w, uint16_t num, int is_boot_next)
+{
+	char label[SBAT_LOAD_OPTION_TEXT_MAX + 48], *esp;
+	const char *path;
+	int is_default = 0, is_current = w->has_current && w->current == num;
+	sbat_load_option lo;
+	uint8_t *buf;
+
+	if (read_option(w, num, &lo, &buf) != 0)
+		return;
+	snprintf(label, sizeof(label), "Boot%04X %s%s", (unsigned)num, lo.description,
+	         is_current ? " [booted this time]" : "");
+	/* BootNext is taken once whatever its attributes; in BootOrder the firmware skips inactive options */
+	if (!is_boot_next && !(lo.attributes & SBAT_LOAD_OPTION_ACTIVE)) {
+		stage_line(w, label, 0, 0, NULL, "inactive: the firmware skips it");
+	} else if (!is_boot_next && (lo.attributes & SBAT_LOAD_OPTION_CATEGORY) != 0) {
+		/* EDK2's boot manager tries only LOAD_OPTION_CATEGORY_BOOT options on its own */
+		stage_line(
+		    w, label, 0, 0, NULL,
+		    "not governed by SBAT: an application (not LOAD_OPTION_CATEGORY_BOOT), started from a menu only");
+	} else if (lo.has_other_media) {
+		is_default = !w->default_taken && (w->default_taken = 1);
+		stage_line(w, label, is_default, 0, NULL,
+		           "not governed by SBAT: not a file on a disk (network boot or a firmware application)");
+	} else {
+		/* a device or partition without File(): the firmware's removable-media path on it */
+		path = lo.has_file ? lo.file_path : removable_name();
+		esp = option_esp(w, &lo, is_current);
+		/* a device ahead of the one this boot came from had nothing to start */
+		is_default = !w->default_taken && (esp || !w->before_current || lo.has_file) && (w->default_taken = 1);
+		if (!esp)
+			no_esp_line(w, label, is_default, &lo, path);
+		else
+			count_verdict(
+			    w, follow_path(w, label, is_default, esp, path, buf + lo.optional_offset, lo.optional_len),
+			    is_default);
+		free(esp);
+	}
+	free(buf);
+}
+
 int
 cli_run_boot_paths(const cli_opts *o)
 {
 	uint16_t order[MAX_OPTIONS], next_num[1];
-	size_t n_order = 0, n_next = 0, i, j;
+	size_t n_order = 0, n_next = 0, n_current = 0, i, j;
 	int status;
 	walk w;
 
@@ -518,8 +639,15 @@ cli_run_boot_paths(const cli_opts *o)
 	status = read_numbers(&w, "BootNext-" CLI_EFI_GLOBAL_GUID, 1, next_num, &n_next);
 	if (status == EXIT_OK)
 		status = read_numbers(&w, "BootOrder-" CLI_EFI_GLOBAL_GUID, MAX_OPTIONS, order, &n_order);
+	if (status == EXIT_OK)
+		status = read_numbers(&w, "BootCurrent-" CLI_EFI_GLOBAL_GUID, 1, &w.current, &n_current);
 	if (status != EXIT_OK)
 		return status;
+	w.has_current = n_current == 1;
+	for (i = 0; w.has_current && i < n_order && order[i] != w.current; i++)
+		;
+	/* BootCurrent in BootOrder: the options ahead of it had nothing to start this boot (or were passed over) */
+	w.before_current = w.has_current && i < n_order;
 	if (o->json)
 		fputs("{\n  \"schema\": 1,\n  \"mode\": \"boot-paths\",\n  \"stages\": [\n", stdout);
 	if (n_next)
@@ -527,21 +655,19 @@ cli_run_boot_paths(const cli_opts *o)
 	for (i = 0; i < n_order; i++) {
 		for (j = 0; j < i && order[j] != order[i]; j++)
 			;
+		if (w.has_current && order[i] == w.current)
+			w.before_current = 0;
 		if (j < i || (n_next && order[i] == next_num[0]))
 			continue;
 		follow_option(&w, order[i], 0);
 	}
+	w.before_current = 0;
 	if (o->esp) {
 		int is_default = !w.default_taken;
-		enum stage_verdict v = follow_path(&w, "removable media fallback", is_default, o->esp, removable_name(),
-		                                   NULL, 0);
 
-		if (v == STAGE_REFUSED) {
-			if (is_default)
-				w.default_refused = 1;
-			else
-				w.other_refused = 1;
-		}
+		count_verdict(
+		    &w, follow_path(&w, "removable media fallback", is_default, o->esp, removable_name(), NULL, 0),
+		    is_default);
 	}
 	status = w.default_refused ? EXIT_REVOKED : w.other_refused ? EXIT_OTHER_PATH_REFUSED : EXIT_OK;
 	if (o->json)

@@ -221,6 +221,44 @@ else
 fi
 order "$EV" BootOrder 0004 0001
 
+# ------------------------------------------------------------ real firmware's variables
+# What OVMF and Debian's shim 16.1 published in the vm-ovmf test: Boot0000
+# UiApp (an application), Boot0001/0002 whole devices (DVD, the disk that
+# booted: BootCurrent 0002, no HD() and no File(): the firmware's
+# removable-media path), Boot0003 the built-in shell (a firmware volume file).
+OV="$T/ovmf"
+mkdir -p -- "$OV"
+grep '^var ' "$FIXTURES_SRC/efivars/ovmf-secureboot-shim-16.1.txt" | while read -r _ name hex; do
+	printf '%s' "$hex" | sed 's/../\\x&/g' | xargs -0 printf -- >"$OV/$name"
+done
+OESP="$T/esp-ovmf"
+mkdir -p -- "$OESP/EFI/BOOT"
+cp -- "$ESP/EFI/debian/shimx64.efi" "$OESP/EFI/BOOT/BOOTX64.EFI"
+cp -- "$ESP/EFI/debian/grubx64.efi" "$OESP/EFI/BOOT/grubx64.efi"
+SBAT_ADD_EFIVARFS="$OV" run --check-level next --esp "$OESP"
+BOOTED='Boot0002 UEFI QEMU HARDDISK QM00001  [booted this time] [default]'
+expect "OVMF's variables: the whole disk that booted (BootCurrent) is followed to \\EFI\\BOOT\\BOOTX64.EFI on --esp, and it is the default" \
+	'[ "$RC" -eq 0 ] && has_line "$BOOTED: stage 1 \\EFI\\BOOT\\BOOTX64.EFI: boots: shim, next boot enforces SbatLevel 2025021800" &&
+	 has_line "$BOOTED: stage 2 \\EFI\\BOOT\\grubx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required]"'
+expect "OVMF's variables: UiApp is an application the boot order never starts, and not the default" \
+	'has_line "Boot0000 UiApp: not governed by SBAT: an application (not LOAD_OPTION_CATEGORY_BOOT), started from a menu only"'
+expect "OVMF's variables: the DVD ahead of the booted disk had nothing to start, and is not the default" \
+	'has_line "Boot0001 UEFI QEMU DVD-ROM QM00005 : stage 1 \\EFI\\BOOT\\BOOTX64.EFI: cannot be followed: the firmware starts \\EFI\\BOOT\\BOOTX64.EFI from this device if it holds one; it did not this boot, which came from Boot0002"'
+expect "OVMF's variables: the built-in shell is not governed by SBAT" \
+	'has_line "Boot0003 EFI Internal Shell: not governed by SBAT: not a file on a disk (network boot or a firmware application)"'
+grub "$OESP/EFI/BOOT/grubx64.efi" 4
+SBAT_ADD_EFIVARFS="$OV" run --check-level next --esp "$OESP"
+expect "OVMF's variables, grub,4 behind Debian shim 16.1 on the disk that booted: the default path is refused (exit 4)" \
+	'[ "$RC" -eq 4 ] && has_line "$BOOTED: stage 2 \\EFI\\BOOT\\grubx64.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800); install one with grub,5 or later [shim starts it itself: .sbat required]"'
+# shim run from the removable-media path starts its fallback when it is there
+cp -- "$ESP/EFI/debian/grubx64.efi" "$OESP/EFI/BOOT/fbx64.efi"
+SBAT_ADD_EFIVARFS="$OV" run --check-level next --esp "$OESP"
+expect "shim from \\EFI\\BOOT\\BOOTX64.EFI with fbx64.efi next to it: the second stage is the fallback, judged as shim judges it" \
+	'[ "$RC" -eq 0 ] && has_line "$BOOTED: stage 2 \\EFI\\BOOT\\fbx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required; shim'"'"'s fallback, run from the removable-media path: it makes boot entries from BOOT*.CSV and resets, and those entries are judged on the next boot]"'
+SBAT_ADD_EFIVARFS="$OV" run --check-level next
+expect "OVMF's variables without --esp: the disk that booted cannot be followed, and the line says why" \
+	'[ "$RC" -eq 0 ] && has_line "Boot0002 UEFI QEMU HARDDISK QM00001  [booted this time] [default]: stage 1 \\EFI\\BOOT\\BOOTX64.EFI: cannot be followed: the firmware starts \\EFI\\BOOT\\BOOTX64.EFI from this device; which ESP it holds the variables do not say (--esp is taken for the device this boot came from)"'
+
 # ------------------------------------------------------------ bad input
 
 printf '\7\0\0\0\1\0\0\0\100\0a\0' >"$EV/Boot0004-$EFI_GUID"

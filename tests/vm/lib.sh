@@ -12,6 +12,7 @@
 #   SBAT_VM_KERNEL_DIR an unpacked linux-image package to use instead
 #   SBAT_VM_TIMEOUT   seconds per boot before it is retried once (default 300)
 #   SBAT_VM_MEM       guest memory in MiB (default 768)
+#   SBAT_VM_STATIC_BUILD the build directory of the static sbat-add (shared by the tests)
 
 VM_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VM_CACHE="${SBAT_CORPUS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/sbat-add-corpus}"
@@ -253,4 +254,36 @@ vm_boot_ovmf() {
 		-drive "if=pflash,format=raw,readonly=on,file=${VM_FW_CODE:-$VM_OVMF_CODE}" \
 		-drive "if=pflash,format=raw,file=$vars" \
 		-drive "file=fat:rw:$esp,format=raw" "$@"
+}
+
+# vm_static_sbat_add SRC WORKDIR: build the statically linked sbat-add from
+# SRC in SBAT_VM_STATIC_BUILD (default WORKDIR/build-static); VM_SBAT_STATIC
+# is its path. Returns 1 with VM_WHY set when the static build cannot be set
+# up (no libc.a: a skip), 2 when it fails to compile (a failure).
+vm_static_sbat_add() {
+	local src="$1" w="$2" b="${SBAT_VM_STATIC_BUILD:-$2/build-static}"
+	if [ ! -f "$b/build.ninja" ]; then
+		meson setup "$b" "$src" -Ddefault_library=static -Dc_link_args=-static -Dtests=disabled \
+			-Dintegration=disabled -Dbuildtype=release >"$w/static-setup.log" 2>&1 || {
+			VM_WHY="meson setup of the static build failed (libc.a missing?); see $w/static-setup.log"
+			return 1
+		}
+	fi
+	ninja -C "$b" sbat-add >"$w/static-build.log" 2>&1 || {
+		cat "$w/static-build.log"
+		VM_WHY="the static sbat-add does not build"
+		return 2
+	}
+	VM_SBAT_STATIC="$b/sbat-add"
+}
+
+# vm_efivarfs DUMP DIR: the "var NAME HEX" lines a guest printed (guest/efivars.sh),
+# as a directory of files the way efivarfs shows them (SBAT_ADD_EFIVARFS)
+vm_efivarfs() {
+	local name hex
+	rm -rf "$2"
+	mkdir -p "$2"
+	grep '^var ' "$1" | while read -r _ name hex; do
+		printf '%s' "$hex" | sed 's/../\\x&/g' | xargs -0 printf -- >"$2/$name"
+	done
 }

@@ -33,25 +33,22 @@ vm_kernel || skip_or_fail "$VM_WHY"
 [ -n "${GEN_FIXTURES:-}" ] && [ -n "${FIXTURES_SRC:-}" ] || skip_or_fail "GEN_FIXTURES/FIXTURES_SRC not set (run through meson test)"
 
 # the statically linked sbat-add, from its own build directory
-SB="${SBAT_VM_STATIC_BUILD:-$W/build-static}"
-if [ ! -f "$SB/build.ninja" ]; then
-	meson setup "$SB" "$SRC" -Ddefault_library=static -Dc_link_args=-static -Dtests=disabled \
-		-Dintegration=disabled -Dbuildtype=release >"$W/static-setup.log" 2>&1 ||
-		skip_or_fail "meson setup of the static build failed (libc.a missing?); see $W/static-setup.log"
-fi
-ninja -C "$SB" sbat-add >"$W/static-build.log" 2>&1 || {
-	cat "$W/static-build.log"
+vm_static_sbat_add "$SRC" "$W"
+case $? in
+1) skip_or_fail "$VM_WHY" ;;
+2)
 	echo "not ok 1 - the static sbat-add builds"
 	echo "1..1"
 	exit 1
-}
+	;;
+esac
 cc -std=c99 -O2 -static -o "$W/make-large-pe" "$SRC/bench/make-large-pe.c" || skip_or_fail "cannot link make-large-pe statically"
 rm -rf "$W/fix"
 "$GEN_FIXTURES" "$W/fix" >/dev/null || exit 1
 printf 'BIG_MB=%s\n' "${SBAT_VM_BIG_MB:-32}" >"$W/params"
 
 vm_initramfs "$W/initrd.gz" "$HERE/guest/fat.sh" "vfat nls_cp437 nls_ascii nls_utf8 virtio_blk virtio_pci" \
-	"$SB/sbat-add" "$W/make-large-pe" "$W/fix/efi-x86_64.efi" "$W/fix/checksummed.efi" \
+	"$VM_SBAT_STATIC" "$W/make-large-pe" "$W/fix/efi-x86_64.efi" "$W/fix/checksummed.efi" \
 	"$FIXTURES_SRC/csv/linux.sbat" "$W/params" || skip_or_fail "cannot build the initramfs"
 
 # the disks: empty file systems the guest fills

@@ -17,54 +17,6 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 skip_or_fail() {
 	if [ "${CI:-}" = true ]; then
 		not_ok "VM harness: $1"
-		
-# ------------------------------------------------ Secure Boot through real shim
-# OVMF with Debian's snakeoil PK/KEK/db: Debian's shim (shim-unsigned from the
-# corpus cache, signed here with the snakeoil key) -> systemd-boot as shim's
-# second stage (snakeoil-signed) -> the Debian-signed kernel, which shim
-# verifies against the Debian certificate built into it.
-SB_CODE=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
-SB_VARS=/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd
-SB_KEY=/usr/share/ovmf/PkKek-1-snakeoil.key
-SB_CERT=/usr/share/ovmf/PkKek-1-snakeoil.pem
-SHIM=$(ls "$VM_CACHE"/extract/shim-unsigned_*_amd64/usr/lib/shim/shimx64.efi 2>/dev/null | tail -n 1)
-why=""
-for f in "$SB_CODE" "$SB_VARS" "$SB_KEY" "$SB_CERT"; do [ -f "$f" ] || why="no $f (ovmf)"; done
-command -v sbsign >/dev/null 2>&1 || why="no sbsign (sbsigntool)"
-command -v openssl >/dev/null 2>&1 || why="no openssl"
-[ -n "$SHIM" ] || why="no shimx64.efi (shim-unsigned) in $VM_CACHE/extract: run tests/integration/fetch-corpus.sh"
-if [ -n "$why" ] && [ "${CI:-}" != true ]; then
-	skip "Secure Boot through shim: $why"
-elif [ -n "$why" ]; then
-	not_ok "Secure Boot through shim: $why"
-else
-	E="$W/esp-sb"
-	vm_make_esp "$E" "$W/initrd.gz"
-	openssl rsa -in "$SB_KEY" -passin pass:snakeoil -out "$W/snakeoil.key" >"$W/sign.log" 2>&1
-	signed=1
-	sbsign --key "$W/snakeoil.key" --cert "$SB_CERT" --output "$E/EFI/BOOT/BOOTX64.EFI" "$SHIM" >>"$W/sign.log" 2>&1 || signed=0
-	sbsign --key "$W/snakeoil.key" --cert "$SB_CERT" --output "$E/EFI/BOOT/grubx64.efi" "$VM_SDBOOT" >>"$W/sign.log" 2>&1 || signed=0
-	check "shim and systemd-boot signed with the snakeoil key" test "$signed" = 1
-	cp "$SB_VARS" "$W/vars-sb.fd"
-	# shellcheck disable=SC2054 # commas belong to qemu option values
-	VM_MACHINE=q35,smm=on VM_FW_CODE="$SB_CODE" vm_boot_ovmf ovmf-secureboot "$W/serial-sb.log" "$E" "$W/vars-sb.fd" \
-		-global driver=cfi.pflash01,property=secure,value=on
-	booted=$?
-	cp "$W/serial-sb.log.out" "$W/efivars-sb.txt"
-	sed 's/^/# /' "$W/serial-sb.log.out"
-	check "Secure Boot: OVMF -> shim -> systemd-boot -> Debian-signed kernel ran the guest ($VM_RESULT after ${VM_SECS}s)" \
-		test "$booted" = 0 -a "${VM_GUEST_RC:-1}" = 0
-	sbvar() { sed -n "s/^var $1-[0-9a-f-]* //p" "$W/efivars-sb.txt" | head -n 1; }
-	check "Secure Boot: SecureBoot is 1" test "$(sbvar SecureBoot)" = 0600000001
-	check "Secure Boot: shim published SbatLevelRT" test -n "$(sbvar SbatLevelRT)"
-	check "Secure Boot: shim published MokListRT" test -n "$(sbvar MokListRT)"
-	# the data after the 4 attribute bytes, as text
-	sbatrt=$(sbvar SbatLevelRT | cut -c9- | sed 's/../\\x&/g')
-	printf "$sbatrt" >"$W/SbatLevelRT.txt"
-	check "Secure Boot: SbatLevelRT is shim 16.1's automatic payload (tests/fixtures/level/debian-shim-16.1-automatic.txt)" \
-		cmp -s "$W/SbatLevelRT.txt" "$FIXTURES/level/debian-shim-16.1-automatic.txt"
-fi
-tap_finish
 		exit 1
 	fi
 	echo "1..0 # SKIP $1"
@@ -79,7 +31,14 @@ vm_missing && skip_or_fail "$VM_WHY"
 vm_kernel || skip_or_fail "$VM_WHY"
 vm_systemd_boot || skip_or_fail "$VM_WHY"
 
-vm_initramfs "$W/initrd.gz" "$HERE/guest/efivars.sh" "efivarfs" || skip_or_fail "cannot build the initramfs"
+# the statically linked sbat-add judges the boot paths inside the guest
+vm_static_sbat_add "${SBAT_SRC:-$HERE/../..}" "$W"
+case $? in
+1) skip_or_fail "$VM_WHY" ;;
+2) skip_or_fail "the static sbat-add does not build" ;;
+esac
+vm_initramfs "$W/initrd.gz" "$HERE/guest/efivars.sh" "efivarfs ahci sd_mod vfat nls_cp437 nls_ascii" \
+	"$VM_SBAT_STATIC" || skip_or_fail "cannot build the initramfs"
 vm_make_esp "$W/esp" "$W/initrd.gz"
 cp "$VM_OVMF_VARS" "$W/vars.fd"
 vm_boot_ovmf ovmf "$W/serial.log" "$W/esp" "$W/vars.fd"
@@ -98,6 +57,49 @@ check "BootCurrent is there" test -n "$(var BootCurrent)"
 check "systemd-boot's LoaderEntrySelected is the harness's entry (vm.conf)" \
 	test "$(var LoaderEntrySelected | cut -c9-)" = "76006d002e0063006f006e0066000000"
 
+# judge_boot_paths: what sbat-add said in the Secure Boot guest about the
+# path that booted it, then the same variables on the host with a revoked
+# second stage put on a copy of the ESP
+judge_boot_paths() {
+	local cur line1 line2 json
+	cur=$(sbvar BootCurrent | cut -c9-12)
+	cur=$(printf '%s' "$cur" | sed -E 's/(..)(..)/\2\1/' | tr a-f A-F)
+	sed -n 's/^paths: //p' "$W/efivars-sb.txt" >"$W/paths.txt"
+	line1=$(grep -F "Boot$cur " "$W/paths.txt" | grep -F "[booted this time]" | grep -F ': stage 1 \EFI\BOOT\BOOTX64.EFI: ')
+	line2=$(grep -F "Boot$cur " "$W/paths.txt" | grep -F "[booted this time]" | grep -F ': stage 2 \EFI\BOOT\grubx64.efi: ')
+	vm_log "guest: sbat-add --check-level next --esp /mnt/esp:"
+	sed 's/^/#   /' "$W/paths.txt"
+	check "Secure Boot, in the guest: the path that booted (BootCurrent Boot$cur) is found and marked" test -n "$line1"
+	check "... stage 1, real shim from the removable-media path: boots under SbatLevel 2025021800" \
+		grep -qF 'boots: shim, next boot enforces SbatLevel 2025021800' <<<"$line1"
+	check "... stage 2, the second stage shim started: boots (not revoked)" \
+		grep -qF 'boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required]' <<<"$line2"
+	check "... and it is the default path" grep -qF '[default]' <<<"$line1"
+	check "... exit 0: no path refused (paths-rc $(sed -n 's/^paths-rc //p' "$W/efivars-sb.txt"))" \
+		grep -qx 'paths-rc 0' "$W/efivars-sb.txt"
+	sed -n 's/^paths-json: //p' "$W/efivars-sb.txt" >"$W/paths.json"
+	json=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(s["verdict"] for s in d["stages"] if "[booted this time]" in s["entry"]))' "$W/paths.json" 2>&1)
+	check "... the JSON report says the same (booted path: $json)" test "$json" = "boots boots"
+	# the same variables on the host: a GRUB with grub,4 behind Debian shim 16.1 is refused
+	vm_efivarfs "$W/efivars-sb.txt" "$W/efivarfs-sb"
+	rm -rf "$W/esp-grub4"
+	cp -r "$E" "$W/esp-grub4"
+	printf 'sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\ngrub,4,Free Software Foundation,grub,2.06,https://www.gnu.org/software/grub/\n' >"$W/grub4.csv"
+	rm -f "$W/esp-grub4/EFI/BOOT/grubx64.efi"
+	"$SBAT_ADD" --file "$E/EFI/BOOT/grubx64.efi" --csv "$W/grub4.csv" --output "$W/esp-grub4/EFI/BOOT/grubx64.efi" \
+		--strip-signature >/dev/null 2>&1
+	SBAT_ADD_HISTORY="${SBAT_SRC:-$HERE/../..}/data/sbat-level-history.txt" SBAT_ADD_EFIVARFS="$W/efivarfs-sb" "$SBAT_ADD" --check-level next --esp "$W/esp-grub4" >"$W/paths-grub4.txt" 2>&1
+	local rc=$?
+	vm_log "host, the guest's variables, grub,4 as the second stage:"
+	sed 's/^/#   /' "$W/paths-grub4.txt"
+	check "the guest's variables on the host, grub,4 behind shim 16.1: the default path is refused (exit 4, got $rc)" test "$rc" = 4
+	check "... naming the row, the level, the published revocation and the fix" grep -qF \
+		"stage 2 \EFI\BOOT\grubx64.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800; since SbatLevel 2025021800:" "$W/paths-grub4.txt"
+	grep -qF "install one with grub,5 or later" "$W/paths-grub4.txt" || not_ok "... and says what fixes it"
+}
+
 # ------------------------------------------------ Secure Boot through real shim
 # OVMF with Debian's snakeoil PK/KEK/db: Debian's shim (shim-unsigned from the
 # corpus cache, signed here with the snakeoil key) -> systemd-boot as shim's
@@ -143,5 +145,6 @@ else
 	printf "$sbatrt" >"$W/SbatLevelRT.txt"
 	check "Secure Boot: SbatLevelRT is shim 16.1's automatic payload (tests/fixtures/level/debian-shim-16.1-automatic.txt)" \
 		cmp -s "$W/SbatLevelRT.txt" "$FIXTURES/level/debian-shim-16.1-automatic.txt"
+	judge_boot_paths
 fi
 tap_finish

@@ -3,8 +3,11 @@
 # efivars.sh - runs inside the VM (busybox sh) after a firmware boot: mount
 # efivarfs and print the variables of interest, one "var NAME-GUID HEX" line
 # each (HEX: the 4 attribute bytes, then the data, as efivarfs gives them),
-# then "# " lines with the text of the SBAT ones. Exit 1 when efivarfs
-# cannot be mounted (not booted through UEFI).
+# then "# " lines with the text of the SBAT ones. With /files/sbat-add,
+# then mounts the ESP the firmware booted from (read-only) and prints what
+# `sbat-add --check-level next --esp` says about every boot path, as
+# "paths: " lines, "paths-rc N" and "paths-json: " lines. Exit 1 when
+# efivarfs cannot be mounted (not booted through UEFI).
 V=/sys/firmware/efi/efivars
 if [ ! -d /sys/firmware/efi ]; then
 	echo "efi: no /sys/firmware/efi (not a UEFI boot)"
@@ -28,4 +31,23 @@ for f in $V/*; do
 	SbatLevelRT-* | SbatLevel-*) tail -c +5 "$f" | tr -d '\0' | sed 's/^/# /' ;;
 	esac
 done
+# the ESP: QEMU's FAT disk, one partition
+if [ -x /files/sbat-add ]; then
+	i=0
+	while [ ! -b /dev/sda1 ] && [ $i -lt 100 ]; do
+		usleep 100000
+		i=$((i + 1))
+	done
+	mkdir -p /mnt/esp
+	if mount -t vfat -o ro /dev/sda1 /mnt/esp; then
+		/files/sbat-add --check-level next --esp /mnt/esp >/tmp/paths.out 2>/tmp/paths.err
+		echo "paths-rc $?"
+		sed 's/^/paths: /' /tmp/paths.out
+		sed 's/^/paths-err: /' /tmp/paths.err
+		/files/sbat-add --check-level next --esp /mnt/esp --json 2>/dev/null | sed 's/^/paths-json: /'
+		umount /mnt/esp
+	else
+		echo "paths: cannot mount /dev/sda1 ($(ls /dev/sd* 2>/dev/null | tr '\n' ' '))"
+	fi
+fi
 exit 0
