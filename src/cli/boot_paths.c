@@ -263,18 +263,6 @@ fallback_name(uint16_t machine)
 	}
 }
 
-/* shim's is_removable_media_path: \EFI\BOOT\BOOT*.EFI, in any case, the leading backslash optional. */
-static int
-is_removable_path(const char *p)
-{
-	size_t n;
-
-	if (*p == '\\')
-		p++;
-	n = strlen(p);
-	return n > 13 && strncasecmp(p, "EFI\\BOOT\\BOOT", 13) == 0 && strcasecmp(p + n - 4, ".efi") == 0;
-}
-
 /* 1 when s ends in ".efi", in any case. */
 static int
 ends_in_efi(const char *s)
@@ -282,6 +270,15 @@ ends_in_efi(const char *s)
 	size_t n = strlen(s);
 
 	return n > 4 && strcasecmp(s + n - 4, ".efi") == 0;
+}
+
+/* shim's is_removable_media_path: \EFI\BOOT\BOOT*.EFI, in any case, the leading backslash optional. */
+static int
+is_removable_path(const char *p)
+{
+	if (*p == '\\')
+		p++;
+	return strncasecmp(p, "EFI\\BOOT\\BOOT", 13) == 0 && ends_in_efi(p);
 }
 
 /* The verdict words a line starts with, and their JSON names. */
@@ -507,6 +504,16 @@ removable_name(void)
 #endif
 }
 
+/* 1 for the first eligible path: the one that boots when nobody touches the keyboard. */
+static int
+take_default(walk *w, int eligible)
+{
+	if (w->default_taken || !eligible)
+		return 0;
+	w->default_taken = 1;
+	return 1;
+}
+
 /* A refused path counts against the default path or another one. */
 static void
 count_verdict(walk *w, enum stage_verdict v, int is_default)
@@ -605,7 +612,7 @@ follow_option(walk *w, uint16_t num, int is_boot_next)
 		    w, label, 0, 0, NULL,
 		    "not governed by SBAT: an application (not LOAD_OPTION_CATEGORY_BOOT), started from a menu only");
 	} else if (lo.has_other_media) {
-		is_default = !w->default_taken && (w->default_taken = 1);
+		is_default = take_default(w, 1);
 		stage_line(w, label, is_default, 0, NULL,
 		           "not governed by SBAT: not a file on a disk (network boot or a firmware application)");
 	} else {
@@ -613,7 +620,7 @@ follow_option(walk *w, uint16_t num, int is_boot_next)
 		path = lo.has_file ? lo.file_path : removable_name();
 		esp = option_esp(w, &lo, is_current);
 		/* a device ahead of the one this boot came from had nothing to start */
-		is_default = !w->default_taken && (esp || !w->before_current || lo.has_file) && (w->default_taken = 1);
+		is_default = take_default(w, esp || !w->before_current || lo.has_file);
 		if (!esp)
 			no_esp_line(w, label, is_default, &lo, path);
 		else

@@ -104,22 +104,21 @@ for tmpfile in 1 0; do
 		check "coarse times, $name ($what): no temporary file is left" test "$(entries "$dir")" = "$name"
 	done
 done
-dir="$T/coarse-copy"
-img=$(fresh efi-x86_64.efi "$dir")
-SBAT_TEST_COARSE_TIME=1 hooked copy_file_range "poke:$img" --file "$img" --csv "$CSV"
-check "coarse times, a byte written before the copy: refused (exit 1)" test "$RC" -eq 1
-check "coarse times, a byte written before the copy: the message says the file was modified (not an internal error)" \
-	err_has "modified while being edited"
-check "coarse times, a byte written before the copy: the byte is kept" test "$(byte_at "$img" 256)" = 5a
+# coarse_poke DIR AT WHEN: with coarse times, a byte written before the first
+# AT call is refused as a modified file, kept, and leaves no temporary
+coarse_poke() {
+	local dir="$T/$1" at="$2" when="$3" img
+	img=$(fresh efi-x86_64.efi "$dir")
+	SBAT_TEST_COARSE_TIME=1 hooked "$at" "poke:$img" --file "$img" --csv "$CSV"
+	check "coarse times, a byte written $when: refused (exit 1)" test "$RC" -eq 1
+	check "coarse times, a byte written $when: the message says the file was modified (not an internal error)" \
+		err_has "modified while being edited"
+	check "coarse times, a byte written $when: the byte is kept" test "$(byte_at "$img" 256)" = 5a
+	check "coarse times, a byte written $when: no temporary file is left" test "$(entries "$dir")" = "efi-x86_64.efi"
+}
+coarse_poke coarse-copy copy_file_range "before the copy"
 # written after the copy, before the output is read back: verification sees the change first
-dir="$T/coarse-verify"
-img=$(fresh efi-x86_64.efi "$dir")
-SBAT_TEST_COARSE_TIME=1 hooked ftruncate "poke:$img" --file "$img" --csv "$CSV"
-check "coarse times, a byte written before the output is verified: refused (exit 1)" test "$RC" -eq 1
-check "coarse times, a byte written before the output is verified: the message says the file was modified (not an internal error)" \
-	err_has "modified while being edited"
-check "coarse times, a byte written before the output is verified: the byte is kept" test "$(byte_at "$img" 256)" = 5a
-check "coarse times, a byte written before the output is verified: no temporary file is left" test "$(entries "$dir")" = "efi-x86_64.efi"
+coarse_poke coarse-verify ftruncate "before the output is verified"
 dir="$T/coarse-output"
 img=$(fresh efi-x86_64.efi "$dir")
 SBAT_TEST_COARSE_TIME=1 hooked copy_file_range "poke:$img" --file "$img" --csv "$CSV" --output "$dir/new.efi"
