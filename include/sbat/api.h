@@ -4,6 +4,10 @@
 #ifndef SBAT_API_H
 #define SBAT_API_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * The shared library is built with -fvisibility=hidden: only declarations
  * marked SBAT_API are exported, and every one of them starts with sbat_.
@@ -12,6 +16,10 @@
 #define SBAT_API __attribute__((visibility("default")))
 #else
 #define SBAT_API
+#endif
+
+#ifdef __cplusplus
+}
 #endif
 
 #endif

@@ -12,6 +12,10 @@
 #include "error.h"
 #include "level.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The level shim writes on a reset, and the floor of every valid SbatLevel. */
 #define SBAT_LEVEL_ORIGINAL "sbat,1,2021030218\n"
 
@@ -195,5 +199,9 @@ SBAT_API sbat_err sbat_boot_order_parse(const uint8_t *buf, size_t len, uint16_t
  * that does not fit.
  */
 SBAT_API sbat_err sbat_ucs2_to_utf8(const uint8_t *buf, size_t len, char *out, size_t out_size, sbat_diag *reterr);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

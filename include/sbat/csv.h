@@ -11,6 +11,10 @@
 
 #include "error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* A .sbat larger than this is corrupt input, not metadata (real ones are < 1 KiB). */
 #define SBAT_CSV_MAX_SIZE (64u * 1024u)
 #define SBAT_CSV_COLUMNS 6
@@ -104,5 +108,9 @@ SBAT_API sbat_err sbat_csv_format(const sbat_csv *csv, uint8_t **ret_buf, size_t
  */
 SBAT_API sbat_err sbat_csv_merge(const sbat_csv *base, const sbat_csv *add, int force, uint8_t **ret_buf,
                                  size_t *ret_len, sbat_diag *reterr);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

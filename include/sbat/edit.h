@@ -13,6 +13,10 @@
 #include "output.h"
 #include "image.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum sbat_edit_action {
 	SBAT_ACTION_INSERT = 1, /* a new .sbat section header and data at the end */
 	SBAT_ACTION_REPLACE,    /* the existing .sbat rewritten inside its raw size */
@@ -121,5 +125,9 @@ SBAT_API sbat_err sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *
                                sbat_diag *reterr);
 
 SBAT_API const char *sbat_edit_action_name(sbat_edit_action action);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,10 @@
 
 #include "api.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * Library calls never print. A failure returns one of these codes and, when
  * the caller passed a diagnostic, fills it with the check that fired.
@@ -93,5 +97,9 @@ typedef struct sbat_diag {
 
 /* A short, static, human-readable description of a code. */
 SBAT_API const char *sbat_strerror(sbat_err code);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

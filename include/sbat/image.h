@@ -10,6 +10,10 @@
 #include "api.h"
 #include "error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* What kind of image sits around the PE header; kernels need extra care. */
 typedef enum sbat_pe_kind {
 	SBAT_KIND_EFI_APP = 0, /* plain PE/COFF */
@@ -106,5 +110,9 @@ SBAT_API const char *sbat_pe_format_name(uint16_t magic);
 
 /* PE CheckSum over buf with the 4 bytes at checksum_offset counted as zero. */
 SBAT_API uint32_t sbat_pe_checksum(const uint8_t *buf, size_t len, uint64_t checksum_offset);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 #include "api.h"
 #include "error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Largest image accepted: 1 GiB. Real kernels and EFI apps are far smaller. */
 #define SBAT_FILE_MAX_SIZE (1024u * 1024u * 1024u)
 
@@ -79,5 +83,9 @@ SBAT_API size_t sbat_mapped_file_size(const sbat_mapped_file *f);
 SBAT_API int sbat_mapped_file_fd(const sbat_mapped_file *f);
 /* The file's permission bits and type (st_mode) when it was opened. */
 SBAT_API mode_t sbat_mapped_file_mode(const sbat_mapped_file *f);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

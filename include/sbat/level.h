@@ -12,6 +12,10 @@
 #include "error.h"
 #include "image.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Real policies are a few dozen bytes; anything this large is not one. */
 #define SBAT_LEVEL_MAX_SIZE (64u * 1024u)
 #define SBAT_LEVEL_DATESTAMP_LEN 10
@@ -144,5 +148,9 @@ typedef struct sbat_revocation {
  */
 SBAT_API sbat_err sbat_level_check(const sbat_level *level, const sbat_csv *csv, sbat_revocation *ret_revoked,
                                    size_t max_revoked, size_t *ret_n_revoked, sbat_diag *reterr);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 #include "error.h"
 #include "image.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum sbat_lint_severity {
 	SBAT_LINT_NOTE = 0, /* worth knowing; nothing refuses it */
 	SBAT_LINT_WARNING,  /* legal, but some loader or tool version trips on it */
@@ -55,5 +59,9 @@ SBAT_API sbat_err sbat_lint(const sbat_image *img, sbat_lint_fn fn, void *ctx, s
 /* "shim", "edk2", ... for bit `loader` (one bit), NULL for no known bit. */
 SBAT_API const char *sbat_lint_loader_name(unsigned loader);
 SBAT_API const char *sbat_lint_severity_name(sbat_lint_severity severity);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

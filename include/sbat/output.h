@@ -12,6 +12,10 @@
 #include "error.h"
 #include "input.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * The system calls that read and write the images while an edit streams.
  * Tests replace them to inject faults (EIO, ENOSPC, short reads and
@@ -100,5 +104,9 @@ SBAT_API int sbat_output_committed(void);
  */
 SBAT_API sbat_err sbat_file_write_atomic(const char *path, mode_t mode, const uint8_t *buf, size_t len,
                                          sbat_diag *reterr);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

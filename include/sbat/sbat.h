@@ -16,4 +16,12 @@
 #include "lint.h"
 #include "boot.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
 #endif

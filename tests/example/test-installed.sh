@@ -3,17 +3,23 @@
 # Copyright 2026 The sbat-add authors
 # test-installed.sh - install the build into a scratch root and use the
 # library the way another project would: the example program compiled with
-# pkg-config against the installed headers, linked once with the shared and
-# once with the static library, and run on a generated image. Also checks
-# that both libraries export nothing but sbat_* symbols.
+# pkg-config against the installed headers, linked with the installed
+# library (the shared one, and the static one when default_library installs
+# it), and run on a generated image; a C++ program likewise. Also checks
+# that the libraries export nothing but sbat_* symbols (the shared one each
+# in the LIBSBAT_0 version node), and that the installed kinds are those
+# default_library asks for.
 #
-# Environment (set by meson): BUILD_ROOT, EXAMPLE, GEN_FIXTURES, CC.
+# Environment (set by meson): BUILD_ROOT, EXAMPLE, EXAMPLE_CXX, GEN_FIXTURES,
+# CC, CXX (empty: no C++ compiler), DEFAULT_LIBRARY.
 # Skipped (a TAP plan of 1..0) when no C compiler or pkg-config is there.
 set -u
 
 . "$(dirname "$0")/../lib/tap.sh"
 need_env BUILD_ROOT EXAMPLE GEN_FIXTURES
 CC=${CC:-cc}
+CXX=${CXX:-}
+DEFAULT_LIBRARY=${DEFAULT_LIBRARY:-shared}
 command -v "${CC%% *}" >/dev/null 2>&1 || skip_all "no C compiler"
 command -v pkg-config >/dev/null 2>&1 || skip_all "no pkg-config"
 
@@ -33,18 +39,43 @@ export PKG_CONFIG_SYSROOT_DIR="$T/root" PKG_CONFIG_PATH="$(dirname "$pc")"
 libdir=$(dirname "$(dirname "$pc")")
 check "the installed headers compile the example (C99, all warnings, pedantic)" quiet \
 	sh -c "$CC -std=c99 -Wall -Wextra -Wpedantic -Werror $EXAMPLE \$(pkg-config --cflags --libs sbat) -o $T/show-shared"
-check "libsbat.so has a versioned SONAME" quiet sh -c "readelf -d $libdir/libsbat.so | grep -q 'SONAME.*libsbat.so.0'"
-check "libsbat.so exports only sbat_* symbols" quiet \
-	sh -c "test -z \"\$(nm -D --defined-only $libdir/libsbat.so | awk '{print \$3}' | grep -v '^sbat_')\""
-# (AddressSanitizer adds an __odr_asan.NAME marker for each global variable)
-check "libsbat.a defines only sbat_* global symbols" quiet \
-	sh -c "test -z \"\$(nm -g --defined-only $libdir/libsbat.a 2>/dev/null | awk 'NF == 3 {print \$3}' | grep -v '^sbat_' | grep -v '^__odr_asan[.]sbat_')\""
-check "the example links against the static library too" quiet \
-	sh -c "$CC -std=c99 $EXAMPLE \$(pkg-config --cflags sbat) $libdir/libsbat.a -o $T/show-static"
+case $DEFAULT_LIBRARY in
+shared) check "default_library=shared installs no static library" quiet test ! -e "$libdir/libsbat.a" ;;
+static) check "default_library=static installs no shared library" quiet test ! -e "$libdir/libsbat.so" ;;
+*) check "default_library=both installs both libraries" quiet test -e "$libdir/libsbat.so" -a -e "$libdir/libsbat.a" ;;
+esac
+if [ -e "$libdir/libsbat.so" ]; then
+	check "libsbat.so has a versioned SONAME" quiet sh -c "readelf -d $libdir/libsbat.so | grep -q 'SONAME.*libsbat.so.0'"
+	check "libsbat.so exports only sbat_* symbols, each in the LIBSBAT_0 version node" quiet \
+		sh -c "nm -D --defined-only $libdir/libsbat.so >$T/exports && grep -q '^[0-9a-f]* T sbat_strerror@@LIBSBAT_0\$' $T/exports &&
+		test -z \"\$(awk '{print \$3}' $T/exports | grep -v -e '^sbat_[a-z0-9_]*@@LIBSBAT_0\$' -e '^LIBSBAT_0\$')\""
+fi
+if [ -e "$libdir/libsbat.a" ]; then
+	check "libsbat.a defines only sbat_* global symbols" quiet \
+		sh -c "test -z \"\$(nm -g --defined-only $libdir/libsbat.a 2>/dev/null | awk 'NF == 3 {print \$3}' | grep -v '^sbat_' | grep -v '^__odr_asan[.]sbat_')\""
+	check "the example links against the static library too" quiet \
+		sh -c "$CC -std=c99 $EXAMPLE \$(pkg-config --cflags sbat) $libdir/libsbat.a -o $T/show-static"
+fi
 "$GEN_FIXTURES" "$T/fx" >/dev/null
-check "the shared-library example describes an image with .sbat" quiet \
+check "the installed-library example describes an image with .sbat" quiet \
 	sh -c "LD_LIBRARY_PATH=$libdir $T/show-shared $T/fx/sbat-last.efi | grep -q '^  fxtest 1\$'"
-check "the static example reports an image without .sbat (exit 3)" quiet \
-	sh -c "$T/show-static $T/fx/efi-x86_64.efi >/dev/null; test \$? -eq 3"
+if [ -e "$libdir/libsbat.a" ]; then
+	check "the static example reports an image without .sbat (exit 3)" quiet \
+		sh -c "$T/show-static $T/fx/efi-x86_64.efi >/dev/null; test \$? -eq 3"
+else
+	check "the installed-library example reports an image without .sbat (exit 3)" quiet \
+		sh -c "LD_LIBRARY_PATH=$libdir $T/show-shared $T/fx/efi-x86_64.efi >/dev/null; test \$? -eq 3"
+fi
+
+# C++: the headers' extern "C" blocks make the names link
+if [ -n "$CXX" ] && [ -n "${EXAMPLE_CXX:-}" ]; then
+	check "a C++ program compiles against the installed headers and links the installed library (C++11, all warnings, pedantic)" quiet \
+		sh -c "$CXX -std=c++11 -Wall -Wextra -Wpedantic -Werror $EXAMPLE_CXX \$(pkg-config --cflags --libs sbat) -o $T/edit-cxx"
+	check "the C++ program inserts a .sbat in memory and reads it back" quiet \
+		sh -c "LD_LIBRARY_PATH=$libdir $T/edit-cxx $T/fx/efi-x86_64.efi >$T/cxx.out && grep -q ': insert (report version 1, library ' $T/cxx.out &&
+		grep -q '^  example 1\$' $T/cxx.out && grep -q '^  sbat 1\$' $T/cxx.out"
+else
+	skip "a C++ program against the installed library: no C++ compiler"
+fi
 
 tap_finish
