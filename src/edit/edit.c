@@ -170,6 +170,39 @@ check_content_later(int in_fd, uint64_t len, uint64_t sum, sbat_output *out, sba
 	return SBAT_OK;
 }
 
+/*
+ * Write the plan to the output and check what was written. When the input is
+ * a file (in_fd >= 0), it must still be as it was read (before, sum).
+ */
+static sbat_err
+write_and_verify(work *w, const sbat_image *img, int in_fd, const struct stat *before, uint64_t sum,
+                 const uint8_t *payload, size_t payload_len, int dry_run, sbat_output *out, sbat_diag *d)
+{
+	const uint8_t *in = img->buf;
+	size_t in_len = img->len;
+	sink s;
+	sbat_err err;
+
+	s.mem = NULL;
+	s.fd = sbat_output_fd(out);
+	s.io = sbat_output_io(out);
+	s.in_fd = in_fd;
+	s.sparse_from = dry_run ? w->p.verify_prefix : UINT64_MAX;
+	err = sbat_emit_plan(&w->p, in, in_len, payload, payload_len, &s, d);
+	if (err)
+		return err;
+	err = verify_file(w, in, s.fd, payload, payload_len, s.sparse_from, d);
+	/*
+	 * Bytes copied from a file that changed meanwhile may mix two
+	 * versions; the change also explains any mismatch verification saw.
+	 */
+	if (in_fd >= 0 && !input_unchanged(in_fd, before, err != SBAT_OK, in_len, sum))
+		err = diag_fail(d, SBAT_E_CHANGED, "the file was modified while being edited; nothing was written");
+	if (!err && in_fd >= 0)
+		err = check_content_later(in_fd, in_len, sum, out, d);
+	return err;
+}
+
 sbat_err
 sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t payload_len, const sbat_edit_opts *opts,
              sbat_output *out, sbat_edit_report *ret_report, sbat_diag *d)
@@ -177,7 +210,6 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 	const uint8_t *in = img->buf;
 	size_t in_len = img->len;
 	work *w;
-	sink s;
 	struct stat before;
 	uint64_t sum = 0;
 	int identity, dry_run;
@@ -209,24 +241,7 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 		free(w);
 		return diag_fail_errno(d, SBAT_E_IO, "cannot read the file", errno);
 	}
-	s.mem = NULL;
-	s.fd = sbat_output_fd(out);
-	s.io = sbat_output_io(out);
-	s.in_fd = in_fd;
-	s.sparse_from = dry_run ? w->p.verify_prefix : UINT64_MAX;
-	err = sbat_emit_plan(&w->p, in, in_len, payload, payload_len, &s, d);
-	if (!err) {
-		err = verify_file(w, in, s.fd, payload, payload_len, s.sparse_from, d);
-		/*
-		 * Bytes copied from a file that changed meanwhile may mix two
-		 * versions; the change also explains any mismatch verification saw.
-		 */
-		if (in_fd >= 0 && !input_unchanged(in_fd, &before, err != SBAT_OK, in_len, sum))
-			err = diag_fail(d, SBAT_E_CHANGED,
-			                "the file was modified while being edited; nothing was written");
-		if (!err && in_fd >= 0)
-			err = check_content_later(in_fd, in_len, sum, out, d);
-	}
+	err = write_and_verify(w, img, in_fd, &before, sum, payload, payload_len, dry_run, out, d);
 	if (err) {
 		free(w);
 		return err;

@@ -678,6 +678,23 @@ ckd_image_size(uint64_t *ret, const sbat_pe *pe, uint64_t end)
 	return ckd_align_u64(ret, end, pe->section_alignment);
 }
 
+/* Retire .sbat, section idx, in place: renamed and its data zeroed, so that no VA or offset moves. */
+static void
+plan_retire(const sbat_pe *pe, plan *p, const tail *t, unsigned idx)
+{
+	const sbat_pe_section *s = &pe->sections[idx];
+
+	add_extent(p, EXTENT_COPY, 0, t->end);
+	add_patch_bytes(p, s->header_offset + SH_NAME, SBAT_RETIRED_SECTION_NAME, 8);
+	if (s->size_of_raw_data)
+		add_patch_zero(p, s->pointer_to_raw_data, s->size_of_raw_data);
+	p->report.action = SBAT_ACTION_RETIRE;
+	p->report.retired_index = (int)idx;
+	p->report.section_index = idx;
+	p->report.new_size_of_image = pe->size_of_image;
+	p->report.new_size_of_headers = pe->size_of_headers;
+}
+
 /*
  * Take .sbat out. When it is last in the table, the file and memory, the
  * header, data and alignment padding go and the image shrinks back; any
@@ -698,15 +715,7 @@ plan_remove(const sbat_pe *pe, const uint8_t *in, plan *p, const tail *t, sbat_d
 	raw_end = (uint64_t)s->pointer_to_raw_data + s->size_of_raw_data;
 	if (idx + 1u != pe->number_of_sections || !is_highest_section(pe, idx) ||
 	    (s->size_of_raw_data != 0 && raw_end != t->start)) {
-		add_extent(p, EXTENT_COPY, 0, t->end);
-		add_patch_bytes(p, s->header_offset + SH_NAME, SBAT_RETIRED_SECTION_NAME, 8);
-		if (s->size_of_raw_data)
-			add_patch_zero(p, s->pointer_to_raw_data, s->size_of_raw_data);
-		p->report.action = SBAT_ACTION_RETIRE;
-		p->report.retired_index = (int)idx;
-		p->report.section_index = idx;
-		p->report.new_size_of_image = pe->size_of_image;
-		p->report.new_size_of_headers = pe->size_of_headers;
+		plan_retire(pe, p, t, idx);
 		return SBAT_OK;
 	}
 

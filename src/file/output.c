@@ -615,26 +615,15 @@ sbat_output_expect_source(sbat_output *o, size_t len, uint64_t sum)
 	return 1;
 }
 
-sbat_err
-sbat_output_commit(sbat_output *o, sbat_diag *d)
+/*
+ * Before the rename: the file to replace must still be the one read, under
+ * the same name, with the same content. If not, the output is abandoned.
+ */
+static sbat_err
+check_source(sbat_output *o, sbat_diag *d)
 {
-	const char *what;
-	sigset_t old;
 	int err, gone;
 
-	if (o->dir_fd < 0) {
-		output_free(o);
-		return diag_fail(d, SBAT_E_IO, "a scratch output cannot be committed");
-	}
-	if (apply_metadata(o, &what) != 0)
-		goto fail;
-	what = "cannot flush the temporary file to disk";
-	if (!o->no_sync && sbat_io_fsync(o->io, o->fd) != 0)
-		goto fail;
-	what = "cannot name the temporary file";
-	if (!o->tmp_name[0] && link_tmpfile(o) != 0)
-		goto fail;
-	/* the file to replace must still be the one read, under the same name */
 	if (o->src_fd >= 0 && !source_unchanged(o, &gone)) {
 		sbat_output_abort(o);
 		return diag_fail(d, SBAT_E_CHANGED,
@@ -648,19 +637,59 @@ sbat_output_commit(sbat_output *o, sbat_diag *d)
 		             diag_fail(d, SBAT_E_CHANGED,
 		                       "the file was modified while being edited; nothing was written");
 	}
-	what = "cannot rename the temporary file into place";
-	/* a handler sees the temporary listed and the target old, or neither and the target new */
+	return SBAT_OK;
+}
+
+/*
+ * Rename the temporary file over the target, signals blocked: a handler sees
+ * the temporary listed and the target old, or neither and the target new.
+ * -1 with errno set when the rename fails (the temporary is still listed).
+ */
+static int
+rename_into_place(sbat_output *o)
+{
+	sigset_t old;
+	int err;
+
 	block_signals(&old);
 	if (sbat_io_renameat(o->io, o->dir_fd, o->tmp_name, o->dir_fd, o->name) != 0) {
 		err = errno;
 		restore_signals(&old);
 		errno = err;
-		goto fail;
+		return -1;
 	}
 	unregister_temp(o);
 	committed = 1;
 	restore_signals(&old);
 	o->tmp_name[0] = '\0';
+	return 0;
+}
+
+sbat_err
+sbat_output_commit(sbat_output *o, sbat_diag *d)
+{
+	const char *what;
+	sbat_err e;
+	int err;
+
+	if (o->dir_fd < 0) {
+		output_free(o);
+		return diag_fail(d, SBAT_E_IO, "a scratch output cannot be committed");
+	}
+	if (apply_metadata(o, &what) != 0)
+		goto fail;
+	what = "cannot flush the temporary file to disk";
+	if (!o->no_sync && sbat_io_fsync(o->io, o->fd) != 0)
+		goto fail;
+	what = "cannot name the temporary file";
+	if (!o->tmp_name[0] && link_tmpfile(o) != 0)
+		goto fail;
+	e = check_source(o, d);
+	if (e != SBAT_OK)
+		return e;
+	what = "cannot rename the temporary file into place";
+	if (rename_into_place(o) != 0)
+		goto fail;
 	/* make the rename itself durable */
 	if (!o->no_sync && sync_directory(o->dir_fd) != 0) {
 		err = errno;

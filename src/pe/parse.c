@@ -97,34 +97,47 @@ publish_section(sbat_pe *pe, unsigned i)
 	o->header_offset = s->header_offset;
 }
 
+/* Section header i into pe->sections[i] and its public copy; fails only when it is past the end of the file. */
+static sbat_err
+read_section_header(sbat_pe *pe, bview *v, unsigned i, sbat_diag *d)
+{
+	sbat_pe_section *s = &pe->sections[i];
+	uint64_t h = pe->section_table_offset + (uint64_t)i * SH_SIZE;
+	const uint8_t *name = bv_ptr(v, h + SH_NAME, 8);
+
+	if (!name)
+		return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "section header past end of file", h);
+	memcpy(s->name, name, 8);
+	s->name[8] = '\0';
+	s->virtual_size = bv_le32(v, h + SH_VIRTUAL_SIZE);
+	s->virtual_address = bv_le32(v, h + SH_VIRTUAL_ADDRESS);
+	s->size_of_raw_data = bv_le32(v, h + SH_SIZE_OF_RAW_DATA);
+	s->pointer_to_raw_data = bv_le32(v, h + SH_POINTER_TO_RAW_DATA);
+	s->pointer_to_relocations = bv_le32(v, h + SH_POINTER_TO_RELOCATIONS);
+	s->number_of_relocations = bv_le16(v, h + SH_NUMBER_OF_RELOCATIONS);
+	s->characteristics = bv_le32(v, h + SH_CHARACTERISTICS);
+	s->header_offset = h;
+	publish_section(pe, i);
+	return SBAT_OK;
+}
+
 static sbat_err
 parse_sections(sbat_pe *pe, bview *v, sbat_diag *d)
 {
 	uint64_t lowest_raw = UINT64_MAX, lowest_va = UINT64_MAX;
 	unsigned i;
+	sbat_err err;
 
 	pe->raw_end = pe->size_of_headers;
 	pe->virtual_end = 0;
 	for (i = 0; i < pe->number_of_sections; i++) {
-		sbat_pe_section *s = &pe->sections[i];
-		uint64_t h = pe->section_table_offset + (uint64_t)i * SH_SIZE;
-		const uint8_t *name = bv_ptr(v, h + SH_NAME, 8);
-		uint64_t end;
+		const sbat_pe_section *s = &pe->sections[i];
+		uint64_t h, end;
 
-		if (!name)
-			return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "section header past end of file", h);
-		memcpy(s->name, name, 8);
-		s->name[8] = '\0';
-		s->virtual_size = bv_le32(v, h + SH_VIRTUAL_SIZE);
-		s->virtual_address = bv_le32(v, h + SH_VIRTUAL_ADDRESS);
-		s->size_of_raw_data = bv_le32(v, h + SH_SIZE_OF_RAW_DATA);
-		s->pointer_to_raw_data = bv_le32(v, h + SH_POINTER_TO_RAW_DATA);
-		s->pointer_to_relocations = bv_le32(v, h + SH_POINTER_TO_RELOCATIONS);
-		s->number_of_relocations = bv_le16(v, h + SH_NUMBER_OF_RELOCATIONS);
-		s->characteristics = bv_le32(v, h + SH_CHARACTERISTICS);
-		s->header_offset = h;
-		publish_section(pe, i);
-
+		err = read_section_header(pe, v, i, d);
+		if (err != SBAT_OK)
+			return err;
+		h = s->header_offset;
 		/* a section without raw data may carry any pointer; nothing reads it */
 		if (s->size_of_raw_data != 0) {
 			if (!bv_has(v, s->pointer_to_raw_data, s->size_of_raw_data))
@@ -150,7 +163,7 @@ parse_sections(sbat_pe *pe, bview *v, sbat_diag *d)
 			pe->virtual_end = end;
 		if (s->virtual_address < lowest_va)
 			lowest_va = s->virtual_address;
-		if (memcmp(name, SBAT_SECTION_NAME_FIELD, SBAT_SECTION_NAME_SIZE) == 0) {
+		if (memcmp(s->name, SBAT_SECTION_NAME_FIELD, SBAT_SECTION_NAME_SIZE) == 0) {
 			if (pe->sbat_count == 0)
 				pe->sbat_index = (int)i;
 			pe->sbat_count++;

@@ -27,27 +27,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-boot.XXXXXX") || exit 1
 trap 'rm -rf -- "$T"' EXIT
 
 . "$(dirname "$0")/../lib/tap.sh"
-
-run() {
-	"$SBAT_ADD" "$@" >"$T/out" 2>"$T/err"
-	RC=$?
-	OUT=$(cat "$T/out")
-	ERR=$(cat "$T/err")
-}
-
-expect() {
-	if eval "$2"; then
-		ok "$1"
-	else
-		local d
-		mapfile -t d < <(echo "condition: $2"; printf 'exit status %s\n' "$RC"; printf 'stdout: %s\n' "$(head -c 1500 "$T/out")"; printf 'stderr: %s\n' "$(head -c 400 "$T/err")")
-		not_ok "$1" "${d[@]}"
-	fi
-}
-
-has_line() {
-	printf '%s\n' "$OUT" | grep -qxF -- "$1"
-}
+. "$(dirname "$0")/../lib/cli.sh"
 
 # ---------------------------------------------------------------- encoders
 

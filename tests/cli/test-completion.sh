@@ -37,9 +37,9 @@ complete_words() {
 	REPLY_LIST=$(printf '%s\n' "${COMPREPLY[@]}" | LC_ALL=C sort)
 }
 
-# expect DESCRIPTION EXPECTED WORD...: the candidates are exactly EXPECTED
+# expect_words DESCRIPTION EXPECTED WORD...: the candidates are exactly EXPECTED
 # (one per line)
-expect() {
+expect_words() {
 	local desc="$1" want="$2"
 	shift 2
 	complete_words "$@"
@@ -75,15 +75,15 @@ if [ "$(printf '%s\n' "$all_long" | grep -c -- '^--')" = "$(printf '%s\n' "${hel
 else
 	not_ok "bash: '--' completes exactly the long options" "got: $(printf '%s' "$all_long" | tr '\n' ' ')"
 fi
-expect "bash: --rel completes --relocate" "--relocate" --rel
-expect "bash: --re completes --relocate and --remove" $'--relocate\n--remove' --re
-expect "bash: --level-payload completes latest and automatic" $'automatic\nlatest' --check-level L --level-payload ''
-expect "bash: --level-payload a completes automatic" "automatic" --level-payload a
-expect "bash: --level-payload=l (split at '=') completes latest" "latest" --level-payload = l
-expect "bash: --level-payload= (split at '=') completes both words" $'automatic\nlatest' --level-payload =
-expect "bash: --check-level r completes running" "running" --check-level r
-expect "bash: --check-level la completes latest:" "latest:" --check-level la
-expect "bash: --check-level au completes automatic:" "automatic:" --check-level au
+expect_words "bash: --rel completes --relocate" "--relocate" --rel
+expect_words "bash: --re completes --relocate and --remove" $'--relocate\n--remove' --re
+expect_words "bash: --level-payload completes latest and automatic" $'automatic\nlatest' --check-level L --level-payload ''
+expect_words "bash: --level-payload a completes automatic" "automatic" --level-payload a
+expect_words "bash: --level-payload=l (split at '=') completes latest" "latest" --level-payload = l
+expect_words "bash: --level-payload= (split at '=') completes both words" $'automatic\nlatest' --level-payload =
+expect_words "bash: --check-level r completes running" "running" --check-level r
+expect_words "bash: --check-level la completes latest:" "latest:" --check-level la
+expect_words "bash: --check-level au completes automatic:" "automatic:" --check-level au
 
 # files for IMAGE, --file, --csv, --output and --check-level
 mkdir -p "$T/dir/sub"
@@ -92,12 +92,12 @@ mkdir -p "$T/dir/sub"
 for words in "--file $T/dir/" "-f $T/dir/" "--csv $T/dir/" "-c $T/dir/" "--output $T/dir/" \
 	"-o $T/dir/" "--check-level $T/dir/" "--print $T/dir/" "$T/dir/"; do
 	read -r -a w <<<"$words"
-	expect "bash: '${words/"$T"/T}' completes the files in the directory" \
+	expect_words "bash: '${words/"$T"/T}' completes the files in the directory" \
 		"$T/dir/linux.sbat"$'\n'"$T/dir/sub"$'\n'"$T/dir/vmlinuz-6.1" "${w[@]}"
 done
-expect "bash: --csv T/dir/li completes linux.sbat" "$T/dir/linux.sbat" --file x --csv "$T/dir/li"
-expect "bash: --csv=T/dir/li (one word) completes --csv=T/dir/linux.sbat" "--csv=$T/dir/linux.sbat" "--csv=$T/dir/li"
-expect "bash: --csv = T/dir/li (split at '=') completes linux.sbat" "$T/dir/linux.sbat" --csv = "$T/dir/li"
+expect_words "bash: --csv T/dir/li completes linux.sbat" "$T/dir/linux.sbat" --file x --csv "$T/dir/li"
+expect_words "bash: --csv=T/dir/li (one word) completes --csv=T/dir/linux.sbat" "--csv=$T/dir/linux.sbat" "--csv=$T/dir/li"
+expect_words "bash: --csv = T/dir/li (split at '=') completes linux.sbat" "$T/dir/linux.sbat" --csv = "$T/dir/li"
 
 # zsh
 if command -v zsh >/dev/null 2>&1; then

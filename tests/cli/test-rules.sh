@@ -25,24 +25,12 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-rules.XXXXXX") || exit 1
 trap 'chmod -R u+rwx -- "$T" 2>/dev/null; rm -rf -- "$T"' EXIT
 
 . "$(dirname "$0")/../lib/tap.sh"
-
-# run ARGS...: sets RC, OUT and ERR (standard input is left alone).
-run() {
-	"$SBAT_ADD" "$@" >"$T/out" 2>"$T/err"
-	RC=$?
-	OUT=$(cat "$T/out")
-	ERR=$(cat "$T/err")
-}
+. "$(dirname "$0")/../lib/cli.sh"
 
 tap_details() {
 	printf 'exit status %s\n' "$RC"
 	printf 'stdout: %s\n' "$(head -c 600 "$T/out")"
 	printf 'stderr: %s\n' "$(head -c 400 "$T/err")"
-}
-
-# expect DESCRIPTION CONDITION: ok when the bash condition (a string for eval) holds after a run.
-expect() {
-	check "$1" eval "$2"
 }
 
 FIX="$T/fixtures"

@@ -623,8 +623,8 @@ declare -A RELOCATED=()
 SHIM_POLICY="$CORPUS/shimx64.efi"
 SBAT_ROW='sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md'
 
-# expect_rc COLUMN WANT WHAT: pass when the last tool call ($RC) exited WANT
-expect_rc() {
+# column_rc COLUMN WANT WHAT: pass when the last tool call ($RC) exited WANT
+column_rc() {
 	if [ "$RC" -eq "$2" ]; then
 		pass "$1" "$3: exit $RC"
 	else
@@ -632,16 +632,16 @@ expect_rc() {
 	fi
 }
 
-# run PREFIX ARGS...: tool, remembering PREFIX for expect_rc's message
-run() {
+# tool_named PREFIX ARGS...: tool, remembering PREFIX for column_rc's message
+tool_named() {
 	LAST="$1"
 	tool "$@"
 }
 
 # print_none COLUMN IMAGE: --print must exit 3 on an image without .sbat
 print_none() {
-	run "$2.print" --print "$2"
-	expect_rc "$1" 3 "--print on $(basename "$2") (no .sbat left)"
+	tool_named "$2.print" --print "$2"
+	column_rc "$1" 3 "--print on $(basename "$2") (no .sbat left)"
 }
 
 # remove_tests NAME ORIG DIR HAD_SBAT SHIFTED
@@ -653,7 +653,7 @@ remove_tests() {
 			[ -s "$src" ] || continue
 			out="$d/removed-$(basename "$src")"
 			rm -f "$out"
-			run "${out%.efi}" --remove --file "$src" --output "$out"
+			tool_named "${out%.efi}" --remove --file "$src" --output "$out"
 			if [ "$RC" -ne 0 ] || [ ! -s "$out" ]; then
 				fail removed "--remove on $(basename "$src"): exit $RC: $(first_err "${out%.efi}")"
 				continue
@@ -685,14 +685,14 @@ remove_tests() {
 		inpl="$d/removed-inplace.efi"
 		if [ -s "$d/step2.efi" ] && [ -s "$d/removed-step1.efi" ]; then
 			cp "$d/step2.efi" "$inpl"
-			run "$d/removed-inplace" --remove --file "$inpl"
+			tool_named "$d/removed-inplace" --remove --file "$inpl"
 			if [ "$RC" -eq 0 ] && cmp -s "$inpl" "$d/removed-step1.efi"; then
 				pass removed "--remove in place on step 2: identical to the removal from step 1"
 			else
 				fail removed "--remove in place on step 2: exit $RC, $(cmp "$inpl" "$d/removed-step1.efi" 2>&1 | head -n 1)"
 			fi
 			sum="$(sha "$inpl")"
-			run "$d/removed-again" --remove --file "$inpl"
+			tool_named "$d/removed-again" --remove --file "$inpl"
 			if [ "$RC" -eq 1 ] && [ "$(sha "$inpl")" = "$sum" ]; then
 				pass removed "--remove again: exit 1, file untouched: $(first_err "$d/removed-again")"
 			else
@@ -712,7 +712,7 @@ remove_tests() {
 	image_info "$orig"
 	out="$d/removed-orig.efi"
 	rm -f "$out"
-	run "$d/removed-orig" --remove --file "$orig" --output "$out"
+	tool_named "$d/removed-orig" --remove --file "$orig" --output "$out"
 	if [ "$RC" -ne 0 ] || [ ! -s "$out" ]; then
 		fail removed "--remove on the original: exit $RC: $(first_err "$d/removed-orig")"
 		return 0
@@ -734,7 +734,7 @@ remove_tests() {
 	# in place on the replaced image
 	if [ -s "$d/step2.efi" ]; then
 		cp "$d/step2.efi" "$d/removed-inplace.efi"
-		run "$d/removed-inplace" --remove --file "$d/removed-inplace.efi"
+		tool_named "$d/removed-inplace" --remove --file "$d/removed-inplace.efi"
 		if [ "$RC" -eq 0 ]; then
 			OUTS+=("$d/removed-inplace.efi")
 			check_as removed "$d/step2.efi" "$d/removed-inplace.efi" "" removed remove-step2-inplace
@@ -750,7 +750,7 @@ relocate_tests() {
 	r="$d/relocated.efi" rd="$d/reloc" c3="$d/csv3.csv" c4="$d/csv4.csv"
 	mkdir -p "$rd"
 	rm -f "$r"
-	run "$d/relocate" --relocate --file "$d/step2.efi" --csv "$c3" --output "$r"
+	tool_named "$d/relocate" --relocate --file "$d/step2.efi" --csv "$c3" --output "$r"
 	if [ "$RC" -ne 0 ] || [ ! -s "$r" ]; then
 		fail relocated "--relocate with a $(wc -c <"$c3")-byte CSV: exit $RC: $(first_err "$d/relocate")"
 		return 0
@@ -761,7 +761,7 @@ relocate_tests() {
 	print_matches "$r" "$c3" relocated
 	# the same command on its own output changes nothing
 	rm -f "$d/relocated-again.efi"
-	run "$d/relocated-again" --relocate --file "$r" --csv "$c3" --output "$d/relocated-again.efi"
+	tool_named "$d/relocated-again" --relocate --file "$r" --csv "$c3" --output "$d/relocated-again.efi"
 	if [ "$RC" -eq 0 ] && cmp -s "$r" "$d/relocated-again.efi"; then
 		pass relocated "--relocate again with the same CSV: byte-identical output"
 	else
@@ -771,7 +771,7 @@ relocate_tests() {
 	image_info "$r"
 	write_big_csv "$c4" "$comp" "$INFO_sbat_rawsize"
 	rm -f "$d/relocated-grow.efi"
-	run "$d/relocated-grow" --file "$r" --csv "$c4" --output "$d/relocated-grow.efi"
+	tool_named "$d/relocated-grow" --file "$r" --csv "$c4" --output "$d/relocated-grow.efi"
 	if [ "$RC" -eq 0 ]; then
 		OUTS+=("$d/relocated-grow.efi")
 		check "$r" "$d/relocated-grow.efi" "$c4" relocated relocate-then-grow
@@ -780,7 +780,7 @@ relocate_tests() {
 	fi
 	# --remove takes the new last .sbat out and keeps .oldsbat
 	rm -f "$d/relocated-removed.efi"
-	run "$d/relocated-removed" --remove --file "$r" --output "$d/relocated-removed.efi"
+	tool_named "$d/relocated-removed" --remove --file "$r" --output "$d/relocated-removed.efi"
 	if [ "$RC" -eq 0 ]; then
 		OUTS+=("$d/relocated-removed.efi")
 		check_as removed "$r" "$d/relocated-removed.efi" "" relocated relocate-then-remove
@@ -805,10 +805,10 @@ merge_one() {
 	local pre="$1" in="$2" out="$3" want="$4" label="$5" mode=""
 	shift 5
 	rm -f "$out"
-	run "$pre" --merge "$@" --file "$in" --output "$out"
+	tool_named "$pre" --merge "$@" --file "$in" --output "$out"
 	if [ "$RC" -eq 1 ] && [ ! -e "$out" ] && grep -q -- '--relocate' "$pre.err"; then
 		pass merged "$label: refused without --relocate (the merged CSV outgrows the mid-file .sbat), nothing written"
-		run "$pre" --merge --relocate "$@" --file "$in" --output "$out"
+		tool_named "$pre" --merge --relocate "$@" --file "$in" --output "$out"
 		mode=relocated
 	fi
 	if [ "$RC" -ne 0 ] || [ ! -s "$out" ]; then
@@ -828,7 +828,7 @@ merge_tests() {
 	local line c0 g0 g1 conf="$d/merge-conflict.csv" sum
 	if [ "$had" = 0 ]; then
 		rm -f "$d/merged.efi"
-		run "$d/merged" --merge "${strip[@]}" --file "$orig" --csv "$d/csv1.csv" --output "$d/merged.efi"
+		tool_named "$d/merged" --merge "${strip[@]}" --file "$orig" --csv "$d/csv1.csv" --output "$d/merged.efi"
 		if [ "$RC" -eq 0 ] && cmp -s "$d/merged.efi" "$d/step1.efi"; then
 			pass merged "--merge into an image without .sbat: byte-identical to the plain insert"
 		else
@@ -842,7 +842,7 @@ merge_tests() {
 	if grep -q 'would not pass validation' "$d/print0.err"; then
 		# an invalid .sbat (memtest86+): refused, then replaced with --force
 		cp "$orig" "$d/merge-inplace.efi"
-		run "$d/merge-invalid" --merge --file "$d/merge-inplace.efi" --csv "$add"
+		tool_named "$d/merge-invalid" --merge --file "$d/merge-inplace.efi" --csv "$add"
 		if [ "$RC" -eq 1 ] && [ "$(sha "$d/merge-inplace.efi")" = "$(sha "$orig")" ]; then
 			pass merged "--merge into an invalid .sbat: exit 1, file untouched: $(first_err "$d/merge-invalid")"
 		else
@@ -864,7 +864,7 @@ merge_tests() {
 	printf '%s\n%s,%s,sbat-add test,%s,1,https://example.invalid/\n' "$SBAT_ROW" "$c0" "$g1" "$c0" >"$conf"
 	cp "$orig" "$d/merge-inplace.efi"
 	sum="$(sha "$orig")"
-	run "$d/merge-conflict" --merge --file "$d/merge-inplace.efi" --csv "$conf"
+	tool_named "$d/merge-conflict" --merge --file "$d/merge-inplace.efi" --csv "$conf"
 	if [ "$RC" -eq 1 ] && [ "$(sha "$d/merge-inplace.efi")" = "$sum" ]; then
 		pass merged "--merge of $c0,$g1 into $c0,$g0: exit 1, file untouched: $(first_err "$d/merge-conflict")"
 	else
@@ -890,9 +890,9 @@ level_expect() {
 	LEVELN=$((${LEVELN:-0} + 1))
 	pre="$WORK/$CUR/level$LEVELN"
 	if [ "${subj#--csv:}" != "$subj" ]; then
-		run "$pre" --check-level "$pol" "$@" --csv "${subj#--csv:}"
+		tool_named "$pre" --check-level "$pol" "$@" --csv "${subj#--csv:}"
 	else
-		run "$pre" --check-level "$pol" "$@" "$subj"
+		tool_named "$pre" --check-level "$pol" "$@" "$subj"
 	fi
 	if [ "$RC" -eq "$want" ]; then
 		pass level "$what ($(basename "$pol")${1:+ $*}): exit $RC: $(cat "$pre.out" "$pre.err" | head -n 1 | sed 's/^.*: \(revoked\|not revoked\|no .sbat\|.sbat is invalid\)/\1/' | cut -c1-160)"
@@ -910,8 +910,8 @@ level_tests() {
 		[ -s "$SHIM_POLICY" ] || return 0
 		any=1
 		rm -f "$d/own.efi"
-		run "$d/own" --file "$orig" --csv "$d/orig-print.csv" --output "$d/own.efi"
-		expect_rc level 0 "replace with the image's own CSV"
+		tool_named "$d/own" --file "$orig" --csv "$d/orig-print.csv" --output "$d/own.efi"
+		column_rc level 0 "replace with the image's own CSV"
 		[ -s "$d/own.efi" ] && OUTS+=("$d/own.efi")
 		for p in latest automatic; do
 			level_expect 0 "$orig" "Debian's $name" "$SHIM_POLICY" --level-payload "$p"
@@ -924,8 +924,8 @@ level_tests() {
 		any=1
 		printf '%s\ngrub,1,Free Software Foundation,grub,2.06,https://www.gnu.org/software/grub/\n' "$SBAT_ROW" >"$d/grub1.csv"
 		rm -f "$d/grub1.efi"
-		run "$d/grub1" --file "$orig" --csv "$d/grub1.csv" --output "$d/grub1.efi"
-		expect_rc level 0 "insert grub,1"
+		tool_named "$d/grub1" --file "$orig" --csv "$d/grub1.csv" --output "$d/grub1.efi"
+		column_rc level 0 "insert grub,1"
 		if [ -s "$d/grub1.efi" ]; then
 			OUTS+=("$d/grub1.efi")
 			level_expect 4 "$d/grub1.efi" "GRUB with grub,1" "$SHIM_POLICY"
@@ -954,8 +954,8 @@ level_tests() {
 		level_expect 3 "$orig" "kernel without .sbat" "$pol"
 		level_expect 4 "$d/step1.efi" "kernel with linux,1" "$pol"
 		rm -f "$d/linux2.efi"
-		run "$d/linux2" --file "$d/step1.efi" --csv "$d/linux2.csv" --output "$d/linux2.efi"
-		expect_rc level 0 "replace with linux,2"
+		tool_named "$d/linux2" --file "$d/step1.efi" --csv "$d/linux2.csv" --output "$d/linux2.efi"
+		column_rc level 0 "replace with linux,2"
 		if [ -s "$d/linux2.efi" ]; then
 			OUTS+=("$d/linux2.efi")
 			level_expect 0 "$d/linux2.efi" "kernel with linux,2" "$pol"
@@ -976,7 +976,7 @@ json_tests() {
 	for img in "$orig" "$@"; do
 		[ -s "$img" ] || continue
 		i=$((i + 1))
-		run "$WORK/$CUR/json$i" --print --json "$img"
+		tool_named "$WORK/$CUR/json$i" --print --json "$img"
 		# exit 3, like --print, when the image has no .sbat; the JSON is printed all the same
 		if [ "$RC" -eq 3 ] && "$PY" -c 'import json, sys; assert json.load(open(sys.argv[1]))["sbat"] is None' \
 			"$WORK/$CUR/json$i.out" 2>/dev/null; then
@@ -985,7 +985,7 @@ json_tests() {
 			fail json "--print --json $(basename "$img"): exit $RC: $(first_err "$WORK/$CUR/json$i")"
 			continue
 		fi
-		run "$WORK/$CUR/jprint$i" --print "$img"
+		tool_named "$WORK/$CUR/jprint$i" --print "$img"
 		printf '%s\t%s\t%s\t%s\t%s\n' "$img" "$WORK/$CUR/json$i.out" "$WORK/$CUR/jprint$i.out" "$RC" \
 			"$("$od" -h "$img" 2>/dev/null | grep -cE '^ +[0-9]+ ')" >>"$list"
 	done

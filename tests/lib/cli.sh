@@ -67,3 +67,8 @@ err_has() {
 mtime() {
 	stat -c %Y -- "$1"
 }
+
+# has_line LINE: the last run's stdout has LINE as a whole line.
+has_line() {
+	printf '%s\n' "$OUT" | grep -qxF -- "$1"
+}

@@ -36,14 +36,10 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 # LeakSanitizer cannot run under ptrace: the strace cases turn it off
 
 . "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/cli.sh"
 tap_details() {
 	printf 'exit status of sbat-add: %s\n' "${RC:-}"
 	printf 'stderr: %s\n' "$(head -c 400 "$T/err" 2>/dev/null)"
-}
-
-run() {
-	"$SBAT_ADD" "$@" >"$T/out" 2>"$T/err"
-	RC=$?
 }
 
 # hooked AT ACTION ARGS...: the hooks library acts before the first AT call.
@@ -63,10 +59,6 @@ fresh() {
 
 has_sbat() {
 	"$SBAT_ADD" --print "$1" >/dev/null 2>&1
-}
-
-err_has() {
-	grep -qF -- "$1" "$T/err"
 }
 
 entries() {
