@@ -189,6 +189,42 @@ image_close(image *im)
 }
 
 /* shim's check of an image it starts itself (in_protocol 0): a .sbat is required. */
+/* 1 when the level in text (len bytes; NULL: none) parses and revokes a row of csv. */
+static int
+level_revokes(const uint8_t *text, size_t len, const sbat_csv *csv)
+{
+	sbat_level *level = NULL;
+	sbat_revocation r;
+	size_t nr = 0;
+	sbat_diag d;
+	int revokes;
+
+	if (!text || sbat_level_parse(text, len, &level, &d) != SBAT_OK)
+		return 0;
+	revokes = sbat_level_check(level, csv, &r, 1, &nr, &d) == SBAT_OK && nr > 0;
+	sbat_level_free(level);
+	return revokes;
+}
+
+/*
+ * What else fixes a refusal: when SbatPolicy asked for shim's latest payload
+ * and neither the stored level nor the automatic payload revokes the image,
+ * withdrawing that request keeps it bootable.
+ */
+static const char *
+pending_latest_hint(const cli_next *n, const sbat_csv *csv)
+{
+	const sbat_next_step *s = &n->boot[0].builtin;
+
+	if (s->choice != SBAT_NEXT_CHOSE_LATEST || s->rule != SBAT_NEXT_REPLACED || !n->automatic)
+		return "";
+	if (level_revokes(n->in[0].current, n->in[0].current_len, csv) ||
+	    level_revokes((const uint8_t *)n->automatic, strlen(n->automatic), csv))
+		return "";
+	return "; SbatPolicy latest is pending: without it shim's automatic level would let it boot "
+	       "(mokutil --set-sbat-policy delete)";
+}
+
 static enum stage_verdict
 judge_started_by_shim(const cli_next *n, const image *im, char *why, size_t why_size)
 {
@@ -225,10 +261,10 @@ judge_started_by_shim(const cli_next *n, const image *im, char *why, size_t why_
 		else
 			past[0] = '\0';
 		snprintf(why, why_size,
-		         "refused: %s,%u is below %s,%u (SbatLevel %s%s); install one with %s,%u or later",
+		         "refused: %s,%u is below %s,%u (SbatLevel %s%s); install one with %s,%u or later%s",
 		         r.entry->component_name, (unsigned)r.entry->generation, r.level->component_name,
 		         (unsigned)r.level->generation, n->level[0]->datestamp, past, r.level->component_name,
-		         (unsigned)r.level->generation);
+		         (unsigned)r.level->generation, pending_latest_hint(n, im->csv));
 		return STAGE_REFUSED;
 	}
 	snprintf(why, why_size, "boots: not revoked by SbatLevel %s", n->level[0]->datestamp);

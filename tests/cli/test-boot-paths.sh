@@ -239,6 +239,30 @@ SBAT_ADD_EFIVARFS="$OV" run --check-level next
 expect "OVMF's variables without --esp: the disk that booted cannot be followed, and the line says why" \
 	'[ "$RC" -eq 0 ] && has_line "Boot0002 UEFI QEMU HARDDISK QM00001  [booted this time] [default]: stage 1 \\EFI\\BOOT\\BOOTX64.EFI: cannot be followed: the firmware starts \\EFI\\BOOT\\BOOTX64.EFI from this device; which ESP it holds the variables do not say (--esp is taken for the device this boot came from)"'
 
+# SbatPolicy latest pending: shim's latest payload (grub.proxmox,2) revokes a
+# GRUB that its automatic one (and the stored level) let boot
+PESP="$T/esp-proxmox"
+mkdir -p -- "$PESP/EFI/proxmox"
+cp -- "$ESP/EFI/debian/shimx64.efi" "$PESP/EFI/proxmox/shimx64.efi"
+printf '%s\ngrub,5,Free Software Foundation,grub,2.12,https://www.gnu.org/software/grub/\ngrub.proxmox,1,Proxmox,grub2,2.12-1,https://www.proxmox.com/\n' \
+	"$SBAT_ROW" >"$T/grub-proxmox.csv"
+"$SBAT_ADD" --file "$FIX/efi-x86_64.efi" --csv "$T/grub-proxmox.csv" --output "$PESP/EFI/proxmox/grubx64.efi" >/dev/null 2>&1
+PV="$T/efivars-proxmox"
+machine "$PV"
+bootvar "$PV" 0001 1 proxmox '\EFI\proxmox\shimx64.efi'
+order "$PV" BootOrder 0001
+SBAT_ADD_EFIVARFS="$PV" run --check-level next --esp "$PESP"
+expect "no SbatPolicy: a GRUB with grub.proxmox,1 boots under the automatic payload" \
+	'[ "$RC" -eq 0 ] && has_line "Boot0001 proxmox [default]: stage 2 \\EFI\\proxmox\\grubx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required]"'
+printf '\7\0\0\0\1' >"$PV/SbatPolicy-$SHIM_GUID"
+SBAT_ADD_EFIVARFS="$PV" run --check-level next --esp "$PESP"
+expect "SbatPolicy latest: refused by the latest payload, and the refusal says that withdrawing the pending request fixes it" \
+	'[ "$RC" -eq 4 ] && has_line "Boot0001 proxmox [default]: stage 2 \\EFI\\proxmox\\grubx64.efi: refused: grub.proxmox,1 is below grub.proxmox,2 (SbatLevel 2025051000); install one with grub.proxmox,2 or later; SbatPolicy latest is pending: without it shim'"'"'s automatic level would let it boot (mokutil --set-sbat-policy delete) [shim starts it itself: .sbat required]"'
+cp -- "$ESP/EFI/fedora/grubx64.efi" "$PESP/EFI/proxmox/grubx64.efi"
+SBAT_ADD_EFIVARFS="$PV" run --check-level next --esp "$PESP"
+expect "SbatPolicy latest with a GRUB that the automatic payload revokes too (grub,4): refused, no such hint" \
+	'[ "$RC" -eq 4 ] && [[ "$OUT" == *"proxmox"*"refused: grub,4 is below grub,5"* ]] && [[ "$OUT" != *"SbatPolicy latest is pending"* ]]'
+
 # ------------------------------------------------------------ bad input
 
 printf '\7\0\0\0\1\0\0\0\100\0a\0' >"$EV/Boot0004-$EFI_GUID"
