@@ -188,7 +188,6 @@ image_close(image *im)
 	free(im->buf);
 }
 
-/* shim's check of an image it starts itself (in_protocol 0): a .sbat is required. */
 /* 1 when the level in text (len bytes; NULL: none) parses and revokes a row of csv. */
 static int
 level_revokes(const uint8_t *text, size_t len, const sbat_csv *csv)
@@ -225,6 +224,7 @@ pending_latest_hint(const cli_next *n, const sbat_csv *csv)
 	       "(mokutil --set-sbat-policy delete)";
 }
 
+/* shim's check of an image it starts itself (in_protocol 0): a .sbat is required. */
 static enum stage_verdict
 judge_started_by_shim(const cli_next *n, const image *im, char *why, size_t why_size)
 {
