@@ -102,9 +102,10 @@ make_shim() {
 	rm -f -- "$1"
 	"$SBAT_ADD" --file "$tmp" --csv "$T/shim.csv" --output "$1" >/dev/null 2>&1
 }
-# grub OUT GENERATION
+# grub OUT GENERATION [ROW]: ROW, when given, follows the grub row
 grub() {
 	printf '%s\ngrub,%s,Free Software Foundation,grub,2.06,https://www.gnu.org/software/grub/\n' "$SBAT_ROW" "$2" >"$T/grub.csv"
+	[ -z "${3:-}" ] || printf '%s\n' "$3" >>"$T/grub.csv"
 	rm -f -- "$1"
 	"$SBAT_ADD" --file "$FIX/efi-x86_64.efi" --csv "$T/grub.csv" --output "$1" >/dev/null 2>&1
 }
@@ -244,9 +245,7 @@ expect "OVMF's variables without --esp: the disk that booted cannot be followed,
 PESP="$T/esp-proxmox"
 mkdir -p -- "$PESP/EFI/proxmox"
 cp -- "$ESP/EFI/debian/shimx64.efi" "$PESP/EFI/proxmox/shimx64.efi"
-printf '%s\ngrub,5,Free Software Foundation,grub,2.12,https://www.gnu.org/software/grub/\ngrub.proxmox,1,Proxmox,grub2,2.12-1,https://www.proxmox.com/\n' \
-	"$SBAT_ROW" >"$T/grub-proxmox.csv"
-"$SBAT_ADD" --file "$FIX/efi-x86_64.efi" --csv "$T/grub-proxmox.csv" --output "$PESP/EFI/proxmox/grubx64.efi" >/dev/null 2>&1
+grub "$PESP/EFI/proxmox/grubx64.efi" 5 'grub.proxmox,1,Proxmox,grub2,2.06-1,https://www.proxmox.com/'
 PV="$T/efivars-proxmox"
 machine "$PV"
 bootvar "$PV" 0001 1 proxmox '\EFI\proxmox\shimx64.efi'
