@@ -26,6 +26,16 @@
  */
 #define VERIFY_WINDOW (64u * 1024u)
 
+/*
+ * The content check, on in every real build. bench/bench.sh also builds the
+ * tool with SBAT_BENCH_WITHOUT_CONTENT_CHECK defined, to time what it costs.
+ */
+#ifdef SBAT_BENCH_WITHOUT_CONTENT_CHECK
+#define CONTENT_CHECK 0
+#else
+#define CONTENT_CHECK 1
+#endif
+
 /* A plan is a few KiB: on the heap, not the stack. */
 typedef struct work {
 	const sbat_pe *pe;
@@ -140,14 +150,14 @@ verify_file(const work *w, const uint8_t *in, int fd, const uint8_t *payload, si
  * mismatch needs explaining, the same content sum.
  */
 static int
-input_unchanged(int fd, const struct stat *st, int mismatch, size_t len, uint64_t sum)
+input_unchanged(const sbat_io *io, int fd, const struct stat *st, int mismatch, size_t len, uint64_t sum)
 {
 	struct stat now;
 	uint64_t again;
 
 	if (fstat(fd, &now) != 0 || !sbat_file_unchanged(&now, st))
 		return 0;
-	return !mismatch || sbat_content_sum_fd(fd, len, &again) != 0 || again == sum;
+	return !mismatch || sbat_content_sum_fd(io, fd, len, &again) != 0 || again == sum;
 }
 
 /*
@@ -163,7 +173,7 @@ check_content_later(int in_fd, uint64_t len, uint64_t sum, sbat_output *out, sba
 
 	if (sbat_output_expect_source(out, (size_t)len, sum))
 		return SBAT_OK;
-	if (sbat_content_sum_fd(in_fd, (size_t)len, &now) != 0)
+	if (sbat_content_sum_fd(sbat_output_io(out), in_fd, (size_t)len, &now) != 0)
 		return diag_fail_errno(d, SBAT_E_IO, "cannot read the file again to compare it", errno);
 	if (now != sum)
 		return diag_fail(d, SBAT_E_CHANGED, "the file was modified while being edited; nothing was written");
@@ -171,24 +181,97 @@ check_content_later(int in_fd, uint64_t len, uint64_t sum, sbat_output *out, sba
 }
 
 /*
- * Write the plan to the output and check what was written. When the input is
- * a file (in_fd >= 0), it must still be as it was read (before, sum).
+ * The input's copied ranges, in input order, into r (at most
+ * PLAN_MAX_EXTENTS). 1 when they are disjoint, as every plan makes them.
+ */
+static int
+copied_ranges(const plan *p, extent *r, unsigned *n)
+{
+	unsigned i, k;
+
+	*n = 0;
+	for (i = 0; i < p->n_extents; i++) {
+		extent e = p->extents[i];
+
+		if (e.kind != EXTENT_COPY || e.len == 0)
+			continue;
+		for (k = *n; k > 0 && r[k - 1].src > e.src; k--)
+			r[k] = r[k - 1];
+		r[k] = e;
+		(*n)++;
+	}
+	for (i = 1; i < *n; i++)
+		if (r[i - 1].src + r[i - 1].len > r[i].src)
+			return 0;
+	return 1;
+}
+
+/*
+ * Start the input's fingerprint. Where emit reads every copied byte anyway,
+ * it takes them on the way (*fused = 1) and only the bytes no extent copies
+ * are read here; else the whole file is read here, before emit: for a dry
+ * run (which reads only what it writes) and where copied ranges go file to
+ * file (sbat_io_copy_preferred).
  */
 static sbat_err
-write_and_verify(work *w, const sbat_image *img, int in_fd, const struct stat *before, uint64_t sum,
-                 const uint8_t *payload, size_t payload_len, int dry_run, sbat_output *out, sbat_diag *d)
+start_fingerprint(const plan *p, const sbat_io *io, int in_fd, size_t in_len, int fuse, sbat_content_fp *fp, int *fused,
+                  uint64_t *sum, sbat_diag *d)
+{
+	extent r[PLAN_MAX_EXTENTS];
+	uint64_t at = 0;
+	unsigned n, i;
+
+	int rc = 0;
+
+	sbat_content_fp_init(fp);
+	*fused = fuse && copied_ranges(p, r, &n);
+	if (!*fused)
+		rc = sbat_content_sum_fd(io, in_fd, in_len, sum);
+	for (i = 0; *fused && i <= n && rc == 0; i++) {
+		uint64_t end = i < n ? r[i].src : in_len;
+
+		if (end > at)
+			rc = sbat_content_fp_read(fp, io, in_fd, at, end);
+		if (i < n)
+			at = r[i].src + r[i].len;
+	}
+	if (rc == SBAT_IO_SHRANK)
+		return diag_fail(d, SBAT_E_CHANGED, "the input shrank while being read");
+	if (rc != 0)
+		return diag_fail_errno(d, SBAT_E_IO, "cannot read the file", errno);
+	return SBAT_OK;
+}
+
+/*
+ * Write the plan to the output and check what was written. When the input is
+ * a file (in_fd >= 0), it must still be as it was read (before, and the
+ * fingerprint of its content).
+ */
+static sbat_err
+write_and_verify(work *w, const sbat_image *img, int in_fd, const struct stat *before, const uint8_t *payload,
+                 size_t payload_len, int dry_run, sbat_output *out, sbat_diag *d)
 {
 	const uint8_t *in = img->buf;
 	size_t in_len = img->len;
+	sbat_content_fp fp;
+	uint64_t sum = 0;
+	int fused = 0, check = in_fd >= 0 && CONTENT_CHECK;
 	sink s;
-	sbat_err err;
+	sbat_err err = SBAT_OK;
 
 	s.mem = NULL;
 	s.fd = sbat_output_fd(out);
 	s.io = sbat_output_io(out);
 	s.in_fd = in_fd;
 	s.sparse_from = dry_run ? w->p.verify_prefix : UINT64_MAX;
-	err = sbat_emit_plan(&w->p, in, in_len, payload, payload_len, &s, d);
+	if (check)
+		err = start_fingerprint(&w->p, s.io, in_fd, in_len, !dry_run && !sbat_io_copy_preferred(s.io, s.fd),
+		                        &fp, &fused, &sum, d);
+	s.fp = fused ? &fp : NULL;
+	if (!err)
+		err = sbat_emit_plan(&w->p, in, in_len, payload, payload_len, &s, d);
+	if (!err && fused && sbat_content_fp_final(&fp, in_len, &sum) != 0)
+		err = diag_fail(d, SBAT_E_LAYOUT, "internal error: the input's fingerprint does not cover it once");
 	if (err)
 		return err;
 	err = verify_file(w, in, s.fd, payload, payload_len, s.sparse_from, d);
@@ -196,9 +279,9 @@ write_and_verify(work *w, const sbat_image *img, int in_fd, const struct stat *b
 	 * Bytes copied from a file that changed meanwhile may mix two
 	 * versions; the change also explains any mismatch verification saw.
 	 */
-	if (in_fd >= 0 && !input_unchanged(in_fd, before, err != SBAT_OK, in_len, sum))
+	if (in_fd >= 0 && !input_unchanged(s.io, in_fd, before, err != SBAT_OK, in_len, sum))
 		err = diag_fail(d, SBAT_E_CHANGED, "the file was modified while being edited; nothing was written");
-	if (!err && in_fd >= 0)
+	if (!err && check)
 		err = check_content_later(in_fd, in_len, sum, out, d);
 	return err;
 }
@@ -211,7 +294,6 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 	size_t in_len = img->len;
 	work *w;
 	struct stat before;
-	uint64_t sum = 0;
 	int identity, dry_run;
 	sbat_err err;
 
@@ -233,15 +315,7 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 		w->p.report.new_checksum = w->p.report.old_checksum;
 		goto done;
 	}
-	/*
-	 * What the output is made from, summed through a small buffer (a walk
-	 * through the mapping would keep every page resident).
-	 */
-	if (in_fd >= 0 && sbat_content_sum_fd(in_fd, in_len, &sum) != 0) {
-		free(w);
-		return diag_fail_errno(d, SBAT_E_IO, "cannot read the file", errno);
-	}
-	err = write_and_verify(w, img, in_fd, &before, sum, payload, payload_len, dry_run, out, d);
+	err = write_and_verify(w, img, in_fd, &before, payload, payload_len, dry_run, out, d);
 	if (err) {
 		free(w);
 		return err;

@@ -8,12 +8,15 @@
 #include <stdint.h>
 
 #include "edit/plan.h"
+#include "file/content.h"
 
 /*
  * Where emitted bytes go: a memory buffer of p->output_size bytes, or a file
  * written with io (offset 0 on). in_fd, when >= 0, is the input file: copy
  * extents then move file to file (copy_file_range, or pread) instead of
- * through `in`, so the input's pages are never touched.
+ * through `in`, so the input's pages are never touched. fp, when not
+ * NULL, takes the fingerprint of every input byte read for a copy extent
+ * (and then every one is read: no kernel copies).
  */
 typedef struct sink {
 	uint8_t *mem;
@@ -22,6 +25,7 @@ typedef struct sink {
 	int in_fd;
 	uint64_t sparse_from; /* copied bytes from this output offset on are not written (dry run);
 	                          UINT64_MAX: write everything */
+	sbat_content_fp *fp;
 } sink;
 
 /*

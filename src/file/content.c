@@ -1,117 +1,163 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* content.c - a sum of a file's bytes, to see a change that the time stamps cannot */
+/* content.c - a fingerprint of a file's bytes, to see a change that the time stamps cannot */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "file/content.h"
+#include "file/io_table.h"
 
-#define SUM_K 0x9e3779b97f4a7c15ull
-#define SUM_CHUNK (1u << 20)
+#define KEY_STEP 0x9e3779b97f4a7c15ull
+#define MIX_MUL 0xd6e8feb86659fd93ull
 
 /*
- * Four independent lanes, each (h ^ word) * odd constant per 8 bytes: both
- * steps are bijective, so a lane's result changes with any one word. The
- * lanes keep the multiplier busy; the length and the tail go in last.
+ * 128 KiB: the buffer stays in the CPU's cache between the kernel's copy
+ * into it and the mix reading it (a 1 MiB buffer took twice as long).
  */
-typedef struct sum_state {
-	uint64_t h[4];
-	uint64_t len;
-} sum_state;
+#define READ_CHUNK (128u * 1024u)
 
-static void
-sum_init(sum_state *s)
-{
-	s->h[0] = 0x243f6a8885a308d3ull;
-	s->h[1] = 0x13198a2e03707344ull;
-	s->h[2] = 0xa4093822299f31d0ull;
-	s->h[3] = 0x082efa98ec4e6c89ull;
-	s->len = 0;
-}
-
-/* len a multiple of 32, except for the last call */
-static void
-sum_add(sum_state *s, const uint8_t *p, size_t len)
-{
-	uint64_t w[4], h0 = s->h[0], h1 = s->h[1], h2 = s->h[2], h3 = s->h[3];
-	size_t i;
-
-	s->len += len;
-	for (; len >= 32; p += 32, len -= 32) {
-		memcpy(w, p, 32);
-		h0 = (h0 ^ w[0]) * SUM_K;
-		h1 = (h1 ^ w[1]) * SUM_K;
-		h2 = (h2 ^ w[2]) * SUM_K;
-		h3 = (h3 ^ w[3]) * SUM_K;
-	}
-	for (i = 0; i < len; i++)
-		h0 = (h0 ^ p[i]) * SUM_K;
-	s->h[0] = h0;
-	s->h[1] = h1;
-	s->h[2] = h2;
-	s->h[3] = h3;
-}
-
+/*
+ * Word j with value w adds mix(w ^ key_j): the xor with a key of its place,
+ * the odd multiplication and the fold are each one-to-one, so no other
+ * value of that word gives the same term.
+ */
 static uint64_t
-sum_end(const sum_state *s)
+mix(uint64_t x)
 {
-	uint64_t h = s->len * SUM_K;
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		h = (h ^ s->h[i]) * SUM_K;
-		h ^= h >> 29;
-	}
-	return h;
+	x *= MIX_MUL;
+	return x ^ (x >> 32);
 }
 
-/* Fill buf with len bytes at offset; a file that ends first is EIO. 0, or -1 with errno. */
-static int
-read_full(int fd, uint8_t *buf, size_t len, uint64_t offset)
+void
+sbat_content_fp_init(sbat_content_fp *fp)
 {
-	size_t got = 0;
+	memset(fp, 0, sizeof(*fp));
+}
 
-	while (got < len) {
-		ssize_t n = pread(fd, buf + got, len - got, (off_t)(offset + got));
+/* n whole words from p, the first of them word j */
+static void
+add_words(sbat_content_fp *fp, uint64_t j, const uint8_t *p, size_t n)
+{
+	uint64_t key = j * KEY_STEP, a = 0, b = 0, w[2];
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			return errno = EIO, -1;
-		got += (size_t)n;
+	for (; n >= 2; n -= 2, p += 16) {
+		memcpy(w, p, 16);
+		a += mix(w[0] ^ key);
+		key += KEY_STEP;
+		b += mix(w[1] ^ key);
+		key += KEY_STEP;
 	}
+	if (n) {
+		memcpy(w, p, 8);
+		a += mix(w[0] ^ key);
+	}
+	fp->acc += a + b;
+}
+
+/* Bytes of word j from its byte `at` on, n of them (within the word), kept until the word is whole. */
+static void
+add_split(sbat_content_fp *fp, uint64_t j, unsigned at, const uint8_t *p, unsigned n)
+{
+	uint8_t bits = (uint8_t)(((1u << n) - 1u) << at);
+	unsigned i;
+
+	for (i = 0; i < fp->n_split && fp->split[i].word != j; i++)
+		;
+	if (i == fp->n_split) {
+		if (fp->n_split == SBAT_CONTENT_MAX_SPLIT) {
+			fp->bad = 1;
+			return;
+		}
+		fp->n_split++;
+		fp->split[i].word = j;
+		fp->split[i].have = 0;
+		memset(fp->split[i].bytes, 0, 8);
+	}
+	if (fp->split[i].have & bits)
+		fp->bad = 1;
+	fp->split[i].have |= bits;
+	memcpy(fp->split[i].bytes + at, p, n);
+}
+
+void
+sbat_content_fp_add(sbat_content_fp *fp, uint64_t offset, const uint8_t *p, size_t n)
+{
+	unsigned head = (unsigned)(offset % 8);
+
+	if (n == 0)
+		return;
+	if (head) {
+		unsigned k = n < 8 - head ? (unsigned)n : 8 - head;
+
+		add_split(fp, offset / 8, head, p, k);
+		offset += k;
+		p += k;
+		n -= k;
+	}
+	add_words(fp, offset / 8, p, n / 8);
+	if (n % 8)
+		add_split(fp, (offset + n) / 8, 0, p + (n - n % 8), (unsigned)(n % 8));
+}
+
+int
+sbat_content_fp_final(const sbat_content_fp *fp, uint64_t len, uint64_t *ret)
+{
+	uint64_t acc = fp->acc, w;
+	unsigned i;
+
+	if (fp->bad)
+		return -1;
+	for (i = 0; i < fp->n_split; i++) {
+		uint64_t start = fp->split[i].word * 8;
+		unsigned want = start >= len ? 0u : len - start >= 8 ? 0xffu : (1u << (unsigned)(len - start)) - 1u;
+
+		/* a word past the end, or one with a byte missing */
+		if (want == 0 || fp->split[i].have != want)
+			return -1;
+		memcpy(&w, fp->split[i].bytes, 8);
+		acc += mix(w ^ fp->split[i].word * KEY_STEP);
+	}
+	*ret = mix(mix(acc ^ len));
 	return 0;
 }
 
 int
-sbat_content_sum_fd(int fd, size_t len, uint64_t *ret)
+sbat_content_fp_read(sbat_content_fp *fp, const sbat_io *io, int fd, uint64_t from, uint64_t to)
 {
-	sum_state s;
-	uint8_t *buf;
-	size_t done = 0;
+	uint8_t *buf = malloc(READ_CHUNK);
 
-	buf = malloc(SUM_CHUNK);
 	if (!buf)
 		return errno = ENOMEM, -1;
-	sum_init(&s);
-	while (done < len) {
-		/* whole chunks (multiples of 32) until the last: the same sum as one call over all */
-		size_t want = len - done < SUM_CHUNK ? len - done : SUM_CHUNK;
+	while (from < to) {
+		size_t want = to - from < READ_CHUNK ? (size_t)(to - from) : READ_CHUNK;
+		int rc = sbat_io_pread_all(io, fd, buf, want, from);
 
-		if (read_full(fd, buf, want, done) != 0) {
+		if (rc != 0) {
 			int err = errno;
 
 			free(buf);
-			return errno = err, -1;
+			return errno = err, rc;
 		}
-		sum_add(&s, buf, want);
-		done += want;
+		sbat_content_fp_add(fp, from, buf, want);
+		from += want;
 	}
 	free(buf);
-	*ret = sum_end(&s);
+	return 0;
+}
+
+int
+sbat_content_sum_fd(const sbat_io *io, int fd, size_t len, uint64_t *ret)
+{
+	sbat_content_fp fp;
+	int rc;
+
+	sbat_content_fp_init(&fp);
+	rc = sbat_content_fp_read(&fp, io, fd, 0, len);
+	if (rc != 0)
+		return rc;
+	if (sbat_content_fp_final(&fp, len, ret) != 0)
+		return errno = EIO, -1;
 	return 0;
 }

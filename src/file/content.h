@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* content.h - a sum of a file's bytes, to see a change that the time stamps cannot */
+/* content.h - a fingerprint of a file's bytes, to see a change that the time stamps cannot */
 #ifndef SBAT_FILE_CONTENT_H
 #define SBAT_FILE_CONTENT_H
 
@@ -10,18 +10,51 @@
 #include "sbat/output.h"
 
 /*
- * A 64-bit sum of the first len bytes of the file fd, read through a small
- * buffer; a shorter file is EIO. Any change of one 8-byte word changes it,
- * and other changes almost surely do. Not a cryptographic hash: it tells a
- * concurrent writer's change, not a forgery. 0, or -1 with errno.
+ * A 64-bit fingerprint of a file's bytes that can be taken piece by piece,
+ * in any order: each aligned 8-byte word adds a keyed mix of its value and
+ * its place, so an edit that already reads the input to copy it takes the
+ * fingerprint on the way instead of in a pass of its own. Any change of one
+ * word changes it, and other changes almost surely do. Not a cryptographic
+ * hash: it tells a concurrent writer's change, not a forgery.
+ *
+ * The pieces must not overlap; words split between pieces are put together
+ * in `split` (a few per copied range).
  */
-int sbat_content_sum_fd(int fd, size_t len, uint64_t *ret);
+#define SBAT_CONTENT_MAX_SPLIT 24
+
+typedef struct sbat_content_fp {
+	uint64_t acc;
+	unsigned n_split;
+	int bad; /* a byte added twice, or more split words than fit */
+	struct {
+		uint64_t word;
+		uint8_t bytes[8];
+		uint8_t have; /* a bit per byte of bytes[] */
+	} split[SBAT_CONTENT_MAX_SPLIT];
+} sbat_content_fp;
+
+void sbat_content_fp_init(sbat_content_fp *fp);
+
+/* The n bytes at p are the file's bytes [offset, offset+n). */
+void sbat_content_fp_add(sbat_content_fp *fp, uint64_t offset, const uint8_t *p, size_t n);
+
+/* Read [from, to) of fd through a small buffer (with io's pread) and add it. 0, -1 with errno, or SBAT_IO_SHRANK when the file ends first. */
+int sbat_content_fp_read(sbat_content_fp *fp, const sbat_io *io, int fd, uint64_t from, uint64_t to);
+
+/*
+ * The fingerprint of a file of len bytes, every one of them added exactly
+ * once. 0, or -1 when some byte is missing or was added twice.
+ */
+int sbat_content_fp_final(const sbat_content_fp *fp, uint64_t len, uint64_t *ret);
+
+/* The fingerprint of the first len bytes of the file fd, read through a small buffer. As sbat_content_fp_read. */
+int sbat_content_sum_fd(const sbat_io *io, int fd, size_t len, uint64_t *ret);
 
 /*
  * When `out` replaces a file: commit, after the last fsync and just before
- * the rename, sums that file again and refuses (SBAT_E_CHANGED) unless it
- * still has len bytes summing to sum. Returns 1 then, and 0 for an output
- * that replaces nothing (the caller checks the input itself).
+ * the rename, reads that file again and refuses (SBAT_E_CHANGED) unless it
+ * still has len bytes with fingerprint sum. Returns 1 then, and 0 for an
+ * output that replaces nothing (the caller checks the input itself).
  */
 int sbat_output_expect_source(sbat_output *out, size_t len, uint64_t sum);
 

@@ -5,6 +5,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/vfs.h>
+#endif
 
 #include "file/io_table.h"
 
@@ -101,6 +104,39 @@ sbat_io_copy_range(const sbat_io *io, int in_fd, uint64_t in_off, int out_fd, ui
 		*ret_done += (uint64_t)n;
 	}
 	return 0;
+}
+
+int
+sbat_io_copy_preferred(const sbat_io *io, int out_fd)
+{
+#ifdef __linux__
+	/* statfs(2) f_type of the file systems whose copy_file_range shares or offloads the data */
+	static const unsigned long sharing[] = {
+		0x9123683eul, /* btrfs */
+		0x58465342ul, /* XFS */
+		0xca451a4eul, /* bcachefs */
+		0x7461636ful, /* OCFS2 */
+		0x2fc12fc1ul, /* ZFS */
+		0x6969ul,     /* NFS */
+		0xfe534d42ul, /* SMB2 */
+		0xff534d42ul, /* CIFS */
+		0x00c36400ul, /* Ceph */
+		0x794c7630ul, /* overlayfs: its upper file system's */
+	};
+	struct statfs st;
+	unsigned i;
+
+	if (io && io->copy_range)
+		return 1;
+	if (fstatfs(out_fd, &st) != 0)
+		return 0;
+	for (i = 0; i < sizeof(sharing) / sizeof(sharing[0]); i++)
+		if ((uint32_t)st.f_type == (uint32_t)sharing[i])
+			return 1;
+	return 0;
+#else
+	return io && io->copy_range;
+#endif
 }
 
 int

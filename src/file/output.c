@@ -573,7 +573,7 @@ content_unchanged(const sbat_output *o, int *err)
 	uint64_t sum;
 
 	*err = 0;
-	if (sbat_content_sum_fd(o->src_fd, o->sum_len, &sum) != 0) {
+	if (sbat_content_sum_fd(o->io, o->src_fd, o->sum_len, &sum) != 0) {
 		*err = errno;
 		return 0;
 	}

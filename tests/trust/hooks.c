@@ -10,7 +10,7 @@
  *   SBAT_TEST_COARSE_TIME=1   fstat()/fstatat() report every time stamp as
  *                             the same second, as a file system whose clock
  *                             tick is longer than the run (FAT, ext4 -I 128)
- *   SBAT_TEST_AT=CALL         fsync, copy_file_range, pwrite, ftruncate or read: where the
+ *   SBAT_TEST_AT=CALL         fsync, copy_file_range, pread, pwrite, ftruncate or read: where the
  *                             action runs, once, before the first such call;
  *                             renamed: once, just after the first renameat
  *                             that succeeded
@@ -95,6 +95,8 @@ typedef int (*open_fn)(const char *, int, ...);
 typedef int (*openat_fn)(int, const char *, int, ...);
 typedef int (*fsync_fn)(int);
 typedef ssize_t (*copy_fn)(int, loff_t *, int, loff_t *, size_t, unsigned);
+typedef ssize_t (*pread_fn)(int, void *, size_t, off_t);
+typedef ssize_t (*pread64_fn)(int, void *, size_t, off64_t);
 typedef ssize_t (*pwrite_fn)(int, const void *, size_t, off_t);
 typedef ssize_t (*pwrite64_fn)(int, const void *, size_t, off64_t);
 
@@ -173,6 +175,20 @@ copy_file_range(int in, loff_t *in_off, int out, loff_t *out_off, size_t len, un
 {
 	act("copy_file_range");
 	return NEXT(copy_fn, "copy_file_range")(in, in_off, out, out_off, len, flags);
+}
+
+ssize_t
+pread(int fd, void *buf, size_t len, off_t offset)
+{
+	act("pread");
+	return NEXT(pread_fn, "pread")(fd, buf, len, offset);
+}
+
+ssize_t
+pread64(int fd, void *buf, size_t len, off64_t offset)
+{
+	act("pread");
+	return NEXT(pread64_fn, "pread64")(fd, buf, len, offset);
 }
 
 ssize_t

@@ -108,12 +108,19 @@ coarse_poke() {
 	check "coarse times, a byte written $when: the byte is kept" test "$(byte_at "$img" 256)" = 5a
 	check "coarse times, a byte written $when: no temporary file is left" test "$(entries "$dir")" = "efi-x86_64.efi"
 }
-coarse_poke coarse-copy copy_file_range "before the copy"
+coarse_poke coarse-copy pwrite "after it was read, before the output is written"
+# written before the edit reads the data: nothing is lost, the result holds it
+dir="$T/coarse-early"
+img=$(fresh efi-x86_64.efi "$dir")
+SBAT_TEST_COARSE_TIME=1 hooked pread "poke:$img" --file "$img" --csv "$CSV"
+check "coarse times, a byte written before the data is read: the edit goes ahead (exit 0)" test "$RC" -eq 0
+check "coarse times, a byte written before the data is read: the result holds it" test "$(byte_at "$img" 256)" = 5a
+check "coarse times, a byte written before the data is read: and the new .sbat" has_sbat "$img"
 # written after the copy, before the output is read back: verification sees the change first
 coarse_poke coarse-verify ftruncate "before the output is verified"
 dir="$T/coarse-output"
 img=$(fresh efi-x86_64.efi "$dir")
-SBAT_TEST_COARSE_TIME=1 hooked copy_file_range "poke:$img" --file "$img" --csv "$CSV" --output "$dir/new.efi"
+SBAT_TEST_COARSE_TIME=1 hooked pwrite "poke:$img" --file "$img" --csv "$CSV" --output "$dir/new.efi"
 check "coarse times, --output, the input written during the copy: refused (exit 1)" test "$RC" -eq 1
 check "coarse times, --output: the message says the file was modified (not an internal error)" \
 	err_has "modified while being edited"

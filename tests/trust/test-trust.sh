@@ -192,15 +192,13 @@ done
 
 # ------------------------------------------------ 4. the input changes mid-run
 
-# CheckSum 0: the data is copied by the kernel; a CheckSum: it passes
-# through memory, written chunk by chunk (poked before the first write)
+# with and without a CheckSum to recompute: poked after the input was read,
+# before the first write of the output
 for name in efi-x86_64.efi checksummed.efi; do
 	dir="$T/changed-$name"
 	img=$(fresh "$name" "$dir")
 	before=$(inode "$img")
-	at=copy_file_range
-	[ "$name" = checksummed.efi ] && at=pwrite
-	hooked "$at" "poke:$img" --file "$img" --csv "$CSV"
+	hooked pwrite "poke:$img" --file "$img" --csv "$CSV"
 	check "$name modified mid-run: refused with exit 1" test "$RC" -eq 1
 	check "$name modified mid-run: the message says so" err_has "modified while being edited"
 	check "$name modified mid-run: the file was not replaced" test "$(inode "$img")" = "$before"
@@ -376,15 +374,15 @@ check "a refused edit of a file with a newline in its name: one line" one_line_e
 
 # ------------------------------------------------ an input cut short mid-run
 
-# truncated by someone else while the edit waits at its first copy: said as such
+# truncated by someone else while the edit waits at its first read of the data: said as such
 for target in output in-place; do
 	dir="$T/shrank-$target"
 	img=$(fresh efi-x86_64.efi "$dir")
 	{ sleep 0.3; truncate -s 1024 -- "$img"; } &
 	if [ "$target" = output ]; then
-		hooked copy_file_range sleep:1000 --file "$img" --csv "$CSV" --output "$dir/out.efi"
+		hooked pread sleep:1000 --file "$img" --csv "$CSV" --output "$dir/out.efi"
 	else
-		hooked copy_file_range sleep:1000 --file "$img" --csv "$CSV"
+		hooked pread sleep:1000 --file "$img" --csv "$CSV"
 	fi
 	wait
 	check "input truncated mid-run ($target): exit 1" test "$RC" -eq 1

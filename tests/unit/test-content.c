@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* test-content.c - the content fingerprint: taken piece by piece in any order, it is the whole file's */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "file/content.h"
+#include "file/io_table.h"
+
+#define LEN 4099 /* not a multiple of 8: the last word is partial */
+
+static uint8_t data[LEN];
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+
+static uint64_t
+next_random(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static int
+setup(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < LEN; i++)
+		data[i] = (uint8_t)next_random();
+	return 0;
+}
+
+static uint64_t
+whole(const uint8_t *p, size_t len)
+{
+	sbat_content_fp fp;
+	uint64_t h;
+
+	sbat_content_fp_init(&fp);
+	sbat_content_fp_add(&fp, 0, p, len);
+	assert_int_equal(sbat_content_fp_final(&fp, len, &h), 0);
+	return h;
+}
+
+/* The file cut at random places into up to 6 pieces, added in a random order. */
+static void
+test_content_pieces_in_any_order(void **state)
+{
+	uint64_t want = whole(data, LEN);
+	unsigned round;
+
+	(void)state;
+	for (round = 0; round < 2000; round++) {
+		size_t cut[7], order[6];
+		unsigned n = 1 + (unsigned)(next_random() % 6), i, k;
+		sbat_content_fp fp;
+		uint64_t got;
+
+		cut[0] = 0;
+		cut[n] = LEN;
+		for (i = 1; i < n; i++) {
+			size_t c = (size_t)(next_random() % (LEN + 1));
+
+			for (k = i; k > 1 && cut[k - 1] > c; k--)
+				cut[k] = cut[k - 1];
+			cut[k] = c;
+		}
+		for (i = 0; i < n; i++)
+			order[i] = i;
+		for (i = n; i > 1; i--) {
+			size_t j = (size_t)(next_random() % i), t = order[i - 1];
+
+			order[i - 1] = order[j];
+			order[j] = t;
+		}
+		sbat_content_fp_init(&fp);
+		for (i = 0; i < n; i++)
+			sbat_content_fp_add(&fp, cut[order[i]], data + cut[order[i]],
+			                    cut[order[i] + 1] - cut[order[i]]);
+		assert_int_equal(sbat_content_fp_final(&fp, LEN, &got), 0);
+		assert_true(got == want);
+	}
+}
+
+/* Any one bit changed anywhere, two words swapped, or one more zero byte: another fingerprint. */
+static void
+test_content_changes_are_seen(void **state)
+{
+	uint64_t want = whole(data, LEN);
+	uint8_t copy[LEN + 1], w[8];
+	size_t i;
+	unsigned bit;
+
+	(void)state;
+	memcpy(copy, data, LEN);
+	for (i = 0; i < LEN; i++)
+		for (bit = 0; bit < 8; bit++) {
+			copy[i] ^= (uint8_t)(1u << bit);
+			assert_true(whole(copy, LEN) != want);
+			copy[i] ^= (uint8_t)(1u << bit);
+		}
+	memcpy(w, copy + 8, 8);
+	memcpy(copy + 8, copy + 800, 8);
+	memcpy(copy + 800, w, 8);
+	assert_true(whole(copy, LEN) != want);
+	memcpy(copy, data, LEN);
+	copy[LEN] = 0;
+	assert_true(whole(copy, LEN + 1) != want);
+}
+
+/* A byte missing or added twice is refused, not a fingerprint of something else. */
+static void
+test_content_coverage_is_checked(void **state)
+{
+	sbat_content_fp fp;
+	uint64_t h;
+
+	(void)state;
+	sbat_content_fp_init(&fp);
+	sbat_content_fp_add(&fp, 0, data, 100);
+	sbat_content_fp_add(&fp, 101, data + 101, LEN - 101);
+	assert_int_equal(sbat_content_fp_final(&fp, LEN, &h), -1);
+	sbat_content_fp_init(&fp);
+	sbat_content_fp_add(&fp, 0, data, 101);
+	sbat_content_fp_add(&fp, 100, data + 100, LEN - 100);
+	assert_int_equal(sbat_content_fp_final(&fp, LEN, &h), -1);
+	sbat_content_fp_init(&fp);
+	sbat_content_fp_add(&fp, 0, data, LEN);
+	assert_int_equal(sbat_content_fp_final(&fp, LEN + 3, &h), -1);
+}
+
+/* Read from a file through the small buffer: the same as in memory; a file that ends early says so. */
+static void
+test_content_read_from_file(void **state)
+{
+	FILE *f = tmpfile();
+	uint64_t h;
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, LEN, f), LEN);
+	assert_int_equal(fflush(f), 0);
+	assert_int_equal(sbat_content_sum_fd(NULL, fileno(f), LEN, &h), 0);
+	assert_true(h == whole(data, LEN));
+	assert_int_equal(sbat_content_sum_fd(NULL, fileno(f), LEN + 1, &h), SBAT_IO_SHRANK);
+	fclose(f);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_content_pieces_in_any_order),
+		cmocka_unit_test(test_content_changes_are_seen),
+		cmocka_unit_test(test_content_coverage_is_checked),
+		cmocka_unit_test(test_content_read_from_file),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
