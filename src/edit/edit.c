@@ -238,7 +238,7 @@ start_fingerprint(const plan *p, const sbat_io *io, int in_fd, size_t in_len, in
 	if (rc == SBAT_IO_SHRANK)
 		return diag_fail(d, SBAT_E_CHANGED, "the input shrank while being read");
 	if (rc != 0)
-		return diag_fail_errno(d, SBAT_E_IO, "cannot read the file", errno);
+		return diag_fail_errno(d, SBAT_E_IO, "cannot read the input", errno);
 	return SBAT_OK;
 }
 
