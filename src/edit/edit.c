@@ -211,7 +211,8 @@ copied_ranges(const plan *p, extent *r, unsigned *n)
  * it takes them on the way (*fused = 1) and only the bytes no extent copies
  * are read here; else the whole file is read here, before emit: for a dry
  * run (which reads only what it writes) and where copied ranges go file to
- * file (sbat_io_copy_preferred).
+ * file (sbat_io_copy_preferred, unless a CheckSum makes them pass through
+ * memory all the same).
  */
 static sbat_err
 start_fingerprint(const plan *p, const sbat_io *io, int in_fd, size_t in_len, int fuse, sbat_content_fp *fp, int *fused,
@@ -220,7 +221,6 @@ start_fingerprint(const plan *p, const sbat_io *io, int in_fd, size_t in_len, in
 	extent r[PLAN_MAX_EXTENTS];
 	uint64_t at = 0;
 	unsigned n, i;
-
 	int rc = 0;
 
 	sbat_content_fp_init(fp);
@@ -265,8 +265,9 @@ write_and_verify(work *w, const sbat_image *img, int in_fd, const struct stat *b
 	s.in_fd = in_fd;
 	s.sparse_from = dry_run ? w->p.verify_prefix : UINT64_MAX;
 	if (check)
-		err = start_fingerprint(&w->p, s.io, in_fd, in_len, !dry_run && !sbat_io_copy_preferred(s.io, s.fd),
-		                        &fp, &fused, &sum, d);
+		err = start_fingerprint(&w->p, s.io, in_fd, in_len,
+		                        !dry_run && (w->p.update_checksum || !sbat_io_copy_preferred(s.io, s.fd)), &fp,
+		                        &fused, &sum, d);
 	s.fp = fused ? &fp : NULL;
 	if (!err)
 		err = sbat_emit_plan(&w->p, in, in_len, payload, payload_len, &s, d);
