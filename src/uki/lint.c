@@ -21,7 +21,10 @@ typedef struct ulint {
 static void
 say(ulint *l, sbat_lint_severity severity, const char *rule, const char *what, int section, uint64_t offset)
 {
-	l->fn(l->ctx, severity, rule, what, section, offset, SBAT_LOADER_TPM);
+	/* the .sbat rules concern whoever reads .sbat; the others the TPM unlock */
+	unsigned who = strncmp(rule, "uki-sbat-", 9) == 0 ? SBAT_LOADER_SHIM : SBAT_LOADER_TPM;
+
+	l->fn(l->ctx, severity, rule, what, section, offset, who);
 }
 
 /* Section i's loaded bytes in the input (min(raw, VirtualSize)), or NULL. */
