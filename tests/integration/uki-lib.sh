@@ -162,29 +162,3 @@ uki_bump_csv() {
 uki_measured_list() {
 	uki_field "$1" measured_sections | tr ' ' '\n' | sed '/^$/d; s/^\([^.]\)/.\1/' | tr '\n' ' ' | sed 's/ $//'
 }
-
-# UKI_PENDING: why sbat-add's UKI checks are TAP TODO (empty: they count). Set
-# by uki_pending IMAGE when sbat-add's --print --json of a UKI has no "uki"
-# object: this sbat-add predates the UKI support these checks are written for.
-UKI_PENDING=""
-uki_pending() {
-	"$SBAT_ADD" --print --json "$1" >"$1.pending.json" 2>/dev/null
-	"$UKI_PY" "$UKI_TOOL" uki "$1.pending.json" stub >/dev/null 2>&1 ||
-		UKI_PENDING="sbat-add has no UKI support (no \"uki\" in --print --json)"
-	rm -f "$1.pending.json"
-}
-
-# uki_check DESCRIPTION COMMAND...: check, or a TAP TODO while UKI_PENDING is set
-uki_check() {
-	local desc="$1"
-	shift
-	if [ -z "$UKI_PENDING" ]; then
-		check "$desc" "$@"
-	elif "$@"; then
-		n=$((n + 1))
-		echo "ok $n - $desc # TODO $UKI_PENDING"
-	else
-		n=$((n + 1))
-		echo "not ok $n - $desc # TODO $UKI_PENDING"
-	fi
-}

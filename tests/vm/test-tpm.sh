@@ -57,8 +57,6 @@ for spec in uki-257:"$UKI_STUB257" uki-257-signed:"$UKI_STUB257":signed uki-252:
 	uki_build "$W/in" "$W/$name.efi" "$stub" "$signed" ||
 		skip_or_fail "ukify cannot build $name.efi: $(tail -n 3 "$W/$name.efi.log" | tr '\n' '|')"
 done
-uki_pending "$W/uki-257.efi"
-[ -z "$UKI_PENDING" ] || echo "# the checks of sbat-add's UKI support are TODO: $UKI_PENDING"
 
 # edit NAME OUT [OPTIONS]: sbat-add writes NAME.efi with its "uki" row's
 # generation raised by one to OUT.efi; the exit status in EDIT_RC
@@ -66,9 +64,27 @@ edit() {
 	local name="$1" out="$2"
 	shift 2
 	uki_bump_csv "$W/$name.efi" "$W/$out.csv" || return 1
-	"$SBAT_ADD" --file "$W/$name.efi" --csv "$W/$out.csv" --output "$W/$out.efi" "$@" >"$W/$out.edit.out" 2>"$W/$out.edit.err"
+	"$SBAT_ADD" --file "$W/$name.efi" --csv "$W/$out.csv" --output "$W/$out.efi" --verbose "$@" \
+		>"$W/$out.edit.out" 2>"$W/$out.edit.err"
 	EDIT_RC=$?
-	echo "# $out: sbat-add --csv $out.csv${*:+ $*}: exit $EDIT_RC$(head -n 2 "$W/$out.edit.err" | sed 's/^/; /' | tr -d '\n')"
+	echo "# $out: sbat-add --csv $out.csv --verbose${*:+ $*}: exit $EDIT_RC"
+	grep -e 'PCR 11 sha256 stub' -e 'pcrsig' "$W/$out.edit.err" | sed 's/^/#   /'
+}
+
+# edit_said OUT: the sha256 "stub" value the edit said the result will have
+# (--verbose: "PCR 11 sha256 stub: OLD -> NEW" or "VALUE (unchanged)")
+edit_said() {
+	sed -n 's/.*: PCR 11 sha256 stub: \([0-9a-f]*\) -> \([0-9a-f]*\)$/\2/p; s/.*: PCR 11 sha256 stub: \([0-9a-f]*\) (unchanged)$/\1/p' \
+		"$W/$1.edit.err" | head -n 1
+}
+
+# after_edit OUT: the TPM's value after the boot of OUT is what the edit predicted
+after_edit() {
+	local said tpm
+	said=$(edit_said "$1")
+	tpm=$(uki_value "$W/$1.tpm" sha256 stub)
+	check "$1: PCR 11 from the TPM = what sbat-add --verbose said the edit would make it (${said:-nothing})" \
+		test -n "$said" -a "$said" = "$tpm"
 }
 
 # boot NAME: NAME.efi as BOOTX64.EFI under OVMF with a new swtpm; the guest's
@@ -121,7 +137,7 @@ compare() {
 		test "$(sed -n 's/^replay sha256 //p' "$W/$name.events")" = "$v"
 	if uki_measured "$tool" "$W/$name.efi" "$W/$name.meas"; then
 		if same_banks "$tpm" "$W/$name.meas"; then
-			check "$name: PCR 11 from the TPM = systemd-measure $label: sha256 $v ($(cut -d' ' -f1 "$tpm" | tr '\n' ' ' | sed 's/ $//'))" true
+			ok "$name: PCR 11 from the TPM = systemd-measure $label: sha256 $v ($(cut -d' ' -f1 "$tpm" | tr '\n' ' ' | sed 's/ $//'))"
 		else
 			not_ok "$name: PCR 11 from the TPM = systemd-measure $label" "$SAME_DIFF"
 		fi
@@ -129,17 +145,17 @@ compare() {
 		not_ok "$name: systemd-measure $label calculates PCR 11" "$(cat "$W/$name.meas.err")"
 	fi
 	if ! uki_predicted "$W/$name.efi" "$W/$name.pred"; then
-		uki_check "$name: sbat-add --print --json predicts PCR 11 ($(head -n 1 "$W/$name.pred.err"))" false
+		not_ok "$name: sbat-add --print --json predicts PCR 11" "$(head -n 3 "$W/$name.pred.err")"
 		return
 	fi
 	if same_banks "$W/$name.pred" "$tpm"; then
-		uki_check "$name: PCR 11 from the TPM = sbat-add's prediction: sha256 stub $(uki_value "$W/$name.pred" sha256 stub) ($(awk '$2 == "stub" { print $1 }' "$W/$name.pred" | tr '\n' ' ' | sed 's/ $//'))" true
+		ok "$name: PCR 11 from the TPM = sbat-add's prediction: sha256 stub $(uki_value "$W/$name.pred" sha256 stub) ($(awk '$2 == "stub" { print $1 }' "$W/$name.pred" | tr '\n' ' ' | sed 's/ $//'))"
 	else
-		uki_check "$name: PCR 11 from the TPM = sbat-add's prediction ($SAME_DIFF)" false
+		not_ok "$name: PCR 11 from the TPM = sbat-add's prediction" "$SAME_DIFF"
 	fi
 	want=$(uki_measured_list "$W/$name.pred")
 	ev=$(events "$name")
-	uki_check "$name: sbat-add's measured sections are the stub's events in the log ($want)" test "$want" = "$ev"
+	check "$name: sbat-add's measured sections are the stub's events in the log ($want)" test "$want" = "$ev"
 }
 
 # ------------------------------------------------------------ the boots
@@ -148,6 +164,7 @@ edit uki-257 uki-257-edited
 check "uki-257: sbat-add edits .sbat (no .pcrsig: allowed; exit $EDIT_RC)" test "$EDIT_RC" = 0
 if [ -f "$W/uki-257-edited.efi" ] && boot uki-257-edited; then
 	compare uki-257-edited "$UKI_MEASURE257" 257
+	after_edit uki-257-edited
 	a=$(uki_value "$W/uki-257.tpm" sha256 stub) b=$(uki_value "$W/uki-257-edited.tpm" sha256 stub)
 	check "uki-257: stub 257 measures .sbat: PCR 11 changed with the edit ($a -> $b)" test -n "$a" -a -n "$b" -a "$a" != "$b"
 fi
@@ -158,15 +175,17 @@ edit uki-252 uki-252-edited --relocate
 check "uki-252: sbat-add edits .sbat (--relocate; exit $EDIT_RC)" test "$EDIT_RC" = 0
 if [ -f "$W/uki-252-edited.efi" ] && boot uki-252-edited; then
 	compare uki-252-edited "$UKI_MEASURE252" 252
+	after_edit uki-252-edited
 	a=$(uki_value "$W/uki-252.tpm" sha256 stub) b=$(uki_value "$W/uki-252-edited.tpm" sha256 stub)
 	check "uki-252: stub 252 does not measure .sbat: PCR 11 did not change with the edit ($a)" test -n "$a" -a "$a" = "$b"
 fi
 
 for mode in drop keep; do
 	edit uki-257-signed "uki-257-signed-$mode" --pcrsig="$mode"
-	uki_check "uki-257-signed: sbat-add edits .sbat with --pcrsig=$mode (exit $EDIT_RC)" test "$EDIT_RC" = 0
+	check "uki-257-signed: sbat-add edits .sbat with --pcrsig=$mode (exit $EDIT_RC)" test "$EDIT_RC" = 0
 	if [ "$EDIT_RC" = 0 ] && [ -f "$W/uki-257-signed-$mode.efi" ] && boot "uki-257-signed-$mode"; then
 		compare "uki-257-signed-$mode" "$UKI_MEASURE257" 257
+		after_edit "uki-257-signed-$mode"
 	fi
 done
 
