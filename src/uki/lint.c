@@ -281,11 +281,6 @@ lint_uki_sbat(ulint *l)
 			    ".sbat has text after a NUL byte: shim stops at the first NUL, so the rows after it "
 			    "are never checked (a kernel .sbat merged with its padding)",
 			    s, sec->raw_offset + (uint64_t)(nul - raw));
-		else if (sec->virtual_size > (uint64_t)(nul - raw))
-			say(l, SBAT_LINT_NOTE, "uki-sbat-nul-in-virtual-size",
-			    "VirtualSize covers a NUL after the .sbat text (ukify writes one); a tool that takes "
-			    "VirtualSize bytes as the CSV reads a NUL at its end",
-			    s, sec->header_offset + SH_VIRTUAL_SIZE);
 		n = (size_t)(nul - raw);
 	}
 	lint_sbat_lines(l, s, raw, n);
