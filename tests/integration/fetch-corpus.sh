@@ -301,7 +301,7 @@ fi
 
 # ------------------------------------------------ Debian 13 (trixie): UKIs
 # ukify 257 (Python, runs on Debian 12 with python3-pefile), systemd-stub 257
-# and systemd-measure 257 for the UKI tests (tests/integration/test-uki.sh,
+# and systemd-measure 257 for the UKI tests (tests/integration/test-ukify.sh,
 # tests/vm/test-tpm.sh). systemd-measure 257 needs the C library and
 # libsystemd-shared of Debian 13; it runs through Debian 13's dynamic loader
 # with those libraries unpacked next to it (bin/systemd-measure is that

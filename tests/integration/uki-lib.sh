@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Copyright 2026 The sbat-add authors
-# uki-lib.sh - what test-uki.sh and ../vm/test-tpm.sh share: unified kernel
+# uki-lib.sh - what test-ukify.sh and ../vm/test-tpm.sh share: unified kernel
 # images built by the real ukify (Debian 13's, 257) around the VM harness's
 # kernel and initramfs, on Debian 13's systemd-stub 257 or Debian 12's 252;
 # the PCR 11 values systemd-measure calculates for them; and sbat-add's
@@ -85,6 +85,7 @@ uki_build() {
 # uki_sections IMAGE: the names of IMAGE's sections, space-separated, in file order
 uki_sections() {
 	"$UKI_PY" "$UKI_TOOL" sections "$1" "$1.sections" | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//'
+	rm -rf "$1.sections"
 }
 
 # uki_has_section IMAGE NAME
@@ -109,6 +110,9 @@ uki_measured() {
 	"$tool" calculate --json=short "${args[@]}" --phase= >"$out.stub.json" 2>"$out.err" &&
 		"$tool" calculate --json=short "${args[@]}" >"$out.phases.json" 2>>"$out.err" &&
 		"$UKI_PY" "$UKI_TOOL" measured "$out.stub.json" "$out.phases.json" >"$out"
+	local rc=$?
+	rm -rf "$dir"
+	return $rc
 }
 
 # uki_predicted IMAGE OUT: sbat-add --print --json IMAGE to OUT.json and its

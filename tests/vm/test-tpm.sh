@@ -99,6 +99,7 @@ boot() {
 	VM_PRE_BOOT=vm_swtpm_start vm_boot_ovmf "$name" "$W/$name.serial.log" "$esp" "$W/$name.vars.fd" "${VM_TPM_ARGS[@]}"
 	booted=$?
 	vm_swtpm_stop
+	rm -rf "$esp"
 	sed -n 's/^pcr11 \([a-z0-9]*\) \([0-9a-f]*\)$/\1 stub \2/p' "$W/$name.serial.log.out" >"$W/$name.tpm"
 	"$UKI_PY" "$UKI_TOOL" eventlog "$W/$name.serial.log.out" 11 >"$W/$name.events" 2>&1
 	grep -v -e '^eventlog ' -e '^$' "$W/$name.serial.log.out" | sed "s/^/# $name guest: /"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Copyright 2026 The sbat-add authors
-# test-uki.sh - sbat-add on unified kernel images built by the real ukify
+# test-ukify.sh - sbat-add on unified kernel images built by the real ukify
 # (Debian 13, 257) on the real systemd-stub (Debian 13's 257, Debian 12's
 # 252), without a VM (../vm/test-tpm.sh boots them with a software TPM):
 # - sbat-add's PCR 11 prediction (--print --json: uki.pcr11) equals what
