@@ -32,6 +32,10 @@ uki_tools() {
 	UKI_STUB252="$VM_CACHE/corpus/linuxx64.efi.stub"
 	UKI_MEASURE252=/usr/lib/systemd/systemd-measure
 	local fetch="run tests/integration/fetch-corpus.sh"
+	if [ ! -x "$UKI_MEASURE257" ] && command -v apt-get >/dev/null 2>&1; then
+		echo "# no Debian 13 tools in $UKI_TRIXIE: running fetch-corpus.sh"
+		SBAT_CORPUS_DIR="$VM_CACHE" bash "$UKI_HERE/fetch-corpus.sh" 2>&1 | sed 's/^/# /'
+	fi
 	if ! "$UKI_PY" -c 'import pefile' 2>/dev/null; then
 		UKI_WHY="$UKI_PY cannot import pefile (apt-get install python3-pefile)"
 	elif ! command -v openssl >/dev/null 2>&1; then
