@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Copyright 2026 The sbat-add authors
-"""Helpers of the UKI tests (test-ukify.sh, ../vm/test-tpm.sh).
+"""What the UKI tests (test-ukify.sh, ../vm/test-tpm.sh) do in Python.
 
   uki-tool.py sections IMAGE DIR
       write the data of each section of IMAGE to DIR/NAME (the name without
