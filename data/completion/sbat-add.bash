@@ -51,13 +51,17 @@ _sbat_add()
 		mapfile -t COMPREPLY < <(compgen -P "$prefix" -W 'latest automatic' -- "$cur")
 		return 0
 		;;
+	--pcrsig)
+		mapfile -t COMPREPLY < <(compgen -P "$prefix" -W 'drop keep' -- "$cur")
+		return 0
+		;;
 	esac
 	[ -z "$prefix" ] || return 0
 
 	case "$cur" in
 	-*)
 		mapfile -t COMPREPLY < <(compgen -W '--file --csv --output --merge --force
-			--relocate --remove --strip-signature --dry-run --print --json
+			--relocate --remove --strip-signature --pcrsig --dry-run --print --json
 			--check-level --level-payload --lint --lock-timeout --no-sync --esp --quiet
 			--verbose --help --version
 			-f -c -o -n -p -q -v -h -V' -- "$cur")

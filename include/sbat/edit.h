@@ -12,6 +12,7 @@
 #include "error.h"
 #include "output.h"
 #include "image.h"
+#include "uki.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,12 +31,26 @@ typedef enum sbat_edit_action {
 #define SBAT_RETIRED_SECTION_NAME ".oldsbat"
 
 /*
+ * What an edit does to a UKI's .pcrsig when it changes PCR 11 (see uki.h):
+ * the signatures in it no longer match the image afterwards.
+ */
+typedef enum sbat_pcrsig_mode {
+	SBAT_PCRSIG_REFUSE = 0, /* refuse the edit (SBAT_E_PCRSIG); the default */
+	SBAT_PCRSIG_DROP,       /* edit, and take .pcrsig out (rename and zero it when it is not the last section) */
+	SBAT_PCRSIG_KEEP,       /* edit, and keep .pcrsig as it is, stale (the report says so) */
+} sbat_pcrsig_mode;
+
+/* What a .pcrsig that is not the last section is renamed to by SBAT_PCRSIG_DROP. */
+#define SBAT_RETIRED_PCRSIG_NAME ".oldpsig"
+
+/*
  * The options of an edit. `size` must be sizeof(sbat_edit_opts) as the
  * caller was compiled: start from SBAT_EDIT_OPTS_INIT (or call
  * sbat_edit_opts_init), then set the fields. A size the library does not
  * know is refused (SBAT_E_ABI), so a structure that grows in a later version
- * is never read past its caller's end. NULL options mean the defaults (all
- * 0).
+ * is never read past its caller's end; the size of 0.2's structure (up to
+ * dry_run) is still taken, its callers getting the defaults of the later
+ * fields. NULL options mean the defaults (all 0).
  */
 typedef struct sbat_edit_opts {
 	size_t size;         /* sizeof(sbat_edit_opts): SBAT_EDIT_OPTS_INIT sets it */
@@ -46,12 +61,15 @@ typedef struct sbat_edit_opts {
 	int dry_run;         /* sbat_edit_fd: write only the headers and new data, leave the copied
 	                            data a hole, and verify what was written (temporary space stays
 	                            small); the output is then only fit to be discarded */
+	/* since 0.3 */
+	int pcrsig;   /* sbat_pcrsig_mode: a UKI whose .pcrsig the edit makes stale */
+	int reserved; /* 0 */
 } sbat_edit_opts;
 
 /* Options with every field 0 (the defaults) and the size set. */
 #define SBAT_EDIT_OPTS_INIT                                                                                            \
 	{                                                                                                              \
-		sizeof(sbat_edit_opts), 0, 0, 0, 0, 0                                                                  \
+		sizeof(sbat_edit_opts), 0, 0, 0, 0, 0, 0, 0                                                            \
 	}
 
 /* The same for options that already exist: zeroes *opts and sets its size. */
@@ -65,7 +83,18 @@ SBAT_API void sbat_edit_opts_init(sbat_edit_opts *opts);
  * (SBAT_EDIT_REPORT_VERSION of the library that filled it; 1: the fields
  * below).
  */
-#define SBAT_EDIT_REPORT_VERSION 1u
+#define SBAT_EDIT_REPORT_VERSION 2u
+
+/* sbat_edit_report.uki (version 2): what the edit means for a UKI and its TPM measurements */
+enum {
+	SBAT_EDIT_UKI = 1u << 0,            /* the image is a UKI (see uki.h) */
+	SBAT_EDIT_PCR11_CHANGED = 1u << 1,  /* the edit changes what its stub measures into PCR 11 */
+	SBAT_EDIT_HAS_PCRSIG = 1u << 2,     /* it carries .pcrsig (signed PCR 11 values) */
+	SBAT_EDIT_HAS_PCRPKEY = 1u << 3,    /* it carries .pcrpkey (the key those are signed with) */
+	SBAT_EDIT_PCRSIG_KEPT = 1u << 4,    /* SBAT_PCRSIG_KEEP: .pcrsig kept, no longer matching */
+	SBAT_EDIT_PCRSIG_REMOVED = 1u << 5, /* SBAT_PCRSIG_DROP: .pcrsig (the last section) taken out */
+	SBAT_EDIT_PCRSIG_RETIRED = 1u << 6, /* SBAT_PCRSIG_DROP: .pcrsig renamed SBAT_RETIRED_PCRSIG_NAME and zeroed */
+};
 
 typedef struct sbat_edit_report {
 	unsigned version; /* set by the library: SBAT_EDIT_REPORT_VERSION */
@@ -85,8 +114,11 @@ typedef struct sbat_edit_report {
 	uint64_t data_shift;         /* section data moved this far to make header room */
 	int retired_index;           /* section renamed SBAT_RETIRED_SECTION_NAME, or -1 */
 	uint64_t output_size;
-	int unchanged;        /* output is byte-identical to the input */
-	uint64_t reserved[8]; /* zeroed by the library; later versions' fields */
+	int unchanged; /* output is byte-identical to the input */
+	/* version 2 */
+	uint32_t uki;         /* SBAT_EDIT_UKI_* and SBAT_EDIT_PCR* bits */
+	int32_t pcrsig_index; /* the (first) .pcrsig section, -1 if none */
+	uint64_t reserved[7]; /* zeroed by the library; later versions' fields */
 } sbat_edit_report;
 
 /*
@@ -125,6 +157,17 @@ SBAT_API sbat_err sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *
                                sbat_diag *reterr);
 
 SBAT_API const char *sbat_edit_action_name(sbat_edit_action action);
+
+/*
+ * The image as this edit would make it, seen as a UKI (see uki.h): plans
+ * the edit as sbat_edit does, writes nothing, and returns in *ret the UKI
+ * the output would be (NULL when it is not one). Its sections are the
+ * input's except the new .sbat (a copy of payload is kept); hash them with
+ * sbat_uki_predict and the input file's descriptor. A refused edit returns
+ * the refusal.
+ */
+SBAT_API sbat_err sbat_edit_predict_uki(const sbat_image *img, const uint8_t *payload, size_t payload_len,
+                                        const sbat_edit_opts *opts, sbat_uki **ret, sbat_diag *reterr);
 
 #ifdef __cplusplus
 }

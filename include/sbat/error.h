@@ -54,6 +54,10 @@ typedef enum sbat_err {
 	/* UEFI variables */
 	SBAT_E_EFIVAR, /* a boot variable (BootOrder, Boot####, ...) or device path is malformed */
 
+	/* unified kernel images and the TPM */
+	SBAT_E_PCRSIG, /* the edit changes PCR 11 of a UKI whose .pcrsig signs it: the policy would go stale */
+	SBAT_E_UKI,    /* a UKI section (.pcrsig JSON, a measured section's sizes) is malformed */
+
 	SBAT__ERR_MAX
 } sbat_err;
 

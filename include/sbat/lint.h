@@ -29,6 +29,7 @@ enum {
 	SBAT_LOADER_STRICT = 1u << 3,       /* strict PE loaders (OpenCore, PeCoffLib2) */
 	SBAT_LOADER_SYSTEMD_STUB = 1u << 4, /* systemd-stub loading an inner kernel itself */
 	SBAT_LOADER_SIGNING = 1u << 5,      /* sbsign, pesign: Authenticode hashing and signing */
+	SBAT_LOADER_TPM = 1u << 6,          /* TPM2 unlocking with a signed PCR 11 policy (systemd-cryptsetup) */
 };
 
 typedef struct sbat_lint_finding {

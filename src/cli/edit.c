@@ -11,6 +11,7 @@
 #include "csv_args.h"
 #include "messages.h"
 #include "options.h"
+#include "uki.h"
 
 /*
  * --merge: the image's own .sbat rows first, then the new file's, one
@@ -104,6 +105,7 @@ edit_opts(const cli_opts *o)
 	eo.remove = o->remove;
 	eo.write_unchanged = o->output != NULL;
 	eo.dry_run = o->dry_run;
+	eo.pcrsig = o->pcrsig;
 	return eo;
 }
 
@@ -170,6 +172,9 @@ cli_run_edit(const cli_opts *o)
 		goto out;
 	}
 	/* said once the edit is known to work */
+	if (o->verbose)
+		cli_describe_pcr11(o, img, sbat_mapped_file_fd(file), &eo, payload, payload_len);
+	cli_uki_notes(o, img, &report);
 	if (!o->merge && !o->remove && !o->quiet)
 		cli_warn_dropped_rows(o, img, payload, payload_len);
 	if (o->dry_run)

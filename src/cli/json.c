@@ -145,8 +145,106 @@ print_sbat(FILE *out, const sbat_image *img)
 	sbat_csv_free(csv);
 }
 
+/* A digest as lower-case hex. */
+static void
+print_hex(FILE *out, const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	fputc('"', out);
+	for (i = 0; i < n; i++)
+		fprintf(out, "%02x", p[i]);
+	fputc('"', out);
+}
+
+/* A profile's (-1: the default boot's) measured sections, as a JSON array. */
+static void
+print_measured(FILE *out, const sbat_uki *uki, int profile)
+{
+	unsigned i, n = sbat_uki_measured_count(uki, profile);
+
+	fputc('[', out);
+	for (i = 0; i < n; i++) {
+		fputs(i ? ", " : "", out);
+		cli_json_cstr(out, sbat_uki_measured_name(uki, profile, i));
+	}
+	fputc(']', out);
+}
+
+/* {"sha256": {"stub": HEX, "enter-initrd": HEX, ...}} */
+static void
+print_pcr11(FILE *out, const sbat_uki *uki, int profile)
+{
+	unsigned ph;
+
+	fputs("{\"sha256\": {", out);
+	for (ph = 0; ph < SBAT_UKI_PHASES; ph++) {
+		fprintf(out, "%s\"%s\": ", ph ? ", " : "", sbat_uki_phase_name(ph));
+		print_hex(out, sbat_uki_pcr11(uki, profile, ph), SBAT_UKI_DIGEST_SIZE);
+	}
+	fputs("}}", out);
+}
+
+static void
+print_profiles(FILE *out, const sbat_uki *uki, int predicted)
+{
+	unsigned p, n = sbat_uki_profile_count(uki);
+
+	if (!n)
+		return;
+	fputs(",\n    \"profiles\": [", out);
+	for (p = 0; p < n; p++) {
+		fprintf(out, "%s\n      {\"index\": %u, \"measured_sections\": ", p ? "," : "", p);
+		print_measured(out, uki, (int)p);
+		fputs(", \"pcr11\": ", out);
+		if (predicted)
+			print_pcr11(out, uki, (int)p);
+		else
+			fputs("null", out);
+		fputc('}', out);
+	}
+	fputs("\n    ]", out);
+}
+
+/*
+ * "uki": the stub, what it measures and the PCR 11 values it and the boot
+ * phases will produce; absent for an image that is not a UKI. fd: the
+ * image's file, read through a small buffer (-1: its mapping).
+ */
+static void
+print_uki(FILE *out, const sbat_image *img, int fd)
+{
+	sbat_uki *uki = NULL;
+	sbat_diag d;
+	int predicted;
+
+	if (sbat_uki_inspect(img, &uki, &d) != SBAT_OK || !uki)
+		return;
+	predicted = sbat_uki_predict(uki, fd, &d) == SBAT_OK;
+	fputs("  \"uki\": {\n    \"stub\": \"systemd-stub\",\n    \"stub_version\": ", out);
+	if (sbat_uki_stub_version(uki))
+		cli_json_cstr(out, sbat_uki_stub_version(uki));
+	else
+		fputs("null", out);
+	fputs(",\n    \"measured_sections\": ", out);
+	print_measured(out, uki, -1);
+	fputs(",\n    \"pcr11\": ", out);
+	if (predicted) {
+		print_pcr11(out, uki, -1);
+	} else {
+		fputs("null,\n    \"error\": {\"what\": ", out);
+		cli_json_cstr(out, d.what ? d.what : sbat_strerror(d.code));
+		fprintf(out, ", \"offset\": %" PRIu64 "}", d.offset);
+	}
+	print_profiles(out, uki, predicted);
+	fprintf(out, ",\n    \"pcrsig\": %s,\n    \"pcrpkey\": %s\n  },\n",
+	        sbat_image_find_section(img, ".pcrsig") >= 0 ? "true" : "false",
+	        sbat_image_find_section(img, ".pcrpkey") >= 0 ? "true" : "false");
+	sbat_uki_free(uki);
+}
+
 void
-cli_print_json(FILE *out, const char *file, const sbat_image *img)
+cli_print_json(FILE *out, const char *file, const sbat_image *img, int fd)
 {
 	const sbat_image_info *i = sbat_image_get_info(img);
 
@@ -170,6 +268,7 @@ cli_print_json(FILE *out, const char *file, const sbat_image *img)
 	if (i->cert_size)
 		fprintf(out, "\"offset\": %" PRIu32 ", \"size\": %" PRIu32 "}", i->cert_offset, i->cert_size);
 	fputs(",\n", out);
+	print_uki(out, img, fd);
 	print_sections(out, img);
 	print_sbat(out, img);
 	fputs("}\n", out);

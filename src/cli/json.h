@@ -14,8 +14,9 @@ void cli_json_cstr(FILE *out, const char *s);
 
 /*
  * Describe the image as one JSON object on `out`: headers, sections, the
- * layout around them and the .sbat rows (or why they do not validate).
+ * layout around them and the .sbat rows (or why they do not validate),
+ * and for a UKI its stub and PCR 11 values (fd: the image's file).
  */
-void cli_print_json(FILE *out, const char *file, const sbat_image *img);
+void cli_print_json(FILE *out, const char *file, const sbat_image *img, int fd);
 
 #endif

@@ -25,7 +25,7 @@ print_loaders(FILE *f, unsigned loaders, int json)
 	unsigned bit;
 	int n = 0;
 
-	for (bit = 1; bit && bit <= SBAT_LOADER_SIGNING; bit <<= 1) {
+	for (bit = 1; bit && bit <= SBAT_LOADER_TPM; bit <<= 1) {
 		const char *name = loaders & bit ? sbat_lint_loader_name(bit) : NULL;
 
 		if (!name)

@@ -29,6 +29,7 @@ enum {
 	ARG_LINT,
 	ARG_NO_SYNC,
 	ARG_ESP,
+	ARG_PCRSIG,
 };
 
 static const struct option long_options[] = {
@@ -48,6 +49,7 @@ static const struct option long_options[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "no-sync", no_argument, NULL, ARG_NO_SYNC },
 	{ "esp", required_argument, NULL, ARG_ESP },
+	{ "pcrsig", required_argument, NULL, ARG_PCRSIG },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "print", no_argument, NULL, 'p' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -67,7 +69,9 @@ usage(FILE *out)
 	        "                (IMAGE|DIR... | --csv CSV...)\n"
 	        "       %s --check-level next [--esp DIR]\n"
 	        "       %s --lint [--json] IMAGE...\n"
-	        "\n"
+	        "\n",
+	        cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, cli_progname);
+	fprintf(out,
 	        "Insert, replace or remove the .sbat section (UEFI Secure Boot Advanced\n"
 	        "Targeting metadata) of a PE/COFF image: an x86 bzImage, an arm64/riscv EFI\n"
 	        "kernel or an EFI application. Every byte that does not have to change is kept.\n"
@@ -85,6 +89,9 @@ usage(FILE *out)
 	        "                          section (the old one becomes zeroed \"" SBAT_RETIRED_SECTION_NAME "\")\n"
 	        "      --remove            take .sbat out of IMAGE instead of writing one\n"
 	        "      --strip-signature   remove a certificate table instead of refusing\n"
+	        "      --pcrsig=drop|keep  edit a UKI whose .pcrsig (signed PCR 11 values) the\n"
+	        "                          edit makes stale instead of refusing: drop removes\n"
+	        "                          .pcrsig, keep keeps it as it is (with a warning)\n"
 	        "  -n, --dry-run           check and plan the edit, write nothing; print the old\n"
 	        "                          and new .sbat as a unified diff\n"
 	        "  -p, --print             print each image's .sbat CSV and exit\n"
@@ -126,7 +133,6 @@ usage(FILE *out)
 	        "5 warnings but no errors (--lint),\n"
 	        "6 no SbatLevel on this machine (--check-level running).\n"
 	        "With several images --check-level exits with the first of 4, 1, 3 that applies.\n",
-	        cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, cli_progname,
 	        CLI_LOCK_TIMEOUT_DEFAULT);
 }
 
@@ -209,6 +215,18 @@ parse_lock_timeout(const char *arg, cli_opts *o)
 }
 
 static parse_result
+parse_pcrsig(const char *arg, cli_opts *o)
+{
+	if (strcmp(arg, "drop") == 0)
+		o->pcrsig = SBAT_PCRSIG_DROP;
+	else if (strcmp(arg, "keep") == 0)
+		o->pcrsig = SBAT_PCRSIG_KEEP;
+	else
+		return usage_error("--pcrsig takes 'drop' or 'keep', not", arg);
+	return PARSE_RUN;
+}
+
+static parse_result
 parse_level_payload(const char *arg, cli_opts *o)
 {
 	if (strcmp(arg, "latest") == 0)
@@ -262,6 +280,7 @@ take_option(int c, char **argv, cli_opts *o)
 	case ARG_LINT: o->lint = 1; break;
 	case ARG_LOCK_TIMEOUT: return parse_lock_timeout(optarg, o);
 	case ARG_LEVEL_PAYLOAD: return parse_level_payload(optarg, o);
+	case ARG_PCRSIG: return parse_pcrsig(optarg, o);
 	case 'n': o->dry_run = 1; break;
 	case 'p': o->print = 1; break;
 	case 'v': o->verbose = 1; break;
@@ -409,7 +428,7 @@ check_read_modes(cli_opts *o)
 		                                           "--no-sync goes with an edit, not with",
 		                   o->print ? "--print" : "--check-level");
 	if (o->output || o->strip_signature || o->dry_run || o->relocate || o->remove || o->merge || o->force ||
-	    (o->print && o->csv))
+	    o->pcrsig || (o->print && o->csv))
 		return usage_error(o->print ? "--print takes only an IMAGE (and --json)" :
 		                              "--check-level takes only IMAGEs and directories, or --csv FILEs",
 		                   NULL);
@@ -449,7 +468,8 @@ check_lint_mode(int argc, char **argv, cli_opts *o)
 	int i;
 
 	if (o->print || o->check_level || o->csv || o->output || o->strip_signature || o->dry_run || o->relocate ||
-	    o->remove || o->merge || o->force || o->level_payload_given || o->lock_timeout_given || o->no_sync)
+	    o->remove || o->merge || o->force || o->level_payload_given || o->lock_timeout_given || o->no_sync ||
+	    o->pcrsig)
 		return usage_error("--lint takes only IMAGE arguments (and --json)", NULL);
 	if (o->image) {
 		static char *only[1];

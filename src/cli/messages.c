@@ -94,6 +94,9 @@ advice(const sbat_diag *d)
 	case SBAT_E_SIGNED: return "; sign after editing, or pass --strip-signature";
 	case SBAT_E_SBAT_NO_ROOM: return d->size_needed ? "; use --relocate" : "";
 	case SBAT_E_LOCKED: return " (see --lock-timeout)";
+	case SBAT_E_PCRSIG:
+		return "; rebuild the UKI with ukify, or sign its new PCR 11 values with systemd-measure sign, or "
+		       "pass --pcrsig=drop (remove .pcrsig) or --pcrsig=keep (keep it, stale)";
 	default: return "";
 	}
 }

@@ -51,6 +51,7 @@ typedef struct cli_opts {
 	int lint;
 	int quiet;     /* no warnings */
 	int no_sync;   /* skip fsync of the result and its directory */
+	int pcrsig;    /* --pcrsig: SBAT_PCRSIG_DROP or SBAT_PCRSIG_KEEP; 0 (refuse) when not given */
 	char **images; /* --lint, --print: the images named on the command line */
 	int n_images;
 } cli_opts;

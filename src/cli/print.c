@@ -106,7 +106,7 @@ print_one(const cli_opts *o, const char *file)
 	if (o->verbose)
 		cli_describe_image(file, img);
 	if (o->json) {
-		cli_print_json(stdout, file, img);
+		cli_print_json(stdout, file, img, sbat_mapped_file_fd(mapped));
 		/* the JSON says so too, but scripts test the status: the same as without --json */
 		if (sbat_image_get_info(img)->sbat_count == 0)
 			status = EXIT_NO_SBAT;

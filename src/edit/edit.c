@@ -2,6 +2,7 @@
 /* Copyright 2026 The sbat-add authors */
 /* edit.c - parse, plan, emit and verify: the entry points that change .sbat */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -38,37 +39,58 @@
 
 /* A plan is a few KiB: on the heap, not the stack. */
 typedef struct work {
-	const sbat_pe *pe;
+	const sbat_pe *pe; /* the input as the plan sees it (without a .pcrsig it drops) */
 	plan p;
 } work;
+
+static void
+work_free(work *w)
+{
+	if (w) {
+		sbat_plan_release(&w->p);
+		free(w);
+	}
+}
 
 static sbat_err
 prepare(work **ret, const sbat_image *img, const uint8_t *payload, size_t payload_len, const sbat_edit_opts *opts,
         sbat_diag *d)
 {
-	work *w = malloc(sizeof(*w));
+	work *w = calloc(1, sizeof(*w));
 	sbat_err err;
 
 	if (!w)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
-	w->pe = &img->pe;
 	err = sbat_plan_build(&img->pe, img->buf, img->len, payload, payload_len, opts, &w->p, d);
 	if (err) {
-		free(w);
+		work_free(w);
 		return err;
 	}
+	w->pe = sbat_plan_input(&w->p, &img->pe);
 	*ret = w;
 	return SBAT_OK;
 }
 
-/* Options from a caller built against another layout are refused, not misread. */
-static sbat_err
-check_opts(const sbat_edit_opts *opts, sbat_diag *d)
+sbat_err
+sbat_edit_normalize_opts(const sbat_edit_opts *opts, sbat_edit_opts *ret, sbat_diag *d)
 {
-	if (opts && opts->size != sizeof(sbat_edit_opts))
+	/* 0.2's structure ended with dry_run */
+	const size_t v1 = (offsetof(sbat_edit_opts, pcrsig) + sizeof(size_t) - 1) / sizeof(size_t) * sizeof(size_t);
+
+	memset(ret, 0, sizeof(*ret));
+	ret->size = sizeof(*ret);
+	if (!opts)
+		return SBAT_OK;
+	/* options from a caller built against another layout are refused, not misread */
+	if (opts->size != sizeof(sbat_edit_opts) && opts->size != v1)
 		return diag_fail(d, SBAT_E_ABI,
 		                 "the edit options' size field is not sizeof(sbat_edit_opts) of this library "
 		                 "(start from SBAT_EDIT_OPTS_INIT)");
+	memcpy(ret, opts, opts->size == v1 ? offsetof(sbat_edit_opts, pcrsig) : sizeof(*ret));
+	ret->size = sizeof(*ret);
+	if (ret->pcrsig < SBAT_PCRSIG_REFUSE || ret->pcrsig > SBAT_PCRSIG_KEEP)
+		return diag_fail(d, SBAT_E_ABI,
+		                 "the edit options' pcrsig is not one of SBAT_PCRSIG_REFUSE, DROP, KEEP");
 	return SBAT_OK;
 }
 
@@ -85,14 +107,15 @@ sbat_edit(const sbat_image *img, const uint8_t *payload, size_t payload_len, con
 {
 	const uint8_t *in = img->buf;
 	size_t in_len = img->len;
+	sbat_edit_opts o;
 	work *w;
 	sink s;
 	sbat_err err;
 
-	err = check_opts(opts, d);
+	err = sbat_edit_normalize_opts(opts, &o, d);
 	if (err)
 		return err;
-	err = prepare(&w, img, payload, payload_len, opts, d);
+	err = prepare(&w, img, payload, payload_len, &o, d);
 	if (err)
 		return err;
 	s.mem = malloc((size_t)w->p.output_size);
@@ -110,7 +133,7 @@ sbat_edit(const sbat_image *img, const uint8_t *payload, size_t payload_len, con
 		err = sbat_verify_kept(&w->p, w->pe, in, s.mem, UINT64_MAX, 0, d);
 	if (err) {
 		free(s.mem);
-		free(w);
+		work_free(w);
 		return err;
 	}
 	w->p.report.unchanged = sbat_plan_is_identity(&w->p, in, in_len, payload) &&
@@ -119,7 +142,7 @@ sbat_edit(const sbat_image *img, const uint8_t *payload, size_t payload_len, con
 	*ret_out_len = (size_t)w->p.output_size;
 	if (ret_report)
 		*ret_report = w->p.report;
-	free(w);
+	work_free(w);
 	return SBAT_OK;
 }
 
@@ -296,12 +319,14 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 	work *w;
 	struct stat before;
 	int identity, dry_run;
+	sbat_edit_opts o;
 	sbat_err err;
 
-	err = check_opts(opts, d);
+	err = sbat_edit_normalize_opts(opts, &o, d);
 	if (err)
 		return err;
-	dry_run = opts && opts->dry_run;
+	opts = &o;
+	dry_run = opts->dry_run;
 	if (in_fd >= 0 && fstat(in_fd, &before) != 0)
 		return diag_fail_errno(d, SBAT_E_IO, "cannot stat the input", errno);
 	if (in_fd >= 0 && (uint64_t)before.st_size != in_len)
@@ -311,21 +336,21 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 		return err;
 	/* nothing would change and there is no checksum to recompute: write nothing */
 	identity = sbat_plan_is_identity(&w->p, in, in_len, payload);
-	if (identity && !w->p.update_checksum && !(opts && opts->write_unchanged)) {
+	if (identity && !w->p.update_checksum && !opts->write_unchanged) {
 		w->p.report.unchanged = 1;
 		w->p.report.new_checksum = w->p.report.old_checksum;
 		goto done;
 	}
 	err = write_and_verify(w, img, in_fd, &before, payload, payload_len, dry_run, out, d);
 	if (err) {
-		free(w);
+		work_free(w);
 		return err;
 	}
 	w->p.report.unchanged = identity && w->p.report.new_checksum == w->p.report.old_checksum;
 done:
 	if (ret_report)
 		*ret_report = w->p.report;
-	free(w);
+	work_free(w);
 	return SBAT_OK;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
 /* plan.c - choose where .sbat goes, which bytes move and which header fields change */
+#include <stdlib.h>
 #include <string.h>
 
 #include "edit/plan.h"
@@ -137,8 +138,8 @@ is_filler(const sbat_pe *pe, const uint8_t *p, uint64_t off, uint64_t n)
  * Where an input byte lands in the output, by the copy extents; 0 when it
  * is not copied (it lies in data the edit drops or overwrites).
  */
-static int
-map_offset(const plan *p, uint64_t in_off, uint64_t *ret)
+int
+sbat_plan_map_offset(const plan *p, uint64_t in_off, uint64_t *ret)
 {
 	uint64_t pos = 0;
 	unsigned i;
@@ -171,19 +172,19 @@ fix_file_offsets(const sbat_pe *pe, plan *p, int skip)
 
 		if ((int)i == skip || s->size_of_raw_data == 0)
 			continue;
-		if (map_offset(p, s->pointer_to_raw_data, &out) && out != s->pointer_to_raw_data)
+		if (sbat_plan_map_offset(p, s->pointer_to_raw_data, &out) && out != s->pointer_to_raw_data)
 			add_patch32(p, s->header_offset + SH_POINTER_TO_RAW_DATA, (uint32_t)out);
 	}
 	for (i = 0; i < pe->debug_count; i++) {
 		const sbat_pe_debug_entry *e = &pe->debug[i];
 		uint64_t field;
 
-		if (e->pointer_to_raw_data == 0 || !map_offset(p, e->field_offset, &field))
+		if (e->pointer_to_raw_data == 0 || !sbat_plan_map_offset(p, e->field_offset, &field))
 			continue;
-		if (map_offset(p, e->pointer_to_raw_data, &out) && out != e->pointer_to_raw_data)
+		if (sbat_plan_map_offset(p, e->pointer_to_raw_data, &out) && out != e->pointer_to_raw_data)
 			add_patch32(p, field, (uint32_t)out);
 	}
-	if (pe->pointer_to_symbol_table != 0 && map_offset(p, pe->pointer_to_symbol_table, &out) &&
+	if (pe->pointer_to_symbol_table != 0 && sbat_plan_map_offset(p, pe->pointer_to_symbol_table, &out) &&
 	    out != pe->pointer_to_symbol_table)
 		add_patch32(p, pe->off_pointer_to_symbol_table, (uint32_t)out);
 }
@@ -211,7 +212,7 @@ report_tail(plan *p, const tail *t)
 	p->report.overlay_offset = t->start;
 	p->report.overlay_size = t->end - t->start;
 	if (t->end > t->start)
-		map_offset(p, t->start, &out);
+		sbat_plan_map_offset(p, t->start, &out);
 	p->report.overlay_new_offset = out;
 }
 
@@ -412,7 +413,7 @@ retire_section(const sbat_pe *pe, plan *p, int index)
 	uint64_t data;
 
 	add_patch_bytes(p, old->header_offset + SH_NAME, SBAT_RETIRED_SECTION_NAME, 8);
-	if (map_offset(p, old->pointer_to_raw_data, &data))
+	if (sbat_plan_map_offset(p, old->pointer_to_raw_data, &data))
 		add_patch_zero(p, data, old->size_of_raw_data);
 	p->report.action = SBAT_ACTION_RELOCATE;
 	p->report.retired_index = index;
@@ -850,8 +851,8 @@ finish_plan(const sbat_pe *pe, plan *p, const tail *t, sbat_diag *d)
 }
 
 sbat_err
-sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
-                const sbat_edit_opts *opts, plan *p, sbat_diag *d)
+sbat_plan_core(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
+               const sbat_edit_opts *opts, plan *p, sbat_diag *d)
 {
 	static const sbat_edit_opts defaults;
 	tail t;
@@ -860,6 +861,7 @@ sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8
 	memset(p, 0, sizeof(*p));
 	p->report.version = SBAT_EDIT_REPORT_VERSION;
 	p->report.retired_index = -1;
+	p->report.pcrsig_index = -1;
 	if (!opts)
 		opts = &defaults;
 	if (pe->file_size != in_len)
@@ -891,4 +893,156 @@ sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8
 		                    "would invalidate the signature",
 		                    pe->off_cert_dir);
 	return err ? err : finish_plan(pe, p, &t, d);
+}
+
+sbat_err
+sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
+                const sbat_edit_opts *opts, plan *p, sbat_diag *d)
+{
+	static const sbat_edit_opts defaults;
+	sbat_err err;
+
+	if (!opts)
+		opts = &defaults;
+	err = sbat_plan_core(pe, in, in_len, payload, payload_len, opts, p, d);
+	return err ? err : sbat_plan_uki(pe, in, in_len, payload, payload_len, opts, p, d);
+}
+
+void
+sbat_plan_release(plan *p)
+{
+	free(p->base);
+	p->base = NULL;
+}
+
+const sbat_pe *
+sbat_plan_input(const plan *p, const sbat_pe *pe)
+{
+	return p->base ? p->base : pe;
+}
+
+/* 1 if section i's 8-byte name is .pcrsig. */
+static int
+is_pcrsig(const sbat_pe *pe, unsigned i)
+{
+	return memcmp(pe->sections[i].name, ".pcrsig", 8) == 0;
+}
+
+/*
+ * The input as the .sbat edit sees it once a last .pcrsig is taken out: it
+ * must be the last section in the table, the file and memory, with nothing
+ * after its data (no trailing data, no certificate table). The zero
+ * padding before its data goes with it. Returns a malloc'ed model, with
+ * *ret_removed its index (-1 when it stays: the copy is then the input's).
+ */
+static sbat_pe *
+without_last_pcrsig(const sbat_pe *pe, const uint8_t *in, int *ret_removed)
+{
+	unsigned i = pe->number_of_sections - 1u;
+	const sbat_pe_section *s = &pe->sections[i];
+	uint64_t cut, end = (uint64_t)s->pointer_to_raw_data + s->size_of_raw_data, mem_end, rest;
+	sbat_pe *b = malloc(sizeof(*b));
+
+	*ret_removed = -1;
+	if (!b)
+		return NULL;
+	*b = *pe;
+	if (pe->number_of_sections < 2 || !is_pcrsig(pe, i) || !is_highest_section(pe, i) || pe->cert_size != 0 ||
+	    pe->data_end != pe->raw_end || (s->size_of_raw_data != 0 && end != pe->raw_end))
+		return b;
+	cut = raw_end_without(pe, i);
+	if (s->size_of_raw_data != 0 &&
+	    (cut > s->pointer_to_raw_data || !sbat_plan_all_bytes(in + cut, s->pointer_to_raw_data - cut, 0)))
+		cut = s->pointer_to_raw_data;
+	b->number_of_sections--;
+	b->section_table_end -= SH_SIZE;
+	b->raw_end = b->data_end = cut;
+	b->virtual_end = virtual_end_without(pe, i);
+	/* SizeOfImage shrinks only when .pcrsig was what defined it (as plan_remove does) */
+	if (!ckd_align_u64(&mem_end, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
+	                   pe->section_alignment) &&
+	    mem_end == pe->size_of_image && !ckd_image_size(&rest, pe, b->virtual_end) && rest >= pe->size_of_headers)
+		b->size_of_image = (uint32_t)rest;
+	b->size_of_initialized_data -= pe->size_of_initialized_data >= s->size_of_raw_data ?
+	                                   s->size_of_raw_data :
+	                                   pe->size_of_initialized_data;
+	*ret_removed = (int)i;
+	return b;
+}
+
+/* Put the patches [from, n_patches) before all others: the .sbat edit's own then win where both write. */
+static void
+patches_first(plan *p, unsigned from)
+{
+	patch tmp;
+	unsigned i, j;
+
+	for (i = from; i < p->n_patches; i++) {
+		tmp = p->patches[i];
+		for (j = i; j > i - from; j--)
+			p->patches[j] = p->patches[j - 1];
+		p->patches[i - from] = tmp;
+	}
+}
+
+/* The removed .pcrsig's header, count, SizeOfImage and SizeOfInitializedData, under the edit's patches. */
+static void
+patch_removed_pcrsig(const sbat_pe *pe, const sbat_pe *b, plan *p, int removed)
+{
+	unsigned first = p->n_patches;
+
+	add_patch_bytes(p, pe->sections[removed].header_offset, zero_header, SH_SIZE);
+	add_patch16(p, pe->off_number_of_sections, b->number_of_sections);
+	add_patch32(p, pe->off_size_of_image, b->size_of_image);
+	add_patch32(p, pe->off_size_of_initialized_data, b->size_of_initialized_data);
+	patches_first(p, first);
+	p->report.uki |= SBAT_EDIT_PCRSIG_REMOVED;
+}
+
+/* Every other .pcrsig stays in place, renamed and zero-filled: no reader takes it for one. */
+static void
+retire_pcrsigs(const sbat_pe *b, plan *p)
+{
+	unsigned i;
+	uint64_t data;
+
+	for (i = 0; i < b->number_of_sections; i++) {
+		const sbat_pe_section *s = &b->sections[i];
+
+		if (!is_pcrsig(b, i))
+			continue;
+		add_patch_bytes(p, s->header_offset + SH_NAME, SBAT_RETIRED_PCRSIG_NAME, 8);
+		if (s->size_of_raw_data && sbat_plan_map_offset(p, s->pointer_to_raw_data, &data))
+			add_patch_zero(p, data, s->size_of_raw_data);
+		p->dropped[i] = 1;
+		p->report.uki |= SBAT_EDIT_PCRSIG_RETIRED;
+	}
+}
+
+/*
+ * SBAT_PCRSIG_DROP: plan the .sbat edit again on the input without its
+ * last .pcrsig (when it can go), and retire the others.
+ */
+sbat_err
+sbat_plan_drop_pcrsig(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
+                      const sbat_edit_opts *opts, plan *p, sbat_diag *d)
+{
+	int removed;
+	sbat_pe *b = without_last_pcrsig(pe, in, &removed);
+	sbat_err err;
+
+	if (!b)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	err = sbat_plan_core(b, in, in_len, payload, payload_len, opts, p, d);
+	if (err) {
+		free(b);
+		return err;
+	}
+	p->base = b;
+	if (removed >= 0)
+		patch_removed_pcrsig(pe, b, p, removed);
+	retire_pcrsigs(b, p);
+	return p->overflow ?
+	           diag_fail(d, SBAT_E_LAYOUT, "internal error: the edit needs more patches than the plan holds") :
+	           SBAT_OK;
 }

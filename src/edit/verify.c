@@ -52,6 +52,31 @@ verify_headers(const sbat_pe *pe, const sbat_pe *in_pe, const uint8_t *in, const
 	return SBAT_OK;
 }
 
+/* A UKI's dropped .pcrsig: none is left; each retired one renamed and zero-filled. */
+static sbat_err
+verify_pcrsig_dropped(const plan *p, const sbat_pe *pe, const uint8_t *out, sbat_diag *d)
+{
+	unsigned i;
+	uint32_t k;
+
+	if (!(p->report.uki & (SBAT_EDIT_PCRSIG_REMOVED | SBAT_EDIT_PCRSIG_RETIRED)))
+		return SBAT_OK;
+	for (i = 0; i < pe->number_of_sections; i++) {
+		const sbat_pe_section *s = &pe->sections[i];
+
+		if (memcmp(s->name, ".pcrsig", 8) == 0)
+			return layout_fail(d, "output still has a .pcrsig section", s->header_offset);
+		if (i >= SBAT_PE_MAX_SECTIONS || !p->dropped[i])
+			continue;
+		if (memcmp(s->name, SBAT_RETIRED_PCRSIG_NAME, 8) != 0)
+			return layout_fail(d, "retired .pcrsig was not renamed", s->header_offset);
+		for (k = 0; k < s->size_of_raw_data; k++)
+			if (out[s->pointer_to_raw_data + k] != 0)
+				return layout_fail(d, "retired .pcrsig data is not zeroed", s->pointer_to_raw_data + k);
+	}
+	return SBAT_OK;
+}
+
 /* A retired .sbat is renamed and zero-filled; after a removal no .sbat is left. */
 static sbat_err
 verify_removed(const plan *p, const sbat_pe *pe, const uint8_t *out, sbat_diag *d)
@@ -69,7 +94,7 @@ verify_removed(const plan *p, const sbat_pe *pe, const uint8_t *out, sbat_diag *
 	}
 	if ((p->report.action == SBAT_ACTION_REMOVE || p->report.action == SBAT_ACTION_RETIRE) && pe->sbat_count != 0)
 		return layout_fail(d, "output still has a .sbat section", pe->off_number_of_sections);
-	return SBAT_OK;
+	return verify_pcrsig_dropped(p, pe, out, d);
 }
 
 /* The one .sbat: where planned, the payload then NUL padding, covered by VirtualSize, no relocations. */
@@ -311,7 +336,7 @@ sbat_verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const u
 	for (i = 0; i < in_pe->number_of_sections && !err; i++) {
 		const sbat_pe_section *s = &in_pe->sections[i];
 
-		if ((int)i != in_pe->sbat_index && s->size_of_raw_data)
+		if ((int)i != in_pe->sbat_index && !p->dropped[i] && s->size_of_raw_data)
 			err = verify_range_kept(p, s->pointer_to_raw_data,
 			                        (uint64_t)s->pointer_to_raw_data + s->size_of_raw_data, (int)i,
 			                        s->header_offset, d);

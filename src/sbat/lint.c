@@ -10,6 +10,7 @@
 #include "util/diag.h"
 #include "pe/image_internal.h"
 #include "pe/layout.h"
+#include "uki/lint.h"
 
 typedef struct linter {
 	const sbat_pe *pe;
@@ -330,6 +331,14 @@ lint_sbat(linter *l)
 	lint_sbat_section(l);
 }
 
+/* A UKI finding, through the one reporting path. */
+static void
+report_uki(void *ctx, sbat_lint_severity severity, const char *rule, const char *what, int section, uint64_t offset,
+           unsigned loaders)
+{
+	report(ctx, severity, rule, what, section, offset, loaders);
+}
+
 sbat_err
 sbat_lint(const sbat_image *img, sbat_lint_fn fn, void *ctx, sbat_lint_counts *ret_counts)
 {
@@ -351,6 +360,7 @@ sbat_lint(const sbat_image *img, sbat_lint_fn fn, void *ctx, sbat_lint_counts *r
 	lint_raw_ranges(&l);
 	lint_va_chain(&l);
 	lint_sbat(&l);
+	uki_lint(l.pe, l.buf, l.len, report_uki, &l);
 	if (ret_counts)
 		*ret_counts = l.counts;
 	return SBAT_OK;
@@ -366,6 +376,7 @@ sbat_lint_loader_name(unsigned loader)
 	case SBAT_LOADER_STRICT: return "strict-pe";
 	case SBAT_LOADER_SYSTEMD_STUB: return "systemd-stub";
 	case SBAT_LOADER_SIGNING: return "signing";
+	case SBAT_LOADER_TPM: return "tpm-unlock";
 	}
 	return NULL;
 }

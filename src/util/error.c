@@ -27,6 +27,8 @@ static const char *const messages[] = {
 	[SBAT_E_NO_SBATLEVEL] = "image has no .sbatlevel section",
 	[SBAT_E_ABI] = "a structure passed to the library has a size it does not know",
 	[SBAT_E_EFIVAR] = "malformed UEFI boot variable",
+	[SBAT_E_PCRSIG] = "the edit would make the UKI's signed PCR 11 policy stale",
+	[SBAT_E_UKI] = "malformed UKI section",
 };
 
 /* Adding a code without its message breaks the build here. */

@@ -158,7 +158,8 @@ check "usage errors created no files" test ! -e "$T/x"
 
 for img in "${images[@]}"; do
 	case "$img" in
-	no-room.efi | signed.efi) continue ;;
+	# a signed image, and a UKI whose .pcrsig the edit makes stale (test-uki.sh), are refused
+	no-room.efi | signed.efi | uki-257.efi | uki-257-pcrsig-mid.efi) continue ;;
 	esac
 	dir="$T/insert"
 	fresh "$img" "$dir"; f=$F

@@ -39,7 +39,7 @@ builddir=$2
 case $duration in
 '' | *[!0-9]*) usage ;;
 esac
-[ "$duration" -ge 4 ] || { echo "$0: DURATION_SECONDS must be at least 4" >&2; exit 2; }
+[ "$duration" -ge 9 ] || { echo "$0: DURATION_SECONDS must be at least 9" >&2; exit 2; }
 
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 fuzzdir=$srcdir/tests/fuzz
@@ -50,7 +50,7 @@ else
 	CC=${CC:-clang} meson setup "$builddir" "$srcdir" -Dfuzz=enabled -Db_lundef=false \
 		-Dtests=disabled -Dintegration=disabled
 fi
-ninja -C "$builddir" tests/fuzz/fuzz-edit tests/fuzz/fuzz-edit-fd tests/fuzz/fuzz-csv tests/fuzz/fuzz-loadopt
+ninja -C "$builddir" tests/fuzz/fuzz-edit tests/fuzz/fuzz-edit-fd tests/fuzz/fuzz-csv tests/fuzz/fuzz-loadopt tests/fuzz/fuzz-uki
 
 builddir=$(cd "$builddir" && pwd)
 work=$builddir/fuzz-work
@@ -93,12 +93,14 @@ run_one() {
 
 # the same total as ever: a third each for the two edit harnesses, the rest
 # shared by the CSV parser and the EFI load option and device path parser
+# the same total: a third each to the two edit harnesses, the rest shared by the three others
 third=$((duration / 3))
 rest=$((duration - 2 * third))
 run_one edit "$third"
 run_one edit-fd "$third" edit
-run_one csv $((rest - rest / 2))
-run_one loadopt $((rest / 2))
+run_one csv $((rest - 2 * (rest / 3)))
+run_one loadopt $((rest / 3))
+run_one uki $((rest / 3))
 
 echo "== summary"
 printf '%s\n' "${summary[@]}"

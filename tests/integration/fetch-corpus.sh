@@ -6,6 +6,8 @@
 # Downloads Debian 12 (bookworm) packages with `apt-get download`, unpacks
 # them with `dpkg-deb -x` and collects the PE/COFF images of interest in
 # "$SBAT_CORPUS_DIR/corpus", described by "$SBAT_CORPUS_DIR/corpus/MANIFEST.tsv".
+# The UKI tools of Debian 13 (trixie: ukify, systemd-stub and systemd-measure
+# 257) go to "$SBAT_CORPUS_DIR/trixie" (see below).
 #
 # Nothing is written into the source tree. The cache defaults to
 # ${XDG_CACHE_HOME:-$HOME/.cache}/sbat-add-corpus. Running it again only
@@ -296,6 +298,121 @@ if r="$(fetch_or_fail ipxe)"; then
 	f="$(one_file "$d" "boot/ipxe.efi" "usr/lib/ipxe/ipxe.efi")" &&
 		add "ipxe.efi" "$f" efi x64 noroom ipxe "$s" || FAILED=1
 fi
+
+# ------------------------------------------------ Debian 13 (trixie): UKIs
+# ukify 257 (Python, runs on Debian 12 with python3-pefile), systemd-stub 257
+# and systemd-measure 257 for the UKI tests (tests/integration/test-ukify.sh,
+# tests/vm/test-tpm.sh). systemd-measure 257 needs the C library and
+# libsystemd-shared of Debian 13; it runs through Debian 13's dynamic loader
+# with those libraries unpacked next to it (bin/systemd-measure is that
+# wrapper), so nothing is installed. A private apt configuration under
+# $CACHE/trixie reads the trixie index; the system's sources are not changed.
+# These files are not in MANIFEST.tsv (the edit checks of run.sh do not run
+# on them); the bookworm stub above stays the corpus's linuxx64.efi.stub.
+TRIXIE="$CACHE/trixie"
+TRIXIE_PKGS=(systemd-ukify systemd-boot-efi systemd libsystemd-shared libc6 libssl3t64
+	libtss2-esys-3.0.2-0t64 libtss2-mu-4.0.1-0t64 libtss2-rc0t64 libtss2-sys1t64)
+
+# trixie_apt apt-get|apt-cache ARGS...: the command on the private trixie configuration
+trixie_apt() {
+	local a="$TRIXIE/apt" cmd="$1"
+	shift
+	"$cmd" -o Dir::Etc::sourcelist="$a/sources.list" -o Dir::Etc::sourceparts="$a/sources.list.d" \
+		-o Dir::Etc::preferences="$a/preferences" -o Dir::Etc::preferencesparts="$a/preferences.d" \
+		-o Dir::State::Lists="$a/lists" -o Dir::State::status="$a/status" -o Dir::Cache="$a/cache" \
+		-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= -o APT::Architecture=amd64 \
+		-o APT::Architectures::=amd64 -o Acquire::Languages=none -o APT::Sandbox::User="$(id -un)" "$@"
+}
+
+TRIXIE_UPDATED=0
+trixie_update() {
+	[ "$TRIXIE_UPDATED" = 1 ] && return 0
+	TRIXIE_UPDATED=1
+	log "apt-get update (trixie, private configuration in $TRIXIE/apt)"
+	trixie_apt apt-get update -qq >/dev/null 2>"$TRIXIE/apt/update.err" || {
+		cat "$TRIXIE/apt/update.err" >&2
+		warn "apt-get update of the trixie index failed"
+		return 1
+	}
+}
+
+# trixie_deb PKG VERSION -> the cached .deb of that version, if there is one
+trixie_deb() {
+	local f
+	for f in "$TRIXIE/debs/${1}_${2//:/%3a}_amd64.deb" "$TRIXIE/debs/${1}_${2//:/%3a}_all.deb"; do
+		[ -s "$f" ] && { printf '%s\n' "$f"; return 0; }
+	done
+	return 1
+}
+
+# fetch_trixie PKG -> the .deb of PKG's trixie candidate in $TRIXIE/debs
+fetch_trixie() {
+	local pkg="$1" ver try
+	for try in 1 2; do
+		ver="$(trixie_apt apt-cache policy "$pkg" 2>/dev/null | awk '/Candidate:/ { print $2; exit }' | sed 's/(none)//')"
+		if [ -n "$ver" ]; then
+			trixie_deb "$pkg" "$ver" && return 0
+			log "downloading $pkg ($ver, trixie)"
+			if (cd "$TRIXIE/debs" && trixie_apt apt-get download -q "$pkg=$ver" >/dev/null 2>"$TRIXIE/debs/.download.err"); then
+				trixie_deb "$pkg" "$ver" && return 0
+			fi
+			cat "$TRIXIE/debs/.download.err" >&2
+		fi
+		# no candidate, or a version the mirror no longer has: a newer index, once
+		if [ "$try" = 2 ] || ! trixie_update; then
+			break
+		fi
+	done
+	warn "cannot fetch $pkg from trixie"
+	return 1
+}
+
+trixie_tools() {
+	local pkg deb debs=() stamp
+	mkdir -p "$TRIXIE/apt/sources.list.d" "$TRIXIE/apt/preferences.d" "$TRIXIE/apt/lists/partial" \
+		"$TRIXIE/apt/cache/archives/partial" "$TRIXIE/debs" "$TRIXIE/bin"
+	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main\n' \
+		>"$TRIXIE/apt/sources.list"
+	: >>"$TRIXIE/apt/status"
+	: >>"$TRIXIE/apt/preferences"
+	for pkg in "${TRIXIE_PKGS[@]}"; do
+		deb="$(fetch_trixie "$pkg")" || return 1
+		debs+=("$deb")
+	done
+	# one tree holding every package; unpacked again when a version changes
+	stamp="$(printf '%s\n' "${debs[@]##*/}" | sort)"
+	if [ ! -e "$TRIXIE/root/.stamp" ] || [ "$(cat "$TRIXIE/root/.stamp")" != "$stamp" ]; then
+		rm -rf "$TRIXIE/root"
+		mkdir -p "$TRIXIE/root"
+		for deb in "${debs[@]}"; do dpkg-deb -x "$deb" "$TRIXIE/root"; done
+		printf '%s\n' "$stamp" >"$TRIXIE/root/.stamp"
+	fi
+	ln -sfn ../root/usr/bin/ukify "$TRIXIE/bin/ukify"
+	cat >"$TRIXIE/bin/systemd-measure" <<'EOF'
+#!/bin/sh
+# Debian 13's systemd-measure, run by Debian 13's dynamic loader with its libraries
+R="${0%/*}/../root"
+exec "$R/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" \
+	--library-path "$R/usr/lib/x86_64-linux-gnu/systemd:$R/usr/lib/x86_64-linux-gnu" \
+	"$R/usr/lib/systemd/systemd-measure" "$@"
+EOF
+	chmod 0755 "$TRIXIE/bin/systemd-measure"
+	cp -f "$TRIXIE/root/usr/lib/systemd/boot/efi/linuxx64.efi.stub" "$TRIXIE/linuxx64.efi.stub"
+	printf '%s\n' "${debs[@]##*/}" | sed -n 's/^\(systemd-ukify\|systemd-boot-efi\|systemd\)_\([^_]*\)_.*/\1 \2/p' |
+		sed 's/%3a/:/' >"$TRIXIE/VERSIONS"
+	"$TRIXIE/bin/systemd-measure" --version >/dev/null 2>&1 || {
+		warn "the trixie systemd-measure does not run here"
+		return 1
+	}
+	/usr/bin/python3 "$TRIXIE/bin/ukify" --version >/dev/null 2>&1 || {
+		warn "the trixie ukify does not run here (python3-pefile installed?)"
+		return 1
+	}
+	printf '  %-40s %s\n' "trixie/bin/ukify" "systemd-ukify=$(sed -n 's/^systemd-ukify //p' "$TRIXIE/VERSIONS")"
+	printf '  %-40s %s\n' "trixie/bin/systemd-measure" "systemd=$(sed -n 's/^systemd //p' "$TRIXIE/VERSIONS")"
+	printf '  %-40s %s\n' "trixie/linuxx64.efi.stub" "systemd-boot-efi=$(sed -n 's/^systemd-boot-efi //p' "$TRIXIE/VERSIONS")"
+}
+trixie_tools || FAILED=1
 
 mv -f "$MANIFEST_TMP" "$MANIFEST"
 trap - EXIT

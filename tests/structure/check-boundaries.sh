@@ -15,11 +15,12 @@ declare -A allowed=(
 	[util]=""
 	[pe]="util"
 	[file]="util"
-	[sbat]="pe util"
-	[edit]="pe sbat file util"
+	[uki]="pe util"
+	[sbat]="pe util uki"
+	[edit]="pe sbat file util uki"
 	[boot]="sbat pe util"
 )
-library_dirs="util pe file sbat edit boot"
+library_dirs="util pe file uki sbat edit boot"
 
 # includes FILE: the quoted includes of FILE, one a line
 includes() {

@@ -60,9 +60,10 @@ lengths() {
 	!infn {
 		sig[++nsig] = $0
 		if (nsig > 50) {
-			for (k = 1; k <= 40; k++)
+			# keep the newest lines, the one just read among them
+			for (k = 1; k <= nsig - 10; k++)
 				sig[k] = sig[k + 10]
-			nsig = 40
+			nsig -= 10
 		}
 	}' "$@"
 }

@@ -1059,8 +1059,10 @@ test_edit_report_and_diag_versions(void **state)
 	memset(&r, 0xa5, sizeof(r));
 	assert_int_equal(edit_buf(in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, &out, &out_len, &r, &d), SBAT_OK);
 	assert_int_equal(r.version, SBAT_EDIT_REPORT_VERSION);
-	assert_int_equal(SBAT_EDIT_REPORT_VERSION, 1);
-	assert_memory_equal(r.reserved, zero, sizeof(zero));
+	assert_int_equal(SBAT_EDIT_REPORT_VERSION, 2);
+	assert_memory_equal(r.reserved, zero, sizeof(r.reserved));
+	assert_int_equal(r.uki, 0); /* not a UKI */
+	assert_int_equal(r.pcrsig_index, -1);
 	free(out);
 	out = NULL;
 	memset(&d, 0xa5, sizeof(d));

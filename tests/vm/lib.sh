@@ -179,7 +179,8 @@ vm_serial_text() {
 }
 
 # vm_boot NAME SERIAL QEMU_ARGS...: boot, and once more when the first boot
-# timed out (a loaded machine); the guest's lines between the markers go to
+# timed out (a loaded machine); before each boot the command VM_PRE_BOOT, if
+# set, runs (vm_swtpm_start); the guest's lines between the markers go to
 # SERIAL.out, the guest script's exit status to VM_GUEST_RC, the guest's
 # uptime at its start and end to VM_GUEST_START and VM_GUEST_END. Returns 0 when
 # the guest ran to its end marker.
@@ -187,6 +188,9 @@ vm_boot() {
 	local name="$1" serial="$2" try
 	shift 2
 	for try in 1 2; do
+		if [ -n "${VM_PRE_BOOT:-}" ]; then
+			$VM_PRE_BOOT || return 1
+		fi
 		vm_log "$name: boot $try (timeout ${VM_TIMEOUT}s, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null))"
 		vm_qemu_run "$serial" "$@"
 		vm_log "$name: $VM_RESULT after ${VM_SECS}s"
@@ -254,6 +258,47 @@ vm_boot_ovmf() {
 		-drive "if=pflash,format=raw,readonly=on,file=${VM_FW_CODE:-$VM_OVMF_CODE}" \
 		-drive "if=pflash,format=raw,file=$vars" \
 		-drive "file=fat:rw:$esp,format=raw" "$@"
+}
+
+# vm_swtpm_start: a fresh software TPM 2.0 (swtpm socket --tpm2, state in
+# VM_SWTPM_DIR), after stopping the one started before; VM_TPM_ARGS are the
+# QEMU arguments that attach it (tpm-tis). QEMU shuts swtpm down when it exits,
+# so a boot needs a new one: set VM_PRE_BOOT=vm_swtpm_start. The PCRs of a
+# new TPM are reset; OVMF measures the boot into it and logs the events.
+vm_swtpm_start() {
+	local d="$VM_SWTPM_DIR" i
+	vm_swtpm_stop
+	rm -rf "$d"
+	mkdir -p "$d"
+	swtpm socket --tpm2 --tpmstate "dir=$d" --ctrl "type=unixio,path=$d/sock" \
+		--log "file=$d/log,level=1" </dev/null >"$d/out" 2>&1 &
+	VM_SWTPM_PID=$!
+	for i in $(seq 50); do
+		[ -S "$d/sock" ] && break
+		sleep 0.1
+	done
+	[ -S "$d/sock" ] || {
+		vm_log "swtpm did not start: $(tail -n 3 "$d/out" "$d/log" 2>/dev/null | tr '\n' '|')"
+		return 1
+	}
+}
+
+# vm_swtpm_args DIR: sets VM_SWTPM_DIR and VM_TPM_ARGS for a TPM in DIR (a
+# short path: a unix socket path has at most 107 bytes)
+vm_swtpm_args() {
+	VM_SWTPM_DIR="$1"
+	# shellcheck disable=SC2054 # commas belong to qemu option values
+	VM_TPM_ARGS=(-chardev "socket,id=chrtpm,path=$1/sock" -tpmdev emulator,id=tpm0,chardev=chrtpm
+		-device tpm-tis,tpmdev=tpm0)
+}
+
+# vm_swtpm_stop: stop the swtpm of vm_swtpm_start, if it still runs
+vm_swtpm_stop() {
+	if [ -n "${VM_SWTPM_PID:-}" ]; then
+		kill "$VM_SWTPM_PID" 2>/dev/null
+		wait "$VM_SWTPM_PID" 2>/dev/null
+		VM_SWTPM_PID=""
+	fi
 }
 
 # vm_static_sbat_add SRC WORKDIR: build the statically linked sbat-add from

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* measure.c - PCR 11 as systemd-stub and the boot phases extend it, and the TPM2 policy that signs it */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sbat/uki.h"
+
+#include "util/diag.h"
+#include "util/sha256.h"
+#include "pe/layout.h"
+#include "uki/model.h"
+
+/* Sections are read through a buffer of this size: large enough for long reads, small enough to stay out of RSS. */
+#define READ_CHUNK (256u * 1024u)
+
+static const char *const phase_names[SBAT_UKI_PHASES] = {
+	"stub",
+	"enter-initrd",
+	"enter-initrd:leave-initrd",
+	"enter-initrd:leave-initrd:sysinit",
+	"enter-initrd:leave-initrd:sysinit:ready",
+};
+
+/* The word systemd measures when each phase begins (systemd-pcrphase, systemd-pcrextend). */
+static const char *const phase_words[SBAT_UKI_PHASES] = { NULL, "enter-initrd", "leave-initrd", "sysinit", "ready" };
+
+const char *
+sbat_uki_phase_name(unsigned phase)
+{
+	return phase < SBAT_UKI_PHASES ? phase_names[phase] : NULL;
+}
+
+/* PCR extend in the SHA-256 bank: pcr = H(pcr || digest). */
+static void
+extend(uint8_t pcr[SHA256_DIGEST_SIZE], const uint8_t digest[SHA256_DIGEST_SIZE])
+{
+	struct sha256_ctx c;
+
+	sbat_sha256_init(&c);
+	sbat_sha256_update(&c, pcr, SHA256_DIGEST_SIZE);
+	sbat_sha256_update(&c, digest, SHA256_DIGEST_SIZE);
+	sbat_sha256_final(&c, pcr);
+}
+
+/* An event: the digest of the data is extended. */
+static void
+extend_data(uint8_t pcr[SHA256_DIGEST_SIZE], const void *data, size_t n)
+{
+	uint8_t digest[SHA256_DIGEST_SIZE];
+
+	sbat_sha256(data, n, digest);
+	extend(pcr, digest);
+}
+
+void
+sbat_uki_policy_digest(const uint8_t pcr11[SBAT_UKI_DIGEST_SIZE], uint8_t out[SBAT_UKI_DIGEST_SIZE])
+{
+	/*
+	 * TPM 2.0 Part 3, TPM2_PolicyPCR: policyDigest' = H(policyDigest ||
+	 * TPM_CC_PolicyPCR || TPML_PCR_SELECTION || H(PCR values)), here from
+	 * an empty digest, for one selection (count 1) of PCR 11 (a 3-byte
+	 * bitmap, bit 11 set) in the SHA-256 bank (TPM_ALG_SHA256, 0x000b).
+	 */
+	static const uint8_t cc_and_selection[] = { 0x00, 0x00, 0x01, 0x7f, 0x00, 0x00, 0x00,
+		                                    0x01, 0x00, 0x0b, 0x03, 0x00, 0x08, 0x00 };
+	static const uint8_t empty[SHA256_DIGEST_SIZE];
+	uint8_t values[SHA256_DIGEST_SIZE];
+	struct sha256_ctx c;
+
+	sbat_sha256(pcr11, SBAT_UKI_DIGEST_SIZE, values);
+	sbat_sha256_init(&c);
+	sbat_sha256_update(&c, empty, sizeof(empty));
+	sbat_sha256_update(&c, cc_and_selection, sizeof(cc_and_selection));
+	sbat_sha256_update(&c, values, sizeof(values));
+	sbat_sha256_final(&c, out);
+}
+
+/* Pass n zero bytes to fn, from a static block. */
+static void
+zeros(uki_sink fn, void *ctx, uint64_t n)
+{
+	static const uint8_t zero[4096];
+
+	while (n) {
+		size_t k = n < sizeof(zero) ? (size_t)n : sizeof(zero);
+
+		fn(ctx, zero, k);
+		n -= k;
+	}
+}
+
+/* Bytes [off, off+n) of the input: through fd and scratch when fd >= 0, else from the buffer. */
+static sbat_err
+file_bytes(const sbat_uki *uki, uint64_t off, uint64_t n, int fd, uint8_t *scratch, size_t scratch_len, uki_sink fn,
+           void *ctx, sbat_diag *d)
+{
+	if (fd < 0) {
+		if (off > uki->len || n > uki->len - off)
+			return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "section data runs past the end of the file", off);
+		fn(ctx, uki->buf + off, (size_t)n);
+		return SBAT_OK;
+	}
+	while (n) {
+		size_t want = n < scratch_len ? (size_t)n : scratch_len;
+		ssize_t got = pread(fd, scratch, want, (off_t)off);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return diag_fail_errno(d, SBAT_E_IO, "cannot read a section of the image", errno);
+		if (got == 0)
+			return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "the file ended inside a section", off);
+		fn(ctx, scratch, (size_t)got);
+		off += (uint64_t)got;
+		n -= (uint64_t)got;
+	}
+	return SBAT_OK;
+}
+
+sbat_err
+uki_section_bytes(const sbat_uki *uki, unsigned i, int fd, uint8_t *scratch, size_t scratch_len, uki_sink fn, void *ctx,
+                  sbat_diag *d)
+{
+	const uki_sec *s = &uki->sec[i];
+	uint64_t loaded = s->raw_size < s->virtual_size ? s->raw_size : s->virtual_size;
+	uint64_t have = loaded;
+	sbat_err err;
+
+	/* what no loader maps, or a hostile gap of zeros, is not hashed */
+	if ((uint64_t)s->virtual_address + s->virtual_size > uki->size_of_image)
+		return diag_fail_at(d, SBAT_E_UKI, "a measured section runs past SizeOfImage: no loader maps it",
+		                    s->header_offset + SH_VIRTUAL_SIZE);
+	if (s->virtual_size - loaded > UKI_ZERO_TAIL_MAX)
+		return diag_fail_at(d, SBAT_E_UKI,
+		                    "a measured section's VirtualSize exceeds its raw data by more than 16 MiB",
+		                    s->header_offset + SH_VIRTUAL_SIZE);
+	if (s->mem) {
+		have = loaded < s->mem_len ? loaded : s->mem_len;
+		fn(ctx, s->mem, (size_t)have);
+		zeros(fn, ctx, loaded - have);
+	} else {
+		err = file_bytes(uki, s->raw_offset, loaded, fd, scratch, scratch_len, fn, ctx, d);
+		if (err)
+			return err;
+	}
+	zeros(fn, ctx, s->virtual_size - loaded);
+	return SBAT_OK;
+}
+
+static void
+hash_sink(void *ctx, const uint8_t *p, size_t n)
+{
+	sbat_sha256_update(ctx, p, n);
+}
+
+/* The digest of every measured section, each hashed once whatever the number of profiles. */
+static sbat_err
+hash_sections(const sbat_uki *uki, int fd, uint8_t (*digest)[SHA256_DIGEST_SIZE], sbat_diag *d)
+{
+	uint8_t *scratch = fd >= 0 ? malloc(READ_CHUNK) : NULL;
+	struct sha256_ctx c;
+	unsigned i;
+	sbat_err err = SBAT_OK;
+
+	if (fd >= 0 && !scratch)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	for (i = 0; i < uki->n && !err; i++) {
+		if (!uki_section_measured(uki, i))
+			continue;
+		sbat_sha256_init(&c);
+		err = uki_section_bytes(uki, i, fd, scratch, READ_CHUNK, hash_sink, &c, d);
+		if (!err)
+			sbat_sha256_final(&c, digest[i]);
+	}
+	free(scratch);
+	return err;
+}
+
+/* One profile: the stub's events in its order, then the phase words. */
+static void
+chain(sbat_uki *uki, unsigned p, uint8_t (*digest)[SHA256_DIGEST_SIZE])
+{
+	uint8_t pcr[SHA256_DIGEST_SIZE];
+	unsigned k, i;
+
+	memset(pcr, 0, sizeof(pcr));
+	for (k = 0; k < UKI_KIND_MAX; k++) {
+		int s = uki_measured_as(uki, p, k);
+		const char *name = uki_kind_name(k);
+
+		if (s < 0)
+			continue;
+		/* the name with its NUL, then the contents */
+		extend_data(pcr, name, strlen(name) + 1);
+		extend(pcr, digest[s]);
+	}
+	memcpy(uki->pcr[p][0], pcr, sizeof(pcr));
+	for (i = 1; i < SBAT_UKI_PHASES; i++) {
+		extend_data(pcr, phase_words[i], strlen(phase_words[i]));
+		memcpy(uki->pcr[p][i], pcr, sizeof(pcr));
+	}
+}
+
+sbat_err
+sbat_uki_predict(sbat_uki *uki, int fd, sbat_diag *d)
+{
+	uint8_t(*digest)[SHA256_DIGEST_SIZE] = calloc(SBAT_PE_MAX_SECTIONS + 1, sizeof(*digest));
+	unsigned p;
+	sbat_err err;
+
+	if (!digest)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	err = hash_sections(uki, fd, digest, d);
+	if (!err) {
+		for (p = 0; p < (uki->n_profiles ? uki->n_profiles : 1); p++)
+			chain(uki, p, digest);
+		uki->predicted = 1;
+	}
+	free(digest);
+	return err;
+}

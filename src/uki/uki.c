@@ -1,0 +1,397 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* uki.c - is this a UKI, which stub, and which sections that stub measures into PCR 11 */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sbat/uki.h"
+
+#include "util/diag.h"
+#include "pe/image_internal.h"
+#include "uki/model.h"
+
+static const char *const kind_names[UKI_KIND_MAX] = {
+	[UKI_LINUX] = ".linux",     [UKI_OSREL] = ".osrel",   [UKI_CMDLINE] = ".cmdline", [UKI_INITRD] = ".initrd",
+	[UKI_UCODE] = ".ucode",     [UKI_SPLASH] = ".splash", [UKI_DTB] = ".dtb",         [UKI_UNAME] = ".uname",
+	[UKI_SBAT] = ".sbat",       [UKI_PCRSIG] = ".pcrsig", [UKI_PCRPKEY] = ".pcrpkey", [UKI_PROFILE] = ".profile",
+	[UKI_DTBAUTO] = ".dtbauto", [UKI_HWIDS] = ".hwids",   [UKI_EFIFW] = ".efifw",
+};
+
+const char *
+uki_kind_name(unsigned kind)
+{
+	return kind < UKI_KIND_MAX ? kind_names[kind] : NULL;
+}
+
+#define BIT(k) (1u << (k))
+
+/*
+ * What each stub release looks for (systemd's UnifiedSection list and its
+ * pe.c, release by release): 252 and 253 the first seven kinds below
+ * (.pcrsig found but not measured); 254 adds .uname and .sbat; 256 adds
+ * .ucode and matches names exactly, first match winning (before, a name
+ * that starts with the kind's matched and the last match won); 257 adds
+ * .profile, .dtbauto and .hwids and boots profiles; 258 adds .efifw.
+ */
+uki_rules
+uki_rules_for(unsigned major)
+{
+	uki_rules r;
+
+	r.known = BIT(UKI_LINUX) | BIT(UKI_OSREL) | BIT(UKI_CMDLINE) | BIT(UKI_INITRD) | BIT(UKI_SPLASH) |
+	          BIT(UKI_DTB) | BIT(UKI_PCRSIG) | BIT(UKI_PCRPKEY);
+	r.exact_names = r.first_wins = r.profiles = 0;
+	if (major == 0)
+		major = UINT32_MAX; /* unknown: the newest rules */
+	if (major >= 254)
+		r.known |= BIT(UKI_UNAME) | BIT(UKI_SBAT);
+	if (major >= 256) {
+		r.known |= BIT(UKI_UCODE);
+		r.exact_names = r.first_wins = 1;
+	}
+	if (major >= 257) {
+		r.known |= BIT(UKI_PROFILE) | BIT(UKI_DTBAUTO) | BIT(UKI_HWIDS);
+		r.profiles = 1;
+	}
+	if (major >= 258)
+		r.known |= BIT(UKI_EFIFW);
+	return r;
+}
+
+/* 1 if the 8-byte name field equals name (up to a NUL, as the stub compares since 256). */
+static int
+name_equal(const uint8_t field[8], const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < 8; i++) {
+		if (field[i] != (uint8_t)name[i])
+			return 0;
+		if (name[i] == '\0')
+			return 1;
+	}
+	return 1;
+}
+
+/* 1 if the name field starts with name (the stub's comparison before 256). */
+static int
+name_prefix(const uint8_t field[8], const char *name)
+{
+	size_t n = strlen(name);
+
+	return n <= 8 && memcmp(field, name, n) == 0;
+}
+
+static int
+matches(const uki_rules *r, const uint8_t field[8], unsigned kind)
+{
+	return r->exact_names ? name_equal(field, kind_names[kind]) : name_prefix(field, kind_names[kind]);
+}
+
+/*
+ * Select among sections [lo, hi) the one the stub takes for each known
+ * kind, overriding what *sel holds for every kind found there. A .dtbauto
+ * counts only when it matches the machine's device tree, which cannot be
+ * known here: none is taken.
+ */
+static void
+select_range(const sbat_uki *uki, unsigned lo, unsigned hi, uki_sel *sel)
+{
+	unsigned k, i;
+
+	for (k = 0; k < UKI_KIND_MAX; k++) {
+		if (!(uki->rules.known & BIT(k)) || k == UKI_DTBAUTO)
+			continue;
+		for (i = lo; i < hi; i++) {
+			if (!matches(&uki->rules, uki->sec[i].name, k))
+				continue;
+			sel->sec[k] = (int16_t)i;
+			if (uki->rules.first_wins)
+				break;
+		}
+	}
+}
+
+static void
+sel_clear(uki_sel *sel)
+{
+	unsigned k;
+
+	for (k = 0; k < UKI_KIND_MAX; k++)
+		sel->sec[k] = -1;
+}
+
+/* The table indexes of the .profile sections: the start of each profile's range. */
+static unsigned
+profile_starts(const sbat_uki *uki, unsigned *starts)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < uki->n; i++)
+		if (name_equal(uki->sec[i].name, ".profile"))
+			starts[n++] = i;
+	return n;
+}
+
+/*
+ * Every profile's selection (257+): the base sections (before the first
+ * .profile), overridden by those of the profile's own range (its .profile
+ * up to the next one). Profile 0 is implied when there is no .profile.
+ */
+static int
+select_profiles(sbat_uki *uki)
+{
+	unsigned starts[SBAT_PE_MAX_SECTIONS + 1], n = 0, p, base_end;
+
+	if (uki->rules.profiles)
+		n = profile_starts(uki, starts);
+	uki->n_profiles = n;
+	uki->sel = calloc(n ? n : 1, sizeof(*uki->sel));
+	uki->pcr = calloc(n ? n : 1, sizeof(*uki->pcr));
+	if (!uki->sel || !uki->pcr)
+		return -1;
+	base_end = n ? starts[0] : uki->n;
+	for (p = 0; p < (n ? n : 1); p++) {
+		sel_clear(&uki->sel[p]);
+		select_range(uki, 0, base_end, &uki->sel[p]);
+		if (n)
+			select_range(uki, starts[p], p + 1 < n ? starts[p + 1] : uki->n, &uki->sel[p]);
+	}
+	return 0;
+}
+
+/* Section i's bytes in the input as far as they are in the file and loaded: min(raw, VirtualSize). */
+static const uint8_t *
+loaded_bytes(const sbat_uki *uki, unsigned i, size_t *ret_len)
+{
+	const uki_sec *s = &uki->sec[i];
+	uint64_t n = s->raw_size < s->virtual_size ? s->raw_size : s->virtual_size;
+
+	if (s->mem) {
+		*ret_len = n < s->mem_len ? (size_t)n : s->mem_len;
+		return s->mem;
+	}
+	if (s->raw_offset > uki->len || n > uki->len - s->raw_offset) {
+		*ret_len = 0;
+		return NULL;
+	}
+	*ret_len = (size_t)n;
+	return uki->buf + s->raw_offset;
+}
+
+/* The version in ".sdmagic": "#### LoaderInfo: systemd-stub VERSION ####". 1 if it is systemd-stub's. */
+static int
+read_stub_version(sbat_uki *uki, unsigned i)
+{
+	static const char magic[] = "#### LoaderInfo: systemd-stub ";
+	size_t n, m = sizeof(magic) - 1, v = 0;
+	const uint8_t *p = loaded_bytes(uki, i, &n), *at;
+
+	if (!p || n < m || memcmp(p, magic, m) != 0)
+		return 0;
+	for (at = p + m; at < p + n && v < sizeof(uki->version) - 1 && *at > 0x20 && *at < 0x7f; at++)
+		uki->version[v++] = (char)*at;
+	uki->version[v] = '\0';
+	/* the version ends at " ####"; anything else is not read as one */
+	uki->has_version = v > 0 && (size_t)(p + n - at) >= 5 && memcmp(at, " ####", 5) == 0;
+	if (!uki->has_version)
+		return 1;
+	at = (const uint8_t *)uki->version + (uki->version[0] == 'v');
+	for (uki->major = 0; *at >= '0' && *at <= '9' && uki->major < 100000; at++)
+		uki->major = uki->major * 10 + (unsigned)(*at - '0');
+	return 1;
+}
+
+int
+uki_analyse(sbat_uki *uki)
+{
+	unsigned i;
+	int stub = 0, linux_found = 0;
+
+	for (i = 0; i < uki->n; i++) {
+		if (!stub && name_equal(uki->sec[i].name, ".sdmagic"))
+			stub = read_stub_version(uki, i);
+		if (name_equal(uki->sec[i].name, ".linux"))
+			linux_found = 1;
+	}
+	if (!stub || !linux_found)
+		return 0;
+	uki->rules = uki_rules_for(uki->major);
+	return select_profiles(uki) == 0 ? 1 : -1;
+}
+
+void
+uki_clear(sbat_uki *uki)
+{
+	free(uki->sel);
+	free(uki->pcr);
+	free(uki->owned);
+	uki->sel = NULL;
+	uki->pcr = NULL;
+	uki->owned = NULL;
+}
+
+int
+uki_from_pe(sbat_uki *uki, const sbat_pe *pe, const uint8_t *buf, size_t len)
+{
+	unsigned i;
+
+	uki->buf = buf;
+	uki->len = len;
+	uki->size_of_image = pe->size_of_image;
+	uki->n = pe->number_of_sections;
+	for (i = 0; i < uki->n; i++) {
+		const sbat_pe_section *s = &pe->sections[i];
+		uki_sec *u = &uki->sec[i];
+
+		memcpy(u->name, buf + s->header_offset, 8);
+		u->virtual_size = s->virtual_size;
+		u->virtual_address = s->virtual_address;
+		u->raw_size = s->size_of_raw_data;
+		u->raw_offset = s->pointer_to_raw_data;
+		u->header_offset = s->header_offset;
+		u->mem = NULL;
+		u->mem_len = 0;
+		u->origin = (int)i;
+	}
+	return uki_analyse(uki);
+}
+
+/* The selection of `profile` (-1: the default), or NULL. */
+static const uki_sel *
+profile_sel(const sbat_uki *uki, int profile)
+{
+	if (profile < 0)
+		return &uki->sel[0];
+	if ((unsigned)profile >= (uki->n_profiles ? uki->n_profiles : 1))
+		return NULL;
+	return &uki->sel[profile];
+}
+
+/* The section measured as kind k for this selection, or -1. */
+static int
+measured_as(const sbat_uki *uki, const uki_sel *sel, unsigned k)
+{
+	int s = sel->sec[k];
+
+	if (k == UKI_PCRSIG || s < 0 || !(uki->rules.known & BIT(k)))
+		return -1;
+	return uki->sec[s].virtual_size != 0 ? s : -1;
+}
+
+int
+uki_measured_as(const sbat_uki *uki, unsigned p, unsigned k)
+{
+	return p < (uki->n_profiles ? uki->n_profiles : 1) && k < UKI_KIND_MAX ? measured_as(uki, &uki->sel[p], k) : -1;
+}
+
+int
+uki_section_measured(const sbat_uki *uki, unsigned s)
+{
+	unsigned p, k;
+
+	for (p = 0; p < (uki->n_profiles ? uki->n_profiles : 1); p++)
+		for (k = 0; k < UKI_KIND_MAX; k++)
+			if (measured_as(uki, &uki->sel[p], k) == (int)s)
+				return 1;
+	return 0;
+}
+
+/* The i-th measured kind of the selection, or UKI_KIND_MAX. */
+static unsigned
+nth_measured(const sbat_uki *uki, const uki_sel *sel, unsigned i)
+{
+	unsigned k;
+
+	for (k = 0; k < UKI_KIND_MAX; k++)
+		if (measured_as(uki, sel, k) >= 0 && i-- == 0)
+			return k;
+	return UKI_KIND_MAX;
+}
+
+sbat_err
+sbat_uki_inspect(const sbat_image *img, sbat_uki **ret, sbat_diag *d)
+{
+	sbat_uki *uki = calloc(1, sizeof(*uki));
+	int r;
+
+	*ret = NULL;
+	if (!uki)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	r = uki_from_pe(uki, &img->pe, img->buf, img->len);
+	if (r <= 0) {
+		sbat_uki_free(uki);
+		return r < 0 ? diag_fail(d, SBAT_E_NOMEM, "out of memory") : SBAT_OK;
+	}
+	*ret = uki;
+	return SBAT_OK;
+}
+
+sbat_uki *
+sbat_uki_free(sbat_uki *uki)
+{
+	if (uki) {
+		uki_clear(uki);
+		free(uki);
+	}
+	return NULL;
+}
+
+const char *
+sbat_uki_stub_version(const sbat_uki *uki)
+{
+	return uki->has_version ? uki->version : NULL;
+}
+
+unsigned
+sbat_uki_stub_major(const sbat_uki *uki)
+{
+	return uki->major;
+}
+
+unsigned
+sbat_uki_profile_count(const sbat_uki *uki)
+{
+	return uki->n_profiles;
+}
+
+unsigned
+sbat_uki_measured_count(const sbat_uki *uki, int profile)
+{
+	const uki_sel *sel = profile_sel(uki, profile);
+	unsigned n = 0;
+
+	while (sel && nth_measured(uki, sel, n) != UKI_KIND_MAX)
+		n++;
+	return n;
+}
+
+const char *
+sbat_uki_measured_name(const sbat_uki *uki, int profile, unsigned i)
+{
+	const uki_sel *sel = profile_sel(uki, profile);
+
+	return sel ? uki_kind_name(nth_measured(uki, sel, i)) : NULL;
+}
+
+int
+sbat_uki_measured_section(const sbat_uki *uki, int profile, unsigned i)
+{
+	const uki_sel *sel = profile_sel(uki, profile);
+	unsigned k = sel ? nth_measured(uki, sel, i) : UKI_KIND_MAX;
+
+	if (k == UKI_KIND_MAX)
+		return -1;
+	/* in the input's numbering where the section is the input's */
+	return uki->sec[sel->sec[k]].origin >= 0 ? uki->sec[sel->sec[k]].origin : sel->sec[k];
+}
+
+const uint8_t *
+sbat_uki_pcr11(const sbat_uki *uki, int profile, unsigned phase)
+{
+	unsigned p = profile < 0 ? 0u : (unsigned)profile;
+
+	if (!uki->predicted || phase >= SBAT_UKI_PHASES || !profile_sel(uki, profile))
+		return NULL;
+	return uki->pcr[p][phase];
+}

@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
+# test-ukify.sh - sbat-add on unified kernel images built by the real ukify
+# (Debian 13, 257) on the real systemd-stub (Debian 13's 257, Debian 12's
+# 252), without a VM (../vm/test-tpm.sh boots them with a software TPM):
+# - sbat-add's PCR 11 prediction (--print --json: uki.pcr11) equals what
+#   systemd-measure calculates from the image's sections: systemd-measure 257
+#   for the 257 stub, Debian 12's systemd-measure 252 for the 252 stub (whose
+#   measured sections 252 all knows), before and after each edit;
+# - an edit of the .sbat of a UKI signed with ukify --pcr-private-key (it
+#   carries .pcrsig) whose stub measures .sbat is refused and leaves the file
+#   alone; --pcrsig=drop and --pcrsig=keep proceed as documented; the same
+#   edit of a 252-stub UKI, whose stub does not measure .sbat, is not refused
+#   and does not change the prediction.
+# TAP. Skips (exit 77) without the tools or the corpus, unless CI=true.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../vm/lib.sh"
+. "$HERE/../lib/tap.sh"
+. "$HERE/uki-lib.sh"
+need_env SBAT_ADD
+
+skip_or_fail() {
+	if [ "${CI:-}" = true ]; then
+		not_ok "UKI tests: $1"
+		exit 1
+	fi
+	echo "1..0 # SKIP $1"
+	exit 77
+}
+
+W="${SBAT_UKI_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/sbat-uki.XXXXXX")}"
+rm -rf "$W"
+mkdir -p "$W"
+vm_missing && skip_or_fail "$VM_WHY"
+vm_kernel || skip_or_fail "$VM_WHY"
+uki_tools || skip_or_fail "$UKI_WHY"
+echo "# $UKI_VERSIONS"
+echo "# kernel $VM_VMLINUZ; work directory $W"
+uki_inputs "$W/in" || skip_or_fail "cannot make the initramfs or the key pair (see $W/in)"
+
+# ------------------------------------------------------------ the images
+# NAME STUB [signed]
+build() {
+	local name="$1" stub="$2" secs
+	if uki_build "$W/in" "$W/$name.efi" "$stub" "${3:-}"; then
+		secs=$(uki_sections "$W/$name.efi")
+		ok "ukify builds $name.efi on $(uki_stub_version "$stub"): $secs"
+	else
+		not_ok "ukify builds $name.efi" "$(tail -n 5 "$W/$name.efi.log")"
+	fi
+}
+build uki-257 "$UKI_STUB257"
+build uki-257-signed "$UKI_STUB257" signed
+build uki-252 "$UKI_STUB252"
+build uki-252-signed "$UKI_STUB252" signed
+for f in uki-257-signed uki-252-signed; do
+	check "$f.efi carries .pcrsig and .pcrpkey (ukify ran systemd-measure 257 sign)" \
+		eval 'uki_has_section "$W/$f.efi" .pcrsig && uki_has_section "$W/$f.efi" .pcrpkey'
+done
+check "uki-257.efi carries neither .pcrsig nor .pcrpkey" \
+	eval '! uki_has_section "$W/uki-257.efi" .pcrsig && ! uki_has_section "$W/uki-257.efi" .pcrpkey'
+
+# ------------------------------------------------- prediction vs systemd-measure
+# predict NAME: sbat-add's prediction for NAME.efi in $W/NAME.pred, compared
+# with systemd-measure MEASURE (257 or 252) in $W/NAME.meas
+predict() {
+	local name="$1" tool="$2" label="$3" s
+	[ -f "$W/$name.efi" ] || return 0 # the edit that makes it failed (reported)
+	if ! uki_measured "$tool" "$W/$name.efi" "$W/$name.meas"; then
+		not_ok "$name: systemd-measure $label calculates PCR 11" "$(cat "$W/$name.meas.err" 2>/dev/null)"
+		return
+	fi
+	echo "# $name: systemd-measure $label: stub $(uki_value "$W/$name.meas" sha256 stub) (sha256), $(grep -c . "$W/$name.meas") values"
+	uki_predicted "$W/$name.efi" "$W/$name.pred"
+	s=$?
+	if [ "$s" != 0 ]; then
+		not_ok "$name: sbat-add --print --json predicts PCR 11 (exit $s)" "$(head -n 3 "$W/$name.pred.err")"
+		return
+	fi
+	if uki_agree "$W/$name.pred" "$W/$name.meas"; then
+		ok "$name: sbat-add's PCR 11 prediction = systemd-measure $label: stub $(uki_value "$W/$name.pred" sha256 stub), $(grep -c . "$W/$name.pred") values in $(cut -d' ' -f1 "$W/$name.pred" | sort -u | tr '\n' ' ' | sed 's/ $//')"
+	else
+		not_ok "$name: sbat-add's PCR 11 prediction = systemd-measure $label" "$UKI_DIFF"
+	fi
+}
+
+# fields NAME VERSION PCRSIG PCRPKEY: the "uki" object's description of the image
+fields() {
+	local name="$1" ver="$2" v
+	check "$name: uki.stub is systemd-stub" test "$(uki_field "$W/$name.pred" stub 2>/dev/null)" = systemd-stub
+	v=$(uki_field "$W/$name.pred" stub_version 2>/dev/null)
+	check "$name: uki.stub_version $v is the stub's ($ver)" test "$v" = "$ver"
+	check "$name: uki.pcrsig $3, uki.pcrpkey $4" \
+		test "$(uki_field "$W/$name.pred" pcrsig 2>/dev/null) $(uki_field "$W/$name.pred" pcrpkey 2>/dev/null)" = "$3 $4"
+}
+
+V257=$(uki_stub_version "$UKI_STUB257")
+V252=$(uki_stub_version "$UKI_STUB252")
+predict uki-257 "$UKI_MEASURE257" 257
+fields uki-257 "$V257" false false
+predict uki-257-signed "$UKI_MEASURE257" 257
+fields uki-257-signed "$V257" true true
+predict uki-252 "$UKI_MEASURE252" 252
+fields uki-252 "$V252" false false
+predict uki-252-signed "$UKI_MEASURE252" 252
+fields uki-252-signed "$V252" true true
+m257=$(uki_measured_list "$W/uki-257.pred" 2>/dev/null)
+m252=$(uki_measured_list "$W/uki-252.pred" 2>/dev/null)
+check "uki-257: the 257 stub measures .linux and .sbat ($m257)" \
+	eval 'grep -qF " .linux " <<<" $m257 " && grep -qF " .sbat " <<<" $m257 "'
+check "uki-252: the 252 stub measures .linux, not .sbat ($m252)" \
+	eval 'grep -qF " .linux " <<<" $m252 " && ! grep -qF " .sbat " <<<" $m252 "'
+
+# ukify 257 signs what systemd-measure 257 calculates, which for the 252 stub
+# includes sections (.uname, .sbat) that stub does not measure
+a=$(uki_value "$W/uki-252-signed.meas" sha256 stub)
+uki_measured "$UKI_MEASURE257" "$W/uki-252-signed.efi" "$W/uki-252-signed.meas257"
+b=$(uki_value "$W/uki-252-signed.meas257" sha256 stub)
+check "uki-252-signed: systemd-measure 257 (what ukify signed: $b) differs from 252 (what the 252 stub measures: $a)" \
+	test -n "$a" -a -n "$b" -a "$a" != "$b"
+
+# lint: a signature that matches (from ukify) or does not (kept over an edit, or for the wrong stub)
+# stale NAME yes|no
+stale() {
+	local rc
+	"$SBAT_ADD" --lint "$W/$1.efi" >"$W/$1.lint" 2>&1
+	rc=$?
+	if [ "$2" = yes ]; then
+		check "$1: --lint reports uki-pcrsig-stale (exit $rc)" grep -q 'uki-pcrsig-stale' "$W/$1.lint"
+	else
+		check "$1: --lint reports no uki-pcrsig-stale (exit $rc)" \
+			eval '[ "$rc" = 0 ] || [ "$rc" = 5 ] && ! grep -q "uki-pcrsig-stale" "$W/$1.lint"'
+	fi
+}
+stale uki-257-signed no
+stale uki-252-signed yes
+
+# ------------------------------------------------------- edits of .sbat
+# edit NAME OUT [OPTIONS]: sbat-add writes NAME.efi with the "uki" row's
+# generation raised to OUT.efi; rc, stdout and stderr in $W/OUT.rc, .out, .err
+edit() {
+	local name="$1" out="$2"
+	shift 2
+	[ -s "$W/$name.csv" ] || uki_bump_csv "$W/$name.efi" "$W/$name.csv" || return 1
+	rm -f "$W/$out.efi"
+	"$SBAT_ADD" --file "$W/$name.efi" --csv "$W/$name.csv" --output "$W/$out.efi" "$@" >"$W/$out.out" 2>"$W/$out.err"
+	echo $? >"$W/$out.rc"
+}
+rc_of() { cat "$W/$1.rc"; }
+
+# the plain 257 UKI: no .pcrsig, nothing signed goes stale
+edit uki-257 uki-257-edited
+check "uki-257: the .sbat edit is done (exit $(rc_of uki-257-edited))" test "$(rc_of uki-257-edited)" = 0
+check "... --print shows the new CSV" eval 'cmp -s <("$SBAT_ADD" --print "$W/uki-257-edited.efi" 2>/dev/null) "$W/uki-257.csv"'
+predict uki-257-edited "$UKI_MEASURE257" 257
+a=$(uki_value "$W/uki-257.pred" sha256 stub 2>/dev/null) b=$(uki_value "$W/uki-257-edited.pred" sha256 stub 2>/dev/null)
+check "uki-257: the 257 stub measures .sbat: the predicted value changes ($a -> $b)" \
+	test -n "$a" -a -n "$b" -a "$a" != "$b"
+
+# (a) the signed 257 UKI: refused, then --pcrsig=drop and --pcrsig=keep
+S="$W/uki-257-signed.efi"
+cp "$S" "$W/uki-257-signed.orig"
+uki_bump_csv "$S" "$W/uki-257-signed.csv"
+"$SBAT_ADD" --file "$S" --csv "$W/uki-257-signed.csv" >"$W/refused.out" 2>"$W/refused.err"
+rc=$?
+echo "# refused in place: exit $rc: $(head -n 3 "$W/refused.err" | tr '\n' '|')"
+check "uki-257-signed: the .sbat edit is refused (exit 1, got $rc)" test "$rc" = 1
+check "... with one line that names .pcrsig" \
+	eval '[ "$(wc -l <"$W/refused.err")" = 1 ] && grep -qF .pcrsig "$W/refused.err"'
+check "... and the file is unchanged" cmp -s "$S" "$W/uki-257-signed.orig"
+cp -f "$W/uki-257-signed.orig" "$S"
+edit uki-257-signed uki-257-signed-refused
+check "... with --output too (exit $(rc_of uki-257-signed-refused)), and nothing is written" \
+	eval '[ "$(rc_of uki-257-signed-refused)" = 1 ] && [ ! -e "$W/uki-257-signed-refused.efi" ]'
+
+edit uki-257-signed uki-257-signed-drop --pcrsig=drop
+echo "# --pcrsig=drop: exit $(rc_of uki-257-signed-drop): $(head -n 3 "$W/uki-257-signed-drop.err" | tr '\n' '|')"
+check "uki-257-signed --pcrsig=drop: done (exit $(rc_of uki-257-signed-drop))" test "$(rc_of uki-257-signed-drop)" = 0
+check "... the result has no .pcrsig and keeps .pcrpkey ($(uki_sections "$W/uki-257-signed-drop.efi" 2>/dev/null))" \
+	eval '! uki_has_section "$W/uki-257-signed-drop.efi" .pcrsig && uki_has_section "$W/uki-257-signed-drop.efi" .pcrpkey'
+check "... --print shows the new CSV" eval 'cmp -s <("$SBAT_ADD" --print "$W/uki-257-signed-drop.efi" 2>/dev/null) "$W/uki-257-signed.csv"'
+predict uki-257-signed-drop "$UKI_MEASURE257" 257
+fields uki-257-signed-drop "$V257" false true
+
+edit uki-257-signed uki-257-signed-keep --pcrsig=keep
+echo "# --pcrsig=keep: exit $(rc_of uki-257-signed-keep): $(head -n 3 "$W/uki-257-signed-keep.err" | tr '\n' '|')"
+check "uki-257-signed --pcrsig=keep: done (exit $(rc_of uki-257-signed-keep))" test "$(rc_of uki-257-signed-keep)" = 0
+check "... with a warning that names .pcrsig" grep -qF .pcrsig "$W/uki-257-signed-keep.err"
+check "... the result keeps .pcrsig byte for byte" \
+	eval 'uki_has_section "$W/uki-257-signed-keep.efi" .pcrsig && cmp -s <("$UKI_PY" "$UKI_TOOL" section "$W/uki-257-signed-keep.efi" .pcrsig) <("$UKI_PY" "$UKI_TOOL" section "$S" .pcrsig)'
+check "... --print shows the new CSV" eval 'cmp -s <("$SBAT_ADD" --print "$W/uki-257-signed-keep.efi" 2>/dev/null) "$W/uki-257-signed.csv"'
+predict uki-257-signed-keep "$UKI_MEASURE257" 257
+stale uki-257-signed-keep yes
+stale uki-257-signed-drop no
+fields uki-257-signed-keep "$V257" true true
+a=$(uki_value "$W/uki-257-signed.pred" sha256 stub 2>/dev/null)
+b=$(uki_value "$W/uki-257-signed-drop.pred" sha256 stub 2>/dev/null)
+c=$(uki_value "$W/uki-257-signed-keep.pred" sha256 stub 2>/dev/null)
+check "uki-257-signed: both results are predicted to measure alike ($b, $c), unlike the original ($a)" \
+	test -n "$a" -a -n "$b" -a "$b" = "$c" -a "$a" != "$b"
+
+# the signed 252 UKI: the 252 stub does not measure .sbat, so nothing goes
+# stale. ukify 257 wrote a .sbat longer than the room before the 252 stub's
+# .sdmagic in memory: sbat-add moves it (--relocate).
+edit uki-252-signed uki-252-signed-edited --relocate
+echo "# uki-252-signed: exit $(rc_of uki-252-signed-edited): $(head -n 3 "$W/uki-252-signed-edited.err" | tr '\n' '|')"
+check "uki-252-signed (.pcrsig, stub 252): the .sbat edit is not refused (exit $(rc_of uki-252-signed-edited))" \
+	test "$(rc_of uki-252-signed-edited)" = 0
+check "... --print shows the new CSV" eval 'cmp -s <("$SBAT_ADD" --print "$W/uki-252-signed-edited.efi" 2>/dev/null) "$W/uki-252-signed.csv"'
+predict uki-252-signed-edited "$UKI_MEASURE252" 252
+a=$(uki_value "$W/uki-252-signed.pred" sha256 stub 2>/dev/null) b=$(uki_value "$W/uki-252-signed-edited.pred" sha256 stub 2>/dev/null)
+check "uki-252-signed: the predicted value does not change ($a)" test -n "$a" -a "$a" = "$b"
+edit uki-252 uki-252-edited --relocate
+check "uki-252: the .sbat edit is done (exit $(rc_of uki-252-edited))" test "$(rc_of uki-252-edited)" = 0
+predict uki-252-edited "$UKI_MEASURE252" 252
+a=$(uki_value "$W/uki-252.pred" sha256 stub 2>/dev/null) b=$(uki_value "$W/uki-252-edited.pred" sha256 stub 2>/dev/null)
+check "uki-252: the predicted value does not change ($a)" test -n "$a" -a "$a" = "$b"
+
+tap_finish

@@ -1,0 +1,658 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* test-uki.c - UKIs: the stub, what it measures per release and profile, PCR 11, .pcrsig and the edits that touch it */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sbat/sbat.h"
+
+#include "fixture.h"
+#include "test-util.h"
+#include "util/sha256.h"
+#include "uki/model.h"
+
+#define NEW_CSV                                                                                                        \
+	"sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"                                \
+	"systemd-stub,1,The systemd Developers,systemd,257,https://systemd.io/\n"                                      \
+	"uki,1,UKI,uki,1,https://uapi-group.org/specifications/specs/unified_kernel_image/\n"
+
+typedef struct built {
+	uint8_t *buf;
+	size_t len;
+	sbat_image *img;
+	sbat_uki *uki;
+} built;
+
+static built
+build_spec(const fx_spec *spec)
+{
+	built b;
+	sbat_diag d;
+
+	memset(&b, 0, sizeof(b));
+	assert_int_equal(fx_build(spec, &b.buf, &b.len), 0);
+	assert_int_equal(sbat_image_parse(b.buf, b.len, &b.img, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_inspect(b.img, &b.uki, &d), SBAT_OK);
+	return b;
+}
+
+static built
+build_uki(const fx_uki *u)
+{
+	fx_spec spec;
+
+	fx_uki_spec(&spec, u);
+	return build_spec(&spec);
+}
+
+static void
+built_free(built *b)
+{
+	sbat_uki_free(b->uki);
+	sbat_image_free(b->img);
+	free(b->buf);
+}
+
+/* The i-th section header of a fixture image. */
+static const uint8_t *
+header(const uint8_t *buf, unsigned i)
+{
+	return buf + fx_section_table_offset(buf) + 40u * i;
+}
+
+static unsigned
+n_sections(const uint8_t *buf)
+{
+	return fx_le16(buf + fx_le32(buf + 0x3c) + 6);
+}
+
+/* The first section named `name`: its bytes as the stub measures them (VirtualSize, zero-filled), malloc'ed. */
+static uint8_t *
+measured_bytes(const uint8_t *buf, const char *name, size_t *ret_len)
+{
+	unsigned i;
+
+	for (i = 0; i < n_sections(buf); i++) {
+		const uint8_t *h = header(buf, i);
+		uint32_t vs = fx_le32(h + 8), raw = fx_le32(h + 16), ptr = fx_le32(h + 20);
+		uint8_t *out;
+
+		if (strncmp((const char *)h, name, 8) != 0)
+			continue;
+		out = calloc(1, vs + 1);
+		assert_non_null(out);
+		memcpy(out, buf + ptr, raw < vs ? raw : vs);
+		*ret_len = vs;
+		return out;
+	}
+	fail_msg("no section %s", name);
+	return NULL;
+}
+
+static void
+extend(uint8_t pcr[32], const void *data, size_t n)
+{
+	uint8_t two[64];
+
+	memcpy(two, pcr, 32);
+	sbat_sha256(data, n, two + 32);
+	sbat_sha256(two, 64, pcr);
+}
+
+/* PCR 11 worked out here from the section names given, in that order, and the phase words. */
+static void
+expected_pcr11(const uint8_t *buf, const char *const *names, uint8_t out[SBAT_UKI_PHASES][32])
+{
+	static const char *const words[] = { "enter-initrd", "leave-initrd", "sysinit", "ready" };
+	uint8_t pcr[32];
+	unsigned i;
+
+	memset(pcr, 0, sizeof(pcr));
+	for (i = 0; names[i]; i++) {
+		size_t n = 0;
+		uint8_t *data = measured_bytes(buf, names[i], &n);
+
+		extend(pcr, names[i], strlen(names[i]) + 1);
+		extend(pcr, data, n);
+		free(data);
+	}
+	memcpy(out[0], pcr, 32);
+	for (i = 0; i < 4; i++) {
+		extend(pcr, words[i], strlen(words[i]));
+		memcpy(out[i + 1], pcr, 32);
+	}
+}
+
+static void
+assert_hex(const uint8_t *p, const char *hex)
+{
+	char s[65];
+	unsigned i;
+
+	assert_non_null(p);
+	for (i = 0; i < 32; i++)
+		snprintf(s + 2 * i, 3, "%02x", p[i]);
+	assert_string_equal(s, hex);
+}
+
+static void
+test_uki_detects_systemd_stub(void **state)
+{
+	fx_uki u = { "257.9-1", NULL, NULL, NULL, 0, 0 }, none = { NULL, NULL, NULL, NULL, 0, 0 };
+	built b = build_uki(&u), n = build_uki(&none);
+
+	(void)state;
+	assert_non_null(b.uki);
+	assert_string_equal(sbat_uki_stub_version(b.uki), "257.9-1");
+	assert_int_equal(sbat_uki_stub_major(b.uki), 257);
+	assert_int_equal(sbat_uki_profile_count(b.uki), 0);
+	/* .linux without systemd-stub's .sdmagic is no UKI */
+	assert_null(n.uki);
+	built_free(&b);
+	built_free(&n);
+}
+
+static void
+assert_measured(const sbat_uki *uki, int profile, const char *const *names)
+{
+	unsigned i;
+
+	for (i = 0; names[i]; i++)
+		assert_string_equal(sbat_uki_measured_name(uki, profile, i), names[i]);
+	assert_int_equal(sbat_uki_measured_count(uki, profile), i);
+	assert_null(sbat_uki_measured_name(uki, profile, i));
+}
+
+/* Which sections count follows the stub's release: 252 has no .uname or .sbat, 254 on has both. */
+static void
+test_uki_measured_sections_by_release(void **state)
+{
+	static const char *const old[] = { ".linux", ".osrel", ".cmdline", ".initrd", ".pcrpkey", NULL };
+	static const char *const new[] = { ".linux", ".osrel", ".cmdline", ".initrd",
+		                           ".uname", ".sbat",  ".pcrpkey", NULL };
+	fx_uki u = { "252.39-1~deb12u2", NULL, FX_UKI_PCRPKEY, FX_UKI_PCRSIG, 0, 0 };
+	built b = build_uki(&u);
+
+	(void)state;
+	assert_measured(b.uki, -1, old);
+	built_free(&b);
+	u.stub_version = "254.26-1~bpo12+1";
+	b = build_uki(&u);
+	assert_measured(b.uki, -1, new);
+	built_free(&b);
+	/* an unreadable version: the newest rules */
+	u.stub_version = "v-unknown";
+	b = build_uki(&u);
+	assert_int_equal(sbat_uki_stub_major(b.uki), 0);
+	assert_measured(b.uki, -1, new);
+	built_free(&b);
+}
+
+/* Known answers: a 252 stub's values as systemd-measure 252 calculate gives them for this fixture. */
+static void
+test_uki_pcr11_matches_systemd_measure_252(void **state)
+{
+	fx_uki u = { "252.39-1~deb12u2", NULL, FX_UKI_PCRPKEY, FX_UKI_PCRSIG, 0, 0 };
+	built b = build_uki(&u);
+	sbat_diag d;
+
+	(void)state;
+	assert_int_equal(sbat_uki_predict(b.uki, -1, &d), SBAT_OK);
+	assert_hex(sbat_uki_pcr11(b.uki, -1, 1), "43790fd8629c5c97b52c68f81a3e997c9b531699c5d9921b0293dc7b0ff826a7");
+	assert_hex(sbat_uki_pcr11(b.uki, -1, 2), "489f96384c85ca7649160d089d6fe65c6c95fb83945f7a633b65d6df7393bf97");
+	assert_hex(sbat_uki_pcr11(b.uki, -1, 3), "84109806b39b6f854b569bc021999fc09569d22a5f0b6cd64fb566ff0b7a8da2");
+	assert_hex(sbat_uki_pcr11(b.uki, -1, 4), "f74be4130f58885cbb3e69e1cfaf8c32af1c653952e9b6d570f48391deca9e55");
+	assert_string_equal(sbat_uki_phase_name(4), "enter-initrd:leave-initrd:sysinit:ready");
+	assert_null(sbat_uki_phase_name(5));
+	built_free(&b);
+}
+
+/* The chain worked out independently, for a 257 stub (which measures .uname and .sbat). */
+static void
+test_uki_pcr11_chain_257(void **state)
+{
+	static const char *const names[] = { ".linux", ".osrel", ".cmdline", ".initrd",
+		                             ".uname", ".sbat",  ".pcrpkey", NULL };
+	fx_uki u = { "257.9-1", NULL, FX_UKI_PCRPKEY, NULL, 0, 0 };
+	built b = build_uki(&u);
+	uint8_t want[SBAT_UKI_PHASES][32];
+	sbat_diag d;
+	unsigned ph;
+
+	(void)state;
+	assert_null(sbat_uki_pcr11(b.uki, -1, 0)); /* not before predict */
+	assert_int_equal(sbat_uki_predict(b.uki, -1, &d), SBAT_OK);
+	expected_pcr11(b.buf, names, want);
+	for (ph = 0; ph < SBAT_UKI_PHASES; ph++)
+		assert_memory_equal(sbat_uki_pcr11(b.uki, -1, ph), want[ph], 32);
+	built_free(&b);
+}
+
+/* 257 profiles: the base, overridden by the profile's own range; each profile's values differ. */
+static void
+test_uki_profiles(void **state)
+{
+	fx_uki u = { "257.9-1", NULL, NULL, NULL, 0, 3 };
+	built b = build_uki(&u);
+	sbat_diag d;
+	int cmd0 = -1, cmd1 = -1;
+	unsigned i;
+
+	(void)state;
+	assert_int_equal(sbat_uki_profile_count(b.uki), 3);
+	assert_int_equal(sbat_uki_measured_count(b.uki, 1),
+	                 7); /* .linux .osrel .cmdline .initrd .uname .sbat .profile */
+	for (i = 0; i < sbat_uki_measured_count(b.uki, 0); i++)
+		if (strcmp(sbat_uki_measured_name(b.uki, 0, i), ".cmdline") == 0)
+			cmd0 = sbat_uki_measured_section(b.uki, 0, i);
+	for (i = 0; i < sbat_uki_measured_count(b.uki, 1); i++)
+		if (strcmp(sbat_uki_measured_name(b.uki, 1, i), ".cmdline") == 0)
+			cmd1 = sbat_uki_measured_section(b.uki, 1, i);
+	/* fixture: .text .sbat .sdmagic .osrel .cmdline(4) .uname .linux .initrd, then .profile/.cmdline pairs */
+	assert_int_equal(cmd0, 9);
+	assert_int_equal(cmd1, 11);
+	assert_int_equal(sbat_uki_predict(b.uki, -1, &d), SBAT_OK);
+	assert_memory_not_equal(sbat_uki_pcr11(b.uki, 0, 0), sbat_uki_pcr11(b.uki, 1, 0), 32);
+	assert_memory_equal(sbat_uki_pcr11(b.uki, -1, 0), sbat_uki_pcr11(b.uki, 0, 0), 32);
+	assert_null(sbat_uki_pcr11(b.uki, 3, 0));
+	built_free(&b);
+	/* a 256 stub knows no profiles: the first .cmdline in the table counts */
+	u.stub_version = "256.7-2";
+	b = build_uki(&u);
+	assert_int_equal(sbat_uki_profile_count(b.uki), 0);
+	for (i = 0; i < sbat_uki_measured_count(b.uki, -1); i++)
+		if (strcmp(sbat_uki_measured_name(b.uki, -1, i), ".cmdline") == 0)
+			assert_int_equal(sbat_uki_measured_section(b.uki, -1, i), 4);
+	built_free(&b);
+	/* a 252 stub: the last match wins */
+	u.stub_version = "252.39-1~deb12u2";
+	b = build_uki(&u);
+	for (i = 0; i < sbat_uki_measured_count(b.uki, -1); i++)
+		if (strcmp(sbat_uki_measured_name(b.uki, -1, i), ".cmdline") == 0)
+			assert_int_equal(sbat_uki_measured_section(b.uki, -1, i), 13);
+	built_free(&b);
+}
+
+/* A measured section past SizeOfImage, or with a huge zero tail, is refused; a small tail is hashed as zeros. */
+static void
+test_uki_hostile_virtual_size(void **state)
+{
+	static const char *const names[] = { ".linux", ".osrel", ".cmdline", ".initrd", ".uname", ".sbat", NULL };
+	fx_uki u = { "257.9-1", NULL, NULL, NULL, 0, 0 };
+	fx_spec spec;
+	built b;
+	sbat_diag d;
+	uint8_t want[SBAT_UKI_PHASES][32];
+	unsigned linux_index = 6;
+
+	(void)state;
+	fx_uki_spec(&spec, &u);
+	assert_string_equal(spec.sections[linux_index].name, ".linux");
+	spec.sections[linux_index].virtual_size = 0x3000 + 0x800; /* zeros past the raw data */
+	b = build_spec(&spec);
+	assert_int_equal(sbat_uki_predict(b.uki, -1, &d), SBAT_OK);
+	expected_pcr11(b.buf, names, want);
+	assert_memory_equal(sbat_uki_pcr11(b.uki, -1, 0), want[0], 32);
+	/* past SizeOfImage */
+	fx_put32((uint8_t *)header(b.buf, linux_index) + 8, 0x7fffffff);
+	sbat_uki_free(b.uki);
+	sbat_image_free(b.img);
+	assert_int_equal(sbat_image_parse(b.buf, b.len, &b.img, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_inspect(b.img, &b.uki, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_predict(b.uki, -1, &d), SBAT_E_UKI);
+	assert_int_equal(d.offset, fx_section_table_offset(b.buf) + 40u * linux_index + 8);
+	built_free(&b);
+	/* inside SizeOfImage but 17 MiB of zeros */
+	spec.sections[linux_index].virtual_size = 0x3000 + 17u * 1024 * 1024;
+	b = build_spec(&spec);
+	assert_int_equal(sbat_uki_predict(b.uki, -1, &d), SBAT_E_UKI);
+	assert_non_null(strstr(d.what, "16 MiB"));
+	built_free(&b);
+}
+
+/* TPM2_PolicyPCR over PCR 11 (SHA-256), a vector worked out by the TPM 2.0 Part 3 formula with Python's hashlib. */
+static void
+test_uki_policy_digest(void **state)
+{
+	uint8_t pcr[32], pol[32];
+
+	(void)state;
+	memset(pcr, 0, sizeof(pcr));
+	sbat_uki_policy_digest(pcr, pol);
+	assert_hex(pol, "fd32fa22c52cfc8e1a0c29eb38519f87084cab0b04b0d8f020a4d38b2f4e223e");
+}
+
+static void
+test_uki_pcrsig_json(void **state)
+{
+	static const char good[] = "{\"sha256\": [{\"pcrs\": [11], \"pkfp\": \"ab\", \"pol\": \"00ff\", \"sig\": \"x\","
+	                           " \"extra\": [1, {\"a\": null}, true]}], \"sha1\": []}\0\0\0";
+	static const char *const bad[] = {
+		"",
+		"[]",
+		"{\"sha256\": [",
+		"{\"sha256\": {}}",
+		"{\"sha256\": [{\"pol\": \"0g\"}]}",
+		"{\"sha256\": [{\"pcrs\": [40]}]}",
+		"{\"sha256\": []} x",
+		"{\"a\": [[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]}",
+		"{\"sha256\": [{\"pcrs\": [11], \"pol\": \"00\"",
+	};
+	uki_pcrsig sig;
+	sbat_diag d;
+	unsigned i;
+
+	(void)state;
+	assert_int_equal(uki_pcrsig_parse((const uint8_t *)good, sizeof(good) - 1, &sig, &d), SBAT_OK);
+	assert_int_equal(sig.n, 1);
+	assert_string_equal(sig.e[0].bank, "sha256");
+	assert_int_equal(sig.e[0].pcr_mask, 1u << 11);
+	assert_int_equal(sig.e[0].pol_len, 2);
+	assert_int_equal(sig.e[0].pol[1], 0xff);
+	assert_true(sig.e[0].has_sig && sig.e[0].has_pkfp);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		uint8_t *copy = dup_exact(bad[i], strlen(bad[i]));
+
+		assert_int_equal(uki_pcrsig_parse(copy, strlen(bad[i]), &sig, &d), SBAT_E_UKI);
+		assert_true(d.offset <= strlen(bad[i]));
+		free(copy);
+	}
+}
+
+/* Put the real policy of the stub's enter-initrd value into a fixture's .pcrsig (its zeros placeholder). */
+static void
+sign_fixture(built *b)
+{
+	uint8_t pol[32];
+	char *at = NULL;
+	sbat_diag d;
+	size_t i;
+	unsigned k;
+
+	assert_int_equal(sbat_uki_predict(b->uki, -1, &d), SBAT_OK);
+	sbat_uki_policy_digest(sbat_uki_pcr11(b->uki, -1, 1), pol);
+	for (i = 0; i + 64 <= b->len && !at; i++)
+		if (memcmp(b->buf + i, "\"pol\":\"", 7) == 0)
+			at = (char *)b->buf + i + 7;
+	assert_non_null(at);
+	for (k = 0; k < 32; k++) {
+		char two[3];
+
+		snprintf(two, sizeof(two), "%02x", pol[k]);
+		memcpy(at + 2 * k, two, 2);
+	}
+}
+
+typedef struct rules {
+	unsigned n;
+	char rule[16][40];
+} rules;
+
+static int
+collect(void *ctx, const sbat_lint_finding *f)
+{
+	rules *r = ctx;
+
+	if (r->n < 16)
+		snprintf(r->rule[r->n++], sizeof(r->rule[0]), "%s", f->rule);
+	return 0;
+}
+
+static int
+has_rule(const sbat_image *img, const char *rule)
+{
+	rules r;
+	unsigned i;
+
+	memset(&r, 0, sizeof(r));
+	sbat_lint(img, collect, &r, NULL);
+	for (i = 0; i < r.n; i++)
+		if (strcmp(r.rule[i], rule) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+test_uki_lint_pcrsig(void **state)
+{
+	fx_uki u = { "257.9-1", NULL, FX_UKI_PCRPKEY, FX_UKI_PCRSIG, 0, 0 };
+	built b = build_uki(&u);
+
+	(void)state;
+	assert_true(has_rule(b.img, "uki-pcrsig-stale"));
+	sign_fixture(&b);
+	assert_false(has_rule(b.img, "uki-pcrsig-stale"));
+	assert_false(has_rule(b.img, "uki-pcrsig-without-pcrpkey"));
+	built_free(&b);
+	u.pcrpkey = NULL;
+	u.pcrsig = "{\"sha256\": [{\"pcrs\": [11], \"pol\": \"00\"";
+	b = build_uki(&u);
+	assert_true(has_rule(b.img, "uki-pcrsig-without-pcrpkey"));
+	assert_true(has_rule(b.img, "uki-pcrsig-malformed"));
+	built_free(&b);
+	u.pcrsig = "{\"sha256\": [{\"pcrs\": [7], \"pol\": \"00\"}]}";
+	b = build_uki(&u);
+	assert_true(has_rule(b.img, "uki-pcrsig-no-pcr11"));
+	built_free(&b);
+}
+
+static void
+test_uki_lint_sbat_and_profile(void **state)
+{
+	fx_uki u = { "257.9-1",
+		     "sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"
+		     "uki,1,UKI,uki,1,https://example.invalid/\n"
+		     "systemd-stub,1,The systemd Developers,systemd,257,https://systemd.io/\n",
+		     NULL,
+		     NULL,
+		     0,
+		     0 };
+	built b = build_uki(&u);
+
+	(void)state;
+	assert_true(has_rule(b.img, "uki-sbat-order"));
+	assert_false(has_rule(b.img, "uki-sbat-whitespace"));
+	built_free(&b);
+	u.sbat = FX_UKI_SBAT "\0\0\0uki,1,UKI,uki,1,https://example.invalid/\n";
+	{
+		fx_spec spec;
+
+		fx_uki_spec(&spec, &u);
+		spec.sections[1].content_len = sizeof(FX_UKI_SBAT "\0\0\0uki,1,UKI,uki,1,https://example.invalid/\n") -
+		                               1;
+		b = build_spec(&spec);
+	}
+	assert_true(has_rule(b.img, "uki-sbat-nul-inside"));
+	assert_false(has_rule(b.img, "uki-sbat-order"));
+	built_free(&b);
+	u.sbat = FX_UKI_SBAT "uki,1,UKI,uki,1,https://example.invalid/ \r\n";
+	b = build_uki(&u);
+	assert_true(has_rule(b.img, "uki-sbat-whitespace"));
+	built_free(&b);
+	/* the fixture's own UKIs are clean, profiles and all */
+	u.sbat = NULL;
+	u.n_profiles = 2;
+	b = build_uki(&u);
+	assert_false(has_rule(b.img, "uki-profile-malformed"));
+	assert_false(has_rule(b.img, "uki-sbat-order"));
+	built_free(&b);
+}
+
+static sbat_err
+edit_mode(const built *b, int mode, uint8_t **out, size_t *out_len, sbat_edit_report *r, sbat_diag *d)
+{
+	sbat_edit_opts o = SBAT_EDIT_OPTS_INIT;
+
+	o.pcrsig = mode;
+	return sbat_edit(b->img, (const uint8_t *)NEW_CSV, strlen(NEW_CSV), &o, out, out_len, r, d);
+}
+
+/* A 257 stub measures .sbat: the edit is refused on a signed UKI; keep and drop go ahead. */
+static void
+test_uki_edit_refused_and_opt_ins(void **state)
+{
+	fx_uki u = { "257.9-1", NULL, FX_UKI_PCRPKEY, FX_UKI_PCRSIG, 0, 0 };
+	built b = build_uki(&u), o;
+	sbat_edit_report r;
+	sbat_diag d;
+	uint8_t *out = NULL;
+	size_t out_len;
+
+	(void)state;
+	assert_int_equal(edit_mode(&b, SBAT_PCRSIG_REFUSE, &out, &out_len, &r, &d), SBAT_E_PCRSIG);
+	assert_string_equal(d.other_name, ".sbat");
+	assert_int_equal(d.other_index, 1);
+	assert_int_equal(d.offset, fx_section_table_offset(b.buf) + 40);
+	assert_int_equal(edit_mode(&b, SBAT_PCRSIG_KEEP, &out, &out_len, &r, &d), SBAT_OK);
+	assert_true(r.uki & SBAT_EDIT_PCRSIG_KEPT);
+	assert_true(r.uki & SBAT_EDIT_PCR11_CHANGED);
+	free(out);
+	assert_int_equal(edit_mode(&b, SBAT_PCRSIG_DROP, &out, &out_len, &r, &d), SBAT_OK);
+	assert_true(r.uki & SBAT_EDIT_PCRSIG_REMOVED);
+	assert_int_equal(out_len, b.len - 0x200); /* the last section and its 0x200 bytes are gone */
+	assert_int_equal(sbat_image_parse(out, out_len, &o.img, &d), SBAT_OK);
+	assert_int_equal(sbat_image_find_section(o.img, ".pcrsig"), -1);
+	assert_int_equal(sbat_image_get_info(o.img)->number_of_sections, n_sections(b.buf) - 1);
+	sbat_image_free(o.img);
+	free(out);
+	built_free(&b);
+}
+
+/* Not the last section: --pcrsig=drop renames it and zeroes its data in place. */
+static void
+test_uki_edit_drop_retires_mid_pcrsig(void **state)
+{
+	fx_uki u = { "257.9-1", NULL, FX_UKI_PCRPKEY, FX_UKI_PCRSIG, 1, 0 };
+	built b = build_uki(&u);
+	sbat_edit_report r;
+	sbat_diag d;
+	sbat_image *img;
+	uint8_t *out = NULL;
+	size_t out_len;
+	int i;
+
+	(void)state;
+	assert_int_equal(edit_mode(&b, SBAT_PCRSIG_DROP, &out, &out_len, &r, &d), SBAT_OK);
+	assert_true(r.uki & SBAT_EDIT_PCRSIG_RETIRED);
+	assert_int_equal(out_len, b.len);
+	assert_int_equal(sbat_image_parse(out, out_len, &img, &d), SBAT_OK);
+	i = sbat_image_find_section(img, SBAT_RETIRED_PCRSIG_NAME);
+	assert_int_equal(i, 3);
+	assert_int_equal(sbat_image_find_section(img, ".pcrsig"), -1);
+	assert_true(out[sbat_image_section(img, 3)->pointer_to_raw_data] == 0);
+	sbat_image_free(img);
+	free(out);
+	built_free(&b);
+}
+
+/* A 252 stub does not measure .sbat: not refused, .pcrsig stays. */
+static void
+test_uki_edit_252_not_refused(void **state)
+{
+	fx_uki u = { "252.39-1~deb12u2", NULL, FX_UKI_PCRPKEY, FX_UKI_PCRSIG, 0, 0 };
+	built b = build_uki(&u);
+	sbat_edit_report r;
+	sbat_diag d;
+	uint8_t *out = NULL;
+	size_t out_len;
+
+	(void)state;
+	assert_int_equal(edit_mode(&b, SBAT_PCRSIG_REFUSE, &out, &out_len, &r, &d), SBAT_OK);
+	assert_true(r.uki & SBAT_EDIT_UKI);
+	assert_true(r.uki & SBAT_EDIT_HAS_PCRSIG);
+	assert_false(r.uki & SBAT_EDIT_PCR11_CHANGED);
+	assert_int_equal(r.pcrsig_index, 9);
+	free(out);
+	/* even drop keeps a .pcrsig that stays valid */
+	assert_int_equal(edit_mode(&b, SBAT_PCRSIG_DROP, &out, &out_len, &r, &d), SBAT_OK);
+	assert_false(r.uki & (SBAT_EDIT_PCRSIG_REMOVED | SBAT_EDIT_PCRSIG_RETIRED));
+	free(out);
+	built_free(&b);
+}
+
+/* The prediction for an edit equals what the edited image, inspected afterwards, gives. */
+static void
+test_uki_edit_prediction_matches_result(void **state)
+{
+	fx_uki u = { "257.9-1", NULL, FX_UKI_PCRPKEY, NULL, 0, 2 };
+	built b = build_uki(&u), o;
+	sbat_uki *after = NULL;
+	sbat_edit_opts opts = SBAT_EDIT_OPTS_INIT;
+	sbat_edit_report r;
+	sbat_diag d;
+	unsigned p, ph;
+
+	(void)state;
+	opts.relocate = 1;
+	assert_int_equal(sbat_edit_predict_uki(b.img, (const uint8_t *)NEW_CSV, strlen(NEW_CSV), &opts, &after, &d),
+	                 SBAT_OK);
+	assert_non_null(after);
+	assert_int_equal(sbat_uki_predict(after, -1, &d), SBAT_OK);
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(sbat_edit(b.img, (const uint8_t *)NEW_CSV, strlen(NEW_CSV), &opts, &o.buf, &o.len, &r, &d),
+	                 SBAT_OK);
+	assert_true(r.uki & SBAT_EDIT_PCR11_CHANGED);
+	assert_int_equal(sbat_image_parse(o.buf, o.len, &o.img, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_inspect(o.img, &o.uki, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_predict(o.uki, -1, &d), SBAT_OK);
+	for (p = 0; p < 2; p++)
+		for (ph = 0; ph < SBAT_UKI_PHASES; ph++)
+			assert_memory_equal(sbat_uki_pcr11(after, (int)p, ph), sbat_uki_pcr11(o.uki, (int)p, ph), 32);
+	sbat_uki_free(after);
+	built_free(&o);
+	built_free(&b);
+}
+
+/* 0.2's shorter options structure is still taken, with the defaults of the later fields. */
+static void
+test_uki_edit_opts_of_0_2(void **state)
+{
+	fx_uki u = { "257.9-1", NULL, FX_UKI_PCRPKEY, FX_UKI_PCRSIG, 0, 0 };
+	built b = build_uki(&u);
+	sbat_edit_opts o = SBAT_EDIT_OPTS_INIT;
+	uint8_t *out = NULL;
+	size_t out_len;
+	sbat_diag d;
+
+	(void)state;
+	o.size = (offsetof(sbat_edit_opts, pcrsig) + sizeof(size_t) - 1) / sizeof(size_t) * sizeof(size_t);
+	o.pcrsig = SBAT_PCRSIG_KEEP; /* beyond a 0.2 caller's structure: not read */
+	assert_int_equal(sbat_edit(b.img, (const uint8_t *)NEW_CSV, strlen(NEW_CSV), &o, &out, &out_len, NULL, &d),
+	                 SBAT_E_PCRSIG);
+	o.size = sizeof(o);
+	o.pcrsig = 7;
+	assert_int_equal(sbat_edit(b.img, (const uint8_t *)NEW_CSV, strlen(NEW_CSV), &o, &out, &out_len, NULL, &d),
+	                 SBAT_E_ABI);
+	built_free(&b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_uki_detects_systemd_stub),
+		cmocka_unit_test(test_uki_measured_sections_by_release),
+		cmocka_unit_test(test_uki_pcr11_matches_systemd_measure_252),
+		cmocka_unit_test(test_uki_pcr11_chain_257),
+		cmocka_unit_test(test_uki_profiles),
+		cmocka_unit_test(test_uki_hostile_virtual_size),
+		cmocka_unit_test(test_uki_policy_digest),
+		cmocka_unit_test(test_uki_pcrsig_json),
+		cmocka_unit_test(test_uki_lint_pcrsig),
+		cmocka_unit_test(test_uki_lint_sbat_and_profile),
+		cmocka_unit_test(test_uki_edit_refused_and_opt_ins),
+		cmocka_unit_test(test_uki_edit_drop_retires_mid_pcrsig),
+		cmocka_unit_test(test_uki_edit_252_not_refused),
+		cmocka_unit_test(test_uki_edit_prediction_matches_result),
+		cmocka_unit_test(test_uki_edit_opts_of_0_2),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
+# pcr11.sh - runs inside the VM (busybox sh) after a UKI booted under OVMF
+# with a TPM: prints PCR 11 of every bank the kernel shows, one
+# "pcr11 BANK HEX" line each (lower-case hex), then the firmware's event log
+# (securityfs) as "eventlog HEX" lines for the host to decode. Nothing in this
+# initramfs extends PCR 11, so the values are what systemd-stub left. Exit 1
+# without a TPM.
+T=/sys/class/tpm/tpm0
+i=0
+while [ ! -d $T ] && [ $i -lt 50 ]; do
+	usleep 100000
+	i=$((i + 1))
+done
+if [ ! -d $T ]; then
+	echo "tpm: no $T"
+	exit 1
+fi
+echo "tpm: $(cat $T/tpm_version_major 2>/dev/null) $(ls -d $T/pcr-* 2>/dev/null | sed 's|.*/pcr-||' | tr '\n' ' ')"
+n=0
+for d in $T/pcr-*; do
+	[ -r "$d/11" ] || continue
+	echo "pcr11 ${d##*/pcr-} $(tr 'A-F' 'a-f' <"$d/11")"
+	n=$((n + 1))
+done
+[ $n -gt 0 ] || {
+	echo "tpm: no pcr-*/11 in $T"
+	exit 1
+}
+mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
+L=/sys/kernel/security/tpm0/binary_bios_measurements
+if [ -r $L ]; then
+	od -An -v -tx1 $L | tr -d ' \n' | fold -w 1024 | sed 's/^/eventlog /'
+	echo
+else
+	echo "tpm: no event log at $L"
+fi
+exit 0
