@@ -54,6 +54,9 @@ typedef enum sbat_err {
 	/* UEFI variables */
 	SBAT_E_EFIVAR, /* a boot variable (BootOrder, Boot####, ...) or device path is malformed */
 
+	/* boot loader configuration */
+	SBAT_E_BOOTCFG, /* a loader entry, loader.conf or grub.cfg line the loader ignores or cannot read */
+
 	SBAT__ERR_MAX
 } sbat_err;
 

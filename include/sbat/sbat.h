@@ -15,6 +15,7 @@
 #include "level.h"
 #include "lint.h"
 #include "boot.h"
+#include "bootcfg.h"
 
 #ifdef __cplusplus
 extern "C" {

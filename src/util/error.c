@@ -27,6 +27,7 @@ static const char *const messages[] = {
 	[SBAT_E_NO_SBATLEVEL] = "image has no .sbatlevel section",
 	[SBAT_E_ABI] = "a structure passed to the library has a size it does not know",
 	[SBAT_E_EFIVAR] = "malformed UEFI boot variable",
+	[SBAT_E_BOOTCFG] = "malformed boot loader configuration",
 };
 
 /* Adding a code without its message breaks the build here. */
