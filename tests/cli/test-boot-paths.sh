@@ -489,6 +489,24 @@ expect "GRUB: kernel paths with unknown variables or firmware disk names cannot 
 	'[ "$RC" -eq 0 ] && has_line "$G /boot/vmlinuz-\$kver (menuentry '"'"'Debian'"'"'): cannot be followed: linux it uses a variable that this file does not set ($GB/grub/grub.cfg:2)" &&
 	 has_line "$G (hd1,gpt2)/vmlinuz (menuentry '"'"'other disk'"'"'): cannot be followed: linux a device named by the firmware'"'"'s disk numbering, not by a file-system UUID ($GB/grub/grub.cfg:5)"'
 
+ln -s vmlinuz-6.1.0-18-amd64 "$GB/vmlinuz"
+printf 'set timeout=0\nmenuentry "link" {\n\tlinux /boot/vmlinuz\n}\n' >"$GB/grub/grub.cfg"
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
+expect "GRUB: a kernel that is a symbolic link is not followed" \
+	'[ "$RC" -eq 0 ] && has_line "$G /boot/vmlinuz (menuentry '"'"'link'"'"') [default entry]: cannot be followed: /boot/vmlinuz is a symbolic link"'
+rm -f -- "$GB/vmlinuz"
+
+printf 'set timeout=0\nconfigfile $prefix/grub.cfg\n' >"$GB/grub/grub.cfg"
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
+expect "GRUB: a grub.cfg that hands over to itself is a loop, said and not followed" \
+	'[ "$RC" -eq 0 ] && has_line "$G ($UUID)/boot/grub/grub.cfg: cannot be followed: a loop: $GB/grub/grub.cfg is read again"'
+
+head -c 1100000 /dev/zero | tr '\0' '#' >"$GB/grub/grub.cfg"
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
+expect "GRUB: a grub.cfg over 1 MiB is refused with a line naming it; the report is still given" \
+	'[ "$RC" -eq 0 ] && [[ "$ERR" == *"$GB/grub/grub.cfg"* ]] &&
+	 has_line "$G ($UUID)/boot/grub/grub.cfg: cannot be followed: it cannot be read (see above)"'
+
 SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP"
 expect "GRUB without --boot: the file system of the search's UUID is not mounted here, and the line says to give --boot" \
 	'[ "$RC" -eq 0 ] && has_line "$G ($UUID)/boot/grub/grub.cfg: cannot be followed: the file system with UUID $UUID is not mounted (give --boot DIR)"'
