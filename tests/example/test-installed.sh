@@ -7,8 +7,8 @@
 # library (the shared one, and the static one when default_library installs
 # it), and run on a generated image; a C++ program likewise. Also checks
 # that the libraries export nothing but sbat_* symbols (the shared one each
-# in a LIBSBAT_0 version node: LIBSBAT_0 or a later LIBSBAT_0.N), and that the installed kinds are those
-# default_library asks for.
+# in a LIBSBAT_0 version node: LIBSBAT_0 or a later LIBSBAT_0.N), and that
+# the installed kinds are those default_library asks for.
 #
 # Environment (set by meson): BUILD_ROOT, EXAMPLE, EXAMPLE_CXX, GEN_FIXTURES,
 # CC, CXX (empty: no C++ compiler), DEFAULT_LIBRARY.
