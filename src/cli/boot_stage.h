@@ -52,7 +52,7 @@ typedef struct stage_extra {
 	const char *menu_entry; /* the entry it is for; NULL: the loader's configuration itself */
 	unsigned more;          /* further entries that start the same file */
 	int default_entry;      /* 1: the entry started when nobody touches the keyboard */
-	const char *default_by; /* what chose that entry; NULL: it is not known */
+	const char *default_by; /* what chose the menu's default entry, or why no entry starts by itself */
 	const char *rule;       /* "loadimage-hook", "shim-lock"; NULL: no check ran */
 	const char *config;     /* FILE:LINE the entry comes from */
 } stage_extra;

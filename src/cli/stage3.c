@@ -145,7 +145,7 @@ judge_item(walk *w, const char *label, int is_default, const cli_next *next, con
 	x.menu_entry = it->desc[0] ? it->desc : NULL;
 	x.more = it->more;
 	x.default_entry = it->is_default;
-	x.default_by = it->is_default ? m->default_by : NULL;
+	x.default_by = m->default_by;
 	x.rule = v == STAGE_UNKNOWN ? NULL : m->rule;
 	x.config = it->config[0] ? it->config : NULL;
 	cli_stage_line(w, label, is_default, 3, it->file, line, &x);
@@ -179,14 +179,21 @@ merge_items(s3_menu *m)
 	m->n_items = n;
 }
 
-/* --verbose: the files read, what chose the default entry, the rule. */
+/* The files read, what chose the default entry, the rule (--verbose); without it, only a default that is not known. */
 static void
 print_summary(const walk *w, const char *label, const s3_menu *m)
 {
 	const char *name = strcmp(m->loader, "grub") == 0 ? "GRUB" : m->loader;
+	size_t i, entries = 0;
 
-	if (!w->o->verbose || w->o->json)
+	for (i = 0; i < m->n_items; i++)
+		entries += m->items[i].desc[0] != '\0';
+	if (w->o->json || (!w->o->verbose && (m->default_known || !entries)))
 		return;
+	if (!w->o->verbose) {
+		printf("  %s: %s default entry: %s\n", label, name, m->default_by);
+		return;
+	}
 	printf("  %s: %s menu: %s\n", label, name, m->summary);
 	printf("  %s: %s default entry: %s\n", label, name, m->default_by);
 	printf("  %s: %s rule: %s\n", label, name,
