@@ -52,6 +52,7 @@ typedef struct block {
 	size_t n_vars; /* B_ENTRY: the variables when it was opened, restored when it closes */
 	var *saved;
 	unsigned line;
+	int kernel_in_if; /* B_ENTRY: a kernel line was inside an if */
 } block;
 
 typedef struct blob {
@@ -548,6 +549,18 @@ conditional(const parser *p)
 	return 0;
 }
 
+/* 1 when a loop is open inside the innermost entry. */
+static int
+in_loop(const parser *p)
+{
+	size_t i;
+
+	for (i = p->depth; i > 0 && p->stack[i - 1].kind != B_ENTRY; i--)
+		if (p->stack[i - 1].kind == B_LOOP)
+			return 1;
+	return 0;
+}
+
 static block *
 push(parser *p, enum block_kind kind)
 {
@@ -862,6 +875,26 @@ search_command(parser *p, size_t k)
 		var_set(p, target, UNKNOWN);
 }
 
+static int
+same_file(const sbat_grub_file *a, const sbat_grub_file *b)
+{
+	return a->path && b->path && strcmp(a->device, b->device) == 0 && strcmp(a->path, b->path) == 0;
+}
+
+/*
+ * What a kernel line inside an if comes to: GRUB runs one branch, so it
+ * counts when every kernel line of the entry names the same file.
+ */
+static void
+kernel_in_if(block *b, const sbat_grub_file *before, int had, sbat_grub_file *f)
+{
+	if (had && (b->kernel_in_if || f->path) && !same_file(before, f)) {
+		f->path = NULL;
+		f->why = "the branches of an if name different files";
+	}
+	b->kernel_in_if = 1;
+}
+
 /* linux, linuxefi, linux16 and chainloader: the file of the innermost menuentry. */
 static void
 kernel_command(parser *p, size_t k)
@@ -869,7 +902,9 @@ kernel_command(parser *p, size_t k)
 	block *b = current_entry(p);
 	sbat_grub_entry *e = b ? &p->cfg->entries[b->entry] : NULL;
 	const char *cmd = p->words[k].raw;
+	sbat_grub_file before;
 	size_t i = k + 1;
+	int had = e && e->command;
 
 	if (!e || e->is_submenu) {
 		note(p, p->cmd_line, "a kernel line outside a menuentry: not followed");
@@ -877,6 +912,7 @@ kernel_command(parser *p, size_t k)
 	}
 	while (strcmp(cmd, "chainloader") == 0 && i < p->n_words && p->words[i].raw[0] == '-')
 		i++;
+	before = e->kernel;
 	memset(&e->kernel, 0, sizeof(e->kernel));
 	e->command = strcmp(cmd, "linux") == 0    ? "linux" :
 	             strcmp(cmd, "linuxefi") == 0 ? "linuxefi" :
@@ -890,9 +926,13 @@ kernel_command(parser *p, size_t k)
 	if (strcmp(cmd, "linux16") == 0) {
 		e->kernel.path = NULL;
 		e->kernel.why = "linux16 exists in BIOS GRUB only";
-	} else if (e->kernel.path && conditional(p)) {
+	} else if (e->kernel.path && in_loop(p)) {
 		e->kernel.path = NULL;
-		e->kernel.why = "the line is inside an if or a loop";
+		e->kernel.why = "the line is inside a loop";
+	} else if (conditional(p)) {
+		kernel_in_if(b, &before, had, &e->kernel);
+	} else {
+		b->kernel_in_if = 0; /* runs after any if: its file is the one loaded */
 	}
 }
 

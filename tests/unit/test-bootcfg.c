@@ -321,7 +321,7 @@ test_grub_what_cannot_be_followed(void **state)
 	assert_string_equal(cfg->entries[0].kernel.word, "/vmlinuz-$version");
 	assert_string_equal(cfg->entries[1].kernel.why,
 	                    "a device named by the firmware's disk numbering, not by a file-system UUID");
-	assert_string_equal(cfg->entries[2].kernel.why, "the line is inside an if or a loop");
+	assert_string_equal(cfg->entries[2].kernel.why, "the line is inside a loop");
 	assert_string_equal(cfg->entries[3].kernel.why, "the command names no file");
 	assert_string_equal(cfg->entries[4].kernel.why, "linux16 exists in BIOS GRUB only");
 	assert_string_equal(cfg->entries[5].kernel.why, "its menuentry is never closed");
@@ -331,6 +331,28 @@ test_grub_what_cannot_be_followed(void **state)
 	assert_int_equal(cfg->notes[1].line, 18);
 	assert_string_equal(cfg->notes[1].what, "a quote that is never closed: GRUB reads nothing after it");
 	assert_int_equal(cfg->notes[2].line, 17);
+	sbat_grub_cfg_free(cfg);
+}
+
+/* Ubuntu's entries load the same kernel in both branches of an if: GRUB runs one, so it counts. */
+static void
+test_grub_kernel_in_if_branches(void **state)
+{
+	static const char text[] = "menuentry 'same' {\n"
+	                           "  if [ \"${initrdfail}\" = 1 ]; then\n    linux /vmlinuz-6.8 ro\n"
+	                           "  else\n    linux /vmlinuz-6.8 ro panic=-1\n  fi\n}\n"
+	                           "menuentry 'different' {\n"
+	                           "  if [ x = y ]; then linux /vmlinuz-a; else linux /vmlinuz-b; fi\n}\n"
+	                           "menuentry 'one branch' {\n  if [ x = y ]; then linux /vmlinuz-a; fi\n}\n";
+	sbat_grub_cfg *cfg = grub(text, "ROOT", NULL);
+
+	(void)state;
+	assert_int_equal(cfg->n_entries, 3);
+	assert_string_equal(cfg->entries[0].kernel.path, "/vmlinuz-6.8");
+	assert_int_equal(cfg->entries[0].kernel.line, 5);
+	assert_null(cfg->entries[1].kernel.path);
+	assert_string_equal(cfg->entries[1].kernel.why, "the branches of an if name different files");
+	assert_string_equal(cfg->entries[2].kernel.path, "/vmlinuz-a");
 	sbat_grub_cfg_free(cfg);
 }
 
@@ -404,6 +426,7 @@ main(void)
 		cmocka_unit_test(test_grub_debian_menu),
 		cmocka_unit_test(test_grub_default_entry),
 		cmocka_unit_test(test_grub_what_cannot_be_followed),
+		cmocka_unit_test(test_grub_kernel_in_if_branches),
 		cmocka_unit_test(test_grub_quoting_and_variables),
 		cmocka_unit_test(test_grub_control_bytes_cannot_forge_a_device),
 		cmocka_unit_test(test_grub_too_big),
