@@ -57,6 +57,8 @@ typedef enum sbat_err {
 	/* unified kernel images and the TPM */
 	SBAT_E_PCRSIG, /* the edit changes PCR 11 of a UKI whose .pcrsig signs it: the policy would go stale */
 	SBAT_E_UKI,    /* a UKI section (.pcrsig JSON, a measured section's sizes) is malformed */
+	/* boot loader configuration */
+	SBAT_E_BOOTCFG, /* a loader entry, loader.conf or grub.cfg line the loader ignores or cannot read */
 
 	SBAT__ERR_MAX
 } sbat_err;

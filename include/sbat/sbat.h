@@ -16,6 +16,7 @@
 #include "lint.h"
 #include "boot.h"
 #include "uki.h"
+#include "bootcfg.h"
 
 #ifdef __cplusplus
 extern "C" {

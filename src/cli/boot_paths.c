@@ -14,33 +14,13 @@
 #include "sbat/sbat.h"
 
 #include "boot_paths.h"
+#include "boot_stage.h"
 #include "history.h"
 #include "json.h"
 #include "messages.h"
 #include "next_level.h"
 
 #define MAX_OPTIONS 128
-#define PATH_MAX_LEN 4096
-
-/* What one stage comes to. */
-enum stage_verdict {
-	STAGE_BOOTS,        /* the check that applies passes (or none applies) */
-	STAGE_NOT_GOVERNED, /* not started through shim: SBAT does not apply */
-	STAGE_UNKNOWN,      /* cannot be followed from the files */
-	STAGE_REFUSED,      /* shim refuses it */
-};
-
-typedef struct walk {
-	const cli_opts *o;
-	const char *efivarfs;
-	int default_refused, other_refused;
-	int n_paths;
-	int default_taken; /* the path that boots when nobody touches the keyboard is known */
-	int has_current;   /* BootCurrent is set: the option this boot came from */
-	uint16_t current;
-	int before_current; /* following BootOrder ahead of BootCurrent's option */
-	size_t n_lines;     /* JSON objects printed */
-} walk;
 
 /* ------------------------------------------------------------ the ESP */
 
@@ -83,83 +63,87 @@ esp_by_partuuid(const char *guid)
 	return found;
 }
 
-/*
- * Resolve the UEFI path p (backslashes, any case as on FAT) under root.
- * Components are matched case-insensitively; "." and ".." and symbolic
- * links are refused (a path shim or the firmware reads never has them).
- * Returns a malloc'ed path or NULL with *why set.
- */
-static char *
-resolve(const char *root, const char *p, const char **why)
+/* The entry of directory dir named like name[0..n): exactly, or in any case as on FAT. */
+static int
+find_component(const char *dir, const char *name, size_t n, int exact, char *out, size_t size, const char **why)
 {
-	char *out = malloc(PATH_MAX_LEN);
-	size_t len;
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int hit = 0;
+
+	if (!d) {
+		*why = "its directory cannot be read";
+		return 0;
+	}
+	while (!hit && (e = readdir(d)) != NULL)
+		if (strlen(e->d_name) == n &&
+		    (exact ? strncmp(e->d_name, name, n) : strncasecmp(e->d_name, name, n)) == 0 &&
+		    strlen(dir) + 1 + n < size) {
+			size_t dl = strlen(dir);
+
+			memmove(out, dir, dl);
+			out[dl] = '/';
+			memcpy(out + dl + 1, e->d_name, n + 1);
+			hit = 1;
+		}
+	closedir(d);
+	return hit;
+}
+
+char *
+cli_resolve(const char *root, const char *p, int flags, const char **why)
+{
+	char *out = malloc(CLI_PATH_MAX), *dir = malloc(CLI_PATH_MAX);
+	struct stat st;
 
 	*why = "missing";
-	if (!out)
-		return NULL;
-	snprintf(out, PATH_MAX_LEN, "%s", root);
-	len = strlen(out);
+	if (!out || !dir)
+		goto fail;
+	snprintf(out, CLI_PATH_MAX, "%s", root);
+	while (*p == '\\' || *p == '/')
+		p++;
+	if (!*p && (flags & CLI_RESOLVE_DIR))
+		return free(dir), out;
 	while (*p) {
 		size_t n = strcspn(p, "\\/");
-		struct dirent *e;
-		struct stat st;
-		DIR *d;
-		int hit = 0;
 
-		if (n == 0) {
-			p++;
-			continue;
-		}
 		if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) {
 			*why = "has a . or .. component";
-			break;
+			goto fail;
 		}
-		d = opendir(out);
-		while (d && (e = readdir(d)) != NULL && !hit)
-			if (strlen(e->d_name) == n && strncasecmp(e->d_name, p, n) == 0 && len + 1 + n < PATH_MAX_LEN) {
-				snprintf(out + len, PATH_MAX_LEN - len, "/%s", e->d_name);
-				hit = 1;
-			}
-		if (d)
-			closedir(d);
-		else
-			*why = "its directory cannot be read";
-		if (!hit)
-			break;
-		len = strlen(out);
+		memcpy(dir, out, CLI_PATH_MAX);
+		if (!find_component(dir, p, n, flags & CLI_RESOLVE_EXACT, out, CLI_PATH_MAX, why))
+			goto fail;
 		if (lstat(out, &st) != 0 || S_ISLNK(st.st_mode)) {
 			*why = "is a symbolic link";
-			break;
+			goto fail;
 		}
 		p += n;
+		while (*p == '\\' || *p == '/')
+			p++;
 		if (!*p) {
-			if (!S_ISREG(st.st_mode)) {
-				*why = "is not a regular file";
-				break;
+			if ((flags & CLI_RESOLVE_DIR) ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)) {
+				*why = flags & CLI_RESOLVE_DIR ? "is not a directory" : "is not a regular file";
+				goto fail;
 			}
+			free(dir);
 			return out;
 		}
+		if (!S_ISDIR(st.st_mode)) {
+			*why = "has a component that is not a directory";
+			goto fail;
+		}
 	}
+fail:
+	free(dir);
 	free(out);
 	return NULL;
 }
 
 /* ------------------------------------------------------------ one image */
 
-typedef struct image {
-	uint8_t *buf;
-	size_t len;
-	sbat_image *img;
-	sbat_csv *csv; /* its .sbat as shim reads it, NULL when none */
-	int sbat_bad;  /* a .sbat shim refuses (duplicate, unparsable) */
-	int is_shim;   /* carries .sbatlevel */
-	uint16_t machine;
-	sbat_diag d;
-} image;
-
-static int
-image_open(const char *path, image *im)
+int
+cli_image_open(const char *path, image *im)
 {
 	const uint8_t *text;
 	size_t n;
@@ -180,8 +164,8 @@ image_open(const char *path, image *im)
 	return 0;
 }
 
-static void
-image_close(image *im)
+void
+cli_image_close(image *im)
 {
 	sbat_csv_free(im->csv);
 	sbat_image_free(im->img);
@@ -224,9 +208,9 @@ pending_latest_hint(const cli_next *n, const sbat_csv *csv)
 	       "(mokutil --set-sbat-policy delete)";
 }
 
-/* shim's check of an image it starts itself (in_protocol 0): a .sbat is required. */
-static enum stage_verdict
-judge_started_by_shim(const cli_next *n, const image *im, char *why, size_t why_size)
+/* shim's check in verify_sbat_section: a missing .sbat fails what shim starts itself (in_protocol 0) only. */
+enum stage_verdict
+cli_judge_image(const cli_next *n, const image *im, int in_protocol, char *why, size_t why_size)
 {
 	sbat_revocation r;
 	size_t nr = 0;
@@ -245,9 +229,13 @@ judge_started_by_shim(const cli_next *n, const image *im, char *why, size_t why_
 		         im->d.what ? im->d.what : sbat_strerror(im->d.code));
 		return STAGE_REFUSED;
 	}
-	if (!im->csv) {
+	if (!im->csv && !in_protocol) {
 		snprintf(why, why_size, "refused: no .sbat, which shim requires of what it starts itself");
 		return STAGE_REFUSED;
+	}
+	if (!im->csv) {
+		snprintf(why, why_size, "boots: no .sbat, which this check lets pass");
+		return STAGE_BOOTS;
 	}
 	if (sbat_level_check(n->level[0], im->csv, &r, 1, &nr, &d) != SBAT_OK) {
 		snprintf(why, why_size, "unknown: %s", d.what ? d.what : sbat_strerror(d.code));
@@ -328,28 +316,72 @@ static const struct {
 	{ "inactive", "inactive" },
 };
 
-/* One line of the report (stage 0: the entry itself), or one JSON object. */
+/* The JSON keys a stage-3 line adds. */
 static void
-stage_line(walk *w, const char *label, int is_default, int stage, const char *file, const char *text)
+stage_extra_json(const stage_extra *x)
 {
-	const char *verdict = "unknown", *detail = text;
+	printf(", \"loader\": ");
+	cli_json_cstr(stdout, x->loader);
+	printf(", \"menu_entry\": ");
+	if (x->menu_entry)
+		cli_json_cstr(stdout, x->menu_entry);
+	else
+		fputs("null", stdout);
+	printf(", \"more_entries\": %u, \"default_entry\": %s, \"default_by\": ", x->more,
+	       x->default_entry ? "true" : "false");
+	if (x->default_by)
+		cli_json_cstr(stdout, x->default_by);
+	else
+		fputs("null", stdout);
+	printf(", \"rule\": ");
+	if (x->rule)
+		cli_json_cstr(stdout, x->rule);
+	else
+		fputs("null", stdout);
+	printf(", \"config\": ");
+	if (x->config)
+		cli_json_cstr(stdout, x->config);
+	else
+		fputs("null", stdout);
+}
+
+/* The verdict word text starts with, as JSON names it; *detail is what follows it. */
+static const char *
+verdict_json(const char *text, const char **detail)
+{
 	size_t i, n;
 
-	if (!w->o->json) {
-		if (stage)
-			printf("%s%s: stage %d %s: %s\n", label, is_default ? " [default]" : "", stage, file, text);
-		else
-			printf("%s%s: %s\n", label, is_default ? " [default]" : "", text);
-		return;
-	}
+	*detail = text;
 	for (i = 0; i < sizeof(verdict_words) / sizeof(verdict_words[0]); i++) {
 		n = strlen(verdict_words[i].text);
 		if (strncmp(text, verdict_words[i].text, n) == 0) {
-			verdict = verdict_words[i].json;
-			detail = text + n + (text[n] == ':') + (text[n] == ':' && text[n + 1] == ' ');
-			break;
+			*detail = text + n + (text[n] == ':') + (text[n] == ':' && text[n + 1] == ' ');
+			return verdict_words[i].json;
 		}
 	}
+	return "unknown";
+}
+
+void
+cli_stage_line(walk *w, const char *label, int is_default, int stage, const char *file, const char *text,
+               const stage_extra *x)
+{
+	const char *detail, *verdict;
+
+	if (!w->o->json) {
+		printf("%s%s: ", label, is_default ? " [default]" : "");
+		if (stage)
+			printf("stage %d %s", stage, file);
+		if (x && x->menu_entry)
+			printf(" (%s", x->menu_entry);
+		if (x && x->menu_entry && x->more)
+			printf(" and %u more", x->more);
+		if (x && x->menu_entry)
+			putchar(')');
+		printf("%s%s%s\n", x && x->default_entry ? " [default entry]" : "", stage ? ": " : "", text);
+		return;
+	}
+	verdict = verdict_json(text, &detail);
 	printf("%s    {\"entry\": ", w->n_lines++ ? ",\n" : "");
 	cli_json_cstr(stdout, label);
 	printf(", \"default\": %s, \"stage\": %d, \"file\": ", is_default ? "true" : "false", stage);
@@ -359,6 +391,8 @@ stage_line(walk *w, const char *label, int is_default, int stage, const char *fi
 		fputs("null", stdout);
 	printf(", \"verdict\": \"%s\", \"detail\": ", verdict);
 	cli_json_cstr(stdout, detail);
+	if (x)
+		stage_extra_json(x);
 	putchar('}');
 }
 
@@ -394,7 +428,7 @@ next_stage_name(const char *esp, const char *uefi_path, const uint8_t *opt, size
 	const char *reason;
 	char *fb;
 
-	if (is_removable_path(uefi_path) && (fb = resolve(esp, fallback_name(machine), &reason)) != NULL) {
+	if (is_removable_path(uefi_path) && (fb = cli_resolve(esp, fallback_name(machine), 0, &reason)) != NULL) {
 		free(fb);
 		snprintf(out, size, "%s", fallback_name(machine));
 		return 1;
@@ -403,34 +437,47 @@ next_stage_name(const char *esp, const char *uefi_path, const uint8_t *opt, size
 	return 0;
 }
 
-/* Judge the image shim starts itself (stage 2), at `second` under esp. */
+/* The text of the stage-2 line for an image that opened: the verdict and the rule. */
+static enum stage_verdict
+second_stage_text(const cli_next *next, const image *im, int is_fallback, char *why, size_t size)
+{
+	char text[900];
+	enum stage_verdict v = cli_judge_image(next, im, 0, text, sizeof(text));
+
+	snprintf(why, size, "%s [shim starts it itself: .sbat required%s]", text,
+	         is_fallback ? "; shim's fallback, run from the removable-media path: it makes boot entries "
+	                       "from BOOT*.CSV and resets, and those entries are judged on the next boot" :
+	                       "");
+	return v;
+}
+
+/*
+ * Judge the image shim starts itself (stage 2), at `second` under esp, and,
+ * when shim lets it start, what it starts next (stage 3).
+ */
 static enum stage_verdict
 judge_second_stage(walk *w, const char *label, int is_default, const cli_next *next, const char *esp,
                    const char *second, int is_fallback)
 {
-	char why[1400], text[900];
+	char why[1400];
 	const char *reason;
-	char *file = resolve(esp, second, &reason);
-	enum stage_verdict v;
+	char *file = cli_resolve(esp, second, 0, &reason);
+	enum stage_verdict v = STAGE_UNKNOWN;
 	image im;
 
-	if (!file) {
+	memset(&im, 0, sizeof(im));
+	if (!file)
 		snprintf(why, sizeof(why), "cannot be followed: %s under %s", reason, esp);
-		v = STAGE_UNKNOWN;
-	} else if (image_open(file, &im) != 0) {
+	else if (cli_image_open(file, &im) != 0)
 		snprintf(why, sizeof(why), "cannot be followed: %s", im.d.what ? im.d.what : sbat_strerror(im.d.code));
-		image_close(&im);
-		v = STAGE_UNKNOWN;
-	} else {
-		v = judge_started_by_shim(next, &im, text, sizeof(text));
-		snprintf(why, sizeof(why), "%s [shim starts it itself: .sbat required%s]", text,
-		         is_fallback ? "; shim's fallback, run from the removable-media path: it makes boot entries "
-		                       "from BOOT*.CSV and resets, and those entries are judged on the next boot" :
-		                       "");
-		image_close(&im);
-	}
+	else
+		v = second_stage_text(next, &im, is_fallback, why, sizeof(why));
+	cli_stage_line(w, label, is_default, 2, second, why, NULL);
+	if (v == STAGE_BOOTS && !is_fallback &&
+	    cli_follow_stage3(w, label, is_default, next, esp, second, &im) == STAGE_REFUSED)
+		v = STAGE_REFUSED;
+	cli_image_close(&im);
 	free(file);
-	stage_line(w, label, is_default, 2, second, why);
 	return v;
 }
 
@@ -442,22 +489,22 @@ judge_shim(walk *w, const char *label, int is_default, const char *file, const c
 	char why[256];
 
 	if (cli_next_load(file, next) != EXIT_OK) {
-		stage_line(w, label, is_default, 1, uefi_path,
-		           "cannot be followed: shim's inputs do not read (see above)");
+		cli_stage_line(w, label, is_default, 1, uefi_path,
+		               "cannot be followed: shim's inputs do not read (see above)", NULL);
 		*v = STAGE_UNKNOWN;
 		return -1;
 	}
 	if (next->mode[0] == CLI_NEXT_SHIM_STOPS) {
 		snprintf(why, sizeof(why), "refused: shim, SbatLevel %s revokes shim itself, so it stops the machine",
 		         next->level[0]->datestamp);
-		stage_line(w, label, is_default, 1, uefi_path, why);
+		cli_stage_line(w, label, is_default, 1, uefi_path, why, NULL);
 		*v = STAGE_REFUSED;
 		return -1;
 	}
 	snprintf(why, sizeof(why), "boots: shim, next boot enforces %s%s",
 	         next->mode[0] == CLI_NEXT_NOT_ENFORCED ? "nothing (Secure Boot off), stores SbatLevel " : "SbatLevel ",
 	         next->level[0]->datestamp);
-	stage_line(w, label, is_default, 1, uefi_path, why);
+	cli_stage_line(w, label, is_default, 1, uefi_path, why, NULL);
 	*v = STAGE_BOOTS;
 	return 0;
 }
@@ -476,20 +523,20 @@ follow_path(walk *w, const char *label, int is_default, const char *esp, const c
 
 	w->n_paths++;
 	memset(&next, 0, sizeof(next));
-	file = resolve(esp, uefi_path, &reason);
+	file = cli_resolve(esp, uefi_path, 0, &reason);
 	if (!file) {
 		snprintf(why, sizeof(why), "cannot be followed: %s under %s", reason, esp);
-		stage_line(w, label, is_default, 1, uefi_path, why);
+		cli_stage_line(w, label, is_default, 1, uefi_path, why, NULL);
 		return STAGE_UNKNOWN;
 	}
-	if (image_open(file, &im) != 0) {
+	if (cli_image_open(file, &im) != 0) {
 		snprintf(why, sizeof(why), "cannot be followed: %s", im.d.what ? im.d.what : sbat_strerror(im.d.code));
 		v = STAGE_UNKNOWN;
-		stage_line(w, label, is_default, 1, uefi_path, why);
+		cli_stage_line(w, label, is_default, 1, uefi_path, why, NULL);
 	} else if (!im.is_shim) {
 		v = STAGE_NOT_GOVERNED;
-		stage_line(w, label, is_default, 1, uefi_path,
-		           "not governed by SBAT: the firmware starts it, not shim");
+		cli_stage_line(w, label, is_default, 1, uefi_path,
+		               "not governed by SBAT: the firmware starts it, not shim", NULL);
 	} else if (judge_shim(w, label, is_default, file, uefi_path, &next, &v) == 0) {
 		int fb = next_stage_name(esp, uefi_path, opt, opt_len, im.machine, second, sizeof(second));
 
@@ -498,7 +545,7 @@ follow_path(walk *w, const char *label, int is_default, const char *esp, const c
 	}
 	if (next.shim)
 		cli_next_free(&next);
-	image_close(&im);
+	cli_image_close(&im);
 	free(file);
 	return v;
 }
@@ -576,12 +623,12 @@ read_option(walk *w, uint16_t num, sbat_load_option *lo, uint8_t **ret_buf)
 	if (cli_efivar_read(w->efivarfs, name, ret_buf, &len) != EXIT_OK)
 		return -1;
 	if (!*ret_buf) {
-		stage_line(w, label, 0, 0, NULL, "cannot be followed: no such variable");
+		cli_stage_line(w, label, 0, 0, NULL, "cannot be followed: no such variable", NULL);
 		return -1;
 	}
 	if (sbat_load_option_parse(*ret_buf, len, lo, &d) != SBAT_OK) {
 		cli_report_error(where, &d);
-		stage_line(w, label, 0, 0, NULL, "cannot be followed: malformed load option");
+		cli_stage_line(w, label, 0, 0, NULL, "cannot be followed: malformed load option", NULL);
 		free(*ret_buf);
 		return -1;
 	}
@@ -623,7 +670,7 @@ no_esp_line(walk *w, const char *label, int is_default, const sbat_load_option *
 		    "cannot be followed: the firmware starts %s from this device; which ESP it holds the variables "
 		    "do not say (--esp is taken for the device this boot came from)",
 		    path);
-	stage_line(w, label, is_default, 1, path, why);
+	cli_stage_line(w, label, is_default, 1, path, why, NULL);
 }
 
 static void
@@ -641,16 +688,18 @@ follow_option(walk *w, uint16_t num, int is_boot_next)
 	         is_current ? " [booted this time]" : "");
 	/* BootNext is taken once whatever its attributes; in BootOrder the firmware skips inactive options */
 	if (!is_boot_next && !(lo.attributes & SBAT_LOAD_OPTION_ACTIVE)) {
-		stage_line(w, label, 0, 0, NULL, "inactive: the firmware skips it");
+		cli_stage_line(w, label, 0, 0, NULL, "inactive: the firmware skips it", NULL);
 	} else if (!is_boot_next && (lo.attributes & SBAT_LOAD_OPTION_CATEGORY) != 0) {
 		/* EDK2's boot manager tries only LOAD_OPTION_CATEGORY_BOOT options on its own */
-		stage_line(
+		cli_stage_line(
 		    w, label, 0, 0, NULL,
-		    "not governed by SBAT: an application (not LOAD_OPTION_CATEGORY_BOOT), started from a menu only");
+		    "not governed by SBAT: an application (not LOAD_OPTION_CATEGORY_BOOT), started from a menu only",
+		    NULL);
 	} else if (lo.has_other_media) {
 		is_default = take_default(w, 1);
-		stage_line(w, label, is_default, 0, NULL,
-		           "not governed by SBAT: not a file on a disk (network boot or a firmware application)");
+		cli_stage_line(w, label, is_default, 0, NULL,
+		               "not governed by SBAT: not a file on a disk (network boot or a firmware application)",
+		               NULL);
 	} else {
 		/* a device or partition without File(): the firmware's removable-media path on it */
 		path = lo.has_file ? lo.file_path : removable_name();

@@ -30,6 +30,8 @@ enum {
 	ARG_NO_SYNC,
 	ARG_ESP,
 	ARG_PCRSIG,
+	ARG_XBOOTLDR,
+	ARG_BOOT,
 };
 
 static const struct option long_options[] = {
@@ -50,6 +52,8 @@ static const struct option long_options[] = {
 	{ "no-sync", no_argument, NULL, ARG_NO_SYNC },
 	{ "esp", required_argument, NULL, ARG_ESP },
 	{ "pcrsig", required_argument, NULL, ARG_PCRSIG },
+	{ "xbootldr", required_argument, NULL, ARG_XBOOTLDR },
+	{ "boot", required_argument, NULL, ARG_BOOT },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "print", no_argument, NULL, 'p' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -67,7 +71,7 @@ usage(FILE *out)
 	        "       %s --print [--json] IMAGE...\n"
 	        "       %s --check-level POLICY [--level-payload latest|automatic] [--json]\n"
 	        "                (IMAGE|DIR... | --csv CSV...)\n"
-	        "       %s --check-level next [--esp DIR]\n"
+	        "       %s --check-level next [--esp DIR] [--xbootldr DIR] [--boot DIR]\n"
 	        "       %s --lint [--json] IMAGE...\n"
 	        "\n",
 	        cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, cli_progname);
@@ -110,6 +114,9 @@ usage(FILE *out)
 	        "                          (what SHIM enforces at the next boot), next without\n"
 	        "                          IMAGEs (every boot path the firmware will take)\n"
 	        "      --esp DIR           the mounted EFI System Partition, for next\n"
+	        "      --xbootldr DIR      the mounted XBOOTLDR partition (systemd-boot), for next\n"
+	        "      --boot DIR          the directory that holds GRUB's grub/grub.cfg and the\n"
+	        "                          kernels it names (/boot), for next\n"
 	        "      --level-payload latest|automatic\n"
 	        "                          which SbatLevel of a shim binary FILE to use (latest)\n"
 	        "      --lock-timeout SECONDS\n"
@@ -120,20 +127,23 @@ usage(FILE *out)
 	        "  -v, --verbose           describe the image and the edit on stderr\n"
 	        "  -q, --quiet             no warnings (errors are still reported)\n"
 	        "  -h, --help              show this help and exit\n"
-	        "  -V, --version           show the version and exit\n"
-	        "\n"
-	        "Without --output, IMAGE is replaced atomically (temporary file, fsync,\n"
-	        "rename) and keeps its mode, owner, ACLs and extended attributes; it is\n"
-	        "locked against concurrent edits and not rewritten when nothing changes.\n"
-	        "A new --output file gets IMAGE's permissions less the umask.\n"
-	        "\n"
-	        "Exit status: 0 success, 1 invalid input or refused edit (IMAGE untouched),\n"
-	        "2 usage error, 3 no .sbat section (--print, --check-level),\n"
-	        "4 revoked by the SbatLevel policy (--check-level),\n"
-	        "5 warnings but no errors (--lint),\n"
-	        "6 no SbatLevel on this machine (--check-level running).\n"
-	        "With several images --check-level exits with the first of 4, 1, 3 that applies.\n",
+	        "  -V, --version           show the version and exit\n",
 	        CLI_LOCK_TIMEOUT_DEFAULT);
+	fputs("\n"
+	      "Without --output, IMAGE is replaced atomically (temporary file, fsync,\n"
+	      "rename) and keeps its mode, owner, ACLs and extended attributes; it is\n"
+	      "locked against concurrent edits and not rewritten when nothing changes.\n"
+	      "A new --output file gets IMAGE's permissions less the umask.\n"
+	      "\n"
+	      "Exit status: 0 success, 1 invalid input or refused edit (IMAGE untouched),\n"
+	      "2 usage error, 3 no .sbat section (--print, --check-level),\n"
+	      "4 revoked by the SbatLevel policy (--check-level),\n"
+	      "5 warnings but no errors (--lint),\n"
+	      "6 no SbatLevel on this machine (--check-level running),\n"
+	      "7 a boot path other than the default one refused (--check-level next; 4: the\n"
+	      "default one).\n"
+	      "With several images --check-level exits with the first of 4, 1, 3 that applies.\n",
+	      out);
 }
 
 /* What parsing the command line decided. */
@@ -186,7 +196,8 @@ check_paths(const cli_opts *o)
 	} paths[] = {
 		{ "--file", offsetof(cli_opts, image) },    { "--csv", offsetof(cli_opts, csv) },
 		{ "--output", offsetof(cli_opts, output) }, { "--check-level", offsetof(cli_opts, check_level) },
-		{ "--esp", offsetof(cli_opts, esp) },
+		{ "--esp", offsetof(cli_opts, esp) },       { "--xbootldr", offsetof(cli_opts, xbootldr) },
+		{ "--boot", offsetof(cli_opts, boot) },
 	};
 	unsigned i;
 
@@ -287,6 +298,8 @@ take_option(int c, char **argv, cli_opts *o)
 	case 'q': o->quiet = 1; break;
 	case ARG_NO_SYNC: o->no_sync = 1; break;
 	case ARG_ESP: o->esp = optarg; break;
+	case ARG_XBOOTLDR: o->xbootldr = optarg; break;
+	case ARG_BOOT: o->boot = optarg; break;
 	case 'h': usage(stdout); return PARSE_DONE;
 	case 'V': printf("sbat-add %s\n", SBAT_VERSION); return PARSE_DONE;
 	case ':': return usage_error("option requires an argument:", option_name(argv[optind - 1]));
@@ -517,8 +530,11 @@ parse_args(int argc, char **argv, const char **targets, cli_opts *o)
 	if (r != PARSE_RUN)
 		return r;
 	r = o->print || o->check_level ? check_read_modes(o) : check_edit_mode(o);
-	if (r == PARSE_RUN && o->esp && !(o->next_level && !o->level_file))
-		return usage_error("--esp goes with --check-level next", NULL);
+	if (r == PARSE_RUN && (o->esp || o->xbootldr || o->boot) && !(o->next_level && !o->level_file))
+		return usage_error(o->esp      ? "--esp goes with --check-level next" :
+		                   o->xbootldr ? "--xbootldr goes with --check-level next" :
+		                                 "--boot goes with --check-level next",
+		                   NULL);
 	return r;
 }
 

@@ -42,6 +42,8 @@ typedef struct cli_opts {
 	int level_payload_given; /* by --level-payload or a "latest:"/"automatic:" prefix */
 	int next_level;          /* POLICY next or next:SHIM: the level shim will hold after the next boot */
 	const char *esp;         /* --esp DIR: the mounted EFI System Partition, for POLICY next */
+	const char *xbootldr;    /* --xbootldr DIR: the mounted XBOOTLDR partition systemd-boot reads */
+	const char *boot;        /* --boot DIR: the directory with GRUB's grub/grub.cfg and kernels */
 	const char **targets;    /* --check-level: the IMAGEs and directories, or the --csv FILEs */
 	size_t n_targets;
 	int targets_are_csv;

@@ -29,6 +29,7 @@ static const char *const messages[] = {
 	[SBAT_E_EFIVAR] = "malformed UEFI boot variable",
 	[SBAT_E_PCRSIG] = "the edit would make the UKI's signed PCR 11 policy stale",
 	[SBAT_E_UKI] = "malformed UKI section",
+	[SBAT_E_BOOTCFG] = "malformed boot loader configuration",
 };
 
 /* Adding a code without its message breaks the build here. */

@@ -6,7 +6,10 @@
 # data) in a fake efivarfs directory, followed on an ESP given with --esp:
 # one line per path and stage, the default path marked, non-shim entries not
 # governed by SBAT, shim's second stage judged as shim judges what it starts
-# itself, exit 4 for the default path refused and 7 for another one.
+# itself, exit 4 for the default path refused and 7 for another one; stage
+# 3: systemd-boot's entries and UKIs (ESP and XBOOTLDR, loader.conf, its
+# variables) and GRUB's kernels (the ESP's stub, /boot/grub/grub.cfg given
+# with --boot, grubenv), judged as shim checks what a loader hands it.
 #
 # Environment (set by meson): SBAT_ADD, GEN_FIXTURES, FIXTURES_SRC.
 
@@ -280,5 +283,248 @@ run --check-level next "$ESP/EFI/debian/grubx64.efi"
 expect "POLICY next takes no IMAGE" '[ "$RC" -eq 2 ]'
 run --check-level running --esp "$ESP" "$ESP/EFI/debian/grubx64.efi"
 expect "--esp goes with next only" '[ "$RC" -eq 2 ]'
+
+# ------------------------------------------------------------ stage 3: systemd-boot
+# shim -> systemd-boot (the fixture's stand-in: .sdmagic "LoaderInfo:
+# systemd-boot", given a .sbat) -> Type #1 entries and UKIs on the ESP.
+
+# sdboot OUT: systemd-boot with a .sbat shim accepts
+sdboot() {
+	printf '%s\nsystemd-boot,1,The systemd Developers,systemd,257.9,https://systemd.io/\n' "$SBAT_ROW" >"$T/sd.csv"
+	rm -f -- "$1"
+	"$SBAT_ADD" --file "$FIX/sd-boot.efi" --csv "$T/sd.csv" --output "$1" >/dev/null 2>&1
+}
+# kernel OUT [GENERATION]: a bzImage; with GENERATION, a .sbat with linux,GENERATION
+kernel() {
+	rm -f -- "$1"
+	if [ -z "${2:-}" ]; then
+		cp -- "$FIX/bzimage-new.bin" "$1"
+		return
+	fi
+	printf '%s\nlinux,%s,The Linux Kernel Organization,linux,6.12,https://linux.org\n' "$SBAT_ROW" "$2" >"$T/linux.csv"
+	"$SBAT_ADD" --file "$FIX/bzimage-new.bin" --csv "$T/linux.csv" --output "$1" >/dev/null 2>&1
+}
+# uki OUT FIXTURE: a UKI with systemd-stub's .sbat (FIXTURE uki.efi or uki-kernel-sbat.efi)
+uki() {
+	printf '%s\nsystemd-stub,1,The systemd Developers,systemd,257.9,https://systemd.io/\n' "$SBAT_ROW" >"$T/stub.csv"
+	rm -f -- "$1"
+	"$SBAT_ADD" --file "$FIX/$2" --csv "$T/stub.csv" --output "$1" >/dev/null 2>&1
+}
+# a level newer than shim's payloads, kept by shim, that revokes linux,1
+LINUX2='\7\0\0\0sbat,1,2099010100\nshim,4\ngrub,5\nlinux,2\n'
+
+SESP="$T/esp-sd"
+mkdir -p -- "$SESP/EFI/debian" "$SESP/EFI/Linux" "$SESP/loader/entries" "$SESP/6.1" "$SESP/6.12"
+cp -- "$ESP/EFI/debian/shimx64.efi" "$SESP/EFI/debian/shimx64.efi"
+sdboot "$SESP/EFI/debian/grubx64.efi"
+kernel "$SESP/6.1/linux"
+kernel "$SESP/6.12/linux" 1
+printf 'initrd\n' >"$SESP/6.1/initrd.img"
+printf 'title Debian GNU/Linux 12, 6.1\nversion 6.1\nlinux /6.1/linux\ninitrd /6.1/initrd.img\n' >"$SESP/loader/entries/debian-6.1.conf"
+printf 'title Debian GNU/Linux 12, 6.12\nversion 6.12\nlinux /6.12/linux\n' >"$SESP/loader/entries/debian-6.12.conf"
+SV="$T/efivars-sd"
+machine "$SV"
+bootvar "$SV" 0001 1 debian '\EFI\debian\shimx64.efi'
+order "$SV" BootOrder 0001
+if [ -s "$SESP/EFI/debian/grubx64.efi" ] && [ -s "$SESP/6.12/linux" ]; then
+	ok "made an ESP: shim, systemd-boot as its second stage, Type #1 entries with a kernel without and with a .sbat"
+else
+	not_ok "made an ESP with systemd-boot"
+fi
+SD='Boot0001 debian [default]: stage 3'
+LOADIMAGE='[systemd-boot starts it with LoadImage, which shim hooks: a missing .sbat passes]'
+
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP"
+expect "systemd-boot: Type #1 entries, newest first; without loader.conf the first one is the default; a kernel without .sbat boots (shim's LoadImage hook lets it pass)" \
+	'[ "$RC" -eq 0 ] && has_line "$SD \\6.12\\linux (entry debian-6.12.conf) [default entry]: boots: not revoked by SbatLevel 2025021800 $LOADIMAGE" &&
+	 has_line "$SD \\6.1\\linux (entry debian-6.1.conf): boots: no .sbat, which this check lets pass $LOADIMAGE" &&
+	 [ "$(printf "%s\n" "$OUT" | grep -n "stage 3" | head -n 1 | grep -c "6.12")" -eq 1 ]'
+
+printf "$LINUX2" >"$SV/SbatLevelRT-$SHIM_GUID"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP"
+expect "systemd-boot: the default entry's kernel with a revoked .sbat refuses the default path (exit 4), naming the row and the fix" \
+	'[ "$RC" -eq 4 ] && has_line "$SD \\6.12\\linux (entry debian-6.12.conf) [default entry]: refused: linux,1 is below linux,2 (SbatLevel 2099010100); install one with linux,2 or later $LOADIMAGE"'
+
+printf 'timeout 5\n# the old kernel\ndefault debian-6.1.conf\n' >"$SESP/loader/loader.conf"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP" --verbose
+expect "systemd-boot: loader.conf's default pattern marks its entry; the revoked kernel of another entry is another path refused (exit 7); --verbose says what chose it" \
+	'[ "$RC" -eq 7 ] && has_line "$SD \\6.1\\linux (entry debian-6.1.conf) [default entry]: boots: no .sbat, which this check lets pass $LOADIMAGE" &&
+	 has_line "$SD \\6.12\\linux (entry debian-6.12.conf): refused: linux,1 is below linux,2 (SbatLevel 2099010100); install one with linux,2 or later $LOADIMAGE" &&
+	 has_line "  Boot0001 debian: systemd-boot default entry: loader.conf'"'"'s default \"debian-6.1.conf\" (line 3)"'
+
+printf '\7\0\0\0d\0e\0b\0i\0a\0n\0-\0\066\0.\0\061\0\062\0*\0\0\0' >"$SV/LoaderEntryOneShot-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP" --verbose
+expect "systemd-boot: LoaderEntryOneShot wins over loader.conf for the next boot (exit 4)" \
+	'[ "$RC" -eq 4 ] && [[ "$OUT" == *"(entry debian-6.12.conf) [default entry]: refused"* ]] &&
+	 has_line "  Boot0001 debian: systemd-boot default entry: the variable LoaderEntryOneShot \"debian-6.12*\" (this boot only)"'
+rm -f -- "$SV/LoaderEntryOneShot-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
+
+printf 'timeout menu-force\ndefault debian-6.1.conf\n' >"$SESP/loader/loader.conf"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP"
+expect "systemd-boot: with timeout menu-force no entry starts by itself (a line says so), so any refused kernel refuses the path" \
+	'[ "$RC" -eq 4 ] && [[ "$OUT" != *"[default entry]"* ]] && [[ "$OUT" == *"(entry debian-6.12.conf): refused"* ]] &&
+	 has_line "  Boot0001 debian: systemd-boot default entry: none: the menu waits for a key (timeout menu-force)"'
+if command -v python3 >/dev/null; then
+	SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP" --json
+	printf '%s' "$OUT" >"$T/sd.json"
+	expect "systemd-boot: --json gives the stage-3 keys (loader, menu_entry, default_entry, default_by, rule, config)" \
+		'[ "$RC" -eq 4 ] && python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+s3 = [x for x in d[\"stages\"] if x[\"stage\"] == 3]
+assert [x[\"menu_entry\"] for x in s3] == [\"entry debian-6.12.conf\", \"entry debian-6.1.conf\"], s3
+assert all(x[\"loader\"] == \"systemd-boot\" and x[\"default_entry\"] is False for x in s3), s3
+assert all(x[\"default_by\"] == \"none: the menu waits for a key (timeout menu-force)\" for x in s3), s3
+assert [x[\"rule\"] for x in s3] == [\"loadimage-hook\", \"loadimage-hook\"], s3
+assert s3[0][\"verdict\"] == \"refused\" and s3[1][\"verdict\"] == \"boots\", s3
+assert s3[0][\"config\"].endswith(\"/loader/entries/debian-6.12.conf:3\") and s3[0][\"more_entries\"] == 0, s3
+assert d[\"default_refused\"] is True and d[\"exit_status\"] == 4, d
+" "$T/sd.json"'
+else
+	skip "systemd-boot: the stage-3 JSON keys" "no python3"
+fi
+printf 'timeout 5\ndefault debian-6.1.conf\n' >"$SESP/loader/loader.conf"
+
+# Type #2: UKIs under \EFI\Linux, named by their .osrel; systemd-stub hands
+# the kernel in .linux to LoadImage too, and shim checks its .sbat
+uki "$SESP/EFI/Linux/debian-uki.efi" uki.efi
+uki "$SESP/EFI/Linux/debian-uki-linux1.efi" uki-kernel-sbat.efi
+cp -- "$FIX/efi-x86_64.efi" "$SESP/EFI/Linux/no-osrel.efi"
+rm -f -- "$SESP/6.12/linux"
+printf "$LINUX2" >"$SV/SbatLevelRT-$SHIM_GUID"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP"
+expect "systemd-boot: UKIs (type #2) boot when their .sbat passes; one whose own kernel carries a revoked .sbat is refused; a UKI without .osrel and an entry whose kernel is missing are left out, refusing nothing" \
+	'[ "$RC" -eq 7 ] && has_line "$SD \\EFI\\Linux\\debian-uki.efi (UKI debian-uki.efi): boots: not revoked by SbatLevel 2099010100 $LOADIMAGE" &&
+	 has_line "$SD \\EFI\\Linux\\debian-uki-linux1.efi (UKI debian-uki-linux1.efi): refused: the kernel in its .linux section: linux,1 is below linux,2 (SbatLevel 2099010100); install one with linux,2 or later $LOADIMAGE" &&
+	 has_line "$SD \\EFI\\Linux\\no-osrel.efi (UKI no-osrel.efi): cannot be followed: no .osrel section, so systemd-boot does not list it" &&
+	 has_line "$SD \\6.12\\linux (entry debian-6.12.conf): cannot be followed: \\6.12\\linux is missing, so systemd-boot leaves the entry out of its menu" &&
+	 has_line "$SD \\6.1\\linux (entry debian-6.1.conf) [default entry]: boots: no .sbat, which this check lets pass $LOADIMAGE"'
+rm -f -- "$SESP/EFI/Linux/"*.efi
+kernel "$SESP/6.12/linux" 1
+
+# the XBOOTLDR partition: its entries join the ESP's in one menu
+XB="$T/xbootldr"
+mkdir -p -- "$XB/loader/entries" "$XB/7.0"
+kernel "$XB/7.0/linux" 1
+printf 'title Debian 13\nversion 7.0\nlinux /7.0/linux\n' >"$XB/loader/entries/debian-7.0.conf"
+printf 'timeout 5\ndefault debian-7*\n' >"$SESP/loader/loader.conf"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP" --xbootldr "$XB"
+expect "systemd-boot: --xbootldr adds that partition's entries (marked), and the default pattern can pick one (exit 4)" \
+	'[ "$RC" -eq 4 ] && has_line "$SD \\7.0\\linux (entry debian-7.0.conf on XBOOTLDR) [default entry]: refused: linux,1 is below linux,2 (SbatLevel 2099010100); install one with linux,2 or later $LOADIMAGE"'
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP"
+expect "systemd-boot: without --xbootldr (and with --esp) no XBOOTLDR is read: the pattern matches nothing, the first entry is the default" \
+	'[ "$RC" -eq 4 ] && [[ "$OUT" != *"debian-7.0"* ]] && [[ "$OUT" == *"(entry debian-6.12.conf) [default entry]: refused"* ]]'
+
+# bad input: a NUL byte, a key without a value; the rest is still given
+printf 'title broken\nversion\nlinux /6.1/linux\0efi /x.efi\n' >"$SESP/loader/entries/broken.conf"
+printf 'default debian-6.1.conf\ntimeout soon\n' >"$SESP/loader/loader.conf"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP"
+expect "systemd-boot: a malformed entry and loader.conf: one line each naming the file and the line; the report still given" \
+	'[ "$RC" -eq 7 ] && err_has "$SESP/loader/entries/broken.conf:2: a key without a value: systemd-boot ignores the line" &&
+	 err_has "$SESP/loader/entries/broken.conf:3: a NUL byte: systemd-boot reads nothing after it" &&
+	 err_has "$SESP/loader/loader.conf:2: a timeout systemd-boot cannot read: ignored" &&
+	 has_line "$SD \\6.1\\linux (entry debian-6.1.conf and 1 more) [default entry]: boots: no .sbat, which this check lets pass $LOADIMAGE"'
+rm -f -- "$SESP/loader/entries/"*.conf
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP"
+expect "systemd-boot without entries: cannot be followed, and the path is not refused" \
+	'[ "$RC" -eq 0 ] && has_line "$SD \\loader\\entries: cannot be followed: systemd-boot finds no entries (no loader/entries/*.conf, no EFI/Linux/*.efi)"'
+
+# ------------------------------------------------------------ stage 3: GRUB
+# shim -> GRUB (the fixture's stand-in: a "mods" section, given a .sbat) ->
+# the stub grub-install writes next to it -> /boot/grub/grub.cfg as
+# grub-mkconfig writes it on Debian 12 (given with --boot) -> kernels.
+UUID=7e2c1a32-5b1f-4a8e-9d4e-0c3b2a1f9e88
+GESP="$T/esp-grub"
+GB="$T/boot"
+mkdir -p -- "$GESP/EFI/debian" "$GB/grub"
+cp -- "$ESP/EFI/debian/shimx64.efi" "$GESP/EFI/debian/shimx64.efi"
+printf '%s\ngrub,5,Free Software Foundation,grub,2.12,https://www.gnu.org/software/grub/\n' "$SBAT_ROW" >"$T/grub5.csv"
+"$SBAT_ADD" --file "$FIX/grub-core.efi" --csv "$T/grub5.csv" --output "$GESP/EFI/debian/grubx64.efi" >/dev/null 2>&1
+printf "search.fs_uuid %s root hd0,gpt2 \nset prefix=(\$root)'/boot/grub'\nconfigfile \$prefix/grub.cfg\n" "$UUID" >"$GESP/EFI/debian/grub.cfg"
+sed "s/7e2c1a32-5b1f-4a8e-9d4e-0c3b2a1f9e88/$UUID/g; s/6.1.0-18-amd64 (recovery mode)/6.1.0-9-amd64/; /recovery-/,/}/s/6.1.0-18-amd64/6.1.0-9-amd64/g" \
+	"$FIXTURES_SRC/../fuzz/corpus/bootcfg/grub-debian" >"$GB/grub/grub.cfg"
+kernel "$GB/vmlinuz-6.1.0-18-amd64"
+kernel "$GB/vmlinuz-6.1.0-9-amd64" 1
+printf 'initrd\n' >"$GB/initrd.img-6.1.0-18-amd64"
+printf 'initrd\n' >"$GB/initrd.img-6.1.0-9-amd64"
+GV="$T/efivars-grub"
+machine "$GV"
+bootvar "$GV" 0001 1 debian '\EFI\debian\shimx64.efi'
+order "$GV" BootOrder 0001
+G='Boot0001 debian [default]: stage 3'
+SHIMLOCK='[GRUB has shim verify it through the shim_lock protocol: a missing .sbat passes]'
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB" --verbose
+expect "GRUB: the ESP's stub hands over to /boot/grub/grub.cfg; its default entry's kernel without .sbat boots (shim_lock lets it pass); --verbose names the files and the default" \
+	'[ "$RC" -eq 0 ] && has_line "$G /boot/vmlinuz-6.1.0-18-amd64 (menuentry '"'"'Debian GNU/Linux'"'"' and 1 more) [default entry]: boots: no .sbat, which this check lets pass $SHIMLOCK" &&
+	 has_line "$G /boot/vmlinuz-6.1.0-9-amd64 (menuentry '"'"'Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.1.0-9-amd64'"'"'): boots: not revoked by SbatLevel 2025021800 $SHIMLOCK" &&
+	 has_line "  Boot0001 debian: GRUB menu: \\EFI\\debian\\grub.cfg -> ($UUID)/boot/grub/grub.cfg ($GB/grub/grub.cfg)" &&
+	 has_line "  Boot0001 debian: GRUB default entry: set default=\"0\" (line 19)"'
+
+printf "$LINUX2" >"$GV/SbatLevelRT-$SHIM_GUID"
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
+expect "GRUB: a revoked kernel in another entry than the default is another path refused (exit 7)" \
+	'[ "$RC" -eq 7 ] && has_line "$G /boot/vmlinuz-6.1.0-9-amd64 (menuentry '"'"'Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.1.0-9-amd64'"'"'): refused: linux,1 is below linux,2 (SbatLevel 2099010100); install one with linux,2 or later $SHIMLOCK"'
+
+printf '# GRUB Environment Block\nnext_entry=gnulinux-advanced-%s>gnulinux-6.1.0-9-amd64-recovery-%s\n####\n' "$UUID" "$UUID" >"$GB/grub/grubenv"
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB" --verbose
+expect "GRUB: grubenv's next_entry (grub-reboot) makes the revoked kernel's entry the default: exit 4" \
+	'[ "$RC" -eq 4 ] && [[ "$OUT" == *"6.1.0-9-amd64'"'"') [default entry]: refused: linux,1 is below linux,2"* ]] &&
+	 [[ "$OUT" == *"GRUB default entry: grubenv'"'"'s next_entry \"gnulinux-advanced-$UUID>gnulinux-6.1.0-9-amd64-recovery-$UUID\" (this boot only; line 14)"* ]]'
+rm -f -- "$GB/grub/grubenv"
+
+rm -f -- "$GB/vmlinuz-6.1.0-9-amd64"
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
+expect "GRUB: a missing kernel cannot be followed and refuses nothing" \
+	'[ "$RC" -eq 0 ] && has_line "$G /boot/vmlinuz-6.1.0-9-amd64 (menuentry '"'"'Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.1.0-9-amd64'"'"'): cannot be followed: /boot/vmlinuz-6.1.0-9-amd64 is missing"'
+
+kernel "$GB/vmlinuz-6.1.0-9-amd64" 1
+printf 'set timeout=5\nmenuentry "Debian, 6.1.0-9" {\n\tlinux /boot/vmlinuz-6.1.0-9-amd64 ro\n}\nmenuentry "broken {\n\tlinux /boot/vmlinuz-6.1.0-18-amd64\n}\n' >"$GB/grub/grub.cfg"
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
+expect "GRUB: an unparsable line (a quote never closed) is named with its file and line; what comes before it is still judged (no default set: the first entry)" \
+	'[ "$RC" -eq 4 ] && err_has "$GB/grub/grub.cfg:5: a quote that is never closed: GRUB reads nothing after it" &&
+	 has_line "$G /boot/vmlinuz-6.1.0-9-amd64 (menuentry '"'"'Debian, 6.1.0-9'"'"') [default entry]: refused: linux,1 is below linux,2 (SbatLevel 2099010100); install one with linux,2 or later $SHIMLOCK" &&
+	 [ "$(printf "%s\n" "$OUT" | grep -c "stage 3")" -eq 1 ]'
+
+printf 'menuentry "Debian" {\n\tlinux /boot/vmlinuz-$kver ro\n}\nmenuentry "other disk" {\n\tlinux (hd1,gpt2)/vmlinuz\n}\n' >"$GB/grub/grub.cfg"
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
+expect "GRUB: kernel paths with unknown variables or firmware disk names cannot be followed; no timeout means GRUB waits, so no default entry" \
+	'[ "$RC" -eq 0 ] && has_line "$G /boot/vmlinuz-\$kver (menuentry '"'"'Debian'"'"'): cannot be followed: linux it uses a variable that this file does not set ($GB/grub/grub.cfg:2)" &&
+	 has_line "$G (hd1,gpt2)/vmlinuz (menuentry '"'"'other disk'"'"'): cannot be followed: linux a device named by the firmware'"'"'s disk numbering, not by a file-system UUID ($GB/grub/grub.cfg:5)"'
+
+ln -s vmlinuz-6.1.0-18-amd64 "$GB/vmlinuz"
+printf 'set timeout=0\nmenuentry "link" {\n\tlinux /boot/vmlinuz\n}\n' >"$GB/grub/grub.cfg"
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
+expect "GRUB: a kernel that is a symbolic link is not followed" \
+	'[ "$RC" -eq 0 ] && has_line "$G /boot/vmlinuz (menuentry '"'"'link'"'"') [default entry]: cannot be followed: /boot/vmlinuz is a symbolic link"'
+rm -f -- "$GB/vmlinuz"
+
+printf 'set timeout=0\nconfigfile $prefix/grub.cfg\n' >"$GB/grub/grub.cfg"
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
+expect "GRUB: a grub.cfg that hands over to itself is a loop, said and not followed" \
+	'[ "$RC" -eq 0 ] && has_line "$G ($UUID)/boot/grub/grub.cfg: cannot be followed: a loop: $GB/grub/grub.cfg is read again"'
+
+head -c 1100000 /dev/zero | tr '\0' '#' >"$GB/grub/grub.cfg"
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
+expect "GRUB: a grub.cfg over 1 MiB is refused with a line naming it; the report is still given" \
+	'[ "$RC" -eq 0 ] && [[ "$ERR" == *"$GB/grub/grub.cfg"* ]] &&
+	 has_line "$G ($UUID)/boot/grub/grub.cfg: cannot be followed: it cannot be read (see above)"'
+
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP"
+expect "GRUB without --boot: the file system of the search's UUID is not mounted here, and the line says to give --boot" \
+	'[ "$RC" -eq 0 ] && has_line "$G ($UUID)/boot/grub/grub.cfg: cannot be followed: the file system with UUID $UUID is not mounted (give --boot DIR)"'
+
+rm -f -- "$GESP/EFI/debian/grub.cfg"
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
+expect "GRUB without a grub.cfg next to it: cannot be followed, nothing refused" \
+	'[ "$RC" -eq 0 ] && has_line "$G \\EFI\\debian\\grub.cfg: cannot be followed: missing: GRUB finds no grub.cfg next to it"'
+
+"$SBAT_ADD" --file "$FIX/efi-x86_64.efi" --csv "$T/sd.csv" --output "$GESP/EFI/debian/other.efi" >/dev/null 2>&1
+bootvar "$GV" 0001 1 debian '\EFI\debian\shimx64.efi' 'other.efi'
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP"
+expect "a second stage that is neither systemd-boot nor GRUB: stage 3 cannot be followed" \
+	'[ "$RC" -eq 0 ] && has_line "$G \\EFI\\debian\\other.efi: cannot be followed: neither systemd-boot nor GRUB, so what it starts next is not known from the files"'
+
+run --check-level running --boot "$GB" "$ESP/EFI/debian/grubx64.efi"
+expect "--boot and --xbootldr go with next only" '[ "$RC" -eq 2 ] && err_has "--boot goes with --check-level next"'
 
 tap_finish

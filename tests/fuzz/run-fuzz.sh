@@ -6,8 +6,9 @@
 # Usage: tests/fuzz/run-fuzz.sh DURATION_SECONDS BUILDDIR
 #
 # Configures BUILDDIR with clang and -Dfuzz=enabled (reconfigures it if it
-# exists), builds fuzz-edit and fuzz-csv, and runs them one after the other:
-# fuzz-edit for two thirds of DURATION_SECONDS, fuzz-csv for the rest. Each
+# exists), builds the harnesses and runs them one after the other: fuzz-edit
+# and fuzz-edit-fd for a third of DURATION_SECONDS each, fuzz-csv,
+# fuzz-loadopt, fuzz-uki and fuzz-bootcfg for a quarter each of the rest. Each
 # works on a copy of its committed corpus (tests/fuzz/corpus/NAME) kept in
 # BUILDDIR/fuzz-work, so the inputs found there accumulate across runs
 # without touching the source tree. The executions and new inputs of each
@@ -39,7 +40,7 @@ builddir=$2
 case $duration in
 '' | *[!0-9]*) usage ;;
 esac
-[ "$duration" -ge 9 ] || { echo "$0: DURATION_SECONDS must be at least 9" >&2; exit 2; }
+[ "$duration" -ge 12 ] || { echo "$0: DURATION_SECONDS must be at least 12" >&2; exit 2; }
 
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 fuzzdir=$srcdir/tests/fuzz
@@ -50,7 +51,8 @@ else
 	CC=${CC:-clang} meson setup "$builddir" "$srcdir" -Dfuzz=enabled -Db_lundef=false \
 		-Dtests=disabled -Dintegration=disabled
 fi
-ninja -C "$builddir" tests/fuzz/fuzz-edit tests/fuzz/fuzz-edit-fd tests/fuzz/fuzz-csv tests/fuzz/fuzz-loadopt tests/fuzz/fuzz-uki
+ninja -C "$builddir" tests/fuzz/fuzz-edit tests/fuzz/fuzz-edit-fd tests/fuzz/fuzz-csv tests/fuzz/fuzz-loadopt \
+	tests/fuzz/fuzz-uki tests/fuzz/fuzz-bootcfg
 
 builddir=$(cd "$builddir" && pwd)
 work=$builddir/fuzz-work
@@ -92,15 +94,16 @@ run_one() {
 }
 
 # the same total as ever: a third each for the two edit harnesses, the rest
-# shared by the CSV parser and the EFI load option and device path parser
-# the same total: a third each to the two edit harnesses, the rest shared by the three others
+# shared by the CSV parser, the EFI load option and device path parser,
+# the UKI reader and the boot loader configuration parsers
 third=$((duration / 3))
 rest=$((duration - 2 * third))
 run_one edit "$third"
 run_one edit-fd "$third" edit
-run_one csv $((rest - 2 * (rest / 3)))
-run_one loadopt $((rest / 3))
-run_one uki $((rest / 3))
+run_one csv $((rest - 3 * (rest / 4)))
+run_one loadopt $((rest / 4))
+run_one uki $((rest / 4))
+run_one bootcfg $((rest / 4))
 
 echo "== summary"
 printf '%s\n' "${summary[@]}"

@@ -61,12 +61,13 @@ check "systemd-boot's LoaderEntrySelected is the harness's entry (vm.conf)" \
 # path that booted it, then the same variables on the host with a revoked
 # second stage put on a copy of the ESP
 judge_boot_paths() {
-	local cur line1 line2 json
+	local cur line1 line2 line3 json
 	cur=$(sbvar BootCurrent | cut -c9-12)
 	cur=$(printf '%s' "$cur" | sed -E 's/(..)(..)/\2\1/' | tr a-f A-F)
 	sed -n 's/^paths: //p' "$W/efivars-sb.txt" >"$W/paths.txt"
 	line1=$(grep -F "Boot$cur " "$W/paths.txt" | grep -F "[booted this time]" | grep -F ': stage 1 \EFI\BOOT\BOOTX64.EFI: ')
 	line2=$(grep -F "Boot$cur " "$W/paths.txt" | grep -F "[booted this time]" | grep -F ': stage 2 \EFI\BOOT\grubx64.efi: ')
+	line3=$(grep -F "Boot$cur " "$W/paths.txt" | grep -F "[booted this time]" | grep -F ': stage 3 \vmlinuz (entry vm.conf) [default entry]: ')
 	vm_log "guest: sbat-add --check-level next --esp /mnt/esp:"
 	sed 's/^/#   /' "$W/paths.txt"
 	check "Secure Boot, in the guest: the path that booted (BootCurrent Boot$cur) is found and marked" test -n "$line1"
@@ -75,13 +76,15 @@ judge_boot_paths() {
 	check "... stage 2, the second stage shim started: boots (not revoked)" \
 		grep -qF 'boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required]' <<<"$line2"
 	check "... and it is the default path" grep -qF '[default]' <<<"$line1"
+	check "... stage 3, the entry systemd-boot booted (vm.conf, its loader.conf default): boots, checked as shim checks what comes through its LoadImage hook" \
+		grep -qF 'boots: no .sbat, which this check lets pass [systemd-boot starts it with LoadImage, which shim hooks: a missing .sbat passes]' <<<"$line3"
 	check "... exit 0: no path refused (paths-rc $(sed -n 's/^paths-rc //p' "$W/efivars-sb.txt"))" \
 		grep -qx 'paths-rc 0' "$W/efivars-sb.txt"
 	sed -n 's/^paths-json: //p' "$W/efivars-sb.txt" >"$W/paths.json"
 	json=$(python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print(" ".join(s["verdict"] for s in d["stages"] if "[booted this time]" in s["entry"]))' "$W/paths.json" 2>&1)
-	check "... the JSON report says the same (booted path: $json)" test "$json" = "boots boots"
+	check "... the JSON report says the same (booted path: $json)" test "$json" = "boots boots boots"
 	# the same variables on the host: a GRUB with grub,4 behind Debian shim 16.1 is refused
 	vm_efivarfs "$W/efivars-sb.txt" "$W/efivarfs-sb"
 	rm -rf "$W/esp-grub4"

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* boot_stage.h - what the stages of a boot path share: the walk, files on a partition, images, verdict lines */
+#ifndef SBAT_CLI_BOOT_STAGE_H
+#define SBAT_CLI_BOOT_STAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sbat/sbat.h"
+
+#include "next_level.h"
+#include "options.h"
+
+#define CLI_PATH_MAX 4096
+
+/* What one stage comes to. */
+enum stage_verdict {
+	STAGE_BOOTS,        /* the check that applies passes (or none applies) */
+	STAGE_NOT_GOVERNED, /* not started through shim: SBAT does not apply */
+	STAGE_UNKNOWN,      /* cannot be followed from the files */
+	STAGE_REFUSED,      /* shim refuses it */
+};
+
+typedef struct walk {
+	const cli_opts *o;
+	const char *efivarfs;
+	int default_refused, other_refused;
+	int n_paths;
+	int default_taken; /* the path that boots when nobody touches the keyboard is known */
+	int has_current;   /* BootCurrent is set: the option this boot came from */
+	uint16_t current;
+	int before_current; /* following BootOrder ahead of BootCurrent's option */
+	size_t n_lines;     /* JSON objects printed */
+} walk;
+
+/* An image read from a partition. */
+typedef struct image {
+	uint8_t *buf;
+	size_t len;
+	sbat_image *img;
+	sbat_csv *csv; /* its .sbat as shim reads it, NULL when none */
+	int sbat_bad;  /* a .sbat shim refuses (duplicate, unparsable) */
+	int is_shim;   /* carries .sbatlevel */
+	uint16_t machine;
+	sbat_diag d;
+} image;
+
+/* The last bytes of a stage-3 line and its JSON keys. */
+typedef struct stage_extra {
+	const char *loader;     /* "systemd-boot" or "grub" */
+	const char *menu_entry; /* the entry it is for; NULL: the loader's configuration itself */
+	unsigned more;          /* further entries that start the same file */
+	int default_entry;      /* 1: the entry started when nobody touches the keyboard */
+	const char *default_by; /* what chose the menu's default entry, or why no entry starts by itself */
+	const char *rule;       /* "loadimage-hook", "shim-lock"; NULL: no check ran */
+	const char *config;     /* FILE:LINE the entry comes from */
+} stage_extra;
+
+/* cli_resolve flags */
+#define CLI_RESOLVE_DIR 1   /* the last component is a directory */
+#define CLI_RESOLVE_EXACT 2 /* names match case-sensitively (not FAT) */
+
+/*
+ * The file (or directory) p names under root: components split at '\' or
+ * '/', matched case-insensitively as FAT does unless CLI_RESOLVE_EXACT;
+ * "." and ".." and symbolic links refused. A malloc'ed path, or NULL with
+ * *why set. An empty p is root itself (with CLI_RESOLVE_DIR).
+ */
+char *cli_resolve(const char *root, const char *p, int flags, const char **why);
+
+/* Open and parse the image at path; -1 with im->d saying why (image_close it all the same). */
+int cli_image_open(const char *path, image *im);
+void cli_image_close(image *im);
+
+/*
+ * Judge im as shim 16.x checks it in verify_sbat_section: in_protocol 0
+ * (what shim starts itself) requires a .sbat, in_protocol 1 (its
+ * LoadImage hook, the shim_lock protocol) lets a missing one pass. why
+ * gets the line's text from the verdict word on.
+ */
+enum stage_verdict cli_judge_image(const cli_next *n, const image *im, int in_protocol, char *why, size_t why_size);
+
+/* One line of the report (stage 0: the entry itself), or one JSON object; x only for stage 3. */
+void cli_stage_line(walk *w, const char *label, int is_default, int stage, const char *file, const char *text,
+                    const stage_extra *x);
+
+/*
+ * Stage 3: what the loader that shim started (stage 2, loader_path on esp,
+ * already opened as *loader) starts next, when it is systemd-boot or GRUB.
+ * Returns STAGE_REFUSED when the default entry's file is refused (or any,
+ * when the default entry cannot be known); a refused file of another entry
+ * sets w->other_refused.
+ */
+enum stage_verdict cli_follow_stage3(walk *w, const char *label, int is_default, const cli_next *next, const char *esp,
+                                     const char *loader_path, const image *loader);
+
+#endif

@@ -1,0 +1,462 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* grub.c - GRUB's menu: grub.cfg next to it on the ESP, the one it names on /boot, its kernels and its default */
+#define _XOPEN_SOURCE 700
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sbat/sbat.h"
+
+#include "messages.h"
+#include "stage3.h"
+
+/* The device a configuration read from the ESP starts on (no file-system UUID is written like it). */
+#define ESP_DEVICE "esp:"
+#define MAX_CHAIN 4
+
+typedef struct gctx {
+	walk *w;
+	const char *esp;
+	char boot_uuid[80];          /* the file system --boot stands for: where the chain's grub.cfg is */
+	char boot_sub[CLI_PATH_MAX]; /* the directory of it that --boot is ("/boot", or "/" for a /boot of its own) */
+	char visited[MAX_CHAIN][CLI_PATH_MAX];
+	char env[CLI_PATH_MAX]; /* $prefix/grubenv on this machine, "" when unknown */
+} gctx;
+
+int
+cli_is_grub(const image *im)
+{
+	size_t i;
+
+	if (s3_section_has(im, "mods", "mimg", 4))
+		return 1;
+	for (i = 0; im->csv && i < im->csv->n_entries; i++) {
+		const char *c = im->csv->entries[i].component_name;
+
+		if (strcmp(c, "grub") == 0 || strncmp(c, "grub.", 5) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Where the file system with this UUID is mounted (/dev/disk/by-uuid, /proc/self/mountinfo), and its root there. */
+static int
+mount_of_uuid(const char *uuid, char *mnt, size_t mnt_size, char *root, size_t root_size)
+{
+	char link[128], dev[PATH_MAX], line[4096];
+	FILE *f;
+	int found = 0;
+
+	snprintf(link, sizeof(link), "/dev/disk/by-uuid/%s", uuid);
+	if (!realpath(link, dev) || !(f = fopen("/proc/self/mountinfo", "r")))
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char r[1024], m[1024], src[1024];
+		const char *sep = strstr(line, " - ");
+
+		/* id parent major:minor root mountpoint ... " - " fstype source options */
+		if (sep && sscanf(line, "%*s %*s %*s %1023s %1023s", r, m) == 2 &&
+		    sscanf(sep + 3, "%*s %1023s", src) == 1 && strcmp(src, dev) == 0) {
+			snprintf(mnt, mnt_size, "%s", m);
+			snprintf(root, root_size, "%s", r);
+			found = 1;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* path without its first `prefix` directory ("/" keeps it); NULL when it is not below it. */
+static const char *
+below(const char *path, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	if (strcmp(prefix, "/") == 0 || n == 0)
+		return path;
+	if (strncmp(path, prefix, n) != 0 || (path[n] != '/' && path[n] != '\0'))
+		return NULL;
+	return path + n;
+}
+
+/* The file on this machine that (device)path names; NULL with why set. */
+static char *
+map_file(gctx *g, const char *device, const char *path, char *why, size_t why_size)
+{
+	char mnt[1024], root[1024];
+	const char *rel, *reason;
+	char *host;
+
+	if (strcmp(device, ESP_DEVICE) == 0) {
+		host = cli_resolve(g->esp, path, 0, &reason);
+	} else if (g->w->o->boot && g->boot_uuid[0] && strcmp(device, g->boot_uuid) == 0) {
+		if (!(rel = below(path, g->boot_sub))) {
+			snprintf(why, why_size, "%s is outside %s, the directory --boot names", cli_quote(path),
+			         cli_quote(g->boot_sub));
+			return NULL;
+		}
+		host = cli_resolve(g->w->o->boot, rel, CLI_RESOLVE_EXACT, &reason);
+	} else if (!mount_of_uuid(device, mnt, sizeof(mnt), root, sizeof(root))) {
+		snprintf(why, why_size, "the file system with UUID %s is not mounted (give --boot DIR)", device);
+		return NULL;
+	} else if (!(rel = below(path, root))) {
+		snprintf(why, why_size, "%s is outside the part of file system %s mounted at %s", cli_quote(path),
+		         device, cli_quote(mnt));
+		return NULL;
+	} else {
+		host = cli_resolve(mnt, rel, CLI_RESOLVE_EXACT, &reason);
+	}
+	if (!host)
+		snprintf(why, why_size, "%s %s", cli_quote(path), s3_is(reason));
+	return host;
+}
+
+/* A GRUB file name for messages: (device)path, the ESP's in its own words. */
+static void
+grub_name(char *out, size_t size, const char *device, const char *path)
+{
+	if (strcmp(device, ESP_DEVICE) == 0)
+		snprintf(out, size, "(ESP)%s", path);
+	else
+		snprintf(out, size, "(%s)%s", device, path);
+}
+
+/* A variable of grubenv (name=value lines, '#' padding); 0 when it is not set or the file does not read. */
+static int
+grubenv_get(const gctx *g, const char *name, char *out, size_t size)
+{
+	sbat_kv_cursor cur;
+	sbat_kv_line kv;
+	sbat_diag d;
+	uint8_t *buf;
+	size_t len, n = strlen(name);
+	sbat_err err;
+	int found = 0;
+
+	out[0] = '\0';
+	if (!g->env[0] || sbat_file_read(g->env, SBAT_BOOTCFG_MAX_SIZE, &buf, &len, &d) != SBAT_OK)
+		return 0;
+	memset(&cur, 0, sizeof(cur));
+	while ((err = sbat_kv_next(buf, len, "=", &cur, &kv, &d)) != SBAT_OK || kv.key)
+		if (err == SBAT_OK && kv.key_len == n && strncmp(kv.key, name, n) == 0 && kv.value_len < size) {
+			memcpy(out, kv.value, kv.value_len);
+			out[kv.value_len] = '\0';
+			found = out[0] != '\0';
+		}
+	free(buf);
+	return found;
+}
+
+/* What `default` holds when the menu shows (its `set default=`, grubenv's entries); 0 when it cannot be known. */
+static int
+default_value(const gctx *g, const sbat_grub_cfg *cfg, char *value, size_t size, char *by, size_t by_size)
+{
+	const char *d = cfg->default_value;
+
+	if (cfg->next_entry_line && grubenv_get(g, "next_entry", value, size)) {
+		snprintf(by, by_size, "grubenv's next_entry \"%s\" (this boot only; line %u)", value,
+		         cfg->next_entry_line);
+	} else if (d && (strcmp(d, "${saved_entry}") == 0 || strcmp(d, "$saved_entry") == 0)) {
+		if (grubenv_get(g, "saved_entry", value, size))
+			snprintf(by, by_size, "grubenv's saved_entry \"%s\" (set default=%s, line %u)", value, d,
+			         cfg->default_line);
+		else
+			snprintf(by, by_size, "set default=%s (line %u), and grubenv has no saved_entry", d,
+			         cfg->default_line);
+	} else if (d && strchr(d, '$')) {
+		snprintf(by, by_size, "none known: set default=\"%s\" (line %u) uses a variable", d, cfg->default_line);
+		return 0;
+	} else if (d) {
+		snprintf(value, size, "%s", d);
+		snprintf(by, by_size, "set default=\"%s\" (line %u)", d, cfg->default_line);
+	} else {
+		snprintf(by, by_size, "no default is set");
+	}
+	return 1;
+}
+
+/* The index of the entry GRUB boots by itself; -1 when the menu waits for a key or it is not known. */
+static long
+default_entry(const gctx *g, const sbat_grub_cfg *cfg, char *by, size_t by_size)
+{
+	char value[512] = "", *end;
+	long t = cfg->timeout ? strtol(cfg->timeout, &end, 0) : -1;
+	size_t idx;
+	int fallback;
+	sbat_diag d;
+
+	if (!cfg->timeout) {
+		snprintf(by, by_size, "none: no timeout is set, so GRUB's menu waits for a key");
+		return -1;
+	}
+	if (t < 0 || end == cfg->timeout) {
+		snprintf(by, by_size, "none: timeout %s (line %u): GRUB's menu waits for a key", cfg->timeout,
+		         cfg->timeout_line);
+		return -1;
+	}
+	if (!default_value(g, cfg, value, sizeof(value), by, by_size))
+		return -1;
+	if (sbat_grub_default_entry(cfg, value[0] ? value : NULL, &idx, &fallback, &d) != SBAT_OK) {
+		snprintf(by, by_size, "none: the menu has no entries");
+		return -1;
+	}
+	if (fallback)
+		s3_append(by, by_size, ", which names no entry: GRUB takes the first");
+	else if (!value[0])
+		s3_append(by, by_size, ": the first entry");
+	return (long)idx;
+}
+
+/* "menuentry 'Advanced options>Debian ...'": the titles from the top menu down, as `default` can name it. */
+static void
+entry_desc(const sbat_grub_cfg *cfg, size_t i, char *out, size_t size)
+{
+	char path[700] = "";
+	const sbat_grub_entry *e = &cfg->entries[i];
+	unsigned hops = 0;
+
+	snprintf(path, sizeof(path), "%s", e->title);
+	while (e->parent >= 0 && hops++ < 32) {
+		char tmp[700];
+
+		e = &cfg->entries[e->parent];
+		snprintf(tmp, sizeof(tmp), "%s>%s", e->title, path);
+		memcpy(path, tmp, sizeof(path));
+	}
+	snprintf(out, size, "%s '%s'",
+	         cfg->entries[i].command && strcmp(cfg->entries[i].command, "chainloader") == 0 ?
+	             "chainloader of menuentry" :
+	             "menuentry",
+	         path);
+}
+
+/* A note for the first initrd of entry e that is not there. */
+static void
+initrd_note(gctx *g, const sbat_grub_entry *e, char *note, size_t size)
+{
+	char why[1024];
+	size_t i;
+
+	for (i = 0; i < e->n_initrds; i++) {
+		const sbat_grub_file *f = &e->initrds[i];
+		char *host = f->path ? map_file(g, f->device, f->path, why, sizeof(why)) : NULL;
+
+		if (f->path && !host && strstr(why, " is missing"))
+			snprintf(note, size, " (its initrd %s is missing: GRUB fails to start the entry)",
+			         cli_quote(f->word));
+		free(host);
+		if (note[0])
+			return;
+	}
+}
+
+/* A line for the configuration itself (name: its GRUB file name) that cannot be followed further. */
+static void
+config_line(s3_menu *m, const char *name, const char *why)
+{
+	s3_item *it = s3_add(m);
+
+	if (!it)
+		return;
+	snprintf(it->file, sizeof(it->file), "%.1000s", name);
+	snprintf(it->why, sizeof(it->why), "%.760s", why);
+}
+
+/* The lines of a parsed menu: one per entry that loads a kernel or another EFI program. */
+static void
+menu_items(gctx *g, const sbat_grub_cfg *cfg, const char *config, const char *name, s3_menu *m)
+{
+	long def = default_entry(g, cfg, m->default_by, sizeof(m->default_by));
+	size_t i;
+
+	m->default_known = def >= 0;
+	for (i = 0; i < cfg->n_entries; i++) {
+		const sbat_grub_entry *e = &cfg->entries[i];
+		s3_item *it;
+
+		if (!e->command || !(it = s3_add(m)))
+			continue;
+		snprintf(it->file, sizeof(it->file), "%.1000s", e->kernel.word ? e->kernel.word : e->command);
+		entry_desc(cfg, i, it->desc, sizeof(it->desc));
+		snprintf(it->config, sizeof(it->config), "%s:%u", config, e->kernel.line);
+		it->is_default = (long)i == def;
+		if (e->kernel.path)
+			it->host = map_file(g, e->kernel.device, e->kernel.path, it->why, sizeof(it->why));
+		else
+			snprintf(it->why, sizeof(it->why), "%s %s (%.600s:%u)", e->command, e->kernel.why,
+			         cli_quote(config), e->kernel.line);
+		initrd_note(g, e, it->note, sizeof(it->note));
+	}
+	if (m->n_items == 0) {
+		char why[1200];
+
+		snprintf(why, sizeof(why), "%s: no menu entry in it starts a kernel or an EFI program",
+		         cli_quote(config));
+		config_line(m, name, why);
+	}
+}
+
+/* Read and parse one configuration file; NULL after a message. */
+static sbat_grub_cfg *
+read_cfg(const char *host, const char *root, const char *prefix)
+{
+	sbat_grub_cfg *cfg = NULL;
+	uint8_t *buf;
+	size_t len, i;
+	sbat_diag d;
+
+	if (sbat_file_read(host, SBAT_BOOTCFG_MAX_SIZE, &buf, &len, &d) != SBAT_OK) {
+		cli_report_error(host, &d);
+		return NULL;
+	}
+	if (sbat_grub_cfg_parse(buf, len, root, prefix, &cfg, &d) != SBAT_OK)
+		cli_report_error(host, &d);
+	free(buf);
+	for (i = 0; cfg && i < cfg->n_notes; i++)
+		s3_report_line(host, cfg->notes[i].line, cfg->notes[i].what);
+	if (cfg && cfg->notes_dropped)
+		fprintf(stderr, "%s: %s: %zu more lines that are not followed\n", cli_progname, cli_quote(host),
+		        cfg->notes_dropped);
+	return cfg;
+}
+
+/*
+ * The configuration that cfg (read from host) hands over to with configfile
+ * or source, when it has no menu of its own: its file on this machine, with
+ * the root and $prefix GRUB keeps. 0 after a line saying why not.
+ */
+static int
+next_config(gctx *g, const sbat_grub_cfg *cfg, const char *host, size_t depth, s3_menu *m, char *next, size_t size)
+{
+	const sbat_grub_file *f = &cfg->next_config;
+	char why[1024], name[CLI_PATH_MAX];
+	char *h;
+	size_t i;
+
+	if (!f->path) {
+		snprintf(name, sizeof(name), "%s", f->word);
+		snprintf(why, sizeof(why), "%s %s (%.800s:%u)", cfg->next_command, f->why, cli_quote(host), f->line);
+		config_line(m, name, why);
+		return 0;
+	}
+	grub_name(name, sizeof(name), f->device, f->path);
+	if (g->w->o->boot && !g->boot_uuid[0] && strcmp(f->device, ESP_DEVICE) != 0) {
+		/* --boot is the directory that holds this grub/grub.cfg */
+		snprintf(g->boot_uuid, sizeof(g->boot_uuid), "%s", f->device);
+		snprintf(g->boot_sub, sizeof(g->boot_sub), "%s", f->path);
+		for (i = 0; i < 2 && strrchr(g->boot_sub, '/'); i++)
+			*strrchr(g->boot_sub, '/') = '\0';
+		if (!g->boot_sub[0])
+			snprintf(g->boot_sub, sizeof(g->boot_sub), "/");
+	}
+	if (!(h = map_file(g, f->device, f->path, why, sizeof(why)))) {
+		config_line(m, name, why);
+		return 0;
+	}
+	for (i = 0; i <= depth; i++)
+		if (strcmp(g->visited[i], h) == 0) {
+			snprintf(why, sizeof(why), "a loop: %s is read again", cli_quote(h));
+			config_line(m, name, why);
+			free(h);
+			return 0;
+		}
+	snprintf(next, size, "%s", h);
+	free(h);
+	return 1;
+}
+
+/* $prefix/grubenv, which load_env reads: where grubenv_get looks. */
+static void
+find_grubenv(gctx *g, const sbat_grub_cfg *cfg)
+{
+	char path[CLI_PATH_MAX], why[1024];
+	char *h;
+
+	if (!cfg->prefix.path || !cfg->prefix.device)
+		return;
+	snprintf(path, sizeof(path), "%s/grubenv", cfg->prefix.path);
+	h = map_file(g, cfg->prefix.device, path, why, sizeof(why));
+	if (h)
+		snprintf(g->env, sizeof(g->env), "%s", h);
+	free(h);
+}
+
+/* The configuration next to GRUB on the ESP: its path there, and $prefix as GRUB starts with it. */
+static char *
+esp_config(gctx *g, const char *loader_path, char *prefix, size_t size, s3_menu *m)
+{
+	char dir[1024], cfg[1100];
+	const char *slash = strrchr(loader_path, '\\'), *why;
+	size_t n = slash ? (size_t)(slash - loader_path) : 0, i;
+	char *h;
+
+	snprintf(dir, sizeof(dir), "%.*s", (int)n, loader_path);
+	snprintf(cfg, sizeof(cfg), "%s\\grub.cfg", dir);
+	for (i = 0; dir[i]; i++)
+		dir[i] = dir[i] == '\\' ? '/' : dir[i];
+	snprintf(prefix, size, "%s", dir[0] ? dir : "/");
+	h = cli_resolve(g->esp, cfg, 0, &why);
+	if (!h) {
+		char text[300];
+
+		snprintf(text, sizeof(text), "%s: GRUB finds no grub.cfg next to it", why);
+		config_line(m, cfg, text);
+	}
+	snprintf(m->summary, sizeof(m->summary), "%s", cfg);
+	return h;
+}
+
+void
+cli_grub_menu(walk *w, const char *esp, const char *loader_path, s3_menu *m)
+{
+	char root[128] = ESP_DEVICE, prefix[1024], name[CLI_PATH_MAX];
+	sbat_grub_cfg *cfg;
+	size_t depth;
+	gctx *g = calloc(1, sizeof(*g));
+	char *h;
+
+	m->loader = "grub";
+	m->rule = "shim-lock";
+	m->rule_text = "GRUB has shim verify it through the shim_lock protocol: a missing .sbat passes";
+	snprintf(m->default_by, sizeof(m->default_by), "none: GRUB's menu is not known");
+	if (!g)
+		return;
+	g->w = w;
+	g->esp = esp;
+	if (!(h = esp_config(g, loader_path, prefix, sizeof(prefix), m))) {
+		free(g);
+		return;
+	}
+	snprintf(g->visited[0], sizeof(g->visited[0]), "%s", h);
+	snprintf(name, sizeof(name), "%s", m->summary);
+	free(h);
+	for (depth = 0; depth < MAX_CHAIN; depth++) {
+		if (!(cfg = read_cfg(g->visited[depth], root[0] ? root : NULL, prefix[0] ? prefix : NULL))) {
+			config_line(m, name, "it cannot be read (see above)");
+			break;
+		}
+		if (cfg->n_entries || !cfg->next_command) {
+			find_grubenv(g, cfg);
+			menu_items(g, cfg, g->visited[depth], name, m);
+		} else if (depth + 1 == MAX_CHAIN) {
+			config_line(m, name, "configfile and source nested too deep: not followed");
+		} else if (next_config(g, cfg, g->visited[depth], depth, m, g->visited[depth + 1], CLI_PATH_MAX)) {
+			grub_name(name, sizeof(name), cfg->next_config.device, cfg->next_config.path);
+			s3_append(m->summary, sizeof(m->summary), " -> %s (%s)", name,
+			          cli_quote(g->visited[depth + 1]));
+			snprintf(root, sizeof(root), "%s", cfg->root_device ? cfg->root_device : "");
+			snprintf(prefix, sizeof(prefix), "%s",
+			         cfg->prefix.path && cfg->root_device &&
+			                 strcmp(cfg->prefix.device, cfg->root_device) == 0 ?
+			             cfg->prefix.path :
+			             "");
+			sbat_grub_cfg_free(cfg);
+			continue;
+		}
+		sbat_grub_cfg_free(cfg);
+		break;
+	}
+	free(g);
+}

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* stage3.c - stage 3 of a boot path: the kernels and programs the loader shim started will start, judged */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sbat/sbat.h"
+
+#include "messages.h"
+#include "stage3.h"
+
+s3_item *
+s3_add(s3_menu *m)
+{
+	s3_item *it;
+
+	if (m->n_items == S3_MAX_ITEMS) {
+		m->n_dropped++;
+		return NULL;
+	}
+	if (!m->items) {
+		m->items = calloc(S3_MAX_ITEMS, sizeof(*m->items));
+		if (!m->items)
+			return NULL;
+	}
+	it = &m->items[m->n_items++];
+	memset(it, 0, sizeof(*it));
+	return it;
+}
+
+void
+s3_report_line(const char *file, unsigned line, const char *what)
+{
+	fprintf(stderr, "%s: %s:%u: %s\n", cli_progname, cli_quote(file), line, what);
+}
+
+const char *
+s3_is(const char *why)
+{
+	return strcmp(why, "missing") == 0 ? "is missing" : why;
+}
+
+void
+s3_append(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t n = strnlen(buf, size);
+	va_list ap;
+
+	if (n + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, size - n, fmt, ap);
+	va_end(ap);
+}
+
+/* The file bytes of section `index` of im (what lies inside the file), or NULL. */
+static const uint8_t *
+section_bytes(const image *im, int index, size_t *len)
+{
+	const sbat_section_info *s = index >= 0 ? sbat_image_section(im->img, (unsigned)index) : NULL;
+	size_t n;
+
+	if (!s || s->pointer_to_raw_data >= im->len)
+		return NULL;
+	n = s->size_of_raw_data < s->virtual_size ? s->size_of_raw_data : s->virtual_size;
+	if (n > im->len - s->pointer_to_raw_data)
+		n = im->len - s->pointer_to_raw_data;
+	*len = n;
+	return im->buf + s->pointer_to_raw_data;
+}
+
+int
+s3_section_has(const image *im, const char *name, const char *needle, size_t needle_len)
+{
+	size_t len = 0, i;
+	const uint8_t *p = im->img ? section_bytes(im, sbat_image_find_section(im->img, name), &len) : NULL;
+
+	for (i = 0; p && needle_len <= len && i <= len - needle_len; i++)
+		if (memcmp(p + i, needle, needle_len) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The kernel in a UKI's .linux: systemd-stub hands it to LoadImage, which
+ * shim 16.x hooks; shim finds it among the sections of the UKI it verified
+ * and checks its .sbat as for any image through the hook.
+ */
+static enum stage_verdict
+judge_uki_kernel(const cli_next *next, const image *uki, char *text, size_t size)
+{
+	size_t len = 0;
+	const uint8_t *p = section_bytes(uki, sbat_image_find_section(uki->img, ".linux"), &len);
+	const uint8_t *sbat;
+	size_t n;
+	image k;
+	char inner[900];
+	enum stage_verdict v = STAGE_BOOTS;
+
+	memset(&k, 0, sizeof(k));
+	if (!p || sbat_image_parse(p, len, &k.img, &k.d) != SBAT_OK)
+		return STAGE_BOOTS; /* not a PE image: nothing for shim to check */
+	if (!sbat_image_get_info(k.img)->sbat_ignored) {
+		if (sbat_image_sbat_data(k.img, &sbat, &n, &k.d) == SBAT_OK)
+			k.sbat_bad = sbat_csv_parse(sbat, n, &k.csv, &k.d) != SBAT_OK;
+		else
+			k.sbat_bad = k.d.code != SBAT_E_NO_SBAT;
+	}
+	if (k.csv || k.sbat_bad) {
+		v = cli_judge_image(next, &k, 1, inner, sizeof(inner));
+		if (v == STAGE_REFUSED)
+			snprintf(text, size, "refused: the kernel in its .linux section: %s",
+			         inner + strlen("refused: "));
+	}
+	sbat_csv_free(k.csv);
+	sbat_image_free(k.img);
+	return v;
+}
+
+/* One line for it; returns its verdict. */
+static enum stage_verdict
+judge_item(walk *w, const char *label, int is_default, const cli_next *next, const s3_menu *m, const s3_item *it)
+{
+	char text[1200], line[2400];
+	enum stage_verdict v = STAGE_UNKNOWN;
+	stage_extra x;
+	image im;
+
+	memset(&im, 0, sizeof(im));
+	if (!it->host)
+		snprintf(text, sizeof(text), "cannot be followed: %s", it->why);
+	else if (cli_image_open(it->host, &im) != 0)
+		snprintf(text, sizeof(text), "cannot be followed: %s: %s", cli_quote(it->host),
+		         im.d.what ? im.d.what : sbat_strerror(im.d.code));
+	else if ((v = cli_judge_image(next, &im, 1, text, sizeof(text))) == STAGE_BOOTS && it->is_uki)
+		v = judge_uki_kernel(next, &im, text, sizeof(text));
+	if (v == STAGE_UNKNOWN)
+		snprintf(line, sizeof(line), "%s%s", text, it->note);
+	else
+		snprintf(line, sizeof(line), "%s [%s]%s", text, m->rule_text, it->note);
+	memset(&x, 0, sizeof(x));
+	x.loader = m->loader;
+	x.menu_entry = it->desc[0] ? it->desc : NULL;
+	x.more = it->more;
+	x.default_entry = it->is_default;
+	x.default_by = m->default_by;
+	x.rule = v == STAGE_UNKNOWN ? NULL : m->rule;
+	x.config = it->config[0] ? it->config : NULL;
+	cli_stage_line(w, label, is_default, 3, it->file, line, &x);
+	cli_image_close(&im);
+	return v;
+}
+
+/* Entries that start the same file make one line: the first names it, the others are counted. */
+static void
+merge_items(s3_menu *m)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < m->n_items; i++) {
+		s3_item *it = &m->items[i];
+
+		for (j = 0; j < n && it->host; j++)
+			if (m->items[j].host && strcmp(m->items[j].host, it->host) == 0 &&
+			    strcmp(m->items[j].note, it->note) == 0)
+				break;
+		if (it->host && j < n) {
+			m->items[j].more++;
+			m->items[j].is_default |= it->is_default;
+			free(it->host);
+			continue;
+		}
+		if (n != i)
+			m->items[n] = *it;
+		n++;
+	}
+	m->n_items = n;
+}
+
+/* The files read, what chose the default entry, the rule (--verbose); without it, only a default that is not known. */
+static void
+print_summary(const walk *w, const char *label, const s3_menu *m)
+{
+	const char *name = strcmp(m->loader, "grub") == 0 ? "GRUB" : m->loader;
+	size_t i, entries = 0;
+
+	for (i = 0; i < m->n_items; i++)
+		entries += m->items[i].desc[0] != '\0';
+	if (w->o->json || (!w->o->verbose && (m->default_known || !entries)))
+		return;
+	if (!w->o->verbose) {
+		printf("  %s: %s default entry: %s\n", label, name, m->default_by);
+		return;
+	}
+	printf("  %s: %s menu: %s\n", label, name, m->summary);
+	printf("  %s: %s default entry: %s\n", label, name, m->default_by);
+	printf("  %s: %s rule: %s\n", label, name,
+	       strcmp(m->rule, "shim-lock") == 0 ?
+	           "GRUB's shim_lock verifier calls shim's Verify (verify.c shim_verify), which sets in_protocol: "
+	           "verify_sbat_section lets an image without .sbat pass and checks the rows of one that has it" :
+	           "systemd-boot calls LoadImage, which shim 16.x replaces (loader-proto.c shim_load_image) and "
+	           "runs with in_protocol set: verify_sbat_section lets an image without .sbat pass and checks the "
+	           "rows of one that has it; a UKI's kernel goes through it again when systemd-stub loads it");
+}
+
+enum stage_verdict
+cli_follow_stage3(walk *w, const char *label, int is_default, const cli_next *next, const char *esp,
+                  const char *loader_path, const image *loader)
+{
+	enum stage_verdict result = STAGE_BOOTS;
+	s3_menu m;
+	size_t i;
+
+	memset(&m, 0, sizeof(m));
+	if (cli_is_sdboot(loader)) {
+		cli_sdboot_menu(w, esp, loader_path, loader, &m);
+	} else if (cli_is_grub(loader)) {
+		cli_grub_menu(w, esp, loader_path, &m);
+	} else {
+		cli_stage_line(w, label, is_default, 3, loader_path,
+		               "cannot be followed: neither systemd-boot nor GRUB, so what it starts next is not known "
+		               "from the files",
+		               NULL);
+		return STAGE_UNKNOWN;
+	}
+	merge_items(&m);
+	print_summary(w, label, &m);
+	for (i = 0; i < m.n_items; i++) {
+		const s3_item *it = &m.items[i];
+
+		if (judge_item(w, label, is_default, next, &m, it) == STAGE_REFUSED) {
+			if (it->is_default || !m.default_known)
+				result = STAGE_REFUSED;
+			else
+				w->other_refused = 1;
+		}
+		free(it->host);
+	}
+	if (m.n_dropped)
+		fprintf(stderr, "%s: %s: %zu more files not listed\n", cli_progname, label, m.n_dropped);
+	free(m.items);
+	return result;
+}
