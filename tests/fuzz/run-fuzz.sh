@@ -6,9 +6,8 @@
 # Usage: tests/fuzz/run-fuzz.sh DURATION_SECONDS BUILDDIR
 #
 # Configures BUILDDIR with clang and -Dfuzz=enabled (reconfigures it if it
-# exists), builds fuzz-edit and fuzz-csv, and runs them one after the other:
-# fuzz-edit for two thirds of DURATION_SECONDS, fuzz-csv for the rest. Each
-# works on a copy of its committed corpus (tests/fuzz/corpus/NAME) kept in
+# exists), builds the harnesses and runs them one after the other (see the
+# split below). Each works on a copy of its committed corpus (tests/fuzz/corpus/NAME) kept in
 # BUILDDIR/fuzz-work, so the inputs found there accumulate across runs
 # without touching the source tree. The executions and new inputs of each
 # run are printed at the end.
@@ -39,7 +38,7 @@ builddir=$2
 case $duration in
 '' | *[!0-9]*) usage ;;
 esac
-[ "$duration" -ge 4 ] || { echo "$0: DURATION_SECONDS must be at least 4" >&2; exit 2; }
+[ "$duration" -ge 9 ] || { echo "$0: DURATION_SECONDS must be at least 9" >&2; exit 2; }
 
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 fuzzdir=$srcdir/tests/fuzz
@@ -50,7 +49,8 @@ else
 	CC=${CC:-clang} meson setup "$builddir" "$srcdir" -Dfuzz=enabled -Db_lundef=false \
 		-Dtests=disabled -Dintegration=disabled
 fi
-ninja -C "$builddir" tests/fuzz/fuzz-edit tests/fuzz/fuzz-edit-fd tests/fuzz/fuzz-csv tests/fuzz/fuzz-loadopt
+ninja -C "$builddir" tests/fuzz/fuzz-edit tests/fuzz/fuzz-edit-fd tests/fuzz/fuzz-csv tests/fuzz/fuzz-loadopt \
+	tests/fuzz/fuzz-lint
 
 builddir=$(cd "$builddir" && pwd)
 work=$builddir/fuzz-work
@@ -92,13 +92,15 @@ run_one() {
 }
 
 # the same total as ever: a third each for the two edit harnesses, the rest
-# shared by the CSV parser and the EFI load option and device path parser
+# shared by the CSV parser, the EFI load option and device path parser and
+# the lint with its profiles
 third=$((duration / 3))
 rest=$((duration - 2 * third))
 run_one edit "$third"
 run_one edit-fd "$third" edit
-run_one csv $((rest - rest / 2))
-run_one loadopt $((rest / 2))
+run_one csv $((rest - 2 * (rest / 3)))
+run_one loadopt $((rest / 3))
+run_one lint $((rest / 3)) edit
 
 echo "== summary"
 printf '%s\n' "${summary[@]}"
