@@ -102,7 +102,9 @@ add_level_line(const char *path, unsigned lineno, char *line, sbat_level ***leve
 	}
 	memset(&d, 0, sizeof(d));
 	if (sbat_level_parse((const uint8_t *)text, strlen(text), &level, &d) != SBAT_OK) {
-		cli_diag(CLI_ERROR, path, where, &d);
+		/* the line and field of d count in the level made of this line: only its reason helps */
+		fprintf(stderr, "%s: %s: %s: %s\n", cli_progname, cli_quote(path), where,
+		        d.what ? d.what : sbat_strerror(d.code));
 		return EXIT_FAILURE_;
 	}
 	grown = realloc(*levels, (*n + 1) * sizeof(**levels));
