@@ -24,7 +24,7 @@ _sbat_add()
 	COMPREPLY=()
 
 	case "$prev" in
-	-f | --file | -c | --csv | -o | --output | --esp | --xbootldr | --boot)
+	-f | --file | -c | --csv | -o | --output | --esp | --xbootldr | --boot | --previous)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -P "$prefix" -f -- "$cur")
 		return 0
@@ -41,6 +41,24 @@ _sbat_add()
 				compgen -P "$prefix" -f -- "$cur")
 			;;
 		esac
+		return 0
+		;;
+	--against)
+		# a word, latest:SHIM or automatic:SHIM, or a policy file
+		compopt -o filenames 2>/dev/null
+		case "$cur" in
+		latest:* | automatic:*)
+			mapfile -t COMPREPLY < <(compgen -P "$prefix${cur%%:*}:" -f -- "${cur#*:}")
+			;;
+		*)
+			mapfile -t COMPREPLY < <(compgen -P "$prefix" -W 'history running none latest: automatic:' -- "$cur";
+				compgen -P "$prefix" -f -- "$cur")
+			;;
+		esac
+		return 0
+		;;
+	--profile)
+		mapfile -t COMPREPLY < <(compgen -P "$prefix" -W 'shim-review uefi-ca' -- "$cur")
 		return 0
 		;;
 	--lock-timeout)
@@ -62,7 +80,8 @@ _sbat_add()
 	-*)
 		mapfile -t COMPREPLY < <(compgen -W '--file --csv --output --merge --force
 			--relocate --remove --strip-signature --pcrsig --dry-run --print --json
-			--check-level --level-payload --lint --lock-timeout --no-sync --esp --xbootldr --boot --quiet
+			--check-level --level-payload --lint --profile --previous --against
+			--lock-timeout --no-sync --esp --xbootldr --boot --quiet
 			--verbose --help --version
 			-f -c -o -n -p -q -v -h -V' -- "$cur")
 		return 0

@@ -15,10 +15,8 @@
 #include "messages.h"
 #include "next_level.h"
 #include "options.h"
+#include "policies.h"
 #include "scan.h"
-
-/* Where Linux shows the UEFI variables; SBAT_ADD_EFIVARFS replaces it. */
-#define EFIVARFS_DIR CLI_EFIVARFS_DIR
 
 /* Revoked rows named per image; the rest are counted. */
 #define MAX_REVOKED 16
@@ -132,39 +130,8 @@ load_file_level(const cli_opts *o, policy *p)
 static int
 load_running_level(policy *p)
 {
-	const char *dir = getenv("SBAT_ADD_EFIVARFS");
-	uint8_t *buf = NULL;
-	size_t len = 0;
-	struct stat st;
-	sbat_diag d;
-	sbat_err err;
-	int status = EXIT_OK;
-
-	if (!dir || !*dir)
-		dir = EFIVARFS_DIR;
 	p->source = "running";
-	p->file = malloc(strlen(dir) + sizeof("/" SBAT_LEVEL_EFIVAR_NAME));
-	if (!p->file) {
-		cli_message(dir, "out of memory");
-		return EXIT_FAILURE_;
-	}
-	sprintf(p->file, "%s/%s", dir, SBAT_LEVEL_EFIVAR_NAME);
-	err = sbat_file_read(p->file, SBAT_LEVEL_MAX_SIZE, &buf, &len, &d);
-	if (err == SBAT_E_IO && d.sys_errno == ENOENT) {
-		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-			p->absent = "no UEFI variables: the machine was not booted through UEFI, or efivarfs is not "
-			            "mounted; there is no SbatLevel to check against";
-			cli_message(dir, p->absent);
-		} else {
-			p->absent = "no such variable: shim has not published an SbatLevel on this machine";
-			cli_message(p->file, p->absent);
-		}
-		status = EXIT_NO_LEVEL;
-	} else if (err || sbat_level_from_efivar(buf, len, NULL, &p->level, &d)) {
-		status = cli_report_error(p->file, &d);
-	}
-	free(buf);
-	return status;
+	return cli_level_running(&p->level, &p->file, &p->absent);
 }
 
 static int

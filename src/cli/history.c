@@ -3,9 +3,12 @@
 /* history.c - look a revoking row up in the published SbatLevel history */
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "history.h"
+#include "messages.h"
+#include "options.h"
 
 #ifndef SBAT_ADD_HISTORY_FILE
 #define SBAT_ADD_HISTORY_FILE "/usr/share/sbat-add/sbat-level-history.txt"
@@ -29,18 +32,24 @@ split(char *line, char **f, int n)
 	return i;
 }
 
+const char *
+cli_history_path(void)
+{
+	const char *path = getenv("SBAT_ADD_HISTORY");
+
+	return path && *path ? path : SBAT_ADD_HISTORY_FILE;
+}
+
 int
 cli_history_explain(const char *name, unsigned generation, char *out, size_t size)
 {
-	const char *path = getenv("SBAT_ADD_HISTORY");
+	const char *path = cli_history_path();
 	char line[1024], *f[RAISE_FIELDS];
 	int found = -1;
 	FILE *fh;
 
 	if (size)
 		out[0] = '\0';
-	if (!path || !*path)
-		path = SBAT_ADD_HISTORY_FILE;
 	fh = fopen(path, "r");
 	if (!fh)
 		return -1;
@@ -58,4 +67,121 @@ cli_history_explain(const char *name, unsigned generation, char *out, size_t siz
 	}
 	fclose(fh);
 	return found;
+}
+
+/* "sbat,1,STAMP\nROW\n..." from the fields of a level line, into text[0..size); 0, or -1 when it does not fit. */
+static int
+level_text(const char *stamp, const char *rows, char *text, size_t size)
+{
+	int n = snprintf(text, size, "sbat,1,%s\n%s", stamp, rows);
+	char *p;
+
+	if (n < 0 || (size_t)n + 1 >= size)
+		return -1;
+	for (p = text; *p; p++)
+		if (*p == ' ')
+			*p = '\n';
+	if (n > 0 && text[n - 1] != '\n')
+		strcat(text, "\n");
+	return 0;
+}
+
+/* One "level|" line (without its newline) as an SbatLevel, appended to *levels. */
+static int
+add_level_line(const char *path, unsigned lineno, char *line, sbat_level ***levels, size_t *n)
+{
+	char *f[3], text[2048], where[64];
+	sbat_level **grown, *level = NULL;
+	sbat_diag d;
+
+	snprintf(where, sizeof(where), "line %u", lineno);
+	if (split(line, f, 3) != 3 || level_text(f[1], f[2], text, sizeof(text)) != 0) {
+		fprintf(stderr, "%s: %s: %s: not a level line (level|DATESTAMP|ROW ...)\n", cli_progname,
+		        cli_quote(path), where);
+		return EXIT_FAILURE_;
+	}
+	memset(&d, 0, sizeof(d));
+	if (sbat_level_parse((const uint8_t *)text, strlen(text), &level, &d) != SBAT_OK) {
+		/* the line and field of d count in the level made of this line: only its reason helps */
+		fprintf(stderr, "%s: %s: %s: %s\n", cli_progname, cli_quote(path), where,
+		        d.what ? d.what : sbat_strerror(d.code));
+		return EXIT_FAILURE_;
+	}
+	grown = realloc(*levels, (*n + 1) * sizeof(**levels));
+	if (!grown) {
+		sbat_level_free(level);
+		cli_message(path, "out of memory");
+		return EXIT_FAILURE_;
+	}
+	*levels = grown;
+	(*levels)[(*n)++] = level;
+	return EXIT_OK;
+}
+
+/* Each line of fh, the level lines taken; a line longer than the buffer is an error. */
+static int
+read_level_lines(FILE *fh, const char *path, sbat_level ***levels, size_t *n)
+{
+	char line[1024];
+	unsigned lineno = 0;
+	int status = EXIT_OK;
+
+	while (status == EXIT_OK && fgets(line, sizeof(line), fh)) {
+		size_t len = strlen(line);
+
+		lineno++;
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		else if (!feof(fh)) {
+			fprintf(stderr, "%s: %s: line %u: longer than %zu bytes\n", cli_progname, cli_quote(path),
+			        lineno, sizeof(line) - 2);
+			return EXIT_FAILURE_;
+		}
+		if (strncmp(line, "level|", 6) == 0)
+			status = add_level_line(path, lineno, line, levels, n);
+	}
+	if (status == EXIT_OK && ferror(fh)) {
+		fprintf(stderr, "%s: %s: read error\n", cli_progname, cli_quote(path));
+		status = EXIT_FAILURE_;
+	}
+	return status;
+}
+
+int
+cli_history_levels(sbat_level ***ret, size_t *ret_n)
+{
+	const char *path = cli_history_path();
+	sbat_level **levels = NULL;
+	size_t n = 0;
+	int status;
+	FILE *fh = fopen(path, "r");
+
+	if (!fh) {
+		fprintf(stderr, "%s: %s: cannot read the published SbatLevel history: %s\n", cli_progname,
+		        cli_quote(path), strerror(errno));
+		return EXIT_FAILURE_;
+	}
+	status = read_level_lines(fh, path, &levels, &n);
+	fclose(fh);
+	if (status == EXIT_OK && n == 0) {
+		cli_message(path, "the SbatLevel history holds no level line");
+		status = EXIT_FAILURE_;
+	}
+	if (status != EXIT_OK) {
+		cli_history_free(levels, n);
+		return status;
+	}
+	*ret = levels;
+	*ret_n = n;
+	return EXIT_OK;
+}
+
+void
+cli_history_free(sbat_level **levels, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sbat_level_free(levels[i]);
+	free(levels);
 }

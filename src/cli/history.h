@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "sbat/sbat.h"
+
 /*
  * What the history file says about the level row NAME,GENERATION: "since
  * SbatLevel DATESTAMP: SUMMARY (REFERENCES)" into out. The file is
@@ -13,5 +15,19 @@
  * for the row, -1 otherwise (no file, or an unpublished row: out is empty).
  */
 int cli_history_explain(const char *name, unsigned generation, char *out, size_t size);
+
+/* The history file that is read: SBAT_ADD_HISTORY, else the installed one. */
+const char *cli_history_path(void);
+
+/*
+ * Every published level of the history file ("level|DATESTAMP|ROW ..."
+ * lines), in the file's order, each parsed as an SbatLevel
+ * "sbat,1,DATESTAMP" with those rows. *ret is a malloc'ed array of *ret_n
+ * levels; free it with cli_history_free. Returns 0, or EXIT_FAILURE_ after
+ * an error naming the file (and the line) on stderr: no file, a line too
+ * long, a level that does not parse, no level at all.
+ */
+int cli_history_levels(sbat_level ***ret, size_t *ret_n);
+void cli_history_free(sbat_level **levels, size_t n);
 
 #endif

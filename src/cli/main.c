@@ -32,6 +32,9 @@ enum {
 	ARG_PCRSIG,
 	ARG_XBOOTLDR,
 	ARG_BOOT,
+	ARG_PROFILE,
+	ARG_PREVIOUS,
+	ARG_AGAINST,
 };
 
 static const struct option long_options[] = {
@@ -48,6 +51,9 @@ static const struct option long_options[] = {
 	{ "json", no_argument, NULL, ARG_JSON },
 	{ "lock-timeout", required_argument, NULL, ARG_LOCK_TIMEOUT },
 	{ "lint", no_argument, NULL, ARG_LINT },
+	{ "profile", required_argument, NULL, ARG_PROFILE },
+	{ "previous", required_argument, NULL, ARG_PREVIOUS },
+	{ "against", required_argument, NULL, ARG_AGAINST },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "no-sync", no_argument, NULL, ARG_NO_SYNC },
 	{ "esp", required_argument, NULL, ARG_ESP },
@@ -73,8 +79,10 @@ usage(FILE *out)
 	        "                (IMAGE|DIR... | --csv CSV...)\n"
 	        "       %s --check-level next [--esp DIR] [--xbootldr DIR] [--boot DIR]\n"
 	        "       %s --lint [--json] IMAGE...\n"
+	        "       %s --lint --profile shim-review|uefi-ca... [--previous OLD]\n"
+	        "                [--against POLICY...] [--json] IMAGE...\n"
 	        "\n",
-	        cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, cli_progname);
+	        cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, cli_progname);
 	fprintf(out,
 	        "Insert, replace or remove the .sbat section (UEFI Secure Boot Advanced\n"
 	        "Targeting metadata) of a PE/COFF image: an x86 bzImage, an arm64/riscv EFI\n"
@@ -101,10 +109,21 @@ usage(FILE *out)
 	        "  -p, --print             print each image's .sbat CSV and exit\n"
 	        "      --json              with --print: sections, layout and SBAT rows as JSON;\n"
 	        "                          with --check-level: the verdicts as JSON;\n"
-	        "                          with --lint: the findings as JSON\n"
+	        "                          with --lint: the findings as JSON\n");
+	fprintf(out,
 	        "      --lint              report every rule of shim, EDK2, GRUB, strict PE\n"
 	        "                          loaders, systemd-stub and signing tools each IMAGE\n"
 	        "                          breaks (exit 1 errors, 5 warnings only)\n"
+	        "      --profile NAME      with --lint: also the release checks of profile NAME:\n"
+	        "                          shim-review (the .sbat rows, their history, the\n"
+	        "                          published revocations) or uefi-ca (the Microsoft UEFI\n"
+	        "                          CA's memory rules, shim's NX policy); repeatable\n"
+	        "      --previous OLD      with --profile shim-review: compare the generations\n"
+	        "                          with OLD, the release before (an image or a CSV)\n"
+	        "      --against POLICY    with --profile shim-review: no row may be revoked by\n"
+	        "                          POLICY: history (the published levels, the default),\n"
+	        "                          running, FILE (a text SbatLevel or a shim binary),\n"
+	        "                          latest:SHIM, automatic:SHIM, none; repeatable\n"
 	        "      --check-level POLICY\n"
 	        "                          would shim holding this SbatLevel refuse the IMAGEs,\n"
 	        "                          the PE images under each DIR, or the CSV FILEs?\n"
@@ -250,7 +269,46 @@ parse_level_payload(const char *arg, cli_opts *o)
 	return PARSE_RUN;
 }
 
+static parse_result
+parse_profile(const char *arg, cli_opts *o)
+{
+	unsigned p = sbat_lint_profile_by_name(arg);
+
+	if (!p)
+		return usage_error("--profile takes 'shim-review' or 'uefi-ca', not", arg);
+	o->profiles |= p;
+	return PARSE_RUN;
+}
+
 /* One option getopt returned. */
+/* One more --csv: an edit merges them in order; --check-level judges each (see collect_targets). */
+static parse_result
+take_csv(const char *arg, cli_opts *o)
+{
+	if (o->n_csv == CLI_MAX_CSV)
+		return usage_error("too many --csv; at most 16, the last one is", arg);
+	if (strcmp(arg, "-") == 0 && o->stdin_csv)
+		return usage_error("standard input can be read once; a second --csv is", arg);
+	o->stdin_csv |= strcmp(arg, "-") == 0;
+	o->csvs[o->n_csv] = arg;
+	o->targets[o->n_csv++] = arg;
+	if (!o->csv)
+		o->csv = arg;
+	return PARSE_RUN;
+}
+
+static parse_result
+take_output(const char *arg, cli_opts *o)
+{
+	if (o->output)
+		return usage_error("--output given twice:", arg);
+	/* standard output cannot take an image that is committed atomically */
+	if (strcmp(arg, "-") == 0)
+		return usage_error("--output writes a file, not standard output; for a file named - give", "./-");
+	o->output = arg;
+	return PARSE_RUN;
+}
+
 static parse_result
 take_option(int c, char **argv, cli_opts *o)
 {
@@ -260,27 +318,8 @@ take_option(int c, char **argv, cli_opts *o)
 			return usage_error("--file given twice:", optarg);
 		o->image = optarg;
 		break;
-	case 'c':
-		if (o->n_csv == CLI_MAX_CSV)
-			return usage_error("too many --csv; at most 16, the last one is", optarg);
-		if (strcmp(optarg, "-") == 0 && o->stdin_csv)
-			return usage_error("standard input can be read once; a second --csv is", optarg);
-		o->stdin_csv |= strcmp(optarg, "-") == 0;
-		/* an edit merges them in order; --check-level judges each (see collect_targets) */
-		o->csvs[o->n_csv] = optarg;
-		o->targets[o->n_csv++] = optarg;
-		if (!o->csv)
-			o->csv = optarg;
-		break;
-	case 'o':
-		if (o->output)
-			return usage_error("--output given twice:", optarg);
-		/* standard output cannot take an image that is committed atomically */
-		if (strcmp(optarg, "-") == 0)
-			return usage_error("--output writes a file, not standard output; for a file named - give",
-			                   "./-");
-		o->output = optarg;
-		break;
+	case 'c': return take_csv(optarg, o);
+	case 'o': return take_output(optarg, o);
 	case ARG_STRIP_SIGNATURE: o->strip_signature = 1; break;
 	case ARG_RELOCATE: o->relocate = 1; break;
 	case ARG_REMOVE: o->remove = 1; break;
@@ -289,6 +328,13 @@ take_option(int c, char **argv, cli_opts *o)
 	case ARG_CHECK_LEVEL: o->check_level = optarg; break;
 	case ARG_JSON: o->json = 1; break;
 	case ARG_LINT: o->lint = 1; break;
+	case ARG_PROFILE: return parse_profile(optarg, o);
+	case ARG_PREVIOUS:
+		if (o->previous)
+			return usage_error("--previous given twice:", optarg);
+		o->previous = optarg;
+		break;
+	case ARG_AGAINST: o->against[o->n_against++] = optarg; break;
 	case ARG_LOCK_TIMEOUT: return parse_lock_timeout(optarg, o);
 	case ARG_LEVEL_PAYLOAD: return parse_level_payload(optarg, o);
 	case ARG_PCRSIG: return parse_pcrsig(optarg, o);
@@ -474,6 +520,25 @@ check_edit_mode(const cli_opts *o)
 	return PARSE_RUN;
 }
 
+/* --previous and --against feed the shim-review profile; each names a file or a policy. */
+static parse_result
+check_profile_options(const cli_opts *o)
+{
+	size_t i;
+
+	if ((o->previous || o->n_against) && !(o->profiles & SBAT_PROFILE_SHIM_REVIEW))
+		return usage_error(o->previous ? "--previous goes with --lint --profile shim-review" :
+		                                 "--against goes with --lint --profile shim-review",
+		                   NULL);
+	if (o->previous && !*o->previous)
+		return usage_error("empty file name given to", "--previous");
+	for (i = 0; i < o->n_against; i++)
+		if (!*o->against[i] || strcmp(o->against[i], "latest:") == 0 ||
+		    strcmp(o->against[i], "automatic:") == 0)
+			return usage_error("no policy named by --against", o->against[i]);
+	return PARSE_RUN;
+}
+
 /* --lint reads any number of images, named as arguments (or one with --file), and takes only --json. */
 static parse_result
 check_lint_mode(int argc, char **argv, cli_opts *o)
@@ -483,7 +548,10 @@ check_lint_mode(int argc, char **argv, cli_opts *o)
 	if (o->print || o->check_level || o->csv || o->output || o->strip_signature || o->dry_run || o->relocate ||
 	    o->remove || o->merge || o->force || o->level_payload_given || o->lock_timeout_given || o->no_sync ||
 	    o->pcrsig)
-		return usage_error("--lint takes only IMAGE arguments (and --json)", NULL);
+		return usage_error("--lint takes only IMAGE arguments (and --json, --profile, --previous, --against)",
+		                   NULL);
+	if (check_profile_options(o) != PARSE_RUN)
+		return PARSE_USAGE;
 	if (o->image) {
 		static char *only[1];
 
@@ -509,13 +577,14 @@ check_lint_mode(int argc, char **argv, cli_opts *o)
  * targets has room for argc names (each one takes an argument of its own).
  */
 static parse_result
-parse_args(int argc, char **argv, const char **targets, cli_opts *o)
+parse_args(int argc, char **argv, const char **targets, const char **against, cli_opts *o)
 {
 	parse_result r;
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->targets = targets;
+	o->against = against;
 	o->level_payload = SBAT_LEVEL_LATEST;
 	o->lock_timeout_ms = CLI_LOCK_TIMEOUT_DEFAULT * 1000u;
 	opterr = 0; /* our own messages, with our own prefix */
@@ -524,6 +593,8 @@ parse_args(int argc, char **argv, const char **targets, cli_opts *o)
 			return r;
 	if (o->lint)
 		return check_lint_mode(argc, argv, o);
+	if (o->profiles || o->previous || o->n_against)
+		return usage_error("--profile, --previous and --against go with --lint", NULL);
 	r = o->check_level ? collect_targets(argc, argv, o) : take_image_argument(argc, argv, o);
 	if (r == PARSE_RUN)
 		r = check_paths(o);
@@ -570,7 +641,7 @@ int
 main(int argc, char **argv)
 {
 	cli_opts o;
-	const char **targets;
+	const char **targets, **against;
 	int status = EXIT_USAGE;
 
 	/* a write to a closed pipe fails with EPIPE and is reported, instead of killing us silently */
@@ -578,11 +649,14 @@ main(int argc, char **argv)
 	/* likewise a file-size limit: the write fails with EFBIG and the edit is undone */
 	signal(SIGXFSZ, SIG_IGN);
 	targets = calloc((size_t)argc + 1, sizeof(*targets));
-	if (!targets) {
+	against = calloc((size_t)argc + 1, sizeof(*against));
+	if (!targets || !against) {
 		fprintf(stderr, "%s: out of memory\n", cli_progname);
+		free(targets);
+		free(against);
 		return EXIT_FAILURE_;
 	}
-	switch (parse_args(argc, argv, targets, &o)) {
+	switch (parse_args(argc, argv, targets, against, &o)) {
 	case PARSE_DONE: status = close_stdout(EXIT_OK); break;
 	case PARSE_USAGE: status = EXIT_USAGE; break;
 	case PARSE_RUN:
@@ -598,5 +672,6 @@ main(int argc, char **argv)
 		break;
 	}
 	free(targets);
+	free(against);
 	return status;
 }

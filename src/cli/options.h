@@ -51,6 +51,10 @@ typedef struct cli_opts {
 	unsigned lock_timeout_ms; /* how long an in-place edit waits for another one to finish */
 	int lock_timeout_given;
 	int lint;
+	unsigned profiles;    /* --lint --profile: SBAT_PROFILE_* bits */
+	const char *previous; /* --previous OLD: the release before (an image or a CSV file) */
+	const char **against; /* --against POLICY..., room for argc of them */
+	size_t n_against;
 	int quiet;     /* no warnings */
 	int no_sync;   /* skip fsync of the result and its directory */
 	int pcrsig;    /* --pcrsig: SBAT_PCRSIG_DROP or SBAT_PCRSIG_KEEP; 0 (refuse) when not given */

@@ -64,6 +64,9 @@ typedef struct sbat_pe {
 	uint32_t size_of_headers;
 	uint32_t checksum;
 	uint32_t number_of_rva_and_sizes;
+	uint16_t dll_characteristics;
+	uint32_t reloc_rva;   /* Base Relocation Table (data directory 5): an RVA */
+	uint32_t reloc_size;  /* 0 when empty or absent */
 	uint32_t cert_offset; /* Certificate Table: a file offset */
 	uint32_t cert_size;   /* 0 when unsigned */
 
@@ -74,7 +77,12 @@ typedef struct sbat_pe {
 	uint64_t off_size_of_image;
 	uint64_t off_size_of_headers;
 	uint64_t off_checksum;
-	uint64_t off_cert_dir; /* 0 when the directory entry is absent */
+	uint64_t off_cert_dir;  /* 0 when the directory entry is absent */
+	uint64_t off_reloc_dir; /* 0 when the directory entry is absent */
+	uint64_t off_address_of_entry_point;
+	uint64_t off_section_alignment;
+	uint64_t off_dll_characteristics;
+	uint64_t off_number_of_rva_and_sizes;
 	uint64_t section_table_offset;
 	uint64_t section_table_end; /* first byte after the last header */
 

@@ -281,6 +281,11 @@ parse_optional(sbat_pe *pe, bview *v, uint64_t opt, uint32_t *ret_fixed, sbat_di
 	pe->size_of_headers = bv_le32(v, opt + OPT_SIZE_OF_HEADERS);
 	pe->checksum = bv_le32(v, opt + OPT_CHECKSUM);
 	pe->number_of_rva_and_sizes = bv_le32(v, opt + num_rva_off);
+	pe->dll_characteristics = bv_le16(v, opt + OPT_DLL_CHARACTERISTICS);
+	pe->off_address_of_entry_point = opt + OPT_ADDRESS_OF_ENTRY_POINT;
+	pe->off_section_alignment = opt + OPT_SECTION_ALIGNMENT;
+	pe->off_dll_characteristics = opt + OPT_DLL_CHARACTERISTICS;
+	pe->off_number_of_rva_and_sizes = opt + num_rva_off;
 	pe->off_size_of_initialized_data = opt + OPT_SIZE_OF_INITIALIZED_DATA;
 	pe->off_size_of_image = opt + OPT_SIZE_OF_IMAGE;
 	pe->off_size_of_headers = opt + OPT_SIZE_OF_HEADERS;
@@ -366,6 +371,11 @@ sbat_pe_parse(const uint8_t *buf, size_t len, sbat_pe *pe, sbat_diag *d)
 		pe->off_cert_dir = dirs + DIR_CERTIFICATE_TABLE * DATA_DIR_SIZE;
 		pe->cert_offset = bv_le32(&v, pe->off_cert_dir);
 		pe->cert_size = bv_le32(&v, pe->off_cert_dir + 4);
+	}
+	if (pe->number_of_rva_and_sizes > DIR_BASE_RELOCATION) {
+		pe->off_reloc_dir = dirs + DIR_BASE_RELOCATION * DATA_DIR_SIZE;
+		pe->reloc_rva = bv_le32(&v, pe->off_reloc_dir);
+		pe->reloc_size = bv_le32(&v, pe->off_reloc_dir + 4);
 	}
 	err = locate_section_table(pe, &v, opt, d);
 	if (!err)

@@ -10,6 +10,7 @@
 #include "util/bview.h"
 #include "util/diag.h"
 #include "pe/image_internal.h"
+#include "sbat/level_internal.h"
 #include "sbat/text.h"
 
 #define MAX_FIELDS 3
@@ -263,6 +264,17 @@ sbat_level_from_efivar(const uint8_t *buf, size_t len, uint32_t *ret_attributes,
 	return sbat_level_parse(buf + SBAT_EFIVAR_ATTRIBUTES_SIZE, len - SBAT_EFIVAR_ATTRIBUTES_SIZE, ret, reterr);
 }
 
+const sbat_level_entry *
+sbat_level_first_match(const sbat_level *level, const char *name)
+{
+	size_t j;
+
+	for (j = 0; j < level->n_entries; j++)
+		if (strcmp(name, level->entries[j].component_name) == 0)
+			return &level->entries[j];
+	return NULL;
+}
+
 sbat_err
 sbat_level_check(const sbat_level *level, const sbat_csv *csv, sbat_revocation *ret_revoked, size_t max_revoked,
                  size_t *ret_n_revoked, sbat_diag *reterr)
@@ -285,21 +297,15 @@ sbat_level_check(const sbat_level *level, const sbat_csv *csv, sbat_revocation *
 
 	for (i = 0; i < csv->n_entries; i++) {
 		const sbat_csv_entry *e = &csv->entries[i];
+		/* Only the first match counts, whatever it says (shim stops there). */
+		const sbat_level_entry *l = sbat_level_first_match(level, e->component_name);
 
-		for (j = 0; j < level->n_entries; j++) {
-			const sbat_level_entry *l = &level->entries[j];
-
-			if (strcmp(e->component_name, l->component_name) != 0)
-				continue;
-			/* Only the first match counts, whatever it says (shim stops there). */
-			if (e->generation < l->generation) {
-				if (n < max_revoked) {
-					ret_revoked[n].entry = e;
-					ret_revoked[n].level = l;
-				}
-				n++;
+		if (l && e->generation < l->generation) {
+			if (n < max_revoked) {
+				ret_revoked[n].entry = e;
+				ret_revoked[n].level = l;
 			}
-			break;
+			n++;
 		}
 	}
 	if (ret_n_revoked)

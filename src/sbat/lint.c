@@ -11,16 +11,29 @@
 #include "pe/image_internal.h"
 #include "pe/layout.h"
 #include "uki/lint.h"
+#include "sbat/lint_internal.h"
 
-typedef struct linter {
-	const sbat_pe *pe;
-	const uint8_t *buf;
-	size_t len;
-	sbat_lint_fn fn;
-	void *ctx;
-	sbat_lint_counts counts;
-	int stopped;
-} linter;
+void
+lint_report(linter *l, const sbat_lint_finding *f, const sbat_lint_subject *subject)
+{
+	sbat_lint_subject none;
+
+	if (l->stopped)
+		return;
+	if (f->severity == SBAT_LINT_ERROR)
+		l->counts.errors++;
+	else if (f->severity == SBAT_LINT_WARNING)
+		l->counts.warnings++;
+	else
+		l->counts.notes++;
+	if (l->sfn && !subject) {
+		memset(&none, 0, sizeof(none));
+		none.size = sizeof(none);
+		subject = &none;
+	}
+	if (l->sfn ? l->sfn(l->ctx, f, subject) != 0 : l->fn && l->fn(l->ctx, f) != 0)
+		l->stopped = 1;
+}
 
 static void
 report(linter *l, sbat_lint_severity severity, const char *rule, const char *what, int section, uint64_t offset,
@@ -28,22 +41,13 @@ report(linter *l, sbat_lint_severity severity, const char *rule, const char *wha
 {
 	sbat_lint_finding f;
 
-	if (l->stopped)
-		return;
-	if (severity == SBAT_LINT_ERROR)
-		l->counts.errors++;
-	else if (severity == SBAT_LINT_WARNING)
-		l->counts.warnings++;
-	else
-		l->counts.notes++;
 	f.severity = severity;
 	f.rule = rule;
 	f.what = what;
 	f.section = section;
 	f.offset = offset;
 	f.loaders = loaders;
-	if (l->fn && l->fn(l->ctx, &f) != 0)
-		l->stopped = 1;
+	lint_report(l, &f, NULL);
 }
 
 static int
@@ -339,11 +343,27 @@ report_uki(void *ctx, sbat_lint_severity severity, const char *rule, const char 
 	report(ctx, severity, rule, what, section, offset, loaders);
 }
 
+void
+lint_loader_rules(linter *l)
+{
+	unsigned i;
+
+	lint_headers(l);
+	lint_kernel_headers(l);
+	for (i = 0; i < l->pe->number_of_sections; i++) {
+		lint_section_place(l, i);
+		lint_section_flags(l, i);
+	}
+	lint_raw_ranges(l);
+	lint_va_chain(l);
+	lint_sbat(l);
+	uki_lint(l->pe, l->buf, l->len, report_uki, l);
+}
+
 sbat_err
 sbat_lint(const sbat_image *img, sbat_lint_fn fn, void *ctx, sbat_lint_counts *ret_counts)
 {
 	linter l;
-	unsigned i;
 
 	memset(&l, 0, sizeof(l));
 	l.pe = &img->pe;
@@ -351,16 +371,7 @@ sbat_lint(const sbat_image *img, sbat_lint_fn fn, void *ctx, sbat_lint_counts *r
 	l.len = img->len;
 	l.fn = fn;
 	l.ctx = ctx;
-	lint_headers(&l);
-	lint_kernel_headers(&l);
-	for (i = 0; i < l.pe->number_of_sections; i++) {
-		lint_section_place(&l, i);
-		lint_section_flags(&l, i);
-	}
-	lint_raw_ranges(&l);
-	lint_va_chain(&l);
-	lint_sbat(&l);
-	uki_lint(l.pe, l.buf, l.len, report_uki, &l);
+	lint_loader_rules(&l);
 	if (ret_counts)
 		*ret_counts = l.counts;
 	return SBAT_OK;
@@ -377,6 +388,8 @@ sbat_lint_loader_name(unsigned loader)
 	case SBAT_LOADER_SYSTEMD_STUB: return "systemd-stub";
 	case SBAT_LOADER_SIGNING: return "signing";
 	case SBAT_LOADER_TPM: return "tpm-unlock";
+	case SBAT_LOADER_UEFI_CA: return "uefi-ca";
+	case SBAT_LOADER_SHIM_REVIEW: return "shim-review";
 	}
 	return NULL;
 }

@@ -84,13 +84,18 @@ expect_words "bash: --level-payload= (split at '=') completes both words" $'auto
 expect_words "bash: --check-level r completes running" "running" --check-level r
 expect_words "bash: --check-level la completes latest:" "latest:" --check-level la
 expect_words "bash: --check-level au completes automatic:" "automatic:" --check-level au
+expect_words "bash: --profile completes shim-review and uefi-ca" $'shim-review\nuefi-ca' --lint --profile ''
+expect_words "bash: --profile u completes uefi-ca" "uefi-ca" --lint --profile u
+expect_words "bash: --against h completes history" "history" --lint --profile shim-review --against h
+expect_words "bash: --against n completes none" "none" --lint --profile shim-review --against n
+expect_words "bash: --against la completes latest:" "latest:" --lint --profile shim-review --against la
 
 # files for IMAGE, --file, --csv, --output and --check-level
 mkdir -p "$T/dir/sub"
 : >"$T/dir/vmlinuz-6.1"
 : >"$T/dir/linux.sbat"
 for words in "--file $T/dir/" "-f $T/dir/" "--csv $T/dir/" "-c $T/dir/" "--output $T/dir/" \
-	"-o $T/dir/" "--check-level $T/dir/" "--print $T/dir/" "$T/dir/"; do
+	"-o $T/dir/" "--check-level $T/dir/" "--print $T/dir/" "--previous $T/dir/" "--against $T/dir/" "$T/dir/"; do
 	read -r -a w <<<"$words"
 	expect_words "bash: '${words/"$T"/T}' completes the files in the directory" \
 		"$T/dir/linux.sbat"$'\n'"$T/dir/sub"$'\n'"$T/dir/vmlinuz-6.1" "${w[@]}"
@@ -134,6 +139,16 @@ if command -v zsh >/dev/null 2>&1; then
 			not_ok "zsh: --level-payload completes $word"
 		fi
 	done
+	if [[ "$zsh_spec" == *"--profile=["*"(shim-review uefi-ca)"* ]]; then
+		ok "zsh: --profile completes shim-review and uefi-ca"
+	else
+		not_ok "zsh: --profile completes shim-review and uefi-ca"
+	fi
+	if [[ "$zsh_spec" == *"(history running none latest"*"automatic"* ]]; then
+		ok "zsh: --against completes history, running, none, latest: and automatic:"
+	else
+		not_ok "zsh: --against completes history, running, none, latest: and automatic:"
+	fi
 	if [[ "$zsh_spec" == *"(running latest"*"automatic"* ]]; then
 		ok "zsh: --check-level completes running, latest: and automatic:"
 	else

@@ -6,10 +6,8 @@
 # Usage: tests/fuzz/run-fuzz.sh DURATION_SECONDS BUILDDIR
 #
 # Configures BUILDDIR with clang and -Dfuzz=enabled (reconfigures it if it
-# exists), builds the harnesses and runs them one after the other: fuzz-edit
-# and fuzz-edit-fd for a third of DURATION_SECONDS each, fuzz-csv,
-# fuzz-loadopt, fuzz-uki and fuzz-bootcfg for a quarter each of the rest. Each
-# works on a copy of its committed corpus (tests/fuzz/corpus/NAME) kept in
+# exists), builds the harnesses and runs them one after the other (see the
+# split below). Each works on a copy of its committed corpus (tests/fuzz/corpus/NAME) kept in
 # BUILDDIR/fuzz-work, so the inputs found there accumulate across runs
 # without touching the source tree. The executions and new inputs of each
 # run are printed at the end.
@@ -40,7 +38,7 @@ builddir=$2
 case $duration in
 '' | *[!0-9]*) usage ;;
 esac
-[ "$duration" -ge 12 ] || { echo "$0: DURATION_SECONDS must be at least 12" >&2; exit 2; }
+[ "$duration" -ge 15 ] || { echo "$0: DURATION_SECONDS must be at least 15" >&2; exit 2; }
 
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 fuzzdir=$srcdir/tests/fuzz
@@ -52,7 +50,7 @@ else
 		-Dtests=disabled -Dintegration=disabled
 fi
 ninja -C "$builddir" tests/fuzz/fuzz-edit tests/fuzz/fuzz-edit-fd tests/fuzz/fuzz-csv tests/fuzz/fuzz-loadopt \
-	tests/fuzz/fuzz-uki tests/fuzz/fuzz-bootcfg
+	tests/fuzz/fuzz-uki tests/fuzz/fuzz-bootcfg tests/fuzz/fuzz-lint
 
 builddir=$(cd "$builddir" && pwd)
 work=$builddir/fuzz-work
@@ -95,15 +93,17 @@ run_one() {
 
 # the same total as ever: a third each for the two edit harnesses, the rest
 # shared by the CSV parser, the EFI load option and device path parser,
-# the UKI reader and the boot loader configuration parsers
+# the UKI reader, the boot loader configuration parsers and the lint with
+# its profiles
 third=$((duration / 3))
 rest=$((duration - 2 * third))
 run_one edit "$third"
 run_one edit-fd "$third" edit
-run_one csv $((rest - 3 * (rest / 4)))
-run_one loadopt $((rest / 4))
-run_one uki $((rest / 4))
-run_one bootcfg $((rest / 4))
+run_one csv $((rest - 4 * (rest / 5)))
+run_one loadopt $((rest / 5))
+run_one uki $((rest / 5))
+run_one bootcfg $((rest / 5))
+run_one lint $((rest / 5)) edit
 
 echo "== summary"
 printf '%s\n' "${summary[@]}"

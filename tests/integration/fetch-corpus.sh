@@ -9,6 +9,15 @@
 # The UKI tools of Debian 13 (trixie: ukify, systemd-stub and systemd-measure
 # 257) go to "$SBAT_CORPUS_DIR/trixie" (see below).
 #
+# The vendor-signed images the release-check profiles are recorded on
+# (profiles-corpus.sh) go to "$SBAT_CORPUS_DIR/signed", described by
+# "$SBAT_CORPUS_DIR/signed/MANIFEST.tsv": Debian 12's shim-signed and
+# grub-efi-amd64-signed, and from Debian 13 (trixie, fetched with apt-get
+# through a package list of its own in "$SBAT_CORPUS_DIR/apt-trixie", the
+# system's apt setup untouched) shim-signed, grub-efi-amd64-signed (GRUB
+# 2.12), systemd-boot-efi-amd64-signed and the systemd-stub 257 that UKIs
+# are made from.
+#
 # Nothing is written into the source tree. The cache defaults to
 # ${XDG_CACHE_HOME:-$HOME/.cache}/sbat-add-corpus. Running it again only
 # fetches what is missing (a newer package version is fetched next to the
@@ -68,9 +77,12 @@ if ! apt-cache show linux-image-amd64 >/dev/null 2>&1 ||
 	apt_update_once
 fi
 
+# apt options for another suite's package list (trixie below); empty: the system's
+APT_EXTRA=()
+
 # candidate_version PKG -> version string (empty when unknown)
 candidate_version() {
-	apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ { print $2; exit }' | sed 's/(none)//'
+	apt-cache "${APT_EXTRA[@]}" policy "$1" 2>/dev/null | awk '/Candidate:/ { print $2; exit }' | sed 's/(none)//'
 }
 
 # dependency_target META[:ARCH] -> the linux-image-6.1.0-N-FLAVOUR it depends on
@@ -86,7 +98,7 @@ fetch() {
 	arch="$(dpkg --print-architecture)"
 	[ "$spec" != "$pkg" ] && arch="${spec#*:}"
 	ver="$(candidate_version "$spec")"
-	if [ -z "$ver" ]; then
+	if [ -z "$ver" ] && [ ${#APT_EXTRA[@]} = 0 ]; then
 		apt_update_once
 		ver="$(candidate_version "$spec")"
 	fi
@@ -100,7 +112,7 @@ fetch() {
 			deb="$alt"
 		else
 			log "downloading $spec ($ver)"
-			(cd "$DEBS" && apt-get download -q "${spec}=${ver}" >/dev/null 2>"$DEBS/.download.err") || {
+			(cd "$DEBS" && apt-get "${APT_EXTRA[@]}" download -q "${spec}=${ver}" >/dev/null 2>"$DEBS/.download.err") || {
 				cat "$DEBS/.download.err" >&2
 				warn "apt-get download $spec=$ver failed"
 				return 1
@@ -113,7 +125,13 @@ fetch() {
 	if [ ! -e "$dir/.extracted" ]; then
 		rm -rf "$dir"
 		mkdir -p "$dir"
-		dpkg-deb -x "$deb" "$dir"
+		# fetch runs in a command substitution, where set -e does not stop it:
+		# a failed unpack must not be marked as done
+		if ! dpkg-deb -x "$deb" "$dir"; then
+			rm -rf "$dir"
+			warn "dpkg-deb -x $deb failed"
+			return 1
+		fi
 		touch "$dir/.extracted"
 	fi
 	printf '%s\t%s\n' "$dir" "$pkg=$ver"
@@ -415,6 +433,65 @@ EOF
 trixie_tools || FAILED=1
 
 mv -f "$MANIFEST_TMP" "$MANIFEST"
+trap - EXIT
+
+# --------------------------------------------------- vendor-signed images
+SIGNED="$CACHE/signed"
+SIGNED_MANIFEST="$SIGNED/MANIFEST.tsv"
+mkdir -p "$SIGNED"
+SIGNED_TMP="$(mktemp "$SIGNED/.manifest.XXXXXX")"
+trap 'rm -f "$SIGNED_TMP"' EXIT
+printf '# name\tsigner\tsource\tsha256\n' >"$SIGNED_TMP"
+
+# add_signed NAME SRC_FILE SIGNER SOURCE
+add_signed() {
+	local name="$1" src="$2" signer="$3" source="$4" sum
+	if [ ! -s "$src" ]; then
+		warn "$name: $src missing"
+		FAILED=1
+		return 0
+	fi
+	if [ ! -e "$SIGNED/$name" ] || ! cmp -s "$src" "$SIGNED/$name"; then
+		cp -f "$src" "$SIGNED/$name.tmp"
+		mv -f "$SIGNED/$name.tmp" "$SIGNED/$name"
+	fi
+	sum="$(sha256sum "$SIGNED/$name" | cut -d' ' -f1)"
+	printf '%s\t%s\t%s\t%s\n' "$name" "$signer" "$source" "$sum" >>"$SIGNED_TMP"
+	printf '  %-40s %-10s %s\n' "$name" "$signer" "$source"
+}
+
+# signed_from PKG PATH NAME SIGNER: fetch PKG (with APT_EXTRA) and add its file PATH as NAME
+signed_from() {
+	local r d s
+	if r="$(fetch_or_fail "$1")"; then
+		d="${r%%$'\t'*}" s="${r#*$'\t'}"
+		add_signed "$3" "$d/$2" "$4" "$s"
+	fi
+}
+
+signed_from shim-signed usr/lib/shim/shimx64.efi.signed shimx64.efi.signed-bookworm Microsoft
+signed_from grub-efi-amd64-signed usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed grubx64.efi.signed-bookworm Debian
+
+# trixie: a package list of its own, refreshed once a day
+TRIXIE="$CACHE/apt-trixie"
+mkdir -p "$TRIXIE/lists/partial" "$TRIXIE/cache/archives/partial"
+printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main\n' \
+	>"$TRIXIE/sources.list"
+APT_EXTRA=(-o "Dir::Etc::SourceList=$TRIXIE/sources.list" -o Dir::Etc::SourceParts=/nonexistent
+	-o "Dir::State::Lists=$TRIXIE/lists" -o "Dir::Cache=$TRIXIE/cache" -o Dir::State::status=/dev/null
+	-o APT::Architectures::=amd64)
+if [ -z "$(find "$TRIXIE/lists" -maxdepth 1 -name '*_Packages*' -mtime -1 2>/dev/null)" ]; then
+	log "apt-get update (trixie, private package list)"
+	apt-get "${APT_EXTRA[@]}" update -qq >/dev/null 2>&1 || warn "apt-get update for trixie failed; using what is cached"
+fi
+signed_from shim-signed usr/lib/shim/shimx64.efi.signed shimx64.efi.signed-trixie Microsoft
+signed_from grub-efi-amd64-signed usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed grubx64.efi.signed-trixie Debian
+signed_from systemd-boot-efi-amd64-signed usr/lib/systemd/boot/efi/systemd-bootx64.efi.signed \
+	systemd-bootx64.efi.signed-trixie Debian
+signed_from systemd-boot-efi usr/lib/systemd/boot/efi/linuxx64.efi.stub linuxx64.efi.stub-trixie -
+APT_EXTRA=()
+
+mv -f "$SIGNED_TMP" "$SIGNED_MANIFEST"
 trap - EXIT
 n="$(grep -vc '^#' "$MANIFEST" || true)"
 log "$n corpus files in $CORPUS (manifest: $MANIFEST)"

@@ -413,9 +413,9 @@ test_lint_names(void **state)
 	unsigned bit;
 
 	(void)state;
-	for (bit = 1; bit <= SBAT_LOADER_TPM; bit <<= 1)
+	for (bit = 1; bit <= SBAT_LOADER_SHIM_REVIEW; bit <<= 1)
 		assert_non_null(sbat_lint_loader_name(bit));
-	assert_null(sbat_lint_loader_name(SBAT_LOADER_TPM << 1));
+	assert_null(sbat_lint_loader_name(SBAT_LOADER_SHIM_REVIEW << 1));
 	assert_string_equal(sbat_lint_severity_name(SBAT_LINT_ERROR), "error");
 	assert_string_equal(sbat_lint_severity_name(SBAT_LINT_WARNING), "warning");
 	assert_string_equal(sbat_lint_severity_name(SBAT_LINT_NOTE), "note");
