@@ -59,8 +59,8 @@ mount_of_uuid(const char *uuid, char *mnt, size_t mnt_size, char *root, size_t r
 		/* id parent major:minor root mountpoint ... " - " fstype source options */
 		if (sep && sscanf(line, "%*s %*s %*s %1023s %1023s", r, m) == 2 &&
 		    sscanf(sep + 3, "%*s %1023s", src) == 1 && strcmp(src, dev) == 0) {
-			snprintf(mnt, mnt_size, "%s", m);
-			snprintf(root, root_size, "%s", r);
+			s3_copy(mnt, mnt_size, m);
+			s3_copy(root, root_size, r);
 			found = 1;
 		}
 	}
@@ -169,7 +169,7 @@ default_value(const gctx *g, const sbat_grub_cfg *cfg, char *value, size_t size,
 		snprintf(by, by_size, "none known: set default=\"%s\" (line %u) uses a variable", d, cfg->default_line);
 		return 0;
 	} else if (d) {
-		snprintf(value, size, "%s", d);
+		s3_copy(value, size, d);
 		snprintf(by, by_size, "set default=\"%s\" (line %u)", d, cfg->default_line);
 	} else {
 		snprintf(by, by_size, "no default is set");
@@ -217,7 +217,7 @@ entry_desc(const sbat_grub_cfg *cfg, size_t i, char *out, size_t size)
 	const sbat_grub_entry *e = &cfg->entries[i];
 	unsigned hops = 0;
 
-	snprintf(path, sizeof(path), "%s", e->title);
+	s3_copy(path, sizeof(path), e->title);
 	while (e->parent >= 0 && hops++ < 32) {
 		char tmp[700];
 
@@ -336,7 +336,7 @@ next_config(gctx *g, const sbat_grub_cfg *cfg, const char *host, size_t depth, s
 	size_t i;
 
 	if (!f->path) {
-		snprintf(name, sizeof(name), "%s", f->word);
+		s3_copy(name, sizeof(name), f->word);
 		snprintf(why, sizeof(why), "%s %s (%.800s:%u)", cfg->next_command, f->why, cli_quote(host), f->line);
 		config_line(m, name, why);
 		return 0;
@@ -344,8 +344,8 @@ next_config(gctx *g, const sbat_grub_cfg *cfg, const char *host, size_t depth, s
 	grub_name(name, sizeof(name), f->device, f->path);
 	if (g->w->o->boot && !g->boot_uuid[0] && strcmp(f->device, ESP_DEVICE) != 0) {
 		/* --boot is the directory that holds this grub/grub.cfg */
-		snprintf(g->boot_uuid, sizeof(g->boot_uuid), "%s", f->device);
-		snprintf(g->boot_sub, sizeof(g->boot_sub), "%s", f->path);
+		s3_copy(g->boot_uuid, sizeof(g->boot_uuid), f->device);
+		s3_copy(g->boot_sub, sizeof(g->boot_sub), f->path);
 		for (i = 0; i < 2 && strrchr(g->boot_sub, '/'); i++)
 			*strrchr(g->boot_sub, '/') = '\0';
 		if (!g->boot_sub[0])
@@ -362,7 +362,7 @@ next_config(gctx *g, const sbat_grub_cfg *cfg, const char *host, size_t depth, s
 			free(h);
 			return 0;
 		}
-	snprintf(next, size, "%s", h);
+	s3_copy(next, size, h);
 	free(h);
 	return 1;
 }
@@ -379,7 +379,7 @@ find_grubenv(gctx *g, const sbat_grub_cfg *cfg)
 	snprintf(path, sizeof(path), "%s/grubenv", cfg->prefix.path);
 	h = map_file(g, cfg->prefix.device, path, why, sizeof(why));
 	if (h)
-		snprintf(g->env, sizeof(g->env), "%s", h);
+		s3_copy(g->env, sizeof(g->env), h);
 	free(h);
 }
 
@@ -396,7 +396,7 @@ esp_config(gctx *g, const char *loader_path, char *prefix, size_t size, s3_menu 
 	snprintf(cfg, sizeof(cfg), "%s\\grub.cfg", dir);
 	for (i = 0; dir[i]; i++)
 		dir[i] = dir[i] == '\\' ? '/' : dir[i];
-	snprintf(prefix, size, "%s", dir[0] ? dir : "/");
+	s3_copy(prefix, size, dir[0] ? dir : "/");
 	h = cli_resolve(g->esp, cfg, 0, &why);
 	if (!h) {
 		char text[300];
@@ -404,7 +404,7 @@ esp_config(gctx *g, const char *loader_path, char *prefix, size_t size, s3_menu 
 		snprintf(text, sizeof(text), "%s: GRUB finds no grub.cfg next to it", why);
 		config_line(m, cfg, text);
 	}
-	snprintf(m->summary, sizeof(m->summary), "%s", cfg);
+	s3_copy(m->summary, sizeof(m->summary), cfg);
 	return h;
 }
 
@@ -429,8 +429,8 @@ cli_grub_menu(walk *w, const char *esp, const char *loader_path, s3_menu *m)
 		free(g);
 		return;
 	}
-	snprintf(g->visited[0], sizeof(g->visited[0]), "%s", h);
-	snprintf(name, sizeof(name), "%s", m->summary);
+	s3_copy(g->visited[0], sizeof(g->visited[0]), h);
+	s3_copy(name, sizeof(name), m->summary);
 	free(h);
 	for (depth = 0; depth < MAX_CHAIN; depth++) {
 		if (!(cfg = read_cfg(g->visited[depth], root[0] ? root : NULL, prefix[0] ? prefix : NULL))) {
@@ -446,12 +446,12 @@ cli_grub_menu(walk *w, const char *esp, const char *loader_path, s3_menu *m)
 			grub_name(name, sizeof(name), cfg->next_config.device, cfg->next_config.path);
 			s3_append(m->summary, sizeof(m->summary), " -> %s (%s)", name,
 			          cli_quote(g->visited[depth + 1]));
-			snprintf(root, sizeof(root), "%s", cfg->root_device ? cfg->root_device : "");
-			snprintf(prefix, sizeof(prefix), "%s",
-			         cfg->prefix.path && cfg->root_device &&
-			                 strcmp(cfg->prefix.device, cfg->root_device) == 0 ?
-			             cfg->prefix.path :
-			             "");
+			s3_copy(root, sizeof(root), cfg->root_device ? cfg->root_device : "");
+			s3_copy(prefix, sizeof(prefix),
+			        cfg->prefix.path && cfg->root_device &&
+			                strcmp(cfg->prefix.device, cfg->root_device) == 0 ?
+			            cfg->prefix.path :
+			            "");
 			sbat_grub_cfg_free(cfg);
 			continue;
 		}

@@ -262,11 +262,11 @@ read_osrel(const uint8_t *p, size_t n, sd_entry *e)
 		;
 	if (i == 4)
 		return 0;
-	snprintf(e->title, sizeof(e->title), "%s", v[i]);
+	s3_copy(e->title, sizeof(e->title), v[i]);
 	for (i = 4; i < 7 && !v[i][0]; i++)
 		;
-	snprintf(e->version, sizeof(e->version), "%s", v[i]);
-	snprintf(e->sort_key, sizeof(e->sort_key), "%s", v[1][0] ? v[1] : v[3]);
+	s3_copy(e->version, sizeof(e->version), v[i]);
+	s3_copy(e->sort_key, sizeof(e->sort_key), v[1][0] ? v[1] : v[3]);
 	return 1;
 }
 
@@ -279,7 +279,7 @@ read_type2(sd_entry *e, const char *path)
 	const sbat_section_info *s;
 
 	e->kind = 'u';
-	snprintf(e->config, sizeof(e->config), "%s", path);
+	s3_copy(e->config, sizeof(e->config), path);
 	if (cli_image_open(path, &im) != 0) {
 		snprintf(e->why, sizeof(e->why), "%s: %s, so systemd-boot does not list it", cli_quote(path),
 		         im.d.what ? im.d.what : sbat_strerror(im.d.code));
@@ -309,8 +309,8 @@ new_entry(sd_ctx *c, const char *root, int xbootldr, const char *name)
 	memset(e, 0, sizeof(*e));
 	e->root = root;
 	e->xbootldr = xbootldr;
-	snprintf(e->name, sizeof(e->name), "%s", name);
-	snprintf(e->id, sizeof(e->id), "%s", name);
+	s3_copy(e->name, sizeof(e->name), name);
+	s3_copy(e->id, sizeof(e->id), name);
 	lower(e->id);
 	return e;
 }
@@ -408,7 +408,7 @@ read_loader_conf(sd_ctx *c)
 		free(path);
 		return;
 	}
-	snprintf(c->conf_file, sizeof(c->conf_file), "%s", path);
+	s3_copy(c->conf_file, sizeof(c->conf_file), path);
 	memset(&cur, 0, sizeof(cur));
 	while ((err = sbat_kv_next(buf, len, " \t", &cur, &kv, &d)) != SBAT_OK || kv.key) {
 		if (err != SBAT_OK) {
@@ -420,7 +420,7 @@ read_loader_conf(sd_ctx *c)
 		if (strcmp(key, "default") == 0 && value[0] == '@' && strcasecmp(value, "@saved") != 0) {
 			s3_report_line(path, kv.line, "a special entry other than @saved, which systemd-boot ignores");
 		} else if (strcmp(key, "default") == 0) {
-			snprintf(c->conf_default, sizeof(c->conf_default), "%s", value);
+			s3_copy(c->conf_default, sizeof(c->conf_default), value);
 			lower(c->conf_default);
 			c->conf_default_line = kv.line;
 		} else if (strcmp(key, "timeout") == 0) {
@@ -618,18 +618,18 @@ add_item(s3_menu *m, const sd_entry *e, int is_default)
 	if (!it)
 		return;
 	if (e->kind && e->loader[0])
-		snprintf(it->file, sizeof(it->file), "%s", e->loader);
+		s3_copy(it->file, sizeof(it->file), e->loader);
 	else
 		snprintf(it->file, sizeof(it->file), "\\loader\\entries\\%s", e->name);
 	snprintf(it->desc, sizeof(it->desc), "%s %s%s", e->kind == 'u' ? "UKI" : "entry", e->name,
 	         e->xbootldr ? " on XBOOTLDR" : "");
-	snprintf(it->config, sizeof(it->config), "%s", e->config);
-	snprintf(it->note, sizeof(it->note), "%s", e->note);
+	s3_copy(it->config, sizeof(it->config), e->config);
+	s3_copy(it->note, sizeof(it->note), e->note);
 	it->is_default = is_default;
 	it->is_uki = e->kind == 'u';
 	it->host = e->in_menu ? cli_resolve(e->root, e->loader, 0, &why) : NULL;
 	if (!e->in_menu)
-		snprintf(it->why, sizeof(it->why), "%s", e->why);
+		s3_copy(it->why, sizeof(it->why), e->why);
 	else if (!it->host)
 		snprintf(it->why, sizeof(it->why), "%s %s", cli_quote(e->loader), s3_is(why));
 }

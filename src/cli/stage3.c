@@ -43,6 +43,17 @@ s3_is(const char *why)
 }
 
 void
+s3_copy(char *buf, size_t size, const char *text)
+{
+	size_t n = strlen(text);
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+}
+
+void
 s3_append(char *buf, size_t size, const char *fmt, ...)
 {
 	size_t n = strnlen(buf, size);

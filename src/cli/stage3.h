@@ -48,6 +48,9 @@ int s3_section_has(const image *im, const char *name, const char *needle, size_t
 /* cli_resolve's why after a name: "is missing" for "missing", else as it is. */
 const char *s3_is(const char *why);
 
+/* text into buf[0..size), cut to fit and NUL-terminated. */
+void s3_copy(char *buf, size_t size, const char *text);
+
 /* Append printf-style text to buf[0..size), keeping it NUL-terminated. */
 void s3_append(char *buf, size_t size, const char *fmt, ...);
 
