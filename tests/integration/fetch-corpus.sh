@@ -13,7 +13,7 @@
 # (profiles-corpus.sh) go to "$SBAT_CORPUS_DIR/signed", described by
 # "$SBAT_CORPUS_DIR/signed/MANIFEST.tsv": Debian 12's shim-signed and
 # grub-efi-amd64-signed, and from Debian 13 (trixie, fetched with apt-get
-# through a package list of its own in "$SBAT_CORPUS_DIR/apt-trixie", the
+# through the private configuration in "$SBAT_CORPUS_DIR/trixie/apt", the
 # system's apt setup untouched) shim-signed, grub-efi-amd64-signed (GRUB
 # 2.12), systemd-boot-efi-amd64-signed and the systemd-stub 257 that UKIs
 # are made from.
@@ -331,15 +331,29 @@ TRIXIE="$CACHE/trixie"
 TRIXIE_PKGS=(systemd-ukify systemd-boot-efi systemd libsystemd-shared libc6 libssl3t64
 	libtss2-esys-3.0.2-0t64 libtss2-mu-4.0.1-0t64 libtss2-rc0t64 libtss2-sys1t64)
 
+# the apt options of the private trixie configuration (also the vendor-signed images' below)
+TRIXIE_APT=(-o Dir::Etc::sourcelist="$TRIXIE/apt/sources.list" -o Dir::Etc::sourceparts="$TRIXIE/apt/sources.list.d"
+	-o Dir::Etc::preferences="$TRIXIE/apt/preferences" -o Dir::Etc::preferencesparts="$TRIXIE/apt/preferences.d"
+	-o Dir::State::Lists="$TRIXIE/apt/lists" -o Dir::State::status="$TRIXIE/apt/status"
+	-o Dir::Cache="$TRIXIE/apt/cache" -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=
+	-o APT::Architecture=amd64 -o APT::Architectures::=amd64 -o Acquire::Languages=none
+	-o APT::Sandbox::User="$(id -un)")
+
 # trixie_apt apt-get|apt-cache ARGS...: the command on the private trixie configuration
 trixie_apt() {
-	local a="$TRIXIE/apt" cmd="$1"
+	local cmd="$1"
 	shift
-	"$cmd" -o Dir::Etc::sourcelist="$a/sources.list" -o Dir::Etc::sourceparts="$a/sources.list.d" \
-		-o Dir::Etc::preferences="$a/preferences" -o Dir::Etc::preferencesparts="$a/preferences.d" \
-		-o Dir::State::Lists="$a/lists" -o Dir::State::status="$a/status" -o Dir::Cache="$a/cache" \
-		-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= -o APT::Architecture=amd64 \
-		-o APT::Architectures::=amd64 -o Acquire::Languages=none -o APT::Sandbox::User="$(id -un)" "$@"
+	"$cmd" "${TRIXIE_APT[@]}" "$@"
+}
+
+# trixie_config: the private configuration's files
+trixie_config() {
+	mkdir -p "$TRIXIE/apt/sources.list.d" "$TRIXIE/apt/preferences.d" "$TRIXIE/apt/lists/partial" \
+		"$TRIXIE/apt/cache/archives/partial"
+	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main\n' \
+		>"$TRIXIE/apt/sources.list"
+	: >>"$TRIXIE/apt/status"
+	: >>"$TRIXIE/apt/preferences"
 }
 
 TRIXIE_UPDATED=0
@@ -387,12 +401,8 @@ fetch_trixie() {
 
 trixie_tools() {
 	local pkg deb debs=() stamp
-	mkdir -p "$TRIXIE/apt/sources.list.d" "$TRIXIE/apt/preferences.d" "$TRIXIE/apt/lists/partial" \
-		"$TRIXIE/apt/cache/archives/partial" "$TRIXIE/debs" "$TRIXIE/bin"
-	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main\n' \
-		>"$TRIXIE/apt/sources.list"
-	: >>"$TRIXIE/apt/status"
-	: >>"$TRIXIE/apt/preferences"
+	trixie_config
+	mkdir -p "$TRIXIE/debs" "$TRIXIE/bin"
 	for pkg in "${TRIXIE_PKGS[@]}"; do
 		deb="$(fetch_trixie "$pkg")" || return 1
 		debs+=("$deb")
@@ -472,17 +482,11 @@ signed_from() {
 signed_from shim-signed usr/lib/shim/shimx64.efi.signed shimx64.efi.signed-bookworm Microsoft
 signed_from grub-efi-amd64-signed usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed grubx64.efi.signed-bookworm Debian
 
-# trixie: a package list of its own, refreshed once a day
-TRIXIE="$CACHE/apt-trixie"
-mkdir -p "$TRIXIE/lists/partial" "$TRIXIE/cache/archives/partial"
-printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main\n' \
-	>"$TRIXIE/sources.list"
-APT_EXTRA=(-o "Dir::Etc::SourceList=$TRIXIE/sources.list" -o Dir::Etc::SourceParts=/nonexistent
-	-o "Dir::State::Lists=$TRIXIE/lists" -o "Dir::Cache=$TRIXIE/cache" -o Dir::State::status=/dev/null
-	-o APT::Architectures::=amd64)
-if [ -z "$(find "$TRIXIE/lists" -maxdepth 1 -name '*_Packages*' -mtime -1 2>/dev/null)" ]; then
-	log "apt-get update (trixie, private package list)"
-	apt-get "${APT_EXTRA[@]}" update -qq >/dev/null 2>&1 || warn "apt-get update for trixie failed; using what is cached"
+# trixie: through the private configuration of the UKI tools above, its index refreshed once a day
+trixie_config
+APT_EXTRA=("${TRIXIE_APT[@]}")
+if [ -z "$(find "$TRIXIE/apt/lists" -maxdepth 1 -name '*_Packages*' -mtime -1 2>/dev/null)" ]; then
+	trixie_update || warn "using the trixie index that is cached"
 fi
 signed_from shim-signed usr/lib/shim/shimx64.efi.signed shimx64.efi.signed-trixie Microsoft
 signed_from grub-efi-amd64-signed usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed grubx64.efi.signed-trixie Debian
