@@ -360,17 +360,23 @@ lint_loader_rules(linter *l)
 	uki_lint(l->pe, l->buf, l->len, report_uki, l);
 }
 
+void
+lint_start(linter *l, const sbat_image *img, void *ctx)
+{
+	memset(l, 0, sizeof(*l));
+	l->pe = &img->pe;
+	l->buf = img->buf;
+	l->len = img->len;
+	l->ctx = ctx;
+}
+
 sbat_err
 sbat_lint(const sbat_image *img, sbat_lint_fn fn, void *ctx, sbat_lint_counts *ret_counts)
 {
 	linter l;
 
-	memset(&l, 0, sizeof(l));
-	l.pe = &img->pe;
-	l.buf = img->buf;
-	l.len = img->len;
+	lint_start(&l, img, ctx);
 	l.fn = fn;
-	l.ctx = ctx;
 	lint_loader_rules(&l);
 	if (ret_counts)
 		*ret_counts = l.counts;

@@ -64,6 +64,9 @@ sbat_lint_subject lint_subject(lint_rule_id id);
 /* The loader rules of sbat_lint, in image order. */
 void lint_loader_rules(linter *l);
 
+/* A linter over img with nothing found yet; the caller sets its callback. */
+void lint_start(linter *l, const sbat_image *img, void *ctx);
+
 /* The profiles' own rules. */
 void lint_uefi_ca(linter *l);
 void lint_shim_review(linter *l, const sbat_lint_opts *opts);

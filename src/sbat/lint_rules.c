@@ -192,12 +192,8 @@ sbat_lint_profiles(const sbat_image *img, const sbat_lint_opts *opts, sbat_lint_
 	for (i = 0; i < o.n_levels; i++)
 		if (!o.levels[i] || !o.levels[i]->entries || o.levels[i]->n_entries == 0)
 			return SBAT_E_LEVEL;
-	memset(&l, 0, sizeof(l));
-	l.pe = &img->pe;
-	l.buf = img->buf;
-	l.len = img->len;
+	lint_start(&l, img, ctx);
 	l.sfn = fn;
-	l.ctx = ctx;
 	lint_loader_rules(&l);
 	if (o.profiles & SBAT_PROFILE_SHIM_REVIEW)
 		lint_shim_review(&l, &o);
