@@ -13,16 +13,19 @@
 #define MIX_MUL 0xd6e8feb86659fd93ull
 
 /*
+ * A word's multiplier: odd, so that the multiplication is one-to-one, and
+ * 32 bits wide, so that two 32x32->64 multiplications per lane (AVX2)
+ * give the same product as one 64-bit one.
+ */
+#define TERM_MUL 0x9e3779b1u
+
+/*
  * 128 KiB: the buffer stays in the CPU's cache between the kernel's copy
  * into it and the mix reading it (a 1 MiB buffer took twice as long).
  */
 #define READ_CHUNK (128u * 1024u)
 
-/*
- * Word j with value w adds mix(w ^ key_j): the xor with a key of its place,
- * the odd multiplication and the fold are each one-to-one, so no other
- * value of that word gives the same term.
- */
+/* The final mix of the sum and the length. */
 static uint64_t
 mix(uint64_t x)
 {
@@ -30,30 +33,90 @@ mix(uint64_t x)
 	return x ^ (x >> 32);
 }
 
-void
-sbat_content_fp_init(sbat_content_fp *fp)
+/*
+ * Word j with value w adds term(w ^ key_j): the xor with a key of its place,
+ * the odd multiplication and the fold are each one-to-one, so no other
+ * value of that word gives the same term.
+ */
+static uint64_t
+term(uint64_t x)
 {
-	memset(fp, 0, sizeof(*fp));
+	x *= TERM_MUL;
+	return x ^ (x >> 32);
 }
 
-/* n whole words from p, the first of them word j */
-static void
-add_words(sbat_content_fp *fp, uint64_t j, const uint8_t *p, size_t n)
+/* The terms of n whole words from p, the first of them word j. */
+static uint64_t
+words_portable(uint64_t j, const uint8_t *p, size_t n)
 {
 	uint64_t key = j * KEY_STEP, a = 0, b = 0, w[2];
 
 	for (; n >= 2; n -= 2, p += 16) {
 		memcpy(w, p, 16);
-		a += mix(w[0] ^ key);
+		a += term(w[0] ^ key);
 		key += KEY_STEP;
-		b += mix(w[1] ^ key);
+		b += term(w[1] ^ key);
 		key += KEY_STEP;
 	}
 	if (n) {
 		memcpy(w, p, 8);
-		a += mix(w[0] ^ key);
+		a += term(w[0] ^ key);
 	}
-	fp->acc += a + b;
+	return a + b;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(SBAT_CONTENT_PORTABLE_ONLY)
+#define HAVE_AVX2 1
+#include <immintrin.h>
+
+/* The same terms, four words at a time; compiled for AVX2, called only where the CPU has it. */
+__attribute__((target("avx2"))) static uint64_t
+words_avx2(uint64_t j, const uint8_t *p, size_t n)
+{
+	__m256i key = _mm256_set_epi64x((long long)((j + 3) * KEY_STEP), (long long)((j + 2) * KEY_STEP),
+	                                (long long)((j + 1) * KEY_STEP), (long long)(j * KEY_STEP));
+	__m256i step = _mm256_set1_epi64x((long long)(4 * KEY_STEP)), mul = _mm256_set1_epi64x(TERM_MUL);
+	__m256i acc = _mm256_setzero_si256();
+	uint64_t lane[4];
+	size_t i, whole = n & ~(size_t)3;
+
+	for (i = 0; i < whole; i += 4) {
+		__m256i x = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(p + 8 * i)), key);
+		__m256i t = _mm256_add_epi64(_mm256_mul_epu32(x, mul),
+		                             _mm256_slli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(x, 32), mul), 32));
+
+		acc = _mm256_add_epi64(acc, _mm256_xor_si256(t, _mm256_srli_epi64(t, 32)));
+		key = _mm256_add_epi64(key, step);
+	}
+	_mm256_storeu_si256((__m256i *)(void *)lane, acc);
+	return lane[0] + lane[1] + lane[2] + lane[3] + words_portable(j + whole, p + 8 * whole, n - whole);
+}
+#else
+#define HAVE_AVX2 0
+#endif
+
+static uint64_t (*words)(uint64_t j, const uint8_t *p, size_t n);
+
+int
+sbat_content_select(int use_avx2)
+{
+#if HAVE_AVX2
+	if (use_avx2 && !__builtin_cpu_supports("avx2"))
+		return 0;
+	words = use_avx2 ? words_avx2 : words_portable;
+	return 1;
+#else
+	words = words_portable;
+	return !use_avx2;
+#endif
+}
+
+void
+sbat_content_fp_init(sbat_content_fp *fp)
+{
+	memset(fp, 0, sizeof(*fp));
+	if (!words && !sbat_content_select(1))
+		sbat_content_select(0);
 }
 
 /* Bytes of word j from its byte `at` on, n of them (within the word), kept until the word is whole. */
@@ -96,7 +159,7 @@ sbat_content_fp_add(sbat_content_fp *fp, uint64_t offset, const uint8_t *p, size
 		p += k;
 		n -= k;
 	}
-	add_words(fp, offset / 8, p, n / 8);
+	fp->acc += words(offset / 8, p, n / 8);
 	if (n % 8)
 		add_split(fp, (offset + n) / 8, 0, p + (n - n % 8), (unsigned)(n % 8));
 }
@@ -117,7 +180,7 @@ sbat_content_fp_final(const sbat_content_fp *fp, uint64_t len, uint64_t *ret)
 		if (want == 0 || fp->split[i].have != want)
 			return -1;
 		memcpy(&w, fp->split[i].bytes, 8);
-		acc += mix(w ^ fp->split[i].word * KEY_STEP);
+		acc += term(w ^ fp->split[i].word * KEY_STEP);
 	}
 	*ret = mix(mix(acc ^ len));
 	return 0;

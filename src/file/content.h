@@ -35,6 +35,13 @@ typedef struct sbat_content_fp {
 
 void sbat_content_fp_init(sbat_content_fp *fp);
 
+/*
+ * The word loop: 1 for the x86-64 AVX2 one (0 where the CPU lacks it), 0
+ * for the portable one (both give the same fingerprint). The first
+ * fingerprint picks AVX2 where it can; tests call this to compare them.
+ */
+int sbat_content_select(int use_avx2);
+
 /* The n bytes at p are the file's bytes [offset, offset+n). */
 void sbat_content_fp_add(sbat_content_fp *fp, uint64_t offset, const uint8_t *p, size_t n);
 

@@ -139,6 +139,36 @@ test_content_coverage_is_checked(void **state)
 	assert_int_equal(sbat_content_fp_final(&fp, LEN + 3, &h), -1);
 }
 
+/* The AVX2 word loop gives the portable one's fingerprint, at every offset and length. */
+static void
+test_content_avx2_matches_portable(void **state)
+{
+	size_t from, len;
+
+	(void)state;
+	if (!sbat_content_select(1)) {
+		sbat_content_select(0);
+		skip();
+	}
+	for (from = 0; from < 80; from += 3)
+		for (len = 0; from + len <= LEN; len += len < 200 ? 1 : 97) {
+			sbat_content_fp a, b;
+			uint64_t ha, hb;
+
+			sbat_content_select(0);
+			sbat_content_fp_init(&a);
+			sbat_content_fp_add(&a, from, data + from, len);
+			sbat_content_fp_add(&a, 0, data, from);
+			sbat_content_select(1);
+			sbat_content_fp_init(&b);
+			sbat_content_fp_add(&b, from, data + from, len);
+			sbat_content_fp_add(&b, 0, data, from);
+			assert_int_equal(sbat_content_fp_final(&a, from + len, &ha), 0);
+			assert_int_equal(sbat_content_fp_final(&b, from + len, &hb), 0);
+			assert_true(ha == hb);
+		}
+}
+
 /* Read from a file through the small buffer: the same as in memory; a file that ends early says so. */
 static void
 test_content_read_from_file(void **state)
@@ -163,6 +193,7 @@ main(void)
 		cmocka_unit_test(test_content_pieces_in_any_order),
 		cmocka_unit_test(test_content_changes_are_seen),
 		cmocka_unit_test(test_content_coverage_is_checked),
+		cmocka_unit_test(test_content_avx2_matches_portable),
 		cmocka_unit_test(test_content_read_from_file),
 	};
 
