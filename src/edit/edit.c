@@ -230,27 +230,27 @@ copied_ranges(const plan *p, extent *r, unsigned *n)
 }
 
 /*
- * Start the input's fingerprint. Where emit reads every copied byte anyway,
- * it takes them on the way (*fused = 1) and only the bytes no extent copies
- * are read here; else the whole file is read here, before emit: for a dry
- * run (which reads only what it writes) and where copied ranges go file to
- * file (sbat_io_copy_preferred, unless a CheckSum makes them pass through
- * memory all the same).
+ * Start the input's fingerprint with the bytes emit will not read. Where emit
+ * reads every copied byte anyway, it takes them on the way (*fused = 1) and
+ * only the bytes no extent copies are read here; else the whole file is read
+ * here, before emit: for a dry run (which reads only what it writes) and
+ * where copied ranges go file to file (sbat_io_copy_preferred, unless a
+ * CheckSum makes them pass through memory all the same).
  */
 static sbat_err
 start_fingerprint(const plan *p, const sbat_io *io, int in_fd, size_t in_len, int fuse, sbat_content_fp *fp, int *fused,
-                  uint64_t *sum, sbat_diag *d)
+                  sbat_diag *d)
 {
 	extent r[PLAN_MAX_EXTENTS];
 	uint64_t at = 0;
-	unsigned n, i;
+	unsigned n = 0, i;
 	int rc = 0;
 
 	sbat_content_fp_init(fp);
 	*fused = fuse && copied_ranges(p, r, &n);
 	if (!*fused)
-		rc = sbat_content_sum_fd(io, in_fd, in_len, sum);
-	for (i = 0; *fused && i <= n && rc == 0; i++) {
+		n = 0; /* emit reads nothing for it: every byte is read here */
+	for (i = 0; i <= n && rc == 0; i++) {
 		uint64_t end = i < n ? r[i].src : in_len;
 
 		if (end > at)
@@ -290,11 +290,11 @@ write_and_verify(work *w, const sbat_image *img, int in_fd, const struct stat *b
 	if (check)
 		err = start_fingerprint(&w->p, s.io, in_fd, in_len,
 		                        !dry_run && (w->p.update_checksum || !sbat_io_copy_preferred(s.io, s.fd)), &fp,
-		                        &fused, &sum, d);
+		                        &fused, d);
 	s.fp = fused ? &fp : NULL;
 	if (!err)
 		err = sbat_emit_plan(&w->p, in, in_len, payload, payload_len, &s, d);
-	if (!err && fused && sbat_content_fp_final(&fp, in_len, &sum) != 0)
+	if (!err && check && sbat_content_fp_final(&fp, in_len, &sum) != 0)
 		err = diag_fail(d, SBAT_E_LAYOUT, "internal error: the input's fingerprint does not cover it once");
 	if (err)
 		return err;
