@@ -16,6 +16,7 @@
 #include "file/identity.h"
 #include "file/io_table.h"
 #include "file/content.h"
+#include "edit/decided.h"
 #include "edit/emit.h"
 #include "edit/verify.h"
 
@@ -305,6 +306,8 @@ write_and_verify(work *w, const sbat_image *img, int in_fd, const struct stat *b
 	 */
 	if (in_fd >= 0 && !input_unchanged(s.io, in_fd, before, err != SBAT_OK, in_len, sum))
 		err = diag_fail(d, SBAT_E_CHANGED, "the file was modified while being edited; nothing was written");
+	if (!err && in_fd >= 0)
+		err = sbat_edit_check_decided(img, s.io, in_fd, d);
 	if (!err && check)
 		err = check_content_later(in_fd, in_len, sum, out, d);
 	return err;

@@ -12,6 +12,7 @@
  *                             tick is longer than the run (FAT, ext4 -I 128)
  *   SBAT_TEST_AT=CALL         fsync, copy_file_range, pread, pwrite, ftruncate or read: where the
  *                             action runs, once, before the first such call;
+ *                             tmpfile: before the first open with O_TMPFILE;
  *                             renamed: once, just after the first renameat
  *                             that succeeded
  *   SBAT_TEST_DO=ACTION       kill:SIGNUM        send ourselves SIGNUM
@@ -19,6 +20,9 @@
  *                                                symbolic link to ELSEWHERE at DIR
  *                                                (DIR may be a file too)
  *                             poke:FILE          overwrite one byte of FILE in place
+ *                             write:FILE:OFF:TEXT overwrite FILE in place at byte OFF
+ *                                                with TEXT (same size, as cp and
+ *                                                grub-install rewrite)
  *                             sleep:MS           wait MS milliseconds
  */
 /* each of open/open64 and openat/openat64 is hooked under its own name */
@@ -72,6 +76,16 @@ act(const char *call)
 			fprintf(stderr, "hooks: poke failed: %s\n", strerror(errno));
 		if (fd >= 0)
 			close(fd);
+	} else if (strcmp(buf, "write") == 0 && (arg2 = strchr(arg, ':')) != NULL) {
+		char *text = strchr(arg2 + 1, ':');
+		int fd;
+
+		*arg2++ = '\0';
+		fd = open(arg, O_WRONLY);
+		if (!text || fd < 0 || pwrite(fd, text + 1, strlen(text + 1), atol(arg2)) != (ssize_t)strlen(text + 1))
+			fprintf(stderr, "hooks: write failed: %s\n", strerror(errno));
+		if (fd >= 0)
+			close(fd);
 	} else if (strcmp(buf, "sleep") == 0) {
 		struct timespec ts = { atoi(arg) / 1000, (long)(atoi(arg) % 1000) * 1000000L };
 
@@ -84,6 +98,8 @@ refuse_tmpfile(int flags)
 {
 	const char *no = getenv("SBAT_TEST_NO_TMPFILE");
 
+	if ((flags & O_TMPFILE) == O_TMPFILE)
+		act("tmpfile");
 	if (no && *no == '1' && (flags & O_TMPFILE) == O_TMPFILE) {
 		errno = EOPNOTSUPP;
 		return 1;

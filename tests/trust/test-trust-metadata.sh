@@ -104,18 +104,23 @@ coarse_poke() {
 	SBAT_TEST_COARSE_TIME=1 hooked "$at" "poke:$img" --file "$img" --csv "$CSV"
 	check "coarse times, a byte written $when: refused (exit 1)" test "$RC" -eq 1
 	check "coarse times, a byte written $when: the message says the file was modified (not an internal error)" \
-		err_has "modified while being edited"
+		err_has "the file was modified"
 	check "coarse times, a byte written $when: the byte is kept" test "$(byte_at "$img" 256)" = 5a
 	check "coarse times, a byte written $when: no temporary file is left" test "$(entries "$dir")" = "efi-x86_64.efi"
 }
 coarse_poke coarse-copy pwrite "after it was read, before the output is written"
-# written before the edit reads the data: nothing is lost, the result holds it
-dir="$T/coarse-early"
+# written before the edit reads the data, in the headers the edit decided
+# from: refused, as the edit would write the old headers' plan over it
+coarse_poke coarse-early pread "in the headers, before the data is read"
+# written before the edit reads the data, in .text (byte 1100; the headers
+# end at 1024), which it only copies: nothing is lost, the result holds it
+dir="$T/coarse-early-text"
 img=$(fresh efi-x86_64.efi "$dir")
-SBAT_TEST_COARSE_TIME=1 hooked pread "poke:$img" --file "$img" --csv "$CSV"
-check "coarse times, a byte written before the data is read: the edit goes ahead (exit 0)" test "$RC" -eq 0
-check "coarse times, a byte written before the data is read: the result holds it" test "$(byte_at "$img" 256)" = 5a
-check "coarse times, a byte written before the data is read: and the new .sbat" has_sbat "$img"
+SBAT_TEST_COARSE_TIME=1 hooked pread "write:$img:1100:Z" --file "$img" --csv "$CSV"
+check "coarse times, a byte written in .text before the data is read: the edit goes ahead (exit 0)" test "$RC" -eq 0
+check "coarse times, a byte written in .text before the data is read: the result holds it" \
+	test "$(byte_at "$img" 1100)" = 5a
+check "coarse times, a byte written in .text before the data is read: and the new .sbat" has_sbat "$img"
 # written after the copy, before the output is read back: verification sees the change first
 coarse_poke coarse-verify ftruncate "before the output is verified"
 dir="$T/coarse-output"

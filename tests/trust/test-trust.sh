@@ -206,6 +206,26 @@ for name in efi-x86_64.efi checksummed.efi; do
 	check "$name modified mid-run: no temporary file is left" test "$(entries "$dir")" = "$name"
 done
 
+# rewritten in place (same size, as cp and grub-install do) after the parse
+# decided what to merge: before the temporary is opened, and before the
+# edit's first read of the input; with time stamps that show the write and
+# with time stamps too coarse to
+for at in tmpfile pread; do
+	for coarse in 0 1; do
+		dir="$T/rewritten-$at-$coarse"
+		img=$(fresh sbat-last.efi "$dir")
+		before=$(inode "$img")
+		row=$(grep -boa 'fxtest,1' "$img" | head -n1 | cut -d: -f1)
+		SBAT_TEST_COARSE_TIME=$coarse hooked "$at" "write:$img:$row:fxtest,2" --merge --file "$img" --csv "$CSV"
+		what="rewritten before the $at call (coarse time stamps: $coarse)"
+		check "$what: refused with exit 1" test "$RC" -eq 1
+		check "$what: the message says so" err_has "modified"
+		check "$what: the file was not replaced" test "$(inode "$img")" = "$before"
+		check "$what: the writer's row is there" grep -qa 'fxtest,2' "$img"
+		check "$what: no temporary file is left" test "$(entries "$dir")" = sbat-last.efi
+	done
+done
+
 # ------------------------------------------------ 5. metadata
 
 dir="$T/meta"
