@@ -16,6 +16,7 @@
 #include "file/identity.h"
 #include "file/io_table.h"
 #include "file/content.h"
+#include "file/timestamps.h"
 #include "edit/decided.h"
 #include "edit/emit.h"
 #include "edit/verify.h"
@@ -279,7 +280,7 @@ write_and_verify(work *w, const sbat_image *img, int in_fd, const struct stat *b
 	size_t in_len = img->len;
 	sbat_content_fp fp;
 	uint64_t sum = 0;
-	int fused = 0, check = in_fd >= 0 && CONTENT_CHECK;
+	int fused = 0, check = in_fd >= 0 && CONTENT_CHECK && sbat_times_can_hide_write(in_fd, before);
 	sink s;
 	sbat_err err = SBAT_OK;
 

@@ -57,10 +57,14 @@ hooked() {
 }
 
 # fresh NAME DIR: a writable copy of fixture NAME in DIR; prints its path.
+# Written an hour ago, to the nanosecond: the time stamps show any later
+# write, and the edit takes no content fingerprint (a file written in the
+# current clock tick gets one; the SBAT_TEST_COARSE_TIME checks take it).
 fresh() {
 	mkdir -p -- "$2"
 	cp -- "$FIX/$1" "$2/$1"
 	chmod 0644 -- "$2/$1"
+	touch -d "@$(($(date +%s) - 3600)).123456789" -- "$2/$1"
 	printf '%s\n' "$2/$1"
 }
 
@@ -394,15 +398,15 @@ check "a refused edit of a file with a newline in its name: one line" one_line_e
 
 # ------------------------------------------------ an input cut short mid-run
 
-# truncated by someone else while the edit waits at its first read of the data: said as such
+# truncated by someone else while the edit waits at its first copy of the data: said as such
 for target in output in-place; do
 	dir="$T/shrank-$target"
 	img=$(fresh efi-x86_64.efi "$dir")
 	{ sleep 0.3; truncate -s 1024 -- "$img"; } &
 	if [ "$target" = output ]; then
-		hooked pread sleep:1000 --file "$img" --csv "$CSV" --output "$dir/out.efi"
+		hooked copy_file_range sleep:1000 --file "$img" --csv "$CSV" --output "$dir/out.efi"
 	else
-		hooked pread sleep:1000 --file "$img" --csv "$CSV"
+		hooked copy_file_range sleep:1000 --file "$img" --csv "$CSV"
 	fi
 	wait
 	check "input truncated mid-run ($target): exit 1" test "$RC" -eq 1

@@ -43,6 +43,7 @@ static struct {
 	int copy_errno;      /* copy_range fails with this at once (0: works) */
 	int copy_fail_after; /* copy_range copies this much, then fails with copy_late_errno */
 	int copy_late_errno; /* 0: EIO */
+	int poke_at_fsync;   /* another program writes a byte of the target's .text at the first fsync */
 	int calls;
 	int copy_calls;
 } fault;
@@ -88,9 +89,15 @@ hook_copy(int in_fd, int64_t in_off, int out_fd, int64_t out_off, size_t len)
 	return pwrite(out_fd, buf, (size_t)n, out_off);
 }
 
+static void poke_target(void);
+
 static int
 hook_fsync(int fd)
 {
+	if (fault.poke_at_fsync) {
+		fault.poke_at_fsync = 0;
+		poke_target();
+	}
 	if (fault.fail_fsync) {
 		errno = EIO;
 		return -1;
@@ -131,6 +138,7 @@ hook_pread(int fd, void *buf, size_t len, int64_t off)
 
 static const sbat_io hooks = { NULL, hook_pwrite, hook_copy, hook_fsync, hook_renameat, NULL };
 static const sbat_io counting = { hook_pread, NULL, NULL, NULL, NULL, NULL };
+static const sbat_io counting_poke = { hook_pread, NULL, NULL, hook_fsync, NULL, NULL };
 static const sbat_io no_tmpfile = { NULL, NULL, NULL, NULL, NULL, hook_open_tmpfile };
 
 static char dir[256];
@@ -184,11 +192,41 @@ dir_entries(void)
 	return n;
 }
 
+/*
+ * The target's modification time, set by write_target: TIMES_NOW leaves it
+ * (just written: the edit cannot tell it from a write in the same clock
+ * tick), TIMES_FUTURE puts it an hour ahead (neither can it then),
+ * TIMES_OLD an hour back, with nanoseconds (any later write changes it).
+ */
+enum { TIMES_NOW, TIMES_FUTURE, TIMES_OLD };
+static int target_times;
+
 static void
 write_target(const uint8_t *buf, size_t len)
 {
+	struct timespec t[2];
+
 	assert_int_equal(fx_write_file(target, buf, len), 0);
 	assert_int_equal(chmod(target, 0640), 0);
+	if (target_times == TIMES_NOW)
+		return;
+	assert_int_equal(clock_gettime(CLOCK_REALTIME, &t[1]), 0);
+	t[1].tv_sec += target_times == TIMES_FUTURE ? 3600 : -3600;
+	t[1].tv_nsec = 123456789;
+	t[0] = t[1];
+	assert_int_equal(utimensat(AT_FDCWD, target, t, 0), 0);
+}
+
+/* Another program overwrites one byte of the target's .text (file offset 0x500), in place. */
+static void
+poke_target(void)
+{
+	int fd = open(target, O_WRONLY);
+	uint8_t c = 0x5a;
+
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, &c, 1, 0x500), 1);
+	close(fd);
 }
 
 static void
@@ -332,13 +370,15 @@ decided_bytes(const uint8_t *img, size_t len)
 }
 
 /*
- * The input is read twice in all: once to make the output, taking its
- * content fingerprint on the way, and once more just before the rename to
- * compare it, and the bytes it decided from
- * (headers, .sbat) once more at the end. That holds with a CheckSum to compute, and without one where
- * a kernel copy would neither share nor offload the data (ext4, FAT,
- * tmpfs); elsewhere copied ranges go file to file and a read of its own
- * takes the fingerprint.
+ * Where the time stamps cannot show a write (here a modification time in
+ * the future; FAT, ext4 with 128-byte inodes, a file written in the
+ * current clock tick), the input is read twice in all: once to make the
+ * output, taking its content fingerprint on the way, and once more just
+ * before the rename to compare it, and the bytes it decided from (headers,
+ * .sbat) once more at the end. That holds with a CheckSum to compute, and
+ * without one where a kernel copy would neither share nor offload the data
+ * (ext4, FAT, tmpfs); elsewhere copied ranges go file to file and a read of
+ * its own takes the fingerprint.
  */
 static void
 test_stream_reads_input_twice(void **state)
@@ -351,6 +391,7 @@ test_stream_reads_input_twice(void **state)
 	assert_true(dir_fd >= 0);
 	copies = sbat_io_copy_preferred(NULL, dir_fd);
 	close(dir_fd);
+	target_times = TIMES_FUTURE;
 	for (k = 0; k < 2; k++)
 		for (checksum = copies ? 1 : 0; checksum < 2; checksum++) {
 			fx_spec spec;
@@ -366,6 +407,69 @@ test_stream_reads_input_twice(void **state)
 			assert_int_equal(read_bytes, 2 * (uint64_t)len + decided_bytes(img, len));
 			free(img);
 		}
+	target_times = TIMES_NOW;
+}
+
+/*
+ * Where the time stamps show any write (a file last written an hour ago,
+ * with nanoseconds, on this file system), no fingerprint is taken: without
+ * a CheckSum the copied ranges go file to file and the input is read only
+ * where the edit decided from it; with one, once, as the bytes pass
+ * through to be summed.
+ */
+static void
+test_stream_reads_input_once(void **state)
+{
+	static const int kinds[] = { FX_PLAIN, FX_BZIMAGE_NEW };
+	unsigned k, checksum;
+
+	(void)state;
+	target_times = TIMES_OLD;
+	for (k = 0; k < 2; k++)
+		for (checksum = 0; checksum < 2; checksum++) {
+			fx_spec spec;
+			uint8_t *img;
+			size_t len;
+			uint64_t decided;
+
+			fx_spec_init(&spec, kinds[k]);
+			spec.set_checksum = (int)checksum;
+			spec.overlay_len = kinds[k] == FX_PLAIN ? 99 : 0;
+			assert_int_equal(fx_build(&spec, &img, &len), 0);
+			decided = decided_bytes(img, len);
+			read_bytes = 0;
+			expect_same_as_memory(kinds[k], (int)checksum, &counting);
+			/* a file system without copy_file_range reads through the buffer */
+			if (checksum || read_bytes != decided)
+				assert_int_equal(read_bytes, (uint64_t)len + decided);
+			free(img);
+		}
+	target_times = TIMES_NOW;
+}
+
+/* ... and a write during the edit is refused all the same: the time stamps show it. */
+static void
+test_stream_write_seen_without_fingerprint(void **state)
+{
+	fx_spec spec;
+	uint8_t *img;
+	size_t len;
+	sbat_edit_report r;
+	sbat_diag d;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	assert_int_equal(fx_build(&spec, &img, &len), 0);
+	target_times = TIMES_OLD;
+	write_target(img, len);
+	target_times = TIMES_NOW;
+	read_bytes = 0;
+	fault.poke_at_fsync = 1;
+	assert_int_equal(edit_file(&counting_poke, NULL, &r, &d), SBAT_E_CHANGED);
+	assert_int_equal(fault.poke_at_fsync, 0);
+	assert_true(read_bytes <= (uint64_t)len + decided_bytes(img, len));
+	assert_int_equal(dir_entries(), 1);
+	free(img);
 }
 
 /* The kernel copies part, then gives up (ENOSYS): the rest goes through the buffer. */
@@ -803,6 +907,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_stream_checksum_sums_what_it_writes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_copy_range_gives_up_midway, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_reads_input_twice, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stream_reads_input_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stream_write_seen_without_fingerprint, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_short_writes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_failures_leave_original, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_killed_mid_write, setup, teardown),
