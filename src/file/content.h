@@ -65,4 +65,15 @@ int sbat_content_sum_fd(const sbat_io *io, int fd, size_t len, uint64_t *ret);
  */
 int sbat_output_expect_source(sbat_output *out, size_t len, uint64_t sum);
 
+/*
+ * When the fingerprint is taken: an edit takes it only where the input's
+ * time stamps cannot show every write (sbat_times_can_hide_write in
+ * timestamps.h: coarse or remote file systems, times without nanoseconds,
+ * a file written in the current clock tick). Elsewhere a write(2), a copy
+ * or a truncation during the edit sets the modification time to a later
+ * clock tick than the one read at the start, so comparing the times (with
+ * size and identity, sbat_file_unchanged) already refuses it, and copied
+ * ranges go file to file unread.
+ */
+
 #endif
