@@ -5,32 +5,38 @@
 #
 # Not a test: meson and CI never run it. See bench/README.md.
 #
-# Usage: bench/bench.sh [--sizes "100 1000"] [--runs N] [--sbat-add PATH] [IMAGE...]
+# Usage: bench/bench.sh [--sizes "100 1000"] [--runs N] [--fs "here ext4 vfat"] [--sbat-add PATH] [IMAGE...]
 #
-# For each size (MiB) two images are generated with make-large-pe: CheckSum 0
-# and a real CheckSum (sbat-add must then recompute it, which reads every
-# byte). IMAGE arguments replace the generated images. Every tool runs once
-# to warm the page cache and to see whether it works, then N times,
+# For each file system and size (MiB) two images are generated with
+# make-large-pe: CheckSum 0 and a real CheckSum (sbat-add must then recompute
+# it, which reads every byte). IMAGE arguments replace the generated images.
+# --fs: `here` is ${TMPDIR:-/tmp}; ext4, ext4-128 (128-byte inodes: times in
+# whole seconds) and vfat are made on loop devices (root only; the default
+# as root is "ext4 ext4-128 vfat", else "here"). Every tool runs once to warm the page
+# cache and to see whether it works, then N rounds, each tool once per round,
 # interleaved, with `sync` (untimed) before each run. Printed per tool: the
-# median wall time, its ratio to cp and to cp+fsync (cp, then fsync of the
-# copy: sbat-add fsyncs what it writes), and the peak RSS over all runs.
+# median wall time, the median over the rounds of its ratio to cp, to
+# cp+fsync (sbat-add fsyncs what it writes) and to llvm-objcopy in the same
+# round, and the peak RSS over all runs.
 
 set -u
 export LC_ALL=C
 
 sizes="100 1000"
 runs=5
+fs_list=""
 sbat_add=""
 images=()
 
 usage() {
-	sed -n '3,16s/^# \{0,1\}//p' "$0"
+	sed -n '3,20s/^# \{0,1\}//p' "$0"
 }
 
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--sizes) sizes="${2:?--sizes needs a list}"; shift 2 ;;
 	--runs) runs="${2:?--runs needs a number}"; shift 2 ;;
+	--fs) fs_list="${2:?--fs needs a list}"; shift 2 ;;
 	--sbat-add) sbat_add="${2:?--sbat-add needs a path}"; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; images+=("$@"); break ;;
@@ -66,7 +72,7 @@ if [ ! -x "$TIME" ]; then
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/sbat-bench.XXXXXX") || exit 1
-trap 'rm -rf -- "$work"' EXIT
+trap 'rm -rf -- "$work"' EXIT # replaced by cleanup once file systems may be mounted
 trap 'exit 130' INT TERM
 
 # the SBAT CSV to insert: a typical kernel's
@@ -110,11 +116,16 @@ if [ -f "$here/../meson.build" ] && command -v meson >/dev/null && command -v ni
 	fi
 fi
 
-# prepare TOOL IMG OUT: untimed setup before a run
+# prepare TOOL IMG OUT: untimed setup before a run. An in-place copy is dated
+# an hour back: an image written in the last 50 ms gets the content check
+# on any file system (its time stamps cannot yet tell a second write).
 prepare() {
 	rm -f -- "$3" "$3.new"
 	case "$1" in
 	*inplace* | *+mv) cp -- "$2" "$3" ;;
+	esac
+	case "$1" in
+	*inplace*) touch -d "@$(($(date +%s) - 3600)).123456789" -- "$3" ;;
 	esac
 	sync
 }
@@ -167,12 +178,15 @@ median() {
 }
 
 results="$work/results"
+checkcost="$work/checkcost"
 : >"$results"
+: >"$checkcost"
+data="$work"
 
 # bench_image LABEL CHECKSUM IMG: warm up, then RUNS interleaved rounds
 bench_image() {
-	local label="$1" ck="$2" img="$3" out="$work/out.efi" tool r i n ok_tools=() status
-	declare -A walls=() peak=() state=()
+	local label="$1" ck="$2" img="$3" out="$data/out.efi" tool r i n ok_tools=() status
+	declare -A walls=() round=() peak=() state=()
 
 	echo "== $label, CheckSum $ck: $img ($(stat -c %s -- "$img") bytes)" >&2
 	cat -- "$img" >/dev/null  # warm the page cache: the same for every tool
@@ -200,87 +214,153 @@ bench_image() {
 			prepare "$tool" "$img" "$out"
 			if timed "$tool" "$img" "$out"; then
 				walls[$tool]="${walls[$tool]:-} $WALL_US"
+				round[$tool]="${round[$tool]:-} $WALL_US"
 				[ "$RSS_KB" -gt "${peak[$tool]:-0}" ] && peak[$tool]=$RSS_KB
 			else
 				state[$tool]=FAIL
+				round[$tool]="${round[$tool]:-} -"
 			fi
 		done
 		echo "   round $((r + 1))/$runs done" >&2
 	done
 	rm -f -- "$out"
 
-	local cp_med sync_med llvm_med
-	cp_med=$(printf '%s\n' ${walls[cp]:-} | median)
-	sync_med=$(printf '%s\n' ${walls[cp+fsync]:-} | median)
-	llvm_med=$(printf '%s\n' ${walls[llvm-objcopy]:-} | median)
+	# the ratios: per round, against the baseline's run in the same round; their median
+	local tool med
 	for tool in "${tools[@]}"; do
-		local med=""
+		med=""
 		[ -n "${walls[$tool]:-}" ] && med=$(printf '%s\n' ${walls[$tool]} | median)
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$ck" "$tool" "${state[$tool]}" \
-			"${med:--}" "${cp_med:--}" "${sync_med:--}" "${llvm_med:--}" "${peak[$tool]:-0}" >>"$results"
+			"${med:--}" "$(ratio "${round[$tool]:-}" "${round[cp]:-}")" \
+			"$(ratio "${round[$tool]:-}" "${round[cp+fsync]:-}")" \
+			"$(ratio "${round[$tool]:-}" "${round[llvm-objcopy]:-}")" "${peak[$tool]:-0}" >>"$results"
 		[ -n "$med" ] && echo "   $tool:${walls[$tool]} us" >&2
 	done
+	# what the content check costs: in place with it against without it, round by round
+	if [ -n "${round[sbat-add-inplace-nocheck]:-}" ]; then
+		printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$ck" "$(ratio "${round[sbat-add-inplace]:-}" \
+			"${round[sbat-add-inplace-nocheck]}")" \
+			"$(printf '%s\n' ${walls[sbat-add-inplace]:-} | median)" \
+			"$(printf '%s\n' ${walls[sbat-add-inplace-nocheck]:-} | median)" >>"$checkcost"
+	fi
 }
 
-# free_mib: free space in the work directory
+# ratio "T1 T2 ..." "B1 B2 ...": the median of Ti/Bi over the rounds both ran in, or -
+ratio() {
+	[ -n "$1" ] && [ -n "$2" ] || { echo -; return; }
+	paste <(printf '%s\n' $1) <(printf '%s\n' $2) |
+		awk '$1 != "-" && $2 != "-" && $2 > 0 { print $1 / $2 }' | median | awk '{ printf "%.2f\n", $1 } END { if (NR == 0) print "-" }'
+}
+
+# free_mib: free space in the data directory
 free_mib() {
-	df -Pk -- "$work" | awk 'NR == 2 { print int($4 / 1024) }'
+	df -Pk -- "$data" | awk 'NR == 2 { print int($4 / 1024) }'
 }
 
 echo "sbat-add: $("$sbat_add" --version) ($sbat_add)" >&2
 echo "work dir: $work ($(stat -f -c %T -- "$work"), $(free_mib) MiB free); kernel $(uname -r); $(nproc) CPUs" >&2
 echo "runs: $runs per tool, interleaved, after one warm-up run (page cache warm, not dropped)" >&2
 
-if [ ${#images[@]} -gt 0 ]; then
-	for img in "${images[@]}"; do
-		ck=$(od -An -tx4 -j $(( $(od -An -tu4 -j 60 -N 4 -- "$img") + 88 )) -N 4 -- "$img" | tr -d ' ')
-		bench_image "$(basename -- "$img")" "0x$ck" "$img"
-	done
-else
-	for mb in $sizes; do
-		need=$((4 * mb))
-		if [ "$(free_mib)" -lt "$need" ]; then
-			echo "== ${mb} MiB: skipped, needs $need MiB free in $work, $(free_mib) MiB available" >&2
-			printf '%s\t-\tall\tskipped (disk space)\t-\t-\t-\t-\t0\n' "${mb}MiB" >>"$results"
-			continue
-		fi
-		for ck in 0 real; do
-			img="$work/large-${mb}.efi"
-			if [ "$ck" = real ]; then
-				"$work/make-large-pe" "$img" "$mb" --checksum >/dev/null || exit 1
-			else
-				"$work/make-large-pe" "$img" "$mb" >/dev/null || exit 1
-			fi
-			bench_image "${mb}MiB" "$ck" "$img"
-			rm -f -- "$img"
-		done
-	done
+if [ -z "$fs_list" ]; then
+	fs_list=here
+	if [ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null && command -v mkfs.vfat >/dev/null; then
+		fs_list="ext4 ext4-128 vfat"
+	fi
 fi
+
+mounted=()
+cleanup() {
+	local m
+	for m in "${mounted[@]}"; do umount -- "$m" 2>/dev/null; done
+	rm -rf -- "$work"
+}
+trap cleanup EXIT
+
+# use_fs FS: point data at a directory on FS (made on a loop device unless `here`); 1 when it cannot
+use_fs() {
+	local fs=$1 biggest=0 mb dev="$work/$1.img" mnt="$work/mnt-$1"
+	data="$work"
+	[ "$fs" = here ] && return 0
+	if [ "$(id -u)" != 0 ]; then
+		echo "== $fs: skipped, a loop file system needs root" >&2
+		return 1
+	fi
+	for mb in $sizes; do [ "$mb" -gt "$biggest" ] && biggest=$mb; done
+	[ ${#images[@]} -gt 0 ] && biggest=$(($(du -cm -- "${images[@]}" | tail -n 1 | cut -f 1) + 1))
+	truncate -s $((3 * biggest + 256))M -- "$dev" && mkdir -p -- "$mnt" || return 1
+	case "$fs" in
+	ext4) mkfs.ext4 -q -F -- "$dev" ;;
+	ext4-128) mkfs.ext4 -q -F -I 128 -- "$dev" 2>/dev/null ;;
+	vfat) mkfs.vfat -F 32 -- "$dev" >/dev/null ;;
+	*) echo "bench.sh: unknown file system $fs (here, ext4, ext4-128, vfat)" >&2; return 1 ;;
+	esac || { echo "== $fs: skipped, mkfs failed" >&2; return 1; }
+	mount -o loop -- "$dev" "$mnt" || { echo "== $fs: skipped, cannot mount it" >&2; return 1; }
+	mounted+=("$mnt")
+	data="$mnt"
+}
+
+# done_fs FS: unmount what use_fs mounted
+done_fs() {
+	[ "$data" = "$work" ] && return 0
+	umount -- "$data" && rm -f -- "$work/$1.img"
+	data="$work"
+}
+
+for fs in $fs_list; do
+	use_fs "$fs" || continue
+	tag=$fs
+	[ "$fs" = here ] && tag=$(stat -f -c %T -- "$data" | tr -d '/')
+	echo "== file system: $fs ($data)" >&2
+	if [ ${#images[@]} -gt 0 ]; then
+		for img in "${images[@]}"; do
+			ck=$(od -An -tx4 -j $(( $(od -An -tu4 -j 60 -N 4 -- "$img") + 88 )) -N 4 -- "$img" | tr -d ' ')
+			cp -- "$img" "$data/$(basename -- "$img")"
+			bench_image "$tag:$(basename -- "$img")" "0x$ck" "$data/$(basename -- "$img")"
+			rm -f -- "$data/$(basename -- "$img")"
+		done
+	else
+		for mb in $sizes; do
+			need=$((3 * mb))
+			if [ "$(free_mib)" -lt "$need" ]; then
+				echo "== ${mb} MiB: skipped, needs $need MiB free in $data, $(free_mib) MiB available" >&2
+				printf '%s\t-\tall\tskipped (disk space)\t-\t-\t-\t-\t0\n' "$tag:${mb}MiB" >>"$results"
+				continue
+			fi
+			for ck in 0 real; do
+				img="$data/large-${mb}.efi"
+				if [ "$ck" = real ]; then
+					"$work/make-large-pe" "$img" "$mb" --checksum >/dev/null || exit 1
+				else
+					"$work/make-large-pe" "$img" "$mb" >/dev/null || exit 1
+				fi
+				bench_image "$tag:${mb}MiB" "$ck" "$img"
+				rm -f -- "$img"
+			done
+		done
+	fi
+	done_fs "$fs"
+done
 
 # ------------------------------------------------------------------ table
 
 echo
-fmt='%-9s %-8s %-24s %-6s %9s %6s %9s %9s %8s\n'
+fmt='%-18s %-8s %-24s %-6s %9s %6s %9s %9s %8s\n'
 printf "$fmt" image CheckSum tool status "median s" "x cp" "x cp+sync" "x llvm-oc" "RSS MiB"
 printf "$fmt" ------- -------- ---- ------ -------- ---- --------- --------- -------
-while IFS=$'\t' read -r label ck tool status med cp_med sync_med llvm_med rss; do
+while IFS=$'\t' read -r label ck tool status med r_cp r_sync r_llvm rss; do
 	if [ "$med" = - ]; then
 		printf "$fmt" "$label" "$ck" "$tool" "$status" - - - - -
 	else
-		awk -v f="$fmt" -v l="$label" -v c="$ck" -v t="$tool" -v s="$status" -v m="$med" \
-			-v b="$cp_med" -v y="$sync_med" -v o="$llvm_med" -v r="$rss" 'function ratio(x) {
-				return (x == "-" || x == 0) ? "-" : sprintf("%.2f", m / x) }
-			BEGIN { printf f, l, c, t, s, sprintf("%.3f", m / 1e6), ratio(b), ratio(y), ratio(o),
-				sprintf("%.1f", r / 1024) }'
+		printf "$fmt" "$label" "$ck" "$tool" "$status" "$(awk -v m="$med" 'BEGIN { printf "%.3f", m / 1e6 }')" \
+			"$r_cp" "$r_sync" "$r_llvm" "$(awk -v r="$rss" 'BEGIN { printf "%.1f", r / 1024 }')"
 	fi
 done <"$results"
 # what the content check costs: in place with it against in place without it
-awk -F '\t' '$3 == "sbat-add-inplace" && $5 != "-" { with[$1 " " $2] = $5 }
-	$3 == "sbat-add-inplace-nocheck" && $5 != "-" { without[$1 " " $2] = $5 }
-	END { for (k in with) if (k in without)
-		printf "content check, %s (CheckSum %s): in place %.3f s, without the check %.3f s: +%.1f %%\n",
-			substr(k, 1, index(k, " ") - 1), substr(k, index(k, " ") + 1), with[k] / 1e6, without[k] / 1e6,
-			(with[k] / without[k] - 1) * 100 }' "$results" | sort
+while IFS=$'\t' read -r label ck r with without; do
+	awk -v l="$label" -v c="$ck" -v r="$r" -v a="$with" -v b="$without" 'BEGIN {
+		printf "content check, %s (CheckSum %s): in place %.3f s, without the check %.3f s: %s x (median of the rounds)\n",
+			l, c, a / 1e6, b / 1e6, r }'
+done <"$checkcost"
 echo
 echo "status: ok; unread = exit 0 but sbat-add --print cannot read the output back;"
 echo "n/a = the tool refused this image; FAIL = sbat-add failed."
