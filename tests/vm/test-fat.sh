@@ -8,7 +8,10 @@
 #
 # Environment (set by meson): SBAT_SRC (source root, for the static build),
 # GEN_FIXTURES, FIXTURES_SRC, SBAT_VM_WORKDIR; optionally SBAT_VM_STATIC_BUILD
-# (an existing static build directory), SBAT_VM_BIG_MB (default 32).
+# (an existing static build directory), SBAT_VM_BIG_MB (default 32),
+# SBAT_VM_FAT_BENCH_MB (unset: no benchmark; else the guest also times
+# in-place edits of an image this large with a static build made without
+# the content check, and prints what the check costs on vfat as notes).
 # Exit 77 (skip) when qemu, a kernel or busybox-static is missing, unless CI=true.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -42,18 +45,28 @@ case $? in
 	exit 1
 	;;
 esac
+bench_files=()
+if [ -n "${SBAT_VM_FAT_BENCH_MB:-}" ]; then
+	nb="$W/build-static-nocheck"
+	[ -f "$nb/build.ninja" ] || meson setup "$nb" "$SRC" -Ddefault_library=static -Dc_link_args=-static \
+		-Dc_args=-DSBAT_BENCH_WITHOUT_CONTENT_CHECK -Dtests=disabled -Dintegration=disabled \
+		-Dbuildtype=release >"$W/nocheck-setup.log" 2>&1 || skip_or_fail "the static build without the content check"
+	ninja -C "$nb" sbat-add >"$W/nocheck-build.log" 2>&1 || skip_or_fail "the static build without the content check"
+	cp "$nb/sbat-add" "$W/sbat-add-nocheck"
+	bench_files=("$W/sbat-add-nocheck")
+fi
 cc -std=c99 -O2 -static -o "$W/make-large-pe" "$SRC/bench/make-large-pe.c" || skip_or_fail "cannot link make-large-pe statically"
 rm -rf "$W/fix"
 "$GEN_FIXTURES" "$W/fix" >/dev/null || exit 1
-printf 'BIG_MB=%s\n' "${SBAT_VM_BIG_MB:-32}" >"$W/params"
+printf 'BIG_MB=%s\nBENCH_MB=%s\n' "${SBAT_VM_BIG_MB:-32}" "${SBAT_VM_FAT_BENCH_MB:-}" >"$W/params"
 
 vm_initramfs "$W/initrd.gz" "$HERE/guest/fat.sh" "vfat nls_cp437 nls_ascii nls_utf8 virtio_blk virtio_pci" \
 	"$VM_SBAT_STATIC" "$W/make-large-pe" "$W/fix/efi-x86_64.efi" "$W/fix/checksummed.efi" \
-	"$FIXTURES_SRC/csv/linux.sbat" "$W/params" || skip_or_fail "cannot build the initramfs"
+	"$FIXTURES_SRC/csv/linux.sbat" "$W/params" "${bench_files[@]}" || skip_or_fail "cannot build the initramfs"
 
 # the disks: empty file systems the guest fills
 rm -f "$W"/disk-*.img
-truncate -s 256M "$W/disk-big.img" && mkfs.vfat -F 32 -n BIG "$W/disk-big.img" >/dev/null &&
+truncate -s $((256 + 3 * ${SBAT_VM_FAT_BENCH_MB:-0}))M "$W/disk-big.img" && mkfs.vfat -F 32 -n BIG "$W/disk-big.img" >/dev/null &&
 	truncate -s 1M "$W/disk-small.img" && mkfs.vfat -F 12 -n SMALL "$W/disk-small.img" >/dev/null &&
 	truncate -s 1M "$W/disk-root.img" && mkfs.vfat -F 12 -r 16 -n ROOT "$W/disk-root.img" >/dev/null ||
 	skip_or_fail "mkfs.vfat failed"
