@@ -273,14 +273,14 @@ start_fingerprint(const plan *p, const sbat_io *io, int in_fd, size_t in_len, in
  * fingerprint of its content).
  */
 static sbat_err
-write_and_verify(work *w, const sbat_image *img, int in_fd, const struct stat *before, const uint8_t *payload,
-                 size_t payload_len, int dry_run, sbat_output *out, sbat_diag *d)
+write_and_verify(work *w, const sbat_image *img, int in_fd, const struct stat *before, int times_can_hide,
+                 const uint8_t *payload, size_t payload_len, int dry_run, sbat_output *out, sbat_diag *d)
 {
 	const uint8_t *in = img->buf;
 	size_t in_len = img->len;
 	sbat_content_fp fp;
 	uint64_t sum = 0;
-	int fused = 0, check = in_fd >= 0 && CONTENT_CHECK && sbat_times_can_hide_write(in_fd, before);
+	int fused = 0, check = in_fd >= 0 && CONTENT_CHECK && times_can_hide;
 	sink s;
 	sbat_err err = SBAT_OK;
 
@@ -322,7 +322,7 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 	size_t in_len = img->len;
 	work *w;
 	struct stat before;
-	int identity, dry_run;
+	int identity, dry_run, times_can_hide = 1;
 	sbat_edit_opts o;
 	sbat_err err;
 
@@ -331,7 +331,7 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 		return err;
 	opts = &o;
 	dry_run = opts->dry_run;
-	if (in_fd >= 0 && fstat(in_fd, &before) != 0)
+	if (in_fd >= 0 && sbat_times_fstat(in_fd, &before, &times_can_hide) != 0)
 		return diag_fail_errno(d, SBAT_E_IO, "cannot stat the input", errno);
 	if (in_fd >= 0 && (uint64_t)before.st_size != in_len)
 		return diag_fail(d, SBAT_E_CHANGED, "the file changed size since it was read");
@@ -345,7 +345,7 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 		w->p.report.new_checksum = w->p.report.old_checksum;
 		goto done;
 	}
-	err = write_and_verify(w, img, in_fd, &before, payload, payload_len, dry_run, out, d);
+	err = write_and_verify(w, img, in_fd, &before, times_can_hide, payload, payload_len, dry_run, out, d);
 	if (err) {
 		work_free(w);
 		return err;

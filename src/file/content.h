@@ -67,7 +67,7 @@ int sbat_output_expect_source(sbat_output *out, size_t len, uint64_t sum);
 
 /*
  * When the fingerprint is taken: an edit takes it only where the input's
- * time stamps cannot show every write (sbat_times_can_hide_write in
+ * time stamps cannot show every write (sbat_times_fstat in
  * timestamps.h: coarse or remote file systems, times without nanoseconds,
  * a file written in the current clock tick). Elsewhere a write(2), a copy
  * or a truncation during the edit sets the modification time to a later

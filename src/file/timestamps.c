@@ -2,6 +2,7 @@
 /* Copyright 2026 The sbat-add authors */
 /* timestamps.c - can a file's time stamps show every write made to it from now on? */
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <time.h>
 
@@ -49,29 +50,31 @@ hiding_type(int fd)
 	return 0;
 }
 
-/* 1 when mtime is within RACY_NS of now, or later: a write in the same tick would keep it. */
+/* 1 when mtime is within RACY_NS before `before` (read before the fstat), or later. */
 static int
-racy(const struct stat *st)
+racy(const struct stat *st, const struct timespec *before)
 {
-	struct timespec now;
 	long long s, d;
 
-	if (clock_gettime(CLOCK_REALTIME, &now) != 0)
-		return 1;
 	/* seconds first: a time stamp far off either way must not overflow */
-	if (st->st_mtim.tv_sec < now.tv_sec - 1)
+	if (st->st_mtim.tv_sec < before->tv_sec - 1)
 		return 0;
-	if (st->st_mtim.tv_sec > now.tv_sec + 1)
+	if (st->st_mtim.tv_sec > before->tv_sec + 1)
 		return 1;
-	s = (long long)now.tv_sec - (long long)st->st_mtim.tv_sec;
-	d = s * 1000000000LL + ((long long)now.tv_nsec - (long long)st->st_mtim.tv_nsec);
+	s = (long long)before->tv_sec - (long long)st->st_mtim.tv_sec;
+	d = s * 1000000000LL + ((long long)before->tv_nsec - (long long)st->st_mtim.tv_nsec);
 	return d < RACY_NS;
 }
 
 int
-sbat_times_can_hide_write(int fd, const struct stat *st)
+sbat_times_fstat(int fd, struct stat *st, int *ret_can_hide)
 {
-	if (st->st_mtim.tv_nsec == 0 && st->st_ctim.tv_nsec == 0)
-		return 1;
-	return hiding_type(fd) || racy(st);
+	struct timespec before;
+	int clock_ok = clock_gettime(CLOCK_REALTIME, &before) == 0;
+
+	if (fstat(fd, st) != 0)
+		return -1;
+	*ret_can_hide = !clock_ok || (st->st_mtim.tv_nsec == 0 && st->st_ctim.tv_nsec == 0) || hiding_type(fd) ||
+	                racy(st, &before);
+	return 0;
 }

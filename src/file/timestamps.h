@@ -7,10 +7,11 @@
 #include <sys/stat.h>
 
 /*
- * 1 when a write to the open file fd, whose state was st just now, might
- * leave its size, modification and change time as they are, so that only
- * its content can tell (see content.h); 0 when any write changes a time
- * stamp. 1, that is, on:
+ * fstat(2) fd into *st and tell, in *ret_can_hide, whether a write to the
+ * file from then on might leave its size, modification and change time as
+ * they are, so that only its content can tell (see content.h): 1, or 0 when
+ * any later write changes a time stamp. 0, or -1 with errno when fstat
+ * fails. *ret_can_hide is 1 on:
  *
  * - file systems whose time stamps are coarse (FAT: 2 s, exFAT: 10 ms,
  *   HFS and HFS+: 1 s), by their statfs type;
@@ -19,10 +20,12 @@
  *   cached attributes need not show another host's write;
  * - a file whose modification and change times both have zero nanoseconds:
  *   ext4 with 128-byte inodes, file systems that keep seconds only;
- * - a file modified within the last few clock ticks, or in the future: the
- *   kernel takes time stamps from a clock that advances a tick (1 to 10 ms)
- *   at a time, so a second write within the tick of the first gets the same
- *   time stamp (the "racily clean" files of git's index);
+ * - a file modified within the last few clock ticks before the fstat, or in
+ *   the future: the kernel takes time stamps from a clock that advances a
+ *   tick (1 to 10 ms) at a time, so a second write within the tick of the
+ *   first gets the same time stamp (the "racily clean" files of git's
+ *   index). The clock is read before the fstat, so that a slow caller
+ *   cannot make a racy time look old;
  * - any file whose file system cannot be asked.
  *
  * Elsewhere (ext4 with 256-byte inodes, XFS, btrfs, tmpfs, F2FS, ...) every
@@ -32,6 +35,6 @@
  * mapping sets them only when it first writes a clean page: one that keeps
  * the image mapped and dirty across the edit is not seen.
  */
-int sbat_times_can_hide_write(int fd, const struct stat *st);
+int sbat_times_fstat(int fd, struct stat *st, int *ret_can_hide);
 
 #endif

@@ -24,6 +24,7 @@
 #include "sbat/input.h"
 #include "sbat/output.h"
 #include "file/identity.h"
+#include "file/timestamps.h"
 
 #define CONTENT_A "old contents of the image\n"
 #define CONTENT_B "new contents, a little longer than the old ones\n"
@@ -807,6 +808,56 @@ test_map_fd(void **state)
 	assert_null(f);
 }
 
+/* A file with modification time `mtime`; times_can_hide for it. */
+static int
+can_hide_with_mtime(const char *dir, const struct timespec *mtime)
+{
+	char path[600];
+	struct timespec t[2];
+	struct stat st;
+	int fd, hide = -1;
+
+	snprintf(path, sizeof(path), "%s/t.bin", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "data", 4), 4);
+	if (mtime) {
+		t[0] = t[1] = *mtime;
+		assert_int_equal(futimens(fd, t), 0);
+	}
+	assert_int_equal(sbat_times_fstat(fd, &st, &hide), 0);
+	close(fd);
+	return hide;
+}
+
+/*
+ * When the time stamps cannot show a write: a file just written (a second
+ * write in the same clock tick keeps its time) or dated in the future;
+ * not one last written an hour ago, with nanoseconds, on this file system
+ * (not FAT or NFS, which the test directory never is).
+ */
+static void
+test_times_can_hide_write(void **state)
+{
+	const char *dir = *state;
+	struct timespec now, t;
+
+	assert_int_equal(clock_gettime(CLOCK_REALTIME, &now), 0);
+	assert_int_equal(can_hide_with_mtime(dir, NULL), 1);
+	t = now;
+	t.tv_sec += 3600;
+	assert_int_equal(can_hide_with_mtime(dir, &t), 1);
+	t = now;
+	t.tv_nsec = (t.tv_nsec + 1) % 1000000000L; /* never 0: both times without nanoseconds also hide */
+	assert_int_equal(can_hide_with_mtime(dir, &t), 1);
+	t.tv_sec = now.tv_sec - 3600;
+	t.tv_nsec = 123456789;
+	assert_int_equal(can_hide_with_mtime(dir, &t), 0);
+	t.tv_sec = now.tv_sec - 1;
+	assert_int_equal(can_hide_with_mtime(dir, &t), 0);
+	assert_int_equal(sbat_times_fstat(-1, &(struct stat){ 0 }, &(int){ 0 }), -1);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup_dir, teardown_dir)
 
 int
@@ -836,6 +887,7 @@ main(void)
 		T(test_write_then_read),
 		cmocka_unit_test(test_identity_fields),
 		T(test_map_fd),
+		T(test_times_can_hide_write),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
