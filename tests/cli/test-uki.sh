@@ -154,6 +154,20 @@ expect "--pcrsig=drop on a .pcrsig that is not last renames it .oldpsig" '[ "$RC
 run --print --json "$T/mid.efi"
 expect "... in place" 'printf "%s" "$OUT" | grep -q "\"index\": 3, \"name\": \".oldpsig\""'
 
+# ukify's layout (.pcrsig last) and a CSV too large for the stub's .sbat:
+# .pcrsig goes and the new .sbat takes its header slot, in one edit
+BIG="$T/big.sbat"
+{ cat "$CSV"; for i in 1 2 3 4 5 6 7 8; do echo "comp$i,1,Component $i,comp$i,1.$i,https://example.invalid/comp$i"; done; } >"$BIG"
+cp "$T/fx/uki-257.efi" "$T/dr.efi"
+run --pcrsig=drop --relocate --file "$T/dr.efi" --csv "$BIG"
+expect "--pcrsig=drop --relocate with .pcrsig last: done (exit 0), .pcrsig removed" '[ "$RC" = 0 ] && err_has ".pcrsig removed"'
+run --print --json "$T/dr.efi"
+expect "... the new .sbat is the last section, where .pcrsig was; the old one renamed" \
+	'! printf "%s" "$OUT" | grep -q "\"name\": \".pcrsig\"" && printf "%s" "$OUT" | grep -q "\"index\": 9, \"name\": \".sbat\"" && printf "%s" "$OUT" | grep -q "\"index\": 1, \"name\": \".oldsbat\""'
+expect "... --print shows the new CSV" 'cmp -s <("$SBAT_ADD" --print "$T/dr.efi" 2>/dev/null) "$BIG"'
+run --lint "$T/dr.efi"
+expect "... and the result lints clean" '[ "$RC" = 0 ]'
+
 cp "$T/fx/uki-252.efi" "$T/old.efi"
 run --file "$T/old.efi" --csv "$CSV"
 expect "a 252 stub's UKI: the .sbat edit is not refused (exit 0)" '[ "$RC" = 0 ]'
