@@ -700,6 +700,90 @@ test_uki_edit_drop_and_relocate(void **state)
 	free(csv);
 }
 
+/* spec's section i moved to the end of the table (and of the file and memory). */
+static void
+move_to_end(fx_spec *spec, unsigned i)
+{
+	fx_section s = spec->sections[i];
+
+	memmove(&spec->sections[i], &spec->sections[i + 1], (spec->n_sections - i - 1) * sizeof(spec->sections[0]));
+	spec->sections[spec->n_sections - 1] = s;
+}
+
+/* A new .sbat in a multi-profile UKI is refused, naming the first .profile, before which ukify puts it. */
+static void
+assert_refused_in_profile(const built *b, const char *csv, size_t csv_len, int relocate)
+{
+	sbat_edit_opts o = SBAT_EDIT_OPTS_INIT;
+	int first = sbat_image_find_section(b->img, ".profile");
+	sbat_uki *after = NULL;
+	uint8_t *out = NULL;
+	size_t out_len;
+	sbat_diag d;
+
+	assert_true(first > 0);
+	o.relocate = relocate;
+	assert_int_equal(sbat_edit(b->img, (const uint8_t *)csv, csv_len, &o, &out, &out_len, NULL, &d),
+	                 SBAT_E_NO_HEADER_ROOM);
+	assert_null(out);
+	assert_string_equal(d.other_name, ".profile");
+	assert_int_equal(d.other_index, first);
+	assert_int_equal(d.offset, sbat_image_section(b->img, (unsigned)first)->header_offset);
+	assert_non_null(strstr(d.what, "profile"));
+	assert_int_equal(sbat_edit_predict_uki(b->img, (const uint8_t *)csv, csv_len, &o, &after, &d),
+	                 SBAT_E_NO_HEADER_ROOM);
+	assert_null(after);
+}
+
+/*
+ * 257+ stubs give the sections after a .profile to that profile: a new or
+ * moved .sbat, appended after the last one, is refused; an edit in place,
+ * or one for a stub without profiles, is not. --lint reports a .sbat that
+ * belongs to a profile.
+ */
+static void
+test_uki_sbat_in_profile(void **state)
+{
+	fx_uki u = { "257.9-1", NULL, FX_UKI_PCRPKEY, NULL, 0, 2 };
+	built b = build_uki(&u);
+	sbat_edit_opts o = SBAT_EDIT_OPTS_INIT;
+	uint8_t *out = NULL;
+	size_t out_len, csv_len;
+	char *csv = big_csv(&csv_len);
+	sbat_diag d;
+	fx_spec spec;
+
+	(void)state;
+	assert_refused_in_profile(&b, csv, csv_len, 1);
+	/* in place: .sbat stays where ukify put it */
+	assert_int_equal(sbat_edit(b.img, (const uint8_t *)NEW_CSV, strlen(NEW_CSV), &o, &out, &out_len, NULL, &d),
+	                 SBAT_OK);
+	free(out);
+	assert_false(has_rule(b.img, "uki-sbat-in-profile"));
+	built_free(&b);
+	/* no .sbat: an insert is refused alike */
+	fx_uki_spec(&spec, &u);
+	memmove(&spec.sections[1], &spec.sections[2], (spec.n_sections - 2) * sizeof(spec.sections[0]));
+	spec.n_sections--;
+	b = build_spec(&spec);
+	assert_refused_in_profile(&b, csv, csv_len, 0);
+	built_free(&b);
+	/* .sbat in the last profile's range */
+	fx_uki_spec(&spec, &u);
+	move_to_end(&spec, 1);
+	b = build_spec(&spec);
+	assert_true(has_rule(b.img, "uki-sbat-in-profile"));
+	built_free(&b);
+	/* a 256 stub boots no profiles: every boot measures the new .sbat */
+	u.stub_version = "256.7-2";
+	b = build_uki(&u);
+	o.relocate = 1;
+	assert_int_equal(sbat_edit(b.img, (const uint8_t *)csv, csv_len, &o, &out, &out_len, NULL, &d), SBAT_OK);
+	free(out);
+	built_free(&b);
+	free(csv);
+}
+
 /* 0.2's shorter options structure is still taken, with the defaults of the later fields. */
 static void
 test_uki_edit_opts_of_0_2(void **state)
@@ -743,6 +827,7 @@ main(void)
 		cmocka_unit_test(test_uki_edit_prediction_matches_result),
 		cmocka_unit_test(test_uki_edit_opts_of_0_2),
 		cmocka_unit_test(test_uki_edit_drop_and_relocate),
+		cmocka_unit_test(test_uki_sbat_in_profile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
