@@ -119,6 +119,34 @@ refuse(const sbat_pe *pe, unsigned kind, int sec, sbat_diag *d)
 	                       uki_kind_name(kind));
 }
 
+/*
+ * A stub with profiles (257+) gives the sections after a .profile to that
+ * profile. A new or moved .sbat is appended after the last section: in a
+ * multi-profile UKI that is inside the last profile, which alone would
+ * measure it. ukify places .sbat before the first .profile, and a header
+ * there would move the headers after it: the edit is refused, naming that
+ * .profile.
+ */
+static sbat_err
+check_new_sbat_place(const plan *p, const sbat_uki *after, sbat_diag *d)
+{
+	unsigned i;
+
+	if (after->n_profiles == 0 ||
+	    (p->report.action != SBAT_ACTION_INSERT && p->report.action != SBAT_ACTION_RELOCATE))
+		return SBAT_OK;
+	for (i = 0; i < after->n && memcmp(after->sec[i].name, ".profile", 8) != 0; i++)
+		;
+	if (i == after->n || after->sec[i].origin < 0)
+		return SBAT_OK;
+	return diag_fail_other(d, SBAT_E_NO_HEADER_ROOM,
+	                       "no room for the new .sbat's section header before the UKI's first .profile, where "
+	                       "ukify places it, without moving the headers after it; appended after the last "
+	                       "profile's sections it would belong to that profile alone, and systemd-stub 257 and "
+	                       "later would measure it only when that profile boots (rebuild the UKI with ukify)",
+	                       after->sec[i].header_offset, after->sec[i].origin, ".profile");
+}
+
 /* Does the plan change PCR 11, and what then: refuse, keep .pcrsig, or drop it. */
 static sbat_err
 judge(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
@@ -131,6 +159,9 @@ judge(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payloa
 
 	if (view_after(before, p, payload, payload_len, after) < 0)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	err = check_new_sbat_place(p, after, d);
+	if (err)
+		return err;
 	bits = input_bits(pe, &pcrsig);
 	changed = uki_pcr11_changes(before, after, &kind, &sec);
 	if (changed)

@@ -332,7 +332,8 @@ check_slot_free(const sbat_pe *pe, const uint8_t *in, uint64_t shift, sbat_diag 
 
 	if (shift && pe->lowest_raw_pointer - slot < n)
 		n = pe->lowest_raw_pointer - slot;
-	if (!is_filler(pe, in + slot, slot, n))
+	/* the header of a section this edit removes is free: the new header is written over it */
+	if (!pe->header_slot_freed && !is_filler(pe, in + slot, slot, n))
 		return diag_fail_at(d, SBAT_E_NO_HEADER_ROOM,
 		                    "bytes after the section table are in use (debug data or code?)", slot);
 	for (i = 0; i < pe->debug_count; i++) {
@@ -956,6 +957,7 @@ without_last_pcrsig(const sbat_pe *pe, const uint8_t *in, int *ret_removed)
 		cut = s->pointer_to_raw_data;
 	b->number_of_sections--;
 	b->section_table_end -= SH_SIZE;
+	b->header_slot_freed = 1;
 	b->raw_end = b->data_end = cut;
 	b->virtual_end = virtual_end_without(pe, i);
 	/* SizeOfImage shrinks only when .pcrsig was what defined it (as plan_remove does) */

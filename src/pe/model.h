@@ -97,6 +97,12 @@ typedef struct sbat_pe {
 	unsigned sbat_count; /* how many sections are named .sbat */
 	int sbat_ignored;    /* that .sbat's SizeOfRawData is 0 or below its VirtualSize: shim skips it */
 	int linux_pe_magic;  /* LINUX_PE_MAGIC at 0x38 of the DOS header: a Linux kernel's EFI stub */
+	/*
+	 * Set only on the edit's view of an input without its last section (a
+	 * UKI's .pcrsig the same edit removes): the 40 bytes at
+	 * section_table_end are that section's old header, free for a new one.
+	 */
+	int header_slot_freed;
 
 	sbat_pe_section sections[SBAT_PE_MAX_SECTIONS];
 	/* the same headers as the public API shows them, filled by the parser: sbat_image's accessors point here */

@@ -286,6 +286,35 @@ lint_uki_sbat(ulint *l)
 	lint_sbat_lines(l, s, raw, n);
 }
 
+/*
+ * A stub with profiles (257+) gives the sections after a .profile to that
+ * profile: a .sbat there is measured only when that profile boots. Told
+ * for the TPM unlock: shim finds the section by name wherever it is.
+ */
+static void
+lint_sbat_in_profile(ulint *l)
+{
+	const sbat_uki *uki = l->uki;
+	int profile = 0;
+	unsigned i;
+
+	if (uki->n_profiles == 0)
+		return;
+	for (i = 0; i < uki->n; i++) {
+		if (memcmp(uki->sec[i].name, ".profile", 8) == 0)
+			profile = 1;
+		else if (profile && memcmp(uki->sec[i].name, SBAT_SECTION_NAME_FIELD, SBAT_SECTION_NAME_SIZE) == 0) {
+			l->fn(
+			    l->ctx, SBAT_LINT_WARNING, "uki-sbat-in-profile",
+			    ".sbat follows a .profile section, so it belongs to that profile alone: systemd-stub 257 "
+			    "and later measure it into PCR 11 only when that profile boots (ukify places .sbat before "
+			    "the first .profile)",
+			    (int)i, uki->sec[i].header_offset, SBAT_LOADER_TPM);
+			return;
+		}
+	}
+}
+
 void
 uki_lint(const sbat_pe *pe, const uint8_t *buf, size_t len, uki_report_fn fn, void *ctx)
 {
@@ -301,6 +330,7 @@ uki_lint(const sbat_pe *pe, const uint8_t *buf, size_t len, uki_report_fn fn, vo
 		l.ctx = ctx;
 		lint_signature(&l);
 		lint_uki_sbat(&l);
+		lint_sbat_in_profile(&l);
 	}
 	sbat_uki_free(uki);
 }

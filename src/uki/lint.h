@@ -17,7 +17,7 @@ typedef void (*uki_report_fn)(void *ctx, sbat_lint_severity severity, const char
  * When the image is a UKI: its .pcrsig (parses, signs PCR 11, signs the
  * values this image produces), .pcrsig without .pcrpkey, malformed
  * .profile sections, and its .sbat as ukify writes it (row order, NULs,
- * whitespace). Each finding goes to fn; nothing else happens.
+ * whitespace, before the first .profile). Each finding goes to fn; nothing else happens.
  */
 void uki_lint(const sbat_pe *pe, const uint8_t *buf, size_t len, uki_report_fn fn, void *ctx);
 

@@ -4,8 +4,10 @@
 # test-uki.sh - UKIs end to end: the "uki" key of --print --json against
 # PCR 11 worked out by Python's hashlib and by systemd-measure 252 (when
 # installed), the refusal of an edit that makes .pcrsig stale, both
-# --pcrsig opt-ins, the note and the warning, --verbose values, the lint
-# findings of .pcrsig, and usage errors.
+# --pcrsig opt-ins (--pcrsig=drop --relocate on ukify's layout), the
+# refusal of a new .sbat inside a profile, the note and the warning,
+# --verbose values, the lint findings of .pcrsig and of a .sbat in a
+# profile, and usage errors.
 #
 # Environment (set by meson): SBAT_ADD, GEN_FIXTURES, FIXTURES_SRC.
 # Output: "ok N - ..." lines, then "P passed, F failed".
@@ -153,6 +155,56 @@ run --pcrsig=drop --file "$T/mid.efi" --csv "$CSV"
 expect "--pcrsig=drop on a .pcrsig that is not last renames it .oldpsig" '[ "$RC" = 0 ] && err_has ".pcrsig renamed .oldpsig and zeroed"'
 run --print --json "$T/mid.efi"
 expect "... in place" 'printf "%s" "$OUT" | grep -q "\"index\": 3, \"name\": \".oldpsig\""'
+
+# ukify's layout (.pcrsig last) and a CSV too large for the stub's .sbat:
+# .pcrsig goes and the new .sbat takes its header slot, in one edit
+BIG="$T/big.sbat"
+{ cat "$CSV"; for i in 1 2 3 4 5 6 7 8; do echo "comp$i,1,Component $i,comp$i,1.$i,https://example.invalid/comp$i"; done; } >"$BIG"
+cp "$T/fx/uki-257.efi" "$T/dr.efi"
+run --pcrsig=drop --relocate --file "$T/dr.efi" --csv "$BIG"
+expect "--pcrsig=drop --relocate with .pcrsig last: done (exit 0), .pcrsig removed" '[ "$RC" = 0 ] && err_has ".pcrsig removed"'
+run --print --json "$T/dr.efi"
+expect "... the new .sbat is the last section, where .pcrsig was; the old one renamed" \
+	'! printf "%s" "$OUT" | grep -q "\"name\": \".pcrsig\"" && printf "%s" "$OUT" | grep -q "\"index\": 9, \"name\": \".sbat\"" && printf "%s" "$OUT" | grep -q "\"index\": 1, \"name\": \".oldsbat\""'
+expect "... --print shows the new CSV" 'cmp -s <("$SBAT_ADD" --print "$T/dr.efi" 2>/dev/null) "$BIG"'
+run --lint "$T/dr.efi"
+expect "... and the result lints clean" '[ "$RC" = 0 ]'
+
+# a multi-profile UKI: a new .sbat appended after the last profile's
+# sections would belong to that profile alone; ukify puts it before the
+# first .profile
+cp "$T/fx/uki-257-profiles.efi" "$T/prof.efi"
+run --relocate --file "$T/prof.efi" --csv "$BIG"
+expect "a .sbat that would move into the last profile is refused (exit 1), the file untouched" \
+	'[ "$RC" = 1 ] && cmp -s "$T/prof.efi" "$T/fx/uki-257-profiles.efi"'
+expect "... one line naming the first .profile and its offset" \
+	'[ "$(wc -l <"$T/err")" = 1 ] && err_has "section 9 \".profile\"" && err_has "(at offset 0x2f0)" && err_has "belong to that profile alone"'
+run --file "$T/prof.efi" --csv "$CSV"
+expect "... an edit in place goes ahead (exit 0)" '[ "$RC" = 0 ]'
+# .sbat moved into the last profile by hand: the last .cmdline holds the CSV and is renamed .sbat
+cp "$T/fx/uki-257-profiles.efi" "$T/inprof.efi"
+python3 - "$T/inprof.efi" "$CSV" <<'PY'
+import struct, sys
+path, csv = sys.argv[1], open(sys.argv[2], "rb").read()
+b = bytearray(open(path, "rb").read())
+pe = struct.unpack_from("<I", b, 0x3c)[0]
+n, = struct.unpack_from("<H", b, pe + 6)
+opt, = struct.unpack_from("<H", b, pe + 20)
+tab = pe + 24 + opt
+b[tab + 40:tab + 48] = b".oldsbat"
+last = tab + 40 * (n - 1)
+raw, ptr = struct.unpack_from("<II", b, last + 16)
+assert b[last:last + 8] == b".cmdline" and len(csv) < raw
+b[last:last + 8] = b".sbat\0\0\0"
+b[ptr:ptr + raw] = csv + bytes(raw - len(csv))
+struct.pack_into("<I", b, last + 8, len(csv))
+open(path, "wb").write(b)
+PY
+run --lint "$T/inprof.efi"
+expect "--lint: a .sbat after a .profile is a warning naming the section and its header, for tpm-unlock" \
+	'printf "%s" "$OUT" | grep -q "warning: uki-sbat-in-profile: .*section 14 \".sbat\".*(at offset 0x3b8) \[tpm-unlock\]"'
+run --lint "$T/fx/uki-257-profiles.efi"
+expect "... not for ukify's layout" '! printf "%s" "$OUT" | grep -q uki-sbat-in-profile'
 
 cp "$T/fx/uki-252.efi" "$T/old.efi"
 run --file "$T/old.efi" --csv "$CSV"

@@ -12,7 +12,8 @@
 #   carries .pcrsig) whose stub measures .sbat is refused and leaves the file
 #   alone; --pcrsig=drop and --pcrsig=keep proceed as documented; the same
 #   edit of a 252-stub UKI, whose stub does not measure .sbat, is not refused
-#   and does not change the prediction.
+#   and does not change the prediction; --pcrsig=drop --relocate removes
+#   the last .pcrsig and moves .sbat in one edit.
 # TAP. Skips (exit 77) without the tools or the corpus, unless CI=true.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -200,6 +201,24 @@ b=$(uki_value "$W/uki-257-signed-drop.pred" sha256 stub 2>/dev/null)
 c=$(uki_value "$W/uki-257-signed-keep.pred" sha256 stub 2>/dev/null)
 check "uki-257-signed: both results are predicted to measure alike ($b, $c), unlike the original ($a)" \
 	test -n "$a" -a -n "$b" -a "$b" = "$c" -a "$a" != "$b"
+
+# ukify puts .pcrsig last: --pcrsig=drop --relocate takes it out and moves
+# .sbat (a CSV larger than its 512 bytes) in one edit, the new .sbat's
+# header in the slot .pcrsig's header had
+B="$W/uki-257-signed-big.csv"
+{ cat "$W/uki-257-signed.csv"; for i in $(seq 1 12); do echo "comp$i,1,Component $i,comp$i,1.$i,https://example.invalid/comp$i"; done; } >"$B"
+rm -f "$W/uki-257-signed-droprel.efi"
+"$SBAT_ADD" --file "$S" --csv "$B" --output "$W/uki-257-signed-droprel.efi" --pcrsig=drop --relocate \
+	>"$W/uki-257-signed-droprel.out" 2>"$W/uki-257-signed-droprel.err"
+rc=$?
+echo "# --pcrsig=drop --relocate: exit $rc: $(head -n 3 "$W/uki-257-signed-droprel.err" | tr '\n' '|')"
+check "uki-257-signed --pcrsig=drop --relocate: done (exit $rc)" test "$rc" = 0
+secs=$(uki_sections "$W/uki-257-signed-droprel.efi" 2>/dev/null)
+check "... no .pcrsig, the new .sbat last, the old one renamed ($secs)" \
+	eval '! uki_has_section "$W/uki-257-signed-droprel.efi" .pcrsig && [ "${secs##* }" = .sbat ] && grep -qF " .oldsbat " <<<" $secs "'
+check "... --print shows the new CSV" eval 'cmp -s <("$SBAT_ADD" --print "$W/uki-257-signed-droprel.efi" 2>/dev/null) "$B"'
+predict uki-257-signed-droprel "$UKI_MEASURE257" 257
+stale uki-257-signed-droprel no
 
 # the signed 252 UKI: the 252 stub does not measure .sbat, so nothing goes
 # stale. ukify 257 wrote a .sbat longer than the room before the 252 stub's

@@ -610,6 +610,180 @@ test_uki_edit_prediction_matches_result(void **state)
 	built_free(&b);
 }
 
+/* A CSV larger than the fixture stub's 0x200-byte .sbat: replacing it needs --relocate. */
+static char *
+big_csv(size_t *ret_len)
+{
+	char *csv = malloc(4096);
+	size_t n;
+	unsigned i;
+
+	assert_non_null(csv);
+	n = (size_t)snprintf(csv, 4096, "%s", NEW_CSV);
+	for (i = 0; i < 8; i++)
+		n += (size_t)snprintf(csv + n, 4096 - n,
+		                      "comp%u,1,Component %u,comp%u,1.%u,https://example.invalid/c%u\n", i, i, i, i, i);
+	assert_true(n > 0x200);
+	*ret_len = n;
+	return csv;
+}
+
+/*
+ * The output of a drop edit of a ukify-shaped UKI (.pcrsig last): one .sbat,
+ * last, whose header took the removed .pcrsig's slot; no .pcrsig; it parses
+ * and holds csv.
+ */
+static void
+assert_dropped_and_appended(const built *in, const uint8_t *out, size_t out_len, const char *csv, size_t csv_len,
+                            unsigned want_sections)
+{
+	unsigned last = n_sections(in->buf) - 1u;
+	const uint8_t *data;
+	size_t data_len;
+	sbat_image *img;
+	sbat_diag d;
+
+	assert_string_equal(sbat_image_section(in->img, last)->name, ".pcrsig");
+	assert_int_equal(sbat_image_parse(out, out_len, &img, &d), SBAT_OK);
+	assert_int_equal(sbat_image_find_section(img, ".pcrsig"), -1);
+	assert_int_equal(sbat_image_get_info(img)->number_of_sections, want_sections);
+	assert_int_equal(sbat_image_find_section(img, ".sbat"), (int)want_sections - 1);
+	assert_int_equal(sbat_image_section(img, want_sections - 1)->header_offset,
+	                 sbat_image_section(in->img, last)->header_offset);
+	assert_int_equal(sbat_image_sbat_data(img, &data, &data_len, &d), SBAT_OK);
+	assert_int_equal(data_len, csv_len);
+	assert_memory_equal(data, csv, csv_len);
+	sbat_image_free(img);
+}
+
+/*
+ * ukify's layout, .pcrsig last: --pcrsig=drop --relocate takes .pcrsig out
+ * and appends the new .sbat in one edit, its header in .pcrsig's slot; so
+ * does an insert into a UKI without .sbat.
+ */
+static void
+test_uki_edit_drop_and_relocate(void **state)
+{
+	fx_uki u = { "257.9-1", NULL, FX_UKI_PCRPKEY, FX_UKI_PCRSIG, 0, 0 };
+	built b = build_uki(&u);
+	sbat_edit_opts o = SBAT_EDIT_OPTS_INIT;
+	sbat_edit_report r;
+	sbat_diag d;
+	uint8_t *out = NULL;
+	size_t out_len, csv_len;
+	char *csv = big_csv(&csv_len);
+	fx_spec spec;
+
+	(void)state;
+	o.pcrsig = SBAT_PCRSIG_DROP;
+	o.relocate = 1;
+	assert_int_equal(sbat_edit(b.img, (const uint8_t *)csv, csv_len, &o, &out, &out_len, &r, &d), SBAT_OK);
+	assert_int_equal(r.action, SBAT_ACTION_RELOCATE);
+	assert_int_equal(r.retired_index, 1);
+	assert_true(r.uki & SBAT_EDIT_PCRSIG_REMOVED);
+	assert_dropped_and_appended(&b, out, out_len, csv, csv_len, n_sections(b.buf));
+	free(out);
+	built_free(&b);
+	/* no .sbat at all: the new one is inserted where .pcrsig was */
+	fx_uki_spec(&spec, &u);
+	assert_string_equal(spec.sections[1].name, ".sbat");
+	memmove(&spec.sections[1], &spec.sections[2], (spec.n_sections - 2) * sizeof(spec.sections[0]));
+	spec.n_sections--;
+	b = build_spec(&spec);
+	o.relocate = 0;
+	assert_int_equal(sbat_edit(b.img, (const uint8_t *)csv, csv_len, &o, &out, &out_len, &r, &d), SBAT_OK);
+	assert_int_equal(r.action, SBAT_ACTION_INSERT);
+	assert_true(r.uki & SBAT_EDIT_PCRSIG_REMOVED);
+	assert_dropped_and_appended(&b, out, out_len, csv, csv_len, n_sections(b.buf));
+	free(out);
+	built_free(&b);
+	free(csv);
+}
+
+/* spec's section i moved to the end of the table (and of the file and memory). */
+static void
+move_to_end(fx_spec *spec, unsigned i)
+{
+	fx_section s = spec->sections[i];
+
+	memmove(&spec->sections[i], &spec->sections[i + 1], (spec->n_sections - i - 1) * sizeof(spec->sections[0]));
+	spec->sections[spec->n_sections - 1] = s;
+}
+
+/* A new .sbat in a multi-profile UKI is refused, naming the first .profile, before which ukify puts it. */
+static void
+assert_refused_in_profile(const built *b, const char *csv, size_t csv_len, int relocate)
+{
+	sbat_edit_opts o = SBAT_EDIT_OPTS_INIT;
+	int first = sbat_image_find_section(b->img, ".profile");
+	sbat_uki *after = NULL;
+	uint8_t *out = NULL;
+	size_t out_len;
+	sbat_diag d;
+
+	assert_true(first > 0);
+	o.relocate = relocate;
+	assert_int_equal(sbat_edit(b->img, (const uint8_t *)csv, csv_len, &o, &out, &out_len, NULL, &d),
+	                 SBAT_E_NO_HEADER_ROOM);
+	assert_null(out);
+	assert_string_equal(d.other_name, ".profile");
+	assert_int_equal(d.other_index, first);
+	assert_int_equal(d.offset, sbat_image_section(b->img, (unsigned)first)->header_offset);
+	assert_non_null(strstr(d.what, "profile"));
+	assert_int_equal(sbat_edit_predict_uki(b->img, (const uint8_t *)csv, csv_len, &o, &after, &d),
+	                 SBAT_E_NO_HEADER_ROOM);
+	assert_null(after);
+}
+
+/*
+ * 257+ stubs give the sections after a .profile to that profile: a new or
+ * moved .sbat, appended after the last one, is refused; an edit in place,
+ * or one for a stub without profiles, is not. --lint reports a .sbat that
+ * belongs to a profile.
+ */
+static void
+test_uki_sbat_in_profile(void **state)
+{
+	fx_uki u = { "257.9-1", NULL, FX_UKI_PCRPKEY, NULL, 0, 2 };
+	built b = build_uki(&u);
+	sbat_edit_opts o = SBAT_EDIT_OPTS_INIT;
+	uint8_t *out = NULL;
+	size_t out_len, csv_len;
+	char *csv = big_csv(&csv_len);
+	sbat_diag d;
+	fx_spec spec;
+
+	(void)state;
+	assert_refused_in_profile(&b, csv, csv_len, 1);
+	/* in place: .sbat stays where ukify put it */
+	assert_int_equal(sbat_edit(b.img, (const uint8_t *)NEW_CSV, strlen(NEW_CSV), &o, &out, &out_len, NULL, &d),
+	                 SBAT_OK);
+	free(out);
+	assert_false(has_rule(b.img, "uki-sbat-in-profile"));
+	built_free(&b);
+	/* no .sbat: an insert is refused alike */
+	fx_uki_spec(&spec, &u);
+	memmove(&spec.sections[1], &spec.sections[2], (spec.n_sections - 2) * sizeof(spec.sections[0]));
+	spec.n_sections--;
+	b = build_spec(&spec);
+	assert_refused_in_profile(&b, csv, csv_len, 0);
+	built_free(&b);
+	/* .sbat in the last profile's range */
+	fx_uki_spec(&spec, &u);
+	move_to_end(&spec, 1);
+	b = build_spec(&spec);
+	assert_true(has_rule(b.img, "uki-sbat-in-profile"));
+	built_free(&b);
+	/* a 256 stub boots no profiles: every boot measures the new .sbat */
+	u.stub_version = "256.7-2";
+	b = build_uki(&u);
+	o.relocate = 1;
+	assert_int_equal(sbat_edit(b.img, (const uint8_t *)csv, csv_len, &o, &out, &out_len, NULL, &d), SBAT_OK);
+	free(out);
+	built_free(&b);
+	free(csv);
+}
+
 /* 0.2's shorter options structure is still taken, with the defaults of the later fields. */
 static void
 test_uki_edit_opts_of_0_2(void **state)
@@ -652,6 +826,8 @@ main(void)
 		cmocka_unit_test(test_uki_edit_252_not_refused),
 		cmocka_unit_test(test_uki_edit_prediction_matches_result),
 		cmocka_unit_test(test_uki_edit_opts_of_0_2),
+		cmocka_unit_test(test_uki_edit_drop_and_relocate),
+		cmocka_unit_test(test_uki_sbat_in_profile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
