@@ -147,8 +147,13 @@ SBAT_API sbat_err sbat_edit(const sbat_image *img, const uint8_t *payload, size_
  * buffer instead and is summed as it is written. The written file is
  * verified through a mapping: it parses, meets the loaders' rules, and every
  * input byte the edit did not mean to change is there unchanged. When
- * in_fd's size, times or identity changed during the edit, SBAT_E_CHANGED.
- * When the result would equal the input, report.unchanged is set and,
+ * in_fd's size, times or identity changed during the edit, SBAT_E_CHANGED;
+ * where its time stamps cannot show every write (coarse or remote file
+ * systems, times without nanoseconds, a file written in the last 50 ms),
+ * also when its content changed (the copied bytes then pass through the
+ * small buffer to be fingerprinted). SBAT_E_CHANGED too when the bytes img
+ * was parsed from and the edit decided by (headers, .sbat, .pcrsig) are no
+ * longer in in_fd once the output is written. When the result would equal the input, report.unchanged is set and,
  * unless opts->write_unchanged, nothing is written (the caller then aborts
  * `out`). On failure the caller aborts `out`.
  */
