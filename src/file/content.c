@@ -13,11 +13,13 @@
 #define MIX_MUL 0xd6e8feb86659fd93ull
 
 /*
- * A word's multiplier: odd, so that the multiplication is one-to-one, and
- * 32 bits wide, so that two 32x32->64 multiplications per lane (AVX2)
- * give the same product as one 64-bit one.
+ * A word's two multipliers: odd, so that each multiplication is one-to-one
+ * on 64-bit words, and 64 bits wide, so that every bit of the word reaches
+ * every higher bit of the product (a 32-bit one moved the top bit of the
+ * product by 2^63 and nothing else, and two such flips cancelled out).
  */
-#define TERM_MUL 0x9e3779b1u
+#define TERM_MUL1 0xbf58476d1ce4e5b9ull
+#define TERM_MUL2 0x94d049bb133111ebull
 
 /*
  * 128 KiB: the buffer stays in the CPU's cache between the kernel's copy
@@ -35,14 +37,19 @@ mix(uint64_t x)
 
 /*
  * Word j with value w adds term(w ^ key_j): the xor with a key of its place,
- * the odd multiplication and the fold are each one-to-one, so no other
- * value of that word gives the same term.
+ * each xor with a right shift of itself and each odd multiplication are
+ * one-to-one, so no other value of that word gives the same term. The
+ * shifts bring the high bits down before each multiplication carries them
+ * up again, so that a change of any bit changes about half of the bits of the term.
  */
 static uint64_t
 term(uint64_t x)
 {
-	x *= TERM_MUL;
-	return x ^ (x >> 32);
+	x ^= x >> 30;
+	x *= TERM_MUL1;
+	x ^= x >> 27;
+	x *= TERM_MUL2;
+	return x ^ (x >> 31);
 }
 
 /* The terms of n whole words from p, the first of them word j. */
@@ -69,23 +76,44 @@ words_portable(uint64_t j, const uint8_t *p, size_t n)
 #define HAVE_AVX2 1
 #include <immintrin.h>
 
+/* x * m in each 64-bit lane: lo*lo + ((lo*hi + hi*lo) << 32), with m_lo and m_hi the multiplier's halves */
+__attribute__((target("avx2"))) static __m256i
+mul64_avx2(__m256i x, __m256i m_lo, __m256i m_hi)
+{
+	__m256i cross = _mm256_add_epi64(_mm256_mul_epu32(x, m_hi), _mm256_mul_epu32(_mm256_srli_epi64(x, 32), m_lo));
+
+	return _mm256_add_epi64(_mm256_mul_epu32(x, m_lo), _mm256_slli_epi64(cross, 32));
+}
+
+/* term() in each 64-bit lane */
+__attribute__((target("avx2"))) static __m256i
+term_avx2(__m256i x)
+{
+	const __m256i m1_lo = _mm256_set1_epi64x((long long)(TERM_MUL1 & 0xffffffffu));
+	const __m256i m1_hi = _mm256_set1_epi64x((long long)(TERM_MUL1 >> 32));
+	const __m256i m2_lo = _mm256_set1_epi64x((long long)(TERM_MUL2 & 0xffffffffu));
+	const __m256i m2_hi = _mm256_set1_epi64x((long long)(TERM_MUL2 >> 32));
+
+	x = mul64_avx2(_mm256_xor_si256(x, _mm256_srli_epi64(x, 30)), m1_lo, m1_hi);
+	x = mul64_avx2(_mm256_xor_si256(x, _mm256_srli_epi64(x, 27)), m2_lo, m2_hi);
+	return _mm256_xor_si256(x, _mm256_srli_epi64(x, 31));
+}
+
 /* The same terms, four words at a time; compiled for AVX2, called only where the CPU has it. */
 __attribute__((target("avx2"))) static uint64_t
 words_avx2(uint64_t j, const uint8_t *p, size_t n)
 {
 	__m256i key = _mm256_set_epi64x((long long)((j + 3) * KEY_STEP), (long long)((j + 2) * KEY_STEP),
 	                                (long long)((j + 1) * KEY_STEP), (long long)(j * KEY_STEP));
-	__m256i step = _mm256_set1_epi64x((long long)(4 * KEY_STEP)), mul = _mm256_set1_epi64x(TERM_MUL);
+	__m256i step = _mm256_set1_epi64x((long long)(4 * KEY_STEP));
 	__m256i acc = _mm256_setzero_si256();
 	uint64_t lane[4];
 	size_t i, whole = n & ~(size_t)3;
 
 	for (i = 0; i < whole; i += 4) {
 		__m256i x = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(p + 8 * i)), key);
-		__m256i t = _mm256_add_epi64(_mm256_mul_epu32(x, mul),
-		                             _mm256_slli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(x, 32), mul), 32));
 
-		acc = _mm256_add_epi64(acc, _mm256_xor_si256(t, _mm256_srli_epi64(t, 32)));
+		acc = _mm256_add_epi64(acc, term_avx2(x));
 		key = _mm256_add_epi64(key, step);
 	}
 	_mm256_storeu_si256((__m256i *)(void *)lane, acc);
