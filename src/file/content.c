@@ -119,6 +119,34 @@ words_avx2(uint64_t j, const uint8_t *p, size_t n)
 	_mm256_storeu_si256((__m256i *)(void *)lane, acc);
 	return lane[0] + lane[1] + lane[2] + lane[3] + words_portable(j + whole, p + 8 * whole, n - whole);
 }
+/*
+ * The same terms, eight words at a time with AVX-512's 64-bit
+ * multiplication (AVX512DQ); called only where the CPU has it. About four
+ * times as fast as the AVX2 loop, which needs three multiplications for
+ * each 64-bit one.
+ */
+__attribute__((target("avx512f,avx512dq"))) static uint64_t
+words_avx512(uint64_t j, const uint8_t *p, size_t n)
+{
+	__m512i key = _mm512_set_epi64((long long)((j + 7) * KEY_STEP), (long long)((j + 6) * KEY_STEP),
+	                               (long long)((j + 5) * KEY_STEP), (long long)((j + 4) * KEY_STEP),
+	                               (long long)((j + 3) * KEY_STEP), (long long)((j + 2) * KEY_STEP),
+	                               (long long)((j + 1) * KEY_STEP), (long long)(j * KEY_STEP));
+	const __m512i step = _mm512_set1_epi64((long long)(8 * KEY_STEP));
+	const __m512i m1 = _mm512_set1_epi64((long long)TERM_MUL1), m2 = _mm512_set1_epi64((long long)TERM_MUL2);
+	__m512i acc = _mm512_setzero_si512();
+	size_t i, whole = n & ~(size_t)7;
+
+	for (i = 0; i < whole; i += 8) {
+		__m512i x = _mm512_xor_si512(_mm512_loadu_si512((const void *)(p + 8 * i)), key);
+
+		x = _mm512_mullo_epi64(_mm512_xor_si512(x, _mm512_srli_epi64(x, 30)), m1);
+		x = _mm512_mullo_epi64(_mm512_xor_si512(x, _mm512_srli_epi64(x, 27)), m2);
+		acc = _mm512_add_epi64(acc, _mm512_xor_si512(x, _mm512_srli_epi64(x, 31)));
+		key = _mm512_add_epi64(key, step);
+	}
+	return (uint64_t)_mm512_reduce_add_epi64(acc) + words_portable(j + whole, p + 8 * whole, n - whole);
+}
 #else
 #define HAVE_AVX2 0
 #endif
@@ -126,16 +154,22 @@ words_avx2(uint64_t j, const uint8_t *p, size_t n)
 static uint64_t (*words)(uint64_t j, const uint8_t *p, size_t n);
 
 int
-sbat_content_select(int use_avx2)
+sbat_content_select(int level)
 {
-#if HAVE_AVX2
-	if (use_avx2 && !__builtin_cpu_supports("avx2"))
+	if (level < 0 || level > 2)
 		return 0;
-	words = use_avx2 ? words_avx2 : words_portable;
+#if HAVE_AVX2
+	if (level == 2 && !(__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")))
+		return 0;
+	if (level == 1 && !__builtin_cpu_supports("avx2"))
+		return 0;
+	words = level == 2 ? words_avx512 : level == 1 ? words_avx2 : words_portable;
 	return 1;
 #else
+	if (level != 0)
+		return 0;
 	words = words_portable;
-	return !use_avx2;
+	return 1;
 #endif
 }
 
@@ -143,7 +177,7 @@ void
 sbat_content_fp_init(sbat_content_fp *fp)
 {
 	memset(fp, 0, sizeof(*fp));
-	if (!words && !sbat_content_select(1))
+	if (!words && !sbat_content_select(2) && !sbat_content_select(1))
 		sbat_content_select(0);
 }
 

@@ -51,11 +51,13 @@ typedef struct sbat_content_fp {
 void sbat_content_fp_init(sbat_content_fp *fp);
 
 /*
- * The word loop: 1 for the x86-64 AVX2 one (0 where the CPU lacks it), 0
- * for the portable one (both give the same fingerprint). The first
- * fingerprint picks AVX2 where it can; tests call this to compare them.
+ * The word loop: 2 for the x86-64 AVX-512 one (AVX512F and AVX512DQ), 1 for
+ * the AVX2 one, 0 for the portable one; all give the same fingerprint.
+ * Returns 0 where the CPU lacks what the loop needs (the loop in use stays),
+ * 1 otherwise. The first fingerprint picks the fastest the CPU has; tests
+ * call this to compare them.
  */
-int sbat_content_select(int use_avx2);
+int sbat_content_select(int level);
 
 /* The n bytes at p are the file's bytes [offset, offset+n). */
 void sbat_content_fp_add(sbat_content_fp *fp, uint64_t offset, const uint8_t *p, size_t n);
