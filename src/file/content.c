@@ -135,6 +135,7 @@ words_avx512(uint64_t j, const uint8_t *p, size_t n)
 	const __m512i step = _mm512_set1_epi64((long long)(8 * KEY_STEP));
 	const __m512i m1 = _mm512_set1_epi64((long long)TERM_MUL1), m2 = _mm512_set1_epi64((long long)TERM_MUL2);
 	__m512i acc = _mm512_setzero_si512();
+	uint64_t lane[8];
 	size_t i, whole = n & ~(size_t)7;
 
 	for (i = 0; i < whole; i += 8) {
@@ -145,7 +146,10 @@ words_avx512(uint64_t j, const uint8_t *p, size_t n)
 		acc = _mm512_add_epi64(acc, _mm512_xor_si512(x, _mm512_srli_epi64(x, 31)));
 		key = _mm512_add_epi64(key, step);
 	}
-	return (uint64_t)_mm512_reduce_add_epi64(acc) + words_portable(j + whole, p + 8 * whole, n - whole);
+	/* summed here, not with _mm512_reduce_add_epi64: GCC's adds signed long longs, which may overflow */
+	_mm512_storeu_si512((void *)lane, acc);
+	return lane[0] + lane[1] + lane[2] + lane[3] + lane[4] + lane[5] + lane[6] + lane[7] +
+	       words_portable(j + whole, p + 8 * whole, n - whole);
 }
 #else
 #define HAVE_AVX2 0
