@@ -11,11 +11,26 @@
 
 /*
  * A 64-bit fingerprint of a file's bytes that can be taken piece by piece,
- * in any order: each aligned 8-byte word adds a keyed mix of its value and
- * its place, so an edit that already reads the input to copy it takes the
- * fingerprint on the way instead of in a pass of its own. Any change of one
- * word changes it, and other changes almost surely do. Not a cryptographic
- * hash: it tells a concurrent writer's change, not a forgery.
+ * in any order: the sum (mod 2^64) over the aligned 8-byte words w_j of
+ * term(w_j ^ key_j), key_j a constant of the word's place j, then mixed
+ * with the length. term is a bijection of 64-bit words (xor-shifts and
+ * multiplications by odd 64-bit constants) in which every bit of its
+ * argument changes about half of its bits. An edit that already reads the
+ * input to copy it takes the fingerprint on the way instead of in a pass
+ * of its own.
+ *
+ * What it guarantees: a file of the same length with one word changed
+ * (any number of bits of one aligned 8-byte word) always has another
+ * fingerprint, since the sum moves by term(a) - term(b), which is not 0
+ * when a != b.
+ *
+ * What it does not: for changes of two or more words (two bits of
+ * different words, two words swapped, a block rewritten) or of the length,
+ * the fingerprint stays the same only with a probability of about 2^-64,
+ * for changes not chosen with knowledge of the constants. It is not a cryptographic
+ * hash: changes that keep it can be computed. It tells a concurrent
+ * writer's change, not a forgery; a writer who could choose such a change
+ * could as well write the file after the check, or anything else.
  *
  * The pieces must not overlap; words split between pieces are put together
  * in `split` (a few per copied range).
@@ -36,11 +51,13 @@ typedef struct sbat_content_fp {
 void sbat_content_fp_init(sbat_content_fp *fp);
 
 /*
- * The word loop: 1 for the x86-64 AVX2 one (0 where the CPU lacks it), 0
- * for the portable one (both give the same fingerprint). The first
- * fingerprint picks AVX2 where it can; tests call this to compare them.
+ * The word loop: 2 for the x86-64 AVX-512 one (AVX512F and AVX512DQ), 1 for
+ * the AVX2 one, 0 for the portable one; all give the same fingerprint.
+ * Returns 0 where the CPU lacks what the loop needs (the loop in use stays),
+ * 1 otherwise. The first fingerprint picks the fastest the CPU has; tests
+ * call this to compare them.
  */
-int sbat_content_select(int use_avx2);
+int sbat_content_select(int level);
 
 /* The n bytes at p are the file's bytes [offset, offset+n). */
 void sbat_content_fp_add(sbat_content_fp *fp, uint64_t offset, const uint8_t *p, size_t n);

@@ -118,6 +118,112 @@ test_content_changes_are_seen(void **state)
 	assert_true(whole(copy, LEN + 1) != want);
 }
 
+/* data with bit 63 of words i and k flipped (little-endian: the top bit of the word's last byte) */
+static uint64_t
+two_top_bits(uint8_t *copy, size_t i, size_t k)
+{
+	uint64_t h;
+
+	copy[8 * i + 7] ^= 0x80;
+	copy[8 * k + 7] ^= 0x80;
+	h = whole(copy, LEN);
+	copy[8 * i + 7] ^= 0x80;
+	copy[8 * k + 7] ^= 0x80;
+	return h;
+}
+
+/*
+ * The top bit of two words flipped: with a 32-bit multiplier each flip
+ * moved the sum by 2^63 +- 2^31, and half of all pairs cancelled out.
+ * Every pair of the first 128 words, with each word loop the CPU has.
+ */
+static void
+test_content_two_top_bits(void **state)
+{
+	uint64_t want = whole(data, LEN);
+	uint8_t copy[LEN];
+	size_t i, k;
+	int level;
+
+	(void)state;
+	memcpy(copy, data, LEN);
+	for (level = 0; level <= 2; level++) {
+		if (!sbat_content_select(level))
+			continue;
+		for (i = 0; i < 128; i++)
+			for (k = i + 1; k < 128; k++)
+				assert_true(two_top_bits(copy, i, k) != want);
+	}
+	sbat_content_select(0);
+}
+
+/* Word i of copy (a whole word of the file) */
+static uint64_t *
+word_at(uint8_t *copy, size_t i, uint64_t *w)
+{
+	memcpy(w, copy + 8 * i, 8);
+	return w;
+}
+
+static void
+set_word(uint8_t *copy, size_t i, uint64_t w)
+{
+	memcpy(copy + 8 * i, &w, 8);
+}
+
+/*
+ * One random change of several words of copy: the top bits of 2 to 9
+ * words, two random bits, two different words swapped, or 1 to 16 words
+ * rewritten with random values.
+ */
+static void
+random_change(uint8_t *copy, unsigned kind)
+{
+	size_t words = LEN / 8, i = (size_t)(next_random() % words), k, n;
+	uint64_t a, b;
+
+	if (kind == 0) {
+		for (n = 2 + (size_t)(next_random() % 8); n > 0; n--, i = (size_t)(next_random() % words))
+			set_word(copy, i, *word_at(copy, i, &a) ^ (1ull << 63));
+	} else if (kind == 1) {
+		copy[next_random() % LEN] ^= (uint8_t)(1u << (next_random() % 8));
+		copy[next_random() % LEN] ^= (uint8_t)(1u << (next_random() % 8));
+	} else if (kind == 2) {
+		do
+			k = (size_t)(next_random() % words);
+		while (*word_at(copy, i, &a) == *word_at(copy, k, &b));
+		set_word(copy, i, b);
+		set_word(copy, k, a);
+	} else {
+		for (n = 1 + (size_t)(next_random() % 16); n > 0; n--, i = (size_t)(next_random() % words))
+			set_word(copy, i, next_random());
+	}
+}
+
+/* Thousands of random changes of several words, each with every word loop the CPU has: none keeps the fingerprint. */
+static void
+test_content_random_changes_are_seen(void **state)
+{
+	uint64_t want = whole(data, LEN);
+	uint8_t copy[LEN];
+	unsigned trial;
+
+	(void)state;
+	rng = 0x9b1f3c5d7e2a4680ull;
+	for (trial = 0; trial < 8000; trial++) {
+		int level;
+
+		memcpy(copy, data, LEN);
+		random_change(copy, trial % 4);
+		if (memcmp(copy, data, LEN) == 0)
+			continue; /* two flips of the same bit */
+		for (level = 0; level <= 2; level++)
+			if (sbat_content_select(level))
+				assert_true(whole(copy, LEN) != want);
+	}
+	sbat_content_select(0);
+}
+
 /* A byte missing or added twice is refused, not a fingerprint of something else. */
 static void
 test_content_coverage_is_checked(void **state)
@@ -139,34 +245,41 @@ test_content_coverage_is_checked(void **state)
 	assert_int_equal(sbat_content_fp_final(&fp, LEN + 3, &h), -1);
 }
 
-/* The AVX2 word loop gives the portable one's fingerprint, at every offset and length. */
-static void
-test_content_avx2_matches_portable(void **state)
+/* The fingerprint of data[0, from+len) with word loop `level`, [from, from+len) added first */
+static uint64_t
+fp_with(int level, size_t from, size_t len)
 {
-	size_t from, len;
+	sbat_content_fp fp;
+	uint64_t h;
+
+	assert_true(sbat_content_select(level));
+	sbat_content_fp_init(&fp);
+	sbat_content_fp_add(&fp, from, data + from, len);
+	sbat_content_fp_add(&fp, 0, data, from);
+	assert_int_equal(sbat_content_fp_final(&fp, from + len, &h), 0);
+	return h;
+}
+
+/* The AVX2 and AVX-512 word loops give the portable one's fingerprint, at every offset and length. */
+static void
+test_content_simd_matches_portable(void **state)
+{
+	int level, tested = 0;
 
 	(void)state;
-	if (!sbat_content_select(1)) {
-		sbat_content_select(0);
-		skip();
-	}
-	for (from = 0; from < 80; from += 3)
-		for (len = 0; from + len <= LEN; len += len < 200 ? 1 : 97) {
-			sbat_content_fp a, b;
-			uint64_t ha, hb;
+	for (level = 1; level <= 2; level++) {
+		size_t from, len;
 
-			sbat_content_select(0);
-			sbat_content_fp_init(&a);
-			sbat_content_fp_add(&a, from, data + from, len);
-			sbat_content_fp_add(&a, 0, data, from);
-			sbat_content_select(1);
-			sbat_content_fp_init(&b);
-			sbat_content_fp_add(&b, from, data + from, len);
-			sbat_content_fp_add(&b, 0, data, from);
-			assert_int_equal(sbat_content_fp_final(&a, from + len, &ha), 0);
-			assert_int_equal(sbat_content_fp_final(&b, from + len, &hb), 0);
-			assert_true(ha == hb);
-		}
+		if (!sbat_content_select(level))
+			continue;
+		tested++;
+		for (from = 0; from < 80; from += 3)
+			for (len = 0; from + len <= LEN; len += len < 200 ? 1 : 97)
+				assert_true(fp_with(level, from, len) == fp_with(0, from, len));
+	}
+	sbat_content_select(0);
+	if (!tested)
+		skip();
 }
 
 /* Read from a file through the small buffer: the same as in memory; a file that ends early says so. */
@@ -192,8 +305,10 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_content_pieces_in_any_order),
 		cmocka_unit_test(test_content_changes_are_seen),
+		cmocka_unit_test(test_content_two_top_bits),
+		cmocka_unit_test(test_content_random_changes_are_seen),
 		cmocka_unit_test(test_content_coverage_is_checked),
-		cmocka_unit_test(test_content_avx2_matches_portable),
+		cmocka_unit_test(test_content_simd_matches_portable),
 		cmocka_unit_test(test_content_read_from_file),
 	};
 
