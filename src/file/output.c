@@ -27,8 +27,9 @@
 /*
  * Life of an output: open (a nameless or named temporary in the target's
  * directory, held as dir_fd), written by the caller, then either aborted
- * (the temporary goes) or committed: metadata, fsync, a name for a nameless
- * temporary, the target re-checked, renameat over it, fsync of dir_fd. A
+ * (the temporary goes) or committed: metadata, fsync, the target re-checked
+ * (its identity and content), a name for a nameless temporary, its
+ * identity checked once more, renameat over it, fsync of dir_fd. A
  * named temporary is listed in `temps` from its creation to its rename or
  * removal, so a signal handler can remove it (sbat_output_remove_temporaries).
  */
@@ -617,10 +618,11 @@ sbat_output_expect_source(sbat_output *o, size_t len, uint64_t sum)
 
 /*
  * Before the rename: the file to replace must still be the one read, under
- * the same name, with the same content. If not, the output is abandoned.
+ * the same name, and with `content` its content must be the same too. If
+ * not, the output is abandoned.
  */
 static sbat_err
-check_source(sbat_output *o, sbat_diag *d)
+check_source(sbat_output *o, int content, sbat_diag *d)
 {
 	int err, gone;
 
@@ -631,7 +633,7 @@ check_source(sbat_output *o, sbat_diag *d)
 		                        "the file was modified or replaced while being edited; nothing was written");
 	}
 	/* time stamps can be too coarse to see a write (FAT 2 s, ext4 -I 128 1 s): the content tells */
-	if (o->check_sum && !content_unchanged(o, &err)) {
+	if (content && o->check_sum && !content_unchanged(o, &err)) {
 		sbat_output_abort(o);
 		return err ? diag_fail_errno(d, SBAT_E_IO, "cannot read the file again to compare it", err) :
 		             diag_fail(d, SBAT_E_CHANGED,
@@ -681,10 +683,15 @@ sbat_output_commit(sbat_output *o, sbat_diag *d)
 	what = "cannot flush the temporary file to disk";
 	if (!o->no_sync && sbat_io_fsync(o->io, o->fd) != 0)
 		goto fail;
+	/* the slow checks while a nameless temporary has no name: a SIGKILL then leaves nothing */
+	e = check_source(o, 1, d);
+	if (e != SBAT_OK)
+		return e;
 	what = "cannot name the temporary file";
 	if (!o->tmp_name[0] && link_tmpfile(o) != 0)
 		goto fail;
-	e = check_source(o, d);
+	/* the content read took a while: the name must still be the file read */
+	e = check_source(o, 0, d);
 	if (e != SBAT_OK)
 		return e;
 	what = "cannot rename the temporary file into place";

@@ -10,11 +10,15 @@
  *   SBAT_TEST_COARSE_TIME=1   fstat()/fstatat() report every time stamp as
  *                             the same second, as a file system whose clock
  *                             tick is longer than the run (FAT, ext4 -I 128)
- *   SBAT_TEST_AT=CALL         fsync, copy_file_range, pread, pwrite, ftruncate or read: where the
- *                             action runs, once, before the first such call;
- *                             tmpfile: before the first open with O_TMPFILE;
- *                             renamed: once, just after the first renameat
- *                             that succeeded
+ *   SBAT_TEST_AT=CALL         fsync, copy_file_range, pread, pwrite, ftruncate, read or
+ *                             fstat: where the action runs, once, before the
+ *                             first such call; tmpfile: before the first open
+ *                             with O_TMPFILE; renamed: once, just after the
+ *                             first renameat that succeeded
+ *   SBAT_TEST_AFTER=CALL      only a SBAT_TEST_AT call made after the first
+ *                             CALL (one of the names above) counts: with
+ *                             AFTER=fsync, AT=pread is the first read after
+ *                             the output was flushed
  *   SBAT_TEST_DO=ACTION       kill:SIGNUM        send ourselves SIGNUM
  *                             swap:DIR:ELSEWHERE rename DIR to DIR.old and put a
  *                                                symbolic link to ELSEWHERE at DIR
@@ -43,14 +47,18 @@
 #include <time.h>
 #include <unistd.h>
 
-static int done;
+static int done, after_seen;
 
 static void
 act(const char *call)
 {
-	const char *at = getenv("SBAT_TEST_AT"), *what = getenv("SBAT_TEST_DO");
+	const char *at = getenv("SBAT_TEST_AT"), *what = getenv("SBAT_TEST_DO"), *after = getenv("SBAT_TEST_AFTER");
 	char buf[4096], *arg, *arg2;
 
+	if (after && *after && !after_seen) {
+		after_seen = strcmp(after, call) == 0;
+		return;
+	}
 	if (done || !at || !what || strcmp(at, call) != 0)
 		return;
 	done = 1;
@@ -276,7 +284,10 @@ coarsen(struct stat64 *st)
 int
 fstat64(int fd, struct stat64 *st)
 {
-	int r = NEXT(fstat_fn, "fstat64")(fd, st);
+	int r;
+
+	act("fstat");
+	r = NEXT(fstat_fn, "fstat64")(fd, st);
 
 	if (r == 0)
 		coarsen(st);

@@ -332,6 +332,41 @@ RC=$?
 check "after a SIGKILL, a later run succeeds" test "$RC" -eq 0
 check "... and the image has .sbat" has_sbat "$img"
 
+# SIGKILL while the input is checked a last time before the rename (its
+# identity, then its content read again; coarse times make sure of the
+# read): the O_TMPFILE temporary has no name yet, so nothing is left behind
+if command -v python3 >/dev/null 2>&1 &&
+	! python3 -c 'import os, sys; os.close(os.open(sys.argv[1], os.O_TMPFILE | os.O_RDWR, 0o600))' "$T" 2>/dev/null; then
+	skip "no O_TMPFILE in $T: SIGKILL during the final check"
+else
+	for at in fstat pread; do
+		dir="$T/kill-check-$at"
+		img=$(fresh checksummed.efi "$dir")
+		SBAT_TEST_AFTER=fsync SBAT_TEST_COARSE_TIME=1 hooked "$at" "kill:9" --file "$img" --csv "$CSV"
+		check "SIGKILL at the final check's first $at of the input: the process was killed there" \
+			test "$RC" -eq 137
+		check "SIGKILL at the final check's first $at: no temporary file is left" \
+			test "$(entries "$dir")" = "checksummed.efi"
+		check "SIGKILL at the final check's first $at: the image is byte-identical" \
+			cmp -s "$img" "$FIX/checksummed.efi"
+	done
+fi
+# the name replaced (by a symbolic link) while the content is read that last
+# time: the identity is checked again after it, just before the rename
+for nt in 0 1; do
+	what=$([ $nt = 0 ] && echo "O_TMPFILE" || echo "named temporary")
+	dir="$T/swap-check-$nt"
+	img=$(fresh checksummed.efi "$dir")
+	SBAT_TEST_NO_TMPFILE=$nt SBAT_TEST_AFTER=fsync SBAT_TEST_COARSE_TIME=1 \
+		hooked pread "swap:$img:/nowhere" --file "$img" --csv "$CSV"
+	check "name replaced during the final content read ($what): refused (exit 1)" test "$RC" -eq 1
+	check "name replaced during the final content read ($what): the message says so" \
+		err_has "modified or replaced while being edited"
+	check "name replaced during the final content read ($what): the link put there is kept" test -L "$img"
+	check "name replaced during the final content read ($what): no temporary file is left" \
+		test "$(entries "$dir")" = "checksummed.efi checksummed.efi.old"
+done
+
 # on a real FAT file system, when this machine can mount one
 vfat="$T/vfat"
 if [ "$(id -u)" = 0 ] && command -v mkfs.vfat >/dev/null 2>&1 && truncate -s 33M "$T/vfat.img" &&
