@@ -88,9 +88,32 @@ SBAT_API int sbat_uki_measured_section(const sbat_uki *uki, int profile, unsigne
 /*
  * The predicted PCR 11 value (SBAT_UKI_DIGEST_SIZE bytes) of `profile`
  * (-1: the default boot) at `phase` (see sbat_uki_phase_name), or NULL
- * before a successful sbat_uki_predict.
+ * before a successful sbat_uki_predict, and NULL when the value depends on
+ * the machine (sbat_uki_pcr11_alternatives is then more than 1).
  */
 SBAT_API const uint8_t *sbat_uki_pcr11(const sbat_uki *uki, int profile, unsigned phase);
+
+/*
+ * Sections the machine selects: the stub (257 on) measures the first
+ * `.dtbauto` whose device tree matches the machine (the firmware's device
+ * tree, or the device found through `.hwids`), and (258 on) the first
+ * `.efifw` whose firmware id is that of the device found through `.hwids`;
+ * none when nothing matches. So a profile has one PCR 11 value per
+ * combination the machine can select: each alternative selects none or one
+ * `.dtbauto` and none or one `.efifw` (none without `.hwids`).
+ * Alternative 0 is the boot in which the machine selects nothing.
+ *
+ * The number of alternatives of `profile` (-1: the default boot): 1 when
+ * the image alone decides PCR 11; 0 for a profile that does not exist.
+ */
+SBAT_API unsigned sbat_uki_pcr11_alternatives(const sbat_uki *uki, int profile);
+/* Alternative `alt`'s value at `phase`, or NULL (before sbat_uki_predict, or out of range). */
+SBAT_API const uint8_t *sbat_uki_pcr11_alternative(const sbat_uki *uki, int profile, unsigned alt, unsigned phase);
+/*
+ * The section that alternative `alt` measures as `name` (".dtbauto" or
+ * ".efifw"): its index in the section table, or -1 when it selects none.
+ */
+SBAT_API int sbat_uki_alternative_section(const sbat_uki *uki, int profile, unsigned alt, const char *name);
 
 /*
  * The TPM2 policy digest that systemd-measure signs for a PCR 11 value of

@@ -171,18 +171,50 @@ print_measured(FILE *out, const sbat_uki *uki, int profile)
 	fputc(']', out);
 }
 
-/* {"sha256": {"stub": HEX, "enter-initrd": HEX, ...}} */
+/* Alternative alt's values: {"sha256": {"stub": HEX, "enter-initrd": HEX, ...}} */
 static void
-print_pcr11(FILE *out, const sbat_uki *uki, int profile)
+print_pcr11_alt(FILE *out, const sbat_uki *uki, int profile, unsigned alt)
 {
 	unsigned ph;
 
 	fputs("{\"sha256\": {", out);
 	for (ph = 0; ph < SBAT_UKI_PHASES; ph++) {
 		fprintf(out, "%s\"%s\": ", ph ? ", " : "", sbat_uki_phase_name(ph));
-		print_hex(out, sbat_uki_pcr11(uki, profile, ph), SBAT_UKI_DIGEST_SIZE);
+		print_hex(out, sbat_uki_pcr11_alternative(uki, profile, alt, ph), SBAT_UKI_DIGEST_SIZE);
 	}
 	fputs("}}", out);
+}
+
+/*
+ * The value of "pcr11": the values when the image alone decides them;
+ * else null, then "pcr11_alternatives": per combination of sections the
+ * machine may select, {"selects": {".dtbauto": INDEX|null, ".efifw":
+ * INDEX|null}, "pcr11": {...}}. indent: that of the enclosing object's keys.
+ */
+static void
+print_pcr11(FILE *out, const sbat_uki *uki, int profile, const char *indent)
+{
+	static const char *const selected[] = { ".dtbauto", ".efifw" };
+	unsigned a, j, n = sbat_uki_pcr11_alternatives(uki, profile);
+
+	if (n == 1) {
+		print_pcr11_alt(out, uki, profile, 0);
+		return;
+	}
+	fputs("null,\n", out);
+	fprintf(out, "%s\"pcr11_alternatives\": [", indent);
+	for (a = 0; a < n; a++) {
+		fprintf(out, "%s\n%s  {\"selects\": {", a ? "," : "", indent);
+		for (j = 0; j < 2; j++) {
+			int s = sbat_uki_alternative_section(uki, profile, a, selected[j]);
+
+			fprintf(out, s < 0 ? "%s\"%s\": null" : "%s\"%s\": %d", j ? ", " : "", selected[j], s);
+		}
+		fputs("}, \"pcr11\": ", out);
+		print_pcr11_alt(out, uki, profile, a);
+		fputc('}', out);
+	}
+	fprintf(out, "\n%s]", indent);
 }
 
 static void
@@ -198,7 +230,7 @@ print_profiles(FILE *out, const sbat_uki *uki, int predicted)
 		print_measured(out, uki, (int)p);
 		fputs(", \"pcr11\": ", out);
 		if (predicted)
-			print_pcr11(out, uki, (int)p);
+			print_pcr11(out, uki, (int)p, "       ");
 		else
 			fputs("null", out);
 		fputc('}', out);
@@ -230,7 +262,7 @@ print_uki(FILE *out, const sbat_image *img, int fd)
 	print_measured(out, uki, -1);
 	fputs(",\n    \"pcr11\": ", out);
 	if (predicted) {
-		print_pcr11(out, uki, -1);
+		print_pcr11(out, uki, -1, "    ");
 	} else {
 		fputs("null,\n    \"error\": {\"what\": ", out);
 		cli_json_cstr(out, d.what ? d.what : sbat_strerror(d.code));

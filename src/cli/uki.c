@@ -64,19 +64,34 @@ cli_uki_notes(const cli_opts *o, const sbat_image *img, const sbat_edit_report *
 		        cli_progname, file, dry, stub);
 }
 
-/* One profile's values before and after, one line per phase. */
+/* " (the machine selects section 11 \".dtbauto\")", or " (the machine selects none)" into buf. */
 static void
-print_values(const char *file, const sbat_uki *before, const sbat_uki *after, int profile)
+alt_label(const sbat_uki *uki, int profile, unsigned alt, char *buf, size_t size)
+{
+	static const char *const selected[] = { ".dtbauto", ".efifw" };
+	unsigned j;
+	int n = snprintf(buf, size, " (the machine selects"), any = 0;
+
+	for (j = 0; j < 2 && n > 0 && (size_t)n < size; j++) {
+		int s = sbat_uki_alternative_section(uki, profile, alt, selected[j]);
+
+		if (s >= 0)
+			n += snprintf(buf + n, size - (size_t)n, "%s section %d \"%s\"", any++ ? "," : "", s,
+			              selected[j]);
+	}
+	if (n > 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, "%s)", any ? "" : " none");
+}
+
+/* One alternative's values before and after (NULL: none on that side), one line per phase. */
+static void
+print_alt(const char *file, const char *label, const sbat_uki *before, const sbat_uki *after, int profile, unsigned alt)
 {
 	unsigned ph, i;
-	char label[32];
 
-	if (profile >= 0)
-		snprintf(label, sizeof(label), " profile %d", profile);
-	else
-		label[0] = '\0';
 	for (ph = 0; ph < SBAT_UKI_PHASES; ph++) {
-		const uint8_t *a = sbat_uki_pcr11(before, profile, ph), *b = sbat_uki_pcr11(after, profile, ph);
+		const uint8_t *a = sbat_uki_pcr11_alternative(before, profile, alt, ph);
+		const uint8_t *b = sbat_uki_pcr11_alternative(after, profile, alt, ph);
 
 		fprintf(stderr, "%s: %s: PCR 11 sha256%s %s: ", cli_progname, file, label, sbat_uki_phase_name(ph));
 		for (i = 0; a && i < SBAT_UKI_DIGEST_SIZE; i++)
@@ -89,6 +104,23 @@ print_values(const char *file, const sbat_uki *before, const sbat_uki *after, in
 		for (i = 0; b && i < SBAT_UKI_DIGEST_SIZE; i++)
 			fprintf(stderr, "%02x", b[i]);
 		fputc('\n', stderr);
+	}
+}
+
+/* One profile's values before and after, per alternative the machine may select when there are several. */
+static void
+print_values(const char *file, const sbat_uki *before, const sbat_uki *after, int profile)
+{
+	unsigned a, na = sbat_uki_pcr11_alternatives(before, profile), nb = sbat_uki_pcr11_alternatives(after, profile);
+	char label[160];
+	int n;
+
+	for (a = 0; a < (na > nb ? na : nb); a++) {
+		n = profile >= 0 ? snprintf(label, sizeof(label), " profile %d", profile) : 0;
+		label[n] = '\0';
+		if (na > 1 || nb > 1)
+			alt_label(a < na ? before : after, profile, a, label + n, sizeof(label) - (size_t)n);
+		print_alt(file, label, before, after, profile, a);
 	}
 }
 

@@ -66,6 +66,42 @@ same_section(const sbat_uki *before, unsigned a, const sbat_uki *after, unsigned
 	       t->raw_size == s->raw_size && t->virtual_size == s->virtual_size;
 }
 
+/* 1 if section a of `before` and b of `after` (-1: none) measure alike: both none, or the same bytes. */
+static int
+same_measured(const sbat_uki *before, int a, const sbat_uki *after, int b)
+{
+	if (a < 0 || b < 0)
+		return a < 0 && b < 0;
+	return same_section(before, (unsigned)a, after, (unsigned)b) ||
+	       same_bytes(before, (unsigned)a, after, (unsigned)b);
+}
+
+static int
+differs(const sbat_uki *after, unsigned k, int a, int b, unsigned *ret_kind, int *ret_before_sec)
+{
+	*ret_kind = k;
+	*ret_before_sec = a >= 0 ? a : b >= 0 ? after->sec[b].origin : -1;
+	return 1;
+}
+
+/* Profile p's candidates of the machine's kinds: the same number, each measuring alike. */
+static int
+candidates_change(const sbat_uki *before, const sbat_uki *after, unsigned p, unsigned *ret_kind, int *ret_before_sec)
+{
+	const uki_sel *x = &before->sel[p], *y = &after->sel[p];
+	unsigned j, c;
+
+	for (j = 0; j < UKI_MACHINE_KINDS; j++) {
+		for (c = 0; c < x->n_cand[j] || c < y->n_cand[j]; c++) {
+			int a = c < x->n_cand[j] ? x->cand[j][c] : -1, b = c < y->n_cand[j] ? y->cand[j][c] : -1;
+
+			if (!same_measured(before, a, after, b))
+				return differs(after, uki_machine_kind(j), a, b, ret_kind, ret_before_sec);
+		}
+	}
+	return 0;
+}
+
 int
 uki_pcr11_changes(const sbat_uki *before, const sbat_uki *after, unsigned *ret_kind, int *ret_before_sec)
 {
@@ -75,19 +111,15 @@ uki_pcr11_changes(const sbat_uki *before, const sbat_uki *after, unsigned *ret_k
 	*ret_before_sec = -1;
 	if (before->n_profiles != after->n_profiles || before->major != after->major)
 		return 1;
-	for (p = 0; p < n; p++)
+	for (p = 0; p < n; p++) {
 		for (k = 0; k < UKI_KIND_MAX; k++) {
 			int a = uki_measured_as(before, p, k), b = uki_measured_as(after, p, k);
 
-			if (a < 0 && b < 0)
-				continue;
-			if (a >= 0 && b >= 0 &&
-			    (same_section(before, (unsigned)a, after, (unsigned)b) ||
-			     same_bytes(before, (unsigned)a, after, (unsigned)b)))
-				continue;
-			*ret_kind = k;
-			*ret_before_sec = a >= 0 ? a : b >= 0 ? after->sec[b].origin : -1;
-			return 1;
+			if (!same_measured(before, a, after, b))
+				return differs(after, k, a, b, ret_kind, ret_before_sec);
 		}
+		if (candidates_change(before, after, p, ret_kind, ret_before_sec))
+			return 1;
+	}
 	return 0;
 }

@@ -40,15 +40,15 @@ bytes_of(const sbat_uki *uki, int i, size_t *ret_len)
 	return uki->buf + s->raw_offset;
 }
 
-/* 1 if some sha256 entry for PCR 11 alone signs one of profile p's predicted values. */
+/* 1 if some sha256 entry for PCR 11 alone signs one of the values of alternative a of profile p. */
 static int
-signs_this_image(const sbat_uki *uki, unsigned p, const uki_pcrsig *sig)
+signs_alternative(const sbat_uki *uki, unsigned p, unsigned a, const uki_pcrsig *sig)
 {
 	uint8_t pol[SBAT_UKI_PHASES][SBAT_UKI_DIGEST_SIZE];
 	unsigned i, ph;
 
 	for (ph = 0; ph < SBAT_UKI_PHASES; ph++)
-		sbat_uki_policy_digest(uki->pcr[p][ph], pol[ph]);
+		sbat_uki_policy_digest(uki->pcr[uki->sel[p].alt0 + a][ph], pol[ph]);
 	for (i = 0; i < sig->n; i++) {
 		const uki_pcrsig_entry *e = &sig->e[i];
 
@@ -58,6 +58,18 @@ signs_this_image(const sbat_uki *uki, unsigned p, const uki_pcrsig *sig)
 			if (memcmp(e->pol, pol[ph], SBAT_UKI_DIGEST_SIZE) == 0)
 				return 1;
 	}
+	return 0;
+}
+
+/* 1 if .pcrsig signs a value of profile p on some machine: whatever .dtbauto and .efifw it selects. */
+static int
+signs_this_image(const sbat_uki *uki, unsigned p, const uki_pcrsig *sig)
+{
+	unsigned a;
+
+	for (a = 0; a < uki_alt_count(uki, p); a++)
+		if (signs_alternative(uki, p, a, sig))
+			return 1;
 	return 0;
 }
 
@@ -101,8 +113,9 @@ lint_pcrsig(ulint *l, unsigned p, int predicted)
 		    uki->sec[s].raw_offset);
 	else if (predicted && !signs_this_image(uki, p, sig))
 		say(l, SBAT_LINT_WARNING, "uki-pcrsig-stale",
-		    ".pcrsig signs no PCR 11 value this image produces (stub or a default boot phase): the signed "
-		    "policy no longer matches and TPM-sealed secrets bound to it will not unlock",
+		    ".pcrsig signs no PCR 11 value this image produces (stub or a default boot phase, with any "
+		    ".dtbauto or .efifw the machine may select): the signed policy no longer matches and "
+		    "TPM-sealed secrets bound to it will not unlock",
 		    s, uki->sec[s].raw_offset);
 	free(sig);
 }

@@ -179,16 +179,19 @@ hash_sections(const sbat_uki *uki, int fd, uint8_t (*digest)[SHA256_DIGEST_SIZE]
 	return err;
 }
 
-/* One profile: the stub's events in its order, then the phase words. */
+/* One alternative of one profile: the stub's events in its order, then the phase words. */
 static void
-chain(sbat_uki *uki, unsigned p, uint8_t (*digest)[SHA256_DIGEST_SIZE])
+chain(sbat_uki *uki, unsigned p, unsigned a, uint8_t (*digest)[SHA256_DIGEST_SIZE])
 {
 	uint8_t pcr[SHA256_DIGEST_SIZE];
+	uint8_t(*out)[SBAT_UKI_DIGEST_SIZE] = uki->pcr[uki->sel[p].alt0 + a];
 	unsigned k, i;
 
 	memset(pcr, 0, sizeof(pcr));
 	for (k = 0; k < UKI_KIND_MAX; k++) {
-		int s = uki_measured_as(uki, p, k);
+		int s = k == UKI_DTBAUTO ? uki_alt_section(uki, p, a, 0) :
+		        k == UKI_EFIFW   ? uki_alt_section(uki, p, a, 1) :
+		                           uki_measured_as(uki, p, k);
 		const char *name = uki_kind_name(k);
 
 		if (s < 0)
@@ -197,10 +200,10 @@ chain(sbat_uki *uki, unsigned p, uint8_t (*digest)[SHA256_DIGEST_SIZE])
 		extend_data(pcr, name, strlen(name) + 1);
 		extend(pcr, digest[s]);
 	}
-	memcpy(uki->pcr[p][0], pcr, sizeof(pcr));
+	memcpy(out[0], pcr, sizeof(pcr));
 	for (i = 1; i < SBAT_UKI_PHASES; i++) {
 		extend_data(pcr, phase_words[i], strlen(phase_words[i]));
-		memcpy(uki->pcr[p][i], pcr, sizeof(pcr));
+		memcpy(out[i], pcr, sizeof(pcr));
 	}
 }
 
@@ -208,7 +211,7 @@ sbat_err
 sbat_uki_predict(sbat_uki *uki, int fd, sbat_diag *d)
 {
 	uint8_t(*digest)[SHA256_DIGEST_SIZE] = calloc(SBAT_PE_MAX_SECTIONS + 1, sizeof(*digest));
-	unsigned p;
+	unsigned p, a;
 	sbat_err err;
 
 	if (!digest)
@@ -216,7 +219,8 @@ sbat_uki_predict(sbat_uki *uki, int fd, sbat_diag *d)
 	err = hash_sections(uki, fd, digest, d);
 	if (!err) {
 		for (p = 0; p < (uki->n_profiles ? uki->n_profiles : 1); p++)
-			chain(uki, p, digest);
+			for (a = 0; a < uki_alt_count(uki, p); a++)
+				chain(uki, p, a, digest);
 		uki->predicted = 1;
 	}
 	free(digest);

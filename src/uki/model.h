@@ -29,9 +29,9 @@ typedef enum uki_kind {
 	UKI_PCRSIG, /* known, never measured: it signs the result */
 	UKI_PCRPKEY,
 	UKI_PROFILE,
-	UKI_DTBAUTO, /* measured only when it matches the machine's device tree: assumed not to */
+	UKI_DTBAUTO, /* measured only when the machine selects it (see uki_sel) */
 	UKI_HWIDS,
-	UKI_EFIFW,
+	UKI_EFIFW, /* measured only when the machine selects it */
 	UKI_KIND_MAX
 } uki_kind;
 
@@ -67,9 +67,29 @@ typedef struct uki_sec {
 	int origin; /* the input section these bytes are, -1 for new data */
 } uki_sec;
 
-/* The sections selected for one profile: for each kind, a section index or -1. */
+/*
+ * The kinds the machine selects, not the image: the stub takes the first
+ * .dtbauto whose device tree matches the machine's (the firmware's device
+ * tree, or the device .hwids finds), and the first .efifw whose firmware id
+ * is that of the device .hwids finds; none when nothing matches. The
+ * machine-selected kind j is uki_machine_kind(j).
+ */
+#define UKI_MACHINE_KINDS 2u
+#define uki_machine_kind(j) ((j) == 0 ? UKI_DTBAUTO : UKI_EFIFW)
+
+/*
+ * The sections selected for one profile: for each kind a section index or
+ * -1 (always -1 for the machine's kinds); the candidates of each machine
+ * kind, the profile's own before the base's. Its PCR 11 values are one per
+ * alternative: alternative a selects candidate (a % (n_cand[0] + 1)) - 1 of
+ * .dtbauto and (a / (n_cand[0] + 1)) - 1 of .efifw (-1: none), so
+ * alternative 0 is the boot in which the machine selects nothing.
+ */
 typedef struct uki_sel {
 	int16_t sec[UKI_KIND_MAX];
+	uint8_t n_cand[UKI_MACHINE_KINDS];
+	int16_t cand[UKI_MACHINE_KINDS][SBAT_PE_MAX_SECTIONS + 1];
+	unsigned alt0; /* its first alternative's index in uki->pcr */
 } uki_sel;
 
 struct sbat_uki {
@@ -84,7 +104,8 @@ struct sbat_uki {
 	uki_rules rules;
 	unsigned n_profiles; /* 0: no profiles (or a stub without them) */
 	uki_sel *sel;        /* max(1, n_profiles) selections; [0] is the default boot */
-	uint8_t (*pcr)[SBAT_UKI_PHASES][SBAT_UKI_DIGEST_SIZE];
+	uint8_t (*pcr)[SBAT_UKI_PHASES][SBAT_UKI_DIGEST_SIZE]; /* per alternative, see uki_sel */
+	unsigned n_alt;                                        /* of all profiles */
 	int predicted;
 	uint8_t *owned; /* new data an edit writes, owned by this object */
 };
@@ -104,8 +125,14 @@ void uki_clear(sbat_uki *uki);
 /* The section profile p (0-based; 0 without profiles) measures as kind k, or -1. */
 int uki_measured_as(const sbat_uki *uki, unsigned p, unsigned k);
 
-/* 1 if section s of uki is measured (selected for some profile, known and measured by the stub). */
+/* 1 if section s of uki may be measured (selected or a candidate for some profile, known and measured by the stub). */
 int uki_section_measured(const sbat_uki *uki, unsigned s);
+
+/* The number of PCR 11 alternatives of profile p: 1 when the image alone decides. */
+unsigned uki_alt_count(const sbat_uki *uki, unsigned p);
+
+/* The section alternative a of profile p selects as machine kind j, or -1. */
+int uki_alt_section(const sbat_uki *uki, unsigned p, unsigned a, unsigned j);
 
 /*
  * Whether PCR 11 differs between two views of one image (before and after

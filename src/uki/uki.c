@@ -90,9 +90,8 @@ matches(const uki_rules *r, const uint8_t field[8], unsigned kind)
 
 /*
  * Select among sections [lo, hi) the one the stub takes for each known
- * kind, overriding what *sel holds for every kind found there. A .dtbauto
- * counts only when it matches the machine's device tree, which cannot be
- * known here: none is taken.
+ * kind, overriding what *sel holds for every kind found there. The kinds
+ * the machine selects are left out (see add_candidates).
  */
 static void
 select_range(const sbat_uki *uki, unsigned lo, unsigned hi, uki_sel *sel)
@@ -100,7 +99,7 @@ select_range(const sbat_uki *uki, unsigned lo, unsigned hi, uki_sel *sel)
 	unsigned k, i;
 
 	for (k = 0; k < UKI_KIND_MAX; k++) {
-		if (!(uki->rules.known & BIT(k)) || k == UKI_DTBAUTO)
+		if (!(uki->rules.known & BIT(k)) || k == UKI_DTBAUTO || k == UKI_EFIFW)
 			continue;
 		for (i = lo; i < hi; i++) {
 			if (!matches(&uki->rules, uki->sec[i].name, k))
@@ -112,13 +111,54 @@ select_range(const sbat_uki *uki, unsigned lo, unsigned hi, uki_sel *sel)
 	}
 }
 
+/*
+ * Add the sections of [lo, hi) the machine may select to sel's candidates,
+ * in table order: the stub tries them in that order and takes the first
+ * that matches the machine. One of VirtualSize 0 is measured as none.
+ */
+static void
+add_candidates(const sbat_uki *uki, unsigned lo, unsigned hi, uki_sel *sel)
+{
+	unsigned j, i;
+
+	for (j = 0; j < UKI_MACHINE_KINDS; j++) {
+		if (!(uki->rules.known & BIT(uki_machine_kind(j))))
+			continue;
+		for (i = lo; i < hi; i++)
+			if (name_equal(uki->sec[i].name, kind_names[uki_machine_kind(j)]) && uki->sec[i].virtual_size &&
+			    sel->n_cand[j] < SBAT_PE_MAX_SECTIONS + 1)
+				sel->cand[j][sel->n_cand[j]++] = (int16_t)i;
+	}
+}
+
 static void
 sel_clear(uki_sel *sel)
 {
 	unsigned k;
 
+	memset(sel, 0, sizeof(*sel));
 	for (k = 0; k < UKI_KIND_MAX; k++)
 		sel->sec[k] = -1;
+}
+
+/*
+ * Profile p's candidates: its own range's (which the stub tries first, as
+ * they override the base's), then the base's. An .efifw is selected only
+ * through the device .hwids finds: none without a .hwids.
+ */
+static void
+select_candidates(sbat_uki *uki, uki_sel *sel, unsigned base_end, unsigned lo, unsigned hi)
+{
+	int h;
+
+	if (lo < hi)
+		add_candidates(uki, lo, hi, sel);
+	add_candidates(uki, 0, base_end, sel);
+	h = sel->sec[UKI_HWIDS];
+	if (h < 0 || uki->sec[h].virtual_size == 0)
+		sel->n_cand[1] = 0;
+	sel->alt0 = uki->n_alt;
+	uki->n_alt += uki_alt_count(uki, (unsigned)(sel - uki->sel));
 }
 
 /* The table indexes of the .profile sections: the start of each profile's range. */
@@ -146,18 +186,22 @@ select_profiles(sbat_uki *uki)
 	if (uki->rules.profiles)
 		n = profile_starts(uki, starts);
 	uki->n_profiles = n;
+	uki->n_alt = 0;
 	uki->sel = calloc(n ? n : 1, sizeof(*uki->sel));
-	uki->pcr = calloc(n ? n : 1, sizeof(*uki->pcr));
-	if (!uki->sel || !uki->pcr)
+	if (!uki->sel)
 		return -1;
 	base_end = n ? starts[0] : uki->n;
 	for (p = 0; p < (n ? n : 1); p++) {
+		unsigned lo = n ? starts[p] : 0, hi = n ? (p + 1 < n ? starts[p + 1] : uki->n) : 0;
+
 		sel_clear(&uki->sel[p]);
 		select_range(uki, 0, base_end, &uki->sel[p]);
 		if (n)
-			select_range(uki, starts[p], p + 1 < n ? starts[p + 1] : uki->n, &uki->sel[p]);
+			select_range(uki, lo, hi, &uki->sel[p]);
+		select_candidates(uki, &uki->sel[p], base_end, lo, hi);
 	}
-	return 0;
+	uki->pcr = calloc(uki->n_alt, sizeof(*uki->pcr));
+	return uki->pcr ? 0 : -1;
 }
 
 /* Section i's bytes in the input as far as they are in the file and loaded: min(raw, VirtualSize). */
@@ -288,13 +332,35 @@ uki_measured_as(const sbat_uki *uki, unsigned p, unsigned k)
 int
 uki_section_measured(const sbat_uki *uki, unsigned s)
 {
-	unsigned p, k;
+	unsigned p, k, j, c;
 
-	for (p = 0; p < (uki->n_profiles ? uki->n_profiles : 1); p++)
+	for (p = 0; p < (uki->n_profiles ? uki->n_profiles : 1); p++) {
 		for (k = 0; k < UKI_KIND_MAX; k++)
 			if (measured_as(uki, &uki->sel[p], k) == (int)s)
 				return 1;
+		for (j = 0; j < UKI_MACHINE_KINDS; j++)
+			for (c = 0; c < uki->sel[p].n_cand[j]; c++)
+				if (uki->sel[p].cand[j][c] == (int)s)
+					return 1;
+	}
 	return 0;
+}
+
+unsigned
+uki_alt_count(const sbat_uki *uki, unsigned p)
+{
+	const uki_sel *sel = &uki->sel[p];
+
+	return (sel->n_cand[0] + 1u) * (sel->n_cand[1] + 1u);
+}
+
+int
+uki_alt_section(const sbat_uki *uki, unsigned p, unsigned a, unsigned j)
+{
+	const uki_sel *sel = &uki->sel[p];
+	unsigned c = j == 0 ? a % (sel->n_cand[0] + 1u) : a / (sel->n_cand[0] + 1u);
+
+	return j < UKI_MACHINE_KINDS && c > 0 && c <= sel->n_cand[j] ? sel->cand[j][c - 1] : -1;
 }
 
 /* The i-th measured kind of the selection, or UKI_KIND_MAX. */
@@ -386,12 +452,45 @@ sbat_uki_measured_section(const sbat_uki *uki, int profile, unsigned i)
 	return uki->sec[sel->sec[k]].origin >= 0 ? uki->sec[sel->sec[k]].origin : sel->sec[k];
 }
 
+unsigned
+sbat_uki_pcr11_alternatives(const sbat_uki *uki, int profile)
+{
+	return profile_sel(uki, profile) ? uki_alt_count(uki, profile < 0 ? 0u : (unsigned)profile) : 0;
+}
+
+const uint8_t *
+sbat_uki_pcr11_alternative(const sbat_uki *uki, int profile, unsigned alt, unsigned phase)
+{
+	const uki_sel *sel = profile_sel(uki, profile);
+
+	if (!uki->predicted || phase >= SBAT_UKI_PHASES || !sel || alt >= sbat_uki_pcr11_alternatives(uki, profile))
+		return NULL;
+	return uki->pcr[sel->alt0 + alt][phase];
+}
+
+int
+sbat_uki_alternative_section(const sbat_uki *uki, int profile, unsigned alt, const char *name)
+{
+	unsigned j, p = profile < 0 ? 0u : (unsigned)profile;
+	int s;
+
+	if (!name || !profile_sel(uki, profile) || alt >= sbat_uki_pcr11_alternatives(uki, profile))
+		return -1;
+	for (j = 0; j < UKI_MACHINE_KINDS; j++) {
+		if (strcmp(name, kind_names[uki_machine_kind(j)]) != 0)
+			continue;
+		s = uki_alt_section(uki, p, alt, j);
+		/* in the input's numbering where the section is the input's */
+		return s >= 0 && uki->sec[s].origin >= 0 ? uki->sec[s].origin : s;
+	}
+	return -1;
+}
+
 const uint8_t *
 sbat_uki_pcr11(const sbat_uki *uki, int profile, unsigned phase)
 {
-	unsigned p = profile < 0 ? 0u : (unsigned)profile;
-
-	if (!uki->predicted || phase >= SBAT_UKI_PHASES || !profile_sel(uki, profile))
+	/* where the machine decides, there is no single value */
+	if (sbat_uki_pcr11_alternatives(uki, profile) != 1)
 		return NULL;
-	return uki->pcr[p][phase];
+	return sbat_uki_pcr11_alternative(uki, profile, 0, phase);
 }

@@ -7,7 +7,8 @@
 # --pcrsig opt-ins (--pcrsig=drop --relocate on ukify's layout), the
 # refusal of a new .sbat inside a profile, the note and the warning,
 # --verbose values, the lint findings of .pcrsig and of a .sbat in a
-# profile, and usage errors.
+# profile, the PCR 11 alternatives of a UKI with .dtbauto and .efifw
+# (which the machine selects), and usage errors.
 #
 # Environment (set by meson): SBAT_ADD, GEN_FIXTURES, FIXTURES_SRC.
 # Output: "ok N - ..." lines, then "P passed, F failed".
@@ -71,6 +72,35 @@ def pcr11(b):
         values[":".join(path)] = pcr.hex()
     return values
 
+def alternatives(b):
+    # one value per combination the machine may select: none or one .dtbauto,
+    # none or one .efifw (258 on, and only through .hwids); .hwids always
+    secs = sections(b)
+    base = [".linux", ".osrel", ".cmdline", ".initrd", ".ucode", ".splash", ".dtb", ".uname", ".sbat", ".pcrpkey"]
+    first = lambda kind: next(((i, d) for i, (n, d) in enumerate(secs) if n == kind and d), None)
+    dts = [None] + [i for i, (n, d) in enumerate(secs) if n == ".dtbauto" and d]
+    hw = first(".hwids")
+    fws = [None] + ([i for i, (n, d) in enumerate(secs) if n == ".efifw" and d] if hw and version(secs) >= 258 else [])
+    ext = lambda pcr, data: hashlib.sha256(pcr + hashlib.sha256(data).digest()).digest()
+    out = []
+    for fw in fws:
+        for dt in dts:
+            events = [(k, first(k)) for k in base]
+            events += [(".dtbauto", (dt, secs[dt][1]) if dt is not None else None), (".hwids", hw),
+                       (".efifw", (fw, secs[fw][1]) if fw is not None else None)]
+            pcr = bytes(32)
+            for kind, sec in events:
+                if sec:
+                    pcr = ext(ext(pcr, kind.encode() + b"\0"), sec[1])
+            values = {"stub": pcr.hex()}
+            path = []
+            for word in ["enter-initrd", "leave-initrd", "sysinit", "ready"]:
+                pcr = ext(pcr, word.encode())
+                path.append(word)
+                values[":".join(path)] = pcr.hex()
+            out.append({"selects": {".dtbauto": dt, ".efifw": fw}, "pcr11": {"sha256": values}})
+    return out
+
 def policy(value):
     sel = struct.pack(">IHB", 1, 0x000b, 3) + bytes([0, 8, 0])
     return hashlib.sha256(bytes(32) + struct.pack(">I", 0x17f) + sel + hashlib.sha256(bytes.fromhex(value)).digest()).hexdigest()
@@ -82,6 +112,14 @@ if cmd == "pcr11":
 elif cmd == "sign":
     at = b.index(b'"pol":"') + 7
     b = b[:at] + policy(pcr11(b)["enter-initrd"]).encode() + b[at + 64:]
+    open(path, "wb").write(b)
+elif cmd == "alternatives":
+    print(json.dumps(sorted(alternatives(b), key=lambda a: json.dumps(a, sort_keys=True)), sort_keys=True))
+elif cmd == "signalt":
+    # signalt FILE INDEX: the enter-initrd value of alternative INDEX (in the order above) into .pcrsig
+    v = alternatives(b)[int(sys.argv[3])]["pcr11"]["sha256"]["enter-initrd"]
+    at = b.index(b'"pol":"') + 7
+    b = b[:at] + policy(v).encode() + b[at + 64:]
     open(path, "wb").write(b)
 elif cmd == "sections":
     for name, data in sections(b):
@@ -128,6 +166,30 @@ U=$(uki_json "$T/fx/uki-257-profiles.efi")
 check "a multi-profile UKI lists its three profiles" test "$(field "$U" profiles | python3 -c 'import json, sys; print([p["index"] for p in json.load(sys.stdin)])')" = "[0, 1, 2]"
 check "... the top-level values are profile 0's" test "$(field "$U" pcr11)" = "$(field "$U" profiles 0 pcr11)"
 check "... profiles measure their own .cmdline" test "$(field "$U" profiles 0 pcr11)" != "$(field "$U" profiles 1 pcr11)"
+
+# .dtbauto and .efifw: measured only when the machine selects them
+M="$T/fx/uki-262-machine.efi"
+U=$(uki_json "$M")
+check "a 262 stub's UKI: .dtbauto and .efifw are not among the sections measured on every machine, .hwids is" \
+	test "$(field "$U" measured_sections)" = '[".linux", ".osrel", ".cmdline", ".initrd", ".uname", ".sbat", ".pcrpkey", ".hwids"]'
+check "... no single PCR 11 value: pcr11 is null" test "$(field "$U" pcr11)" = null
+check "... pcr11_alternatives: none or one .dtbauto times none or one .efifw, as Python works them out" \
+	test "$(field "$U" pcr11_alternatives | python3 -c 'import json, sys; print(json.dumps(sorted(json.load(sys.stdin), key=lambda a: json.dumps(a, sort_keys=True)), sort_keys=True))')" = "$(py alternatives "$M")"
+check "... six of them, the first selecting nothing" test "$(field "$U" pcr11_alternatives | python3 -c 'import json, sys; a = json.load(sys.stdin); print(len(a), a[0]["selects"])')" = "6 {'.dtbauto': None, '.efifw': None}"
+cp "$M" "$T/m.efi"
+chmod u+w "$T/m.efi"
+both=$(py alternatives "$M" | python3 -c 'import json, sys; print([a for a in json.load(sys.stdin) if a["selects"] == {".dtbauto": 12, ".efifw": 13}][0]["pcr11"]["sha256"]["enter-initrd"])')
+run --dry-run --verbose --pcrsig=keep --file "$T/m.efi" --csv "$CSV"
+expect "--verbose prints the values before and after per alternative, naming the sections the machine selects" \
+	'err_has "PCR 11 sha256 (the machine selects none) stub: " && err_has "PCR 11 sha256 (the machine selects section 12 \".dtbauto\", section 13 \".efifw\") enter-initrd: $both -> " && [ "$(grep -c "PCR 11 sha256 (the machine selects" "$T/err")" = 30 ]'
+run --lint "$T/m.efi"
+expect "--lint: its placeholder .pcrsig is stale" 'printf "%s" "$OUT" | grep -q "warning: uki-pcrsig-stale: "'
+py signalt "$T/m.efi" 0
+run --lint "$T/m.efi"
+expect "... a .pcrsig signing the boot in which the machine selects nothing is not" '[ "$RC" = 0 ] && ! printf "%s" "$OUT" | grep -q uki-pcrsig'
+py signalt "$T/m.efi" 5
+run --lint "$T/m.efi"
+expect "... nor one signing the boot in which it selects the second .dtbauto and the .efifw" '[ "$RC" = 0 ] && ! printf "%s" "$OUT" | grep -q uki-pcrsig'
 
 # the refusal and the opt-ins
 cp "$T/fx/uki-257.efi" "$T/u.efi"

@@ -13,7 +13,9 @@
 #   alone; --pcrsig=drop and --pcrsig=keep proceed as documented; the same
 #   edit of a 252-stub UKI, whose stub does not measure .sbat, is not refused
 #   and does not change the prediction; --pcrsig=drop --relocate removes
-#   the last .pcrsig and moves .sbat in one edit.
+#   the last .pcrsig and moves .sbat in one edit;
+# - a UKI with two .dtbauto: each of the three PCR 11 alternatives sbat-add
+#   predicts equals systemd-measure 257's calculate for that selection.
 # TAP. Skips (exit 77) without the tools or the corpus, unless CI=true.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -236,5 +238,57 @@ check "uki-252: the .sbat edit is done (exit $(rc_of uki-252-edited))" test "$(r
 predict uki-252-edited "$UKI_MEASURE252" 252
 a=$(uki_value "$W/uki-252.pred" sha256 stub 2>/dev/null) b=$(uki_value "$W/uki-252-edited.pred" sha256 stub 2>/dev/null)
 check "uki-252: the predicted value does not change ($a)" test -n "$a" -a "$a" = "$b"
+
+# ------------------------------------- .dtbauto: the machine selects one
+# ukify puts each --devicetree-auto file in a .dtbauto of its own; the stub
+# measures the first that matches the machine, or none, so sbat-add predicts
+# three values. systemd-measure 257 measures the file of its --hwids option
+# as .dtbauto (and that of --dtbauto as .hwids), so the device tree goes to
+# --hwids here.
+printf 'device tree A for vendor,board-a\n' >"$W/in/a.dtb"
+printf 'device tree B for vendor,board-b\n' >"$W/in/b.dtb"
+D="$W/uki-257-dtbauto"
+if "$UKI_PY" "$UKIFY" build --linux="$VM_VMLINUZ" --initrd="$W/in/initrd.gz" --cmdline="$VM_CMDLINE" \
+	--os-release=@"$W/in/os-release" --stub="$UKI_STUB257" --tools="$UKI_TRIXIE/bin" \
+	--devicetree-auto="$W/in/a.dtb" --devicetree-auto="$W/in/b.dtb" --output="$D.efi" >"$D.efi.log" 2>&1; then
+	ok "ukify builds uki-257-dtbauto.efi with two .dtbauto: $(uki_sections "$D.efi")"
+else
+	not_ok "ukify builds uki-257-dtbauto.efi" "$(tail -n 5 "$D.efi.log")"
+fi
+"$SBAT_ADD" --print --json "$D.efi" >"$D.json" 2>"$D.err"
+check "uki-257-dtbauto: no single predicted value, three alternatives (none, either .dtbauto)" \
+	test "$(uki_field "$D" pcr11):$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["uki"]["pcr11_alternatives"]))' "$D.json")" = "null:3"
+rm -rf "$D.sections"
+"$UKI_PY" "$UKI_TOOL" sections "$D.efi" "$D.sections" >/dev/null
+args=()
+for name in linux osrel cmdline initrd uname sbat; do
+	[ -f "$D.sections/$name" ] && args+=("--$name=$D.sections/$name")
+done
+for alt in none a b; do
+	extra=()
+	[ "$alt" = none ] || extra=("--hwids=$W/in/$alt.dtb")
+	"$UKI_MEASURE257" calculate --json=short --bank=sha256 "${args[@]}" "${extra[@]}" --phase= >"$D.$alt.stub.json" 2>>"$D.err" &&
+		"$UKI_MEASURE257" calculate --json=short --bank=sha256 "${args[@]}" "${extra[@]}" >"$D.$alt.phases.json" 2>>"$D.err"
+	meas=$("$UKI_PY" "$UKI_TOOL" measured "$D.$alt.stub.json" "$D.$alt.phases.json" 2>/dev/null | sort)
+	# the alternative whose .dtbauto holds that file (none: the one without)
+	pred=$("$UKI_PY" - "$D.efi" "$D.json" "$W/in/$alt.dtb" <<'PY' 2>/dev/null | sort
+import json, os, sys
+import pefile
+pe = pefile.PE(sys.argv[1], fast_load=True)
+want = open(sys.argv[3], "rb").read() if os.path.exists(sys.argv[3]) else None
+for a in json.load(open(sys.argv[2]))["uki"]["pcr11_alternatives"]:
+    i = a["selects"][".dtbauto"]
+    data = None
+    if i is not None:
+        s = pe.sections[i]
+        data = pe.__data__[s.PointerToRawData:s.PointerToRawData + min(s.Misc_VirtualSize, s.SizeOfRawData)]
+    if data == want:
+        for phase, value in a["pcr11"]["sha256"].items():
+            print("sha256", phase, value)
+PY
+)
+	check "uki-257-dtbauto: the alternative with .dtbauto $alt = systemd-measure 257 calculate ($(printf '%s\n' "$pred" | awk '$2 == "stub" { print $3 }'))" \
+		test -n "$pred" -a "$pred" = "$meas"
+done
 
 tap_finish

@@ -130,6 +130,50 @@ expected_pcr11(const uint8_t *buf, const char *const *names, uint8_t out[SBAT_UK
 	}
 }
 
+/* Section i of a fixture image as the stub measures it (VirtualSize bytes, zero-filled), malloc'ed. */
+static uint8_t *
+section_bytes(const uint8_t *buf, unsigned i, size_t *ret_len)
+{
+	const uint8_t *h = header(buf, i);
+	uint32_t vs = fx_le32(h + 8), raw = fx_le32(h + 16), ptr = fx_le32(h + 20);
+	uint8_t *out = calloc(1, vs + 1);
+
+	assert_non_null(out);
+	memcpy(out, buf + ptr, raw < vs ? raw : vs);
+	*ret_len = vs;
+	return out;
+}
+
+/*
+ * PCR 11 worked out here from the sections given by index, in that order,
+ * each measured under its own name, then the phase words.
+ */
+static void
+expected_pcr11_of(const uint8_t *buf, const int *secs, uint8_t out[SBAT_UKI_PHASES][32])
+{
+	static const char *const words[] = { "enter-initrd", "leave-initrd", "sysinit", "ready" };
+	uint8_t pcr[32];
+	unsigned i;
+
+	memset(pcr, 0, sizeof(pcr));
+	for (i = 0; secs[i] >= 0; i++) {
+		char name[9];
+		size_t n = 0;
+		uint8_t *data = section_bytes(buf, (unsigned)secs[i], &n);
+
+		memcpy(name, header(buf, (unsigned)secs[i]), 8);
+		name[8] = '\0';
+		extend(pcr, name, strlen(name) + 1);
+		extend(pcr, data, n);
+		free(data);
+	}
+	memcpy(out[0], pcr, 32);
+	for (i = 0; i < 4; i++) {
+		extend(pcr, words[i], strlen(words[i]));
+		memcpy(out[i + 1], pcr, 32);
+	}
+}
+
 static void
 assert_hex(const uint8_t *p, const char *hex)
 {
@@ -366,18 +410,16 @@ test_uki_pcrsig_json(void **state)
 	}
 }
 
-/* Put the real policy of the stub's enter-initrd value into a fixture's .pcrsig (its zeros placeholder). */
+/* Put the policy of the PCR 11 value pcr into a fixture's .pcrsig (in place of its first policy digest). */
 static void
-sign_fixture(built *b)
+sign_value(built *b, const uint8_t pcr[32])
 {
 	uint8_t pol[32];
 	char *at = NULL;
-	sbat_diag d;
 	size_t i;
 	unsigned k;
 
-	assert_int_equal(sbat_uki_predict(b->uki, -1, &d), SBAT_OK);
-	sbat_uki_policy_digest(sbat_uki_pcr11(b->uki, -1, 1), pol);
+	sbat_uki_policy_digest(pcr, pol);
 	for (i = 0; i + 64 <= b->len && !at; i++)
 		if (memcmp(b->buf + i, "\"pol\":\"", 7) == 0)
 			at = (char *)b->buf + i + 7;
@@ -388,6 +430,16 @@ sign_fixture(built *b)
 		snprintf(two, sizeof(two), "%02x", pol[k]);
 		memcpy(at + 2 * k, two, 2);
 	}
+}
+
+/* Put the real policy of the stub's enter-initrd value into a fixture's .pcrsig (its zeros placeholder). */
+static void
+sign_fixture(built *b)
+{
+	sbat_diag d;
+
+	assert_int_equal(sbat_uki_predict(b->uki, -1, &d), SBAT_OK);
+	sign_value(b, sbat_uki_pcr11(b->uki, -1, 1));
 }
 
 typedef struct rules {
@@ -440,6 +492,164 @@ test_uki_lint_pcrsig(void **state)
 	u.pcrsig = "{\"sha256\": [{\"pcrs\": [7], \"pol\": \"00\"}]}";
 	b = build_uki(&u);
 	assert_true(has_rule(b.img, "uki-pcrsig-no-pcr11"));
+	built_free(&b);
+}
+
+static void
+add_text(fx_spec *spec, const char *name, const char *text)
+{
+	fx_section *s = &spec->sections[spec->n_sections++];
+
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	s->content = text;
+	s->raw_size = s->virtual_size = (uint32_t)strlen(text);
+}
+
+/*
+ * A UKI with what the machine selects: the fixture's sections (.text .sbat
+ * .sdmagic .pcrsig(3) .osrel(4) .cmdline(5) .uname(6) .pcrpkey(7)
+ * .linux(8) .initrd(9)), then .hwids(10) (or, without hwids, a section
+ * of another name), .dtbauto(11), .dtbauto(12), .efifw(13).
+ */
+static built
+build_machine_uki(const char *version, int hwids)
+{
+	fx_uki u = { version, NULL, FX_UKI_PCRPKEY, FX_UKI_PCRSIG, 1, 0 };
+	fx_spec spec;
+
+	fx_uki_spec(&spec, &u);
+	add_text(&spec, hwids ? ".hwids" : ".hwidz", "device table: chid, compatible, fwid");
+	add_text(&spec, ".dtbauto", "device tree: compatible vendor,board-a");
+	add_text(&spec, ".dtbauto", "device tree: compatible vendor,board-b");
+	add_text(&spec, ".efifw", "firmware blob: fwid vendor-fw-b");
+	return build_spec(&spec);
+}
+
+/* The values of the boot in which the machine selects .dtbauto dt and .efifw fw (-1: none). */
+static void
+machine_expected(const built *b, int hwids, int dt, int fw, uint8_t want[SBAT_UKI_PHASES][32])
+{
+	int secs[12] = { 8, 4, 5, 9, 6, 1, 7 };
+	unsigned n = 7;
+
+	if (dt >= 0)
+		secs[n++] = dt;
+	if (hwids)
+		secs[n++] = 10;
+	if (fw >= 0)
+		secs[n++] = fw;
+	secs[n] = -1;
+	expected_pcr11_of(b->buf, secs, want);
+}
+
+/*
+ * systemd-stub measures a .dtbauto or an .efifw only when the machine
+ * selects it, .hwids always: neither is in the sections measured on every
+ * machine, and a .pcrsig that signs any boot the machine may make is not
+ * stale.
+ */
+static void
+test_uki_machine_selected_sections(void **state)
+{
+	static const char *const ordered[] = { ".linux", ".osrel",   ".cmdline", ".initrd", ".uname",
+		                               ".sbat",  ".pcrpkey", ".hwids",   NULL };
+	built b = build_machine_uki("262.1-1", 1);
+	uint8_t want[SBAT_UKI_PHASES][32];
+
+	(void)state;
+	assert_measured(b.uki, -1, ordered);
+	/* signed for the boot in which the machine selects nothing */
+	machine_expected(&b, 1, -1, -1, want);
+	sign_value(&b, want[1]);
+	assert_false(has_rule(b.img, "uki-pcrsig-stale"));
+	/* for the one in which it selects the second .dtbauto and the .efifw */
+	machine_expected(&b, 1, 12, 13, want);
+	sign_value(&b, want[4]);
+	assert_false(has_rule(b.img, "uki-pcrsig-stale"));
+	/* for the first .dtbauto alone */
+	machine_expected(&b, 1, 11, -1, want);
+	sign_value(&b, want[2]);
+	assert_false(has_rule(b.img, "uki-pcrsig-stale"));
+	/* without .hwids no device is found: an .efifw is never selected */
+	built_free(&b);
+	b = build_machine_uki("262.1-1", 0);
+	machine_expected(&b, 0, 11, 13, want);
+	sign_value(&b, want[1]);
+	assert_true(has_rule(b.img, "uki-pcrsig-stale"));
+	machine_expected(&b, 0, 11, -1, want);
+	sign_value(&b, want[1]);
+	assert_false(has_rule(b.img, "uki-pcrsig-stale"));
+	/* a value no boot gives is stale */
+	memset(want[1], 0x5a, 32);
+	sign_value(&b, want[1]);
+	assert_true(has_rule(b.img, "uki-pcrsig-stale"));
+	built_free(&b);
+}
+
+/* Each alternative's values, worked out here from the sections it names; each combination once. */
+static void
+assert_alternatives(const built *b, int hwids, unsigned n_dtb, unsigned n_fw)
+{
+	uint8_t want[SBAT_UKI_PHASES][32];
+	unsigned a, ph, seen[3][2];
+	sbat_diag d;
+
+	memset(seen, 0, sizeof(seen));
+	assert_int_equal(sbat_uki_predict(b->uki, -1, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_pcr11_alternatives(b->uki, -1), (n_dtb + 1) * (n_fw + 1));
+	for (a = 0; a < sbat_uki_pcr11_alternatives(b->uki, -1); a++) {
+		int dt = sbat_uki_alternative_section(b->uki, -1, a, ".dtbauto");
+		int fw = sbat_uki_alternative_section(b->uki, -1, a, ".efifw");
+
+		assert_true(dt == -1 || (dt >= 11 && dt < 11 + (int)n_dtb));
+		assert_true(fw == -1 || (n_fw && fw == 13));
+		seen[dt < 0 ? 0 : dt - 10][fw < 0 ? 0 : 1]++;
+		machine_expected(b, hwids, dt, fw, want);
+		for (ph = 0; ph < SBAT_UKI_PHASES; ph++)
+			assert_memory_equal(sbat_uki_pcr11_alternative(b->uki, -1, a, ph), want[ph], 32);
+	}
+	for (a = 0; a < (n_dtb + 1) * 2; a++)
+		assert_int_equal(seen[a / 2][a % 2], a / 2 <= n_dtb && a % 2 <= n_fw ? 1 : 0);
+	/* alternative 0: the machine selects nothing */
+	assert_int_equal(sbat_uki_alternative_section(b->uki, -1, 0, ".dtbauto"), -1);
+	assert_int_equal(sbat_uki_alternative_section(b->uki, -1, 0, ".efifw"), -1);
+	assert_null(sbat_uki_pcr11_alternative(b->uki, -1, (n_dtb + 1) * (n_fw + 1), 0));
+	assert_int_equal(sbat_uki_alternative_section(b->uki, -1, 0, ".hwids"), -1);
+}
+
+/*
+ * Where the machine selects, there is no single PCR 11 value: one per
+ * combination of none or one .dtbauto and none or one .efifw.
+ */
+static void
+test_uki_pcr11_alternatives(void **state)
+{
+	built b = build_machine_uki("262.1-1", 1);
+	sbat_diag d;
+	unsigned ph;
+
+	(void)state;
+	assert_int_equal(sbat_uki_pcr11_alternatives(b.uki, -1), 6);
+	assert_null(sbat_uki_pcr11_alternative(b.uki, -1, 0, 0)); /* not before predict */
+	assert_alternatives(&b, 1, 2, 1);
+	assert_null(sbat_uki_pcr11(b.uki, -1, 0));
+	assert_int_equal(sbat_uki_pcr11_alternatives(b.uki, 1), 0);
+	built_free(&b);
+	/* no .hwids: no .efifw */
+	b = build_machine_uki("262.1-1", 0);
+	assert_alternatives(&b, 0, 2, 0);
+	built_free(&b);
+	/* a 257 stub knows .dtbauto, not .efifw */
+	b = build_machine_uki("257.9-1", 1);
+	assert_alternatives(&b, 1, 2, 0);
+	built_free(&b);
+	/* a 256 stub knows neither (nor .hwids): one value */
+	b = build_machine_uki("256.7-2", 1);
+	assert_int_equal(sbat_uki_predict(b.uki, -1, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_pcr11_alternatives(b.uki, -1), 1);
+	for (ph = 0; ph < SBAT_UKI_PHASES; ph++)
+		assert_ptr_equal(sbat_uki_pcr11(b.uki, -1, ph), sbat_uki_pcr11_alternative(b.uki, -1, 0, ph));
 	built_free(&b);
 }
 
@@ -605,6 +815,45 @@ test_uki_edit_prediction_matches_result(void **state)
 	for (p = 0; p < 2; p++)
 		for (ph = 0; ph < SBAT_UKI_PHASES; ph++)
 			assert_memory_equal(sbat_uki_pcr11(after, (int)p, ph), sbat_uki_pcr11(o.uki, (int)p, ph), 32);
+	sbat_uki_free(after);
+	built_free(&o);
+	built_free(&b);
+}
+
+/* The same for a UKI with .dtbauto and .efifw: every alternative, each naming the same sections. */
+static void
+test_uki_edit_prediction_alternatives(void **state)
+{
+	built b = build_machine_uki("262.1-1", 1), o;
+	sbat_uki *after = NULL;
+	sbat_edit_opts opts = SBAT_EDIT_OPTS_INIT;
+	sbat_edit_report r;
+	sbat_diag d;
+	unsigned a, ph;
+
+	(void)state;
+	opts.pcrsig = SBAT_PCRSIG_KEEP;
+	assert_int_equal(sbat_edit_predict_uki(b.img, (const uint8_t *)NEW_CSV, strlen(NEW_CSV), &opts, &after, &d),
+	                 SBAT_OK);
+	assert_int_equal(sbat_uki_predict(after, -1, &d), SBAT_OK);
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(sbat_edit(b.img, (const uint8_t *)NEW_CSV, strlen(NEW_CSV), &opts, &o.buf, &o.len, &r, &d),
+	                 SBAT_OK);
+	assert_true(r.uki & SBAT_EDIT_PCRSIG_KEPT);
+	assert_int_equal(sbat_image_parse(o.buf, o.len, &o.img, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_inspect(o.img, &o.uki, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_predict(o.uki, -1, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_pcr11_alternatives(after, -1), 6);
+	assert_int_equal(sbat_uki_pcr11_alternatives(o.uki, -1), 6);
+	for (a = 0; a < 6; a++) {
+		assert_int_equal(sbat_uki_alternative_section(after, -1, a, ".dtbauto"),
+		                 sbat_uki_alternative_section(o.uki, -1, a, ".dtbauto"));
+		assert_int_equal(sbat_uki_alternative_section(after, -1, a, ".efifw"),
+		                 sbat_uki_alternative_section(o.uki, -1, a, ".efifw"));
+		for (ph = 0; ph < SBAT_UKI_PHASES; ph++)
+			assert_memory_equal(sbat_uki_pcr11_alternative(after, -1, a, ph),
+			                    sbat_uki_pcr11_alternative(o.uki, -1, a, ph), 32);
+	}
 	sbat_uki_free(after);
 	built_free(&o);
 	built_free(&b);
@@ -821,10 +1070,13 @@ main(void)
 		cmocka_unit_test(test_uki_pcrsig_json),
 		cmocka_unit_test(test_uki_lint_pcrsig),
 		cmocka_unit_test(test_uki_lint_sbat_and_profile),
+		cmocka_unit_test(test_uki_machine_selected_sections),
+		cmocka_unit_test(test_uki_pcr11_alternatives),
 		cmocka_unit_test(test_uki_edit_refused_and_opt_ins),
 		cmocka_unit_test(test_uki_edit_drop_retires_mid_pcrsig),
 		cmocka_unit_test(test_uki_edit_252_not_refused),
 		cmocka_unit_test(test_uki_edit_prediction_matches_result),
+		cmocka_unit_test(test_uki_edit_prediction_alternatives),
 		cmocka_unit_test(test_uki_edit_opts_of_0_2),
 		cmocka_unit_test(test_uki_edit_drop_and_relocate),
 		cmocka_unit_test(test_uki_sbat_in_profile),

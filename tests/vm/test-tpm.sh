@@ -17,6 +17,8 @@
 #   uki-257-signed-drop a UKI signed with ukify --pcr-private-key, edited
 #                       with --pcrsig=drop
 #   uki-257-signed-keep the same edited with --pcrsig=keep
+#   uki-257-dtbauto     two .dtbauto, no .hwids: on OVMF the stub selects
+#                       none, the value of the alternative that selects none
 # TAP. Skips (exit 77) without qemu, OVMF, swtpm, busybox-static, the tools or
 # the corpus, unless CI=true.
 set -u
@@ -189,5 +191,26 @@ for mode in drop keep; do
 		after_edit "uki-257-signed-$mode"
 	fi
 done
+
+# a UKI with two .dtbauto: OVMF (x86) has no device tree and the UKI no
+# .hwids, so the stub selects none; the TPM holds the alternative that
+# selects nothing, and the log has no .dtbauto event
+printf 'device tree A for vendor,board-a\n' >"$W/in/a.dtb"
+printf 'device tree B for vendor,board-b\n' >"$W/in/b.dtb"
+if "$UKI_PY" "$UKIFY" build --linux="$VM_VMLINUZ" --initrd="$W/in/initrd.gz" --cmdline="$VM_CMDLINE" \
+	--os-release=@"$W/in/os-release" --stub="$UKI_STUB257" --tools="$UKI_TRIXIE/bin" \
+	--devicetree-auto="$W/in/a.dtb" --devicetree-auto="$W/in/b.dtb" --output="$W/uki-257-dtbauto.efi" \
+	>"$W/uki-257-dtbauto.efi.log" 2>&1 && boot uki-257-dtbauto; then
+	"$SBAT_ADD" --print --json "$W/uki-257-dtbauto.efi" >"$W/uki-257-dtbauto.json" 2>/dev/null
+	none=$("$UKI_PY" -c 'import json, sys
+for a in json.load(open(sys.argv[1]))["uki"]["pcr11_alternatives"]:
+    if a["selects"][".dtbauto"] is None:
+        print(a["pcr11"]["sha256"]["stub"])' "$W/uki-257-dtbauto.json" 2>/dev/null)
+	v=$(uki_value "$W/uki-257-dtbauto.tpm" sha256 stub)
+	check "uki-257-dtbauto: PCR 11 from the TPM = sbat-add's alternative that selects no .dtbauto (${none:-none})" \
+		test -n "$none" -a "$none" = "$v"
+	check "uki-257-dtbauto: the stub's events in the log have no .dtbauto ($(events uki-257-dtbauto))" \
+		eval '[ -n "$(events uki-257-dtbauto)" ] && ! events uki-257-dtbauto | grep -q dtbauto'
+fi
 
 tap_finish
