@@ -290,7 +290,7 @@ use_fs() {
 	truncate -s $((3 * biggest + 256))M -- "$dev" && mkdir -p -- "$mnt" || return 1
 	case "$fs" in
 	ext4) mkfs.ext4 -q -F -- "$dev" ;;
-	ext4-128) mkfs.ext4 -q -F -I 128 -- "$dev" 2>/dev/null ;;
+	ext4-128) mkfs.ext4 -q -F -I 128 -- "$dev" >/dev/null 2>&1 ;;
 	vfat) mkfs.vfat -F 32 -- "$dev" >/dev/null ;;
 	*) echo "bench.sh: unknown file system $fs (here, ext4, ext4-128, vfat)" >&2; return 1 ;;
 	esac || { echo "== $fs: skipped, mkfs failed" >&2; return 1; }
