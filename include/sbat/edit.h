@@ -72,7 +72,11 @@ typedef struct sbat_edit_opts {
 		sizeof(sbat_edit_opts), 0, 0, 0, 0, 0, 0, 0                                                            \
 	}
 
-/* The same for options that already exist: zeroes *opts and sets its size. */
+/*
+ * The same for options that already exist: zeroes *opts and sets its size.
+ * A program built against 0.2's headers keeps calling the 0.2 version
+ * (sbat_edit_opts_init@LIBSBAT_0), which writes only 0.2's structure.
+ */
 SBAT_API void sbat_edit_opts_init(sbat_edit_opts *opts);
 
 /*
