@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "history.h"
 #include "messages.h"
@@ -37,7 +38,18 @@ cli_history_path(void)
 {
 	const char *path = getenv("SBAT_ADD_HISTORY");
 
-	return path && *path ? path : SBAT_ADD_HISTORY_FILE;
+	if (path && *path)
+		return path;
+	return access(SBAT_ADD_HISTORY_FILE, F_OK) == 0 ? SBAT_ADD_HISTORY_FILE : CLI_HISTORY_BUILTIN_NAME;
+}
+
+/* The history named by cli_history_path, open for reading; NULL with errno. */
+static FILE *
+open_history(const char *path)
+{
+	if (strcmp(path, CLI_HISTORY_BUILTIN_NAME) == 0)
+		return fmemopen((void *)cli_history_builtin, strlen(cli_history_builtin), "r");
+	return fopen(path, "r");
 }
 
 int
@@ -50,7 +62,7 @@ cli_history_explain(const char *name, unsigned generation, char *out, size_t siz
 
 	if (size)
 		out[0] = '\0';
-	fh = fopen(path, "r");
+	fh = open_history(path);
 	if (!fh)
 		return -1;
 	while (found < 0 && fgets(line, sizeof(line), fh)) {
@@ -154,7 +166,7 @@ cli_history_levels(sbat_level ***ret, size_t *ret_n)
 	sbat_level **levels = NULL;
 	size_t n = 0;
 	int status;
-	FILE *fh = fopen(path, "r");
+	FILE *fh = open_history(path);
 
 	if (!fh) {
 		fprintf(stderr, "%s: %s: cannot read the published SbatLevel history: %s\n", cli_progname,

@@ -16,8 +16,16 @@
  */
 int cli_history_explain(const char *name, unsigned generation, char *out, size_t size);
 
-/* The history file that is read: SBAT_ADD_HISTORY, else the installed one. */
+/*
+ * The history that is read: the file SBAT_ADD_HISTORY names, else the
+ * installed file, else (not installed: run from the build tree) the copy
+ * built in, whose name is CLI_HISTORY_BUILTIN_NAME.
+ */
 const char *cli_history_path(void);
+#define CLI_HISTORY_BUILTIN_NAME "sbat-level-history.txt (built in)"
+
+/* data/sbat-level-history.txt as it was when the command was built. */
+extern const char cli_history_builtin[];
 
 /*
  * Every published level of the history file ("level|DATESTAMP|ROW ..."

@@ -148,6 +148,12 @@ expect "no readable history and no --against: exit 1, nothing judged" \
 	'[ "$RC" -eq 1 ] && [ -z "$OUT" ] && err_has "cannot read the published SbatLevel history"'
 SBAT_ADD_HISTORY="$T/no-history.txt" run --lint --profile uefi-ca "$FX/release-good.efi"
 expect "... which uefi-ca alone does not read" '[ "$RC" -eq 0 ]'
+# without SBAT_ADD_HISTORY: the installed file, or, run from the build tree
+# (nothing installed), the copy built in; the same verdict either way
+(unset SBAT_ADD_HISTORY && run --lint --profile shim-review "$FX/release-good.efi" &&
+	printf '%s\n' "$RC" >"$T/uninstalled.rc" && cat "$T/err" >"$T/uninstalled.err")
+expect "no SBAT_ADD_HISTORY, uninstalled: the history built in is read (exit 0, as with the file)" \
+	'[ "$(cat "$T/uninstalled.rc")" = 0 ] && ! grep -q "cannot read" "$T/uninstalled.err"'
 printf 'level|2099|grub,2\n' >"$T/bad-history.txt"
 SBAT_ADD_HISTORY="$T/bad-history.txt" run --lint --profile shim-review "$FX/release-good.efi"
 expect "a history line that is no SbatLevel: exit 1 naming the file and line" \
