@@ -16,6 +16,8 @@ need_env SBAT_ADD COMPLETION_SRC
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-completion.XXXXXX") || exit 1
 trap 'rm -rf -- "$T"' EXIT
+# file names complete too: from an empty directory, not the build tree's
+cd "$T" || exit 1
 
 # shellcheck source=/dev/null
 . "$COMPLETION_SRC/sbat-add.bash"
