@@ -44,6 +44,7 @@ static struct {
 	int copy_fail_after; /* copy_range copies this much, then fails with copy_late_errno */
 	int copy_late_errno; /* 0: EIO */
 	int poke_at_fsync;   /* another program writes a byte of the target's .text at the first fsync */
+	int flip_writes;     /* every pwrite writes its first byte inverted: the output is wrong */
 	int calls;
 	int copy_calls;
 } fault;
@@ -60,6 +61,13 @@ hook_pwrite(int fd, const void *buf, size_t len, int64_t off)
 	}
 	if (fault.short_writes && len > 7)
 		len = 7;
+	if (fault.flip_writes && len > 0) {
+		uint8_t first = (uint8_t) ~*(const uint8_t *)buf;
+
+		if (pwrite(fd, &first, 1, off) != 1)
+			return -1;
+		return len > 1 ? 1 + pwrite(fd, (const uint8_t *)buf + 1, len - 1, off + 1) : 1;
+	}
 	return pwrite(fd, buf, len, off);
 }
 
@@ -445,6 +453,38 @@ test_stream_reads_input_once(void **state)
 			free(img);
 		}
 	target_times = TIMES_NOW;
+}
+
+/*
+ * ... and an output that fails its verification (here: its first byte is
+ * wrong, so it does not parse), from a file that did not change, is that
+ * failure, not SBAT_E_CHANGED "modified while being edited": no
+ * fingerprint was taken, and the unchanged time stamps say the input is as
+ * it was read.
+ */
+static void
+test_stream_bad_output_without_fingerprint(void **state)
+{
+	sbat_err err;
+	fx_spec spec;
+	uint8_t *img;
+	size_t len;
+	sbat_edit_report r;
+	sbat_diag d;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	assert_int_equal(fx_build(&spec, &img, &len), 0);
+	target_times = TIMES_OLD;
+	write_target(img, len);
+	target_times = TIMES_NOW;
+	fault.flip_writes = 1;
+	err = edit_file(&hooks, NULL, &r, &d);
+	assert_int_not_equal(err, SBAT_OK);
+	assert_int_not_equal(err, SBAT_E_CHANGED);
+	assert_target_is(img, len);
+	assert_int_equal(dir_entries(), 1);
+	free(img);
 }
 
 /* ... and a write during the edit is refused all the same: the time stamps show it. */
@@ -909,6 +949,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_stream_reads_input_twice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_reads_input_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_write_seen_without_fingerprint, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stream_bad_output_without_fingerprint, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_short_writes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_failures_leave_original, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stream_killed_mid_write, setup, teardown),
