@@ -225,6 +225,21 @@ write_target(const uint8_t *buf, size_t len)
 	assert_int_equal(utimensat(AT_FDCWD, target, t, 0), 0);
 }
 
+/* A plain fixture image written as the target, dated an hour back (TIMES_OLD); *len its size. */
+static uint8_t *
+write_old_plain_target(size_t *len)
+{
+	fx_spec spec;
+	uint8_t *img;
+
+	fx_spec_init(&spec, FX_PLAIN);
+	assert_int_equal(fx_build(&spec, &img, len), 0);
+	target_times = TIMES_OLD;
+	write_target(img, *len);
+	target_times = TIMES_NOW;
+	return img;
+}
+
 /* Another program overwrites one byte of the target's .text (file offset 0x500), in place. */
 static void
 poke_target(void)
@@ -466,18 +481,13 @@ static void
 test_stream_bad_output_without_fingerprint(void **state)
 {
 	sbat_err err;
-	fx_spec spec;
 	uint8_t *img;
 	size_t len;
 	sbat_edit_report r;
 	sbat_diag d;
 
 	(void)state;
-	fx_spec_init(&spec, FX_PLAIN);
-	assert_int_equal(fx_build(&spec, &img, &len), 0);
-	target_times = TIMES_OLD;
-	write_target(img, len);
-	target_times = TIMES_NOW;
+	img = write_old_plain_target(&len);
 	fault.flip_writes = 1;
 	err = edit_file(&hooks, NULL, &r, &d);
 	assert_int_not_equal(err, SBAT_OK);
@@ -491,18 +501,13 @@ test_stream_bad_output_without_fingerprint(void **state)
 static void
 test_stream_write_seen_without_fingerprint(void **state)
 {
-	fx_spec spec;
 	uint8_t *img;
 	size_t len;
 	sbat_edit_report r;
 	sbat_diag d;
 
 	(void)state;
-	fx_spec_init(&spec, FX_PLAIN);
-	assert_int_equal(fx_build(&spec, &img, &len), 0);
-	target_times = TIMES_OLD;
-	write_target(img, len);
-	target_times = TIMES_NOW;
+	img = write_old_plain_target(&len);
 	read_bytes = 0;
 	fault.poke_at_fsync = 1;
 	assert_int_equal(edit_file(&counting_poke, NULL, &r, &d), SBAT_E_CHANGED);
