@@ -37,6 +37,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/cli.sh"
+. "$(dirname "$0")/lib.sh"
 tap_details() {
 	printf 'exit status of sbat-add: %s\n' "${RC:-}"
 	printf 'stderr: %s\n' "$(head -c 400 "$T/err" 2>/dev/null)"
@@ -50,16 +51,6 @@ hooked() {
 	RC=$?
 }
 
-# Written an hour ago, to the nanosecond: the time stamps show any later
-# write, and the edit takes no content fingerprint (a file written in the
-# current clock tick gets one; the SBAT_TEST_COARSE_TIME checks take it).
-fresh() {
-	mkdir -p -- "$2"
-	cp -- "$FIX/$1" "$2/$1"
-	chmod 0644 -- "$2/$1"
-	touch -d "@$(($(date +%s) - 3600)).123456789" -- "$2/$1"
-	printf '%s\n' "$2/$1"
-}
 
 has_sbat() {
 	"$SBAT_ADD" --print "$1" >/dev/null 2>&1

@@ -43,6 +43,7 @@ FIX="$T/fixtures"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 
 . "$(dirname "$0")/../lib/cli.sh"
+. "$(dirname "$0")/lib.sh"
 tap_details() {
 	printf 'exit status of sbat-add: %s\n' "${RC:-}"
 	printf 'stderr: %s\n' "$(head -c 400 "$T/err" 2>/dev/null)"
@@ -54,18 +55,6 @@ hooked() {
 	shift 2
 	SBAT_TEST_AT="$at" SBAT_TEST_DO="$action" LD_PRELOAD="$SBAT_HOOKS" "$SBAT_ADD" "$@" >"$T/out" 2>"$T/err"
 	RC=$?
-}
-
-# fresh NAME DIR: a writable copy of fixture NAME in DIR; prints its path.
-# Written an hour ago, to the nanosecond: the time stamps show any later
-# write, and the edit takes no content fingerprint (a file written in the
-# current clock tick gets one; the SBAT_TEST_COARSE_TIME checks take it).
-fresh() {
-	mkdir -p -- "$2"
-	cp -- "$FIX/$1" "$2/$1"
-	chmod 0644 -- "$2/$1"
-	touch -d "@$(($(date +%s) - 3600)).123456789" -- "$2/$1"
-	printf '%s\n' "$2/$1"
 }
 
 has_sbat() {
