@@ -5,12 +5,14 @@
 /*
  * Input: raw bytes as an efivarfs file holds them (4 attribute bytes, then
  * the data), given to sbat_load_option_parse, sbat_boot_order_parse and
- * sbat_ucs2_to_utf8 (inputs over FUZZ_MAX_INPUT bytes are ignored).
+ * sbat_ucs2_to_utf8, and as a load option's optional data to
+ * sbat_shim_stage2_path (inputs over FUZZ_MAX_INPUT bytes are ignored).
  *
  * These must hold, or the harness aborts:
  *  - no call modifies its input;
  *  - failures return SBAT_E_EFIVAR with an offset inside the input (or at
  *    its end);
+ *  - shim's second stage is a NUL-terminated path within its array;
  *  - a parsed option's optional data lies inside the input, and its texts
  *    are NUL-terminated within their arrays.
  */
@@ -40,6 +42,20 @@ check_failure(sbat_err err, const sbat_diag *d, size_t size)
 		fail("a failure that is not SBAT_E_EFIVAR with a reason");
 	if (d->has_offset && d->offset > size)
 		fail("a failure offset past the end of the input");
+}
+
+/* The input as shim's load options. */
+static void
+check_stage2(const uint8_t *in, size_t size)
+{
+	sbat_shim_stage2 s2;
+	sbat_diag d;
+	sbat_err err = sbat_shim_stage2_path(in, size, "\\EFI\\debian\\shimx64.efi", "grubx64.efi", &s2, &d);
+
+	if (err != SBAT_OK)
+		check_failure(err, &d, size);
+	else if (!memchr(s2.path, '\0', sizeof(s2.path)) || !memchr(s2.word, '\0', sizeof(s2.word)) || !s2.path[0])
+		fail("a second stage path without its NUL, or empty");
 }
 
 int
@@ -85,6 +101,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_failure(err, &d, size);
 	else if (!memchr(text, '\0', sizeof(text)))
 		fail("a converted text without its NUL");
+	check_stage2(in, size);
 	if (size && memcmp(in, data, size) != 0)
 		fail("a parser modified its input");
 	free(in);
