@@ -261,19 +261,6 @@ cli_judge_image(const cli_next *n, const image *im, int in_protocol, char *why, 
 
 /* ------------------------------------------------------------ one path */
 
-/* shim's DEFAULT_LOADER for the machine it was built for. */
-static const char *
-default_loader(uint16_t machine)
-{
-	switch (machine) {
-	case 0x014c: return "grubia32.efi";
-	case 0xaa64: return "grubaa64.efi";
-	case 0x01c2: return "grubarm.efi";
-	case 0x5064: return "grubriscv64.efi";
-	default: return "grubx64.efi";
-	}
-}
-
 /* shim's FALLBACK, "\\EFI\\BOOT\\fb" EFI_ARCH ".efi", for its machine type. */
 static const char *
 fallback_name(uint16_t machine)
@@ -396,36 +383,20 @@ cli_stage_line(walk *w, const char *label, int is_default, int stage, const char
 	putchar('}');
 }
 
-/* The second stage shim starts: the optional data as a path, else DEFAULT_LOADER next to shim. */
-static void
-second_stage_name(const char *shim_uefi, const uint8_t *opt, size_t opt_len, uint16_t machine, char *out, size_t size)
-{
-	char text[SBAT_LOAD_OPTION_TEXT_MAX];
-	const char *slash = strrchr(shim_uefi, '\\');
-	size_t dir_len = slash ? (size_t)(slash - shim_uefi) + 1 : 0;
-	sbat_diag d;
-
-	if (opt && opt_len >= 4 && sbat_ucs2_to_utf8(opt, opt_len, text, sizeof(text), &d) == SBAT_OK && text[0] &&
-	    strchr(text, ' ') == NULL && ends_in_efi(text)) {
-		if (text[0] == '\\')
-			snprintf(out, size, "%s", text);
-		else
-			snprintf(out, size, "%.*s%s", (int)dir_len, shim_uefi, text);
-		return;
-	}
-	snprintf(out, size, "%.*s%s", (int)dir_len, shim_uefi, default_loader(machine));
-}
-
 /*
  * What shim started from uefi_path starts: its FALLBACK when shim runs from
  * the removable-media path and the file is there (should_use_fallback),
- * else its second stage. Returns 1 for the fallback.
+ * else its second stage, from its load options as shim reads them.
+ * Returns 1 for the fallback, 0 for the second stage, -1 when the load
+ * options name nothing a path can hold (why says so).
  */
 static int
 next_stage_name(const char *esp, const char *uefi_path, const uint8_t *opt, size_t opt_len, uint16_t machine, char *out,
-                size_t size)
+                size_t size, char *why, size_t why_size)
 {
 	const char *reason;
+	sbat_shim_stage2 s2;
+	sbat_diag d;
 	char *fb;
 
 	if (is_removable_path(uefi_path) && (fb = cli_resolve(esp, fallback_name(machine), 0, &reason)) != NULL) {
@@ -433,7 +404,12 @@ next_stage_name(const char *esp, const char *uefi_path, const uint8_t *opt, size
 		snprintf(out, size, "%s", fallback_name(machine));
 		return 1;
 	}
-	second_stage_name(uefi_path, opt, opt_len, machine, out, size);
+	if (sbat_shim_stage2_path(opt, opt_len, uefi_path, sbat_shim_default_loader(machine), &s2, &d) != SBAT_OK) {
+		snprintf(why, why_size, "cannot be followed: shim's load options name no path it can open: %s%s",
+		         d.what ? d.what : sbat_strerror(d.code), d.has_offset ? " in the optional data" : "");
+		return -1;
+	}
+	snprintf(out, size, "%s", s2.path);
 	return 0;
 }
 
@@ -514,7 +490,7 @@ static enum stage_verdict
 follow_path(walk *w, const char *label, int is_default, const char *esp, const char *uefi_path, const uint8_t *opt,
             size_t opt_len)
 {
-	char second[SBAT_LOAD_OPTION_TEXT_MAX + 32], why[1024];
+	char second[SBAT_SHIM_STAGE2_PATH_MAX], why[1024];
 	const char *reason;
 	char *file;
 	enum stage_verdict v;
@@ -538,9 +514,12 @@ follow_path(walk *w, const char *label, int is_default, const char *esp, const c
 		cli_stage_line(w, label, is_default, 1, uefi_path,
 		               "not governed by SBAT: the firmware starts it, not shim", NULL);
 	} else if (judge_shim(w, label, is_default, file, uefi_path, &next, &v) == 0) {
-		int fb = next_stage_name(esp, uefi_path, opt, opt_len, im.machine, second, sizeof(second));
+		int fb = next_stage_name(esp, uefi_path, opt, opt_len, im.machine, second, sizeof(second), why,
+		                         sizeof(why));
 
-		if (judge_second_stage(w, label, is_default, &next, esp, second, fb) == STAGE_REFUSED)
+		if (fb < 0)
+			cli_stage_line(w, label, is_default, 2, "(its load options)", why, NULL);
+		else if (judge_second_stage(w, label, is_default, &next, esp, second, fb) == STAGE_REFUSED)
 			v = STAGE_REFUSED;
 	}
 	if (next.shim)

@@ -168,6 +168,22 @@ cp -- "$ESP/EFI/fedora/grubx64.efi" "$ESP/EFI/debian/fedora.efi"
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
 expect "optional data names the second stage, relative to shim's directory" \
 	'[ "$RC" -eq 4 ] && has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\fedora.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800); install one with grub,5 or later [shim starts it itself: .sbat required]"'
+bootvar "$EV" 0001 1 debian '\EFI\debian\shimx64.efi' '  fedora.efi --verbose'
+SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
+expect "shim skips leading spaces and cuts its second stage at the first space" \
+	'[ "$RC" -eq 4 ] && has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\fedora.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800); install one with grub,5 or later [shim starts it itself: .sbat required]"'
+bootvar "$EV" 0001 1 debian '\EFI\debian\shimx64.efi' '\efi\other\fedora.efi'
+SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
+expect "a second stage not under \\EFI\\ (in that case) is its last component next to shim" \
+	'[ "$RC" -eq 4 ] && has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\fedora.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800); install one with grub,5 or later [shim starts it itself: .sbat required]"'
+bootvar "$EV" 0001 1 debian '\EFI\debian\shimx64.efi' 'vmlinuz'
+SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
+expect "shim needs no .efi: a second stage it does not find cannot be followed, not the default loader" \
+	'[ "$RC" -eq 7 ] && has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\vmlinuz: cannot be followed: missing under $ESP"'
+bootvar "$EV" 0001 1 debian '\EFI\debian\shimx64.efi' "$(printf 'fe\tdora.efi')"
+SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
+expect "optional data that is no path cannot be followed" \
+	'[ "$RC" -eq 7 ] && has_line "Boot0001 debian [default]: stage 2 (its load options): cannot be followed: shim'"'"'s load options name no path it can open: control character in CHAR16 text in the optional data"'
 bootvar "$EV" 0001 1 debian '\EFI\debian\shimx64.efi'
 
 rm -f -- "$ESP/EFI/debian/grubx64.efi"
