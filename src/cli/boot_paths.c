@@ -299,6 +299,7 @@ static const struct {
 	{ "boots", "boots" },
 	{ "refused", "refused" },
 	{ "cannot be followed", "unknown" },
+	{ "skipped", "skipped" },
 	{ "not governed by SBAT", "not-governed" },
 	{ "inactive", "inactive" },
 };
@@ -353,8 +354,15 @@ void
 cli_stage_line(walk *w, const char *label, int is_default, int stage, const char *file, const char *text,
                const stage_extra *x)
 {
-	const char *detail, *verdict;
+	const char *detail, *verdict = verdict_json(text, &detail);
 
+	/* an unknown is never a yes: the path it is on does not count as booting */
+	if (strcmp(verdict, "unknown") == 0) {
+		if (is_default && !w->other_entry)
+			w->default_unknown = 1;
+		else
+			w->other_unknown = 1;
+	}
 	if (!w->o->json) {
 		printf("%s%s: ", label, is_default ? " [default]" : "");
 		if (stage)
@@ -368,7 +376,6 @@ cli_stage_line(walk *w, const char *label, int is_default, int stage, const char
 		printf("%s%s%s\n", x && x->default_entry ? " [default entry]" : "", stage ? ": " : "", text);
 		return;
 	}
-	verdict = verdict_json(text, &detail);
 	printf("%s    {\"entry\": ", w->n_lines++ ? ",\n" : "");
 	cli_json_cstr(stdout, label);
 	printf(", \"default\": %s, \"stage\": %d, \"file\": ", is_default ? "true" : "false", stage);
@@ -500,6 +507,12 @@ follow_path(walk *w, const char *label, int is_default, const char *esp, const c
 	w->n_paths++;
 	memset(&next, 0, sizeof(next));
 	file = cli_resolve(esp, uefi_path, 0, &reason);
+	if (!file && !is_default && strcmp(reason, "missing") == 0) {
+		/* the firmware finds nothing to start there and goes on */
+		snprintf(why, sizeof(why), "skipped: missing under %s; the firmware goes on to the next option", esp);
+		cli_stage_line(w, label, is_default, 1, uefi_path, why, NULL);
+		return STAGE_NOT_GOVERNED;
+	}
 	if (!file) {
 		snprintf(why, sizeof(why), "cannot be followed: %s under %s", reason, esp);
 		cli_stage_line(w, label, is_default, 1, uefi_path, why, NULL);
@@ -599,10 +612,14 @@ read_option(walk *w, uint16_t num, sbat_load_option *lo, uint8_t **ret_buf)
 	snprintf(name, sizeof(name), "Boot%04X-%s", (unsigned)num, CLI_EFI_GLOBAL_GUID);
 	snprintf(where, sizeof(where), "%s/%s", w->efivarfs, name);
 	snprintf(label, sizeof(label), "Boot%04X", (unsigned)num);
-	if (cli_efivar_read(w->efivarfs, name, ret_buf, &len) != EXIT_OK)
+	if (cli_efivar_read(w->efivarfs, name, ret_buf, &len) != EXIT_OK) {
+		cli_stage_line(w, label, 0, 0, NULL, "cannot be followed: the variable does not read (see above)",
+		               NULL);
 		return -1;
+	}
 	if (!*ret_buf) {
-		cli_stage_line(w, label, 0, 0, NULL, "cannot be followed: no such variable", NULL);
+		cli_stage_line(w, label, 0, 0, NULL,
+		               "skipped: no such variable; the firmware goes on to the next option", NULL);
 		return -1;
 	}
 	if (sbat_load_option_parse(*ret_buf, len, lo, &d) != SBAT_OK) {
@@ -740,10 +757,16 @@ cli_run_boot_paths(const cli_opts *o)
 		    &w, follow_path(&w, "removable media fallback", is_default, o->esp, removable_name(), NULL, 0),
 		    is_default);
 	}
-	status = w.default_refused ? EXIT_REVOKED : w.other_refused ? EXIT_OTHER_PATH_REFUSED : EXIT_OK;
+	/* the default path first (refused, then not known), then the others alike */
+	status = w.default_refused ? EXIT_REVOKED :
+	         w.default_unknown ? EXIT_DEFAULT_UNKNOWN :
+	         w.other_refused   ? EXIT_OTHER_PATH_REFUSED :
+	         w.other_unknown   ? EXIT_OTHER_PATH_UNKNOWN :
+	                             EXIT_OK;
 	if (o->json)
-		printf("%s  ],\n  \"default_refused\": %s,\n  \"other_refused\": %s,\n  \"exit_status\": %d\n}\n",
+		printf("%s  ],\n  \"default_refused\": %s,\n  \"other_refused\": %s,\n  \"default_unknown\": %s,\n"
+		       "  \"other_unknown\": %s,\n  \"exit_status\": %d\n}\n",
 		       w.n_lines ? "\n" : "", w.default_refused ? "true" : "false", w.other_refused ? "true" : "false",
-		       status);
+		       w.default_unknown ? "true" : "false", w.other_unknown ? "true" : "false", status);
 	return status;
 }

@@ -26,6 +26,8 @@ typedef struct walk {
 	const cli_opts *o;
 	const char *efivarfs;
 	int default_refused, other_refused;
+	int default_unknown, other_unknown; /* a line of that path could not be followed */
+	int other_entry;                    /* the stage-3 line printed is not the menu's default entry */
 	int n_paths;
 	int default_taken; /* the path that boots when nobody touches the keyboard is known */
 	int has_current;   /* BootCurrent is set: the option this boot came from */

@@ -160,7 +160,8 @@ usage(FILE *out)
 	      "5 warnings but no errors (--lint),\n"
 	      "6 no SbatLevel on this machine (--check-level running),\n"
 	      "7 a boot path other than the default one refused (--check-level next; 4: the\n"
-	      "default one).\n"
+	      "default one), 8 the default boot path cannot be followed to the end, 9 another\n"
+	      "one cannot (--check-level next, when nothing is refused).\n"
 	      "With several images --check-level exits with the first of 4, 1, 3 that applies.\n",
 	      out);
 }

@@ -15,6 +15,8 @@ enum exit_status {
 	EXIT_LINT_WARNINGS = 5,      /* --lint: warnings, but no errors */
 	EXIT_NO_LEVEL = 6,           /* --check-level running: this machine has no SbatLevel to read */
 	EXIT_OTHER_PATH_REFUSED = 7, /* --check-level next (boot paths): a path other than the default is refused */
+	EXIT_DEFAULT_UNKNOWN = 8,    /* --check-level next (boot paths): the default path could not be followed */
+	EXIT_OTHER_PATH_UNKNOWN = 9, /* --check-level next (boot paths): another path could not be followed */
 };
 
 /* How many --csv arguments one command line may merge. */

@@ -32,6 +32,7 @@ typedef struct sd_entry {
 	int kind;                    /* 'l' linux, 'e' efi, 'u' a UKI; 0 none */
 	long tries_left, tries_done; /* -1: no boot counting */
 	int in_menu;
+	int left_out;   /* not in the menu, for certain (not: could not be read) */
 	char why[512];  /* not in the menu: why */
 	char note[512]; /* a missing initrd or devicetree */
 	char config[CLI_PATH_MAX + 16];
@@ -181,6 +182,7 @@ entry_key(sd_ctx *c, sd_entry *e, const sbat_kv_line *kv, const char *file)
 		if (e->kind == 'e' && strcasecmp(e->loader, c->self) == 0) {
 			snprintf(e->why, sizeof(e->why),
 			         "it starts systemd-boot itself, which leaves it out of its menu");
+			e->left_out = 1;
 			return 1;
 		}
 	} else if (strcmp(key, "architecture") == 0) {
@@ -188,6 +190,7 @@ entry_key(sd_ctx *c, sd_entry *e, const sbat_kv_line *kv, const char *file)
 			snprintf(e->why, sizeof(e->why),
 			         "its architecture is %.*s, and this systemd-boot (%s) leaves it out",
 			         (int)(kv->value_len > 32 ? 32 : kv->value_len), kv->value, c->arch);
+			e->left_out = 1;
 			return 1;
 		}
 	} else if (strcmp(key, "initrd") == 0 || strcmp(key, "devicetree") == 0) {
@@ -229,12 +232,15 @@ read_type1(sd_ctx *c, sd_entry *e, const char *path)
 		return;
 	if (!e->kind) {
 		snprintf(e->why, sizeof(e->why), "no linux or efi line, so systemd-boot leaves it out of its menu");
+		e->left_out = 1;
 		return;
 	}
 	host = cli_resolve(e->root, e->loader, 0, &why);
-	if (!host)
+	if (!host) {
 		snprintf(e->why, sizeof(e->why), "%s %s, so systemd-boot leaves the entry out of its menu",
 		         cli_quote(e->loader), s3_is(why));
+		e->left_out = strcmp(why, "missing") == 0;
+	}
 	free(host);
 	e->in_menu = host != NULL;
 }
@@ -286,6 +292,7 @@ read_type2(sd_entry *e, const char *path)
 	} else if ((idx = sbat_image_find_section(im.img, ".osrel")) < 0 ||
 	           !(s = sbat_image_section(im.img, (unsigned)idx)) || s->pointer_to_raw_data >= im.len) {
 		snprintf(e->why, sizeof(e->why), "no .osrel section, so systemd-boot does not list it");
+		e->left_out = 1;
 	} else {
 		size_t n = s->virtual_size < s->size_of_raw_data ? s->virtual_size : s->size_of_raw_data;
 
@@ -294,6 +301,7 @@ read_type2(sd_entry *e, const char *path)
 		e->in_menu = read_osrel(im.buf + s->pointer_to_raw_data, n, e);
 		if (!e->in_menu)
 			snprintf(e->why, sizeof(e->why), "no name in its .osrel, so systemd-boot does not list it");
+		e->left_out = !e->in_menu;
 	}
 	cli_image_close(&im);
 }
@@ -628,6 +636,7 @@ add_item(s3_menu *m, const sd_entry *e, int is_default)
 	it->is_default = is_default;
 	it->is_uki = e->kind == 'u';
 	it->host = e->in_menu ? cli_resolve(e->root, e->loader, 0, &why) : NULL;
+	it->left_out = !e->in_menu && e->left_out;
 	if (!e->in_menu)
 		s3_copy(it->why, sizeof(it->why), e->why);
 	else if (!it->host)

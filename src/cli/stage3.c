@@ -141,7 +141,7 @@ judge_item(walk *w, const char *label, int is_default, const cli_next *next, con
 
 	memset(&im, 0, sizeof(im));
 	if (!it->host)
-		snprintf(text, sizeof(text), "cannot be followed: %s", it->why);
+		snprintf(text, sizeof(text), "%s: %s", it->left_out ? "skipped" : "cannot be followed", it->why);
 	else if (cli_image_open(it->host, &im) != 0)
 		snprintf(text, sizeof(text), "cannot be followed: %s: %s", cli_quote(it->host),
 		         im.d.what ? im.d.what : sbat_strerror(im.d.code));
@@ -241,6 +241,8 @@ cli_follow_stage3(walk *w, const char *label, int is_default, const cli_next *ne
 	for (i = 0; i < m.n_items; i++) {
 		const s3_item *it = &m.items[i];
 
+		/* an entry other than the menu's default is another path */
+		w->other_entry = m.default_known && !it->is_default;
 		if (judge_item(w, label, is_default, next, &m, it) == STAGE_REFUSED) {
 			if (it->is_default || !m.default_known)
 				result = STAGE_REFUSED;
@@ -249,6 +251,7 @@ cli_follow_stage3(walk *w, const char *label, int is_default, const cli_next *ne
 		}
 		free(it->host);
 	}
+	w->other_entry = 0;
 	if (m.n_dropped)
 		fprintf(stderr, "%s: %s: %zu more files not listed\n", cli_progname, label, m.n_dropped);
 	free(m.items);

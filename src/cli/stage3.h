@@ -21,6 +21,7 @@ typedef struct s3_item {
 	char note[512];                 /* added to the line: a missing initrd */
 	int is_default;                 /* the entry started when nobody touches the keyboard */
 	int is_uki;                     /* a UKI: the kernel in its .linux is checked too */
+	int left_out;                   /* with host NULL: the loader leaves it out of its menu, for certain */
 	unsigned more;                  /* further entries with the same file */
 } s3_item;
 

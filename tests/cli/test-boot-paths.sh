@@ -145,8 +145,8 @@ SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
 expect "the default path boots: shim, then grub,5 under the automatic payload" \
 	'has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: boots: shim, next boot enforces SbatLevel 2025021800" &&
 	 has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\grubx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required]"'
-expect "another path (found case-insensitively) is refused: grub,4 below grub,5, with the fix; exit 7" \
-	'[ "$RC" -eq 7 ] && has_line "Boot0002 fedora: stage 2 \\EFI\\FEDORA\\grubx64.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800); install one with grub,5 or later [shim starts it itself: .sbat required]"'
+expect "another path (found case-insensitively) is refused: grub,4 below grub,5, with the fix; exit 8, as the default path's GRUB has no grub.cfg and so is not known to boot" \
+	'[ "$RC" -eq 8 ] && has_line "Boot0002 fedora: stage 2 \\EFI\\FEDORA\\grubx64.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800); install one with grub,5 or later [shim starts it itself: .sbat required]"'
 SBAT_ADD_HISTORY="$FIXTURES_SRC/../../data/sbat-level-history.txt" SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
 expect "with the shipped history, a refusal says when the row was published and why" \
 	'has_line "Boot0002 fedora: stage 2 \\EFI\\FEDORA\\grubx64.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800; since SbatLevel 2025021800: GRUB flaws disclosed in February 2025); install one with grub,5 or later [shim starts it itself: .sbat required]"'
@@ -179,17 +179,17 @@ expect "a second stage not under \\EFI\\ (in that case) is its last component ne
 bootvar "$EV" 0001 1 debian '\EFI\debian\shimx64.efi' 'vmlinuz'
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
 expect "shim needs no .efi: a second stage it does not find cannot be followed, not the default loader" \
-	'[ "$RC" -eq 7 ] && has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\vmlinuz: cannot be followed: missing under $ESP"'
+	'[ "$RC" -eq 8 ] && has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\vmlinuz: cannot be followed: missing under $ESP"'
 bootvar "$EV" 0001 1 debian '\EFI\debian\shimx64.efi' "$(printf 'fe\tdora.efi')"
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
 expect "optional data that is no path cannot be followed" \
-	'[ "$RC" -eq 7 ] && has_line "Boot0001 debian [default]: stage 2 (its load options): cannot be followed: shim'"'"'s load options name no path it can open: control character in CHAR16 text in the optional data"'
+	'[ "$RC" -eq 8 ] && has_line "Boot0001 debian [default]: stage 2 (its load options): cannot be followed: shim'"'"'s load options name no path it can open: control character in CHAR16 text in the optional data"'
 bootvar "$EV" 0001 1 debian '\EFI\debian\shimx64.efi'
 
 rm -f -- "$ESP/EFI/debian/grubx64.efi"
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
-expect "a missing second stage cannot be followed, and does not make the path refused" \
-	'[ "$RC" -eq 7 ] && has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\grubx64.efi: cannot be followed: missing under $ESP"'
+expect "a missing second stage cannot be followed, and does not make the path refused: the default path is unknown, exit 8" \
+	'[ "$RC" -eq 8 ] && has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\grubx64.efi: cannot be followed: missing under $ESP"'
 grub "$ESP/EFI/debian/grubx64.efi" 5
 
 printf '\0\0\0\0\0' >"$ESP/EFI/debian/notashim.efi"
@@ -197,7 +197,7 @@ bootvar "$EV" 0004 1 loop '\EFI\debian\..\debian\shimx64.efi'
 order "$EV" BootOrder 0004 0001
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
 expect "a path with a .. component is not followed" \
-	'has_line "Boot0004 loop [default]: stage 1 \\EFI\\debian\\..\\debian\\shimx64.efi: cannot be followed: has a . or .. component under $ESP" && [ "$RC" -eq 7 ]'
+	'has_line "Boot0004 loop [default]: stage 1 \\EFI\\debian\\..\\debian\\shimx64.efi: cannot be followed: has a . or .. component under $ESP" && [ "$RC" -eq 8 ]'
 
 # ------------------------------------------------------------ JSON
 
@@ -206,7 +206,7 @@ if command -v python3 >/dev/null; then
 	SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP" --json
 	printf '%s' "$OUT" >"$T/out.json"
 	expect "--json: schema 1, one object per stage, the default marked, the exit status" \
-		'[ "$RC" -eq 7 ] && python3 -c "
+		'[ "$RC" -eq 8 ] && python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d[\"schema\"] == 1 and d[\"mode\"] == \"boot-paths\", d
@@ -217,7 +217,8 @@ assert first[\"verdict\"] == \"boots\", first
 fed = [x for x in s if x[\"entry\"] == \"Boot0002 fedora\" and x[\"stage\"] == 2][0]
 assert fed[\"verdict\"] == \"refused\" and fed[\"detail\"].startswith(\"grub,4 is below grub,5\"), fed
 assert [x[\"verdict\"] for x in s if x[\"entry\"] == \"Boot0003 old entry\"] == [\"inactive\"]
-assert d[\"default_refused\"] is False and d[\"other_refused\"] is True and d[\"exit_status\"] == 7, d
+assert d[\"default_refused\"] is False and d[\"other_refused\"] is True and d[\"exit_status\"] == 8, d
+assert d[\"default_unknown\"] is True and d[\"other_unknown\"] is False, d
 " "$T/out.json"'
 else
 	skip "JSON checks" "no python3"
@@ -241,7 +242,7 @@ cp -- "$ESP/EFI/debian/grubx64.efi" "$OESP/EFI/BOOT/grubx64.efi"
 SBAT_ADD_EFIVARFS="$OV" run --check-level next --esp "$OESP"
 BOOTED='Boot0002 UEFI QEMU HARDDISK QM00001  [booted this time] [default]'
 expect "OVMF's variables: the whole disk that booted (BootCurrent) is followed to \\EFI\\BOOT\\BOOTX64.EFI on --esp, and it is the default" \
-	'[ "$RC" -eq 0 ] && has_line "$BOOTED: stage 1 \\EFI\\BOOT\\BOOTX64.EFI: boots: shim, next boot enforces SbatLevel 2025021800" &&
+	'[ "$RC" -eq 8 ] && has_line "$BOOTED: stage 1 \\EFI\\BOOT\\BOOTX64.EFI: boots: shim, next boot enforces SbatLevel 2025021800" &&
 	 has_line "$BOOTED: stage 2 \\EFI\\BOOT\\grubx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required]"'
 expect "OVMF's variables: UiApp is an application the boot order never starts, and not the default" \
 	'has_line "Boot0000 UiApp: not governed by SBAT: an application (not LOAD_OPTION_CATEGORY_BOOT), started from a menu only"'
@@ -257,10 +258,10 @@ expect "OVMF's variables, grub,4 behind Debian shim 16.1 on the disk that booted
 cp -- "$ESP/EFI/debian/grubx64.efi" "$OESP/EFI/BOOT/fbx64.efi"
 SBAT_ADD_EFIVARFS="$OV" run --check-level next --esp "$OESP"
 expect "shim from \\EFI\\BOOT\\BOOTX64.EFI with fbx64.efi next to it: the second stage is the fallback, judged as shim judges it" \
-	'[ "$RC" -eq 0 ] && has_line "$BOOTED: stage 2 \\EFI\\BOOT\\fbx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required; shim'"'"'s fallback, run from the removable-media path: it makes boot entries from BOOT*.CSV and resets, and those entries are judged on the next boot]"'
+	'[ "$RC" -eq 9 ] && has_line "$BOOTED: stage 2 \\EFI\\BOOT\\fbx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required; shim'"'"'s fallback, run from the removable-media path: it makes boot entries from BOOT*.CSV and resets, and those entries are judged on the next boot]"'
 SBAT_ADD_EFIVARFS="$OV" run --check-level next
 expect "OVMF's variables without --esp: the disk that booted cannot be followed, and the line says why" \
-	'[ "$RC" -eq 0 ] && has_line "Boot0002 UEFI QEMU HARDDISK QM00001  [booted this time] [default]: stage 1 \\EFI\\BOOT\\BOOTX64.EFI: cannot be followed: the firmware starts \\EFI\\BOOT\\BOOTX64.EFI from this device; which ESP it holds the variables do not say (--esp is taken for the device this boot came from)"'
+	'[ "$RC" -eq 8 ] && has_line "Boot0002 UEFI QEMU HARDDISK QM00001  [booted this time] [default]: stage 1 \\EFI\\BOOT\\BOOTX64.EFI: cannot be followed: the firmware starts \\EFI\\BOOT\\BOOTX64.EFI from this device; which ESP it holds the variables do not say (--esp is taken for the device this boot came from)"'
 
 # SbatPolicy latest pending: shim's latest payload (grub.proxmox,2) revokes a
 # GRUB that its automatic one (and the stored level) let boot
@@ -274,7 +275,7 @@ bootvar "$PV" 0001 1 proxmox '\EFI\proxmox\shimx64.efi'
 order "$PV" BootOrder 0001
 SBAT_ADD_EFIVARFS="$PV" run --check-level next --esp "$PESP"
 expect "no SbatPolicy: a GRUB with grub.proxmox,1 boots under the automatic payload" \
-	'[ "$RC" -eq 0 ] && has_line "Boot0001 proxmox [default]: stage 2 \\EFI\\proxmox\\grubx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required]"'
+	'[ "$RC" -eq 8 ] && has_line "Boot0001 proxmox [default]: stage 2 \\EFI\\proxmox\\grubx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required]"'
 printf '\7\0\0\0\1' >"$PV/SbatPolicy-$SHIM_GUID"
 SBAT_ADD_EFIVARFS="$PV" run --check-level next --esp "$PESP"
 expect "SbatPolicy latest: refused by the latest payload, and the refusal says that withdrawing the pending request fixes it" \
@@ -359,6 +360,18 @@ expect "systemd-boot: Type #1 entries, newest first; without loader.conf the fir
 	 has_line "$SD \\6.1\\linux (entry debian-6.1.conf): boots: no .sbat, which this check lets pass $LOADIMAGE" &&
 	 [ "$(printf "%s\n" "$OUT" | grep -n "stage 3" | head -n 1 | grep -c "6.12")" -eq 1 ]'
 
+order "$SV" BootOrder 0001 0009
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP" --json
+expect "every stage of the default path followed: exit 0; a BootOrder number without its variable and a removable-media path with nothing there are skipped, as the firmware passes over them" \
+	'[ "$RC" -eq 0 ] && python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = {(x[\"entry\"], x[\"stage\"]): x[\"verdict\"] for x in d[\"stages\"]}
+assert v[(\"Boot0009\", 0)] == \"skipped\" and v[(\"removable media fallback\", 1)] == \"skipped\", v
+assert not d[\"default_unknown\"] and not d[\"other_unknown\"] and d[\"exit_status\"] == 0, d
+" "$T/out"'
+order "$SV" BootOrder 0001
+
 printf "$LINUX2" >"$SV/SbatLevelRT-$SHIM_GUID"
 SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP"
 expect "systemd-boot: the default entry's kernel with a revoked .sbat refuses the default path (exit 4), naming the row and the fix" \
@@ -415,8 +428,8 @@ SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP"
 expect "systemd-boot: UKIs (type #2) boot when their .sbat passes; one whose own kernel carries a revoked .sbat is refused; a UKI without .osrel and an entry whose kernel is missing are left out, refusing nothing" \
 	'[ "$RC" -eq 7 ] && has_line "$SD \\EFI\\Linux\\debian-uki.efi (UKI debian-uki.efi): boots: not revoked by SbatLevel 2099010100 $LOADIMAGE" &&
 	 has_line "$SD \\EFI\\Linux\\debian-uki-linux1.efi (UKI debian-uki-linux1.efi): refused: the kernel in its .linux section: linux,1 is below linux,2 (SbatLevel 2099010100); install one with linux,2 or later $LOADIMAGE" &&
-	 has_line "$SD \\EFI\\Linux\\no-osrel.efi (UKI no-osrel.efi): cannot be followed: no .osrel section, so systemd-boot does not list it" &&
-	 has_line "$SD \\6.12\\linux (entry debian-6.12.conf): cannot be followed: \\6.12\\linux is missing, so systemd-boot leaves the entry out of its menu" &&
+	 has_line "$SD \\EFI\\Linux\\no-osrel.efi (UKI no-osrel.efi): skipped: no .osrel section, so systemd-boot does not list it" &&
+	 has_line "$SD \\6.12\\linux (entry debian-6.12.conf): skipped: \\6.12\\linux is missing, so systemd-boot leaves the entry out of its menu" &&
 	 has_line "$SD \\6.1\\linux (entry debian-6.1.conf) [default entry]: boots: no .sbat, which this check lets pass $LOADIMAGE"'
 rm -f -- "$SESP/EFI/Linux/"*.efi
 kernel "$SESP/6.12/linux" 1
@@ -445,8 +458,8 @@ expect "systemd-boot: a malformed entry and loader.conf: one line each naming th
 	 has_line "$SD \\6.1\\linux (entry debian-6.1.conf and 1 more) [default entry]: boots: no .sbat, which this check lets pass $LOADIMAGE"'
 rm -f -- "$SESP/loader/entries/"*.conf
 SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP"
-expect "systemd-boot without entries: cannot be followed, and the path is not refused" \
-	'[ "$RC" -eq 0 ] && has_line "$SD \\loader\\entries: cannot be followed: systemd-boot finds no entries (no loader/entries/*.conf, no EFI/Linux/*.efi)"'
+expect "systemd-boot without entries: cannot be followed, so the default path is not known to boot (exit 8), and it is not refused" \
+	'[ "$RC" -eq 8 ] && has_line "$SD \\loader\\entries: cannot be followed: systemd-boot finds no entries (no loader/entries/*.conf, no EFI/Linux/*.efi)"'
 
 # ------------------------------------------------------------ stage 3: GRUB
 # shim -> GRUB (the fixture's stand-in: a "mods" section, given a .sbat) ->
@@ -494,7 +507,7 @@ rm -f -- "$GB/grub/grubenv"
 rm -f -- "$GB/vmlinuz-6.1.0-9-amd64"
 SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
 expect "GRUB: a missing kernel cannot be followed and refuses nothing" \
-	'[ "$RC" -eq 0 ] && has_line "$G /boot/vmlinuz-6.1.0-9-amd64 (menuentry '"'"'Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.1.0-9-amd64'"'"'): cannot be followed: /boot/vmlinuz-6.1.0-9-amd64 is missing"'
+	'[ "$RC" -eq 9 ] && has_line "$G /boot/vmlinuz-6.1.0-9-amd64 (menuentry '"'"'Advanced options for Debian GNU/Linux>Debian GNU/Linux, with Linux 6.1.0-9-amd64'"'"'): cannot be followed: /boot/vmlinuz-6.1.0-9-amd64 is missing"'
 
 kernel "$GB/vmlinuz-6.1.0-9-amd64" 1
 printf 'set timeout=5\nmenuentry "Debian, 6.1.0-9" {\n\tlinux /boot/vmlinuz-6.1.0-9-amd64 ro\n}\nmenuentry "broken {\n\tlinux /boot/vmlinuz-6.1.0-18-amd64\n}\n' >"$GB/grub/grub.cfg"
@@ -507,41 +520,41 @@ expect "GRUB: an unparsable line (a quote never closed) is named with its file a
 printf 'menuentry "Debian" {\n\tlinux /boot/vmlinuz-$kver ro\n}\nmenuentry "other disk" {\n\tlinux (hd1,gpt2)/vmlinuz\n}\n' >"$GB/grub/grub.cfg"
 SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
 expect "GRUB: kernel paths with unknown variables or firmware disk names cannot be followed; no timeout means GRUB waits, so no default entry" \
-	'[ "$RC" -eq 0 ] && has_line "$G /boot/vmlinuz-\$kver (menuentry '"'"'Debian'"'"'): cannot be followed: linux it uses a variable that this file does not set ($GB/grub/grub.cfg:2)" &&
+	'[ "$RC" -eq 8 ] && has_line "$G /boot/vmlinuz-\$kver (menuentry '"'"'Debian'"'"'): cannot be followed: linux it uses a variable that this file does not set ($GB/grub/grub.cfg:2)" &&
 	 has_line "$G (hd1,gpt2)/vmlinuz (menuentry '"'"'other disk'"'"'): cannot be followed: linux a device named by the firmware'"'"'s disk numbering, not by a file-system UUID ($GB/grub/grub.cfg:5)"'
 
 ln -s vmlinuz-6.1.0-18-amd64 "$GB/vmlinuz"
 printf 'set timeout=0\nmenuentry "link" {\n\tlinux /boot/vmlinuz\n}\n' >"$GB/grub/grub.cfg"
 SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
 expect "GRUB: a kernel that is a symbolic link is not followed" \
-	'[ "$RC" -eq 0 ] && has_line "$G /boot/vmlinuz (menuentry '"'"'link'"'"') [default entry]: cannot be followed: /boot/vmlinuz is a symbolic link"'
+	'[ "$RC" -eq 8 ] && has_line "$G /boot/vmlinuz (menuentry '"'"'link'"'"') [default entry]: cannot be followed: /boot/vmlinuz is a symbolic link"'
 rm -f -- "$GB/vmlinuz"
 
 printf 'set timeout=0\nconfigfile $prefix/grub.cfg\n' >"$GB/grub/grub.cfg"
 SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
 expect "GRUB: a grub.cfg that hands over to itself is a loop, said and not followed" \
-	'[ "$RC" -eq 0 ] && has_line "$G ($UUID)/boot/grub/grub.cfg: cannot be followed: a loop: $GB/grub/grub.cfg is read again"'
+	'[ "$RC" -eq 8 ] && has_line "$G ($UUID)/boot/grub/grub.cfg: cannot be followed: a loop: $GB/grub/grub.cfg is read again"'
 
 head -c 1100000 /dev/zero | tr '\0' '#' >"$GB/grub/grub.cfg"
 SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
 expect "GRUB: a grub.cfg over 1 MiB is refused with a line naming it; the report is still given" \
-	'[ "$RC" -eq 0 ] && [[ "$ERR" == *"$GB/grub/grub.cfg"* ]] &&
+	'[ "$RC" -eq 8 ] && [[ "$ERR" == *"$GB/grub/grub.cfg"* ]] &&
 	 has_line "$G ($UUID)/boot/grub/grub.cfg: cannot be followed: it cannot be read (see above)"'
 
 SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP"
 expect "GRUB without --boot: the file system of the search's UUID is not mounted here, and the line says to give --boot" \
-	'[ "$RC" -eq 0 ] && has_line "$G ($UUID)/boot/grub/grub.cfg: cannot be followed: the file system with UUID $UUID is not mounted (give --boot DIR)"'
+	'[ "$RC" -eq 8 ] && has_line "$G ($UUID)/boot/grub/grub.cfg: cannot be followed: the file system with UUID $UUID is not mounted (give --boot DIR)"'
 
 rm -f -- "$GESP/EFI/debian/grub.cfg"
 SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
 expect "GRUB without a grub.cfg next to it: cannot be followed, nothing refused" \
-	'[ "$RC" -eq 0 ] && has_line "$G \\EFI\\debian\\grub.cfg: cannot be followed: missing: GRUB finds no grub.cfg next to it"'
+	'[ "$RC" -eq 8 ] && has_line "$G \\EFI\\debian\\grub.cfg: cannot be followed: missing: GRUB finds no grub.cfg next to it"'
 
 "$SBAT_ADD" --file "$FIX/efi-x86_64.efi" --csv "$T/sd.csv" --output "$GESP/EFI/debian/other.efi" >/dev/null 2>&1
 bootvar "$GV" 0001 1 debian '\EFI\debian\shimx64.efi' 'other.efi'
 SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP"
 expect "a second stage that is neither systemd-boot nor GRUB: stage 3 cannot be followed" \
-	'[ "$RC" -eq 0 ] && has_line "$G \\EFI\\debian\\other.efi: cannot be followed: neither systemd-boot nor GRUB, so what it starts next is not known from the files"'
+	'[ "$RC" -eq 8 ] && has_line "$G \\EFI\\debian\\other.efi: cannot be followed: neither systemd-boot nor GRUB, so what it starts next is not known from the files"'
 
 run --check-level running --boot "$GB" "$ESP/EFI/debian/grubx64.efi"
 expect "--boot and --xbootldr go with next only" '[ "$RC" -eq 2 ] && err_has "--boot goes with --check-level next"'

@@ -78,9 +78,13 @@ judge_boot_paths() {
 	check "... and it is the default path" grep -qF '[default]' <<<"$line1"
 	check "... stage 3, the entry systemd-boot booted (vm.conf, its loader.conf default): boots, checked as shim checks what comes through its LoadImage hook" \
 		grep -qF 'boots: no .sbat, which this check lets pass [systemd-boot starts it with LoadImage, which shim hooks: a missing .sbat passes]' <<<"$line3"
-	check "... exit 0: no path refused (paths-rc $(sed -n 's/^paths-rc //p' "$W/efivars-sb.txt"))" \
-		grep -qx 'paths-rc 0' "$W/efivars-sb.txt"
+	# 9 when another option (a DVD drive, the network) cannot be followed
+	check "... exit 0 or 9: no path refused, the default one followed to the end (paths-rc $(sed -n 's/^paths-rc //p' "$W/efivars-sb.txt"))" \
+		grep -qxE 'paths-rc (0|9)' "$W/efivars-sb.txt"
 	sed -n 's/^paths-json: //p' "$W/efivars-sb.txt" >"$W/paths.json"
+	check "... the JSON report: nothing refused, the default path not unknown" python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert not d["default_refused"] and not d["other_refused"] and not d["default_unknown"], d' "$W/paths.json"
 	json=$(python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print(" ".join(s["verdict"] for s in d["stages"] if "[booted this time]" in s["entry"]))' "$W/paths.json" 2>&1)
