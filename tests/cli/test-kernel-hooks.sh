@@ -11,8 +11,13 @@
 # MACHINE_ID), together with the system's 90-loaderentry.install, which
 # copies the kernel to the entry directory. Without kernel-install the
 # plugin is called the way kernel-install calls it (same arguments and
-# KERNEL_INSTALL_* variables). The hook runs under run-parts(8) as Debian's
-# kernel packages run /etc/kernel/postinst.d, or directly without run-parts.
+# KERNEL_INSTALL_* variables). The uki layout runs with stand-ins for
+# 60-ukify.install and 90-uki-copy.install (a fixed UKI into the staging
+# area, then into BOOT_ROOT/EFI/Linux). A target that may not be written is
+# a wrapper that fails as sbat-add does, and, as root on a file system with
+# the attribute, a real immutable file. The hook runs under run-parts(8) as
+# Debian's kernel packages run /etc/kernel/postinst.d, or directly without
+# run-parts.
 #
 # Environment (set by meson): SBAT_ADD, GEN_FIXTURES, FIXTURES_SRC, and
 # KERNEL_INSTALL_PLUGIN and KERNEL_POSTINST_HOOK, the configured scripts.
@@ -50,7 +55,11 @@ logged() {
 }
 # quiet: the last run printed nothing from sbat-add's scripts
 quiet() {
-	! grep -q '50-sbat-add' "$T/log"
+	! grep -q '[0-9]-sbat-add' "$T/log"
+}
+# said_once: the last run printed exactly one line from sbat-add's scripts
+said_once() {
+	test "$(grep -c '[0-9]-sbat-add' "$T/log")" = 1
 }
 
 FIX="$T/fixtures"
@@ -307,28 +316,40 @@ PLUGIN90="$T/ki/plugins/90-sbat-add.install"
 cp -- "$KERNEL_INSTALL_PLUGIN" "$PLUGIN90"
 chmod 0755 -- "$PLUGIN90"
 
-# ki_add_after VERSION IMAGE [LAYOUT]: install IMAGE, the plugin after 90-loaderentry.install
+# ki_add_after VERSION IMAGE [LAYOUT [OPTION]]: install IMAGE, the plugin after
+# 90-loaderentry.install, between $UKIFY and $UKICOPY when they are set (the
+# UKI generator and 90-uki-copy.install); OPTION for kernel-install (-v)
 ki_add_after() {
 	local version="$1" image="$2" layout="${3:-bls}" staging
 	RC=0
 	printf 'layout=%s\n' "$layout" >"$CONF/install.conf"
 	if [ "$KI" != none ]; then
-		KERNEL_INSTALL_PLUGINS="$LOADERENTRY $PLUGIN90" KERNEL_INSTALL_CONF_ROOT="$CONF" \
+		KERNEL_INSTALL_PLUGINS="${UKIFY:-} $LOADERENTRY $PLUGIN90 ${UKICOPY:-}" KERNEL_INSTALL_CONF_ROOT="$CONF" \
 			BOOT_ROOT="$BOOT" MACHINE_ID="$MACHINE_ID" \
-			"$KI" add "$version" "$image" >"$T/log" 2>&1 || RC=$?
+			"$KI" ${4:+"$4"} add "$version" "$image" >"$T/log" 2>&1 || RC=$?
 	else
 		staging=$(mktemp -d "$T/staging.XXXXXX")
 		mkdir -p "$BOOT/$MACHINE_ID/$version"
 		[ "$layout" != bls ] || cp -- "$image" "$BOOT/$MACHINE_ID/$version/linux"
+		[ -z "${UKIFY:-}" ] || KERNEL_INSTALL_LAYOUT="$layout" KERNEL_INSTALL_STAGING_AREA="$staging" \
+			"$UKIFY" add "$version" "$BOOT/$MACHINE_ID/$version" "$image"
 		KERNEL_INSTALL_MACHINE_ID="$MACHINE_ID" KERNEL_INSTALL_ENTRY_TOKEN="$MACHINE_ID" \
 			KERNEL_INSTALL_BOOT_ROOT="$BOOT" KERNEL_INSTALL_LAYOUT="$layout" \
 			KERNEL_INSTALL_INITRD_GENERATOR="" KERNEL_INSTALL_STAGING_AREA="$staging" \
 			KERNEL_INSTALL_VERBOSE="${KERNEL_INSTALL_VERBOSE:-0}" KERNEL_INSTALL_CONF_ROOT="$CONF" \
 			"$PLUGIN90" add "$version" "$BOOT/$MACHINE_ID/$version" "$image" >"$T/log" 2>&1 || RC=$?
+		[ "$RC" -ne 0 ] || [ -z "${UKICOPY:-}" ] ||
+			KERNEL_INSTALL_LAYOUT="$layout" KERNEL_INSTALL_STAGING_AREA="$staging" \
+				KERNEL_INSTALL_BOOT_ROOT="$BOOT" KERNEL_INSTALL_ENTRY_TOKEN="$MACHINE_ID" \
+				"$UKICOPY" add "$version" "$BOOT/$MACHINE_ID/$version" "$image" || RC=$?
 		rm -rf -- "$staging"
 	fi
 	printf 'layout=bls\n' >"$CONF/install.conf"
 }
+
+# kernel-install's option for KERNEL_INSTALL_VERBOSE=1 (which the direct call sets itself)
+KI_V=-v
+[ "$KI" != none ] || KI_V=""
 
 img="$T/ki/src/vmlinuz-6.1.0-default"
 cp -- "$KERNEL" "$img"
@@ -345,8 +366,10 @@ cp -- "$KERNEL" "$img"
 ki_add_after 6.1.0-other "$img" other
 check "layout other (the loader reads the packaged file): exits 0" test "$RC" = 0
 check "layout other: the packaged image is byte-identical" cmp -s "$img" "$KERNEL"
-check "layout other: the message says why and names edit=image" \
-	eval 'logged "reads $img itself" && logged "edit=image in $CONF/sbat-add.conf"'
+check "layout other: nothing to do by design, so nothing is printed" quiet
+KERNEL_INSTALL_VERBOSE=1 ki_add_after 6.1.0-other "$img" other "$KI_V"
+check "layout other, kernel-install -v: the message says why and names edit=image" \
+	eval 'test "$RC" = 0 && logged "reads $img itself" && logged "edit=image in $CONF/sbat-add.conf"'
 
 printf '# edit the packaged image too\nedit = image\n' >"$CONF/sbat-add.conf"
 img="$T/ki/src/vmlinuz-6.1.0-image"
@@ -397,8 +420,96 @@ img="$T/ki/src/vmlinuz-6.1.0-ro"
 cp -- "$KERNEL" "$img"
 SBAT_ADD="$T/ro-sbat-add" ki_add_after 6.1.0-ro "$img"
 check "read-only target: kernel-install add exits 0" test "$RC" = 0
-check "read-only target: the message says it cannot be written and the kernel goes without the CSV" \
-	logged "cannot be written (read-only file system?): kernel 6.1.0-ro is installed without $CONF/sbat.csv"
+check "read-only target: the message says it is on a read-only file system and the kernel goes without the CSV" \
+	logged "$(installed 6.1.0-ro) is on a read-only file system: kernel 6.1.0-ro is installed without $CONF/sbat.csv"
+
+# a target sbat-add may not write (EACCES, EPERM) is not a read-only file
+# system: the installation stops, the message names the file and the reason
+for reason in 'Permission denied' 'Operation not permitted'; do
+	cat >"$T/denied-sbat-add" <<EOS
+#!/bin/sh
+case " \$* " in
+*" --file "*) echo "sbat-add: \$2: cannot create a temporary file next to it: $reason" >&2; exit 1 ;;
+esac
+exec "$SBAT_ADD" "\$@"
+EOS
+	chmod 0755 -- "$T/denied-sbat-add"
+	img="$T/ki/src/vmlinuz-6.1.0-denied"
+	cp -- "$KERNEL" "$img"
+	SBAT_ADD="$T/denied-sbat-add" ki_add_after 6.1.0-denied "$img"
+	check "target not writable ($reason): kernel-install add fails" test "$RC" -ne 0
+	check "target not writable ($reason): the message names the file and the reason, not a read-only file system" \
+		eval 'logged "$(installed 6.1.0-denied) cannot be written ($reason" && ! logged "read-only file system"'
+	check "target not writable ($reason): the packaged image is byte-identical" cmp -s "$img" "$KERNEL"
+done
+
+# ------------------------------------------------------------- layout uki
+
+# kernel-install's layout=uki: 60-ukify.install builds the UKI from
+# KERNEL_IMAGE in the staging area before this plugin, 90-uki-copy.install
+# installs it after; stand-ins for both, named as systemd names them
+UKIFY="$T/ki/plugins/60-ukify.install"
+UKICOPY="$T/ki/plugins/90-uki-copy.install"
+cat >"$UKIFY" <<EOS
+#!/bin/sh
+[ "\$1" = add ] && [ "\$KERNEL_INSTALL_LAYOUT" = uki ] || exit 0
+cp -- "$UKI" "\$KERNEL_INSTALL_STAGING_AREA/uki.efi"
+EOS
+cat >"$UKICOPY" <<'EOS'
+#!/bin/sh
+[ "$1" = add ] && [ "$KERNEL_INSTALL_LAYOUT" = uki ] || exit 0
+src=$KERNEL_INSTALL_STAGING_AREA/uki.efi
+[ -f "$src" ] || src=$4
+mkdir -p "$KERNEL_INSTALL_BOOT_ROOT/EFI/Linux"
+cp -- "$src" "$KERNEL_INSTALL_BOOT_ROOT/EFI/Linux/$KERNEL_INSTALL_ENTRY_TOKEN-$2.efi"
+EOS
+chmod 0755 -- "$UKIFY" "$UKICOPY"
+check "the plugin sorts after 60-ukify.install and 90-loaderentry.install, before 90-uki-copy.install" \
+	test "$(printf '%s\n' 90-uki-copy.install "${KERNEL_INSTALL_PLUGIN##*/}" 90-loaderentry.install 60-ukify.install |
+		LC_ALL=C sort | tr '\n' ' ')" = "60-ukify.install 90-loaderentry.install ${KERNEL_INSTALL_PLUGIN##*/} 90-uki-copy.install "
+
+# installed_uki VERSION: the UKI the boot loader reads
+installed_uki() {
+	printf '%s\n' "$BOOT/EFI/Linux/$MACHINE_ID-$1.efi"
+}
+img="$T/ki/src/vmlinuz-6.1.0-ukify"
+cp -- "$KERNEL" "$img"
+ki_add_after 6.1.0-ukify "$img" uki
+check "layout uki (ukify): kernel-install add exits 0" test "$RC" = 0
+check "layout uki (ukify): one line says the UKI is not edited and how ukify adds the CSV" \
+	eval 'said_once && logged "layout=uki: " && logged "SBAT=@$CONF/sbat.csv"'
+check "layout uki (ukify): the kernel image and the installed UKI are byte-identical" \
+	eval 'cmp -s "$img" "$KERNEL" && cmp -s "$(installed_uki 6.1.0-ukify)" "$UKI"'
+printf 'edit=image\n' >"$CONF/sbat-add.conf"
+ki_add_after 6.1.0-ukify "$img" uki
+check "layout uki, edit=image: exits 0, one line, the kernel image (ukify's input, already read) byte-identical" \
+	eval 'test "$RC" = 0 && said_once && logged "layout=uki: " && cmp -s "$img" "$KERNEL"'
+rm -f -- "$CONF/sbat-add.conf"
+# ukify told to add the CSV (SBAT= in uki.conf): nothing left to say
+printf '[UKI]\nSBAT = @%s\n' "$CONF/sbat.csv" >"$CONF/uki.conf"
+ki_add_after 6.1.0-ukify "$img" uki
+check "layout uki, uki.conf has SBAT=@sbat.csv: exits 0 and prints nothing" eval 'test "$RC" = 0 && quiet'
+KERNEL_INSTALL_VERBOSE=1 ki_add_after 6.1.0-ukify "$img" uki "$KI_V"
+check "layout uki, uki.conf has SBAT=@sbat.csv, verbose: says ukify adds it" \
+	eval 'test "$RC" = 0 && logged "layout=uki: ukify adds $CONF/sbat.csv"'
+rm -f -- "$CONF/uki.conf"
+img="$T/ki/src/vmlinuz-6.1.0-givenuki.efi"
+cp -- "$UKI" "$img"
+UKIFY="" ki_add_after 6.1.0-givenuki "$img" uki
+check "layout uki, KERNEL_IMAGE a UKI: exits 0, one line says it is left alone" \
+	eval 'test "$RC" = 0 && said_once && logged "$img is a unified kernel image"'
+check "layout uki, KERNEL_IMAGE a UKI: it is installed byte-identical" \
+	eval 'cmp -s "$img" "$UKI" && cmp -s "$(installed_uki 6.1.0-givenuki)" "$UKI"'
+UKIFY="" UKICOPY=""
+
+# the plugin run before 90-loaderentry.install in the default mode: there
+# is no copy to edit yet, which is said
+img="$T/ki/src/vmlinuz-6.1.0-early"
+cp -- "$KERNEL" "$img"
+SBAT_ADD_EDIT=boot-copy ki_add 6.1.0-early "$img"
+check "layout bls, plugin before 90-loaderentry.install: exits 0, one line says the kernel goes without the CSV" \
+	eval 'test "$RC" = 0 && said_once && logged "this plugin must sort after 90-loaderentry.install"'
+check "layout bls, plugin before 90-loaderentry.install: the packaged image is byte-identical" cmp -s "$img" "$KERNEL"
 
 # the Debian hook: /boot/vmlinuz-VERSION is dpkg's, and GRUB reads it itself
 export SBAT_ADD_CSV="$T/sbat.csv"
@@ -407,7 +518,35 @@ cp -- "$KERNEL" "$img"
 postinst 6.1.0-hook-default "$img"
 check "hook, default: exits 0" test "$RC" = 0
 check "hook, default: the packaged image is byte-identical (dpkg --verify stays quiet)" cmp -s "$img" "$KERNEL"
-check "hook, default: the message says how to choose editing it" \
-	eval 'logged "50-sbat-add: the boot loader reads $img itself" && logged "edit=image"'
+check "hook, default: nothing to do by design (GRUB reads the packaged file), so nothing is printed" quiet
+SBAT_ADD_VERBOSE=1 postinst 6.1.0-hook-default "$img"
+check "hook, default, SBAT_ADD_VERBOSE=1: the message says how to choose editing it" \
+	eval 'test "$RC" = 0 && logged "50-sbat-add: the boot loader reads $img itself" && logged "edit=image"'
+export SBAT_ADD_CONF="$T/sbat-add.conf"
+printf 'verbose = yes\n' >"$SBAT_ADD_CONF"
+postinst 6.1.0-hook-default "$img"
+check "hook, default, verbose=yes in sbat-add.conf: the message says how to choose editing it" \
+	eval 'test "$RC" = 0 && logged "50-sbat-add: the boot loader reads $img itself"'
+printf 'verbose=loud\n' >"$SBAT_ADD_CONF"
+postinst 6.1.0-hook-default "$img"
+check "hook, verbose=loud in sbat-add.conf: the installation stops with a message naming it" \
+	eval 'test "$RC" -ne 0 && logged "sbat-add.conf: verbose=loud: expected verbose=yes or verbose=no"'
+rm -f -- "$SBAT_ADD_CONF"
+check "hook, default: the packaged image is still byte-identical" cmp -s "$img" "$KERNEL"
+
+# an immutable file (chattr +i) cannot be written, even by root: the hook
+# says why and stops the installation (edit=image: /boot/vmlinuz is edited)
+img="$T/boot/vmlinuz-6.1.0-immutable"
+cp -- "$KERNEL" "$img"
+if [ "$(id -u)" = 0 ] && chattr +i -- "$img" 2>/dev/null; then
+	SBAT_ADD_EDIT=image postinst 6.1.0-immutable "$img"
+	chattr -i -- "$img"
+	check "hook, immutable kernel (chattr +i): exits non-zero" test "$RC" -ne 0
+	check "hook, immutable kernel: the message names the file and the reason" \
+		eval 'logged "50-sbat-add: $img cannot be written (Operation not permitted" && ! logged "read-only file system"'
+	check "hook, immutable kernel: the image is byte-identical" cmp -s "$img" "$KERNEL"
+else
+	skip "hook, immutable kernel (chattr +i)" "not root, or the file system has no immutable attribute"
+fi
 
 finish
