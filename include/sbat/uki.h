@@ -23,7 +23,7 @@ extern "C" {
  * then VirtualSize bytes of its contents as loaded (SizeOfRawData bytes
  * from the file, zeros past them). Which sections count, and how they are
  * found in the section table, depends on the stub's version (see the
- * manual page, "UKIS AND TPM-SEALED SECRETS"). Later, systemd measures one
+ * manual page sbat-add-boot(7)). Later, systemd measures one
  * word per boot phase into PCR 11; a `.pcrsig` section holds signatures
  * over the PCR 11 values of those phases.
  */

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Copyright 2026 The sbat-add authors
 # test-install-layout.sh - what meson install puts where, as a packager
-# finds it: the command, its manual page, the kernel hooks under the names
+# finds it: the command, its manual pages, the kernel hooks under the names
 # kernel-install and run-parts sort, the completions in directories bash
 # and zsh search, and README, NEWS and an example sbat.csv under the
 # documentation directory.
@@ -38,6 +38,8 @@ installed() {
 }
 check "the command is in PREFIX/bin" installed "^$prefix/bin/sbat-add\$"
 check "the manual page is installed" installed "/man/man1/sbat-add\\.1\$"
+check "the boot rules' manual page is installed in section 7" installed "/man/man7/sbat-add-boot\\.7\$"
+check "the library's manual page is installed in section 3" installed "/man/man3/libsbat\\.3\$"
 check "the kernel-install plugin sorts after 90-loaderentry.install: 90-sbat-add.install" \
 	installed "/kernel/install\\.d/90-sbat-add\\.install\$"
 check "the Debian kernel hook is postinst.d/50-sbat-add" installed "/kernel/postinst\\.d/50-sbat-add\$"

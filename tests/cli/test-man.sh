@@ -2,12 +2,21 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Copyright 2026 The sbat-add authors
 #
-# test-man.sh MANPAGE - the manual page passes `mandoc -Tlint` and renders
-# without warnings through man-db (`man --warnings`, when installed).
+# test-man.sh SBAT-ADD.1 SBAT-ADD-BOOT.7 LIBSBAT.3 - the manual pages, as
+# built: the command's, the rules of --check-level next (will the machine
+# still boot) and the library's. Each exists, its .TH names it, it passes
+# `mandoc -Tlint` (warnings and style messages too) and renders without
+# warnings through man-db (`man --warnings`, when installed), and its SEE
+# ALSO names the other two. sbat-add(1) stays a command reference: at most
+# 2600 lines, one ENVIRONMENT section, a SYNOPSIS naming every edit option.
 # Exits 77 (skipped) without mandoc.
 
 set -u
-page=${1:?usage: test-man.sh MANPAGE}
+if [ "$#" -ne 3 ]; then
+	echo "usage: test-man.sh SBAT-ADD.1 SBAT-ADD-BOOT.7 LIBSBAT.3" >&2
+	exit 2
+fi
+command_page=$1
 
 if ! command -v mandoc >/dev/null 2>&1; then
 	echo "SKIP: mandoc is not installed (Debian: apt-get install mandoc)"
@@ -15,44 +24,80 @@ if ! command -v mandoc >/dev/null 2>&1; then
 fi
 
 status=0
-out=$(mandoc -Tlint -W style "$page" 2>&1)
-rc=$?
-if [ "$rc" -eq 0 ] && [ -z "$out" ]; then
-	echo "ok - mandoc -Tlint: no messages"
-else
-	echo "FAIL - mandoc -Tlint (exit $rc):"
-	printf '%s\n' "$out"
+pass() {
+	echo "ok - $1"
+}
+fail() {
+	echo "FAIL - $1"
 	status=1
-fi
+}
 
-if command -v man >/dev/null 2>&1 && man --help 2>&1 | grep -q -- '--warnings'; then
-	out=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -E UTF-8 -l "$page" 2>&1 >/dev/null)
+# the page's name and section from its file name: sbat-add-boot.7 -> SBAT-ADD-BOOT 7
+for page in "$@"; do
+	base=${page##*/}
+	if [ ! -r "$page" ]; then
+		fail "$base: not readable: $page"
+		continue
+	fi
+	title=$(printf '%s\n' "${base%.*}" | tr '[:lower:]' '[:upper:]')
+	if grep -q "^\\.TH $title ${base##*.} " "$page"; then
+		pass "$base: .TH $title ${base##*.}"
+	else
+		fail "$base: no .TH $title ${base##*.} line"
+	fi
+	out=$(mandoc -Tlint -W style "$page" 2>&1)
 	rc=$?
 	if [ "$rc" -eq 0 ] && [ -z "$out" ]; then
-		echo "ok - man --warnings: no warnings"
+		pass "$base: mandoc -Tlint: no messages"
 	else
-		echo "FAIL - man --warnings (exit $rc):"
+		fail "$base: mandoc -Tlint (exit $rc):"
 		printf '%s\n' "$out"
-		status=1
 	fi
+	if command -v man >/dev/null 2>&1 && man --help 2>&1 | grep -q -- '--warnings'; then
+		out=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -E UTF-8 -l "$page" 2>&1 >/dev/null)
+		rc=$?
+		if [ "$rc" -eq 0 ] && [ -z "$out" ]; then
+			pass "$base: man --warnings: no warnings"
+		else
+			fail "$base: man --warnings (exit $rc):"
+			printf '%s\n' "$out"
+		fi
+	else
+		echo "man-db is not installed: man --warnings not run on $base"
+	fi
+	# SEE ALSO names the other pages, as .BR NAME (SECTION)
+	see_also=$(sed -n '/^\.SH SEE ALSO/,/^\.SH /p' "$page" | sed 's/\\-/-/g')
+	for other in "$@"; do
+		[ "$other" = "$page" ] && continue
+		o=${other##*/}
+		if printf '%s\n' "$see_also" | grep -q "^\\.BR ${o%.*} (${o##*.})"; then
+			pass "$base: SEE ALSO names ${o%.*}(${o##*.})"
+		else
+			fail "$base: SEE ALSO does not name ${o%.*}(${o##*.})"
+		fi
+	done
+done
+
+# sbat-add(1) is the command reference; the rules of a boot are sbat-add-boot(7)
+lines=$(wc -l <"$command_page")
+if [ "$lines" -le 2600 ]; then
+	pass "sbat-add.1 has $lines lines (at most 2600)"
 else
-	echo "man-db is not installed: man --warnings not run"
+	fail "sbat-add.1 has $lines lines, more than 2600: the rules of a boot go to sbat-add-boot(7)"
 fi
 # one ENVIRONMENT section; the SYNOPSIS names every edit option
-n=$(grep -c '^\.SH ENVIRONMENT' "$page")
+n=$(grep -c '^\.SH ENVIRONMENT' "$command_page")
 if [ "$n" -eq 1 ]; then
-	echo "ok - one ENVIRONMENT section"
+	pass "one ENVIRONMENT section"
 else
-	echo "FAIL - $n ENVIRONMENT sections"
-	status=1
+	fail "$n ENVIRONMENT sections"
 fi
-synopsis=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH /p' "$page")
+synopsis=$(sed -n '/^\.SH SYNOPSIS/,/^\.SH /p' "$command_page")
 for opt in quiet 'no\-sync' relocate 'lock\-timeout' 'level\-payload'; do
 	if printf '%s\n' "$synopsis" | grep -qF -- "\\-\\-$opt"; then
-		echo "ok - SYNOPSIS names --$opt"
+		pass "SYNOPSIS names --$opt"
 	else
-		echo "FAIL - SYNOPSIS does not name --$opt"
-		status=1
+		fail "SYNOPSIS does not name --$opt"
 	fi
 done
 exit "$status"

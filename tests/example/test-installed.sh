@@ -11,7 +11,8 @@
 # default_library asks for.
 #
 # Environment (set by meson): BUILD_ROOT, EXAMPLE, EXAMPLE_CXX, GEN_FIXTURES,
-# CC, CXX (empty: no C++ compiler), DEFAULT_LIBRARY.
+# CC, CXX (empty: no C++ compiler), DEFAULT_LIBRARY, MAN_LIBSBAT (the built
+# libsbat.3, whose example program is compiled and run too).
 # Skipped (a TAP plan of 1..0) when no C compiler or pkg-config is there.
 set -u
 
@@ -66,6 +67,23 @@ if [ -e "$libdir/libsbat.a" ]; then
 else
 	check "the installed-library example reports an image without .sbat (exit 3)" quiet \
 		sh -c "LD_LIBRARY_PATH=$libdir $T/show-shared $T/fx/efi-x86_64.efi >/dev/null; test \$? -eq 3"
+fi
+
+# the program of libsbat(3)'s EXAMPLES, as the page prints it: an edit in place
+if [ -n "${MAN_LIBSBAT:-}" ]; then
+	sed -n '/^\.SH EXAMPLES/,/^\.SH /p' "$MAN_LIBSBAT" | sed -n '/^\.EX$/,/^\.EE$/p' | sed '1d;$d' |
+		sed -e 's/\\e/\\/g' -e 's/\\-/-/g' >"$T/add-sbat.c"
+	check "libsbat(3) has an example program" quiet grep -q 'main(int argc' "$T/add-sbat.c"
+	check "the example of libsbat(3) compiles against the installed library (C99, all warnings, pedantic)" quiet \
+		sh -c "$CC -std=c99 -Wall -Wextra -Wpedantic -Werror $T/add-sbat.c \$(pkg-config --cflags --libs sbat) -o $T/add-sbat"
+	cp "$T/fx/efi-x86_64.efi" "$T/man-example.efi"
+	check "... adds a .sbat in place" quiet \
+		sh -c "LD_LIBRARY_PATH=$libdir $T/add-sbat $T/man-example.efi | grep -q ': insert\$' &&
+		LD_LIBRARY_PATH=$libdir $T/show-shared $T/man-example.efi | grep -q '^  example 1\$'"
+	check "... and leaves an image that has it unchanged" quiet \
+		sh -c "LD_LIBRARY_PATH=$libdir $T/add-sbat $T/man-example.efi | grep -q ': unchanged\$'"
+else
+	skip "the example of libsbat(3)" "MAN_LIBSBAT is not set"
 fi
 
 # C++: the headers' extern "C" blocks make the names link
