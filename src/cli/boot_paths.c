@@ -718,12 +718,18 @@ cli_run_boot_paths(const cli_opts *o)
 {
 	uint16_t order[MAX_OPTIONS], next_num[1];
 	size_t n_order = 0, n_next = 0, n_current = 0, i, j;
+	struct stat st;
 	int status;
 	walk w;
 
 	memset(&w, 0, sizeof(w));
 	w.o = o;
 	w.efivarfs = cli_efivarfs_dir();
+	if (stat(w.efivarfs, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		cli_message(w.efivarfs, "no UEFI variables: the machine was not booted through UEFI, or efivarfs is "
+		                        "not mounted; its boot paths are not known");
+		return EXIT_NO_LEVEL;
+	}
 	status = read_numbers(&w, "BootNext-" CLI_EFI_GLOBAL_GUID, 1, next_num, &n_next);
 	if (status == EXIT_OK)
 		status = read_numbers(&w, "BootOrder-" CLI_EFI_GLOBAL_GUID, MAX_OPTIONS, order, &n_order);
@@ -738,6 +744,12 @@ cli_run_boot_paths(const cli_opts *o)
 	w.before_current = w.has_current && i < n_order;
 	if (o->json)
 		fputs("{\n  \"schema\": 1,\n  \"mode\": \"boot-paths\",\n  \"stages\": [\n", stdout);
+	if (!n_next && !n_order)
+		cli_stage_line(
+		    &w, "BootOrder", 1, 0, NULL,
+		    "cannot be followed: neither BootOrder nor BootNext is set, so the firmware makes its own "
+		    "boot options",
+		    NULL);
 	if (n_next)
 		follow_option(&w, next_num[0], 1);
 	for (i = 0; i < n_order; i++) {

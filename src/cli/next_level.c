@@ -243,6 +243,13 @@ load_variables(cli_next *n, sbat_next_inputs *in)
 		status = cli_efivar_read(n->efivarfs, SBAT_LEVEL_EFIVAR_NAME, &n->current_buf, &len);
 	if (status != EXIT_OK)
 		return status;
+	if (n->secure_boot_var < 0) {
+		/* every UEFI 2.3.1 firmware has it: without it the variables are not this machine's */
+		cli_message(n->efivarfs,
+		            "no SecureBoot variable: whether shim checks SBAT at the next boot is not known (the "
+		            "machine was not booted through UEFI, or efivarfs is not mounted)");
+		return EXIT_NO_LEVEL;
+	}
 	in->secure_boot = n->secure_boot_var == 1 && n->setup_mode_var != 1;
 	in->policy = policy < 0 ? SBAT_POLICY_ABSENT : policy;
 	if (n->current_buf) {

@@ -156,6 +156,19 @@ expect "Windows Boot Manager is not governed by SBAT; an inactive option is skip
 expect "the removable-media fallback: its grub has no .sbat, which shim refuses" \
 	'has_line "removable media fallback: stage 2 \\EFI\\BOOT\\grubx64.efi: refused: no .sbat, which shim requires of what it starts itself [shim starts it itself: .sbat required]"'
 
+SBAT_ADD_EFIVARFS="$T/no-such-efivarfs" run --check-level next --esp "$ESP"
+expect "no efivarfs: the boot paths are not known, exit 6 (not an empty report and exit 0)" \
+	'[ "$RC" -eq 6 ] && [ -z "$OUT" ] && [[ "$ERR" == "sbat-add: $T/no-such-efivarfs: no UEFI variables:"* ]]'
+mkdir -p -- "$T/efivars-bare"
+SBAT_ADD_EFIVARFS="$T/efivars-bare" run --check-level next
+expect "neither BootOrder nor BootNext: the default path is not known, exit 8" \
+	'[ "$RC" -eq 8 ] && has_line "BootOrder [default]: cannot be followed: neither BootOrder nor BootNext is set, so the firmware makes its own boot options"'
+cp -- "$EV"/Boot0001-* "$EV"/BootOrder-* "$T/efivars-bare/"
+SBAT_ADD_EFIVARFS="$T/efivars-bare" run --check-level next --esp "$ESP"
+expect "no SecureBoot variable: shim's stage is not known (not taken as Secure Boot off, where nothing is refused), exit 8" \
+	'[ "$RC" -eq 8 ] && has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: cannot be followed: shim'"'"'s inputs do not read (see above)" &&
+	 [[ "$ERR" == *"no SecureBoot variable: whether shim checks SBAT at the next boot is not known"* ]]'
+
 order "$EV" BootNext 0002
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
 expect "BootNext is the default path: refused is exit 4, and it is listed once" \

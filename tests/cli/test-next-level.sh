@@ -203,6 +203,14 @@ expect "SecureBoot of the wrong size: one line naming the variable and the offse
 	'[ "$RC" -eq 1 ] && [ "$ERR" = "sbat-add: SecureBoot-$EFI_GUID: expected 1 data byte at offset 4, found 2" ]'
 
 machine "$EV" 1 - "$L2024"
+rm -f -- "$EV/SecureBoot-$EFI_GUID"
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" "$IMG/grub3.efi"
+expect "no SecureBoot variable: whether shim checks SBAT is not known, so nothing is judged (exit 6), not taken as Secure Boot off" \
+	'[ "$RC" -eq 6 ] && [ -z "$OUT" ] && [[ "$ERR" == "sbat-add: $EV: no SecureBoot variable: whether shim checks SBAT at the next boot is not known"* ]]'
+SBAT_ADD_EFIVARFS="$T/no-such-efivarfs" run --check-level "next:$SHIM" "$IMG/grub3.efi"
+expect "no efivarfs at all: exit 6 too" '[ "$RC" -eq 6 ] && [ -z "$OUT" ]'
+
+machine "$EV" 1 - "$L2024"
 printf '\7\0' >"$EV/SbatLevelRT-$SHIM_GUID"
 SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" "$IMG/grub5.efi"
 expect "SbatLevelRT shorter than its attributes: named, with the offset" \
