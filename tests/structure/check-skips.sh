@@ -7,11 +7,15 @@
 # meson. tests/unit/test-util.h's run_group() exits 77 (meson's SKIP) then,
 # and prints the count. This runs tests/unit/skip-probe.c, whose tests
 # skip, pass or fail as asked, and checks that every unit test ends
-# through run_group().
-# Usage: check-skips.sh SKIP-PROBE UNIT-TEST-DIR
+# through run_group(). And a TAP script skips with its plan "1..0 # SKIP"
+# and exit 0: meson's TAP parser takes any other exit status, 77 too, for
+# an error.
+# Usage: check-skips.sh SKIP-PROBE TESTS-DIR
 set -u
-probe=${1:?usage: check-skips.sh SKIP-PROBE UNIT-TEST-DIR}
-unit=${2:?usage: check-skips.sh SKIP-PROBE UNIT-TEST-DIR}
+usage="usage: check-skips.sh SKIP-PROBE TESTS-DIR"
+probe=${1:?$usage}
+tests=${2:?$usage}
+unit=$tests/unit
 . "$(dirname "$0")/../lib/tap.sh"
 
 OUT= RC=
@@ -31,7 +35,7 @@ has_count() {
 }
 
 probe all
-check "every test skipped: exit 77, which meson counts as a skipped test" test "$RC" -eq 77
+check "every test skipped: the binary exits 77, which meson counts as a skipped test" test "$RC" -eq 77
 check "every test skipped: the count says so" has_count "# 0 passed, 0 failed, 2 skipped"
 
 probe some
@@ -53,5 +57,14 @@ check "no unit test returns cmocka_run_group_tests() itself" test ${#direct[@]} 
 [ ${#direct[@]} -eq 0 ] || printf '#   %s\n' "${direct[@]}"
 check "every unit test returns run_group()" test ${#missing[@]} -eq 0
 [ ${#missing[@]} -eq 0 ] || printf '#   %s\n' "${missing[@]}"
+
+# no TAP script (one that sources lib/tap.sh or prints a plan) exits 77
+exits77=()
+while IFS= read -r f; do
+	grep -qE 'lib/tap\.sh|1\.\.[0-9$]' "$f" || continue
+	grep -vE '^[[:space:]]*#' "$f" | grep -qE '\bexit 7[7]\b' && exits77+=("${f#"$tests"/}")
+done < <(find "$tests" -name '*.sh' ! -path '*/lib/tap.sh' | sort)
+check "no TAP script exits 77 (meson's TAP parser calls that an error)" test ${#exits77[@]} -eq 0
+[ ${#exits77[@]} -eq 0 ] || printf '#   %s\n' "${exits77[@]}"
 
 tap_finish
