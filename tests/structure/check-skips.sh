@@ -7,7 +7,7 @@
 # meson. tests/unit/test-util.h's run_group() exits 77 (meson's SKIP) then,
 # and prints the count. This runs tests/unit/skip-probe.c, whose tests
 # skip, pass or fail as asked, and checks that every unit test ends
-# through run_group(). And a TAP script skips with its plan "1..0 # SKIP"
+# through run_group(). And a TAP test skips with its plan "1..0 # SKIP"
 # and exit 0: meson's TAP parser takes any other exit status, 77 too, for
 # an error.
 # Usage: check-skips.sh SKIP-PROBE TESTS-DIR
@@ -58,13 +58,22 @@ check "no unit test returns cmocka_run_group_tests() itself" test ${#direct[@]} 
 check "every unit test returns run_group()" test ${#missing[@]} -eq 0
 [ ${#missing[@]} -eq 0 ] || printf '#   %s\n' "${missing[@]}"
 
-# no TAP script (one that sources lib/tap.sh or prints a plan) exits 77
+# no TAP test (a script that sources lib/tap.sh or prints a plan, a C
+# program that prints one) exits 77
 exits77=()
 while IFS= read -r f; do
-	grep -qE 'lib/tap\.sh|1\.\.[0-9$]' "$f" || continue
-	grep -vE '^[[:space:]]*#' "$f" | grep -qE '\bexit 7[7]\b' && exits77+=("${f#"$tests"/}")
-done < <(find "$tests" -name '*.sh' ! -path '*/lib/tap.sh' | sort)
-check "no TAP script exits 77 (meson's TAP parser calls that an error)" test ${#exits77[@]} -eq 0
+	case $f in
+	*.sh)
+		grep -qE 'lib/tap\.sh|1\.\.[0-9$]' "$f" || continue
+		grep -vE '^[[:space:]]*#' "$f" | grep -qE '\bexit 7[7]\b' && exits77+=("${f#"$tests"/}")
+		;;
+	*)
+		grep -qE '1\.\.[0-9%]' "$f" || continue
+		grep -qE '\b(return 7[7]|exit\(7[7]\))' "$f" && exits77+=("${f#"$tests"/}")
+		;;
+	esac
+done < <(find "$tests" \( -name '*.sh' -o -name '*.c' \) ! -path '*/lib/tap.sh' | sort)
+check "no TAP test exits 77 (meson's TAP parser calls that an error)" test ${#exits77[@]} -eq 0
 [ ${#exits77[@]} -eq 0 ] || printf '#   %s\n' "${exits77[@]}"
 
 tap_finish
