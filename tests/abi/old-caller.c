@@ -47,8 +47,9 @@ main(int argc, char **argv)
 	int untouched = 1;
 
 	if (argc != 2 || !(lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL))) {
+		/* TAP's skip: the plan says it, and the exit status is 0 (meson takes 77 for an error here) */
 		printf("1..0 # SKIP cannot load the library: %s\n", argc == 2 ? dlerror() : "no argument");
-		return 77;
+		return 0;
 	}
 	old_init = (init_fn)(size_t)dlvsym(lib, "sbat_edit_opts_init", "LIBSBAT_0");
 	new_init = (init_fn)(size_t)dlsym(lib, "sbat_edit_opts_init");

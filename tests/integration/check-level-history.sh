@@ -7,16 +7,20 @@
 # row it raises has a "raise" line no later than the payload's datestamp.
 #
 # Environment: SBAT_ADD, HISTORY (the data file), SHIM (default: the
-# corpus' shimx64.efi). Exits 77 (skipped) when SHIM is missing, unless
-# CI=true. Needs python3 for the JSON report.
+# corpus' shimx64.efi). TAP. Skips (the plan 1..0 # SKIP) when SHIM is
+# missing, unless CI=true. Needs python3 for the JSON report.
 set -u
 SHIM=${SHIM:-${SBAT_CORPUS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/sbat-add-corpus}/corpus/shimx64.efi}
 . "$(dirname "$0")/../lib/tap.sh"
 
 if [ ! -s "$SHIM" ] || ! command -v python3 >/dev/null; then
-	echo "# SKIP: no $SHIM (run fetch-corpus.sh) or no python3"
-	[ "${CI:-}" = true ] && exit 1
-	exit 77
+	why="no $SHIM (run fetch-corpus.sh) or no python3"
+	if [ "${CI:-}" = true ]; then
+		not_ok "$why"
+		tap_finish
+		exit 1
+	fi
+	skip_all "$why"
 fi
 fix=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-history.XXXXXX") || exit 1
 trap 'rm -rf -- "$fix"' EXIT

@@ -7,6 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "test-util.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -746,5 +748,5 @@ main(void)
 		cmocka_unit_test(test_ucs2),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return run_group(tests, setup, teardown);
 }

@@ -7,6 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "test-util.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -432,5 +434,5 @@ main(void)
 		cmocka_unit_test(test_grub_too_big),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_group(tests, NULL, NULL);
 }

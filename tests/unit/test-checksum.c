@@ -7,6 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "test-util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,5 +174,5 @@ main(void)
 		cmocka_unit_test(test_checksum_of_generated_image_verifies),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_group(tests, NULL, NULL);
 }

@@ -7,6 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "test-util.h"
+
 #include "util/ckd.h"
 
 static void
@@ -97,5 +99,5 @@ main(void)
 		cmocka_unit_test(test_align_u32), cmocka_unit_test(test_is_pow2),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_group(tests, NULL, NULL);
 }

@@ -7,6 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "test-util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -312,5 +314,5 @@ main(void)
 		cmocka_unit_test(test_content_read_from_file),
 	};
 
-	return cmocka_run_group_tests(tests, setup, NULL);
+	return run_group(tests, setup, NULL);
 }

@@ -1020,5 +1020,5 @@ main(void)
 		cmocka_unit_test(test_csv_linux_sbat),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_group(tests, NULL, NULL);
 }

@@ -7,6 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "test-util.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -890,5 +892,5 @@ main(void)
 		T(test_times_can_hide_write),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_group(tests, NULL, NULL);
 }

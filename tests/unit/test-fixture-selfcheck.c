@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "test-util.h"
+
 #include "../fixtures/fixture.h"
 
 static uint64_t
@@ -509,5 +511,5 @@ main(void)
 		cmocka_unit_test(test_rejects),        cmocka_unit_test(test_write_file),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_group(tests, NULL, NULL);
 }

@@ -989,5 +989,5 @@ main(void)
 		cmocka_unit_test(test_error_messages),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_group(tests, NULL, NULL);
 }

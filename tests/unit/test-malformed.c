@@ -1823,5 +1823,5 @@ main(void)
 		cmocka_unit_test(test_random_pokes),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_group(tests, NULL, NULL);
 }

@@ -234,5 +234,5 @@ main(void)
 		cmocka_unit_test(test_merge_null),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_group(tests, NULL, NULL);
 }

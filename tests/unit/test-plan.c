@@ -7,6 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "test-util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,5 +264,5 @@ main(void)
 		cmocka_unit_test(test_emit_refuses_inconsistent_plan),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_group(tests, NULL, NULL);
 }

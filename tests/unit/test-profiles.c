@@ -7,6 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "test-util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -628,5 +630,5 @@ main(void)
 		cmocka_unit_test(test_stop),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_group(tests, NULL, NULL);
 }

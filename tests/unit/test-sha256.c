@@ -8,6 +8,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "test-util.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,5 +176,5 @@ main(void)
 		{ "agrees_with_portable, accelerated", agrees_with_portable, use_shani, NULL, NULL },
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_group(tests, NULL, NULL);
 }

@@ -7,6 +7,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "test-util.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -967,5 +969,5 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_stream_input_shrank, setup, teardown),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_group(tests, NULL, NULL);
 }

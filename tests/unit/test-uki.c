@@ -1082,5 +1082,5 @@ main(void)
 		cmocka_unit_test(test_uki_sbat_in_profile),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_group(tests, NULL, NULL);
 }

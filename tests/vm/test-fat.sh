@@ -12,7 +12,8 @@
 # SBAT_VM_FAT_BENCH_MB (unset: no benchmark; else the guest also times
 # in-place edits of an image this large with a static build made without
 # the content check, and prints what the check costs on vfat as notes).
-# Exit 77 (skip) when qemu, a kernel or busybox-static is missing, unless CI=true.
+# TAP. Skips (the plan 1..0 # SKIP, exit 0; meson's TAP parser takes exit 77
+# for an error) when qemu, a kernel or busybox-static is missing, unless CI=true.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
@@ -24,7 +25,7 @@ skip_or_fail() {
 		exit 1
 	fi
 	echo "1..0 # SKIP $1"
-	exit 77
+	exit 0
 }
 
 SRC="${SBAT_SRC:-$(cd "$HERE/../.." && pwd)}"
