@@ -713,6 +713,26 @@ follow_option(walk *w, uint16_t num, int is_boot_next)
 	free(buf);
 }
 
+/* The exit status of the walk (the default path first: refused, then not known; then the others alike), and
+ * the end of the JSON report. */
+static int
+walk_status(const walk *w)
+{
+	int status = w->default_refused ? EXIT_REVOKED :
+	             w->default_unknown ? EXIT_DEFAULT_UNKNOWN :
+	             w->other_refused   ? EXIT_OTHER_PATH_REFUSED :
+	             w->other_unknown   ? EXIT_OTHER_PATH_UNKNOWN :
+	                                  EXIT_OK;
+
+	if (w->o->json)
+		printf("%s  ],\n  \"default_refused\": %s,\n  \"other_refused\": %s,\n  \"default_unknown\": %s,\n"
+		       "  \"other_unknown\": %s,\n  \"exit_status\": %d\n}\n",
+		       w->n_lines ? "\n" : "", w->default_refused ? "true" : "false",
+		       w->other_refused ? "true" : "false", w->default_unknown ? "true" : "false",
+		       w->other_unknown ? "true" : "false", status);
+	return status;
+}
+
 int
 cli_run_boot_paths(const cli_opts *o)
 {
@@ -769,16 +789,5 @@ cli_run_boot_paths(const cli_opts *o)
 		    &w, follow_path(&w, "removable media fallback", is_default, o->esp, removable_name(), NULL, 0),
 		    is_default);
 	}
-	/* the default path first (refused, then not known), then the others alike */
-	status = w.default_refused ? EXIT_REVOKED :
-	         w.default_unknown ? EXIT_DEFAULT_UNKNOWN :
-	         w.other_refused   ? EXIT_OTHER_PATH_REFUSED :
-	         w.other_unknown   ? EXIT_OTHER_PATH_UNKNOWN :
-	                             EXIT_OK;
-	if (o->json)
-		printf("%s  ],\n  \"default_refused\": %s,\n  \"other_refused\": %s,\n  \"default_unknown\": %s,\n"
-		       "  \"other_unknown\": %s,\n  \"exit_status\": %d\n}\n",
-		       w.n_lines ? "\n" : "", w.default_refused ? "true" : "false", w.other_refused ? "true" : "false",
-		       w.default_unknown ? "true" : "false", w.other_unknown ? "true" : "false", status);
-	return status;
+	return walk_status(&w);
 }

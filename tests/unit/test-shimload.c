@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sbat/boot.h"
+#include "test-util.h"
 
 #define SHIM "\\EFI\\debian\\shimx64.efi"
 
@@ -283,5 +284,5 @@ main(void)
 		cmocka_unit_test(test_default_loader),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return run_group(tests, NULL, NULL);
 }
