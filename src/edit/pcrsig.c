@@ -170,7 +170,7 @@ judge(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payloa
 		if (opts->pcrsig == SBAT_PCRSIG_KEEP)
 			bits |= SBAT_EDIT_PCRSIG_KEPT;
 		else if (opts->pcrsig == SBAT_PCRSIG_DROP)
-			err = sbat_plan_drop_pcrsig(pe, in, in_len, payload, payload_len, opts, p, d);
+			err = plan_drop_pcrsig(pe, in, in_len, payload, payload_len, opts, p, d);
 		else
 			err = refuse(pe, kind, sec, d);
 	}
@@ -180,8 +180,8 @@ judge(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payloa
 }
 
 sbat_err
-sbat_plan_uki(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
-              const sbat_edit_opts *opts, plan *p, sbat_diag *d)
+plan_uki(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
+         const sbat_edit_opts *opts, plan *p, sbat_diag *d)
 {
 	sbat_uki *before = calloc(1, sizeof(*before)), *after = calloc(1, sizeof(*after));
 	sbat_err err = SBAT_OK;
@@ -236,12 +236,12 @@ sbat_edit_predict_uki(const sbat_image *img, const uint8_t *payload, size_t payl
 	*ret = NULL;
 	if (!p)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
-	err = sbat_edit_normalize_opts(opts, &o, d);
+	err = edit_normalize_opts(opts, &o, d);
 	if (!err)
-		err = sbat_plan_build(&img->pe, img->buf, img->len, payload, payload_len, &o, p, d);
+		err = plan_build(&img->pe, img->buf, img->len, payload, payload_len, &o, p, d);
 	if (!err && (p->report.uki & SBAT_EDIT_UKI))
 		err = predict_view(img, p, payload, payload_len, ret, d);
-	sbat_plan_release(p);
+	plan_release(p);
 	free(p);
 	return err;
 }

@@ -189,8 +189,8 @@ kernel_components(const sbat_uki *uki, char *names, size_t size)
 	int s = uki->sel[0].sec[UKI_LINUX];
 
 	names[0] = '\0';
-	if (!inner || s < 0 || !(p = bytes_of(uki, s, &n)) || sbat_pe_parse(p, n, inner, NULL) != SBAT_OK ||
-	    sbat_pe_sbat_data(inner, p, n, &text, &tn, NULL) != SBAT_OK) {
+	if (!inner || s < 0 || !(p = bytes_of(uki, s, &n)) || pe_parse(p, n, inner, NULL) != SBAT_OK ||
+	    pe_sbat_data(inner, p, n, &text, &tn, NULL) != SBAT_OK) {
 		free(inner);
 		return;
 	}
