@@ -94,7 +94,7 @@ sbat_err plan_core(const sbat_pe *pe, const uint8_t *in, size_t in_len, const ui
  * For a UKI: does the planned edit change PCR 11? Sets the report's uki
  * bits; refuses (SBAT_E_PCRSIG) when it does and .pcrsig signs the image,
  * unless opts say to keep .pcrsig or to drop it (then re-plans on the image
- * without it). See pcrsig.c.
+ * without it). See plan_uki.c.
  */
 sbat_err plan_uki(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
                   const sbat_edit_opts *opts, plan *p, sbat_diag *reterr);

@@ -10,7 +10,7 @@
 #include "util/diag.h"
 #include "pe/image_internal.h"
 #include "pe/layout.h"
-#include "uki/lint.h"
+#include "uki/lint_uki.h"
 #include "sbat/lint_internal.h"
 
 void

@@ -11,7 +11,7 @@
 #include "util/diag.h"
 #include "util/sha256.h"
 #include "pe/layout.h"
-#include "uki/model.h"
+#include "uki/uki_model.h"
 
 /* Sections are read through a buffer of this size: large enough for long reads, small enough to stay out of RSS. */
 #define READ_CHUNK (256u * 1024u)

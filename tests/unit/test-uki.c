@@ -16,7 +16,7 @@
 #include "fixture.h"
 #include "test-util.h"
 #include "util/sha256.h"
-#include "uki/model.h"
+#include "uki/uki_model.h"
 
 #define NEW_CSV                                                                                                        \
 	"sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"                                \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* pcrsig.c - an edit of a UKI: what it does to PCR 11, and to the .pcrsig that signs PCR 11 */
+/* plan_uki.c - an edit of a UKI: what it does to PCR 11, and to the .pcrsig that signs PCR 11 */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,7 +9,7 @@
 #include "util/diag.h"
 #include "pe/image_internal.h"
 #include "edit/plan.h"
-#include "uki/model.h"
+#include "uki/uki_model.h"
 
 /* Section i of the view taken out (the ones after it move down). */
 static void

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* lint.c - a UKI's rules: its signed PCR 11 policy, its profiles, and its .sbat as ukify makes it */
+/* lint_uki.c - a UKI's rules: its signed PCR 11 policy, its profiles, and its .sbat as ukify makes it */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,8 +8,8 @@
 #include "sbat/uki.h"
 
 #include "pe/layout.h"
-#include "uki/lint.h"
-#include "uki/model.h"
+#include "uki/lint_uki.h"
+#include "uki/uki_model.h"
 
 typedef struct ulint {
 	sbat_uki *uki;
