@@ -895,19 +895,6 @@ plan_core(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *pa
 	return err ? err : finish_plan(pe, p, &t, d);
 }
 
-sbat_err
-plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
-           const sbat_edit_opts *opts, plan *p, sbat_diag *d)
-{
-	static const sbat_edit_opts defaults;
-	sbat_err err;
-
-	if (!opts)
-		opts = &defaults;
-	err = plan_core(pe, in, in_len, payload, payload_len, opts, p, d);
-	return err ? err : plan_uki(pe, in, in_len, payload, payload_len, opts, p, d);
-}
-
 void
 plan_release(plan *p)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* plan_uki.c - an edit of a UKI: what it does to PCR 11, and to the .pcrsig that signs PCR 11 */
+/* plan_uki.c - the whole plan of an edit: the .sbat plan, and what it does to a UKI's PCR 11 and .pcrsig */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,7 +8,8 @@
 
 #include "util/diag.h"
 #include "pe/image_internal.h"
-#include "edit/plan.h"
+#include "edit/edit_opts.h"
+#include "edit/plan_uki.h"
 #include "uki/uki_model.h"
 
 /* Section i of the view taken out (the ones after it move down). */
@@ -196,6 +197,19 @@ plan_uki(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *pay
 	sbat_uki_free(before);
 	sbat_uki_free(after);
 	return err;
+}
+
+sbat_err
+plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
+           const sbat_edit_opts *opts, plan *p, sbat_diag *d)
+{
+	static const sbat_edit_opts defaults;
+	sbat_err err;
+
+	if (!opts)
+		opts = &defaults;
+	err = plan_core(pe, in, in_len, payload, payload_len, opts, p, d);
+	return err ? err : plan_uki(pe, in, in_len, payload, payload_len, opts, p, d);
 }
 
 /* The planned output of `img` as a UKI, sections of new data pointing into a copy of payload. */

@@ -18,6 +18,7 @@
 #include "edit_buf.h"
 #include "fixture.h"
 #include "edit/emit.h"
+#include "edit/plan_uki.h"
 #include "edit/verify.h"
 #include "pe_constants.h"
 

@@ -15,6 +15,7 @@
 #include "sbat/sbat.h"
 
 #include "edit/emit.h"
+#include "edit/plan_uki.h"
 #include "fixture.h"
 #include "pe/model.h"
 #include "edit/verify.h"
