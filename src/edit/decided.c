@@ -18,7 +18,7 @@ first_difference(const sbat_image_range *r, const sbat_io *io, int fd, uint8_t *
 	*ret = UINT64_MAX;
 	while (at < r->len) {
 		size_t n = r->len - at < CHUNK ? r->len - at : CHUNK, i;
-		int rc = sbat_io_pread_all(io, fd, buf, n, r->offset + at);
+		int rc = io_pread_all(io, fd, buf, n, r->offset + at);
 
 		if (rc == SBAT_IO_SHRANK) {
 			*ret = r->offset + at;
@@ -37,7 +37,7 @@ first_difference(const sbat_image_range *r, const sbat_io *io, int fd, uint8_t *
 }
 
 sbat_err
-sbat_edit_check_decided(const sbat_image *img, const sbat_io *io, int fd, sbat_diag *d)
+decided_check(const sbat_image *img, const sbat_io *io, int fd, sbat_diag *d)
 {
 	uint8_t *buf = malloc(CHUNK);
 	uint64_t at = UINT64_MAX;

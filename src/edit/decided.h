@@ -17,6 +17,6 @@
  * and before the input's time stamps or fingerprint were first taken would
  * otherwise be undone by rows merged or sections placed from the old bytes.
  */
-sbat_err sbat_edit_check_decided(const sbat_image *img, const sbat_io *io, int fd, sbat_diag *d);
+sbat_err decided_check(const sbat_image *img, const sbat_io *io, int fd, sbat_diag *d);
 
 #endif

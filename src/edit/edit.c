@@ -18,7 +18,9 @@
 #include "file/content.h"
 #include "file/timestamps.h"
 #include "edit/decided.h"
+#include "edit/edit_opts.h"
 #include "edit/emit.h"
+#include "edit/plan_uki.h"
 #include "edit/verify.h"
 
 /*
@@ -49,7 +51,7 @@ static void
 work_free(work *w)
 {
 	if (w) {
-		sbat_plan_release(&w->p);
+		plan_release(&w->p);
 		free(w);
 	}
 }
@@ -63,68 +65,14 @@ prepare(work **ret, const sbat_image *img, const uint8_t *payload, size_t payloa
 
 	if (!w)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
-	err = sbat_plan_build(&img->pe, img->buf, img->len, payload, payload_len, opts, &w->p, d);
+	err = plan_build(&img->pe, img->buf, img->len, payload, payload_len, opts, &w->p, d);
 	if (err) {
 		work_free(w);
 		return err;
 	}
-	w->pe = sbat_plan_input(&w->p, &img->pe);
+	w->pe = plan_input(&w->p, &img->pe);
 	*ret = w;
 	return SBAT_OK;
-}
-
-/* The size of 0.2's structure, which ended with dry_run. */
-#define OPTS_SIZE_0_2 ((offsetof(sbat_edit_opts, pcrsig) + sizeof(size_t) - 1) / sizeof(size_t) * sizeof(size_t))
-
-sbat_err
-sbat_edit_normalize_opts(const sbat_edit_opts *opts, sbat_edit_opts *ret, sbat_diag *d)
-{
-	memset(ret, 0, sizeof(*ret));
-	ret->size = sizeof(*ret);
-	if (!opts)
-		return SBAT_OK;
-	/* options from a caller built against another layout are refused, not misread */
-	if (opts->size != sizeof(sbat_edit_opts) && opts->size != OPTS_SIZE_0_2)
-		return diag_fail(d, SBAT_E_ABI,
-		                 "the edit options' size field is not sizeof(sbat_edit_opts) of this library "
-		                 "(start from SBAT_EDIT_OPTS_INIT)");
-	memcpy(ret, opts, opts->size == OPTS_SIZE_0_2 ? offsetof(sbat_edit_opts, pcrsig) : sizeof(*ret));
-	ret->size = sizeof(*ret);
-	if (ret->pcrsig < SBAT_PCRSIG_REFUSE || ret->pcrsig > SBAT_PCRSIG_KEEP)
-		return diag_fail(d, SBAT_E_ABI,
-		                 "the edit options' pcrsig is not one of SBAT_PCRSIG_REFUSE, DROP, KEEP");
-	return SBAT_OK;
-}
-
-/*
- * sbat_edit_opts_init, twice: a program built against 0.2's headers calls
- * sbat_edit_opts_init@LIBSBAT_0 with 0.2's shorter structure, which must
- * get 0.2's size and not a byte more (the whole of today's structure would
- * be written past its end, and today's size would make the library read
- * past it); a program built now gets sbat_edit_opts_init@@LIBSBAT_0.3.
- * Where symbol versions are not to be had, there is the current one alone.
- */
-#if defined(__ELF__) && defined(__GNUC__) && defined(SBAT_BUILDING_LIBRARY)
-SBAT_API void edit_opts_init_0_2(sbat_edit_opts *opts);
-SBAT_API void edit_opts_init_0_3(sbat_edit_opts *opts);
-__asm__(".symver edit_opts_init_0_2, sbat_edit_opts_init@LIBSBAT_0");
-__asm__(".symver edit_opts_init_0_3, sbat_edit_opts_init@@LIBSBAT_0.3");
-
-void
-edit_opts_init_0_2(sbat_edit_opts *opts)
-{
-	memset(opts, 0, OPTS_SIZE_0_2);
-	opts->size = OPTS_SIZE_0_2;
-}
-#else
-#define edit_opts_init_0_3 sbat_edit_opts_init
-#endif
-
-void
-edit_opts_init_0_3(sbat_edit_opts *opts)
-{
-	memset(opts, 0, sizeof(*opts));
-	opts->size = sizeof(*opts);
 }
 
 sbat_err
@@ -138,7 +86,7 @@ sbat_edit(const sbat_image *img, const uint8_t *payload, size_t payload_len, con
 	sink s;
 	sbat_err err;
 
-	err = sbat_edit_normalize_opts(opts, &o, d);
+	err = edit_normalize_opts(opts, &o, d);
 	if (err)
 		return err;
 	err = prepare(&w, img, payload, payload_len, &o, d);
@@ -152,17 +100,17 @@ sbat_edit(const sbat_image *img, const uint8_t *payload, size_t payload_len, con
 	if (!s.mem)
 		err = diag_fail(d, SBAT_E_NOMEM, "out of memory for the output image");
 	if (!err)
-		err = sbat_emit_plan(&w->p, in, in_len, payload, payload_len, &s, d);
+		err = emit_plan(&w->p, in, in_len, payload, payload_len, &s, d);
 	if (!err)
-		err = sbat_verify_output(&w->p, w->pe, in, s.mem, (size_t)w->p.output_size, payload, payload_len, d);
+		err = verify_output(&w->p, w->pe, in, s.mem, (size_t)w->p.output_size, payload, payload_len, d);
 	if (!err)
-		err = sbat_verify_kept(&w->p, w->pe, in, s.mem, UINT64_MAX, 0, d);
+		err = verify_kept(&w->p, w->pe, in, s.mem, UINT64_MAX, 0, d);
 	if (err) {
 		free(s.mem);
 		work_free(w);
 		return err;
 	}
-	w->p.report.unchanged = sbat_plan_is_identity(&w->p, in, in_len, payload) &&
+	w->p.report.unchanged = plan_is_identity(&w->p, in, in_len, payload) &&
 	                        w->p.report.new_checksum == w->p.report.old_checksum;
 	*ret_out = s.mem;
 	*ret_out_len = (size_t)w->p.output_size;
@@ -186,9 +134,9 @@ verify_file(const work *w, const uint8_t *in, int fd, const uint8_t *payload, si
 	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED)
 		return diag_fail_errno(d, SBAT_E_IO, "cannot map the output to verify it", errno);
-	err = sbat_verify_output(&w->p, w->pe, in, map, len, payload, payload_len, d);
+	err = verify_output(&w->p, w->pe, in, map, len, payload, payload_len, d);
 	if (!err)
-		err = sbat_verify_kept(&w->p, w->pe, in, map, sparse_from, VERIFY_WINDOW, d);
+		err = verify_kept(&w->p, w->pe, in, map, sparse_from, VERIFY_WINDOW, d);
 	munmap(map, len);
 	return err;
 }
@@ -206,7 +154,7 @@ input_unchanged(const sbat_io *io, int fd, const struct stat *st, int mismatch, 
 
 	if (fstat(fd, &now) != 0 || !sbat_file_unchanged(&now, st))
 		return 0;
-	return !mismatch || sbat_content_sum_fd(io, fd, len, &again) != 0 || again == sum;
+	return !mismatch || content_sum_fd(io, fd, len, &again) != 0 || again == sum;
 }
 
 /*
@@ -220,9 +168,9 @@ check_content_later(int in_fd, uint64_t len, uint64_t sum, sbat_output *out, sba
 {
 	uint64_t now;
 
-	if (sbat_output_expect_source(out, (size_t)len, sum))
+	if (output_expect_source(out, (size_t)len, sum))
 		return SBAT_OK;
-	if (sbat_content_sum_fd(sbat_output_io(out), in_fd, (size_t)len, &now) != 0)
+	if (content_sum_fd(sbat_output_io(out), in_fd, (size_t)len, &now) != 0)
 		return diag_fail_errno(d, SBAT_E_IO, "cannot read the file again to compare it", errno);
 	if (now != sum)
 		return diag_fail(d, SBAT_E_CHANGED, "the file was modified while being edited; nothing was written");
@@ -260,7 +208,7 @@ copied_ranges(const plan *p, extent *r, unsigned *n)
  * reads every copied byte anyway, it takes them on the way (*fused = 1) and
  * only the bytes no extent copies are read here; else the whole file is read
  * here, before emit: for a dry run (which reads only what it writes) and
- * where copied ranges go file to file (sbat_io_copy_preferred, unless a
+ * where copied ranges go file to file (io_copy_preferred, unless a
  * CheckSum makes them pass through memory all the same).
  */
 static sbat_err
@@ -272,7 +220,7 @@ start_fingerprint(const plan *p, const sbat_io *io, int in_fd, size_t in_len, in
 	unsigned n = 0, i;
 	int rc = 0;
 
-	sbat_content_fp_init(fp);
+	content_fp_init(fp);
 	*fused = fuse && copied_ranges(p, r, &n);
 	if (!*fused)
 		n = 0; /* emit reads nothing for it: every byte is read here */
@@ -280,7 +228,7 @@ start_fingerprint(const plan *p, const sbat_io *io, int in_fd, size_t in_len, in
 		uint64_t end = i < n ? r[i].src : in_len;
 
 		if (end > at)
-			rc = sbat_content_fp_read(fp, io, in_fd, at, end);
+			rc = content_fp_read(fp, io, in_fd, at, end);
 		if (i < n)
 			at = r[i].src + r[i].len;
 	}
@@ -315,12 +263,12 @@ write_and_verify(work *w, const sbat_image *img, int in_fd, const struct stat *b
 	s.sparse_from = dry_run ? w->p.verify_prefix : UINT64_MAX;
 	if (check)
 		err = start_fingerprint(&w->p, s.io, in_fd, in_len,
-		                        !dry_run && (w->p.update_checksum || !sbat_io_copy_preferred(s.io, s.fd)), &fp,
+		                        !dry_run && (w->p.update_checksum || !io_copy_preferred(s.io, s.fd)), &fp,
 		                        &fused, d);
 	s.fp = fused ? &fp : NULL;
 	if (!err)
-		err = sbat_emit_plan(&w->p, in, in_len, payload, payload_len, &s, d);
-	if (!err && check && sbat_content_fp_final(&fp, in_len, &sum) != 0)
+		err = emit_plan(&w->p, in, in_len, payload, payload_len, &s, d);
+	if (!err && check && content_fp_final(&fp, in_len, &sum) != 0)
 		err = diag_fail(d, SBAT_E_LAYOUT, "internal error: the input's fingerprint does not cover it once");
 	if (err)
 		return err;
@@ -334,7 +282,7 @@ write_and_verify(work *w, const sbat_image *img, int in_fd, const struct stat *b
 	if (in_fd >= 0 && !input_unchanged(s.io, in_fd, before, err != SBAT_OK && check, in_len, sum))
 		err = diag_fail(d, SBAT_E_CHANGED, "the file was modified while being edited; nothing was written");
 	if (!err && in_fd >= 0)
-		err = sbat_edit_check_decided(img, s.io, in_fd, d);
+		err = decided_check(img, s.io, in_fd, d);
 	if (!err && check)
 		err = check_content_later(in_fd, in_len, sum, out, d);
 	return err;
@@ -352,12 +300,12 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 	sbat_edit_opts o;
 	sbat_err err;
 
-	err = sbat_edit_normalize_opts(opts, &o, d);
+	err = edit_normalize_opts(opts, &o, d);
 	if (err)
 		return err;
 	opts = &o;
 	dry_run = opts->dry_run;
-	if (in_fd >= 0 && sbat_times_fstat(in_fd, &before, &times_can_hide) != 0)
+	if (in_fd >= 0 && timestamps_fstat(in_fd, &before, &times_can_hide) != 0)
 		return diag_fail_errno(d, SBAT_E_IO, "cannot stat the input", errno);
 	if (in_fd >= 0 && (uint64_t)before.st_size != in_len)
 		return diag_fail(d, SBAT_E_CHANGED, "the file changed size since it was read");
@@ -365,7 +313,7 @@ sbat_edit_fd(const sbat_image *img, int in_fd, const uint8_t *payload, size_t pa
 	if (err)
 		return err;
 	/* nothing would change and there is no checksum to recompute: write nothing */
-	identity = sbat_plan_is_identity(&w->p, in, in_len, payload);
+	identity = plan_is_identity(&w->p, in, in_len, payload);
 	if (identity && !w->p.update_checksum && !opts->write_unchanged) {
 		w->p.report.unchanged = 1;
 		w->p.report.new_checksum = w->p.report.old_checksum;

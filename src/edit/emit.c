@@ -53,7 +53,7 @@ put(emitter *em, uint64_t pos, const uint8_t *bytes, size_t n)
 		memcpy(em->out->mem + pos, bytes, n);
 		return SBAT_OK;
 	}
-	if (sbat_io_pwrite_all(em->out->io, em->out->fd, bytes, n, pos) != 0)
+	if (io_pwrite_all(em->out->io, em->out->fd, bytes, n, pos) != 0)
 		return diag_fail_errno(em->d, SBAT_E_IO, "cannot write the output", errno);
 	return SBAT_OK;
 }
@@ -61,7 +61,7 @@ put(emitter *em, uint64_t pos, const uint8_t *bytes, size_t n)
 static sbat_err
 pread_all(const emitter *em, int fd, uint8_t *buf, size_t n, uint64_t offset, const char *what)
 {
-	int rc = sbat_io_pread_all(em->out->io, fd, buf, n, offset);
+	int rc = io_pread_all(em->out->io, fd, buf, n, offset);
 
 	if (rc == SBAT_IO_SHRANK)
 		return diag_fail(em->d, SBAT_E_CHANGED, "the input shrank while being read");
@@ -86,7 +86,7 @@ fill(emitter *em, const extent *e, uint64_t off, size_t n)
 		if (err)
 			return err;
 		if (em->out->fp)
-			sbat_content_fp_add(em->out->fp, e->src + off, em->buf, n);
+			content_fp_add(em->out->fp, e->src + off, em->buf, n);
 		break;
 	case EXTENT_PAYLOAD: memcpy(em->buf, em->payload + off, n); break;
 	case EXTENT_ZERO: memset(em->buf, 0, n); break;
@@ -116,7 +116,7 @@ emit_buffered(emitter *em, const extent *e, uint64_t pos, uint64_t from, uint64_
 			return err;
 		apply_patches(em->p, em->buf, pos + off, n);
 		if (em->p->update_checksum)
-			sbat_csum_add(&em->sum, pos + off, em->buf, n);
+			checksum_add(&em->sum, pos + off, em->buf, n);
 		if (write) {
 			err = put(em, pos + off, em->buf, n);
 			if (err)
@@ -138,7 +138,7 @@ emit_copy(emitter *em, const extent *e, uint64_t pos, int *direct)
 	uint64_t done = 0;
 
 	if (*direct) {
-		int rc = sbat_io_copy_range(em->out->io, em->out->in_fd, e->src, em->out->fd, pos, e->len, &done);
+		int rc = io_copy_range(em->out->io, em->out->in_fd, e->src, em->out->fd, pos, e->len, &done);
 		int ok = rc == 0;
 
 		if (rc == SBAT_IO_SHRANK)
@@ -225,8 +225,8 @@ bad:
 }
 
 sbat_err
-sbat_emit_plan(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len, const sink *out,
-               sbat_diag *d)
+emit_plan(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len, const sink *out,
+          sbat_diag *d)
 {
 	emitter em;
 	uint64_t pos = 0;
@@ -243,7 +243,7 @@ sbat_emit_plan(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload
 	em.payload = payload;
 	em.out = out;
 	em.d = d;
-	sbat_csum_init(&em.sum, p->checksum_offset);
+	checksum_init(&em.sum, p->checksum_offset);
 	em.buf = malloc(EMIT_CHUNK);
 	if (!em.buf)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
@@ -270,7 +270,7 @@ sbat_emit_plan(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload
 	if (!err && !out->mem)
 		err = write_patches(&em);
 	if (!err && p->update_checksum) {
-		p->report.new_checksum = sbat_csum_final(&em.sum, p->output_size);
+		p->report.new_checksum = checksum_final(&em.sum, p->output_size);
 		le32_put(field, p->report.new_checksum);
 		err = put(&em, p->checksum_offset, field, sizeof(field));
 	} else if (!err) {

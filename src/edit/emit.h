@@ -33,7 +33,7 @@ typedef struct sink {
  * on the way, the CheckSum accumulated over the bytes as they are written
  * and stored last. Checks that the extents add up to the planned size.
  */
-sbat_err sbat_emit_plan(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
-                        const sink *out, sbat_diag *reterr);
+sbat_err emit_plan(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
+                   const sink *out, sbat_diag *reterr);
 
 #endif

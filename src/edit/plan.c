@@ -91,7 +91,7 @@ fill_section_header(uint8_t h[SH_SIZE], uint32_t vsize, uint32_t va, uint32_t ra
 }
 
 int
-sbat_plan_all_bytes(const uint8_t *p, uint64_t n, uint8_t value)
+plan_all_bytes(const uint8_t *p, uint64_t n, uint8_t value)
 {
 	uint64_t i;
 
@@ -121,7 +121,7 @@ is_filler(const sbat_pe *pe, const uint8_t *p, uint64_t off, uint64_t n)
 	                                                                                        NULL;
 	uint64_t i;
 
-	if (sbat_plan_all_bytes(p, n, 0) || sbat_plan_all_bytes(p, n, 0xff))
+	if (plan_all_bytes(p, n, 0) || plan_all_bytes(p, n, 0xff))
 		return 1;
 	if (!nop || off % 4 != 0 || n % 4 != 0)
 		return 0;
@@ -139,7 +139,7 @@ is_filler(const sbat_pe *pe, const uint8_t *p, uint64_t off, uint64_t n)
  * is not copied (it lies in data the edit drops or overwrites).
  */
 int
-sbat_plan_map_offset(const plan *p, uint64_t in_off, uint64_t *ret)
+plan_map_offset(const plan *p, uint64_t in_off, uint64_t *ret)
 {
 	uint64_t pos = 0;
 	unsigned i;
@@ -172,19 +172,19 @@ fix_file_offsets(const sbat_pe *pe, plan *p, int skip)
 
 		if ((int)i == skip || s->size_of_raw_data == 0)
 			continue;
-		if (sbat_plan_map_offset(p, s->pointer_to_raw_data, &out) && out != s->pointer_to_raw_data)
+		if (plan_map_offset(p, s->pointer_to_raw_data, &out) && out != s->pointer_to_raw_data)
 			add_patch32(p, s->header_offset + SH_POINTER_TO_RAW_DATA, (uint32_t)out);
 	}
 	for (i = 0; i < pe->debug_count; i++) {
 		const sbat_pe_debug_entry *e = &pe->debug[i];
 		uint64_t field;
 
-		if (e->pointer_to_raw_data == 0 || !sbat_plan_map_offset(p, e->field_offset, &field))
+		if (e->pointer_to_raw_data == 0 || !plan_map_offset(p, e->field_offset, &field))
 			continue;
-		if (sbat_plan_map_offset(p, e->pointer_to_raw_data, &out) && out != e->pointer_to_raw_data)
+		if (plan_map_offset(p, e->pointer_to_raw_data, &out) && out != e->pointer_to_raw_data)
 			add_patch32(p, field, (uint32_t)out);
 	}
-	if (pe->pointer_to_symbol_table != 0 && sbat_plan_map_offset(p, pe->pointer_to_symbol_table, &out) &&
+	if (pe->pointer_to_symbol_table != 0 && plan_map_offset(p, pe->pointer_to_symbol_table, &out) &&
 	    out != pe->pointer_to_symbol_table)
 		add_patch32(p, pe->off_pointer_to_symbol_table, (uint32_t)out);
 }
@@ -212,7 +212,7 @@ report_tail(plan *p, const tail *t)
 	p->report.overlay_offset = t->start;
 	p->report.overlay_size = t->end - t->start;
 	if (t->end > t->start)
-		sbat_plan_map_offset(p, t->start, &out);
+		plan_map_offset(p, t->start, &out);
 	p->report.overlay_new_offset = out;
 }
 
@@ -228,7 +228,7 @@ plan_signature(const sbat_pe *pe, const uint8_t *in, size_t in_len, const sbat_e
 	t->end = pe->data_end;
 	if (pe->cert_size == 0)
 		return SBAT_OK;
-	/* kept as trailing data: only an edit that changes nothing is allowed (see sbat_plan_build) */
+	/* kept as trailing data: only an edit that changes nothing is allowed (see plan_build) */
 	if (!opts->strip_signature) {
 		p->keep_signature = 1;
 		t->end = in_len;
@@ -238,7 +238,7 @@ plan_signature(const sbat_pe *pe, const uint8_t *in, size_t in_len, const sbat_e
 		return diag_fail_at(d, SBAT_E_PE_FIELD, "data follows the certificate table (data directory 4)",
 		                    pe->off_cert_dir);
 	/* signers pad the image to 8 bytes with zeros before the table; that padding goes too */
-	if (t->end - t->start < 8 && sbat_plan_all_bytes(in + t->start, t->end - t->start, 0))
+	if (t->end - t->start < 8 && plan_all_bytes(in + t->start, t->end - t->start, 0))
 		t->end = t->start;
 	add_patch32(p, pe->off_cert_dir, 0);
 	add_patch32(p, pe->off_cert_dir + 4, 0);
@@ -414,7 +414,7 @@ retire_section(const sbat_pe *pe, plan *p, int index)
 	uint64_t data;
 
 	add_patch_bytes(p, old->header_offset + SH_NAME, SBAT_RETIRED_SECTION_NAME, 8);
-	if (sbat_plan_map_offset(p, old->pointer_to_raw_data, &data))
+	if (plan_map_offset(p, old->pointer_to_raw_data, &data))
 		add_patch_zero(p, data, old->size_of_raw_data);
 	p->report.action = SBAT_ACTION_RELOCATE;
 	p->report.retired_index = index;
@@ -564,7 +564,7 @@ replace_virtual_size(const sbat_pe *pe, size_t payload_len, const sbat_edit_opts
 		return SBAT_OK;
 	next = next_virtual_address(pe, (unsigned)pe->sbat_index);
 	room = next - s->virtual_address;
-	was_adjacent = !ckd_align_u64(&old_mem_end, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
+	was_adjacent = !ckd_align_u64(&old_mem_end, (uint64_t)s->virtual_address + pe_section_memory_size(s),
 	                              pe->section_alignment) &&
 	               old_mem_end == next;
 	if (payload_len > room) {
@@ -655,7 +655,7 @@ virtual_end_without(const sbat_pe *pe, unsigned skip)
 
 	for (i = 0; i < pe->number_of_sections; i++) {
 		const sbat_pe_section *s = &pe->sections[i];
-		uint64_t e = (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s);
+		uint64_t e = (uint64_t)s->virtual_address + pe_section_memory_size(s);
 
 		if (i != skip && e > end)
 			end = e;
@@ -724,7 +724,7 @@ plan_remove(const sbat_pe *pe, const uint8_t *in, plan *p, const tail *t, sbat_d
 	/* drop the alignment padding an insert put before the data, if it is only zeros */
 	cut = raw_end_without(pe, idx);
 	if (s->size_of_raw_data == 0 || cut > s->pointer_to_raw_data ||
-	    !sbat_plan_all_bytes(in + cut, s->pointer_to_raw_data - cut, 0))
+	    !plan_all_bytes(in + cut, s->pointer_to_raw_data - cut, 0))
 		cut = s->size_of_raw_data ? s->pointer_to_raw_data : t->start;
 	add_extent(p, EXTENT_COPY, 0, cut);
 	add_extent(p, EXTENT_COPY, t->start, t->end - t->start);
@@ -738,8 +738,7 @@ plan_remove(const sbat_pe *pe, const uint8_t *in, plan *p, const tail *t, sbat_d
 	add_patch16(p, pe->off_number_of_sections, (uint16_t)(pe->number_of_sections - 1));
 	/* SizeOfImage shrinks only if .sbat was what defined it */
 	soi = pe->size_of_image;
-	if (!ckd_align_u64(&mem_end, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
-	                   pe->section_alignment) &&
+	if (!ckd_align_u64(&mem_end, (uint64_t)s->virtual_address + pe_section_memory_size(s), pe->section_alignment) &&
 	    mem_end == pe->size_of_image && !ckd_image_size(&rest, pe, virtual_end_without(pe, idx)) &&
 	    rest >= pe->size_of_headers)
 		soi = rest;
@@ -789,7 +788,7 @@ check_sbat_owns_its_bytes(const sbat_pe *pe, sbat_diag *d)
 }
 
 int
-sbat_plan_is_identity(const plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload)
+plan_is_identity(const plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload)
 {
 	uint64_t pos = 0;
 	unsigned i;
@@ -803,14 +802,14 @@ sbat_plan_is_identity(const plan *p, const uint8_t *in, size_t in_len, const uin
 			return 0;
 		if (e->kind == EXTENT_PAYLOAD && memcmp(in + pos, payload, (size_t)e->len) != 0)
 			return 0;
-		if (e->kind == EXTENT_ZERO && !sbat_plan_all_bytes(in + pos, e->len, 0))
+		if (e->kind == EXTENT_ZERO && !plan_all_bytes(in + pos, e->len, 0))
 			return 0;
 		pos += e->len;
 	}
 	for (i = 0; i < p->n_patches; i++) {
 		const patch *q = &p->patches[i];
 
-		if (q->zero ? !sbat_plan_all_bytes(in + q->offset, q->len, 0) :
+		if (q->zero ? !plan_all_bytes(in + q->offset, q->len, 0) :
 		              memcmp(in + q->offset, q->bytes, (size_t)q->len) != 0)
 			return 0;
 	}
@@ -852,8 +851,8 @@ finish_plan(const sbat_pe *pe, plan *p, const tail *t, sbat_diag *d)
 }
 
 sbat_err
-sbat_plan_core(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
-               const sbat_edit_opts *opts, plan *p, sbat_diag *d)
+plan_core(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
+          const sbat_edit_opts *opts, plan *p, sbat_diag *d)
 {
 	static const sbat_edit_opts defaults;
 	tail t;
@@ -888,7 +887,7 @@ sbat_plan_core(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_
 	else
 		err = plan_insert(pe, in, payload_len, p, &t, -1, d);
 	/* a signed image may only be "edited" into itself: the signature then stays valid */
-	if (p->keep_signature && (err || !payload || !sbat_plan_is_identity(p, in, in_len, payload)))
+	if (p->keep_signature && (err || !payload || !plan_is_identity(p, in, in_len, payload)))
 		return diag_fail_at(d, SBAT_E_SIGNED,
 		                    "image is signed (certificate table present); editing it "
 		                    "would invalidate the signature",
@@ -896,28 +895,15 @@ sbat_plan_core(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_
 	return err ? err : finish_plan(pe, p, &t, d);
 }
 
-sbat_err
-sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
-                const sbat_edit_opts *opts, plan *p, sbat_diag *d)
-{
-	static const sbat_edit_opts defaults;
-	sbat_err err;
-
-	if (!opts)
-		opts = &defaults;
-	err = sbat_plan_core(pe, in, in_len, payload, payload_len, opts, p, d);
-	return err ? err : sbat_plan_uki(pe, in, in_len, payload, payload_len, opts, p, d);
-}
-
 void
-sbat_plan_release(plan *p)
+plan_release(plan *p)
 {
 	free(p->base);
 	p->base = NULL;
 }
 
 const sbat_pe *
-sbat_plan_input(const plan *p, const sbat_pe *pe)
+plan_input(const plan *p, const sbat_pe *pe)
 {
 	return p->base ? p->base : pe;
 }
@@ -953,7 +939,7 @@ without_last_pcrsig(const sbat_pe *pe, const uint8_t *in, int *ret_removed)
 		return b;
 	cut = raw_end_without(pe, i);
 	if (s->size_of_raw_data != 0 &&
-	    (cut > s->pointer_to_raw_data || !sbat_plan_all_bytes(in + cut, s->pointer_to_raw_data - cut, 0)))
+	    (cut > s->pointer_to_raw_data || !plan_all_bytes(in + cut, s->pointer_to_raw_data - cut, 0)))
 		cut = s->pointer_to_raw_data;
 	b->number_of_sections--;
 	b->section_table_end -= SH_SIZE;
@@ -961,8 +947,7 @@ without_last_pcrsig(const sbat_pe *pe, const uint8_t *in, int *ret_removed)
 	b->raw_end = b->data_end = cut;
 	b->virtual_end = virtual_end_without(pe, i);
 	/* SizeOfImage shrinks only when .pcrsig was what defined it (as plan_remove does) */
-	if (!ckd_align_u64(&mem_end, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
-	                   pe->section_alignment) &&
+	if (!ckd_align_u64(&mem_end, (uint64_t)s->virtual_address + pe_section_memory_size(s), pe->section_alignment) &&
 	    mem_end == pe->size_of_image && !ckd_image_size(&rest, pe, b->virtual_end) && rest >= pe->size_of_headers)
 		b->size_of_image = (uint32_t)rest;
 	b->size_of_initialized_data -= pe->size_of_initialized_data >= s->size_of_raw_data ?
@@ -1014,7 +999,7 @@ retire_pcrsigs(const sbat_pe *b, plan *p)
 		if (!is_pcrsig(b, i))
 			continue;
 		add_patch_bytes(p, s->header_offset + SH_NAME, SBAT_RETIRED_PCRSIG_NAME, 8);
-		if (s->size_of_raw_data && sbat_plan_map_offset(p, s->pointer_to_raw_data, &data))
+		if (s->size_of_raw_data && plan_map_offset(p, s->pointer_to_raw_data, &data))
 			add_patch_zero(p, data, s->size_of_raw_data);
 		p->dropped[i] = 1;
 		p->report.uki |= SBAT_EDIT_PCRSIG_RETIRED;
@@ -1026,8 +1011,8 @@ retire_pcrsigs(const sbat_pe *b, plan *p)
  * last .pcrsig (when it can go), and retire the others.
  */
 sbat_err
-sbat_plan_drop_pcrsig(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
-                      const sbat_edit_opts *opts, plan *p, sbat_diag *d)
+plan_drop_pcrsig(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
+                 const sbat_edit_opts *opts, plan *p, sbat_diag *d)
 {
 	int removed;
 	sbat_pe *b = without_last_pcrsig(pe, in, &removed);
@@ -1035,7 +1020,7 @@ sbat_plan_drop_pcrsig(const sbat_pe *pe, const uint8_t *in, size_t in_len, const
 
 	if (!b)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
-	err = sbat_plan_core(b, in, in_len, payload, payload_len, opts, p, d);
+	err = plan_core(b, in, in_len, payload, payload_len, opts, p, d);
 	if (err) {
 		free(b);
 		return err;

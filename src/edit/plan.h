@@ -62,54 +62,29 @@ typedef struct plan {
 } plan;
 
 /* 1 if all n bytes at p equal value. */
-int sbat_plan_all_bytes(const uint8_t *p, uint64_t n, uint8_t value);
-
-/*
- * Decide how `payload` becomes the image's .sbat (replace in place, grow
- * the last section, append a new one, relocate a mid-file one) or how the
- * .sbat is removed. Checks header room, signatures and the kernel limits;
- * does no I/O and allocates nothing.
- */
-sbat_err sbat_plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload,
-                         size_t payload_len, const sbat_edit_opts *opts, plan *ret, sbat_diag *reterr);
-
-/*
- * The caller's options as this library's structure (defaults for NULL; an
- * older caller's shorter structure gets the defaults of the later fields).
- * SBAT_E_ABI for a size or a mode it does not know.
- */
-sbat_err sbat_edit_normalize_opts(const sbat_edit_opts *opts, sbat_edit_opts *ret, sbat_diag *reterr);
+int plan_all_bytes(const uint8_t *p, uint64_t n, uint8_t value);
 
 /* What a plan owns (base); the plan is not usable afterwards. */
-void sbat_plan_release(plan *p);
+void plan_release(plan *p);
 
 /* The model the plan was made from and verification must use: p->base or pe. */
-const sbat_pe *sbat_plan_input(const plan *p, const sbat_pe *pe);
+const sbat_pe *plan_input(const plan *p, const sbat_pe *pe);
 
-/* The plan of the .sbat edit alone (sbat_plan_build adds what a UKI's .pcrsig needs). */
-sbat_err sbat_plan_core(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
-                        const sbat_edit_opts *opts, plan *ret, sbat_diag *reterr);
-
-/*
- * For a UKI: does the planned edit change PCR 11? Sets the report's uki
- * bits; refuses (SBAT_E_PCRSIG) when it does and .pcrsig signs the image,
- * unless opts say to keep .pcrsig or to drop it (then re-plans on the image
- * without it). See pcrsig.c.
- */
-sbat_err sbat_plan_uki(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
-                       const sbat_edit_opts *opts, plan *p, sbat_diag *reterr);
+/* The plan of the .sbat edit alone (plan_build, plan_uki.h, adds what a UKI's .pcrsig needs). */
+sbat_err plan_core(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
+                   const sbat_edit_opts *opts, plan *ret, sbat_diag *reterr);
 
 /* SBAT_PCRSIG_DROP: re-plan without the last .pcrsig, retire the others (sets base, dropped, the report bits). */
-sbat_err sbat_plan_drop_pcrsig(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload,
-                               size_t payload_len, const sbat_edit_opts *opts, plan *p, sbat_diag *reterr);
+sbat_err plan_drop_pcrsig(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload,
+                          size_t payload_len, const sbat_edit_opts *opts, plan *p, sbat_diag *reterr);
 
 /* Where input offset in_off lands in the output, by the copy extents; 0 when it is not copied. */
-int sbat_plan_map_offset(const plan *p, uint64_t in_off, uint64_t *ret);
+int plan_map_offset(const plan *p, uint64_t in_off, uint64_t *ret);
 
 /*
  * 1 when the planned output equals the input except perhaps for the
  * CheckSum (which emit computes). Reads only the bytes the plan changes.
  */
-int sbat_plan_is_identity(const plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload);
+int plan_is_identity(const plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload);
 
 #endif

@@ -155,7 +155,7 @@ verify_placement(const plan *p, const sbat_pe *pe, const sbat_pe *in_pe, sbat_di
 
 		if ((int)i == pe->sbat_index)
 			continue;
-		if (overlaps(s->virtual_address, s->virtual_size, o->virtual_address, sbat_pe_section_memory_size(o)))
+		if (overlaps(s->virtual_address, s->virtual_size, o->virtual_address, pe_section_memory_size(o)))
 			return layout_fail(d, ".sbat overlaps another section in memory", h + SH_VIRTUAL_ADDRESS);
 		if (overlaps(s->pointer_to_raw_data, s->size_of_raw_data, o->pointer_to_raw_data, o->size_of_raw_data))
 			return layout_fail(d, ".sbat overlaps another section in the file", h + SH_POINTER_TO_RAW_DATA);
@@ -169,8 +169,8 @@ verify_placement(const plan *p, const sbat_pe *pe, const sbat_pe *in_pe, sbat_di
 }
 
 sbat_err
-sbat_verify_output(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out, size_t out_len,
-                   const uint8_t *payload, size_t payload_len, sbat_diag *d)
+verify_output(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out, size_t out_len,
+              const uint8_t *payload, size_t payload_len, sbat_diag *d)
 {
 	sbat_pe *pe = malloc(sizeof(*pe));
 	sbat_err err;
@@ -178,7 +178,7 @@ sbat_verify_output(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const
 	if (!pe)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
 	/* the output must parse with the same rules as any input */
-	err = sbat_pe_parse(out, out_len, pe, d);
+	err = pe_parse(out, out_len, pe, d);
 	if (!err)
 		err = verify_headers(pe, in_pe, in, out, out_len, d);
 	if (!err)
@@ -310,8 +310,8 @@ verify_extent(const plan *p, const uint8_t *in, const extent *e, const uint8_t *
 }
 
 sbat_err
-sbat_verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out, uint64_t sparse_from,
-                 uint64_t window, sbat_diag *d)
+verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out, uint64_t sparse_from,
+            uint64_t window, sbat_diag *d)
 {
 	uint64_t pos = 0;
 	unsigned i;

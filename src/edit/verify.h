@@ -15,8 +15,8 @@
  * aligned and inside the file and image, overlapping nothing, kernel setup
  * bytes unchanged.
  */
-sbat_err sbat_verify_output(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out, size_t out_len,
-                            const uint8_t *payload, size_t payload_len, sbat_diag *reterr);
+sbat_err verify_output(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out, size_t out_len,
+                       const uint8_t *payload, size_t payload_len, sbat_diag *reterr);
 
 /*
  * The general guarantee behind every edit: each input byte of the headers,
@@ -29,7 +29,7 @@ sbat_err sbat_verify_output(const plan *p, const sbat_pe *in_pe, const uint8_t *
  * patch: enough to catch any offset mistake when the kernel copied the
  * range whole, without reading every byte of a large image again.
  */
-sbat_err sbat_verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out,
-                          uint64_t sparse_from, uint64_t window, sbat_diag *reterr);
+sbat_err verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out, uint64_t sparse_from,
+                     uint64_t window, sbat_diag *reterr);
 
 #endif

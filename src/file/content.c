@@ -158,7 +158,7 @@ words_avx512(uint64_t j, const uint8_t *p, size_t n)
 static uint64_t (*words)(uint64_t j, const uint8_t *p, size_t n);
 
 int
-sbat_content_select(int level)
+content_select(int level)
 {
 	if (level < 0 || level > 2)
 		return 0;
@@ -178,11 +178,11 @@ sbat_content_select(int level)
 }
 
 void
-sbat_content_fp_init(sbat_content_fp *fp)
+content_fp_init(sbat_content_fp *fp)
 {
 	memset(fp, 0, sizeof(*fp));
-	if (!words && !sbat_content_select(2) && !sbat_content_select(1))
-		sbat_content_select(0);
+	if (!words && !content_select(2) && !content_select(1))
+		content_select(0);
 }
 
 /* Bytes of word j from its byte `at` on, n of them (within the word), kept until the word is whole. */
@@ -211,7 +211,7 @@ add_split(sbat_content_fp *fp, uint64_t j, unsigned at, const uint8_t *p, unsign
 }
 
 void
-sbat_content_fp_add(sbat_content_fp *fp, uint64_t offset, const uint8_t *p, size_t n)
+content_fp_add(sbat_content_fp *fp, uint64_t offset, const uint8_t *p, size_t n)
 {
 	unsigned head = (unsigned)(offset % 8);
 
@@ -231,7 +231,7 @@ sbat_content_fp_add(sbat_content_fp *fp, uint64_t offset, const uint8_t *p, size
 }
 
 int
-sbat_content_fp_final(const sbat_content_fp *fp, uint64_t len, uint64_t *ret)
+content_fp_final(const sbat_content_fp *fp, uint64_t len, uint64_t *ret)
 {
 	uint64_t acc = fp->acc, w;
 	unsigned i;
@@ -253,7 +253,7 @@ sbat_content_fp_final(const sbat_content_fp *fp, uint64_t len, uint64_t *ret)
 }
 
 int
-sbat_content_fp_read(sbat_content_fp *fp, const sbat_io *io, int fd, uint64_t from, uint64_t to)
+content_fp_read(sbat_content_fp *fp, const sbat_io *io, int fd, uint64_t from, uint64_t to)
 {
 	uint8_t *buf = malloc(READ_CHUNK);
 
@@ -261,7 +261,7 @@ sbat_content_fp_read(sbat_content_fp *fp, const sbat_io *io, int fd, uint64_t fr
 		return errno = ENOMEM, -1;
 	while (from < to) {
 		size_t want = to - from < READ_CHUNK ? (size_t)(to - from) : READ_CHUNK;
-		int rc = sbat_io_pread_all(io, fd, buf, want, from);
+		int rc = io_pread_all(io, fd, buf, want, from);
 
 		if (rc != 0) {
 			int err = errno;
@@ -269,7 +269,7 @@ sbat_content_fp_read(sbat_content_fp *fp, const sbat_io *io, int fd, uint64_t fr
 			free(buf);
 			return errno = err, rc;
 		}
-		sbat_content_fp_add(fp, from, buf, want);
+		content_fp_add(fp, from, buf, want);
 		from += want;
 	}
 	free(buf);
@@ -277,16 +277,16 @@ sbat_content_fp_read(sbat_content_fp *fp, const sbat_io *io, int fd, uint64_t fr
 }
 
 int
-sbat_content_sum_fd(const sbat_io *io, int fd, size_t len, uint64_t *ret)
+content_sum_fd(const sbat_io *io, int fd, size_t len, uint64_t *ret)
 {
 	sbat_content_fp fp;
 	int rc;
 
-	sbat_content_fp_init(&fp);
-	rc = sbat_content_fp_read(&fp, io, fd, 0, len);
+	content_fp_init(&fp);
+	rc = content_fp_read(&fp, io, fd, 0, len);
 	if (rc != 0)
 		return rc;
-	if (sbat_content_fp_final(&fp, len, ret) != 0)
+	if (content_fp_final(&fp, len, ret) != 0)
 		return errno = EIO, -1;
 	return 0;
 }

@@ -48,7 +48,7 @@ typedef struct sbat_content_fp {
 	} split[SBAT_CONTENT_MAX_SPLIT];
 } sbat_content_fp;
 
-void sbat_content_fp_init(sbat_content_fp *fp);
+void content_fp_init(sbat_content_fp *fp);
 
 /*
  * The word loop: 2 for the x86-64 AVX-512 one (AVX512F and AVX512DQ), 1 for
@@ -57,22 +57,22 @@ void sbat_content_fp_init(sbat_content_fp *fp);
  * 1 otherwise. The first fingerprint picks the fastest the CPU has; tests
  * call this to compare them.
  */
-int sbat_content_select(int level);
+int content_select(int level);
 
 /* The n bytes at p are the file's bytes [offset, offset+n). */
-void sbat_content_fp_add(sbat_content_fp *fp, uint64_t offset, const uint8_t *p, size_t n);
+void content_fp_add(sbat_content_fp *fp, uint64_t offset, const uint8_t *p, size_t n);
 
 /* Read [from, to) of fd through a small buffer (with io's pread) and add it. 0, -1 with errno, or SBAT_IO_SHRANK when the file ends first. */
-int sbat_content_fp_read(sbat_content_fp *fp, const sbat_io *io, int fd, uint64_t from, uint64_t to);
+int content_fp_read(sbat_content_fp *fp, const sbat_io *io, int fd, uint64_t from, uint64_t to);
 
 /*
  * The fingerprint of a file of len bytes, every one of them added exactly
  * once. 0, or -1 when some byte is missing or was added twice.
  */
-int sbat_content_fp_final(const sbat_content_fp *fp, uint64_t len, uint64_t *ret);
+int content_fp_final(const sbat_content_fp *fp, uint64_t len, uint64_t *ret);
 
-/* The fingerprint of the first len bytes of the file fd, read through a small buffer. As sbat_content_fp_read. */
-int sbat_content_sum_fd(const sbat_io *io, int fd, size_t len, uint64_t *ret);
+/* The fingerprint of the first len bytes of the file fd, read through a small buffer. As content_fp_read. */
+int content_sum_fd(const sbat_io *io, int fd, size_t len, uint64_t *ret);
 
 /*
  * When `out` replaces a file: commit, after the last fsync and just before
@@ -80,11 +80,11 @@ int sbat_content_sum_fd(const sbat_io *io, int fd, size_t len, uint64_t *ret);
  * still has len bytes with fingerprint sum. Returns 1 then, and 0 for an
  * output that replaces nothing (the caller checks the input itself).
  */
-int sbat_output_expect_source(sbat_output *out, size_t len, uint64_t sum);
+int output_expect_source(sbat_output *out, size_t len, uint64_t sum);
 
 /*
  * When the fingerprint is taken: an edit takes it only where the input's
- * time stamps cannot show every write (sbat_times_fstat in
+ * time stamps cannot show every write (timestamps_fstat in
  * timestamps.h: coarse or remote file systems, times without nanoseconds,
  * a file written in the current clock tick). Elsewhere a write(2), a copy
  * or a truncation during the edit sets the modification time to a later

@@ -240,7 +240,7 @@ open_image(const char *path, size_t max_size, unsigned wait_ms, sbat_mapped_file
 	int dir_fd, fd = -1, attempt;
 	sbat_err e;
 
-	dir_fd = sbat_path_open_directory(path, &name);
+	dir_fd = path_open_directory(path, &name);
 	if (dir_fd < 0)
 		return errno == EINVAL ? diag_fail(d, SBAT_E_NOT_REGULAR, "not a regular file") :
 		                         diag_fail_errno(d, SBAT_E_IO, "cannot open its directory", errno);

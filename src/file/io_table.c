@@ -12,7 +12,7 @@
 #include "file/io_table.h"
 
 int
-sbat_io_pread_all(const sbat_io *io, int fd, void *buf, size_t len, uint64_t offset)
+io_pread_all(const sbat_io *io, int fd, void *buf, size_t len, uint64_t offset)
 {
 	uint8_t *p = buf;
 
@@ -36,7 +36,7 @@ sbat_io_pread_all(const sbat_io *io, int fd, void *buf, size_t len, uint64_t off
 }
 
 int
-sbat_io_pwrite_all(const sbat_io *io, int fd, const void *buf, size_t len, uint64_t offset)
+io_pwrite_all(const sbat_io *io, int fd, const void *buf, size_t len, uint64_t offset)
 {
 	const uint8_t *p = buf;
 
@@ -78,8 +78,8 @@ default_copy_range(int in_fd, int64_t in_offset, int out_fd, int64_t out_offset,
 }
 
 int
-sbat_io_copy_range(const sbat_io *io, int in_fd, uint64_t in_off, int out_fd, uint64_t out_off, uint64_t len,
-                   uint64_t *ret_done)
+io_copy_range(const sbat_io *io, int in_fd, uint64_t in_off, int out_fd, uint64_t out_off, uint64_t len,
+              uint64_t *ret_done)
 {
 	*ret_done = 0;
 	while (len > 0) {
@@ -107,7 +107,7 @@ sbat_io_copy_range(const sbat_io *io, int in_fd, uint64_t in_off, int out_fd, ui
 }
 
 int
-sbat_io_copy_preferred(const sbat_io *io, int out_fd)
+io_copy_preferred(const sbat_io *io, int out_fd)
 {
 #ifdef __linux__
 	/* statfs(2) f_type of the file systems whose copy_file_range shares or offloads the data */
@@ -140,13 +140,13 @@ sbat_io_copy_preferred(const sbat_io *io, int out_fd)
 }
 
 int
-sbat_io_fsync(const sbat_io *io, int fd)
+io_fsync(const sbat_io *io, int fd)
 {
 	return io && io->fsync ? io->fsync(fd) : fsync(fd);
 }
 
 int
-sbat_io_renameat(const sbat_io *io, int from_dir, const char *from, int to_dir, const char *to)
+io_renameat(const sbat_io *io, int from_dir, const char *from, int to_dir, const char *to)
 {
 	return io && io->renameat ? io->renameat(from_dir, from, to_dir, to) : renameat(from_dir, from, to_dir, to);
 }

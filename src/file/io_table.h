@@ -19,10 +19,10 @@
  * Read exactly len bytes at offset, retrying short reads and EINTR. 0, -1
  * with errno, or SBAT_IO_SHRANK at end of file.
  */
-int sbat_io_pread_all(const sbat_io *io, int fd, void *buf, size_t len, uint64_t offset);
+int io_pread_all(const sbat_io *io, int fd, void *buf, size_t len, uint64_t offset);
 
 /* Write all of buf at offset, retrying short writes and EINTR. 0, or -1 with errno. */
-int sbat_io_pwrite_all(const sbat_io *io, int fd, const void *buf, size_t len, uint64_t offset);
+int io_pwrite_all(const sbat_io *io, int fd, const void *buf, size_t len, uint64_t offset);
 
 /*
  * Copy len bytes file to file inside the kernel. 0, or -1 with errno
@@ -30,20 +30,20 @@ int sbat_io_pwrite_all(const sbat_io *io, int fd, const void *buf, size_t len, u
  * SBAT_IO_SHRANK when the input ends early; *ret_done tells how much was
  * copied before the failure.
  */
-int sbat_io_copy_range(const sbat_io *io, int in_fd, uint64_t in_off, int out_fd, uint64_t out_off, uint64_t len,
-                       uint64_t *ret_done);
+int io_copy_range(const sbat_io *io, int in_fd, uint64_t in_off, int out_fd, uint64_t out_off, uint64_t len,
+                  uint64_t *ret_done);
 
 /*
- * 1 when copied ranges should go file to file (sbat_io_copy_range) rather
+ * 1 when copied ranges should go file to file (io_copy_range) rather
  * than through memory: the caller's table has its own copy_range, or the
  * output's file system shares or offloads a kernel copy (btrfs and XFS
  * reflinks, NFS and SMB server-side copies), which is far cheaper than
  * writing the data. Elsewhere (ext4, FAT, tmpfs) the kernel copies the
  * pages itself, for about the cost of reading and writing them.
  */
-int sbat_io_copy_preferred(const sbat_io *io, int out_fd);
+int io_copy_preferred(const sbat_io *io, int out_fd);
 
-int sbat_io_fsync(const sbat_io *io, int fd);
-int sbat_io_renameat(const sbat_io *io, int from_dir, const char *from, int to_dir, const char *to);
+int io_fsync(const sbat_io *io, int fd);
+int io_renameat(const sbat_io *io, int from_dir, const char *from, int to_dir, const char *to);
 
 #endif

@@ -159,7 +159,7 @@ create_named_temp(sbat_output *o)
 		err = errno;
 		if (o->fd >= 0) {
 			register_temp(o);
-			sbat_stale_mark_live(o->fd);
+			stale_mark_live(o->fd);
 		}
 		restore_signals(&old);
 		if (o->fd >= 0)
@@ -221,7 +221,7 @@ open_temp(sbat_output *o, sbat_diag *d)
 {
 	o->fd = open_tmpfile(o);
 	if (o->fd >= 0)
-		sbat_stale_mark_live(o->fd); /* before it has a name another run could see */
+		stale_mark_live(o->fd); /* before it has a name another run could see */
 	if (o->fd < 0 && create_named_temp(o) != 0)
 		return diag_fail_errno(d, SBAT_E_IO, "cannot create a temporary file next to it", errno);
 	return SBAT_OK;
@@ -262,7 +262,7 @@ sbat_output_open_replace(const sbat_mapped_file *image, const sbat_io *io, sbat_
 		return diag_fail_errno(d, SBAT_E_IO, "cannot duplicate a file descriptor", err);
 	}
 	/* the image is locked: temporaries of earlier runs for it that nobody holds are stale */
-	sbat_stale_remove(dir_fd, image->name);
+	stale_remove(dir_fd, image->name);
 	e = output_start(o, dir_fd, image->name, d);
 	if (e) {
 		output_free(o);
@@ -312,7 +312,7 @@ sbat_output_open_new(const char *path, mode_t mode, const sbat_io *io, sbat_outp
 	sbat_err e;
 	int dir_fd;
 
-	dir_fd = sbat_path_open_directory(path, &name);
+	dir_fd = path_open_directory(path, &name);
 	if (dir_fd < 0)
 		return errno == EINVAL ? diag_fail(d, SBAT_E_NOT_REGULAR, "not a regular file") :
 		                         diag_fail_errno(d, SBAT_E_IO, "cannot open its directory", errno);
@@ -574,7 +574,7 @@ content_unchanged(const sbat_output *o, int *err)
 	uint64_t sum;
 
 	*err = 0;
-	if (sbat_content_sum_fd(o->io, o->src_fd, o->sum_len, &sum) != 0) {
+	if (content_sum_fd(o->io, o->src_fd, o->sum_len, &sum) != 0) {
 		*err = errno;
 		return 0;
 	}
@@ -606,7 +606,7 @@ sync_directory(int dir_fd)
 }
 
 int
-sbat_output_expect_source(sbat_output *o, size_t len, uint64_t sum)
+output_expect_source(sbat_output *o, size_t len, uint64_t sum)
 {
 	if (o->src_fd < 0)
 		return 0;
@@ -654,7 +654,7 @@ rename_into_place(sbat_output *o)
 	int err;
 
 	block_signals(&old);
-	if (sbat_io_renameat(o->io, o->dir_fd, o->tmp_name, o->dir_fd, o->name) != 0) {
+	if (io_renameat(o->io, o->dir_fd, o->tmp_name, o->dir_fd, o->name) != 0) {
 		err = errno;
 		restore_signals(&old);
 		errno = err;
@@ -681,7 +681,7 @@ sbat_output_commit(sbat_output *o, sbat_diag *d)
 	if (apply_metadata(o, &what) != 0)
 		goto fail;
 	what = "cannot flush the temporary file to disk";
-	if (!o->no_sync && sbat_io_fsync(o->io, o->fd) != 0)
+	if (!o->no_sync && io_fsync(o->io, o->fd) != 0)
 		goto fail;
 	/* the slow checks while a nameless temporary has no name: a SIGKILL then leaves nothing */
 	e = check_source(o, 1, d);
@@ -745,7 +745,7 @@ sbat_file_write_atomic(const char *path, mode_t mode, const uint8_t *buf, size_t
 		sbat_file_unmap(image);
 		return e;
 	}
-	if (sbat_io_pwrite_all(o->io, o->fd, buf, len, 0) != 0) {
+	if (io_pwrite_all(o->io, o->fd, buf, len, 0) != 0) {
 		err = errno;
 		sbat_output_abort(o);
 		sbat_file_unmap(image);

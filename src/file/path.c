@@ -27,7 +27,7 @@ open_dir(const char *dir)
 }
 
 int
-sbat_path_open_directory(const char *path, const char **ret_name)
+path_open_directory(const char *path, const char **ret_name)
 {
 	const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
 	char *dir;

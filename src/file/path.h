@@ -10,6 +10,6 @@
  * descriptor, or -1 with errno set; EINVAL when the last component is
  * empty, "." or "..", which name no file of their own.
  */
-int sbat_path_open_directory(const char *path, const char **ret_name);
+int path_open_directory(const char *path, const char **ret_name);
 
 #endif

@@ -17,7 +17,7 @@
 #define STALE_AGE_SECONDS 60
 
 void
-sbat_stale_mark_live(int fd)
+stale_mark_live(int fd)
 {
 	/* a file system without locks has none to honour: nothing is removed there (see is_stale) */
 	(void)flock(fd, LOCK_EX | LOCK_NB);
@@ -72,7 +72,7 @@ remove_if_stale(int dir_fd, const char *entry)
 }
 
 void
-sbat_stale_remove(int dir_fd, const char *name)
+stale_remove(int dir_fd, const char *name)
 {
 	struct dirent *e;
 	DIR *dir;

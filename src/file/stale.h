@@ -5,7 +5,7 @@
 #define SBAT_FILE_STALE_H
 
 /* Hold a lock on a temporary for as long as it is open, so that no other run takes it for stale. */
-void sbat_stale_mark_live(int fd);
+void stale_mark_live(int fd);
 
 /*
  * Remove from dir_fd the temporaries ".NAME.XXXXXX" of target `name` that a
@@ -13,6 +13,6 @@ void sbat_stale_mark_live(int fd);
  * user, unchanged for a minute, that no process holds locked. Anything else
  * is left alone; a directory that cannot be listed is not searched.
  */
-void sbat_stale_remove(int dir_fd, const char *name);
+void stale_remove(int dir_fd, const char *name);
 
 #endif

@@ -67,7 +67,7 @@ racy(const struct stat *st, const struct timespec *before)
 }
 
 int
-sbat_times_fstat(int fd, struct stat *st, int *ret_can_hide)
+timestamps_fstat(int fd, struct stat *st, int *ret_can_hide)
 {
 	struct timespec before;
 	int clock_ok = clock_gettime(CLOCK_REALTIME, &before) == 0;

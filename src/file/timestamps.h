@@ -35,6 +35,6 @@
  * mapping sets them only when it first writes a clean page: one that keeps
  * the image mapped and dirty across the edit is not seen.
  */
-int sbat_times_fstat(int fd, struct stat *st, int *ret_can_hide);
+int timestamps_fstat(int fd, struct stat *st, int *ret_can_hide);
 
 #endif

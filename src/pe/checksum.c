@@ -8,7 +8,7 @@
 #include "sbat/image.h"
 
 void
-sbat_csum_init(csum *c, uint64_t checksum_offset)
+checksum_init(csum *c, uint64_t checksum_offset)
 {
 	c->sum = 0;
 	c->field = checksum_offset;
@@ -60,7 +60,7 @@ add_words(const uint8_t *p, size_t n)
 }
 
 void
-sbat_csum_add(csum *c, uint64_t offset, const uint8_t *p, size_t n)
+checksum_add(csum *c, uint64_t offset, const uint8_t *p, size_t n)
 {
 	uint64_t lo = 0, hi = 0;
 	size_t i = 0;
@@ -89,7 +89,7 @@ sbat_csum_add(csum *c, uint64_t offset, const uint8_t *p, size_t n)
 }
 
 uint32_t
-sbat_csum_final(const csum *c, uint64_t file_size)
+checksum_final(const csum *c, uint64_t file_size)
 {
 	return (uint32_t)(fold(c->sum) + file_size);
 }
@@ -105,7 +105,7 @@ sbat_pe_checksum(const uint8_t *buf, size_t len, uint64_t checksum_offset)
 {
 	csum c;
 
-	sbat_csum_init(&c, checksum_offset);
-	sbat_csum_add(&c, 0, buf, len);
-	return sbat_csum_final(&c, len);
+	checksum_init(&c, checksum_offset);
+	checksum_add(&c, 0, buf, len);
+	return checksum_final(&c, len);
 }

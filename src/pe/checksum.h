@@ -18,8 +18,8 @@ typedef struct csum {
 	uint64_t field; /* file offset of the 4-byte CheckSum field, counted as zero */
 } csum;
 
-void sbat_csum_init(csum *c, uint64_t checksum_offset);
-void sbat_csum_add(csum *c, uint64_t offset, const uint8_t *p, size_t n);
-uint32_t sbat_csum_final(const csum *c, uint64_t file_size);
+void checksum_init(csum *c, uint64_t checksum_offset);
+void checksum_add(csum *c, uint64_t offset, const uint8_t *p, size_t n);
+uint32_t checksum_final(const csum *c, uint64_t file_size);
 
 #endif

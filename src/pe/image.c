@@ -88,7 +88,7 @@ sbat_image_parse(const uint8_t *buf, size_t len, sbat_image **ret_img, sbat_diag
 	img = calloc(1, sizeof(*img));
 	if (!img)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
-	err = sbat_pe_parse(buf, len, &img->pe, d);
+	err = pe_parse(buf, len, &img->pe, d);
 	if (err) {
 		free(img);
 		return err;
@@ -128,17 +128,17 @@ sbat_image_section(const sbat_image *img, unsigned index)
 size_t
 sbat_image_section_name(const sbat_image *img, unsigned index, char *buf, size_t size)
 {
-	return sbat_pe_section_name(&img->pe, img->buf, img->len, index, buf, size);
+	return pe_section_name(&img->pe, img->buf, img->len, index, buf, size);
 }
 
 int
 sbat_image_find_section(const sbat_image *img, const char *name)
 {
-	return sbat_pe_find_section(&img->pe, img->buf, img->len, name);
+	return pe_find_section(&img->pe, img->buf, img->len, name);
 }
 
 sbat_err
 sbat_image_sbat_data(const sbat_image *img, const uint8_t **ret_data, size_t *ret_len, sbat_diag *d)
 {
-	return sbat_pe_sbat_data(&img->pe, img->buf, img->len, ret_data, ret_len, d);
+	return pe_sbat_data(&img->pe, img->buf, img->len, ret_data, ret_len, d);
 }

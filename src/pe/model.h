@@ -43,7 +43,7 @@ typedef struct sbat_pe_debug_entry {
 
 /*
  * The parsed image. Plain numbers and offsets, no pointers into the buffer,
- * so it stays valid after the buffer is gone. Filled by sbat_pe_parse.
+ * so it stays valid after the buffer is gone. Filled by pe_parse.
  */
 typedef struct sbat_pe {
 	uint64_t file_size;
@@ -119,31 +119,31 @@ typedef struct sbat_pe {
  * file. On success fills *ret and returns SBAT_OK; on failure returns a code,
  * fills *reterr (if not NULL) and leaves *ret unspecified.
  */
-sbat_err sbat_pe_parse(const uint8_t *buf, size_t len, sbat_pe *ret, sbat_diag *reterr);
+sbat_err pe_parse(const uint8_t *buf, size_t len, sbat_pe *ret, sbat_diag *reterr);
 
 /* The memory size loaders use: VirtualSize, or SizeOfRawData when VirtualSize is 0. */
-uint32_t sbat_pe_section_memory_size(const sbat_pe_section *s);
+uint32_t pe_section_memory_size(const sbat_pe_section *s);
 
 /*
  * The .sbat contents as shim reads them: SizeOfRawData bytes from
  * PointerToRawData, cut at the first NUL. Returns SBAT_E_NO_SBAT when the
  * image has none, SBAT_E_SBAT_DUPLICATE when it has several.
  */
-sbat_err sbat_pe_sbat_data(const sbat_pe *pe, const uint8_t *buf, size_t len, const uint8_t **ret_data, size_t *ret_len,
-                           sbat_diag *reterr);
+sbat_err pe_sbat_data(const sbat_pe *pe, const uint8_t *buf, size_t len, const uint8_t **ret_data, size_t *ret_len,
+                      sbat_diag *reterr);
 
 /* Index of the section named `name` (8-byte names, or longer ones through the COFF string table), or -1. */
-int sbat_pe_find_section(const sbat_pe *pe, const uint8_t *buf, size_t len, const char *name);
+int pe_find_section(const sbat_pe *pe, const uint8_t *buf, size_t len, const char *name);
 
 /* Bytes free for section headers after the table: before SizeOfHeaders, section data, a VA or a bzImage setup header. */
-uint64_t sbat_pe_header_room(const sbat_pe *pe);
+uint64_t pe_header_room(const sbat_pe *pe);
 
 /*
- * 1 if section i is called `name`, by the rules of sbat_pe_find_section
+ * 1 if section i is called `name`, by the rules of pe_find_section
  * (the 8-byte field with its NUL padding, or a long name through the COFF
  * string table); 0 otherwise or when i is past the last section.
  */
-int sbat_pe_section_name_is(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, const char *name);
+int pe_section_name_is(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, const char *name);
 
 /*
  * The bytes of section i that are both in the file and loaded with it: the
@@ -151,15 +151,15 @@ int sbat_pe_section_name_is(const sbat_pe *pe, const uint8_t *buf, size_t len, u
  * parser has checked that they lie in the file. *ret_size is 0 when the
  * section has no file data (or i is past the last section).
  */
-void sbat_pe_section_file_range(const sbat_pe *pe, unsigned i, uint64_t *ret_offset, uint32_t *ret_size);
+void pe_section_file_range(const sbat_pe *pe, unsigned i, uint64_t *ret_offset, uint32_t *ret_size);
 
 /* Section i's SizeOfRawData bytes in buf (*ret_len of them), or NULL when they do not lie in buf. */
-const uint8_t *sbat_pe_section_raw(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, size_t *ret_len);
+const uint8_t *pe_section_raw(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, size_t *ret_len);
 
 /* See sbat_image_section_name: the resolved name of section i into out[0..size). */
-size_t sbat_pe_section_name(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, char *out, size_t size);
+size_t pe_section_name(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, char *out, size_t size);
 
 /* 1 for an x86 machine (x86_64 or i386). */
-int sbat_pe_is_x86(const sbat_pe *pe);
+int pe_is_x86(const sbat_pe *pe);
 
 #endif

@@ -155,7 +155,7 @@ parse_sections(sbat_pe *pe, bview *v, sbat_diag *d)
 			if (s->pointer_to_raw_data < lowest_raw)
 				lowest_raw = s->pointer_to_raw_data;
 		}
-		end = (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s);
+		end = (uint64_t)s->virtual_address + pe_section_memory_size(s);
 		if (end > UINT32_MAX)
 			return diag_fail_at(d, SBAT_E_PE_OVERFLOW, "section VirtualAddress + VirtualSize exceeds 4 GiB",
 			                    h + SH_VIRTUAL_ADDRESS);
@@ -198,7 +198,7 @@ publish_info(sbat_pe *pe)
 	info->checksum = pe->checksum;
 	info->section_table_offset = pe->section_table_offset;
 	info->section_table_end = pe->section_table_end;
-	info->header_room = sbat_pe_header_room(pe);
+	info->header_room = pe_header_room(pe);
 	info->raw_end = pe->raw_end;
 	info->data_end = pe->data_end;
 	info->cert_offset = pe->cert_offset;
@@ -347,7 +347,7 @@ check_certificate_table(sbat_pe *pe, bview *v, sbat_diag *d)
 }
 
 sbat_err
-sbat_pe_parse(const uint8_t *buf, size_t len, sbat_pe *pe, sbat_diag *d)
+pe_parse(const uint8_t *buf, size_t len, sbat_pe *pe, sbat_diag *d)
 {
 	bview v;
 	uint64_t opt, dirs;
@@ -399,14 +399,13 @@ sbat_pe_parse(const uint8_t *buf, size_t len, sbat_pe *pe, sbat_diag *d)
 }
 
 uint32_t
-sbat_pe_section_memory_size(const sbat_pe_section *s)
+pe_section_memory_size(const sbat_pe_section *s)
 {
 	return s->virtual_size ? s->virtual_size : s->size_of_raw_data;
 }
 
 sbat_err
-sbat_pe_sbat_data(const sbat_pe *pe, const uint8_t *buf, size_t len, const uint8_t **ret_data, size_t *ret_len,
-                  sbat_diag *d)
+pe_sbat_data(const sbat_pe *pe, const uint8_t *buf, size_t len, const uint8_t **ret_data, size_t *ret_len, sbat_diag *d)
 {
 	const sbat_pe_section *s;
 	const uint8_t *p, *nul;
@@ -473,7 +472,7 @@ sbat_pe_format_name(uint16_t magic)
 }
 
 const uint8_t *
-sbat_pe_section_raw(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, size_t *ret_len)
+pe_section_raw(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, size_t *ret_len)
 {
 	const sbat_pe_section *s;
 	bview v;
@@ -490,7 +489,7 @@ sbat_pe_section_raw(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned 
 }
 
 int
-sbat_pe_is_x86(const sbat_pe *pe)
+pe_is_x86(const sbat_pe *pe)
 {
 	return pe->machine == MACHINE_AMD64 || pe->machine == MACHINE_I386;
 }
@@ -543,7 +542,7 @@ short_name_is(const uint8_t raw[8], const char *name, size_t n)
 }
 
 int
-sbat_pe_section_name_is(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, const char *name)
+pe_section_name_is(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, const char *name)
 {
 	size_t n = strlen(name), max;
 	const uint8_t *raw;
@@ -564,7 +563,7 @@ sbat_pe_section_name_is(const sbat_pe *pe, const uint8_t *buf, size_t len, unsig
 }
 
 size_t
-sbat_pe_section_name(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, char *out, size_t size)
+pe_section_name(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, char *out, size_t size)
 {
 	const char *name, *full = NULL, *nul;
 	const uint8_t *raw;
@@ -593,18 +592,18 @@ sbat_pe_section_name(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned
 }
 
 int
-sbat_pe_find_section(const sbat_pe *pe, const uint8_t *buf, size_t len, const char *name)
+pe_find_section(const sbat_pe *pe, const uint8_t *buf, size_t len, const char *name)
 {
 	unsigned i;
 
 	for (i = 0; i < pe->number_of_sections; i++)
-		if (sbat_pe_section_name_is(pe, buf, len, i, name))
+		if (pe_section_name_is(pe, buf, len, i, name))
 			return (int)i;
 	return -1;
 }
 
 void
-sbat_pe_section_file_range(const sbat_pe *pe, unsigned i, uint64_t *ret_offset, uint32_t *ret_size)
+pe_section_file_range(const sbat_pe *pe, unsigned i, uint64_t *ret_offset, uint32_t *ret_size)
 {
 	const sbat_pe_section *s;
 	uint32_t mem;
@@ -614,13 +613,13 @@ sbat_pe_section_file_range(const sbat_pe *pe, unsigned i, uint64_t *ret_offset, 
 	if (i >= pe->number_of_sections)
 		return;
 	s = &pe->sections[i];
-	mem = sbat_pe_section_memory_size(s);
+	mem = pe_section_memory_size(s);
 	*ret_offset = s->pointer_to_raw_data;
 	*ret_size = mem < s->size_of_raw_data ? mem : s->size_of_raw_data;
 }
 
 uint64_t
-sbat_pe_header_room(const sbat_pe *pe)
+pe_header_room(const sbat_pe *pe)
 {
 	uint64_t limit = pe->size_of_headers;
 

@@ -12,7 +12,7 @@
 #include "sbat/text.h"
 
 /* Which rules shim's own parser (csv.c, sbat.c) enforces decides what shim refuses. */
-const sbat_csv_rule sbat_csv_rules[CSV_RULE__COUNT] = {
+const sbat_csv_rule csv_rules[CSV_RULE__COUNT] = {
 	[CSV_RULE_FIELDS] = { "fields", "fewer than 6 fields", 1 },
 	[CSV_RULE_EMPTY_FIELD] = { "empty-field", "empty field", 1 },
 	[CSV_RULE_EMPTY_LINE] = { "empty-line", "empty line", 0 },
@@ -27,7 +27,7 @@ const sbat_csv_rule sbat_csv_rules[CSV_RULE__COUNT] = {
 static sbat_err
 rule_fail(sbat_diag *d, sbat_csv_rule_id rule, unsigned line, unsigned field)
 {
-	return sbat_text_fail(d, SBAT_E_CSV, sbat_csv_rules[rule].what, line, field);
+	return text_fail(d, SBAT_E_CSV, csv_rules[rule].what, line, field);
 }
 
 /*
@@ -45,7 +45,7 @@ check_fields(const uint8_t *p, size_t n, unsigned line, uint16_t *ret_generation
 
 	if (n == 0)
 		return rule_fail(d, CSV_RULE_EMPTY_LINE, line, 0);
-	r = sbat_text_check_bytes(p, n, line, SBAT_E_CSV, d);
+	r = text_check_bytes(p, n, line, SBAT_E_CSV, d);
 	if (r != SBAT_OK)
 		return r;
 	for (i = 0; i < n; i++)
@@ -61,8 +61,8 @@ check_fields(const uint8_t *p, size_t n, unsigned line, uint16_t *ret_generation
 			return rule_fail(d, CSV_RULE_EMPTY_FIELD, line, field);
 		if (p[start] == ' ' || p[i - 1] == ' ')
 			return rule_fail(d, CSV_RULE_SPACE, line, field);
-		if (field == 2 && (what = sbat_text_parse_generation(p + start, i - start, ret_generation)) != NULL)
-			return sbat_text_fail(d, SBAT_E_CSV, what, line, field);
+		if (field == 2 && (what = text_parse_generation(p + start, i - start, ret_generation)) != NULL)
+			return text_fail(d, SBAT_E_CSV, what, line, field);
 		start = i + 1;
 	}
 	return SBAT_OK;
@@ -166,14 +166,14 @@ sbat_csv_parse(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_diag *re
 	sbat_err r;
 
 	/* what gets stored (LF endings, final newline) must fit the limit too */
-	end = buf && len <= SBAT_CSV_MAX_SIZE ? sbat_text_trim(buf, len) : 0;
+	end = buf && len <= SBAT_CSV_MAX_SIZE ? text_trim(buf, len) : 0;
 	for (i = 1; i < end; i++)
 		n_crlf += buf[i] == '\n' && buf[i - 1] == '\r';
 	if (end && end - n_crlf + 1 > SBAT_CSV_MAX_SIZE)
-		return sbat_text_fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB once each row ends in a newline",
-		                      0, 0);
+		return text_fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB once each row ends in a newline", 0,
+		                 0);
 	memset(&t, 0, sizeof(t));
-	r = sbat_text_parse(buf, len, &csv_format, &t, reterr);
+	r = text_parse(buf, len, &csv_format, &t, reterr);
 	if (r != SBAT_OK)
 		return r;
 	*ret_csv = t.block;
@@ -196,7 +196,7 @@ shim_generation(const char *s)
 }
 
 /*
- * The rules shim enforces (sbat_csv_rules[].shim) on row p[0..n): at least
+ * The rules shim enforces (csv_rules[].shim) on row p[0..n): at least
  * 6 fields and none of the 6 it keeps empty; what follows the 6th is ignored.
  */
 static sbat_err
@@ -256,10 +256,10 @@ sbat_csv_parse_shim(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_dia
 		rows += buf[i] == '\n' || buf[i] == '\r';
 	/* each row costs an entry and two NULs: far below this for any file that can be mapped */
 	if (end > SIZE_MAX / 256)
-		return sbat_text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
+		return text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
 	b = malloc(sizeof(*b) + rows * sizeof(sbat_csv_entry) + 2 * (end + rows));
 	if (!b)
-		return sbat_text_fail(reterr, SBAT_E_NOMEM, "out of memory", 0, 0);
+		return text_fail(reterr, SBAT_E_NOMEM, "out of memory", 0, 0);
 	b->csv.n_entries = 0;
 	b->csv.entries = b->entries;
 	out = (char *)(b->entries + rows);
@@ -304,21 +304,21 @@ sbat_csv_format(const sbat_csv *csv, uint8_t **ret_buf, size_t *ret_len, sbat_di
 	sbat_err r;
 
 	if (!csv || csv->n_entries == 0 || !csv->entries)
-		return sbat_text_fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
+		return text_fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
 	for (i = 0; i < csv->n_entries; i++) {
 		if (!csv->entries[i].text)
-			return sbat_text_fail(reterr, SBAT_E_CSV, "CSV row has no text", 0, 0);
+			return text_fail(reterr, SBAT_E_CSV, "CSV row has no text", 0, 0);
 		n = strlen(csv->entries[i].text);
 		if (n >= SIZE_MAX - total)
-			return sbat_text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
+			return text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
 		total += n + 1;
 	}
 	if (total > SBAT_CSV_MAX_SIZE)
-		return sbat_text_fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB", 0, 0);
+		return text_fail(reterr, SBAT_E_TOO_BIG, "CSV larger than 64 KiB", 0, 0);
 
 	b = malloc(total);
 	if (!b)
-		return sbat_text_fail(reterr, SBAT_E_NOMEM, "allocating formatted CSV", 0, 0);
+		return text_fail(reterr, SBAT_E_NOMEM, "allocating formatted CSV", 0, 0);
 	for (i = 0; i < csv->n_entries; i++) {
 		n = strlen(csv->entries[i].text);
 		memcpy(b + pos, csv->entries[i].text, n);
@@ -367,11 +367,11 @@ static sbat_err
 merge_conflict(sbat_diag *d, const sbat_csv_entry *have, const sbat_csv_entry *want)
 {
 	int generations = have->generation != want->generation;
-	sbat_err r = sbat_text_fail(d, SBAT_E_CSV,
-	                            generations ? "component already present with a different "
-	                                          "generation" :
-	                                          "component already present with a different row",
-	                            want->line, generations ? 2 : 0);
+	sbat_err r = text_fail(d, SBAT_E_CSV,
+	                       generations ? "component already present with a different "
+	                                     "generation" :
+	                                     "component already present with a different row",
+	                       want->line, generations ? 2 : 0);
 
 	if (d) {
 		size_t n = strlen(want->component_name);
@@ -396,17 +396,17 @@ sbat_csv_merge(const sbat_csv *base, const sbat_csv *add, int force, uint8_t **r
 	sbat_err r;
 
 	if (!base || base->n_entries == 0 || !base->entries || !add || add->n_entries == 0 || !add->entries)
-		return sbat_text_fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
+		return text_fail(reterr, SBAT_E_CSV, "CSV is empty", 0, 0);
 	/* Structs built by hand get the same scrutiny as in sbat_csv_format. */
 	if (!rows_complete(base) || !rows_complete(add))
-		return sbat_text_fail(reterr, SBAT_E_CSV, "CSV row has no text", 0, 0);
+		return text_fail(reterr, SBAT_E_CSV, "CSV row has no text", 0, 0);
 	if (base->n_entries > SIZE_MAX / sizeof(*rows) ||
 	    add->n_entries - 1 > SIZE_MAX / sizeof(*rows) - base->n_entries)
-		return sbat_text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
+		return text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
 	n = base->n_entries + add->n_entries - 1;
 	rows = malloc(n * sizeof(*rows));
 	if (!rows)
-		return sbat_text_fail(reterr, SBAT_E_NOMEM, "allocating merged CSV", 0, 0);
+		return text_fail(reterr, SBAT_E_NOMEM, "allocating merged CSV", 0, 0);
 
 	/* Copies of the entries: texts still point into base and add. */
 	memcpy(rows, base->entries, base->n_entries * sizeof(*rows));

@@ -29,6 +29,6 @@ typedef struct sbat_csv_rule {
 	int shim;         /* 1 when shim's own parser refuses a .sbat breaking it */
 } sbat_csv_rule;
 
-extern const sbat_csv_rule sbat_csv_rules[CSV_RULE__COUNT];
+extern const sbat_csv_rule csv_rules[CSV_RULE__COUNT];
 
 #endif

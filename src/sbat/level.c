@@ -49,26 +49,26 @@ split_fields(const uint8_t *p, size_t n, unsigned line, const uint8_t **f, size_
 	sbat_err r;
 
 	if (n == 0)
-		return sbat_text_fail(d, SBAT_E_LEVEL, "empty line", line, 0);
-	r = sbat_text_check_bytes(p, n, line, SBAT_E_LEVEL, d);
+		return text_fail(d, SBAT_E_LEVEL, "empty line", line, 0);
+	r = text_check_bytes(p, n, line, SBAT_E_LEVEL, d);
 	if (r != SBAT_OK)
 		return r;
 	for (i = 0; i <= n; i++) {
 		if (i < n && p[i] != ',')
 			continue;
 		if (nf == MAX_FIELDS)
-			return sbat_text_fail(d, SBAT_E_LEVEL, "more than 3 fields", line, nf + 1);
+			return text_fail(d, SBAT_E_LEVEL, "more than 3 fields", line, nf + 1);
 		if (i == start)
-			return sbat_text_fail(d, SBAT_E_LEVEL, "empty field", line, nf + 1);
+			return text_fail(d, SBAT_E_LEVEL, "empty field", line, nf + 1);
 		if (p[start] == ' ' || p[i - 1] == ' ')
-			return sbat_text_fail(d, SBAT_E_LEVEL, "leading or trailing space", line, nf + 1);
+			return text_fail(d, SBAT_E_LEVEL, "leading or trailing space", line, nf + 1);
 		f[nf] = p + start;
 		flen[nf] = i - start;
 		nf++;
 		start = i + 1;
 	}
 	if (nf < 2)
-		return sbat_text_fail(d, SBAT_E_LEVEL, "fewer than 2 fields", line, 0);
+		return text_fail(d, SBAT_E_LEVEL, "fewer than 2 fields", line, 0);
 	*ret_nf = nf;
 	return SBAT_OK;
 }
@@ -78,13 +78,13 @@ static sbat_err
 parse_header(sbat_level *level, const uint8_t **f, const size_t *flen, unsigned nf, unsigned line, sbat_diag *d)
 {
 	if (!field_is(f[0], flen[0], "sbat"))
-		return sbat_text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 1);
+		return text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 1);
 	if (!field_is(f[1], flen[1], "1"))
-		return sbat_text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 2);
+		return text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 2);
 	if (nf < 3)
-		return sbat_text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 0);
+		return text_fail(d, SBAT_E_LEVEL, E_HEADER, line, 0);
 	if (!is_datestamp(f[2], flen[2]))
-		return sbat_text_fail(d, SBAT_E_LEVEL, E_DATESTAMP, line, 3);
+		return text_fail(d, SBAT_E_LEVEL, E_DATESTAMP, line, 3);
 	memcpy(level->datestamp, f[2], SBAT_LEVEL_DATESTAMP_LEN);
 	level->datestamp[SBAT_LEVEL_DATESTAMP_LEN] = '\0';
 	return SBAT_OK;
@@ -109,12 +109,12 @@ parse_line(sbat_text_table *t, const uint8_t *p, size_t n, unsigned line, sbat_d
 		r = parse_header(level, f, flen, nf, line, d);
 		e->generation = 1;
 	} else if (r == SBAT_OK) {
-		what = sbat_text_parse_generation(f[1], flen[1], &e->generation);
+		what = text_parse_generation(f[1], flen[1], &e->generation);
 		if (what)
-			return sbat_text_fail(d, SBAT_E_LEVEL, what, line, 2);
+			return text_fail(d, SBAT_E_LEVEL, what, line, 2);
 		/* shim ignores a third field on component rows; it can only be a datestamp. */
 		if (nf == 3 && !is_datestamp(f[2], flen[2]))
-			return sbat_text_fail(d, SBAT_E_LEVEL, E_DATESTAMP, line, 3);
+			return text_fail(d, SBAT_E_LEVEL, E_DATESTAMP, line, 3);
 	}
 	if (r != SBAT_OK)
 		return r;
@@ -158,7 +158,7 @@ sbat_level_parse(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *re
 	if (nul)
 		len = (size_t)(nul - buf);
 	memset(&t, 0, sizeof(t));
-	r = sbat_text_parse(buf, len, &level_format, &t, reterr);
+	r = text_parse(buf, len, &level_format, &t, reterr);
 	if (r != SBAT_OK)
 		return r;
 	*ret = t.block;
@@ -179,8 +179,8 @@ sbat_level_free(sbat_level *level)
 static int
 is_level_section(const sbat_image *img, unsigned i)
 {
-	return sbat_pe_section_name_is(&img->pe, img->buf, img->len, i, SBAT_LEVEL_SECTION_NAME) ||
-	       sbat_pe_section_name_is(&img->pe, img->buf, img->len, i, TRUNCATED_NAME);
+	return pe_section_name_is(&img->pe, img->buf, img->len, i, SBAT_LEVEL_SECTION_NAME) ||
+	       pe_section_name_is(&img->pe, img->buf, img->len, i, TRUNCATED_NAME);
 }
 
 /* The index of the one .sbatlevel section of the image, or an error. */
@@ -223,7 +223,7 @@ sbat_level_from_shim(const sbat_image *img, int which, sbat_level **ret, sbat_di
 		return r;
 
 	/* Only bytes that are both in the file and loaded with the section count. */
-	sbat_pe_section_file_range(&img->pe, i, &base, &size);
+	pe_section_file_range(&img->pe, i, &base, &size);
 	header = img->pe.sections[i].header_offset;
 	bv_init(&v, img->buf, img->len);
 	if (base == 0 || size == 0)
@@ -265,7 +265,7 @@ sbat_level_from_efivar(const uint8_t *buf, size_t len, uint32_t *ret_attributes,
 }
 
 const sbat_level_entry *
-sbat_level_first_match(const sbat_level *level, const char *name)
+level_first_match(const sbat_level *level, const char *name)
 {
 	size_t j;
 
@@ -298,7 +298,7 @@ sbat_level_check(const sbat_level *level, const sbat_csv *csv, sbat_revocation *
 	for (i = 0; i < csv->n_entries; i++) {
 		const sbat_csv_entry *e = &csv->entries[i];
 		/* Only the first match counts, whatever it says (shim stops there). */
-		const sbat_level_entry *l = sbat_level_first_match(level, e->component_name);
+		const sbat_level_entry *l = level_first_match(level, e->component_name);
 
 		if (l && e->generation < l->generation) {
 			if (n < max_revoked) {

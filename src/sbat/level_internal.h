@@ -11,6 +11,6 @@
  * shim's verify_single_entry takes it (later rows of the same name are
  * never looked at), or NULL. Every name must be non-NULL.
  */
-const sbat_level_entry *sbat_level_first_match(const sbat_level *level, const char *name);
+const sbat_level_entry *level_first_match(const sbat_level *level, const char *name);
 
 #endif

@@ -10,7 +10,7 @@
 #include "util/diag.h"
 #include "pe/image_internal.h"
 #include "pe/layout.h"
-#include "uki/lint.h"
+#include "uki/lint_uki.h"
 #include "sbat/lint_internal.h"
 
 void
@@ -97,9 +97,9 @@ static void
 lint_kernel_headers(linter *l)
 {
 	const sbat_pe *pe = l->pe;
-	int setup = sbat_pe_find_section(pe, l->buf, l->len, ".setup") >= 0;
+	int setup = pe_find_section(pe, l->buf, l->len, ".setup") >= 0;
 
-	if (sbat_pe_is_x86(pe) && pe->kind != SBAT_KIND_BZIMAGE && (setup || pe->linux_pe_magic))
+	if (pe_is_x86(pe) && pe->kind != SBAT_KIND_BZIMAGE && (setup || pe->linux_pe_magic))
 		report(l, SBAT_LINT_ERROR, "bzimage-setup-header-lost",
 		       "an x86 Linux kernel without its boot "
 		       "protocol header (\"HdrS\" at 0x202, 0xAA55 at 0x1fe): something rewrote the headers",
@@ -136,7 +136,7 @@ lint_section_place(linter *l, unsigned i)
 	if (!discardable && s->virtual_size == 0 && s->size_of_raw_data != 0)
 		report(l, SBAT_LINT_ERROR, "section-zero-size", "VirtualSize is 0; shim computes a negative size",
 		       (int)i, h + SH_VIRTUAL_SIZE, SBAT_LOADER_SHIM);
-	if ((uint64_t)s->virtual_address + sbat_pe_section_memory_size(s) > pe->size_of_image)
+	if ((uint64_t)s->virtual_address + pe_section_memory_size(s) > pe->size_of_image)
 		report(l, SBAT_LINT_ERROR, "section-outside-image", "the section ends beyond SizeOfImage", (int)i,
 		       h + SH_VIRTUAL_SIZE,
 		       SBAT_LOADER_EDK2 | (discardable ? 0 : SBAT_LOADER_SHIM) | SBAT_LOADER_SYSTEMD_STUB);
@@ -234,7 +234,7 @@ lint_va_chain(linter *l)
 			       "VirtualAddress is not the aligned end of the "
 			       "previous section (strict loaders refuse gaps and overlaps in memory)",
 			       (int)i, s->header_offset + SH_VIRTUAL_ADDRESS, SBAT_LOADER_STRICT);
-		if (ckd_align_u64(&expect, (uint64_t)s->virtual_address + sbat_pe_section_memory_size(s),
+		if (ckd_align_u64(&expect, (uint64_t)s->virtual_address + pe_section_memory_size(s),
 		                  pe->section_alignment))
 			return;
 	}
@@ -278,7 +278,7 @@ lint_sbat_section(linter *l)
 	const sbat_pe_section *s = &pe->sections[pe->sbat_index];
 	uint64_t h = s->header_offset;
 	size_t n;
-	const uint8_t *data = sbat_pe_section_raw(pe, l->buf, l->len, (unsigned)pe->sbat_index, &n), *nul;
+	const uint8_t *data = pe_section_raw(pe, l->buf, l->len, (unsigned)pe->sbat_index, &n), *nul;
 	int i = pe->sbat_index;
 
 	if (s->pointer_to_relocations != 0 || s->number_of_relocations != 0)

@@ -251,7 +251,7 @@ check_uki(review *r)
 	const sbat_pe *pe = r->l->pe;
 	size_t i;
 
-	if (sbat_pe_find_section(pe, r->l->buf, r->l->len, ".linux") < 0)
+	if (pe_find_section(pe, r->l->buf, r->l->len, ".linux") < 0)
 		return;
 	for (i = 0; i < r->csv->n_entries; i++)
 		if (base_len(r->csv->entries[i].component_name) == 3 &&
@@ -273,7 +273,7 @@ check_revoked(review *r)
 		const sbat_csv_entry *e = &r->csv->entries[i];
 
 		for (k = 0; k < r->o->n_levels; k++) {
-			const sbat_level_entry *m = sbat_level_first_match(r->o->levels[k], e->component_name);
+			const sbat_level_entry *m = level_first_match(r->o->levels[k], e->component_name);
 			sbat_lint_subject s = lint_subject(RULE_REVIEW_REVOKED);
 
 			if (!m || e->generation >= m->generation)
@@ -358,7 +358,7 @@ read_rows(review *r)
 	s = &pe->sections[pe->sbat_index];
 	r->section = pe->sbat_index;
 	r->text_offset = s->pointer_to_raw_data;
-	r->text = sbat_pe_section_raw(pe, r->l->buf, r->l->len, (unsigned)pe->sbat_index, &r->n);
+	r->text = pe_section_raw(pe, r->l->buf, r->l->len, (unsigned)pe->sbat_index, &r->n);
 	if (!r->text)
 		return 0;
 	nul = memchr(r->text, '\0', r->n);

@@ -11,7 +11,7 @@
 #include "util/diag.h"
 
 sbat_err
-sbat_text_fail(sbat_diag *d, sbat_err code, const char *what, unsigned line, unsigned field)
+text_fail(sbat_diag *d, sbat_err code, const char *what, unsigned line, unsigned field)
 {
 	if (d) {
 		diag_fail(d, code, what);
@@ -22,7 +22,7 @@ sbat_text_fail(sbat_diag *d, sbat_err code, const char *what, unsigned line, uns
 }
 
 size_t
-sbat_text_trim(const uint8_t *buf, size_t len)
+text_trim(const uint8_t *buf, size_t len)
 {
 	while (len > 0 && buf[len - 1] == '\n') {
 		len--;
@@ -33,41 +33,41 @@ sbat_text_trim(const uint8_t *buf, size_t len)
 }
 
 sbat_err
-sbat_text_check_bytes(const uint8_t *p, size_t n, unsigned line, sbat_err code, sbat_diag *d)
+text_check_bytes(const uint8_t *p, size_t n, unsigned line, sbat_err code, sbat_diag *d)
 {
 	static const uint8_t bom[3] = { 0xef, 0xbb, 0xbf };
 	unsigned field = 1;
 	size_t i;
 
 	if (line == 1 && n >= sizeof(bom) && memcmp(p, bom, sizeof(bom)) == 0)
-		return sbat_text_fail(d, code, "UTF-8 byte order mark", line, 1);
+		return text_fail(d, code, "UTF-8 byte order mark", line, 1);
 	for (i = 0; i < n; i++) {
 		uint8_t c = p[i];
 
 		if (c == ',')
 			field++;
 		else if (c == '\0')
-			return sbat_text_fail(d, code, "NUL byte", line, field);
+			return text_fail(d, code, "NUL byte", line, field);
 		else if (c == '\r')
-			return sbat_text_fail(d, code, "CR not followed by LF", line, 0);
+			return text_fail(d, code, "CR not followed by LF", line, 0);
 		else if (c < 0x20 || c > 0x7e)
-			return sbat_text_fail(d, code, "non-printable or non-ASCII byte", line, field);
+			return text_fail(d, code, "non-printable or non-ASCII byte", line, field);
 	}
 	return SBAT_OK;
 }
 
 sbat_err
-sbat_text_parse(const uint8_t *buf, size_t len, const sbat_text_format *f, sbat_text_table *t, sbat_diag *d)
+text_parse(const uint8_t *buf, size_t len, const sbat_text_format *f, sbat_text_table *t, sbat_diag *d)
 {
 	size_t end, pos = 0, i, size;
 	unsigned line = 0;
 	sbat_err r = SBAT_OK;
 
 	if (len > f->max_size)
-		return sbat_text_fail(d, SBAT_E_TOO_BIG, f->too_big, 0, 0);
-	end = buf ? sbat_text_trim(buf, len) : 0;
+		return text_fail(d, SBAT_E_TOO_BIG, f->too_big, 0, 0);
+	end = buf ? text_trim(buf, len) : 0;
 	if (end == 0)
-		return sbat_text_fail(d, f->code, f->empty, 0, 0);
+		return text_fail(d, f->code, f->empty, 0, 0);
 	t->n_rows = 1;
 	for (i = 0; i < end; i++)
 		if (buf[i] == '\n')
@@ -76,7 +76,7 @@ sbat_text_parse(const uint8_t *buf, size_t len, const sbat_text_format *f, sbat_
 	size = f->head_size + t->n_rows * f->entry_size + f->copies * (end + 1);
 	t->block = malloc(size);
 	if (!t->block)
-		return sbat_text_fail(d, SBAT_E_NOMEM, "out of memory", 0, 0);
+		return text_fail(d, SBAT_E_NOMEM, "out of memory", 0, 0);
 	memset(t->block, 0, f->head_size);
 	t->entries = (uint8_t *)t->block + f->head_size;
 	t->storage = (char *)t->entries + t->n_rows * f->entry_size;
@@ -99,7 +99,7 @@ sbat_text_parse(const uint8_t *buf, size_t len, const sbat_text_format *f, sbat_
 }
 
 const char *
-sbat_text_parse_generation(const uint8_t *p, size_t n, uint16_t *ret)
+text_parse_generation(const uint8_t *p, size_t n, uint16_t *ret)
 {
 	uint32_t v = 0;
 	size_t i;

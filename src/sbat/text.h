@@ -10,13 +10,13 @@
 #include "sbat/error.h"
 
 /* Fill *d (when given) with a text error at line/field (1-based; field 0: the whole line). */
-sbat_err sbat_text_fail(sbat_diag *d, sbat_err code, const char *what, unsigned line, unsigned field);
+sbat_err text_fail(sbat_diag *d, sbat_err code, const char *what, unsigned line, unsigned field);
 
 /*
  * Where the content ends once trailing empty lines (LF or CRLF) are dropped;
  * the newline of the last row goes too, so buf[end - 1] is never LF.
  */
-size_t sbat_text_trim(const uint8_t *buf, size_t len);
+size_t text_trim(const uint8_t *buf, size_t len);
 
 /*
  * The first byte of line p[0..n) (no line ending) a reader could misread:
@@ -24,11 +24,11 @@ size_t sbat_text_trim(const uint8_t *buf, size_t len);
  * non-ASCII byte would end up in a name shim compares byte for byte.
  * Fails with `code`, naming the field the byte is in.
  */
-sbat_err sbat_text_check_bytes(const uint8_t *p, size_t n, unsigned line, sbat_err code, sbat_diag *d);
+sbat_err text_check_bytes(const uint8_t *p, size_t n, unsigned line, sbat_err code, sbat_diag *d);
 
 /*
  * The one driver of the line-oriented parsers (SBAT CSV, SbatLevel): the
- * text is buf[0..len) up to its trailing empty lines (see sbat_text_trim).
+ * text is buf[0..len) up to its trailing empty lines (see text_trim).
  * A single block holds the parser's result struct (head_size bytes, with a
  * flexible array of entries right after it), one entry per line and,
  * after them, copies bytes of string storage for every byte of the text.
@@ -55,13 +55,13 @@ typedef struct sbat_text_format {
 	sbat_text_row_fn row;
 } sbat_text_format;
 
-sbat_err sbat_text_parse(const uint8_t *buf, size_t len, const sbat_text_format *f, sbat_text_table *ret, sbat_diag *d);
+sbat_err text_parse(const uint8_t *buf, size_t len, const sbat_text_format *f, sbat_text_table *ret, sbat_diag *d);
 
 /*
  * Digits only, value 1..65535: shim's atoi would read "1a" as 1 and "+1",
  * " 1" or "x" as 0 (which revokes a component, or revokes nothing in a
  * policy). Returns NULL and sets *ret when valid, else the reason.
  */
-const char *sbat_text_parse_generation(const uint8_t *p, size_t n, uint16_t *ret);
+const char *text_parse_generation(const uint8_t *p, size_t n, uint16_t *ret);
 
 #endif

@@ -3,7 +3,7 @@
 /* compare.c - does an edit change what the stub measures into PCR 11? */
 #include <string.h>
 
-#include "uki/model.h"
+#include "uki/uki_model.h"
 
 /* Section i's loaded bytes (min(raw, VirtualSize), as far as they exist), or NULL when out of the buffer. */
 static const uint8_t *

@@ -11,7 +11,7 @@
 #include "util/diag.h"
 #include "util/sha256.h"
 #include "pe/layout.h"
-#include "uki/model.h"
+#include "uki/uki_model.h"
 
 /* Sections are read through a buffer of this size: large enough for long reads, small enough to stay out of RSS. */
 #define READ_CHUNK (256u * 1024u)
@@ -39,10 +39,10 @@ extend(uint8_t pcr[SHA256_DIGEST_SIZE], const uint8_t digest[SHA256_DIGEST_SIZE]
 {
 	struct sha256_ctx c;
 
-	sbat_sha256_init(&c);
-	sbat_sha256_update(&c, pcr, SHA256_DIGEST_SIZE);
-	sbat_sha256_update(&c, digest, SHA256_DIGEST_SIZE);
-	sbat_sha256_final(&c, pcr);
+	sha256_init(&c);
+	sha256_update(&c, pcr, SHA256_DIGEST_SIZE);
+	sha256_update(&c, digest, SHA256_DIGEST_SIZE);
+	sha256_final(&c, pcr);
 }
 
 /* An event: the digest of the data is extended. */
@@ -51,7 +51,7 @@ extend_data(uint8_t pcr[SHA256_DIGEST_SIZE], const void *data, size_t n)
 {
 	uint8_t digest[SHA256_DIGEST_SIZE];
 
-	sbat_sha256(data, n, digest);
+	sha256(data, n, digest);
 	extend(pcr, digest);
 }
 
@@ -70,12 +70,12 @@ sbat_uki_policy_digest(const uint8_t pcr11[SBAT_UKI_DIGEST_SIZE], uint8_t out[SB
 	uint8_t values[SHA256_DIGEST_SIZE];
 	struct sha256_ctx c;
 
-	sbat_sha256(pcr11, SBAT_UKI_DIGEST_SIZE, values);
-	sbat_sha256_init(&c);
-	sbat_sha256_update(&c, empty, sizeof(empty));
-	sbat_sha256_update(&c, cc_and_selection, sizeof(cc_and_selection));
-	sbat_sha256_update(&c, values, sizeof(values));
-	sbat_sha256_final(&c, out);
+	sha256(pcr11, SBAT_UKI_DIGEST_SIZE, values);
+	sha256_init(&c);
+	sha256_update(&c, empty, sizeof(empty));
+	sha256_update(&c, cc_and_selection, sizeof(cc_and_selection));
+	sha256_update(&c, values, sizeof(values));
+	sha256_final(&c, out);
 }
 
 /* Pass n zero bytes to fn, from a static block. */
@@ -153,7 +153,7 @@ uki_section_bytes(const sbat_uki *uki, unsigned i, int fd, uint8_t *scratch, siz
 static void
 hash_sink(void *ctx, const uint8_t *p, size_t n)
 {
-	sbat_sha256_update(ctx, p, n);
+	sha256_update(ctx, p, n);
 }
 
 /* The digest of every measured section, each hashed once whatever the number of profiles. */
@@ -170,10 +170,10 @@ hash_sections(const sbat_uki *uki, int fd, uint8_t (*digest)[SHA256_DIGEST_SIZE]
 	for (i = 0; i < uki->n && !err; i++) {
 		if (!uki_section_measured(uki, i))
 			continue;
-		sbat_sha256_init(&c);
+		sha256_init(&c);
 		err = uki_section_bytes(uki, i, fd, scratch, READ_CHUNK, hash_sink, &c, d);
 		if (!err)
-			sbat_sha256_final(&c, digest[i]);
+			sha256_final(&c, digest[i]);
 	}
 	free(scratch);
 	return err;

@@ -8,7 +8,7 @@
 
 #include "util/diag.h"
 #include "pe/image_internal.h"
-#include "uki/model.h"
+#include "uki/uki_model.h"
 
 static const char *const kind_names[UKI_KIND_MAX] = {
 	[UKI_LINUX] = ".linux",     [UKI_OSREL] = ".osrel",   [UKI_CMDLINE] = ".cmdline", [UKI_INITRD] = ".initrd",

@@ -180,7 +180,7 @@ static blocks_fn blocks;
 static enum sha256_impl impl_now;
 
 int
-sbat_sha256_select(enum sha256_impl impl)
+sha256_select(enum sha256_impl impl)
 {
 #if HAVE_SHANI
 	if (impl == SHA256_IMPL_AUTO)
@@ -204,29 +204,29 @@ sbat_sha256_select(enum sha256_impl impl)
 }
 
 enum sha256_impl
-sbat_sha256_current(void)
+sha256_current(void)
 {
 	if (!blocks)
-		sbat_sha256_select(SHA256_IMPL_AUTO);
+		sha256_select(SHA256_IMPL_AUTO);
 	return impl_now;
 }
 
 void
-sbat_sha256_init(struct sha256_ctx *ctx)
+sha256_init(struct sha256_ctx *ctx)
 {
 	static const uint32_t iv[8] = {
 		0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 	};
 
 	if (!blocks)
-		sbat_sha256_select(SHA256_IMPL_AUTO);
+		sha256_select(SHA256_IMPL_AUTO);
 	memcpy(ctx->h, iv, sizeof(iv));
 	ctx->bytes = 0;
 	ctx->fill = 0;
 }
 
 void
-sbat_sha256_update(struct sha256_ctx *ctx, const void *data, size_t len)
+sha256_update(struct sha256_ctx *ctx, const void *data, size_t len)
 {
 	const uint8_t *p = data;
 
@@ -259,7 +259,7 @@ sbat_sha256_update(struct sha256_ctx *ctx, const void *data, size_t len)
 }
 
 void
-sbat_sha256_final(struct sha256_ctx *ctx, uint8_t out[SHA256_DIGEST_SIZE])
+sha256_final(struct sha256_ctx *ctx, uint8_t out[SHA256_DIGEST_SIZE])
 {
 	uint64_t bits = ctx->bytes * 8;
 	int i;
@@ -284,11 +284,11 @@ sbat_sha256_final(struct sha256_ctx *ctx, uint8_t out[SHA256_DIGEST_SIZE])
 }
 
 void
-sbat_sha256(const void *data, size_t len, uint8_t out[SHA256_DIGEST_SIZE])
+sha256(const void *data, size_t len, uint8_t out[SHA256_DIGEST_SIZE])
 {
 	struct sha256_ctx ctx;
 
-	sbat_sha256_init(&ctx);
-	sbat_sha256_update(&ctx, data, len);
-	sbat_sha256_final(&ctx, out);
+	sha256_init(&ctx);
+	sha256_update(&ctx, data, len);
+	sha256_final(&ctx, out);
 }

@@ -25,17 +25,17 @@ enum sha256_impl {
 	SHA256_IMPL_SHANI,
 };
 
-void sbat_sha256_init(struct sha256_ctx *ctx);
-void sbat_sha256_update(struct sha256_ctx *ctx, const void *data, size_t len);
-void sbat_sha256_final(struct sha256_ctx *ctx, uint8_t out[SHA256_DIGEST_SIZE]);
+void sha256_init(struct sha256_ctx *ctx);
+void sha256_update(struct sha256_ctx *ctx, const void *data, size_t len);
+void sha256_final(struct sha256_ctx *ctx, uint8_t out[SHA256_DIGEST_SIZE]);
 /* one call: the digest of LEN bytes at DATA */
-void sbat_sha256(const void *data, size_t len, uint8_t out[SHA256_DIGEST_SIZE]);
+void sha256(const void *data, size_t len, uint8_t out[SHA256_DIGEST_SIZE]);
 
 /* Select the block function for all later calls; SHA256_IMPL_SHANI on a CPU
  * without the extensions (or a build without them) returns 0 and changes
  * nothing. Returns 1 when the choice is in effect. For tests and benchmarks. */
-int sbat_sha256_select(enum sha256_impl impl);
+int sha256_select(enum sha256_impl impl);
 /* the block function now in use (never SHA256_IMPL_AUTO) */
-enum sha256_impl sbat_sha256_current(void);
+enum sha256_impl sha256_current(void);
 
 #endif

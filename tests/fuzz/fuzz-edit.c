@@ -22,13 +22,13 @@
  *   bit 4     sbat_edit_opts.relocate
  *   bits 5-7  unused
  *
- * Exercised: sbat_pe_parse, sbat_pe_sbat_data, sbat_csv_parse/format/merge
+ * Exercised: pe_parse, pe_sbat_data, sbat_csv_parse/format/merge
  * (ops 3-5), and sbat_edit with its planner, emitter and verifier. When the
  * image does not parse, sbat_edit must fail with the same code. When
  * sbat_edit succeeds, these must hold, or the harness aborts:
  *  - the input buffer is unchanged;
  *  - the output is report.output_size bytes and parses again;
- *  - put: exactly one .sbat, reading back (sbat_pe_sbat_data) byte for byte
+ *  - put: exactly one .sbat, reading back (pe_sbat_data) byte for byte
  *    as the payload, and the same edit of the output succeeds, reports
  *    `unchanged` and gives the same bytes;
  *  - remove: no .sbat left, and removing again fails with SBAT_E_NO_SBAT;
@@ -145,7 +145,7 @@ make_payload(unsigned op, const sbat_pe *pe, const uint8_t *img, size_t img_len,
 	}
 
 	/* the image's own .sbat, as a merge would read it */
-	if (sbat_pe_sbat_data(pe, img, img_len, &own, &own_len, NULL) != SBAT_OK)
+	if (pe_sbat_data(pe, img, img_len, &own, &own_len, NULL) != SBAT_OK)
 		return 0;
 	if (sbat_csv_parse(own, own_len, &base, NULL) != SBAT_OK)
 		return 0;
@@ -181,7 +181,7 @@ check_output(const uint8_t *img, size_t img_len, const uint8_t *payload, size_t 
 		fail("output length differs from report.output_size");
 	if (report->unchanged && (out_len != img_len || memcmp(out, img, img_len) != 0))
 		fail("report.unchanged set but the output differs from the input");
-	if (sbat_pe_parse(out, out_len, &pe, NULL) != SBAT_OK)
+	if (pe_parse(out, out_len, &pe, NULL) != SBAT_OK)
 		fail("output does not parse");
 
 	if (opts->remove) {
@@ -189,7 +189,7 @@ check_output(const uint8_t *img, size_t img_len, const uint8_t *payload, size_t 
 			fail("remove reported another action");
 		if (pe.sbat_count != 0)
 			fail("output of remove still has a .sbat");
-		if (sbat_pe_sbat_data(&pe, out, out_len, &data, &data_len, NULL) != SBAT_E_NO_SBAT)
+		if (pe_sbat_data(&pe, out, out_len, &data, &data_len, NULL) != SBAT_E_NO_SBAT)
 			fail("output of remove still yields .sbat data");
 		err = edit_buf(out, out_len, NULL, 0, opts, &again, &again_len, NULL, NULL);
 		free(again);
@@ -205,7 +205,7 @@ check_output(const uint8_t *img, size_t img_len, const uint8_t *payload, size_t 
 		fail("relocated without opts.relocate");
 	if (pe.sbat_count != 1)
 		fail("output does not have exactly one .sbat");
-	if (sbat_pe_sbat_data(&pe, out, out_len, &data, &data_len, NULL) != SBAT_OK)
+	if (pe_sbat_data(&pe, out, out_len, &data, &data_len, NULL) != SBAT_OK)
 		fail("output .sbat cannot be read");
 	if (data_len != payload_len || memcmp(data, payload, payload_len) != 0)
 		fail("output .sbat does not read back as the payload");
@@ -249,15 +249,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(img, data + 1, img_len);
 
-	parsed = sbat_pe_parse(img, img_len, &pe, NULL);
+	parsed = pe_parse(img, img_len, &pe, NULL);
 	if (parsed != SBAT_OK) {
 		/* whatever the operation, an image that does not parse is not edited */
 		err = edit_buf(img, img_len, (const uint8_t *)csv_short, sizeof(csv_short) - 1, &opts, &out, &out_len,
 		               NULL, NULL);
 		if (err == SBAT_OK)
-			fail("sbat_edit accepted an image sbat_pe_parse refuses");
+			fail("sbat_edit accepted an image pe_parse refuses");
 		if (err != parsed)
-			fail("sbat_edit and sbat_pe_parse refuse an image with different codes");
+			fail("sbat_edit and pe_parse refuse an image with different codes");
 		goto done;
 	}
 

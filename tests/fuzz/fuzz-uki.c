@@ -30,7 +30,7 @@
 
 #include "sbat/sbat.h"
 
-#include "uki/model.h"
+#include "uki/uki_model.h"
 
 #define FUZZ_MAX_INPUT (1024u * 1024u)
 

@@ -98,7 +98,7 @@ chunked(const uint8_t *b, size_t len, size_t field)
 	csum c;
 	size_t at = 0;
 
-	sbat_csum_init(&c, field);
+	checksum_init(&c, field);
 	while (at < len) {
 		size_t n = (size_t)(rand() % 40) + 1;
 
@@ -106,10 +106,10 @@ chunked(const uint8_t *b, size_t len, size_t field)
 			n = (size_t)(rand() % 9000) + 1; /* some long runs through the word loop */
 		if (n > len - at)
 			n = len - at;
-		sbat_csum_add(&c, at, b + at, n);
+		checksum_add(&c, at, b + at, n);
 		at += n;
 	}
-	return sbat_csum_final(&c, len);
+	return checksum_final(&c, len);
 }
 
 static void

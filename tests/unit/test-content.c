@@ -48,9 +48,9 @@ whole(const uint8_t *p, size_t len)
 	sbat_content_fp fp;
 	uint64_t h;
 
-	sbat_content_fp_init(&fp);
-	sbat_content_fp_add(&fp, 0, p, len);
-	assert_int_equal(sbat_content_fp_final(&fp, len, &h), 0);
+	content_fp_init(&fp);
+	content_fp_add(&fp, 0, p, len);
+	assert_int_equal(content_fp_final(&fp, len, &h), 0);
 	return h;
 }
 
@@ -85,11 +85,10 @@ test_content_pieces_in_any_order(void **state)
 			order[i - 1] = order[j];
 			order[j] = t;
 		}
-		sbat_content_fp_init(&fp);
+		content_fp_init(&fp);
 		for (i = 0; i < n; i++)
-			sbat_content_fp_add(&fp, cut[order[i]], data + cut[order[i]],
-			                    cut[order[i] + 1] - cut[order[i]]);
-		assert_int_equal(sbat_content_fp_final(&fp, LEN, &got), 0);
+			content_fp_add(&fp, cut[order[i]], data + cut[order[i]], cut[order[i] + 1] - cut[order[i]]);
+		assert_int_equal(content_fp_final(&fp, LEN, &got), 0);
 		assert_true(got == want);
 	}
 }
@@ -150,13 +149,13 @@ test_content_two_top_bits(void **state)
 	(void)state;
 	memcpy(copy, data, LEN);
 	for (level = 0; level <= 2; level++) {
-		if (!sbat_content_select(level))
+		if (!content_select(level))
 			continue;
 		for (i = 0; i < 128; i++)
 			for (k = i + 1; k < 128; k++)
 				assert_true(two_top_bits(copy, i, k) != want);
 	}
-	sbat_content_select(0);
+	content_select(0);
 }
 
 /* Word i of copy (a whole word of the file) */
@@ -220,10 +219,10 @@ test_content_random_changes_are_seen(void **state)
 		if (memcmp(copy, data, LEN) == 0)
 			continue; /* two flips of the same bit */
 		for (level = 0; level <= 2; level++)
-			if (sbat_content_select(level))
+			if (content_select(level))
 				assert_true(whole(copy, LEN) != want);
 	}
-	sbat_content_select(0);
+	content_select(0);
 }
 
 /* A byte missing or added twice is refused, not a fingerprint of something else. */
@@ -234,17 +233,17 @@ test_content_coverage_is_checked(void **state)
 	uint64_t h;
 
 	(void)state;
-	sbat_content_fp_init(&fp);
-	sbat_content_fp_add(&fp, 0, data, 100);
-	sbat_content_fp_add(&fp, 101, data + 101, LEN - 101);
-	assert_int_equal(sbat_content_fp_final(&fp, LEN, &h), -1);
-	sbat_content_fp_init(&fp);
-	sbat_content_fp_add(&fp, 0, data, 101);
-	sbat_content_fp_add(&fp, 100, data + 100, LEN - 100);
-	assert_int_equal(sbat_content_fp_final(&fp, LEN, &h), -1);
-	sbat_content_fp_init(&fp);
-	sbat_content_fp_add(&fp, 0, data, LEN);
-	assert_int_equal(sbat_content_fp_final(&fp, LEN + 3, &h), -1);
+	content_fp_init(&fp);
+	content_fp_add(&fp, 0, data, 100);
+	content_fp_add(&fp, 101, data + 101, LEN - 101);
+	assert_int_equal(content_fp_final(&fp, LEN, &h), -1);
+	content_fp_init(&fp);
+	content_fp_add(&fp, 0, data, 101);
+	content_fp_add(&fp, 100, data + 100, LEN - 100);
+	assert_int_equal(content_fp_final(&fp, LEN, &h), -1);
+	content_fp_init(&fp);
+	content_fp_add(&fp, 0, data, LEN);
+	assert_int_equal(content_fp_final(&fp, LEN + 3, &h), -1);
 }
 
 /* The fingerprint of data[0, from+len) with word loop `level`, [from, from+len) added first */
@@ -254,11 +253,11 @@ fp_with(int level, size_t from, size_t len)
 	sbat_content_fp fp;
 	uint64_t h;
 
-	assert_true(sbat_content_select(level));
-	sbat_content_fp_init(&fp);
-	sbat_content_fp_add(&fp, from, data + from, len);
-	sbat_content_fp_add(&fp, 0, data, from);
-	assert_int_equal(sbat_content_fp_final(&fp, from + len, &h), 0);
+	assert_true(content_select(level));
+	content_fp_init(&fp);
+	content_fp_add(&fp, from, data + from, len);
+	content_fp_add(&fp, 0, data, from);
+	assert_int_equal(content_fp_final(&fp, from + len, &h), 0);
 	return h;
 }
 
@@ -272,14 +271,14 @@ test_content_simd_matches_portable(void **state)
 	for (level = 1; level <= 2; level++) {
 		size_t from, len;
 
-		if (!sbat_content_select(level))
+		if (!content_select(level))
 			continue;
 		tested++;
 		for (from = 0; from < 80; from += 3)
 			for (len = 0; from + len <= LEN; len += len < 200 ? 1 : 97)
 				assert_true(fp_with(level, from, len) == fp_with(0, from, len));
 	}
-	sbat_content_select(0);
+	content_select(0);
 	if (!tested)
 		skip();
 }
@@ -295,9 +294,9 @@ test_content_read_from_file(void **state)
 	assert_non_null(f);
 	assert_int_equal(fwrite(data, 1, LEN, f), LEN);
 	assert_int_equal(fflush(f), 0);
-	assert_int_equal(sbat_content_sum_fd(NULL, fileno(f), LEN, &h), 0);
+	assert_int_equal(content_sum_fd(NULL, fileno(f), LEN, &h), 0);
 	assert_true(h == whole(data, LEN));
-	assert_int_equal(sbat_content_sum_fd(NULL, fileno(f), LEN + 1, &h), SBAT_IO_SHRANK);
+	assert_int_equal(content_sum_fd(NULL, fileno(f), LEN + 1, &h), SBAT_IO_SHRANK);
 	fclose(f);
 }
 

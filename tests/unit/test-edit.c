@@ -20,6 +20,7 @@
 #include "edit_buf.h"
 #include "fixture.h"
 #include "edit/emit.h"
+#include "edit/plan_uki.h"
 #include "edit/verify.h"
 #include "pe_constants.h"
 
@@ -224,8 +225,8 @@ check_reads_back(const image *out, const uint8_t *pl, size_t pl_len)
 	const uint8_t *data;
 	size_t n;
 
-	assert_int_equal(sbat_pe_parse(out->buf, out->len, &pe, NULL), SBAT_OK);
-	assert_int_equal(sbat_pe_sbat_data(&pe, out->buf, out->len, &data, &n, NULL), SBAT_OK);
+	assert_int_equal(pe_parse(out->buf, out->len, &pe, NULL), SBAT_OK);
+	assert_int_equal(pe_sbat_data(&pe, out->buf, out->len, &data, &n, NULL), SBAT_OK);
 	assert_int_equal(n, pl_len);
 	assert_memory_equal(data, pl, pl_len);
 }
@@ -441,8 +442,8 @@ test_edit_insert_fixes_offsets_into_overlay(void **state)
 	{
 		sbat_pe pin, pout;
 
-		assert_int_equal(sbat_pe_parse(in.buf, in.len, &pin, NULL), SBAT_OK);
-		assert_int_equal(sbat_pe_parse(out.buf, out.len, &pout, NULL), SBAT_OK);
+		assert_int_equal(pe_parse(in.buf, in.len, &pin, NULL), SBAT_OK);
+		assert_int_equal(pe_parse(out.buf, out.len, &pout, NULL), SBAT_OK);
 		assert_int_equal(pin.debug_count, 1);
 		assert_int_equal(pout.debug_count, 1);
 		assert_int_equal(pout.debug[0].pointer_to_raw_data, pin.debug[0].pointer_to_raw_data + delta);
@@ -811,8 +812,8 @@ test_edit_insert_shifts_data_for_header_room(void **state)
 	assert_int_equal(shift, a.fa);
 	assert_int_equal(b.soh, a.soh + a.fa);
 	assert_int_equal(b.nsec, a.nsec + 1);
-	assert_int_equal(sbat_pe_parse(in.buf, in.len, &pin, NULL), SBAT_OK);
-	assert_int_equal(sbat_pe_parse(out.buf, out.len, &pout, NULL), SBAT_OK);
+	assert_int_equal(pe_parse(in.buf, in.len, &pin, NULL), SBAT_OK);
+	assert_int_equal(pe_parse(out.buf, out.len, &pout, NULL), SBAT_OK);
 	assert_int_equal(pout.debug_count, 1);
 	/* the debug entry's own PointerToRawData is the one byte range inside section data that changes */
 	assert_int_equal(pout.debug[0].field_offset, pin.debug[0].field_offset + shift);
@@ -972,7 +973,7 @@ test_edit_remove_mid_file_retires(void **state)
 	out = edit_ok(&in, NULL, 0, &rm, &r);
 	assert_int_equal(r.action, SBAT_ACTION_RETIRE);
 	assert_int_equal(out.len, in.len);
-	assert_int_equal(sbat_pe_parse(out.buf, out.len, &pe, NULL), SBAT_OK);
+	assert_int_equal(pe_parse(out.buf, out.len, &pe, NULL), SBAT_OK);
 	assert_int_equal(pe.sbat_count, 0);
 	assert_memory_equal(sect(out.buf, &a, 2), ".oldsbat", 8);
 	for (i = 0; i < in.len; i++) {
@@ -1177,29 +1178,29 @@ test_edit_verify_kept_catches_lost_bytes(void **state)
 	(void)state;
 	assert_non_null(pe);
 	assert_non_null(p);
-	assert_int_equal(sbat_pe_parse(in.buf, in.len, pe, &d), SBAT_OK);
-	assert_int_equal(sbat_plan_build(pe, in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, p, &d), SBAT_OK);
+	assert_int_equal(pe_parse(in.buf, in.len, pe, &d), SBAT_OK);
+	assert_int_equal(plan_build(pe, in.buf, in.len, PAYLOAD, PAYLOAD_LEN, NULL, p, &d), SBAT_OK);
 	memset(&out, 0, sizeof(out));
 	out.mem = malloc((size_t)p->output_size);
 	out.fd = out.in_fd = -1;
 	out.sparse_from = UINT64_MAX;
 	assert_non_null(out.mem);
-	assert_int_equal(sbat_emit_plan(p, in.buf, in.len, PAYLOAD, PAYLOAD_LEN, &out, &d), SBAT_OK);
-	assert_int_equal(sbat_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, &d), SBAT_OK);
+	assert_int_equal(emit_plan(p, in.buf, in.len, PAYLOAD, PAYLOAD_LEN, &out, &d), SBAT_OK);
+	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, &d), SBAT_OK);
 
 	/* one byte of .text differs in the output */
 	text = pe->sections[0].pointer_to_raw_data;
 	out.mem[text + 17] ^= 1;
-	assert_int_equal(sbat_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, &d), SBAT_E_LAYOUT);
+	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, &d), SBAT_E_LAYOUT);
 	out.mem[text + 17] ^= 1;
 	/* with a window, only the ends of each copied range (and around patches) are compared */
 	out.mem[text + 17] ^= 1;
-	assert_int_equal(sbat_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 16, &d), SBAT_OK);
-	assert_int_equal(sbat_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 4096, &d), SBAT_E_LAYOUT);
+	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 16, &d), SBAT_OK);
+	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 4096, &d), SBAT_E_LAYOUT);
 	out.mem[text + 17] ^= 1;
 	/* a dry run did not write it: not compared */
 	out.mem[p->verify_prefix + 1] ^= 1;
-	assert_int_equal(sbat_verify_kept(p, pe, in.buf, out.mem, p->verify_prefix, 0, &d), SBAT_OK);
+	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, p->verify_prefix, 0, &d), SBAT_OK);
 	out.mem[p->verify_prefix + 1] ^= 1;
 
 	/* a plan that would zero part of .text */
@@ -1207,18 +1208,18 @@ test_edit_verify_kept_catches_lost_bytes(void **state)
 	p->patches[p->n_patches].len = 16;
 	p->patches[p->n_patches].zero = 1;
 	p->n_patches++;
-	assert_int_equal(sbat_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, &d), SBAT_E_LAYOUT);
+	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, &d), SBAT_E_LAYOUT);
 	/* or write a whole header's worth into it */
 	p->patches[p->n_patches - 1].zero = 0;
 	p->patches[p->n_patches - 1].len = 40;
-	assert_int_equal(sbat_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, &d), SBAT_E_LAYOUT);
+	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, &d), SBAT_E_LAYOUT);
 	/* a field-sized fix-up (a debug entry's file offset) is fine */
 	p->patches[p->n_patches - 1].len = 4;
-	assert_int_equal(sbat_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, &d), SBAT_OK);
+	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, &d), SBAT_OK);
 	/* a plan that leaves out the last bytes of the section data */
 	p->n_patches--;
 	p->extents[0].len -= 8;
-	assert_int_equal(sbat_verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, &d), SBAT_E_LAYOUT);
+	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, &d), SBAT_E_LAYOUT);
 
 	free(out.mem);
 	free(p);

@@ -827,7 +827,7 @@ can_hide_with_mtime(const char *dir, const struct timespec *mtime)
 		t[0] = t[1] = *mtime;
 		assert_int_equal(futimens(fd, t), 0);
 	}
-	assert_int_equal(sbat_times_fstat(fd, &st, &hide), 0);
+	assert_int_equal(timestamps_fstat(fd, &st, &hide), 0);
 	close(fd);
 	return hide;
 }
@@ -857,7 +857,7 @@ test_times_can_hide_write(void **state)
 	assert_int_equal(can_hide_with_mtime(dir, &t), 0);
 	t.tv_sec = now.tv_sec - 1;
 	assert_int_equal(can_hide_with_mtime(dir, &t), 0);
-	assert_int_equal(sbat_times_fstat(-1, &(struct stat){ 0 }, &(int){ 0 }), -1);
+	assert_int_equal(timestamps_fstat(-1, &(struct stat){ 0 }, &(int){ 0 }), -1);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup_dir, teardown_dir)

@@ -677,7 +677,7 @@ test_shim_absent(void **state)
 	assert_int_equal(from_shim(img, len, SBAT_LEVEL_LATEST, &level, &d), SBAT_E_NO_SBATLEVEL);
 	free(img);
 
-	/* not a PE image at all: sbat_pe_parse's error comes through */
+	/* not a PE image at all: pe_parse's error comes through */
 	img = malloc(4096);
 	assert_non_null(img);
 	memset(img, 'x', 4096);

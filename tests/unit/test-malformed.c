@@ -873,7 +873,7 @@ test_bases_parse(void **state)
 		build_base(b, &buf, &len);
 		get_anchors(buf, len, &a);
 		memset(&d, 0, sizeof(d));
-		if (sbat_pe_parse(buf, len, pe, &d) != SBAT_OK)
+		if (pe_parse(buf, len, pe, &d) != SBAT_OK)
 			fail_msg("base %s does not parse: %s", base_names[b], d.what);
 		assert_int_equal(pe->file_size, len);
 		assert_int_equal(pe->pe_offset, a.pe);
@@ -905,7 +905,7 @@ test_malformed_table(void **state)
 		img = make_case(c, &a, &len);
 		memset(&d, 0, sizeof(d));
 		d.what = NULL;
-		r = sbat_pe_parse(img, len, pe, &d);
+		r = pe_parse(img, len, pe, &d);
 		if (r != c->code)
 			fail_msg("case \"%s\" (%s): expected %s, got %s (%s)", c->name, base_names[c->base],
 			         sbat_strerror(c->code), sbat_strerror(r), d.what ? d.what : "-");
@@ -941,7 +941,7 @@ test_malformed_null_diag(void **state)
 
 		assert_non_null(pe);
 		img = make_case(&cases[i], &a, &len);
-		assert_int_equal(sbat_pe_parse(img, len, pe, NULL), cases[i].code);
+		assert_int_equal(pe_parse(img, len, pe, NULL), cases[i].code);
 		free(pe);
 		free(img);
 	}
@@ -994,7 +994,7 @@ test_truncation_every_length(void **state)
 			sbat_err r;
 
 			memset(&d, 0, sizeof(d));
-			r = sbat_pe_parse(img, n, pe, &d);
+			r = pe_parse(img, n, pe, &d);
 			if (r == SBAT_OK)
 				fail_msg("%s cut to %zu bytes parses", base_names[b], n);
 			assert_int_equal(d.code, r);
@@ -1014,13 +1014,13 @@ test_truncation_every_length(void **state)
 			sbat_err r;
 
 			memset(&d, 0, sizeof(d));
-			r = sbat_pe_parse(buf, n, pe, &d);
+			r = pe_parse(buf, n, pe, &d);
 			if (r == SBAT_OK)
 				fail_msg("%s cut to %zu bytes parses", base_names[b], n);
 			assert_int_equal(d.code, r);
 			assert_int_equal(r, SBAT_E_PE_TRUNCATED);
 		}
-		assert_int_equal(sbat_pe_parse(buf, len, pe, NULL), SBAT_OK);
+		assert_int_equal(pe_parse(buf, len, pe, NULL), SBAT_OK);
 		free(pe);
 		free(buf);
 	}
@@ -1082,9 +1082,9 @@ edit_ok(const uint8_t *img, size_t len, int strip, sbat_edit_report *rep, uint8_
 	if (edit_buf(img, len, (const uint8_t *)PAYLOAD, PAYLOAD_LEN, &opts, ret_out, ret_len, rep, &d))
 		fail_msg("edit failed: %s", d.what);
 	assert_memory_equal(img, copy, len);
-	assert_int_equal(sbat_pe_parse(*ret_out, *ret_len, pe, &d), SBAT_OK);
+	assert_int_equal(pe_parse(*ret_out, *ret_len, pe, &d), SBAT_OK);
 	assert_int_equal(pe->sbat_count, 1);
-	assert_int_equal(sbat_pe_sbat_data(pe, *ret_out, *ret_len, &data, &data_len, &d), SBAT_OK);
+	assert_int_equal(pe_sbat_data(pe, *ret_out, *ret_len, &data, &data_len, &d), SBAT_OK);
 	assert_int_equal(data_len, PAYLOAD_LEN);
 	assert_memory_equal(data, PAYLOAD, PAYLOAD_LEN);
 	free(pe);
@@ -1130,7 +1130,7 @@ test_edit_signed(void **state)
 	/* with --strip-signature: the table is gone and its directory entry zeroed */
 	edit_ok(buf, len, 1, &rep, &out, &out_len);
 	assert_int_equal(rep.stripped_cert_size, 0x100);
-	assert_int_equal(sbat_pe_parse(out, out_len, pe, NULL), SBAT_OK);
+	assert_int_equal(pe_parse(out, out_len, pe, NULL), SBAT_OK);
 	assert_int_equal(pe->cert_size, 0);
 	assert_int_equal(fx_le32(out + a.dirs + T_DIR_CERT), 0);
 	assert_int_equal(fx_le32(out + a.dirs + T_DIR_CERT + 4), 0);
@@ -1569,7 +1569,7 @@ test_edit_debug_data_in_slot(void **state)
 	e = set_debug_entries(buf, len, 1, (uint32_t)a.tend, fx_le32(buf + a.table + T_SH_VA), 0x20);
 	edit_ok(buf, len, 0, &rep, &out, &out_len);
 	assert_int_not_equal(rep.data_shift, 0);
-	assert_int_equal(sbat_pe_parse(out, out_len, pe, NULL), SBAT_OK);
+	assert_int_equal(pe_parse(out, out_len, pe, NULL), SBAT_OK);
 	assert_int_equal(pe->debug_count, 1);
 	assert_int_equal(pe->debug[0].pointer_to_raw_data, a.tend + rep.data_shift);
 	assert_int_equal(pe->debug[0].field_offset, e + 24 + rep.data_shift);
@@ -1748,7 +1748,7 @@ test_random_pokes(void **state)
 			}
 			copy = dup_exact(img, len);
 			memset(&d1, 0, sizeof(d1));
-			r1 = sbat_pe_parse(img, len, pe, &d1);
+			r1 = pe_parse(img, len, pe, &d1);
 			if (r1 != SBAT_OK) {
 				assert_int_equal(d1.code, r1);
 				assert_non_null(d1.what);
@@ -1773,11 +1773,11 @@ test_random_pokes(void **state)
 				assert_true(out != &sentinel);
 				assert_int_equal(out_len, rep.output_size);
 				memset(&d3, 0, sizeof(d3));
-				if (sbat_pe_parse(out, out_len, pe, &d3) != SBAT_OK)
+				if (pe_parse(out, out_len, pe, &d3) != SBAT_OK)
 					fail_msg("%s iteration %u: output does not parse: %s", base_names[b], it,
 					         d3.what);
 				assert_int_equal(pe->sbat_count, 1);
-				assert_int_equal(sbat_pe_sbat_data(pe, out, out_len, &data, &data_len, &d3), SBAT_OK);
+				assert_int_equal(pe_sbat_data(pe, out, out_len, &data, &data_len, &d3), SBAT_OK);
 				assert_int_equal(data_len, PAYLOAD_LEN);
 				assert_memory_equal(data, PAYLOAD, PAYLOAD_LEN);
 				free(out);

@@ -25,7 +25,7 @@ parse_kind(const fx_spec *spec, sbat_pe *pe, uint8_t **ret_buf, size_t *ret_len)
 
 	assert_int_equal(fx_build(spec, ret_buf, ret_len), 0);
 	memset(&d, 0, sizeof(d));
-	if (sbat_pe_parse(*ret_buf, *ret_len, pe, &d) != SBAT_OK)
+	if (pe_parse(*ret_buf, *ret_len, pe, &d) != SBAT_OK)
 		fail_msg("parse failed: %s at 0x%llx", d.what, (unsigned long long)d.offset);
 }
 
@@ -132,7 +132,7 @@ test_pe_parse_hdrs_without_boot_flag(void **state)
 	fx_spec_init(&spec, FX_BZIMAGE_OLD);
 	assert_int_equal(fx_build(&spec, &buf, &len), 0);
 	buf[0x1fe] = 0;
-	assert_int_equal(sbat_pe_parse(buf, len, &pe, NULL), SBAT_OK);
+	assert_int_equal(pe_parse(buf, len, &pe, NULL), SBAT_OK);
 	assert_int_equal(pe.kind, SBAT_KIND_EFI_APP);
 	free(buf);
 }
@@ -177,7 +177,7 @@ test_pe_parse_sbat_data_cut_at_nul(void **state)
 	parse_kind(&spec, &pe, &buf, &len);
 	assert_int_equal(pe.sbat_index, 1);
 	assert_int_equal(pe.sbat_count, 1);
-	assert_int_equal(sbat_pe_sbat_data(&pe, buf, len, &data, &n, NULL), SBAT_OK);
+	assert_int_equal(pe_sbat_data(&pe, buf, len, &data, &n, NULL), SBAT_OK);
 	assert_int_equal(n, strlen(FX_SBAT_CSV));
 	assert_memory_equal(data, FX_SBAT_CSV, n);
 	free(buf);
@@ -224,7 +224,7 @@ test_pe_parse_sbat_data_missing_and_duplicate(void **state)
 	(void)state;
 	fx_spec_init(&spec, FX_PLAIN);
 	parse_kind(&spec, &pe, &buf, &len);
-	assert_int_equal(sbat_pe_sbat_data(&pe, buf, len, &data, &n, &d), SBAT_E_NO_SBAT);
+	assert_int_equal(pe_sbat_data(&pe, buf, len, &data, &n, &d), SBAT_E_NO_SBAT);
 	free(buf);
 
 	memset(&s, 0, sizeof(s));
@@ -235,7 +235,7 @@ test_pe_parse_sbat_data_missing_and_duplicate(void **state)
 	assert_int_equal(fx_spec_insert_section(&spec, 3, &s), 0);
 	parse_kind(&spec, &pe, &buf, &len);
 	assert_int_equal(pe.sbat_count, 2);
-	assert_int_equal(sbat_pe_sbat_data(&pe, buf, len, &data, &n, &d), SBAT_E_SBAT_DUPLICATE);
+	assert_int_equal(pe_sbat_data(&pe, buf, len, &data, &n, &d), SBAT_E_SBAT_DUPLICATE);
 	free(buf);
 }
 

@@ -17,6 +17,7 @@
 #include "sbat/sbat.h"
 
 #include "edit/emit.h"
+#include "edit/plan_uki.h"
 #include "fixture.h"
 #include "pe/model.h"
 #include "edit/verify.h"
@@ -145,14 +146,14 @@ emit_both(const scenario *sc, plan *p, const uint8_t *in, size_t in_len, int in_
 	mem.mem = a;
 	mem.fd = mem.in_fd = -1;
 	mem.sparse_from = UINT64_MAX;
-	if (sbat_emit_plan(p, in, in_len, pl, pl_len, &mem, &d) != SBAT_OK)
+	if (emit_plan(p, in, in_len, pl, pl_len, &mem, &d) != SBAT_OK)
 		fail_msg("%s: emit to memory: %s", sc->name, d.what);
 	sum_mem = p->report.new_checksum;
 	memset(&file, 0, sizeof(file));
 	file.fd = fileno(tmp);
 	file.in_fd = in_fd;
 	file.sparse_from = UINT64_MAX;
-	if (sbat_emit_plan(p, in, in_len, pl, pl_len, &file, &d) != SBAT_OK)
+	if (emit_plan(p, in, in_len, pl, pl_len, &file, &d) != SBAT_OK)
 		fail_msg("%s: emit to a file: %s", sc->name, d.what);
 	assert_int_equal(p->report.new_checksum, sum_mem);
 	/* the file holds exactly the planned bytes: no more were written */
@@ -188,20 +189,19 @@ test_plan_and_emit_agree(void **state)
 		build_scenario(sc, &in, &len, &pl, &pl_len, &o);
 		assert_int_equal(fwrite(in, 1, len, f), len);
 		fflush(f);
-		assert_int_equal(sbat_pe_parse(in, len, pe, &d), SBAT_OK);
-		if (sbat_plan_build(pe, in, len, pl, pl_len, &o, p, &d) != SBAT_OK)
+		assert_int_equal(pe_parse(in, len, pe, &d), SBAT_OK);
+		if (plan_build(pe, in, len, pl, pl_len, &o, p, &d) != SBAT_OK)
 			fail_msg("%s: plan: %s", sc->name, d.what);
 		check_plan_shape(sc, p, len, pl_len);
-		assert_false(sbat_plan_is_identity(p, in, len, pl));
+		assert_false(plan_is_identity(p, in, len, pl));
 		out = emit_both(sc, p, in, len, fileno(f), pl, pl_len);
-		assert_int_equal(sbat_verify_output(p, pe, in, out, (size_t)p->output_size, pl, pl_len, &d), SBAT_OK);
-		assert_int_equal(sbat_verify_kept(p, pe, in, out, UINT64_MAX, 0, &d), SBAT_OK);
+		assert_int_equal(verify_output(p, pe, in, out, (size_t)p->output_size, pl, pl_len, &d), SBAT_OK);
+		assert_int_equal(verify_kept(p, pe, in, out, UINT64_MAX, 0, &d), SBAT_OK);
 		/* planning the same edit on the result: nothing left to change */
 		if (!o.remove) {
-			assert_int_equal(sbat_pe_parse(out, (size_t)p->output_size, pe, &d), SBAT_OK);
-			assert_int_equal(sbat_plan_build(pe, out, (size_t)pe->file_size, pl, pl_len, &o, p, &d),
-			                 SBAT_OK);
-			assert_true(sbat_plan_is_identity(p, out, (size_t)pe->file_size, pl));
+			assert_int_equal(pe_parse(out, (size_t)p->output_size, pe, &d), SBAT_OK);
+			assert_int_equal(plan_build(pe, out, (size_t)pe->file_size, pl, pl_len, &o, p, &d), SBAT_OK);
+			assert_true(plan_is_identity(p, out, (size_t)pe->file_size, pl));
 		}
 		fclose(f);
 		free(out);
@@ -229,8 +229,8 @@ test_emit_refuses_inconsistent_plan(void **state)
 	assert_non_null(pe);
 	assert_non_null(p);
 	build_scenario(sc, &in, &len, &pl, &pl_len, &o);
-	assert_int_equal(sbat_pe_parse(in, len, pe, &d), SBAT_OK);
-	assert_int_equal(sbat_plan_build(pe, in, len, pl, pl_len, &o, p, &d), SBAT_OK);
+	assert_int_equal(pe_parse(in, len, pe, &d), SBAT_OK);
+	assert_int_equal(plan_build(pe, in, len, pl, pl_len, &o, p, &d), SBAT_OK);
 	out = malloc((size_t)p->output_size + 64);
 	assert_non_null(out);
 	memset(&mem, 0, sizeof(mem));
@@ -238,18 +238,18 @@ test_emit_refuses_inconsistent_plan(void **state)
 	mem.fd = mem.in_fd = -1;
 	mem.sparse_from = UINT64_MAX;
 	p->output_size += 1;
-	assert_int_equal(sbat_emit_plan(p, in, len, pl, pl_len, &mem, &d), SBAT_E_LAYOUT);
+	assert_int_equal(emit_plan(p, in, len, pl, pl_len, &mem, &d), SBAT_E_LAYOUT);
 	p->output_size -= 1;
 	/* the last extent copies the trailing data up to the end of the input: one byte more is past it */
 	assert_int_equal(p->extents[p->n_extents - 1].kind, EXTENT_COPY);
 	assert_int_equal(p->extents[p->n_extents - 1].src + p->extents[p->n_extents - 1].len, len);
 	p->extents[p->n_extents - 1].len += 1;
 	p->output_size += 1;
-	assert_int_equal(sbat_emit_plan(p, in, len, pl, pl_len, &mem, &d), SBAT_E_LAYOUT);
+	assert_int_equal(emit_plan(p, in, len, pl, pl_len, &mem, &d), SBAT_E_LAYOUT);
 	p->extents[p->n_extents - 1].len -= 1;
 	p->output_size -= 1;
-	assert_int_equal(sbat_emit_plan(p, in, len, pl, pl_len + 1, &mem, &d), SBAT_E_LAYOUT);
-	assert_int_equal(sbat_emit_plan(p, in, len, pl, pl_len, &mem, &d), SBAT_OK);
+	assert_int_equal(emit_plan(p, in, len, pl, pl_len + 1, &mem, &d), SBAT_E_LAYOUT);
+	assert_int_equal(emit_plan(p, in, len, pl, pl_len, &mem, &d), SBAT_OK);
 	free(out);
 	free(in);
 	free(p);

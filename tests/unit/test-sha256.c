@@ -31,7 +31,7 @@ check(const void *data, size_t len, const char *want)
 	uint8_t d[SHA256_DIGEST_SIZE];
 	char h[2 * SHA256_DIGEST_SIZE + 1];
 
-	sbat_sha256(data, len, d);
+	sha256(data, len, d);
 	hex(d, h);
 	assert_string_equal(h, want);
 }
@@ -95,15 +95,15 @@ million(void **state)
 	assert_non_null(a);
 	memset(a, 'a', 1000000);
 	check(a, 1000000, want);
-	sbat_sha256_init(&ctx);
+	sha256_init(&ctx);
 	while (done < 1000000) {
 		size_t n = pieces[i++ % (sizeof(pieces) / sizeof(pieces[0]))];
 		if (n > 1000000 - done)
 			n = 1000000 - done;
-		sbat_sha256_update(&ctx, a + done, n);
+		sha256_update(&ctx, a + done, n);
 		done += n;
 	}
-	sbat_sha256_final(&ctx, d);
+	sha256_final(&ctx, d);
 	hex(d, h);
 	assert_string_equal(h, want);
 	free(a);
@@ -115,7 +115,7 @@ static void
 agrees_with_portable(void **state)
 {
 	uint8_t buf[600], ref[601][SHA256_DIGEST_SIZE];
-	enum sha256_impl mine = sbat_sha256_current();
+	enum sha256_impl mine = sha256_current();
 	uint32_t x = 2463534242u;
 	size_t n, i;
 
@@ -126,20 +126,20 @@ agrees_with_portable(void **state)
 		x ^= x << 5;
 		buf[i] = (uint8_t)x;
 	}
-	assert_true(sbat_sha256_select(SHA256_IMPL_PORTABLE));
+	assert_true(sha256_select(SHA256_IMPL_PORTABLE));
 	for (n = 0; n <= sizeof(buf); n++)
-		sbat_sha256(buf, n, ref[n]);
-	assert_true(sbat_sha256_select(mine));
+		sha256(buf, n, ref[n]);
+	assert_true(sha256_select(mine));
 	for (n = 0; n <= sizeof(buf); n++) {
 		struct sha256_ctx ctx;
 		uint8_t d[SHA256_DIGEST_SIZE];
 
-		sbat_sha256(buf, n, d);
+		sha256(buf, n, d);
 		assert_memory_equal(d, ref[n], SHA256_DIGEST_SIZE);
-		sbat_sha256_init(&ctx);
+		sha256_init(&ctx);
 		for (i = 0; i < n; i++)
-			sbat_sha256_update(&ctx, buf + i, 1);
-		sbat_sha256_final(&ctx, d);
+			sha256_update(&ctx, buf + i, 1);
+		sha256_final(&ctx, d);
 		assert_memory_equal(d, ref[n], SHA256_DIGEST_SIZE);
 	}
 }
@@ -148,17 +148,17 @@ static int
 use_portable(void **state)
 {
 	(void)state;
-	return sbat_sha256_select(SHA256_IMPL_PORTABLE) ? 0 : -1;
+	return sha256_select(SHA256_IMPL_PORTABLE) ? 0 : -1;
 }
 
 static int
 use_shani(void **state)
 {
 	(void)state;
-	if (!sbat_sha256_select(SHA256_IMPL_SHANI)) {
+	if (!sha256_select(SHA256_IMPL_SHANI)) {
 		printf(
 		    "# this CPU or build has no SHA extensions: the accelerated tests only repeat the portable ones\n");
-		sbat_sha256_select(SHA256_IMPL_PORTABLE);
+		sha256_select(SHA256_IMPL_PORTABLE);
 	}
 	return 0;
 }

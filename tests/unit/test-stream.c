@@ -414,7 +414,7 @@ test_stream_reads_input_twice(void **state)
 
 	(void)state;
 	assert_true(dir_fd >= 0);
-	copies = sbat_io_copy_preferred(NULL, dir_fd);
+	copies = io_copy_preferred(NULL, dir_fd);
 	close(dir_fd);
 	target_times = TIMES_FUTURE;
 	for (k = 0; k < 2; k++)
@@ -767,8 +767,8 @@ test_stream_lock(void **state)
 
 		sbat_file_unmap(in); /* an inherited descriptor would share the parent's lock */
 		if (sbat_file_open_image(target, SBAT_FILE_MAX_SIZE, 5000, &w, &d) != SBAT_OK || !pe ||
-		    sbat_pe_parse(sbat_mapped_file_data(w), sbat_mapped_file_size(w), pe, &d) != SBAT_OK ||
-		    sbat_pe_sbat_data(pe, sbat_mapped_file_data(w), sbat_mapped_file_size(w), &data, &n, &d) != SBAT_OK)
+		    pe_parse(sbat_mapped_file_data(w), sbat_mapped_file_size(w), pe, &d) != SBAT_OK ||
+		    pe_sbat_data(pe, sbat_mapped_file_data(w), sbat_mapped_file_size(w), &data, &n, &d) != SBAT_OK)
 			_exit(1);
 		_exit(0);
 	}

@@ -16,7 +16,7 @@
 #include "fixture.h"
 #include "test-util.h"
 #include "util/sha256.h"
-#include "uki/model.h"
+#include "uki/uki_model.h"
 
 #define NEW_CSV                                                                                                        \
 	"sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"                                \
@@ -102,8 +102,8 @@ extend(uint8_t pcr[32], const void *data, size_t n)
 	uint8_t two[64];
 
 	memcpy(two, pcr, 32);
-	sbat_sha256(data, n, two + 32);
-	sbat_sha256(two, 64, pcr);
+	sha256(data, n, two + 32);
+	sha256(two, 64, pcr);
 }
 
 /* PCR 11 worked out here from the section names given, in that order, and the phase words. */

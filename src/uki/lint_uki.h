@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* lint.h - the UKI rules of --lint, told to the image linter through a callback */
-#ifndef SBAT_UKI_LINT_H
-#define SBAT_UKI_LINT_H
+/* lint_uki.h - the UKI rules of --lint, told to the image linter through a callback */
+#ifndef SBAT_UKI_LINT_UKI_H
+#define SBAT_UKI_LINT_UKI_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
 /*
- * pcrsig.c - a bounded reader of the JSON in a UKI's .pcrsig section: only
+ * pcrsig_json.c - a bounded reader of the JSON in a UKI's .pcrsig section: only
  * what systemd-measure writes there, {"sha256": [{"pcrs": [11], "pkfp":
  * "HEX", "pol": "HEX", "sig": "BASE64"}, ...], ...}, any other key skipped.
  * Untrusted input: every read is checked against the end, nesting is
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "util/diag.h"
-#include "uki/model.h"
+#include "uki/uki_model.h"
 
 #define MAX_DEPTH 16
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* pcrsig.c - an edit of a UKI: what it does to PCR 11, and to the .pcrsig that signs PCR 11 */
+/* plan_uki.c - the whole plan of an edit: the .sbat plan, and what it does to a UKI's PCR 11 and .pcrsig */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,8 +8,9 @@
 
 #include "util/diag.h"
 #include "pe/image_internal.h"
-#include "edit/plan.h"
-#include "uki/model.h"
+#include "edit/edit_opts.h"
+#include "edit/plan_uki.h"
+#include "uki/uki_model.h"
 
 /* Section i of the view taken out (the ones after it move down). */
 static void
@@ -170,7 +171,7 @@ judge(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payloa
 		if (opts->pcrsig == SBAT_PCRSIG_KEEP)
 			bits |= SBAT_EDIT_PCRSIG_KEPT;
 		else if (opts->pcrsig == SBAT_PCRSIG_DROP)
-			err = sbat_plan_drop_pcrsig(pe, in, in_len, payload, payload_len, opts, p, d);
+			err = plan_drop_pcrsig(pe, in, in_len, payload, payload_len, opts, p, d);
 		else
 			err = refuse(pe, kind, sec, d);
 	}
@@ -180,8 +181,8 @@ judge(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payloa
 }
 
 sbat_err
-sbat_plan_uki(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
-              const sbat_edit_opts *opts, plan *p, sbat_diag *d)
+plan_uki(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
+         const sbat_edit_opts *opts, plan *p, sbat_diag *d)
 {
 	sbat_uki *before = calloc(1, sizeof(*before)), *after = calloc(1, sizeof(*after));
 	sbat_err err = SBAT_OK;
@@ -196,6 +197,19 @@ sbat_plan_uki(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t
 	sbat_uki_free(before);
 	sbat_uki_free(after);
 	return err;
+}
+
+sbat_err
+plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
+           const sbat_edit_opts *opts, plan *p, sbat_diag *d)
+{
+	static const sbat_edit_opts defaults;
+	sbat_err err;
+
+	if (!opts)
+		opts = &defaults;
+	err = plan_core(pe, in, in_len, payload, payload_len, opts, p, d);
+	return err ? err : plan_uki(pe, in, in_len, payload, payload_len, opts, p, d);
 }
 
 /* The planned output of `img` as a UKI, sections of new data pointing into a copy of payload. */
@@ -236,12 +250,12 @@ sbat_edit_predict_uki(const sbat_image *img, const uint8_t *payload, size_t payl
 	*ret = NULL;
 	if (!p)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
-	err = sbat_edit_normalize_opts(opts, &o, d);
+	err = edit_normalize_opts(opts, &o, d);
 	if (!err)
-		err = sbat_plan_build(&img->pe, img->buf, img->len, payload, payload_len, &o, p, d);
+		err = plan_build(&img->pe, img->buf, img->len, payload, payload_len, &o, p, d);
 	if (!err && (p->report.uki & SBAT_EDIT_UKI))
 		err = predict_view(img, p, payload, payload_len, ret, d);
-	sbat_plan_release(p);
+	plan_release(p);
 	free(p);
 	return err;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* lint.c - a UKI's rules: its signed PCR 11 policy, its profiles, and its .sbat as ukify makes it */
+/* lint_uki.c - a UKI's rules: its signed PCR 11 policy, its profiles, and its .sbat as ukify makes it */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,8 +8,8 @@
 #include "sbat/uki.h"
 
 #include "pe/layout.h"
-#include "uki/lint.h"
-#include "uki/model.h"
+#include "uki/lint_uki.h"
+#include "uki/uki_model.h"
 
 typedef struct ulint {
 	sbat_uki *uki;
@@ -189,8 +189,8 @@ kernel_components(const sbat_uki *uki, char *names, size_t size)
 	int s = uki->sel[0].sec[UKI_LINUX];
 
 	names[0] = '\0';
-	if (!inner || s < 0 || !(p = bytes_of(uki, s, &n)) || sbat_pe_parse(p, n, inner, NULL) != SBAT_OK ||
-	    sbat_pe_sbat_data(inner, p, n, &text, &tn, NULL) != SBAT_OK) {
+	if (!inner || s < 0 || !(p = bytes_of(uki, s, &n)) || pe_parse(p, n, inner, NULL) != SBAT_OK ||
+	    pe_sbat_data(inner, p, n, &text, &tn, NULL) != SBAT_OK) {
 		free(inner);
 		return;
 	}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* model.h - a UKI inside the library: its sections as the stub sees them, which it measures, and how */
-#ifndef SBAT_UKI_MODEL_H
-#define SBAT_UKI_MODEL_H
+/* uki_model.h - a UKI inside the library: its sections as the stub sees them, which it measures, and how */
+#ifndef SBAT_UKI_UKI_MODEL_H
+#define SBAT_UKI_UKI_MODEL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -149,7 +149,7 @@ typedef void (*uki_sink)(void *ctx, const uint8_t *p, size_t n);
 sbat_err uki_section_bytes(const sbat_uki *uki, unsigned i, int fd, uint8_t *scratch, size_t scratch_len, uki_sink fn,
                            void *ctx, sbat_diag *d);
 
-/* The JSON of a .pcrsig section, read as far as it goes; see pcrsig.c. */
+/* The JSON of a .pcrsig section, read as far as it goes; see pcrsig_json.c. */
 #define UKI_PCRSIG_MAX_ENTRIES 64
 typedef struct uki_pcrsig_entry {
 	char bank[8];      /* "sha256", "sha1", ... */
