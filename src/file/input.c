@@ -22,7 +22,7 @@
 
 /*
  * Open a regular file for reading, `name` relative to dir_fd (AT_FDCWD for
- * a plain path); nofollow refuses a symbolic link. O_NONBLOCK keeps a FIFO
+ * a plain path); nofollow refuses a symbolic link (2: when reading it). O_NONBLOCK keeps a FIFO
  * or a device from blocking the open before fstat can refuse it; it is
  * cleared afterwards.
  */
@@ -33,7 +33,9 @@ open_regular(int dir_fd, const char *name, int nofollow, size_t max_size, int *r
 
 	fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (nofollow ? O_NOFOLLOW : 0));
 	if (fd < 0 && nofollow && errno == ELOOP)
-		return diag_fail(d, SBAT_E_NOT_REGULAR, "is a symbolic link; refusing to replace it");
+		return diag_fail(d, SBAT_E_NOT_REGULAR,
+		                 nofollow == 2 ? "is a symbolic link, not followed" :
+		                                 "is a symbolic link; refusing to replace it");
 	if (fd < 0)
 		return diag_fail_errno(d, SBAT_E_IO, "cannot open", errno);
 	if (fstat(fd, st) != 0) {
@@ -73,21 +75,15 @@ open_regular(int dir_fd, const char *name, int nofollow, size_t max_size, int *r
 	return SBAT_OK;
 }
 
-sbat_err
-sbat_file_read(const char *path, size_t max_size, uint8_t **ret_buf, size_t *ret_len, sbat_diag *d)
+/* The whole of fd (st describes it) into a new buffer; closes fd. */
+static sbat_err
+read_open_file(int fd, const struct stat *st, uint8_t **ret_buf, size_t *ret_len, sbat_diag *d)
 {
-	struct stat st;
-	uint8_t *buf = NULL;
-	size_t len = 0, cap;
-	int fd, err;
-	sbat_err e;
-
-	e = open_regular(AT_FDCWD, path, 0, max_size, &fd, &st, d);
-	if (e)
-		return e;
 	/* one spare byte detects a file that grew since fstat */
-	cap = (size_t)st.st_size + 1;
-	buf = malloc(cap);
+	size_t len = 0, cap = (size_t)st->st_size + 1;
+	uint8_t *buf = malloc(cap);
+	int err;
+
 	if (!buf) {
 		close(fd);
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory reading the file");
@@ -116,6 +112,74 @@ sbat_file_read(const char *path, size_t max_size, uint8_t **ret_buf, size_t *ret
 	*ret_buf = buf;
 	*ret_len = len;
 	return SBAT_OK;
+}
+
+sbat_err
+sbat_file_read(const char *path, size_t max_size, uint8_t **ret_buf, size_t *ret_len, sbat_diag *d)
+{
+	struct stat st;
+	int fd;
+	sbat_err e = open_regular(AT_FDCWD, path, 0, max_size, &fd, &st, d);
+
+	return e ? e : read_open_file(fd, &st, ret_buf, ret_len, d);
+}
+
+/* Open directory `name` under dir_fd (AT_FDCWD and any path for the root), not through a link; -1 with d set. */
+static int
+open_dir_nofollow(int dir_fd, const char *name, int follow, sbat_diag *d)
+{
+	int fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_DIRECTORY | (follow ? 0 : O_NOFOLLOW));
+
+	if (fd < 0 && !follow && (errno == ELOOP || errno == ENOTDIR)) {
+		struct stat st;
+
+		if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+			diag_fail(d, SBAT_E_NOT_REGULAR, "a directory on the path is a symbolic link, not followed");
+		else
+			diag_fail_errno(d, SBAT_E_IO, "cannot open a directory on the path", errno);
+	} else if (fd < 0) {
+		diag_fail_errno(d, SBAT_E_IO, "cannot open a directory on the path", errno);
+	}
+	return fd;
+}
+
+sbat_err
+sbat_file_read_beneath(const char *root, const char *path, size_t max_size, uint8_t **ret_buf, size_t *ret_len,
+                       sbat_diag *d)
+{
+	char comp[256];
+	struct stat st;
+	int dir_fd, fd;
+	sbat_err e;
+
+	if (!root || !path || !ret_buf || !ret_len)
+		return diag_fail(d, SBAT_E_IO, "no directory or path to read");
+	dir_fd = open_dir_nofollow(AT_FDCWD, root, 1, d);
+	if (dir_fd < 0)
+		return d ? d->code : SBAT_E_IO;
+	for (;;) {
+		size_t n;
+
+		path += strspn(path, "/");
+		n = strcspn(path, "/");
+		if (n == 0 || n >= sizeof(comp) || (n == 1 && path[0] == '.') || (n == 2 && !strncmp(path, "..", 2))) {
+			close(dir_fd);
+			return diag_fail(d, SBAT_E_NOT_REGULAR, "an empty, . or .. component, or one too long");
+		}
+		memcpy(comp, path, n);
+		comp[n] = '\0';
+		path += n;
+		if (path[strspn(path, "/")] == '\0')
+			break;
+		fd = open_dir_nofollow(dir_fd, comp, 0, d);
+		close(dir_fd);
+		if (fd < 0)
+			return d ? d->code : SBAT_E_IO;
+		dir_fd = fd;
+	}
+	e = open_regular(dir_fd, comp, 2, max_size, &fd, &st, d);
+	close(dir_fd);
+	return e ? e : read_open_file(fd, &st, ret_buf, ret_len, d);
 }
 
 /* Map the open file fd (st describes it) into *ret. Takes fd over, also on failure. */

@@ -860,6 +860,58 @@ test_times_can_hide_write(void **state)
 	assert_int_equal(timestamps_fstat(-1, &(struct stat){ 0 }, &(int){ 0 }), -1);
 }
 
+/* Files under a root read one component at a time: links on the way or at the end are not followed. */
+static void
+test_read_beneath(void **state)
+{
+	const char *dir = *state;
+	char path[4096], link_root[4096];
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	sbat_diag d;
+
+	path_in(path, sizeof(path), dir, "EFI");
+	assert_int_equal(mkdir(path, 0700), 0);
+	path_in(path, sizeof(path), dir, "EFI/debian");
+	assert_int_equal(mkdir(path, 0700), 0);
+	path_in(path, sizeof(path), dir, "EFI/debian/shimx64.efi");
+	write_file(path, CONTENT_A, strlen(CONTENT_A), 0644);
+	assert_int_equal(sbat_file_read_beneath(dir, "EFI/debian/shimx64.efi", 1024, &buf, &len, &d), SBAT_OK);
+	assert_int_equal(len, strlen(CONTENT_A));
+	assert_memory_equal(buf, CONTENT_A, len);
+	free(buf);
+
+	/* the root itself may be a link */
+	path_in(link_root, sizeof(link_root), dir, "esp-link");
+	assert_int_equal(symlink(dir, link_root), 0);
+	assert_int_equal(sbat_file_read_beneath(link_root, "/EFI//debian/shimx64.efi", 1024, &buf, &len, &d), SBAT_OK);
+	free(buf);
+
+	/* a link as the file, or as a directory on the way: refused */
+	path_in(path, sizeof(path), dir, "EFI/debian/revocations_sbat.efi");
+	assert_int_equal(symlink("shimx64.efi", path), 0);
+	assert_int_equal(sbat_file_read_beneath(dir, "EFI/debian/revocations_sbat.efi", 1024, &buf, &len, &d),
+	                 SBAT_E_NOT_REGULAR);
+	assert_string_equal(d.what, "is a symbolic link, not followed");
+	path_in(path, sizeof(path), dir, "EFI/other");
+	assert_int_equal(symlink("debian", path), 0);
+	assert_int_equal(sbat_file_read_beneath(dir, "EFI/other/shimx64.efi", 1024, &buf, &len, &d),
+	                 SBAT_E_NOT_REGULAR);
+	assert_string_equal(d.what, "a directory on the path is a symbolic link, not followed");
+
+	/* . and .., a FIFO (refused at once, not waited on), a missing file, a file over the bound */
+	assert_int_equal(sbat_file_read_beneath(dir, "EFI/../EFI/debian/shimx64.efi", 1024, &buf, &len, &d),
+	                 SBAT_E_NOT_REGULAR);
+	path_in(path, sizeof(path), dir, "EFI/debian/fifo");
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(10);
+	assert_int_equal(sbat_file_read_beneath(dir, "EFI/debian/fifo", 1024, &buf, &len, &d), SBAT_E_NOT_REGULAR);
+	alarm(0);
+	assert_int_equal(sbat_file_read_beneath(dir, "EFI/debian/none.efi", 1024, &buf, &len, &d), SBAT_E_IO);
+	assert_int_equal(d.sys_errno, ENOENT);
+	assert_int_equal(sbat_file_read_beneath(dir, "EFI/debian/shimx64.efi", 4, &buf, &len, &d), SBAT_E_TOO_BIG);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup_dir, teardown_dir)
 
 int
@@ -872,6 +924,7 @@ main(void)
 		T(test_read_directory),
 		T(test_read_device),
 		T(test_read_fifo),
+		T(test_read_beneath),
 		T(test_read_too_big),
 		T(test_read_null_diag),
 		T(test_write_creates_0644),
