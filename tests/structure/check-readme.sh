@@ -20,6 +20,7 @@ declare -A package=(
 	[mkfs.vfat]=dosfstools [openssl]=openssl [perl]=perl [pkg-config]=pkg-config
 	[python3]=python3 [sbsign]=sbsigntool [sbverify]=sbsigntool [setfacl]=acl
 	[setfattr]=attr [zsh]=zsh [mkfs.ext4]=e2fsprogs [setpriv]=util-linux [strace]=strace
+	[abidiff]=abigail-tools [abidw]=abigail-tools [nm]=binutils [readelf]=binutils
 )
 
 apt=$(grep -m1 -E '^(sudo )?apt-get install' "$src/README.md")
@@ -31,7 +32,7 @@ has() {
 }
 
 mapfile -t tools < <(grep -rhoE 'command -v [a-z0-9_.+-]+' "$src/tests/cli" "$src/tests/trust" \
-	"$src/tests/example" "$src/tests/unit" | awk '{ print $3 }' | LC_ALL=C sort -u)
+	"$src/tests/example" "$src/tests/unit" "$src/tests/abi" | awk '{ print $3 }' | LC_ALL=C sort -u)
 for tool in "${tools[@]}"; do
 	pkg=${package[$tool]:-}
 	if [ -z "$pkg" ]; then
