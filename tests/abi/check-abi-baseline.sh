@@ -25,7 +25,7 @@ need_env LIBRARY SRC_ROOT
 cannot_run() {
 	if [ "${CI:-}" = true ]; then
 		echo "1..1"
-		echo "not ok 1 - the library against the recorded ABI baselines # $1 (CI=true)"
+		echo "not ok 1 - the library against the recorded ABI baselines: $1 (CI=true)"
 		exit 1
 	fi
 	skip_all "$1"
