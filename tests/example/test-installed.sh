@@ -7,8 +7,9 @@
 # library (the shared one, and the static one when default_library installs
 # it), and run on a generated image; a C++ program likewise. Also checks
 # that the libraries export nothing but sbat_* symbols (the shared one each
-# in the LIBSBAT_0 version node or a later one), and that the installed kinds are those
-# default_library asks for.
+# in the LIBSBAT_0 version node or a later one), that the installed kinds are those
+# default_library asks for, and that sbat-add links the installed library and
+# runs from the build tree and from the install.
 #
 # Environment (set by meson): BUILD_ROOT, EXAMPLE, EXAMPLE_CXX, GEN_FIXTURES,
 # CC, CXX (empty: no C++ compiler), DEFAULT_LIBRARY, MAN_LIBSBAT (the built
@@ -85,6 +86,31 @@ if [ -n "${MAN_LIBSBAT:-}" ]; then
 else
 	skip "the example of libsbat(3)" "MAN_LIBSBAT is not set"
 fi
+# the command links the library it ships: the shared one (its sbat_*
+# functions imported from libsbat.so.0, none of them built in twice) with a
+# run path to the build tree that the install takes out, or, with
+# default_library=static, the static one
+cmd=$(find "$T/root" -path '*/bin/sbat-add' | head -n1)
+check "sbat-add is installed" quiet test -n "$cmd"
+readelf -d "$cmd" >"$T/dynamic" 2>&1
+readelf --dyn-syms -W "$cmd" >"$T/dynsyms" 2>&1
+if [ "$DEFAULT_LIBRARY" = static ]; then
+	check "the installed sbat-add (default_library=static) needs no libsbat.so" quiet \
+		sh -c "! grep -q 'NEEDED.*libsbat' $T/dynamic"
+else
+	check "the installed sbat-add needs libsbat.so.0" quiet grep -q 'NEEDED.*\[libsbat\.so\.0\]' "$T/dynamic"
+	check "... and imports its sbat_* functions from it (undefined in sbat-add)" quiet \
+		sh -c "grep -q ' UND sbat_strerror@LIBSBAT_0' $T/dynsyms && grep -q ' UND sbat_edit_fd@LIBSBAT_0' $T/dynsyms"
+	check "... and defines none of them itself" quiet sh -c "! nm \"$cmd\" 2>/dev/null | grep -q ' [TtDdBbRr] sbat_'"
+	check "... and has no run path into the build tree" quiet \
+		sh -c "! grep -E '(RPATH|RUNPATH)' $T/dynamic | grep -q -F -e '$BUILD_ROOT' -e ORIGIN"
+	check "the build tree's sbat-add has a run path to the build tree's library" quiet \
+		sh -c "readelf -d $BUILD_ROOT/sbat-add | grep -q 'RUNPATH.*ORIGIN'"
+fi
+check "the build tree's sbat-add runs (no LD_LIBRARY_PATH)" quiet \
+	sh -c "env -u LD_LIBRARY_PATH $BUILD_ROOT/sbat-add --print $T/fx/sbat-last.efi | grep -q '^fxtest,1,'"
+check "the installed sbat-add runs with the installed library" quiet \
+	sh -c "LD_LIBRARY_PATH=$libdir $cmd --print $T/fx/sbat-last.efi | grep -q '^fxtest,1,'"
 
 # C++: the headers' extern "C" blocks make the names link
 if [ -n "$CXX" ] && [ -n "${EXAMPLE_CXX:-}" ]; then
