@@ -54,8 +54,13 @@ if [ -e "$libdir/libsbat.so" ]; then
 		test -z \"\$(awk '{print \$3}' $T/exports | grep -v -e '^sbat_[a-z0-9_]*@@\\{0,1\\}LIBSBAT_0[.0-9]*\$' -e '^LIBSBAT_0[.0-9]*\$')\""
 fi
 if [ -e "$libdir/libsbat.a" ]; then
-	check "libsbat.a defines only sbat_* global symbols" quiet \
-		sh -c "test -z \"\$(nm -g --defined-only $libdir/libsbat.a 2>/dev/null | awk 'NF == 3 {print \$3}' | grep -v '^sbat_' | grep -v '^__odr_asan[.]sbat_')\""
+	# the internal functions are named by module and hidden: they stay
+	# global in an archive, but none is visible by default beside the exports
+	# and the two functions behind sbat_edit_opts_init's versions (.symver)
+	check "libsbat.a gives default visibility to its sbat_* exports only; the rest is hidden" quiet \
+		sh -c "readelf -sW $libdir/libsbat.a >$T/static-syms 2>&1 && grep -q ' sbat_edit_fd\$' $T/static-syms &&
+		test -z \"\$(awk '\$5 == \"GLOBAL\" && \$6 == \"DEFAULT\" && \$7 != \"UND\" {print \$8}' $T/static-syms |
+			grep -v -e '^sbat_' -e '^edit_opts_init_0_[23]$' -e '^__odr_asan[.]')\""
 	check "the example links against the static library too" quiet \
 		sh -c "$CC -std=c99 $EXAMPLE \$(pkg-config --cflags sbat) $libdir/libsbat.a -o $T/show-static"
 fi
