@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
 /* history.c - look a revoking row up in the published SbatLevel history */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "sbat/sbat.h"
 #include "history.h"
 #include "messages.h"
 #include "options.h"
@@ -43,13 +45,44 @@ cli_history_path(void)
 	return access(SBAT_ADD_HISTORY_FILE, F_OK) == 0 ? SBAT_ADD_HISTORY_FILE : CLI_HISTORY_BUILTIN_NAME;
 }
 
-/* The history named by cli_history_path, open for reading; NULL with errno. */
+/* Largest history file read: a thousand times today's. */
+#define HISTORY_MAX_SIZE (4u * 1024u * 1024u)
+
+/*
+ * The history named by cli_history_path, open for reading, and in *held the
+ * buffer behind it (NULL for the built-in one), both for close_history.
+ * NULL with *why: a regular file of bounded size only, so that a FIFO or a
+ * device named by SBAT_ADD_HISTORY is refused rather than waited on.
+ */
 static FILE *
-open_history(const char *path)
+open_history(const char *path, uint8_t **held, const char **why)
 {
+	static const char empty[] = "\n";
+	size_t len = 0;
+	sbat_diag d;
+	FILE *fh;
+
+	*held = NULL;
 	if (strcmp(path, CLI_HISTORY_BUILTIN_NAME) == 0)
 		return fmemopen((void *)cli_history_builtin, strlen(cli_history_builtin), "r");
-	return fopen(path, "r");
+	if (sbat_file_read(path, HISTORY_MAX_SIZE, held, &len, &d) != SBAT_OK) {
+		*why = d.sys_errno ? strerror(d.sys_errno) : d.what ? d.what : sbat_strerror(d.code);
+		return NULL;
+	}
+	fh = len ? fmemopen(*held, len, "r") : fmemopen((void *)empty, 1, "r");
+	if (!fh) {
+		*why = strerror(errno);
+		free(*held);
+		*held = NULL;
+	}
+	return fh;
+}
+
+static void
+close_history(FILE *fh, uint8_t *held)
+{
+	fclose(fh);
+	free(held);
 }
 
 int
@@ -58,11 +91,13 @@ cli_history_explain(const char *name, unsigned generation, char *out, size_t siz
 	const char *path = cli_history_path();
 	char line[1024], *f[RAISE_FIELDS];
 	int found = -1;
+	const char *why;
+	uint8_t *held;
 	FILE *fh;
 
 	if (size)
 		out[0] = '\0';
-	fh = open_history(path);
+	fh = open_history(path, &held, &why);
 	if (!fh)
 		return -1;
 	while (found < 0 && fgets(line, sizeof(line), fh)) {
@@ -77,7 +112,7 @@ cli_history_explain(const char *name, unsigned generation, char *out, size_t siz
 			snprintf(out, size, "since SbatLevel %s: %s (%s)", f[3], f[6], f[5]);
 		found = 0;
 	}
-	fclose(fh);
+	close_history(fh, held);
 	return found;
 }
 
@@ -166,15 +201,17 @@ cli_history_levels(sbat_level ***ret, size_t *ret_n)
 	sbat_level **levels = NULL;
 	size_t n = 0;
 	int status;
-	FILE *fh = open_history(path);
+	const char *why = NULL;
+	uint8_t *held;
+	FILE *fh = open_history(path, &held, &why);
 
 	if (!fh) {
 		fprintf(stderr, "%s: %s: cannot read the published SbatLevel history: %s\n", cli_progname,
-		        cli_quote(path), strerror(errno));
+		        cli_quote(path), why);
 		return EXIT_FAILURE_;
 	}
 	status = read_level_lines(fh, path, &levels, &n);
-	fclose(fh);
+	close_history(fh, held);
 	if (status == EXIT_OK && n == 0) {
 		cli_message(path, "the SbatLevel history holds no level line");
 		status = EXIT_FAILURE_;

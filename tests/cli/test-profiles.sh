@@ -146,6 +146,12 @@ expect "--against running without UEFI variables: exit 1 before any image" \
 SBAT_ADD_HISTORY="$T/no-history.txt" run --lint --profile shim-review "$FX/release-good.efi"
 expect "no readable history and no --against: exit 1, nothing judged" \
 	'[ "$RC" -eq 1 ] && [ -z "$OUT" ] && err_has "cannot read the published SbatLevel history"'
+mkfifo "$T/history.fifo"
+SBAT_ADD_HISTORY="$T/history.fifo" timeout 20 "$SBAT_ADD" --lint --profile shim-review "$FX/release-good.efi" >"$T/out" 2>"$T/err"
+RC=$?
+slurp ERR "$T/err"
+expect "SBAT_ADD_HISTORY naming a FIFO: refused at once (exit 1, not a regular file), not waited on" \
+	'[ "$RC" -eq 1 ] && err_has "history.fifo: cannot read the published SbatLevel history: not a regular file"'
 SBAT_ADD_HISTORY="$T/no-history.txt" run --lint --profile uefi-ca "$FX/release-good.efi"
 expect "... which uefi-ca alone does not read" '[ "$RC" -eq 0 ]'
 # without SBAT_ADD_HISTORY: the installed file, or, run from the build tree
