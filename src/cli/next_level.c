@@ -202,6 +202,7 @@ load_revocations(cli_next *n)
 	DIR *dh;
 	size_t len;
 	sbat_diag d;
+	sbat_err err;
 	int status = EXIT_OK;
 
 	if (!dir)
@@ -212,11 +213,15 @@ load_revocations(cli_next *n)
 			n->revocations = join(dir, e->d_name);
 	if (dh)
 		closedir(dh);
-	free(dir);
-	if (!n->revocations)
+	if (!n->revocations) {
+		free(dir);
 		return EXIT_OK;
-	if (sbat_file_read(n->revocations, SBAT_FILE_MAX_SIZE, &n->rev_buf, &len, &d) != SBAT_OK ||
-	    sbat_image_parse(n->rev_buf, len, &img, &d) != SBAT_OK || image_sbat(img, &n->rev_sbat, &d) != SBAT_OK) {
+	}
+	/* the name found, in the shim's directory, not through a link */
+	err = sbat_file_read_beneath(dir, n->revocations + strlen(dir) + 1, SBAT_FILE_MAX_SIZE, &n->rev_buf, &len, &d);
+	free(dir);
+	if (err != SBAT_OK || sbat_image_parse(n->rev_buf, len, &img, &d) != SBAT_OK ||
+	    image_sbat(img, &n->rev_sbat, &d) != SBAT_OK) {
 		sbat_image_free(img);
 		return cli_report_error(n->revocations, &d);
 	}

@@ -192,7 +192,15 @@ machine "$EV" 0 - "$AUTO_TEXT\n"
 SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" --verbose "$IMG/grub5.efi"
 expect "... and is not read with Secure Boot off" \
 	'[ "$RC" -eq 0 ] && ! printf "%s\n" "$OUT" | grep -q "revocations_sbat.efi: candidate"'
-rm -f -- "$T/esp/EFI/debian/REVOCATIONS_SBAT.EFI"
+mkdir -p -- "$T/elsewhere"
+mv -- "$T/esp/EFI/debian/REVOCATIONS_SBAT.EFI" "$T/elsewhere/big.efi"
+head -c 70000 /dev/zero >>"$T/elsewhere/big.efi"
+ln -s -- "$T/elsewhere/big.efi" "$T/esp/EFI/debian/revocations_sbat.efi"
+machine "$EV" 1 - "$AUTO_TEXT\n"
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" "$IMG/grub5.efi"
+expect "a revocations_sbat.efi that is a symbolic link is not followed: named, exit 1, nothing judged" \
+	'[ "$RC" -eq 1 ] && [ -z "$OUT" ] && [ "$ERR" = "sbat-add: $T/esp/EFI/debian/revocations_sbat.efi: is a symbolic link, not followed" ]'
+rm -f -- "$T/esp/EFI/debian/revocations_sbat.efi"
 
 # ------------------------------------------------------------ bad input
 
