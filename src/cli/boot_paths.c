@@ -464,12 +464,26 @@ judge_second_stage(walk *w, const char *label, int is_default, const cli_next *n
 	return v;
 }
 
+/*
+ * The verdict words of shim's stage: an SbatPolicy that is not 1, 2 or 3
+ * makes shim show an error and wait for a key (sbat.c, console_error) before
+ * it goes on, which an unattended machine never gets.
+ */
+static const char *
+policy_wait_text(const cli_next *next)
+{
+	if (next->boot[0].builtin.choice != SBAT_NEXT_CHOSE_INVALID)
+		return "boots: ";
+	return "cannot be followed: SbatPolicy is not 1, 2 or 3, so shim shows an error and waits for a key "
+	       "press, which an unattended machine does not get; after one it goes on as ";
+}
+
 /* Judge shim itself (stage 1); 0 when it goes on to start its next stage. */
 static int
 judge_shim(walk *w, const char *label, int is_default, const char *file, const char *uefi_path, cli_next *next,
            enum stage_verdict *v)
 {
-	char why[256];
+	char why[512];
 
 	if (cli_next_load(file, next) != EXIT_OK) {
 		cli_stage_line(w, label, is_default, 1, uefi_path,
@@ -484,11 +498,11 @@ judge_shim(walk *w, const char *label, int is_default, const char *file, const c
 		*v = STAGE_REFUSED;
 		return -1;
 	}
-	snprintf(why, sizeof(why), "boots: shim, next boot enforces %s%s",
+	snprintf(why, sizeof(why), "%sshim, next boot enforces %s%s", policy_wait_text(next),
 	         next->mode[0] == CLI_NEXT_NOT_ENFORCED ? "nothing (Secure Boot off), stores SbatLevel " : "SbatLevel ",
 	         next->level[0]->datestamp);
 	cli_stage_line(w, label, is_default, 1, uefi_path, why, NULL);
-	*v = STAGE_BOOTS;
+	*v = next->boot[0].builtin.choice == SBAT_NEXT_CHOSE_INVALID ? STAGE_UNKNOWN : STAGE_BOOTS;
 	return 0;
 }
 

@@ -408,7 +408,7 @@ policy_word(int policy)
 	case SBAT_POLICY_LATEST: return "1 (latest)";
 	case SBAT_POLICY_AUTOMATIC: return "2 (automatic)";
 	case SBAT_POLICY_RESET: return "3 (reset)";
-	default: return "not 1, 2 or 3 (taken as absent)";
+	default: return "not 1, 2 or 3 (taken as absent, after an error shown until a key is pressed)";
 	}
 }
 

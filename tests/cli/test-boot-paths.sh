@@ -289,6 +289,11 @@ order "$PV" BootOrder 0001
 SBAT_ADD_EFIVARFS="$PV" run --check-level next --esp "$PESP"
 expect "no SbatPolicy: a GRUB with grub.proxmox,1 boots under the automatic payload" \
 	'[ "$RC" -eq 8 ] && has_line "Boot0001 proxmox [default]: stage 2 \\EFI\\proxmox\\grubx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required]"'
+printf '\7\0\0\0\7' >"$PV/SbatPolicy-$SHIM_GUID"
+SBAT_ADD_EFIVARFS="$PV" run --check-level next --esp "$PESP"
+expect "SbatPolicy 7: shim shows an error and waits for a key, so the path is not known to boot unattended" \
+	'[ "$RC" -eq 8 ] && has_line "Boot0001 proxmox [default]: stage 1 \\EFI\\proxmox\\shimx64.efi: cannot be followed: SbatPolicy is not 1, 2 or 3, so shim shows an error and waits for a key press, which an unattended machine does not get; after one it goes on as shim, next boot enforces SbatLevel 2025021800" &&
+	 has_line "Boot0001 proxmox [default]: stage 2 \\EFI\\proxmox\\grubx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required]"'
 printf '\7\0\0\0\1' >"$PV/SbatPolicy-$SHIM_GUID"
 SBAT_ADD_EFIVARFS="$PV" run --check-level next --esp "$PESP"
 expect "SbatPolicy latest: refused by the latest payload, and the refusal says that withdrawing the pending request fixes it" \
