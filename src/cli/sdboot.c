@@ -44,6 +44,7 @@ typedef struct sd_ctx {
 	const char *arch;
 	sd_entry *e;
 	size_t n;
+	size_t n_over; /* entries past MAX_ENTRIES: not read, so the menu is not known */
 	char conf_default[256];
 	unsigned conf_default_line;
 	long timeout;
@@ -335,7 +336,7 @@ by_name(const void *a, const void *b)
  * never followed. Returns how many (names to free), or -1 after a message.
  */
 static int
-list_dir(const char *root, const char *p, const char *suffix, char **dir_ret, char ***names_ret)
+list_dir(const char *root, const char *p, const char *suffix, char **dir_ret, char ***names_ret, size_t *n_over)
 {
 	const char *why;
 	char *dir = cli_resolve(root, p, CLI_RESOLVE_DIR, &why), **names = NULL, path[CLI_PATH_MAX];
@@ -354,14 +355,18 @@ list_dir(const char *root, const char *p, const char *suffix, char **dir_ret, ch
 			closedir(d);
 		return -1;
 	}
-	while ((de = readdir(d)) != NULL && n < MAX_ENTRIES) {
+	while ((de = readdir(d)) != NULL) {
 		size_t len = strlen(de->d_name), sl = strlen(suffix);
 
 		if (de->d_name[0] == '.' || strncmp(de->d_name, "auto-", 5) == 0 || len <= sl ||
 		    strcasecmp(de->d_name + len - sl, suffix) != 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (names[n] = strdup(de->d_name)) != NULL)
+		if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (n == MAX_ENTRIES)
+			(*n_over)++; /* counted, never cut silently */
+		else if ((names[n] = strdup(de->d_name)) != NULL)
 			n++;
 	}
 	closedir(d);
@@ -378,10 +383,12 @@ scan_partition(sd_ctx *c, const char *root, int xbootldr)
 	int n, i, t;
 
 	for (t = 0; t < 2; t++) {
-		n = list_dir(root, t ? "\\loader\\entries" : "\\EFI\\Linux", t ? ".conf" : ".efi", &dir, &names);
+		n = list_dir(root, t ? "\\loader\\entries" : "\\EFI\\Linux", t ? ".conf" : ".efi", &dir, &names,
+		             &c->n_over);
 		for (i = 0; i < n; i++) {
 			sd_entry *e = new_entry(c, root, xbootldr, names[i]);
 
+			c->n_over += e == NULL;
 			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 			if (e && t) {
 				read_type1(c, e, path);
@@ -643,6 +650,23 @@ add_item(s3_menu *m, const sd_entry *e, int is_default)
 		snprintf(it->why, sizeof(it->why), "%s %s", cli_quote(e->loader), s3_is(why));
 }
 
+/* More entries than are read: the menu, and so its default entry, are not known; one line says so. */
+static void
+too_many_entries(s3_menu *m, size_t n_over)
+{
+	s3_item *it = s3_add(m);
+
+	m->default_known = 0;
+	snprintf(m->default_by, sizeof(m->default_by), "not known: more entries than are read");
+	if (!it)
+		return;
+	snprintf(it->file, sizeof(it->file), "\\loader\\entries");
+	snprintf(it->why, sizeof(it->why),
+	         "%zu entries more than the %d read on a partition, so systemd-boot's menu and the entry it starts "
+	         "are not known",
+	         n_over, MAX_ENTRIES);
+}
+
 static void
 summarize(const sd_ctx *c, s3_menu *m)
 {
@@ -685,6 +709,10 @@ cli_sdboot_menu(walk *w, const char *esp, const char *loader_path, const image *
 	def = default_entry(&c, m->default_by, sizeof(m->default_by));
 	m->default_known = def >= 0;
 	summarize(&c, m);
+	if (c.n_over) {
+		too_many_entries(m, c.n_over);
+		def = -1;
+	}
 	if (c.n == 0) {
 		s3_item *it = s3_add(m);
 

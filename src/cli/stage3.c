@@ -252,8 +252,14 @@ cli_follow_stage3(walk *w, const char *label, int is_default, const cli_next *ne
 		free(it->host);
 	}
 	w->other_entry = 0;
-	if (m.n_dropped)
-		fprintf(stderr, "%s: %s: %zu more files not listed\n", cli_progname, label, m.n_dropped);
+	if (m.n_dropped) {
+		char text[200];
+
+		/* what was not judged may be what starts: never a silent cap */
+		snprintf(text, sizeof(text), "cannot be followed: %zu more files than the %d judged for one loader",
+		         m.n_dropped, S3_MAX_ITEMS);
+		cli_stage_line(w, label, is_default, 3, loader_path, text, NULL);
+	}
 	free(m.items);
 	return result;
 }

@@ -479,6 +479,13 @@ SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP"
 expect "systemd-boot without entries: cannot be followed, so the default path is not known to boot (exit 8), and it is not refused" \
 	'[ "$RC" -eq 8 ] && has_line "$SD \\loader\\entries: cannot be followed: systemd-boot finds no entries (no loader/entries/*.conf, no EFI/Linux/*.efi)"'
 
+for i in $(seq 1 300); do printf 'title e%s\nversion 6.1.%s\nlinux /6.1/linux\n' "$i" "$i" >"$SESP/loader/entries/e$i.conf"; done
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP"
+expect "systemd-boot with more entries than are read: said, and the menu's default is not known (exit 8), never cut silently" \
+	'[ "$RC" -eq 8 ] && has_line "$SD \\loader\\entries: cannot be followed: 44 entries more than the 256 read on a partition, so systemd-boot'"'"'s menu and the entry it starts are not known" &&
+	 ! printf "%s\n" "$OUT" | grep -q "default entry\]"'
+rm -f -- "$SESP/loader/entries/"*.conf
+
 # ------------------------------------------------------------ stage 3: GRUB
 # shim -> GRUB (the fixture's stand-in: a "mods" section, given a .sbat) ->
 # the stub grub-install writes next to it -> /boot/grub/grub.cfg as
