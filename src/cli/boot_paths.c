@@ -485,7 +485,8 @@ judge_shim(walk *w, const char *label, int is_default, const char *file, const c
 {
 	char why[512];
 
-	if (cli_next_load(file, next) != EXIT_OK) {
+	/* next:SHIM: the shim about to be installed decides, wherever a shim starts */
+	if (cli_next_load(w->o->level_file ? w->o->level_file : file, next) != EXIT_OK) {
 		cli_stage_line(w, label, is_default, 1, uefi_path,
 		               "cannot be followed: shim's inputs do not read (see above)", NULL);
 		*v = STAGE_UNKNOWN;
@@ -498,7 +499,8 @@ judge_shim(walk *w, const char *label, int is_default, const char *file, const c
 		*v = STAGE_REFUSED;
 		return -1;
 	}
-	snprintf(why, sizeof(why), "%sshim, next boot enforces %s%s", policy_wait_text(next),
+	snprintf(why, sizeof(why), "%sshim%s, next boot enforces %s%s", policy_wait_text(next),
+	         w->o->level_file ? " (judged as the shim given to next:)" : "",
 	         next->mode[0] == CLI_NEXT_NOT_ENFORCED ? "nothing (Secure Boot off), stores SbatLevel " : "SbatLevel ",
 	         next->level[0]->datestamp);
 	cli_stage_line(w, label, is_default, 1, uefi_path, why, NULL);

@@ -77,7 +77,7 @@ usage(FILE *out)
 	        "       %s --print [--json] IMAGE...\n"
 	        "       %s --check-level POLICY [--level-payload latest|automatic] [--json]\n"
 	        "                (IMAGE|DIR... | --csv CSV...)\n"
-	        "       %s --check-level next [--esp DIR] [--xbootldr DIR] [--boot DIR]\n"
+	        "       %s --check-level next[:SHIM] [--esp DIR] [--xbootldr DIR] [--boot DIR]\n"
 	        "       %s --lint [--json] IMAGE...\n"
 	        "       %s --lint --profile shim-review|uefi-ca... [--previous OLD]\n"
 	        "                [--against POLICY...] [--json] IMAGE...\n"
@@ -131,7 +131,8 @@ usage(FILE *out)
 	        "                          text SbatLevel or a shim binary), latest:SHIM or\n"
 	        "                          automatic:SHIM (./running names a file); next:SHIM\n"
 	        "                          (what SHIM enforces at the next boot), next without\n"
-	        "                          IMAGEs (every boot path the firmware will take)\n"
+	        "                          IMAGEs (every boot path the firmware will take;\n"
+	        "                          next:SHIM: with SHIM as every shim on them)\n"
 	        "      --esp DIR           the mounted EFI System Partition, for next\n"
 	        "      --xbootldr DIR      the mounted XBOOTLDR partition (systemd-boot), for next\n"
 	        "      --boot DIR          the directory that holds GRUB's grub/grub.cfg and the\n"
@@ -441,7 +442,8 @@ collect_targets(int argc, char **argv, cli_opts *o)
 			return usage_error("empty file name given as an IMAGE", NULL);
 		o->targets[o->n_targets++] = argv[optind];
 	}
-	if (!o->n_targets && strcmp(o->check_level, "next") != 0)
+	/* next, and next:SHIM without IMAGEs, follow the boot paths */
+	if (!o->n_targets && strcmp(o->check_level, "next") != 0 && strncmp(o->check_level, "next:", 5) != 0)
 		return usage_error("no IMAGE given (use --file IMAGE)", NULL);
 	o->image = o->n_targets ? o->targets[0] : NULL;
 	return PARSE_RUN;
@@ -602,7 +604,7 @@ parse_args(int argc, char **argv, const char **targets, const char **against, cl
 	if (r != PARSE_RUN)
 		return r;
 	r = o->print || o->check_level ? check_read_modes(o) : check_edit_mode(o);
-	if (r == PARSE_RUN && (o->esp || o->xbootldr || o->boot) && !(o->next_level && !o->level_file))
+	if (r == PARSE_RUN && (o->esp || o->xbootldr || o->boot) && !(o->next_level && !o->n_targets))
 		return usage_error(o->esp      ? "--esp goes with --check-level next" :
 		                   o->xbootldr ? "--xbootldr goes with --check-level next" :
 		                                 "--boot goes with --check-level next",
@@ -663,7 +665,7 @@ main(int argc, char **argv)
 	case PARSE_RUN:
 		if (o.lint)
 			status = cli_run_lint(&o);
-		else if (o.check_level && o.next_level && !o.level_file)
+		else if (o.check_level && o.next_level && !o.n_targets)
 			status = cli_run_boot_paths(&o);
 		else if (o.check_level)
 			status = cli_run_check_level(&o);

@@ -169,6 +169,16 @@ expect "no SecureBoot variable: shim's stage is not known (not taken as Secure B
 	'[ "$RC" -eq 8 ] && has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: cannot be followed: shim'"'"'s inputs do not read (see above)" &&
 	 [[ "$ERR" == *"no SecureBoot variable: whether shim checks SBAT at the next boot is not known"* ]]'
 
+# next:SHIM without IMAGE: the whole walk with the shim about to be installed
+printf 'sbat,1,2026010100\nshim,4\ngrub,6\n' >"$T/grub6-level.txt"
+AUTOMATIC="$T/grub6-level.txt" LATEST="$T/grub6-level.txt" make_shim "$T/new-shim.efi"
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$T/new-shim.efi" --esp "$ESP"
+expect "next:SHIM without IMAGE: every path is walked with SHIM as the shim the firmware starts (a package update): its level revokes the default path's grub,5 (exit 4)" \
+	'[ "$RC" -eq 4 ] && has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: boots: shim (judged as the shim given to next:), next boot enforces SbatLevel 2026010100" &&
+	 has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\grubx64.efi: refused: grub,5 is below grub,6 (SbatLevel 2026010100); install one with grub,6 or later [shim starts it itself: .sbat required]"'
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$T/new-shim.efi" --esp "$ESP" "$ESP/EFI/debian/grubx64.efi"
+expect "... and with an IMAGE, that image alone is judged, --esp refused" '[ "$RC" -eq 2 ]'
+
 order "$EV" BootNext 0002
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
 expect "BootNext is the default path: refused is exit 4, and it is listed once" \
