@@ -158,7 +158,7 @@ cli_image_open(const char *path, image *im)
 	if (sbat_image_get_info(im->img)->sbat_ignored)
 		return 0;
 	if (sbat_image_sbat_data(im->img, &text, &n, &im->d) == SBAT_OK)
-		im->sbat_bad = sbat_csv_parse(text, n, &im->csv, &im->d) != SBAT_OK;
+		im->sbat_bad = cli_sbat_parse_as_shim(text, n, &im->csv, &im->d) != SBAT_OK;
 	else
 		im->sbat_bad = im->d.code != SBAT_E_NO_SBAT;
 	return 0;

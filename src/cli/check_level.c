@@ -369,14 +369,10 @@ parse_as_shim(judgement *j, const uint8_t *text, size_t n, sbat_csv **ret)
 {
 	sbat_csv *strict = NULL;
 	sbat_diag d;
-	sbat_err r = sbat_csv_parse_shim(text, n, ret, &j->d);
+	sbat_err r = cli_sbat_parse_as_shim(text, n, ret, &j->d);
 
 	if (r != SBAT_OK)
 		return r;
-	if ((*ret)->n_entries == 0) {
-		*ret = sbat_csv_free(*ret);
-		return sbat_csv_parse(text, n, ret, &j->d);
-	}
 	if (sbat_csv_parse(text, n, &strict, &d) != SBAT_OK)
 		cli_diag(CLI_WARNING, j->path, ".sbat breaks a rule of the format that shim does not check", &d);
 	sbat_csv_free(strict);

@@ -105,6 +105,17 @@ level_text(const sbat_level *l)
 	return s;
 }
 
+sbat_err
+cli_sbat_parse_as_shim(const uint8_t *text, size_t n, sbat_csv **ret, sbat_diag *d)
+{
+	sbat_err r = sbat_csv_parse_shim(text, n, ret, d);
+
+	if (r != SBAT_OK || (*ret)->n_entries > 0)
+		return r;
+	*ret = sbat_csv_free(*ret);
+	return sbat_csv_parse(text, n, ret, d);
+}
+
 /* The .sbat rows of an image, NULL (and SBAT_OK) when it has none shim reads. */
 static sbat_err
 image_sbat(const sbat_image *img, sbat_csv **ret, sbat_diag *d)
@@ -121,7 +132,7 @@ image_sbat(const sbat_image *img, sbat_csv **ret, sbat_diag *d)
 		return SBAT_OK;
 	if (r != SBAT_OK)
 		return r;
-	return sbat_csv_parse(text, n, ret, d);
+	return cli_sbat_parse_as_shim(text, n, ret, d);
 }
 
 static int

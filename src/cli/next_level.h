@@ -43,6 +43,13 @@ typedef struct cli_next {
 	int differ;           /* the boot after next judges differently */
 } cli_next;
 
+/*
+ * An image's .sbat as shim reads it (sbat_csv_parse_shim): refused only for
+ * what shim's parser refuses; a text without rows by the format's rules.
+ * The one parser of every judgement of an image by shim.
+ */
+sbat_err cli_sbat_parse_as_shim(const uint8_t *text, size_t n, sbat_csv **ret, sbat_diag *d);
+
 /* Read the variables (SBAT_ADD_EFIVARFS or efivarfs) and the shim binary; returns an exit status. */
 int cli_next_load(const char *shim, cli_next *n);
 

@@ -115,7 +115,7 @@ judge_uki_kernel(const cli_next *next, const image *uki, char *text, size_t size
 		return STAGE_BOOTS; /* not a PE image: nothing for shim to check */
 	if (!sbat_image_get_info(k.img)->sbat_ignored) {
 		if (sbat_image_sbat_data(k.img, &sbat, &n, &k.d) == SBAT_OK)
-			k.sbat_bad = sbat_csv_parse(sbat, n, &k.csv, &k.d) != SBAT_OK;
+			k.sbat_bad = cli_sbat_parse_as_shim(sbat, n, &k.csv, &k.d) != SBAT_OK;
 		else
 			k.sbat_bad = k.d.code != SBAT_E_NO_SBAT;
 	}

@@ -179,6 +179,18 @@ expect "next:SHIM without IMAGE: every path is walked with SHIM as the shim the 
 SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$T/new-shim.efi" --esp "$ESP" "$ESP/EFI/debian/grubx64.efi"
 expect "... and with an IMAGE, that image alone is judged, --esp refused" '[ "$RC" -eq 2 ]'
 
+# one judge: a .sbat vendor field with a byte that is not ASCII (shim reads it)
+cp -- "$ESP/EFI/debian/grubx64.efi" "$T/grub5.saved"
+off=$(LC_ALL=C grep -obUa -m1 -- 'Free Software' "$ESP/EFI/debian/grubx64.efi" | head -n1 | cut -d: -f1)
+printf '\351' | dd of="$ESP/EFI/debian/grubx64.efi" bs=1 seek="$off" conv=notrunc status=none
+SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
+walk_rc=$RC walk_out=$OUT
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$ESP/EFI/debian/shimx64.efi" "$ESP/EFI/debian/grubx64.efi"
+expect "a GRUB whose .sbat vendor field holds the byte 0xE9: judged as shim parses it, alike by the walk (stage 2 boots) and by next:SHIM IMAGE (allowed)" \
+	'[ -n "$off" ] && [ "$RC" -eq 0 ] &&
+	 printf "%s\n" "$walk_out" | grep -qxF "Boot0001 debian [default]: stage 2 \\EFI\\debian\\grubx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required]"'
+cp -- "$T/grub5.saved" "$ESP/EFI/debian/grubx64.efi"
+
 order "$EV" BootNext 0002
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
 expect "BootNext is the default path: refused is exit 4, and it is listed once" \
