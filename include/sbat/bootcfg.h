@@ -121,7 +121,8 @@ typedef struct sbat_grub_cfg {
  * and `set timeout=`, `search` (--fs-uuid and search.fs_uuid) and `set`
  * for the root device and other variables, and the top's configfile or
  * source. Quotes, escapes and $variables are handled as GRUB's script
- * lexer does; what this cannot follow (function bodies, loops, a kernel
+ * lexer does; an entry's body is read with the variables as the whole file
+ * leaves them, since GRUB runs it at boot, after the file; what this cannot follow (function bodies, loops, a kernel
  * path with a variable the file does not set, a device name such as
  * (hd0,gpt2), a quote that is never closed) is left unresolved, with a note
  * or a why. root_device names the device the file starts on (its root) and

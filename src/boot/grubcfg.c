@@ -88,6 +88,14 @@ typedef struct parser {
 	char scratch[SCRATCH];
 	size_t used;
 	int overflow; /* the command did not fit: it is not followed */
+	/*
+	 * The variables as the whole file leaves them (a first reading): an
+	 * entry's body runs at boot, after the file has run, so a top-level
+	 * entry starts from these (menu.c runs the entry's source then)
+	 */
+	var final_vars[MAX_VARS];
+	size_t n_final;
+	int has_final;
 } parser;
 
 /* ------------------------------------------------ memory and notes */
@@ -695,6 +703,10 @@ push_entry(parser *p, block *outer, int submenu)
 	b->saved = p_alloc(p, p->n_vars * sizeof(var));
 	if (b->saved)
 		memcpy(b->saved, p->vars, p->n_vars * sizeof(var));
+	if (!outer && p->has_final) {
+		memcpy(p->vars, p->final_vars, p->n_final * sizeof(var));
+		p->n_vars = p->n_final;
+	}
 	e->parent = outer ? (int)outer->entry : -1;
 	e->is_submenu = submenu;
 	e->conditional = cond;
@@ -1119,6 +1131,43 @@ seed_variables(parser *p, const char *root_device, const char *prefix_path)
 	}
 }
 
+/*
+ * Read the file once to learn the variables it leaves set, into
+ * p->final_vars (copied to p's memory); 0 on success, -1 out of memory.
+ */
+static int
+final_variables(parser *p, builder *b, const char *root_device, const char *prefix_path)
+{
+	parser *first = calloc(1, sizeof(*first));
+	size_t i;
+	int r = 0;
+
+	if (!first || !(first->cfg = calloc(1, sizeof(cfg_impl)))) {
+		free(first);
+		p->nomem = 1;
+		return -1;
+	}
+	first->buf = p->buf;
+	first->len = p->len;
+	seed_variables(first, root_device, prefix_path);
+	while (!first->nomem && lex_command(first, b))
+		run_command(first);
+	for (i = 0; i < first->n_vars && !first->nomem; i++) {
+		p->final_vars[i].name = p_strdup(p, first->vars[i].name);
+		p->final_vars[i].value = p_strdup(p, first->vars[i].value);
+		if (!p->final_vars[i].name || !p->final_vars[i].value)
+			r = -1;
+	}
+	if (first->nomem)
+		r = -1;
+	p->n_final = i;
+	p->has_final = 1;
+	p->nomem |= r != 0;
+	sbat_grub_cfg_free(&first->cfg->pub);
+	free(first);
+	return r;
+}
+
 void
 sbat_grub_cfg_free(sbat_grub_cfg *cfg)
 {
@@ -1157,10 +1206,12 @@ sbat_grub_cfg_parse(const uint8_t *buf, size_t len, const char *root_device, con
 	}
 	p->buf = buf;
 	p->len = buf ? len : 0;
-	seed_variables(p, root_device, prefix_path);
-	while (!p->nomem && lex_command(p, b))
-		run_command(p);
-	finish(p);
+	if (final_variables(p, b, root_device, prefix_path) == 0) {
+		seed_variables(p, root_device, prefix_path);
+		while (!p->nomem && lex_command(p, b))
+			run_command(p);
+		finish(p);
+	}
 	if (p->nomem) {
 		sbat_grub_cfg_free(&p->cfg->pub);
 		err = diag_fail(reterr, SBAT_E_NOMEM, "no memory for the configuration");

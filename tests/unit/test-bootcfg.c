@@ -387,6 +387,27 @@ test_grub_quoting_and_variables(void **state)
 	sbat_grub_cfg_free(cfg);
 }
 
+/* An entry's body runs at boot, with the variables as the whole file leaves them (menu.c runs it then). */
+static void
+test_grub_entry_body_sees_the_final_variables(void **state)
+{
+	sbat_grub_cfg *cfg;
+
+	(void)state;
+	cfg = grub("set k=good\nmenuentry 'a' {\n linux /vmlinuz-$k\n}\nset k=bad\n"
+	           "submenu 's' {\n menuentry 'b' {\n  linux /vmlinuz-$k\n }\n}\n"
+	           "menuentry 'c' {\n set k=own\n linux /vmlinuz-$k\n}\n"
+	           "menuentry 'd' {\n linux /vmlinuz-$gone\n}\nset gone=x\nunset gone\n",
+	           "UUID", "/boot/grub");
+	assert_int_equal(cfg->n_entries, 5);
+	assert_string_equal(cfg->entries[0].kernel.path, "/vmlinuz-bad");
+	assert_string_equal(cfg->entries[2].kernel.path, "/vmlinuz-bad");
+	assert_string_equal(cfg->entries[3].kernel.path, "/vmlinuz-own");
+	assert_null(cfg->entries[4].kernel.path);
+	assert_string_equal(cfg->entries[4].kernel.why, "it uses a variable that this file does not set");
+	sbat_grub_cfg_free(cfg);
+}
+
 static void
 test_grub_control_bytes_cannot_forge_a_device(void **state)
 {
@@ -426,6 +447,7 @@ main(void)
 		cmocka_unit_test(test_version_compare_follows_strverscmp_improved),
 		cmocka_unit_test(test_grub_debian_stub),
 		cmocka_unit_test(test_grub_debian_menu),
+		cmocka_unit_test(test_grub_entry_body_sees_the_final_variables),
 		cmocka_unit_test(test_grub_default_entry),
 		cmocka_unit_test(test_grub_what_cannot_be_followed),
 		cmocka_unit_test(test_grub_kernel_in_if_branches),
