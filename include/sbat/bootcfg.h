@@ -77,11 +77,11 @@ typedef struct sbat_grub_file {
 
 /* A menuentry or submenu. */
 typedef struct sbat_grub_entry {
-	const char *title;   /* the first argument */
-	const char *id;      /* --id ID (also written $menuentry_id_option ID); NULL when none */
-	int parent;          /* the enclosing submenu's index, -1 at the top */
-	int is_submenu;      /* 1 for a submenu */
-	int conditional;     /* inside an if or a loop: GRUB adds it only when that runs it */
+	const char *title; /* the first argument */
+	const char *id;    /* --id ID (also written $menuentry_id_option ID); NULL when none */
+	int parent;        /* the enclosing submenu's index, -1 at the top */
+	int is_submenu;    /* 1 for a submenu */
+	int conditional; /* inside a loop, or an if whose condition is not known: GRUB adds it only when that runs it */
 	unsigned position;   /* among the entries of its menu, from 0: what a number in `default` counts */
 	unsigned line;       /* where it starts */
 	const char *command; /* "linux", "linuxefi" or "chainloader": what `kernel` names; NULL: none */

@@ -53,6 +53,8 @@ typedef struct block {
 	var *saved;
 	unsigned line;
 	int kernel_in_if; /* B_ENTRY: a kernel line was inside an if */
+	int truth;        /* B_IF: the branch being read is 1 taken, 0 not taken, -1 not known */
+	int taken;        /* B_IF: an earlier branch is known to be taken */
 } block;
 
 typedef struct blob {
@@ -552,7 +554,19 @@ conditional(const parser *p)
 	size_t i;
 
 	for (i = p->depth; i > 0 && p->stack[i - 1].kind != B_ENTRY; i--)
-		if (p->stack[i - 1].kind == B_IF || p->stack[i - 1].kind == B_LOOP)
+		if ((p->stack[i - 1].kind == B_IF && p->stack[i - 1].truth != 1) || p->stack[i - 1].kind == B_LOOP)
+			return 1;
+	return 0;
+}
+
+/* 1 inside a branch of an if that is known not to run. */
+static int
+dead(const parser *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->depth; i++)
+		if (p->stack[i].kind == B_IF && p->stack[i].truth == 0)
 			return 1;
 	return 0;
 }
@@ -1019,15 +1033,73 @@ simple_command(parser *p, size_t k)
 }
 
 /* Keywords that open or close a block; 1 when words[k] was one and the command is done. */
+/*
+ * The condition of an if or elif in words[k..]: 1 or 0 when it can be
+ * known without running anything (true, false, or a [ A = B ] / != test of
+ * words that are all known), -1 otherwise.
+ */
+static int
+condition(const parser *p, size_t k)
+{
+	const word *w = p->words + k;
+	size_t n = p->n_words - k;
+	int eq;
+
+	if (n == 1 && (is_word(w, "true") || is_word(w, "false")))
+		return is_word(w, "true");
+	if (n != 5 || !is_word(&w[0], "[") || !is_word(&w[4], "]") || w[1].unknown || w[3].unknown)
+		return -1;
+	if (is_word(&w[2], "=") || is_word(&w[2], "=="))
+		eq = 1;
+	else if (is_word(&w[2], "!="))
+		eq = 0;
+	else
+		return -1;
+	return (strcmp(w[1].exp, w[3].exp) == 0) == eq;
+}
+
+/* elif at words[k], or else (k past the end): the branch that follows and whether it runs. */
+static void
+next_branch(parser *p, size_t k)
+{
+	block *b = p->depth ? &p->stack[p->depth - 1] : NULL;
+	int outer_dead;
+
+	if (!b || b->kind != B_IF)
+		return;
+	b->taken |= b->truth == 1;
+	p->depth--; /* the if's own branch does not make its condition dead */
+	outer_dead = dead(p);
+	p->depth++;
+	if (b->taken || outer_dead)
+		b->truth = 0;
+	else if (b->truth == 0)
+		b->truth = k < p->n_words ? condition(p, k + 1) : 1;
+	else
+		b->truth = -1;
+}
+
+/* if at words[k]: its first branch runs when its condition is known true. */
+static void
+open_if(parser *p, size_t k)
+{
+	int was_dead = dead(p);
+	block *b = push(p, B_IF);
+
+	if (b)
+		b->truth = was_dead ? 0 : condition(p, k + 1);
+}
+
 static int
 block_keyword(parser *p, size_t k)
 {
 	const word *w = &p->words[k];
 
 	if (is_word(w, "if")) {
-		push(p, B_IF);
+		open_if(p, k);
 	} else if (is_word(w, "elif")) {
 		mid_block(p, B_IF, "elif without if");
+		next_branch(p, k);
 	} else if (is_word(w, "fi")) {
 		end_block(p, B_IF, "fi without if");
 	} else if (is_word(w, "for") || is_word(w, "while") || is_word(w, "until")) {
@@ -1039,6 +1111,9 @@ block_keyword(parser *p, size_t k)
 			push(p, B_FUNC);
 		else
 			note(p, p->cmd_line, "a function without { at the end of its line: not followed");
+	} else if ((is_word(w, "menuentry") || is_word(w, "submenu")) && dead(p)) {
+		if (open_brace(p, k))
+			push(p, B_GROUP); /* in a branch that does not run: GRUB never adds it */
 	} else if (is_word(w, "menuentry") || is_word(w, "submenu")) {
 		open_entry(p, k);
 	} else if (is_word(w, "{")) {
@@ -1068,15 +1143,18 @@ run_command(parser *p)
 	while (k < p->n_words) {
 		const word *w = &p->words[k];
 
-		if (is_word(w, "then") || is_word(w, "else"))
+		if (is_word(w, "then")) {
 			mid_block(p, B_IF, "then or else without if");
-		else if (is_word(w, "do"))
+		} else if (is_word(w, "else")) {
+			mid_block(p, B_IF, "then or else without if");
+			next_branch(p, p->n_words);
+		} else if (is_word(w, "do"))
 			mid_block(p, B_LOOP, "do without a loop");
 		else
 			break;
 		k++;
 	}
-	if (k < p->n_words && !block_keyword(p, k))
+	if (k < p->n_words && !block_keyword(p, k) && !dead(p))
 		simple_command(p, k);
 }
 

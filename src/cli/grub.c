@@ -177,6 +177,18 @@ default_value(const gctx *g, const sbat_grub_cfg *cfg, char *value, size_t size,
 	return 1;
 }
 
+/* 1 when entry idx, an entry before it in its menus, or a menu above it may or may not be added by GRUB. */
+static int
+conditional_up_to(const sbat_grub_cfg *cfg, size_t idx)
+{
+	size_t i;
+
+	for (i = 0; i <= idx && i < cfg->n_entries; i++)
+		if (cfg->entries[i].conditional)
+			return 1;
+	return 0;
+}
+
 /* The index of the entry GRUB boots by itself; -1 when the menu waits for a key or it is not known. */
 static long
 default_entry(const gctx *g, const sbat_grub_cfg *cfg, char *by, size_t by_size)
@@ -206,6 +218,12 @@ default_entry(const gctx *g, const sbat_grub_cfg *cfg, char *by, size_t by_size)
 		s3_append(by, by_size, ", which names no entry: GRUB takes the first");
 	else if (!value[0])
 		s3_append(by, by_size, ": the first entry");
+	if (conditional_up_to(cfg, idx)) {
+		snprintf(by, by_size,
+		         "not known: it, or an entry before it, is inside an if or a loop that sbat-add "
+		         "cannot run, so which entry GRUB starts is not known");
+		return -1;
+	}
 	return (long)idx;
 }
 
@@ -282,7 +300,13 @@ menu_items(gctx *g, const sbat_grub_cfg *cfg, const char *config, const char *na
 		entry_desc(cfg, i, it->desc, sizeof(it->desc));
 		snprintf(it->config, sizeof(it->config), "%s:%u", config, e->kernel.line);
 		it->is_default = (long)i == def;
-		if (e->kernel.path)
+		if (e->conditional)
+			snprintf(
+			    it->why, sizeof(it->why),
+			    "it is inside an if or a loop that sbat-add cannot run, so whether GRUB adds it is not "
+			    "known (%.600s:%u)",
+			    cli_quote(config), e->line);
+		else if (e->kernel.path)
 			it->host = map_file(g, e->kernel.device, e->kernel.path, it->why, sizeof(it->why));
 		else
 			snprintf(it->why, sizeof(it->why), "%s %s (%.600s:%u)", e->command, e->kernel.why,

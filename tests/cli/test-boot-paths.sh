@@ -577,6 +577,11 @@ expect "GRUB: a kernel that is a symbolic link is not followed" \
 	'[ "$RC" -eq 8 ] && has_line "$G /boot/vmlinuz (menuentry '"'"'link'"'"') [default entry]: cannot be followed: /boot/vmlinuz is a symbolic link"'
 rm -f -- "$GB/vmlinuz"
 
+printf 'set timeout=0\nif [ "$grub_platform" = efi ]; then\nmenuentry "maybe" {\n\tlinux /boot/vmlinuz-6.1.0-18-amd64\n}\nfi\nif false; then\nmenuentry "never" {\n\tlinux /boot/vmlinuz-never\n}\nfi\nset k=none\nmenuentry "late" {\n\tlinux /boot/vmlinuz-$k\n}\nset k=6.1.0-18-amd64\n' >"$GB/grub/grub.cfg"
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
+expect "GRUB: an entry under a condition sbat-add cannot know is not known (nor then the default), one under a false one does not count, and a body runs with the variables the whole file leaves" \
+	'[ "$RC" -eq 8 ] && has_line "$G /boot/vmlinuz-6.1.0-18-amd64 (menuentry '"'"'maybe'"'"'): cannot be followed: it is inside an if or a loop that sbat-add cannot run, so whether GRUB adds it is not known ($GB/grub/grub.cfg:3)" &&
+	 [[ "$OUT" == *"(menuentry '"'"'late'"'"'): boots: "* ]] && [[ "$OUT" != *never* ]]'
 printf 'set timeout=0\nconfigfile $prefix/grub.cfg\n' >"$GB/grub/grub.cfg"
 SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
 expect "GRUB: a grub.cfg that hands over to itself is a loop, said and not followed" \

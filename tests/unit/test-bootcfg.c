@@ -344,8 +344,8 @@ test_grub_kernel_in_if_branches(void **state)
 	                           "  if [ \"${initrdfail}\" = 1 ]; then\n    linux /vmlinuz-6.8 ro\n"
 	                           "  else\n    linux /vmlinuz-6.8 ro panic=-1\n  fi\n}\n"
 	                           "menuentry 'different' {\n"
-	                           "  if [ x = y ]; then linux /vmlinuz-a; else linux /vmlinuz-b; fi\n}\n"
-	                           "menuentry 'one branch' {\n  if [ x = y ]; then linux /vmlinuz-a; fi\n}\n";
+	                           "  if [ \"$u\" = y ]; then linux /vmlinuz-a; else linux /vmlinuz-b; fi\n}\n"
+	                           "menuentry 'one branch' {\n  if [ \"$u\" = y ]; then linux /vmlinuz-a; fi\n}\n";
 	sbat_grub_cfg *cfg = grub(text, "ROOT", NULL);
 
 	(void)state;
@@ -355,6 +355,33 @@ test_grub_kernel_in_if_branches(void **state)
 	assert_null(cfg->entries[1].kernel.path);
 	assert_string_equal(cfg->entries[1].kernel.why, "the branches of an if name different files");
 	assert_string_equal(cfg->entries[2].kernel.path, "/vmlinuz-a");
+	sbat_grub_cfg_free(cfg);
+}
+
+/* A condition known without running anything decides: GRUB never adds an entry of a branch that does not run. */
+static void
+test_grub_known_conditions(void **state)
+{
+	static const char text[] =
+	    "set p=efi\n"
+	    "if false; then\n menuentry 'never' {\n  linux /vmlinuz-never\n }\nfi\n"
+	    "if [ \"$p\" = efi ]; then\n menuentry 'efi' {\n  linux /vmlinuz-efi\n }\n"
+	    "else\n menuentry 'pc' {\n  linux /vmlinuz-pc\n }\nfi\n"
+	    "if [ \"$grub_platform\" = efi ]; then\n menuentry 'maybe' {\n  linux /m\n }\nfi\n"
+	    "if [ x != x ]; then set k=a; elif true; then set k=b; else set k=c; fi\n"
+	    "menuentry 'k' {\n  if [ x = y ]; then linux /vmlinuz-a; else linux /vmlinuz-$k; fi\n}\n"
+	    "function f {\n menuentry 'in a function' {\n  linux /f\n }\n}\n";
+	sbat_grub_cfg *cfg = grub(text, "ROOT", NULL);
+
+	(void)state;
+	assert_int_equal(cfg->n_entries, 3);
+	assert_string_equal(cfg->entries[0].title, "efi");
+	assert_int_equal(cfg->entries[0].conditional, 0);
+	assert_int_equal(cfg->entries[0].position, 0);
+	assert_string_equal(cfg->entries[1].title, "maybe");
+	assert_int_equal(cfg->entries[1].conditional, 1);
+	assert_string_equal(cfg->entries[2].title, "k");
+	assert_string_equal(cfg->entries[2].kernel.path, "/vmlinuz-b");
 	sbat_grub_cfg_free(cfg);
 }
 
@@ -448,6 +475,7 @@ main(void)
 		cmocka_unit_test(test_grub_debian_stub),
 		cmocka_unit_test(test_grub_debian_menu),
 		cmocka_unit_test(test_grub_entry_body_sees_the_final_variables),
+		cmocka_unit_test(test_grub_known_conditions),
 		cmocka_unit_test(test_grub_default_entry),
 		cmocka_unit_test(test_grub_what_cannot_be_followed),
 		cmocka_unit_test(test_grub_kernel_in_if_branches),
