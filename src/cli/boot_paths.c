@@ -2,6 +2,7 @@
 /* Copyright 2026 The sbat-add authors */
 /* boot_paths.c - --check-level next without IMAGEs: every boot path the firmware will take, stage by stage */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -61,6 +62,36 @@ esp_by_partuuid(const char *guid)
 	}
 	fclose(f);
 	return found;
+}
+
+/* The partition GUID of the block device --esp is on ("" when not known: no /dev/disk/by-partuuid, or a copy). */
+static const char *
+esp_guid(walk *w)
+{
+	char link[300];
+	struct stat esp, dev;
+	struct dirent *e;
+	DIR *d;
+
+	if (w->esp_guid_done)
+		return w->esp_guid;
+	w->esp_guid_done = 1;
+	if (!w->o->esp || stat(w->o->esp, &esp) != 0 || !(d = opendir("/dev/disk/by-partuuid")))
+		return w->esp_guid;
+	while ((e = readdir(d)) != NULL) {
+		snprintf(link, sizeof(link), "/dev/disk/by-partuuid/%.200s", e->d_name);
+		if (e->d_name[0] != '.' && stat(link, &dev) == 0 && S_ISBLK(dev.st_mode) && dev.st_rdev == esp.st_dev &&
+		    strlen(e->d_name) < sizeof(w->esp_guid)) {
+			size_t i;
+
+			for (i = 0; e->d_name[i]; i++)
+				w->esp_guid[i] = (char)tolower((unsigned char)e->d_name[i]);
+			w->esp_guid[i] = '\0';
+			break;
+		}
+	}
+	closedir(d);
+	return w->esp_guid;
 }
 
 /* The entry of directory dir named like name[0..n): exactly, or in any case as on FAT. */
@@ -653,13 +684,32 @@ read_option(walk *w, uint16_t num, sbat_load_option *lo, uint8_t **ret_buf)
  * taken for it only when it is the option this boot came from.
  */
 static char *
-option_esp(const walk *w, const sbat_load_option *lo, int is_current)
+option_esp(walk *w, const sbat_load_option *lo, int is_current)
 {
-	if (w->o->esp && (lo->has_hd || is_current))
-		return strdup(w->o->esp);
+	char *mounted = NULL;
+	struct stat a, b;
+
 	if (lo->has_hd && lo->signature_type == 2)
-		return esp_by_partuuid(lo->partition_guid);
-	return NULL;
+		mounted = esp_by_partuuid(lo->partition_guid);
+	if (mounted && w->o->esp && stat(mounted, &a) == 0 && stat(w->o->esp, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino) {
+		free(mounted);
+		return strdup(w->o->esp);
+	}
+	if (mounted || !w->o->esp || !(lo->has_hd || is_current))
+		return mounted; /* the option's own partition, mounted here, not --esp */
+	if (lo->has_hd && lo->signature_type == 2 && esp_guid(w)[0] && strcmp(esp_guid(w), lo->partition_guid) != 0)
+		return NULL; /* --esp is another partition */
+	if (lo->has_hd && lo->signature_type == 2 && !esp_guid(w)[0] && !w->esp_assumed) {
+		/* what is assumed is said once */
+		w->esp_assumed = 1;
+		if (!w->o->json)
+			printf(
+			    "  --esp %s: taken as the partition of the options' HD() nodes (%s): which partition it is "
+			    "is not known here\n",
+			    w->o->esp, lo->partition_guid);
+	}
+	return strdup(w->o->esp);
 }
 
 /* Why an option's ESP is not known, as the stage-1 line says it. */
@@ -668,7 +718,10 @@ no_esp_line(walk *w, const char *label, int is_default, const sbat_load_option *
 {
 	char why[800];
 
-	if (lo->has_hd)
+	if (lo->has_hd && w->o->esp && esp_guid(w)[0])
+		snprintf(why, sizeof(why), "cannot be followed: partition %s is not mounted, and --esp is partition %s",
+		         lo->partition_guid[0] ? lo->partition_guid : "(no GUID)", esp_guid(w));
+	else if (lo->has_hd)
 		snprintf(why, sizeof(why), "cannot be followed: partition %s is not mounted (give --esp DIR)",
 		         lo->partition_guid[0] ? lo->partition_guid : "(no GUID)");
 	else if (w->before_current)

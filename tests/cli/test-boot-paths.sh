@@ -147,6 +147,9 @@ expect "the default path boots: shim, then grub,5 under the automatic payload" \
 	 has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\grubx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required]"'
 expect "another path (found case-insensitively) is refused: grub,4 below grub,5, with the fix; exit 8, as the default path's GRUB has no grub.cfg and so is not known to boot" \
 	'[ "$RC" -eq 8 ] && has_line "Boot0002 fedora: stage 2 \\EFI\\FEDORA\\grubx64.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800); install one with grub,5 or later [shim starts it itself: .sbat required]"'
+expect "--esp whose partition is not known here: taken for the options' HD() partition, and that is said, once" \
+	'[ "$(printf "%s\n" "$OUT" | grep -c "^  --esp ")" -eq 1 ] &&
+	 has_line "  --esp $ESP: taken as the partition of the options'"'"' HD() nodes (c12a7328-f81f-11d2-ba4b-00a0c93ec93b): which partition it is is not known here"'
 SBAT_ADD_HISTORY="$FIXTURES_SRC/../../data/sbat-level-history.txt" SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
 expect "with the shipped history, a refusal says when the row was published and why" \
 	'has_line "Boot0002 fedora: stage 2 \\EFI\\FEDORA\\grubx64.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800; since SbatLevel 2025021800: GRUB flaws disclosed in February 2025); install one with grub,5 or later [shim starts it itself: .sbat required]"'
