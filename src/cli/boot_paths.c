@@ -16,6 +16,7 @@
 
 #include "boot_paths.h"
 #include "boot_stage.h"
+#include "fallback.h"
 #include "history.h"
 #include "json.h"
 #include "messages.h"
@@ -460,8 +461,39 @@ second_stage_text(const cli_next *next, const image *im, int is_fallback, char *
 
 	snprintf(why, size, "%s [shim starts it itself: .sbat required%s]", text,
 	         is_fallback ? "; shim's fallback, run from the removable-media path: it makes boot entries "
-	                       "from BOOT*.CSV and resets, and those entries are judged on the next boot" :
+	                       "from BOOT*.CSV and starts the first (or resets, with a TPM, and the firmware does)" :
 	                       "");
+	return v;
+}
+
+static enum stage_verdict follow_path(walk *w, const char *label, int is_default, const char *esp,
+                                      const char *uefi_path, const uint8_t *opt, size_t opt_len);
+
+/*
+ * What shim's fallback starts: the entry it makes from a BOOT CSV, now
+ * (no TPM) or first after the reset (a TPM), as a path of its own.
+ */
+static enum stage_verdict
+follow_fallback(walk *w, const char *label, int is_default, const char *esp, uint16_t machine)
+{
+	char path[1100], why[400], sub[SBAT_LOAD_OPTION_TEXT_MAX + 80];
+	uint8_t args[1100];
+	size_t args_len = 0;
+	enum stage_verdict v;
+
+	if (w->in_fallback) /* an entry that starts fallback again: it loops */
+		return STAGE_UNKNOWN;
+	if (cli_fallback_entry(esp, machine, path, sizeof(path), args, sizeof(args), &args_len, why, sizeof(why))) {
+		char text[480];
+
+		snprintf(text, sizeof(text), "cannot be followed: %s", why);
+		cli_stage_line(w, label, is_default, 3, "\\EFI", text, NULL);
+		return STAGE_UNKNOWN;
+	}
+	snprintf(sub, sizeof(sub), "%s, fallback's entry", label);
+	w->in_fallback = 1;
+	v = follow_path(w, sub, is_default, esp, path, args_len ? args : NULL, args_len);
+	w->in_fallback = 0;
 	return v;
 }
 
@@ -489,6 +521,8 @@ judge_second_stage(walk *w, const char *label, int is_default, const cli_next *n
 	cli_stage_line(w, label, is_default, 2, second, why, NULL);
 	if (v == STAGE_BOOTS && !is_fallback &&
 	    cli_follow_stage3(w, label, is_default, next, esp, second, &im) == STAGE_REFUSED)
+		v = STAGE_REFUSED;
+	if (v == STAGE_BOOTS && is_fallback && follow_fallback(w, label, is_default, esp, im.machine) == STAGE_REFUSED)
 		v = STAGE_REFUSED;
 	cli_image_close(&im);
 	free(file);

@@ -30,6 +30,7 @@ typedef struct walk {
 	int other_entry;                    /* the stage-3 line printed is not the menu's default entry */
 	char esp_guid[40];                  /* --esp's partition GUID, "" when not known */
 	int esp_guid_done, esp_assumed;
+	int in_fallback; /* following the entry shim's fallback made */
 	int n_paths;
 	int default_taken; /* the path that boots when nobody touches the keyboard is known */
 	int has_current;   /* BootCurrent is set: the option this boot came from */

@@ -295,8 +295,23 @@ expect "OVMF's variables, grub,4 behind Debian shim 16.1 on the disk that booted
 # shim run from the removable-media path starts its fallback when it is there
 cp -- "$ESP/EFI/debian/grubx64.efi" "$OESP/EFI/BOOT/fbx64.efi"
 SBAT_ADD_EFIVARFS="$OV" run --check-level next --esp "$OESP"
-expect "shim from \\EFI\\BOOT\\BOOTX64.EFI with fbx64.efi next to it: the second stage is the fallback, judged as shim judges it" \
-	'[ "$RC" -eq 9 ] && has_line "$BOOTED: stage 2 \\EFI\\BOOT\\fbx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required; shim'"'"'s fallback, run from the removable-media path: it makes boot entries from BOOT*.CSV and resets, and those entries are judged on the next boot]"'
+expect "shim from \\EFI\\BOOT\\BOOTX64.EFI with fbx64.efi next to it: the second stage is the fallback, judged as shim judges it; without a BOOT CSV it makes no entry, so the path is not known to boot" \
+	'[ "$RC" -eq 8 ] && has_line "$BOOTED: stage 2 \\EFI\\BOOT\\fbx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required; shim'"'"'s fallback, run from the removable-media path: it makes boot entries from BOOT*.CSV and starts the first (or resets, with a TPM, and the firmware does)]" &&
+	 has_line "$BOOTED: stage 3 \\EFI: cannot be followed: fallback finds no BOOT CSV in \\EFI'"'"'s directories, so it makes no entry and resets"'
+mkdir -p -- "$OESP/EFI/debian" "$OESP/EFI/other"
+cp -- "$ESP/EFI/debian/shimx64.efi" "$OESP/EFI/debian/shimx64.efi"
+grub "$OESP/EFI/debian/grubx64.efi" 4
+{ printf '\377\376'; ucs2 "shimx64.efi,debian,,This is the boot entry for debian"; } >"$OESP/EFI/debian/BOOTX64.CSV"
+SBAT_ADD_EFIVARFS="$OV" run --check-level next --esp "$OESP"
+FB='Boot0002 UEFI QEMU HARDDISK QM00001  [booted this time], fallback'"'"'s entry [default]'
+expect "the fallback's entry from \\EFI\\debian\\BOOTX64.CSV is judged in the same power-on (shim, then its revoked grub,4: exit 4)" \
+	'[ "$RC" -eq 4 ] && has_line "$FB: stage 1 \\EFI\\debian\\shimx64.efi: boots: shim, next boot enforces SbatLevel 2025021800" &&
+	 has_line "$FB: stage 2 \\EFI\\debian\\grubx64.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800); install one with grub,5 or later [shim starts it itself: .sbat required]"'
+{ printf '\377\376'; ucs2 "shimx64.efi,other,,x"; } >"$OESP/EFI/other/boot.csv"
+SBAT_ADD_EFIVARFS="$OV" run --check-level next --esp "$OESP"
+expect "two vendor directories with a BOOT CSV: which one fallback reads first is the order on disk, not known (exit 8)" \
+	'[ "$RC" -eq 8 ] && has_line "$BOOTED: stage 3 \\EFI: cannot be followed: more than one directory of \\EFI holds a BOOT CSV; which fallback reads first is the order of the directory on disk"'
+rm -rf -- "$OESP/EFI/debian" "$OESP/EFI/other"
 SBAT_ADD_EFIVARFS="$OV" run --check-level next
 expect "OVMF's variables without --esp: the disk that booted cannot be followed, and the line says why" \
 	'[ "$RC" -eq 8 ] && has_line "Boot0002 UEFI QEMU HARDDISK QM00001  [booted this time] [default]: stage 1 \\EFI\\BOOT\\BOOTX64.EFI: cannot be followed: the firmware starts \\EFI\\BOOT\\BOOTX64.EFI from this device; which ESP it holds the variables do not say (--esp is taken for the device this boot came from)"'

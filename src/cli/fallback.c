@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* fallback.c - the boot entry shim's fallback makes from a BOOT CSV, as shim's fallback.c reads it */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "sbat/sbat.h"
+#include "boot_stage.h"
+#include "fallback.h"
+
+/* Largest BOOT CSV read. */
+#define CSV_MAX (64u * 1024u)
+
+static const char *
+csv_name(uint16_t machine)
+{
+	switch (machine) {
+	case 0x014c: return "bootia32.csv";
+	case 0xaa64: return "bootaa64.csv";
+	case 0x01c2: return "bootarm.csv";
+	case 0x5064: return "bootriscv64.csv";
+	default: return "bootx64.csv";
+	}
+}
+
+/* The name of dir's entry equal to name in any case, into out; 0 when none. */
+static int
+find_named(const char *dir, const char *name, char *out, size_t size)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int hit = 0;
+
+	while (d && !hit && (e = readdir(d)) != NULL)
+		if (strcasecmp(e->d_name, name) == 0 && strlen(e->d_name) < size) {
+			strcpy(out, e->d_name);
+			hit = 1;
+		}
+	if (d)
+		closedir(d);
+	return hit;
+}
+
+/* CHAR16 at b[i]. */
+static unsigned
+c16(const uint8_t *b, size_t i)
+{
+	return (unsigned)b[2 * i] | (unsigned)b[2 * i + 1] << 8;
+}
+
+/* ASCII of CHAR16 b[from..to) into out; 0 for a character that is not printable ASCII. */
+static int
+ascii(const uint8_t *b, size_t from, size_t to, char *out, size_t size)
+{
+	size_t i, n = 0;
+
+	for (i = from; i < to; i++) {
+		unsigned c = c16(b, i);
+
+		if (c < 0x20 || c > 0x7e || n + 1 >= size)
+			return 0;
+		out[n++] = (char)c;
+	}
+	out[n] = '\0';
+	return 1;
+}
+
+/* The first stanza of a CSV (try_boot_csv, populate_stanza): file and arguments; 0 when it has none. */
+static int
+first_stanza(const uint8_t *b, size_t n, char *file, size_t fsize, char *arg, size_t asize)
+{
+	size_t i = 0, end, c0, c1, c2;
+
+	if (n && c16(b, 0) == 0xfeff)
+		i = 1;
+	while (i < n && (c16(b, i) == '\r' || c16(b, i) == '\n'))
+		i++;
+	for (end = i; end < n && c16(b, end) && c16(b, end) != '\r' && c16(b, end) != '\n'; end++)
+		;
+	for (c0 = i; c0 < end && c16(b, c0) != ','; c0++)
+		;
+	for (c1 = c0 + 1; c1 < end && c16(b, c1) != ','; c1++)
+		;
+	for (c2 = c1 + 1; c2 < end && c16(b, c2) != ','; c2++)
+		;
+	if (end == i || c0 == i || c0 >= end || c1 == c0 + 1)
+		return 0; /* populate_stanza refuses an empty file or label */
+	if (c2 > end)
+		c2 = end;
+	return ascii(b, i, c0, file, fsize) && ascii(b, c1 + 1 < end ? c1 + 1 : end, c2, arg, asize);
+}
+
+/* The CSV of \EFI\name, if it has one: its first stanza into file and arg; 1 when found and read. */
+static int
+dir_csv(const char *efi, const char *name, uint16_t machine, char *file, size_t fsize, char *arg, size_t asize)
+{
+	char dir[4096], csv[256], rel[600];
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	sbat_diag d;
+	int ok;
+
+	snprintf(dir, sizeof(dir), "%s/%s", efi, name);
+	if (!find_named(dir, csv_name(machine), csv, sizeof(csv)) && !find_named(dir, "boot.csv", csv, sizeof(csv)))
+		return 0;
+	snprintf(rel, sizeof(rel), "%s/%s", name, csv);
+	if (sbat_file_read_beneath(efi, rel, CSV_MAX, &buf, &len, &d) != SBAT_OK)
+		return -1;
+	ok = first_stanza(buf, len / 2, file, fsize, arg, asize);
+	free(buf);
+	return ok ? 1 : -1;
+}
+
+int
+cli_fallback_entry(const char *esp, uint16_t machine, char *path, size_t path_size, uint8_t *args, size_t args_size,
+                   size_t *args_len, char *why, size_t why_size)
+{
+	const char *reason;
+	char *efi = cli_resolve(esp, "\\EFI", CLI_RESOLVE_DIR, &reason), file[512], arg[512];
+	DIR *d = efi ? opendir(efi) : NULL;
+	struct dirent *e;
+	int found = 0, r;
+	size_t i;
+
+	while (d && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.' || strcasecmp(e->d_name, "BOOT") == 0 ||
+		    (r = dir_csv(efi, e->d_name, machine, file, sizeof(file), arg, sizeof(arg))) == 0)
+			continue;
+		if (r < 0 ||
+		    (!found && snprintf(path, path_size, "\\EFI\\%s\\%s", e->d_name, file) >= (int)path_size)) {
+			found = -1;
+			break;
+		}
+		if (found++)
+			break;
+	}
+	if (d)
+		closedir(d);
+	free(efi);
+	if (found != 1) {
+		snprintf(why, why_size, "%s",
+		         found == 0 ?
+		             "fallback finds no BOOT CSV in \\EFI's directories, so it makes no entry and resets" :
+		         found < 0 ? "a BOOT CSV that cannot be read, or whose first line names no file and label" :
+		                     "more than one directory of \\EFI holds a BOOT CSV; which fallback reads first is "
+		                     "the order of the directory on disk");
+		return -1;
+	}
+	for (i = 0; arg[i] && 2 * i + 3 < args_size; i++) {
+		args[2 * i] = (uint8_t)arg[i];
+		args[2 * i + 1] = 0;
+	}
+	args[2 * i] = args[2 * i + 1] = 0;
+	/* add_boot_option: the arguments with their NUL, or nothing at all */
+	*args_len = i ? 2 * i + 2 : 0;
+	return 0;
+}
