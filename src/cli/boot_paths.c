@@ -293,19 +293,6 @@ cli_judge_image(const cli_next *n, const image *im, int in_protocol, char *why, 
 
 /* ------------------------------------------------------------ one path */
 
-/* shim's FALLBACK, "\\EFI\\BOOT\\fb" EFI_ARCH ".efi", for its machine type. */
-static const char *
-fallback_name(uint16_t machine)
-{
-	switch (machine) {
-	case 0x014c: return "\\EFI\\BOOT\\fbia32.efi";
-	case 0xaa64: return "\\EFI\\BOOT\\fbaa64.efi";
-	case 0x01c2: return "\\EFI\\BOOT\\fbarm.efi";
-	case 0x5064: return "\\EFI\\BOOT\\fbriscv64.efi";
-	default: return "\\EFI\\BOOT\\fbx64.efi";
-	}
-}
-
 /* 1 when s ends in ".efi", in any case. */
 static int
 ends_in_efi(const char *s)
@@ -436,11 +423,12 @@ next_stage_name(const char *esp, const char *uefi_path, const uint8_t *opt, size
 	const char *reason;
 	sbat_shim_stage2 s2;
 	sbat_diag d;
-	char *fb;
+	char *fb, fallback[32];
 
-	if (is_removable_path(uefi_path) && (fb = cli_resolve(esp, fallback_name(machine), 0, &reason)) != NULL) {
+	cli_fallback_path(machine, fallback, sizeof(fallback));
+	if (is_removable_path(uefi_path) && (fb = cli_resolve(esp, fallback, 0, &reason)) != NULL) {
 		free(fb);
-		snprintf(out, size, "%s", fallback_name(machine));
+		snprintf(out, size, "%s", fallback);
 		return 1;
 	}
 	if (sbat_shim_stage2_path(opt, opt_len, uefi_path, sbat_shim_default_loader(machine), &s2, &d) != SBAT_OK) {

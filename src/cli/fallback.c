@@ -14,34 +14,23 @@
 /* Largest BOOT CSV read. */
 #define CSV_MAX (64u * 1024u)
 
+/* shim's EFI_ARCH for a PE machine type: the part of fb*.efi and BOOT*.CSV names that varies. */
 static const char *
-csv_name(uint16_t machine)
+efi_arch(uint16_t machine)
 {
 	switch (machine) {
-	case 0x014c: return "bootia32.csv";
-	case 0xaa64: return "bootaa64.csv";
-	case 0x01c2: return "bootarm.csv";
-	case 0x5064: return "bootriscv64.csv";
-	default: return "bootx64.csv";
+	case 0x014c: return "ia32";
+	case 0xaa64: return "aa64";
+	case 0x01c2: return "arm";
+	case 0x5064: return "riscv64";
+	default: return "x64";
 	}
 }
 
-/* The name of dir's entry equal to name in any case, into out; 0 when none. */
-static int
-find_named(const char *dir, const char *name, char *out, size_t size)
+void
+cli_fallback_path(uint16_t machine, char *out, size_t size)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int hit = 0;
-
-	while (d && !hit && (e = readdir(d)) != NULL)
-		if (strcasecmp(e->d_name, name) == 0 && strlen(e->d_name) < size) {
-			strcpy(out, e->d_name);
-			hit = 1;
-		}
-	if (d)
-		closedir(d);
-	return hit;
+	snprintf(out, size, "\\EFI\\BOOT\\fb%s.efi", efi_arch(machine));
 }
 
 /* CHAR16 at b[i]. */
@@ -93,24 +82,34 @@ first_stanza(const uint8_t *b, size_t n, char *file, size_t fsize, char *arg, si
 	return ascii(b, i, c0, file, fsize) && ascii(b, c1 + 1 < end ? c1 + 1 : end, c2, arg, asize);
 }
 
-/* The CSV of \EFI\name, if it has one: its first stanza into file and arg; 1 when found and read. */
+/* The CSV of \EFI\name, if it has one: its first stanza into file and arg; 1 when read, 0 none, -1 unreadable. */
 static int
-dir_csv(const char *efi, const char *name, uint16_t machine, char *file, size_t fsize, char *arg, size_t asize)
+dir_csv(const char *esp, const char *name, uint16_t machine, char *file, size_t fsize, char *arg, size_t asize)
 {
-	char dir[4096], csv[256], rel[600];
+	char rel[600], csv[32];
+	const char *why;
+	char *dir, *host;
 	uint8_t *buf = NULL;
 	size_t len = 0;
 	sbat_diag d;
 	int ok;
 
-	snprintf(dir, sizeof(dir), "%s/%s", efi, name);
-	if (!find_named(dir, csv_name(machine), csv, sizeof(csv)) && !find_named(dir, "boot.csv", csv, sizeof(csv)))
+	/* directories only, found as FAT finds files (any case), never through a link */
+	snprintf(rel, sizeof(rel), "\\EFI\\%s", name);
+	dir = cli_resolve(esp, rel, CLI_RESOLVE_DIR, &why);
+	if (!dir)
 		return 0;
-	snprintf(rel, sizeof(rel), "%s/%s", name, csv);
-	if (sbat_file_read_beneath(efi, rel, CSV_MAX, &buf, &len, &d) != SBAT_OK)
-		return -1;
-	ok = first_stanza(buf, len / 2, file, fsize, arg, asize);
+	snprintf(csv, sizeof(csv), "boot%s.csv", efi_arch(machine));
+	host = cli_resolve(dir, csv, 0, &why);
+	if (!host && strcmp(why, "missing") == 0)
+		host = cli_resolve(dir, "boot.csv", 0, &why);
+	free(dir);
+	if (!host)
+		return strcmp(why, "missing") == 0 ? 0 : -1;
+	ok = sbat_file_read(host, CSV_MAX, &buf, &len, &d) == SBAT_OK &&
+	     first_stanza(buf, len / 2, file, fsize, arg, asize);
 	free(buf);
+	free(host);
 	return ok ? 1 : -1;
 }
 
@@ -127,7 +126,7 @@ cli_fallback_entry(const char *esp, uint16_t machine, char *path, size_t path_si
 
 	while (d && (e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.' || strcasecmp(e->d_name, "BOOT") == 0 ||
-		    (r = dir_csv(efi, e->d_name, machine, file, sizeof(file), arg, sizeof(arg))) == 0)
+		    (r = dir_csv(esp, e->d_name, machine, file, sizeof(file), arg, sizeof(arg))) == 0)
 			continue;
 		if (r < 0 ||
 		    (!found && snprintf(path, path_size, "\\EFI\\%s\\%s", e->d_name, file) >= (int)path_size)) {

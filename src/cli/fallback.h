@@ -17,6 +17,9 @@
  * args; -1 with why when no directory or more than one holds a CSV (which
  * fallback reads first is the order of the directory on disk).
  */
+/* shim's FALLBACK for a PE machine type: \EFI\BOOT\fbx64.efi, fbaa64.efi, ... */
+void cli_fallback_path(uint16_t machine, char *out, size_t size);
+
 int cli_fallback_entry(const char *esp, uint16_t machine, char *path, size_t path_size, uint8_t *args, size_t args_size,
                        size_t *args_len, char *why, size_t why_size);
 

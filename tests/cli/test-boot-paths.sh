@@ -302,6 +302,7 @@ mkdir -p -- "$OESP/EFI/debian" "$OESP/EFI/other"
 cp -- "$ESP/EFI/debian/shimx64.efi" "$OESP/EFI/debian/shimx64.efi"
 grub "$OESP/EFI/debian/grubx64.efi" 4
 { printf '\377\376'; ucs2 "shimx64.efi,debian,,This is the boot entry for debian"; } >"$OESP/EFI/debian/BOOTX64.CSV"
+printf 'not a directory\n' >"$OESP/EFI/notes.txt"
 SBAT_ADD_EFIVARFS="$OV" run --check-level next --esp "$OESP"
 FB='Boot0002 UEFI QEMU HARDDISK QM00001  [booted this time], fallback'"'"'s entry [default]'
 expect "the fallback's entry from \\EFI\\debian\\BOOTX64.CSV is judged in the same power-on (shim, then its revoked grub,4: exit 4)" \
@@ -311,7 +312,7 @@ expect "the fallback's entry from \\EFI\\debian\\BOOTX64.CSV is judged in the sa
 SBAT_ADD_EFIVARFS="$OV" run --check-level next --esp "$OESP"
 expect "two vendor directories with a BOOT CSV: which one fallback reads first is the order on disk, not known (exit 8)" \
 	'[ "$RC" -eq 8 ] && has_line "$BOOTED: stage 3 \\EFI: cannot be followed: more than one directory of \\EFI holds a BOOT CSV; which fallback reads first is the order of the directory on disk"'
-rm -rf -- "$OESP/EFI/debian" "$OESP/EFI/other"
+rm -rf -- "$OESP/EFI/debian" "$OESP/EFI/other" "$OESP/EFI/notes.txt"
 SBAT_ADD_EFIVARFS="$OV" run --check-level next
 expect "OVMF's variables without --esp: the disk that booted cannot be followed, and the line says why" \
 	'[ "$RC" -eq 8 ] && has_line "Boot0002 UEFI QEMU HARDDISK QM00001  [booted this time] [default]: stage 1 \\EFI\\BOOT\\BOOTX64.EFI: cannot be followed: the firmware starts \\EFI\\BOOT\\BOOTX64.EFI from this device; which ESP it holds the variables do not say (--esp is taken for the device this boot came from)"'
