@@ -1209,6 +1209,15 @@ seed_variables(parser *p, const char *root_device, const char *prefix_path)
 	}
 }
 
+/* Run every command of the file, from the variables the caller gives. */
+static void
+read_all(parser *p, builder *b, const char *root_device, const char *prefix_path)
+{
+	seed_variables(p, root_device, prefix_path);
+	while (!p->nomem && lex_command(p, b))
+		run_command(p);
+}
+
 /*
  * Read the file once to learn the variables it leaves set, into
  * p->final_vars (copied to p's memory); 0 on success, -1 out of memory.
@@ -1227,9 +1236,7 @@ final_variables(parser *p, builder *b, const char *root_device, const char *pref
 	}
 	first->buf = p->buf;
 	first->len = p->len;
-	seed_variables(first, root_device, prefix_path);
-	while (!first->nomem && lex_command(first, b))
-		run_command(first);
+	read_all(first, b, root_device, prefix_path);
 	for (i = 0; i < first->n_vars && !first->nomem; i++) {
 		p->final_vars[i].name = p_strdup(p, first->vars[i].name);
 		p->final_vars[i].value = p_strdup(p, first->vars[i].value);
@@ -1285,9 +1292,7 @@ sbat_grub_cfg_parse(const uint8_t *buf, size_t len, const char *root_device, con
 	p->buf = buf;
 	p->len = buf ? len : 0;
 	if (final_variables(p, b, root_device, prefix_path) == 0) {
-		seed_variables(p, root_device, prefix_path);
-		while (!p->nomem && lex_command(p, b))
-			run_command(p);
+		read_all(p, b, root_device, prefix_path);
 		finish(p);
 	}
 	if (p->nomem) {
