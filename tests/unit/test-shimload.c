@@ -70,7 +70,8 @@ static const row rows[] = {
 	{ "shim without a directory", "fedora.efi|", "shimx64.efi", SBAT_SHIM_STAGE2_OPTION, "fedora.efi", 0, 0 },
 };
 
-static void
+/* Checks the row against its expectations; returns whether the boot manager's GUID was cut off. */
+static int
 check_row(const row *r, const uint8_t *buf, size_t len)
 {
 	sbat_shim_stage2 s;
@@ -82,6 +83,7 @@ check_row(const row *r, const uint8_t *buf, size_t len)
 	    s.own_path_skipped != r->own_path_skipped)
 		fail_msg("%s: from %s path %s absolute %d own %d", r->name, sbat_shim_stage2_from_name(s.from), s.path,
 		         s.absolute, s.own_path_skipped);
+	return s.bds_tag_removed;
 }
 
 static void
@@ -95,7 +97,7 @@ test_rows(void **state)
 		size_t len = 0;
 
 		put_ucs2(buf, &len, rows[i].options);
-		check_row(&rows[i], len ? buf : NULL, len);
+		assert_false(check_row(&rows[i], len ? buf : NULL, len));
 	}
 }
 
@@ -109,17 +111,12 @@ test_bds_guid_cut(void **state)
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		uint8_t buf[256];
 		size_t len = 0;
-		sbat_shim_stage2 s;
-		sbat_diag d;
 
 		put_ucs2(buf, &len, rows[i].options);
 		if (len == 0)
 			continue;
 		memcpy(buf + len, bds, sizeof(bds));
-		check_row(&rows[i], buf, len + sizeof(bds));
-		assert_int_equal(sbat_shim_stage2_path(buf, len + sizeof(bds), rows[i].shim, "grubx64.efi", &s, &d),
-		                 SBAT_OK);
-		assert_true(s.bds_tag_removed);
+		assert_true(check_row(&rows[i], buf, len + sizeof(bds)));
 	}
 }
 
