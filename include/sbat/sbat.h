@@ -17,6 +17,7 @@
 #include "boot.h"
 #include "uki.h"
 #include "bootcfg.h"
+#include "judge.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -111,8 +111,8 @@ choose(const sbat_next_inputs *in, const char *automatic, const char *latest, sb
 
 /*
  * Would level revoke csv? A missing .sbat counts as revoked (shim checks
- * itself as an image it loads). The first revoked row goes to *s when s is
- * not NULL.
+ * itself as an image it loads); one without rows passes, as in shim's
+ * verify_sbat. The first revoked row goes to *s when s is not NULL.
  */
 static sbat_err
 revokes(const uint8_t *text, size_t len, const sbat_csv *csv, int *ret, sbat_next_step *s, sbat_diag *d)
@@ -125,8 +125,8 @@ revokes(const uint8_t *text, size_t len, const sbat_csv *csv, int *ret, sbat_nex
 	r = sbat_level_parse(text, len, &level, d);
 	if (r != SBAT_OK)
 		return r;
-	*ret = 1;
-	if (csv) {
+	*ret = !csv;
+	if (csv && csv->n_entries) {
 		r = sbat_level_check(level, csv, &first, 1, &n, d);
 		*ret = n > 0;
 		if (n > 0 && s) {

@@ -177,9 +177,6 @@ fail:
 int
 cli_image_open(const char *path, image *im)
 {
-	const uint8_t *text;
-	size_t n;
-
 	memset(im, 0, sizeof(*im));
 	if (sbat_file_read(path, SBAT_FILE_MAX_SIZE, &im->buf, &im->len, &im->d) != SBAT_OK ||
 	    sbat_image_parse(im->buf, im->len, &im->img, &im->d) != SBAT_OK)
@@ -187,19 +184,16 @@ cli_image_open(const char *path, image *im)
 	im->machine = sbat_image_get_info(im->img)->machine;
 	im->is_shim = sbat_image_find_section(im->img, SBAT_LEVEL_SECTION_NAME) >= 0 ||
 	              sbat_image_find_section(im->img, ".sbatlev") >= 0;
-	if (sbat_image_get_info(im->img)->sbat_ignored)
-		return 0;
-	if (sbat_image_sbat_data(im->img, &text, &n, &im->d) == SBAT_OK)
-		im->sbat_bad = cli_sbat_parse_as_shim(text, n, &im->csv, &im->d) != SBAT_OK;
-	else
-		im->sbat_bad = im->d.code != SBAT_E_NO_SBAT;
+	if (sbat_judge_image(im->img, NULL, SBAT_JUDGE_SHIM_NOT_ENFORCING, SBAT_JUDGE_STARTED_BY_SHIM, &im->read,
+	                     &im->d) != SBAT_OK)
+		return -1;
 	return 0;
 }
 
 void
 cli_image_close(image *im)
 {
-	sbat_csv_free(im->csv);
+	sbat_judgement_free(im->read);
 	sbat_image_free(im->img);
 	free(im->buf);
 }
@@ -240,55 +234,90 @@ pending_latest_hint(const cli_next *n, const sbat_csv *csv)
 	       "(mokutil --set-sbat-policy delete)";
 }
 
-/* shim's check in verify_sbat_section: a missing .sbat fails what shim starts itself (in_protocol 0) only. */
+/* The refusal of a revoked row, what put it there, and what else fixes it. */
+static void
+revoked_text(const cli_next *n, const sbat_judgement *j, char *why, size_t why_size)
+{
+	const sbat_revocation *r = &j->revoked[0];
+	char past[400];
+
+	if (cli_history_explain(r->level->component_name, r->level->generation, past + 2, sizeof(past) - 2) == 0)
+		memcpy(past, "; ", 2);
+	else
+		past[0] = '\0';
+	snprintf(why, why_size, "refused: %s,%u is below %s,%u (SbatLevel %s%s); install one with %s,%u or later%s",
+	         r->entry->component_name, (unsigned)r->entry->generation, r->level->component_name,
+	         (unsigned)r->level->generation, n->level[0]->datestamp, past, r->level->component_name,
+	         (unsigned)r->level->generation, pending_latest_hint(n, j->csv));
+}
+
+/* The line's text from the verdict word on. */
+static void
+judgement_text(const cli_next *n, const sbat_judgement *j, char *why, size_t why_size)
+{
+	const sbat_diag *e = &j->sbat_error;
+
+	switch (j->reason) {
+	case SBAT_JUDGE_NOT_REVOKED:
+		snprintf(why, why_size, "boots: not revoked by SbatLevel %s", n->level[0]->datestamp);
+		break;
+	case SBAT_JUDGE_NO_ROWS: snprintf(why, why_size, "boots: its .sbat holds no row shim reads"); break;
+	case SBAT_JUDGE_MISSING_PASSES: snprintf(why, why_size, "boots: no .sbat, which this check lets pass"); break;
+	case SBAT_JUDGE_NOT_ENFORCED:
+		snprintf(why, why_size, "boots: Secure Boot is off, so shim checks no SBAT");
+		break;
+	case SBAT_JUDGE_REVOKED: revoked_text(n, j, why, why_size); break;
+	case SBAT_JUDGE_MISSING:
+		snprintf(why, why_size, "refused: no .sbat, which shim requires of what it starts itself");
+		break;
+	case SBAT_JUDGE_UNPARSABLE:
+	case SBAT_JUDGE_MULTIPLE:
+	case SBAT_JUDGE_RELOCATIONS:
+		snprintf(why, why_size, "refused: shim cannot use its .sbat (%s)",
+		         e->what ? e->what : sbat_strerror(e->code));
+		break;
+	case SBAT_JUDGE_SHIM_STOPPED: snprintf(why, why_size, "refused: shim stops before starting it"); break;
+	case SBAT_JUDGE_SECURE_BOOT_UNKNOWN:
+		snprintf(why, why_size, "unknown: whether Secure Boot is on is not known");
+		break;
+	}
+}
+
+/* What shim does in the next boot, as the judge takes it. */
+static sbat_judge_shim
+shim_state(const cli_next *n)
+{
+	switch (n->mode[0]) {
+	case CLI_NEXT_ENFORCED: return SBAT_JUDGE_SHIM_ENFORCES;
+	case CLI_NEXT_NOT_ENFORCED: return SBAT_JUDGE_SHIM_NOT_ENFORCING;
+	case CLI_NEXT_SHIM_STOPS: return SBAT_JUDGE_SHIM_STOPS;
+	}
+	return SBAT_JUDGE_SHIM_UNKNOWN;
+}
+
+/* shim's check (sbat_judge_image): a missing .sbat fails what shim starts itself (in_protocol 0) only. */
 enum stage_verdict
 cli_judge_image(const cli_next *n, const image *im, int in_protocol, char *why, size_t why_size)
 {
-	sbat_revocation r;
-	size_t nr = 0;
+	static const enum stage_verdict verdicts[] = {
+		[SBAT_VERDICT_BOOTS] = STAGE_BOOTS,
+		[SBAT_VERDICT_REFUSED] = STAGE_REFUSED,
+		[SBAT_VERDICT_NOT_GOVERNED] = STAGE_NOT_GOVERNED,
+		[SBAT_VERDICT_UNKNOWN] = STAGE_UNKNOWN,
+	};
+	sbat_judgement *j = NULL;
+	enum stage_verdict v;
 	sbat_diag d;
 
-	if (n->mode[0] == CLI_NEXT_NOT_ENFORCED) {
-		snprintf(why, why_size, "boots: Secure Boot is off, so shim checks no SBAT");
-		return STAGE_BOOTS;
-	}
-	if (n->mode[0] == CLI_NEXT_SHIM_STOPS) {
-		snprintf(why, why_size, "refused: shim stops before starting it");
-		return STAGE_REFUSED;
-	}
-	if (im->sbat_bad) {
-		snprintf(why, why_size, "refused: shim cannot use its .sbat (%s)",
-		         im->d.what ? im->d.what : sbat_strerror(im->d.code));
-		return STAGE_REFUSED;
-	}
-	if (!im->csv && !in_protocol) {
-		snprintf(why, why_size, "refused: no .sbat, which shim requires of what it starts itself");
-		return STAGE_REFUSED;
-	}
-	if (!im->csv) {
-		snprintf(why, why_size, "boots: no .sbat, which this check lets pass");
-		return STAGE_BOOTS;
-	}
-	if (sbat_level_check(n->level[0], im->csv, &r, 1, &nr, &d) != SBAT_OK) {
+	if (sbat_judge_image(im->img, n->level[0], shim_state(n),
+	                     in_protocol ? SBAT_JUDGE_IN_PROTOCOL : SBAT_JUDGE_STARTED_BY_SHIM, &j, &d) != SBAT_OK) {
 		snprintf(why, why_size, "unknown: %s", d.what ? d.what : sbat_strerror(d.code));
 		return STAGE_UNKNOWN;
 	}
-	if (nr) {
-		char past[400];
-
-		if (cli_history_explain(r.level->component_name, r.level->generation, past + 2, sizeof(past) - 2) == 0)
-			memcpy(past, "; ", 2);
-		else
-			past[0] = '\0';
-		snprintf(why, why_size,
-		         "refused: %s,%u is below %s,%u (SbatLevel %s%s); install one with %s,%u or later%s",
-		         r.entry->component_name, (unsigned)r.entry->generation, r.level->component_name,
-		         (unsigned)r.level->generation, n->level[0]->datestamp, past, r.level->component_name,
-		         (unsigned)r.level->generation, pending_latest_hint(n, im->csv));
-		return STAGE_REFUSED;
-	}
-	snprintf(why, why_size, "boots: not revoked by SbatLevel %s", n->level[0]->datestamp);
-	return STAGE_BOOTS;
+	judgement_text(n, j, why, why_size);
+	v = verdicts[j->verdict];
+	sbat_judgement_free(j);
+	return v;
 }
 
 /* ------------------------------------------------------------ one path */

@@ -44,9 +44,8 @@ typedef struct image {
 	uint8_t *buf;
 	size_t len;
 	sbat_image *img;
-	sbat_csv *csv; /* its .sbat as shim reads it, NULL when none */
-	int sbat_bad;  /* a .sbat shim refuses (duplicate, unparsable) */
-	int is_shim;   /* carries .sbatlevel */
+	sbat_judgement *read; /* its .sbat as shim reads it (judged by no level) */
+	int is_shim;          /* carries .sbatlevel */
 	uint16_t machine;
 	sbat_diag d;
 } image;
@@ -79,10 +78,10 @@ int cli_image_open(const char *path, image *im);
 void cli_image_close(image *im);
 
 /*
- * Judge im as shim 16.x checks it in verify_sbat_section: in_protocol 0
- * (what shim starts itself) requires a .sbat, in_protocol 1 (its
- * LoadImage hook, the shim_lock protocol) lets a missing one pass. why
- * gets the line's text from the verdict word on.
+ * Judge im as shim 16.x does (sbat_judge_image) in the next boot:
+ * in_protocol 0 (what shim starts itself) requires a .sbat, in_protocol 1
+ * (its LoadImage hook, the shim_lock protocol) lets a missing one pass.
+ * why gets the line's text from the verdict word on.
  */
 enum stage_verdict cli_judge_image(const cli_next *n, const image *im, int in_protocol, char *why, size_t why_size);
 

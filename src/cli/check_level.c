@@ -358,37 +358,14 @@ start_judgement(judgement *j, const char *path)
 	j->d.other_index = -1;
 }
 
-/*
- * An image's .sbat as shim reads it: refused only for what shim's parser
- * refuses, with the generations it reads. The format's stricter rules
- * (printable ASCII, the header row, ...) only warn. A text without rows is
- * judged by the format's rules, as it always was.
- */
-static sbat_err
-parse_as_shim(judgement *j, const uint8_t *text, size_t n, sbat_csv **ret)
-{
-	sbat_csv *strict = NULL;
-	sbat_diag d;
-	sbat_err r = cli_sbat_parse_as_shim(text, n, ret, &j->d);
-
-	if (r != SBAT_OK)
-		return r;
-	if (sbat_csv_parse(text, n, &strict, &d) != SBAT_OK)
-		cli_diag(CLI_WARNING, j->path, ".sbat breaks a rule of the format that shim does not check", &d);
-	sbat_csv_free(strict);
-	return SBAT_OK;
-}
-
-/* Check the rows text[0..n) against the policy and report before the rows are freed. */
+/* Check the rows of a CSV file text[0..n) against the policy and report before the rows are freed. */
 static void
 judge_rows(audit *a, judgement *j, const uint8_t *text, size_t n)
 {
 	sbat_csv *csv = NULL;
-	sbat_err r = j->is_csv ? sbat_csv_parse(text, n, &csv, &j->d) : parse_as_shim(j, text, n, &csv);
 
-	if (r != SBAT_OK) {
-		/* shim rejects an image whose .sbat does not parse; a CSV file is just bad input */
-		j->v = j->is_csv ? VERDICT_UNREADABLE : VERDICT_INVALID_SBAT;
+	if (sbat_csv_parse(text, n, &csv, &j->d) != SBAT_OK) {
+		j->v = VERDICT_UNREADABLE; /* a CSV file is just bad input */
 	} else if (sbat_level_check(a->level, csv, j->revoked, MAX_REVOKED, &j->n_revoked, &j->d) != SBAT_OK) {
 		j->v = VERDICT_UNREADABLE;
 	} else {
@@ -399,39 +376,72 @@ judge_rows(audit *a, judgement *j, const uint8_t *text, size_t n)
 	sbat_csv_free(csv);
 }
 
-/*
- * shim takes a .sbat whose SizeOfRawData is 0 or below its VirtualSize for
- * no .sbat at all (its pe.c skips the section) and never parses the text.
- */
-static int
-shim_ignores_sbat(const sbat_image *img, judgement *j)
+/* The format's stricter rules (printable ASCII, the header row, ...) than shim's only warn. */
+static void
+warn_format(const judgement *j, const sbat_image *img)
+{
+	sbat_csv *strict = NULL;
+	const uint8_t *text;
+	size_t n;
+	sbat_diag d;
+
+	if (sbat_image_sbat_data(img, &text, &n, &d) == SBAT_OK && sbat_csv_parse(text, n, &strict, &d) != SBAT_OK)
+		cli_diag(CLI_WARNING, j->path, ".sbat breaks a rule of the format that shim does not check", &d);
+	sbat_csv_free(strict);
+}
+
+/* The verdict of the report from shim's judgement (sbat_judge_image); the rows stay in sj. */
+static void
+take_judgement(judgement *j, const sbat_image *img, const sbat_judgement *sj)
 {
 	const sbat_image_info *info = sbat_image_get_info(img);
-	const sbat_section_info *s;
+	size_t i;
 
-	if (info->sbat_count != 1 || !info->sbat_ignored)
-		return 0;
-	s = sbat_image_section(img, (unsigned)info->sbat_index);
-	if (!s)
-		return 0;
-	j->v = VERDICT_NO_SBAT;
-	j->ignored = s;
-	return 1;
+	switch (sj->reason) {
+	case SBAT_JUDGE_NOT_REVOKED:
+	case SBAT_JUDGE_NO_ROWS: j->v = VERDICT_ALLOWED; break;
+	case SBAT_JUDGE_REVOKED: j->v = VERDICT_REVOKED; break;
+	case SBAT_JUDGE_MISSING:
+	case SBAT_JUDGE_MISSING_PASSES: j->v = VERDICT_NO_SBAT; break;
+	case SBAT_JUDGE_NOT_ENFORCED: j->v = VERDICT_NOT_ENFORCED; break;
+	case SBAT_JUDGE_SHIM_STOPPED: j->v = VERDICT_SHIM_STOPS; break;
+	case SBAT_JUDGE_UNPARSABLE:
+	case SBAT_JUDGE_MULTIPLE:
+	case SBAT_JUDGE_RELOCATIONS: j->v = VERDICT_INVALID_SBAT; break;
+	case SBAT_JUDGE_SECURE_BOOT_UNKNOWN: j->v = VERDICT_UNREADABLE; break;
+	}
+	j->d = sj->sbat_error;
+	j->n_rows = sj->csv ? sj->csv->n_entries : 0;
+	j->n_revoked = sj->n_revoked;
+	for (i = 0; i < sj->n_revoked && i < MAX_REVOKED; i++)
+		j->revoked[i] = sj->revoked[i];
+	if (j->v == VERDICT_NO_SBAT && sj->sbat_skipped)
+		j->ignored = sbat_image_section(img, (unsigned)info->sbat_index);
+}
+
+/* What shim does in the boot judged: checks against the level, unless next:SHIM says otherwise. */
+static sbat_judge_shim
+shim_state(const audit *a)
+{
+	if (a->boot && a->mode == CLI_NEXT_NOT_ENFORCED)
+		return SBAT_JUDGE_SHIM_NOT_ENFORCING;
+	if (a->boot && a->mode == CLI_NEXT_SHIM_STOPS)
+		return SBAT_JUDGE_SHIM_STOPS;
+	return SBAT_JUDGE_SHIM_ENFORCES;
 }
 
 /*
- * Judge the image at path. A file a directory scan found that turns out
- * not to be a PE image is only counted; one named on the command line is
- * reported unreadable.
+ * Judge the image at path as shim would start it itself. A file a
+ * directory scan found that turns out not to be a PE image is only
+ * counted; one named on the command line is reported unreadable.
  */
 static enum cli_scan_result
 judge_image(audit *a, const char *path, int fd, int found_by_scan)
 {
 	sbat_mapped_file *f = NULL;
 	sbat_image *img = NULL;
+	sbat_judgement *sj = NULL;
 	enum cli_scan_result r = CLI_SCAN_JUDGED;
-	const uint8_t *text;
-	size_t n;
 	judgement j;
 
 	start_judgement(&j, path);
@@ -445,20 +455,15 @@ judge_image(audit *a, const char *path, int fd, int found_by_scan)
 		goto report;
 	}
 	j.kind = (int)sbat_image_get_info(img)->kind;
-	if (shim_ignores_sbat(img, &j))
+	if (sbat_judge_image(img, a->level, shim_state(a), SBAT_JUDGE_STARTED_BY_SHIM, &sj, &j.d) != SBAT_OK)
 		goto report;
-	if (sbat_image_sbat_data(img, &text, &n, &j.d) == SBAT_OK) {
-		judge_rows(a, &j, text, n);
-		goto out;
-	}
-	if (j.d.code == SBAT_E_NO_SBAT)
-		j.v = VERDICT_NO_SBAT;
-	else if (j.d.code == SBAT_E_SBAT_DUPLICATE) /* shim refuses that too */
-		j.v = VERDICT_INVALID_SBAT;
+	take_judgement(&j, img, sj);
+	if (sj->csv)
+		warn_format(&j, img);
 report:
 	if (r == CLI_SCAN_JUDGED)
 		report(a, &j);
-out:
+	sbat_judgement_free(sj);
 	sbat_image_free(img);
 	sbat_file_unmap(f);
 	return r;

@@ -32,8 +32,8 @@ cli_is_grub(const image *im)
 
 	if (s3_section_has(im, "mods", "mimg", 4))
 		return 1;
-	for (i = 0; im->csv && i < im->csv->n_entries; i++) {
-		const char *c = im->csv->entries[i].component_name;
+	for (i = 0; im->read->csv && i < im->read->csv->n_entries; i++) {
+		const char *c = im->read->csv->entries[i].component_name;
 
 		if (strcmp(c, "grub") == 0 || strncmp(c, "grub.", 5) == 0)
 			return 1;

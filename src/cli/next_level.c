@@ -105,34 +105,23 @@ level_text(const sbat_level *l)
 	return s;
 }
 
-sbat_err
-cli_sbat_parse_as_shim(const uint8_t *text, size_t n, sbat_csv **ret, sbat_diag *d)
-{
-	sbat_err r = sbat_csv_parse_shim(text, n, ret, d);
-
-	if (r != SBAT_OK || (*ret)->n_entries > 0)
-		return r;
-	*ret = sbat_csv_free(*ret);
-	return sbat_csv_parse(text, n, ret, d);
-}
-
-/* The .sbat rows of an image, NULL (and SBAT_OK) when it has none shim reads. */
+/*
+ * The .sbat of an image as shim reads it (sbat_judge_image): *ret is the
+ * judgement, whose csv is NULL when shim reads none. A .sbat shim refuses
+ * is an error when strict, and no rows otherwise (shim then refuses the
+ * image as it refuses one without a .sbat).
+ */
 static sbat_err
-image_sbat(const sbat_image *img, sbat_csv **ret, sbat_diag *d)
+image_sbat(const sbat_image *img, int strict, sbat_judgement **ret, sbat_diag *d)
 {
-	const uint8_t *text;
-	size_t n;
-	sbat_err r;
+	sbat_err r = sbat_judge_image(img, NULL, SBAT_JUDGE_SHIM_NOT_ENFORCING, SBAT_JUDGE_STARTED_BY_SHIM, ret, d);
 
-	*ret = NULL;
-	if (sbat_image_get_info(img)->sbat_ignored)
-		return SBAT_OK;
-	r = sbat_image_sbat_data(img, &text, &n, d);
-	if (r == SBAT_E_NO_SBAT)
-		return SBAT_OK;
-	if (r != SBAT_OK)
+	if (r != SBAT_OK || !strict || (*ret)->csv || (*ret)->sbat_error.code == SBAT_OK)
 		return r;
-	return cli_sbat_parse_as_shim(text, n, ret, d);
+	*d = (*ret)->sbat_error;
+	sbat_judgement_free(*ret);
+	*ret = NULL;
+	return d->code;
 }
 
 static int
@@ -152,7 +141,7 @@ load_shim(cli_next *n)
 	if (!r)
 		r = sbat_level_from_shim(img, SBAT_LEVEL_LATEST, &l, &d);
 	if (!r)
-		r = image_sbat(img, &n->shim_sbat, &d);
+		r = image_sbat(img, 1, &n->shim_sbat, &d);
 	if (!r) {
 		n->automatic = level_text(a);
 		n->latest = level_text(l);
@@ -232,7 +221,7 @@ load_revocations(cli_next *n)
 	err = sbat_file_read_beneath(dir, n->revocations + strlen(dir) + 1, SBAT_FILE_MAX_SIZE, &n->rev_buf, &len, &d);
 	free(dir);
 	if (err != SBAT_OK || sbat_image_parse(n->rev_buf, len, &img, &d) != SBAT_OK ||
-	    image_sbat(img, &n->rev_sbat, &d) != SBAT_OK) {
+	    image_sbat(img, 0, &n->rev_sbat, &d) != SBAT_OK) {
 		sbat_image_free(img);
 		return cli_report_error(n->revocations, &d);
 	}
@@ -337,10 +326,10 @@ cli_next_load(const char *shim, cli_next *n)
 		return status;
 	n->in[0].automatic = n->automatic;
 	n->in[0].latest = n->latest;
-	n->in[0].shim_sbat = n->shim_sbat;
+	n->in[0].shim_sbat = n->shim_sbat ? n->shim_sbat->csv : NULL;
 	n->in[0].rev_automatic = n->rev_automatic;
 	n->in[0].rev_latest = n->rev_latest;
-	n->in[0].rev_sbat = n->rev_sbat;
+	n->in[0].rev_sbat = n->rev_sbat ? n->rev_sbat->csv : NULL;
 	for (b = 0; b < 2 && status == EXIT_OK; b++) {
 		if (b == 1) {
 			/* shim deleted SbatPolicy; it starts from what the next boot stored */
@@ -377,8 +366,8 @@ cli_next_free(cli_next *n)
 	free(n->rev_latest);
 	free(n->shim_buf);
 	free(n->rev_buf);
-	sbat_csv_free(n->shim_sbat);
-	sbat_csv_free(n->rev_sbat);
+	sbat_judgement_free(n->shim_sbat);
+	sbat_judgement_free(n->rev_sbat);
 }
 
 /* ------------------------------------------------------------ reporting */

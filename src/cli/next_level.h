@@ -35,20 +35,13 @@ typedef struct cli_next {
 	uint8_t *current_buf; /* SbatLevelRT as read (attributes first), NULL when absent */
 	char *automatic, *latest, *rev_automatic, *rev_latest;
 	uint8_t *shim_buf, *rev_buf;
-	sbat_csv *shim_sbat, *rev_sbat;
-	sbat_next_inputs in[2]; /* the next boot, and the one after (SbatPolicy is gone by then) */
+	sbat_judgement *shim_sbat, *rev_sbat; /* their .sbat as shim reads it */
+	sbat_next_inputs in[2];               /* the next boot, and the one after (SbatPolicy is gone by then) */
 	sbat_next_boot boot[2];
 	enum cli_next_mode mode[2];
 	sbat_level *level[2]; /* what images are judged by in each boot (the stored level when not enforced) */
 	int differ;           /* the boot after next judges differently */
 } cli_next;
-
-/*
- * An image's .sbat as shim reads it (sbat_csv_parse_shim): refused only for
- * what shim's parser refuses; a text without rows by the format's rules.
- * The one parser of every judgement of an image by shim.
- */
-sbat_err cli_sbat_parse_as_shim(const uint8_t *text, size_t n, sbat_csv **ret, sbat_diag *d);
 
 /* Read the variables (SBAT_ADD_EFIVARFS or efivarfs) and the shim binary; returns an exit status. */
 int cli_next_load(const char *shim, cli_next *n);

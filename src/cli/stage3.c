@@ -104,8 +104,6 @@ judge_uki_kernel(const cli_next *next, const image *uki, char *text, size_t size
 {
 	size_t len = 0;
 	const uint8_t *p = section_bytes(uki, sbat_image_find_section(uki->img, ".linux"), &len);
-	const uint8_t *sbat;
-	size_t n;
 	image k;
 	char inner[900];
 	enum stage_verdict v = STAGE_BOOTS;
@@ -113,19 +111,13 @@ judge_uki_kernel(const cli_next *next, const image *uki, char *text, size_t size
 	memset(&k, 0, sizeof(k));
 	if (!p || sbat_image_parse(p, len, &k.img, &k.d) != SBAT_OK)
 		return STAGE_BOOTS; /* not a PE image: nothing for shim to check */
-	if (!sbat_image_get_info(k.img)->sbat_ignored) {
-		if (sbat_image_sbat_data(k.img, &sbat, &n, &k.d) == SBAT_OK)
-			k.sbat_bad = cli_sbat_parse_as_shim(sbat, n, &k.csv, &k.d) != SBAT_OK;
-		else
-			k.sbat_bad = k.d.code != SBAT_E_NO_SBAT;
+	v = cli_judge_image(next, &k, 1, inner, sizeof(inner));
+	if (v != STAGE_BOOTS) {
+		const char *colon = strchr(inner, ':');
+
+		snprintf(text, size, "%s: the kernel in its .linux section:%s",
+		         v == STAGE_REFUSED ? "refused" : "unknown", colon ? colon + 1 : "");
 	}
-	if (k.csv || k.sbat_bad) {
-		v = cli_judge_image(next, &k, 1, inner, sizeof(inner));
-		if (v == STAGE_REFUSED)
-			snprintf(text, size, "refused: the kernel in its .linux section: %s",
-			         inner + strlen("refused: "));
-	}
-	sbat_csv_free(k.csv);
 	sbat_image_free(k.img);
 	return v;
 }

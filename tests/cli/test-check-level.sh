@@ -184,6 +184,47 @@ expect "a row with 5 fields: revoked as invalid .sbat, since shim's parser refus
 run --lint "$FIVE"
 expect "... --lint agrees: sbat-unparsable, an error (exit 1)" '[ "$RC" -eq 1 ] && [[ "$OUT" == *"error: sbat-unparsable"* ]]'
 
+# ------------------------------- the .sbat sections shim reads (verify_buffer_sbat)
+
+# sect_off FILE NAME: the file offset of the section header named NAME (8 bytes, NUL-padded)
+sect_off() {
+	local pad
+	pad=$(printf '%*s' $((8 - ${#2})) '' | sed 's/ /\\x00/g')
+	LC_ALL=C grep -obUaP -m1 "$(printf '%s' "$2" | sed 's/\./\\./g')$pad" -- "$1" | head -n1 | cut -d: -f1
+}
+# put_le FILE OFFSET BYTES VALUE: VALUE little-endian in BYTES bytes at OFFSET
+put_le() {
+	local i v=$4 esc=
+	for ((i = 0; i < $3; i++)); do
+		esc+=$(printf '\\%03o' $((v & 255)))
+		v=$((v >> 8))
+	done
+	printf "$esc" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+SH="$T/shimread"
+mkdir -p -- "$SH"
+# the fixture's .data has SizeOfRawData below VirtualSize: named .sbat, shim passes it over and takes the next
+cp -- "$IMG/grub5.efi" "$SH/skipped-first.efi"
+printf '.sbat\0\0\0' | dd of="$SH/skipped-first.efi" bs=1 seek="$(sect_off "$SH/skipped-first.efi" .data)" \
+	conv=notrunc status=none
+run --check-level running "$SH/skipped-first.efi"
+expect "a .sbat shim passes over, then the real one: judged on the second, allowed (exit 0)" \
+	'[ "$RC" -eq 0 ] && [[ "$OUT" == "$SH/skipped-first.efi: allowed: not revoked by SbatLevel "* ]]'
+# NumberOfRelocations (offset 32 of the header) on .sbat: shim refuses the image
+cp -- "$IMG/grub5.efi" "$SH/relocations.efi"
+put_le "$SH/relocations.efi" $(($(sect_off "$SH/relocations.efi" .sbat) + 32)) 2 1
+run --check-level running "$SH/relocations.efi"
+expect "a .sbat section header with relocations: refused as shim refuses it (exit 4)" \
+	'[ "$RC" -eq 4 ] && [[ "$OUT" == *": revoked: invalid .sbat, so shim refuses the image: the .sbat section header has relocations"* ]]'
+# a .sbat holding only a line end: shim's parser finds no row, and no row is revoked
+cp -- "$IMG/grub5.efi" "$SH/no-rows.efi"
+raw=$(od -An -t u4 -j $(($(sect_off "$SH/no-rows.efi" .sbat) + 20)) -N 4 -- "$SH/no-rows.efi" | tr -d ' ')
+printf '\n\0' | dd of="$SH/no-rows.efi" bs=1 seek="$raw" conv=notrunc status=none
+run --check-level running "$SH/no-rows.efi"
+expect "a .sbat without rows: allowed, as shim's check passes it (exit 0), the format rule only warns" \
+	'[ "$RC" -eq 0 ] && [[ "$OUT" == *": allowed: not revoked by SbatLevel "*"(0 rows checked)" ]] &&
+	 [[ "$ERR" == *"warning: "*".sbat breaks a rule of the format that shim does not check"* ]]'
+
 # ------------------------------------------------------------ POLICY forms
 
 run --check-level "latest:$SHIM" "$IMG/grub3.efi"

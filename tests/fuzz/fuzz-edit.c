@@ -23,7 +23,9 @@
  *   bits 5-7  unused
  *
  * Exercised: pe_parse, pe_sbat_data, sbat_csv_parse/format/merge
- * (ops 3-5), and sbat_edit with its planner, emitter and verifier. When the
+ * (ops 3-5), sbat_judge_image (shim's judgement of every image that
+ * parses: the verdict must agree with its reason and rows), and sbat_edit
+ * with its planner, emitter and verifier. When the
  * image does not parse, sbat_edit must fail with the same code. When
  * sbat_edit succeeds, these must hold, or the harness aborts:
  *  - the input buffer is unchanged;
@@ -222,6 +224,30 @@ check_output(const uint8_t *img, size_t img_len, const uint8_t *payload, size_t 
 	free(again);
 }
 
+/* shim's judgement of an image that parses: it never fails but for memory, and agrees with itself. */
+static void
+check_judge(const uint8_t *img, size_t img_len)
+{
+	static const char level_text[] = "sbat,1,2025021800\nshim,4\ngrub,5\n";
+	static sbat_level *level;
+	sbat_image *image = NULL;
+	sbat_judgement *j = NULL;
+
+	if (!level && sbat_level_parse((const uint8_t *)level_text, sizeof(level_text) - 1, &level, NULL) != SBAT_OK)
+		fail("the fixed level does not parse");
+	if (sbat_image_parse(img, img_len, &image, NULL) != SBAT_OK)
+		fail("sbat_image_parse refuses what pe_parse takes");
+	if (sbat_judge_image(image, level, SBAT_JUDGE_SHIM_ENFORCES, SBAT_JUDGE_STARTED_BY_SHIM, &j, NULL) != SBAT_OK)
+		fail("sbat_judge_image failed on a parsed image");
+	if ((j->reason == SBAT_JUDGE_REVOKED) != (j->n_revoked > 0) ||
+	    (j->verdict == SBAT_VERDICT_BOOTS) !=
+	        (j->reason == SBAT_JUDGE_NOT_REVOKED || j->reason == SBAT_JUDGE_NO_ROWS) ||
+	    (j->reason == SBAT_JUDGE_MISSING && j->csv) || (j->csv && j->sbat_index < 0))
+		fail("the judgement contradicts itself");
+	sbat_judgement_free(j);
+	sbat_image_free(image);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -261,6 +287,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto done;
 	}
 
+	check_judge(img, img_len);
 	if (!opts.remove && !make_payload(op, &pe, img, img_len, &payload, &payload_len, &owned))
 		goto done;
 
