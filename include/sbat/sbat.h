@@ -18,6 +18,7 @@
 #include "uki.h"
 #include "bootcfg.h"
 #include "judge.h"
+#include "scan.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -16,7 +16,6 @@
 #include "next_level.h"
 #include "options.h"
 #include "policies.h"
-#include "scan.h"
 
 /* Revoked rows named per image; the rest are counted. */
 #define MAX_REVOKED 16
@@ -82,7 +81,7 @@ typedef struct audit {
 	const char *boot;     /* next:SHIM: which boot the verdicts are for */
 	const char *boot_key; /* the same, in JSON */
 	int mode;             /* next:SHIM: enum cli_next_mode of that boot */
-	cli_scan scan;
+	sbat_scan *scan;
 } audit;
 
 /* ------------------------------------------------------------ the policy */
@@ -334,17 +333,18 @@ print_json_head(const policy *p, const cli_opts *o)
 static void
 print_tail(const audit *a)
 {
+	sbat_scan_counts c = sbat_scan_get_counts(a->scan);
+
 	if (a->o->json) {
 		printf("%s  ],\n  \"skipped\": {\"not_pe\": %zu, \"symbolic_links\": %zu},\n  \"exit_status\": %d\n}\n",
-		       a->n_reported ? "\n" : "", a->scan.n_not_pe, a->scan.n_symlinks, verdicts[a->worst].status);
+		       a->n_reported ? "\n" : "", c.n_not_pe, c.n_symlinks, verdicts[a->worst].status);
 		return;
 	}
 	if (!a->scanned)
 		return;
-	printf("%zu %s skipped: not PE images\n", a->scan.n_not_pe, a->scan.n_not_pe == 1 ? "file" : "files");
-	if (a->scan.n_symlinks)
-		printf("%zu symbolic %s skipped: not followed\n", a->scan.n_symlinks,
-		       a->scan.n_symlinks == 1 ? "link" : "links");
+	printf("%zu %s skipped: not PE images\n", c.n_not_pe, c.n_not_pe == 1 ? "file" : "files");
+	if (c.n_symlinks)
+		printf("%zu symbolic %s skipped: not followed\n", c.n_symlinks, c.n_symlinks == 1 ? "link" : "links");
 }
 
 /* ------------------------------------------------------------ judging */
@@ -435,13 +435,13 @@ shim_state(const audit *a)
  * directory scan found that turns out not to be a PE image is only
  * counted; one named on the command line is reported unreadable.
  */
-static enum cli_scan_result
+static sbat_scan_result
 judge_image(audit *a, const char *path, int fd, int found_by_scan)
 {
 	sbat_mapped_file *f = NULL;
 	sbat_image *img = NULL;
 	sbat_judgement *sj = NULL;
-	enum cli_scan_result r = CLI_SCAN_JUDGED;
+	sbat_scan_result r = SBAT_SCAN_JUDGED;
 	judgement j;
 
 	start_judgement(&j, path);
@@ -451,7 +451,7 @@ judge_image(audit *a, const char *path, int fd, int found_by_scan)
 		goto report;
 	if (sbat_image_parse(sbat_mapped_file_data(f), sbat_mapped_file_size(f), &img, &j.d) != SBAT_OK) {
 		if (found_by_scan)
-			r = CLI_SCAN_NOT_PE;
+			r = SBAT_SCAN_NOT_PE;
 		goto report;
 	}
 	j.kind = (int)sbat_image_get_info(img)->kind;
@@ -461,7 +461,7 @@ judge_image(audit *a, const char *path, int fd, int found_by_scan)
 	if (sj->csv)
 		warn_format(&j, img);
 report:
-	if (r == CLI_SCAN_JUDGED)
+	if (r == SBAT_SCAN_JUDGED)
 		report(a, &j);
 	sbat_judgement_free(sj);
 	sbat_image_free(img);
@@ -488,7 +488,7 @@ judge_csv(audit *a, const char *arg)
 	free(text);
 }
 
-static enum cli_scan_result
+static sbat_scan_result
 scan_candidate(void *ctx, const char *path, int fd)
 {
 	return judge_image(ctx, path, fd, 1);
@@ -517,7 +517,7 @@ judge_target(audit *a, const char *path)
 	}
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		a->scanned = 1;
-		return cli_scan_dir(&a->scan, path);
+		return sbat_scan_dir(a->scan, path) == SBAT_OK ? 0 : -1;
 	}
 	judge_image(a, path, -1, 0);
 	return 0;
@@ -539,8 +539,7 @@ judge_targets(audit *a, policy *p)
 		}
 		if (b) {
 			/* the same files again: count what the scan skips once */
-			cli_scan_free(&a->scan);
-			a->scan.n_dirs = a->scan.n_not_pe = a->scan.n_symlinks = 0;
+			sbat_scan_reset(a->scan);
 		}
 		for (i = 0; i < a->o->n_targets; i++)
 			if (judge_target(a, a->o->targets[i]) != 0)
@@ -554,6 +553,7 @@ cli_run_check_level(const cli_opts *o)
 {
 	policy p;
 	audit a;
+	sbat_diag d;
 	int status;
 
 	memset(&p, 0, sizeof(p));
@@ -562,16 +562,17 @@ cli_run_check_level(const cli_opts *o)
 		memset(&a, 0, sizeof(a));
 		a.o = o;
 		a.level = p.level;
-		a.scan.on_candidate = scan_candidate;
-		a.scan.on_unreadable = scan_unreadable;
-		a.scan.ctx = &a;
+		if (sbat_scan_new(scan_candidate, scan_unreadable, &a, &a.scan, &d) != SBAT_OK)
+			status = cli_report_error("--check-level", &d);
+	}
+	if (status == EXIT_OK) {
 		if (o->json)
 			print_json_head(&p, o);
 		else if (p.has_next && o->verbose)
 			cli_next_print_text(&p.next, stdout);
 		judge_targets(&a, &p);
 		print_tail(&a);
-		cli_scan_free(&a.scan);
+		sbat_scan_free(a.scan);
 		status = verdicts[a.worst].status;
 	} else if (status == EXIT_NO_LEVEL && o->json) {
 		print_json_head(&p, o);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* scan.c - find the PE images under a directory, for --check-level */
+/* scan.c - find the PE images under a directory, without following links or blocking on special files */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -9,33 +9,36 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sbat/sbat.h"
+#include "sbat/scan.h"
 
-#include "scan.h"
+#include "util/diag.h"
 
-struct cli_scan_seen {
+typedef struct scan_seen {
 	dev_t dev;
 	ino_t ino;
+} scan_seen;
+
+struct sbat_scan {
+	sbat_scan_candidate_fn on_candidate;
+	sbat_scan_unreadable_fn on_unreadable;
+	void *ctx;
+	sbat_scan_counts counts;
+	scan_seen *seen; /* directories already scanned, so none is scanned twice */
+	size_t n_seen, cap_seen;
 };
 
-/* A diagnostic for a failed system call, as the library would fill it. */
 static void
 fail_errno(sbat_diag *d, const char *what, int err)
 {
-	memset(d, 0, sizeof(*d));
-	d->code = SBAT_E_IO;
-	d->what = what;
-	d->sys_errno = err;
-	d->other_index = -1;
+	diag_fail_errno(d, SBAT_E_IO, what, err);
 }
 
 static void
-fail_nomem(cli_scan *s, const char *path)
+fail_nomem(sbat_scan *s, const char *path)
 {
 	sbat_diag d;
 
-	fail_errno(&d, "out of memory", ENOMEM);
-	d.code = SBAT_E_NOMEM;
+	diag_fail_errno(&d, SBAT_E_NOMEM, "out of memory", ENOMEM);
 	s->on_unreadable(s->ctx, path, &d);
 }
 
@@ -45,7 +48,7 @@ fail_nomem(cli_scan *s, const char *path)
  * memory ran out.
  */
 static int
-seen_before(cli_scan *s, const struct stat *st)
+seen_before(sbat_scan *s, const struct stat *st)
 {
 	size_t i;
 
@@ -54,7 +57,7 @@ seen_before(cli_scan *s, const struct stat *st)
 			return 1;
 	if (s->n_seen == s->cap_seen) {
 		size_t cap = s->cap_seen ? 2 * s->cap_seen : 64;
-		struct cli_scan_seen *p = realloc(s->seen, cap * sizeof(*p));
+		scan_seen *p = realloc(s->seen, cap * sizeof(*p));
 
 		if (!p)
 			return -1;
@@ -170,11 +173,11 @@ starts_with_mz(const char *path, int *ret_fd, sbat_diag *d)
 	return n < 0 ? -1 : 0;
 }
 
-static int scan_at(cli_scan *s, const char *dir, const struct stat *st, unsigned depth);
+static int scan_at(sbat_scan *s, const char *dir, const struct stat *st, unsigned depth);
 
 /* One entry of a directory being scanned. */
 static int
-scan_entry(cli_scan *s, const char *path, unsigned depth)
+scan_entry(sbat_scan *s, const char *path, unsigned depth)
 {
 	struct stat st;
 	sbat_diag d;
@@ -186,7 +189,7 @@ scan_entry(cli_scan *s, const char *path, unsigned depth)
 		return 0;
 	}
 	if (S_ISLNK(st.st_mode)) {
-		s->n_symlinks++;
+		s->counts.n_symlinks++;
 		return 0;
 	}
 	if (S_ISDIR(st.st_mode))
@@ -195,23 +198,23 @@ scan_entry(cli_scan *s, const char *path, unsigned depth)
 	mz = S_ISREG(st.st_mode) ? starts_with_mz(path, &fd, &d) : 0;
 	if (mz < 0)
 		s->on_unreadable(s->ctx, path, &d);
-	else if (mz == 0 || s->on_candidate(s->ctx, path, fd) == CLI_SCAN_NOT_PE)
-		s->n_not_pe++;
+	else if (mz == 0 || s->on_candidate(s->ctx, path, fd) == SBAT_SCAN_NOT_PE)
+		s->counts.n_not_pe++;
 	if (fd >= 0)
 		close(fd);
 	return 0;
 }
 
 static int
-scan_at(cli_scan *s, const char *dir, const struct stat *st, unsigned depth)
+scan_at(sbat_scan *s, const char *dir, const struct stat *st, unsigned depth)
 {
 	char **names = NULL;
 	size_t n = 0, i;
 	sbat_diag d;
 	int r = 0;
 
-	if (depth > CLI_SCAN_MAX_DEPTH) {
-		/* CLI_SCAN_MAX_DEPTH */
+	if (depth > SBAT_SCAN_MAX_DEPTH) {
+		/* SBAT_SCAN_MAX_DEPTH */
 		fail_errno(&d, "directory nested more than 32 levels deep; not scanned", 0);
 		s->on_unreadable(s->ctx, dir, &d);
 		return 0;
@@ -224,7 +227,7 @@ scan_at(cli_scan *s, const char *dir, const struct stat *st, unsigned depth)
 		s->on_unreadable(s->ctx, dir, &d);
 		return d.sys_errno == ENOMEM ? -1 : 0;
 	}
-	s->n_dirs++;
+	s->counts.n_dirs++;
 	for (i = 0; i < n && r == 0; i++) {
 		char *path = join(dir, names[i]);
 
@@ -240,25 +243,62 @@ scan_at(cli_scan *s, const char *dir, const struct stat *st, unsigned depth)
 	return r;
 }
 
-int
-cli_scan_dir(cli_scan *s, const char *dir)
+sbat_err
+sbat_scan_new(sbat_scan_candidate_fn on_candidate, sbat_scan_unreadable_fn on_unreadable, void *ctx, sbat_scan **ret,
+              sbat_diag *d)
+{
+	sbat_scan *s;
+
+	if (!ret)
+		return diag_fail(d, SBAT_E_ABI, "no place for the scan");
+	*ret = NULL;
+	if (!on_candidate || !on_unreadable)
+		return diag_fail(d, SBAT_E_ABI, "a scan needs both callbacks");
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return diag_fail_errno(d, SBAT_E_NOMEM, "out of memory", ENOMEM);
+	s->on_candidate = on_candidate;
+	s->on_unreadable = on_unreadable;
+	s->ctx = ctx;
+	*ret = s;
+	return SBAT_OK;
+}
+
+sbat_err
+sbat_scan_dir(sbat_scan *s, const char *dir)
 {
 	struct stat st;
 	sbat_diag d;
 
-	/* the directory named on the command line may be a link; those found inside are not followed */
+	/* the directory named may be a link; those found inside are not followed */
 	if (stat(dir, &st) != 0) {
 		fail_errno(&d, "cannot stat", errno);
 		s->on_unreadable(s->ctx, dir, &d);
-		return 0;
+		return SBAT_OK;
 	}
-	return scan_at(s, dir, &st, 0);
+	return scan_at(s, dir, &st, 0) == 0 ? SBAT_OK : SBAT_E_NOMEM;
+}
+
+sbat_scan_counts
+sbat_scan_get_counts(const sbat_scan *s)
+{
+	return s->counts;
 }
 
 void
-cli_scan_free(cli_scan *s)
+sbat_scan_reset(sbat_scan *s)
 {
 	free(s->seen);
 	s->seen = NULL;
 	s->n_seen = s->cap_seen = 0;
+	memset(&s->counts, 0, sizeof(s->counts));
+}
+
+void
+sbat_scan_free(sbat_scan *s)
+{
+	if (!s)
+		return;
+	free(s->seen);
+	free(s);
 }
