@@ -1,9 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
 /* boot_paths.c - --check-level next without IMAGEs: every boot path the firmware will take, stage by stage */
-#define _XOPEN_SOURCE 700 /* realpath */
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -26,150 +23,39 @@
 
 /* ------------------------------------------------------------ the ESP */
 
-/*
- * The directory in which the ESP with this partition GUID is mounted: the
- * device /dev/disk/by-partuuid/GUID names, found as a mount source in
- * /proc/self/mountinfo. NULL when it is not mounted.
- */
-static char *
-esp_by_partuuid(const char *guid)
-{
-	char link[128], dev[PATH_MAX], line[4096];
-	char *found = NULL;
-	FILE *f;
-
-	snprintf(link, sizeof(link), "/dev/disk/by-partuuid/%s", guid);
-	if (!realpath(link, dev))
-		return NULL;
-	f = fopen("/proc/self/mountinfo", "r");
-	if (!f)
-		return NULL;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char *sep = strstr(line, " - "), *mnt, *src;
-		unsigned i;
-
-		if (!sep)
-			continue;
-		/* fields: id parent major:minor root mountpoint ... " - " fstype source options */
-		mnt = line;
-		for (i = 0; i < 4 && mnt; i++)
-			mnt = strchr(mnt, ' ') ? strchr(mnt, ' ') + 1 : NULL;
-		src = strchr(sep + 3, ' ');
-		if (!mnt || !src)
-			continue;
-		src++;
-		if (strncmp(src, dev, strlen(dev)) == 0 && src[strlen(dev)] == ' ')
-			found = strndup(mnt, strcspn(mnt, " "));
-	}
-	fclose(f);
-	return found;
-}
-
 /* The partition GUID of the block device --esp is on ("" when not known: no /dev/disk/by-partuuid, or a copy). */
 static const char *
 esp_guid(walk *w)
 {
-	char link[300];
-	struct stat esp, dev;
-	struct dirent *e;
-	DIR *d;
-
-	if (w->esp_guid_done)
-		return w->esp_guid;
+	if (!w->esp_guid_done && w->o->esp && !sbat_partition_guid_of(w->o->esp, w->esp_guid, sizeof(w->esp_guid)))
+		w->esp_guid[0] = '\0';
 	w->esp_guid_done = 1;
-	if (!w->o->esp || stat(w->o->esp, &esp) != 0 || !(d = opendir("/dev/disk/by-partuuid")))
-		return w->esp_guid;
-	while ((e = readdir(d)) != NULL) {
-		snprintf(link, sizeof(link), "/dev/disk/by-partuuid/%.200s", e->d_name);
-		if (e->d_name[0] != '.' && stat(link, &dev) == 0 && S_ISBLK(dev.st_mode) && dev.st_rdev == esp.st_dev &&
-		    strlen(e->d_name) < sizeof(w->esp_guid)) {
-			size_t i;
-
-			for (i = 0; e->d_name[i]; i++)
-				w->esp_guid[i] = (char)tolower((unsigned char)e->d_name[i]);
-			w->esp_guid[i] = '\0';
-			break;
-		}
-	}
-	closedir(d);
 	return w->esp_guid;
-}
-
-/* The entry of directory dir named like name[0..n): exactly, or in any case as on FAT. */
-static int
-find_component(const char *dir, const char *name, size_t n, int exact, char *out, size_t size, const char **why)
-{
-	struct dirent *e;
-	DIR *d = opendir(dir);
-	int hit = 0;
-
-	if (!d) {
-		*why = "its directory cannot be read";
-		return 0;
-	}
-	while (!hit && (e = readdir(d)) != NULL)
-		if (strlen(e->d_name) == n &&
-		    (exact ? strncmp(e->d_name, name, n) : strncasecmp(e->d_name, name, n)) == 0 &&
-		    strlen(dir) + 1 + n < size) {
-			size_t dl = strlen(dir);
-
-			memmove(out, dir, dl);
-			out[dl] = '/';
-			memcpy(out + dl + 1, e->d_name, n + 1);
-			hit = 1;
-		}
-	closedir(d);
-	return hit;
 }
 
 char *
 cli_resolve(const char *root, const char *p, int flags, const char **why)
 {
-	char *out = malloc(CLI_PATH_MAX), *dir = malloc(CLI_PATH_MAX);
-	struct stat st;
+	static const char *const whys[] = {
+		[SBAT_PARTITION_MISSING] = "missing",
+		[SBAT_PARTITION_DOT] = "has a . or .. component",
+		[SBAT_PARTITION_SYMLINK] = "is a symbolic link",
+		[SBAT_PARTITION_NOT_REGULAR] = "is not a regular file",
+		[SBAT_PARTITION_NOT_DIRECTORY] = "is not a directory",
+		[SBAT_PARTITION_PARENT_NOT_DIR] = "has a component that is not a directory",
+		[SBAT_PARTITION_UNREADABLE] = "its directory cannot be read",
+		[SBAT_PARTITION_NO_MEMORY] = "cannot be looked up: out of memory",
+		[SBAT_PARTITION_TOO_LONG] = "has too long a path",
+	};
+	unsigned f = ((flags & CLI_RESOLVE_DIR) ? SBAT_PARTITION_DIR : 0) |
+	             ((flags & CLI_RESOLVE_EXACT) ? SBAT_PARTITION_EXACT : 0);
+	char *out = NULL;
+	sbat_partition_miss miss = sbat_partition_resolve(root, p, f, &out);
 
 	*why = "missing";
-	if (!out || !dir)
-		goto fail;
-	snprintf(out, CLI_PATH_MAX, "%s", root);
-	while (*p == '\\' || *p == '/')
-		p++;
-	if (!*p && (flags & CLI_RESOLVE_DIR))
-		return free(dir), out;
-	while (*p) {
-		size_t n = strcspn(p, "\\/");
-
-		if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) {
-			*why = "has a . or .. component";
-			goto fail;
-		}
-		memcpy(dir, out, CLI_PATH_MAX);
-		if (!find_component(dir, p, n, flags & CLI_RESOLVE_EXACT, out, CLI_PATH_MAX, why))
-			goto fail;
-		if (lstat(out, &st) != 0 || S_ISLNK(st.st_mode)) {
-			*why = "is a symbolic link";
-			goto fail;
-		}
-		p += n;
-		while (*p == '\\' || *p == '/')
-			p++;
-		if (!*p) {
-			if ((flags & CLI_RESOLVE_DIR) ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)) {
-				*why = flags & CLI_RESOLVE_DIR ? "is not a directory" : "is not a regular file";
-				goto fail;
-			}
-			free(dir);
-			return out;
-		}
-		if (!S_ISDIR(st.st_mode)) {
-			*why = "has a component that is not a directory";
-			goto fail;
-		}
-	}
-fail:
-	free(dir);
-	free(out);
-	return NULL;
+	if (miss != SBAT_PARTITION_FOUND)
+		*why = (unsigned)miss < sizeof(whys) / sizeof(whys[0]) && whys[miss] ? whys[miss] : "missing";
+	return out;
 }
 
 /* ------------------------------------------------------------ one image */
@@ -741,7 +627,7 @@ option_esp(walk *w, const sbat_load_option *lo, int is_current)
 	struct stat a, b;
 
 	if (lo->has_hd && lo->signature_type == 2)
-		mounted = esp_by_partuuid(lo->partition_guid);
+		mounted = sbat_partition_mount_of_partuuid(lo->partition_guid);
 	if (mounted && w->o->esp && stat(mounted, &a) == 0 && stat(w->o->esp, &b) == 0 && a.st_dev == b.st_dev &&
 	    a.st_ino == b.st_ino) {
 		free(mounted);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
 /* fallback.c - the boot entry shim's fallback makes from a BOOT CSV, as shim's fallback.c reads it */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,26 +117,26 @@ cli_fallback_entry(const char *esp, uint16_t machine, char *path, size_t path_si
                    size_t *args_len, char *why, size_t why_size)
 {
 	const char *reason;
-	char *efi = cli_resolve(esp, "\\EFI", CLI_RESOLVE_DIR, &reason), file[512], arg[512];
-	DIR *d = efi ? opendir(efi) : NULL;
-	struct dirent *e;
+	char *efi = cli_resolve(esp, "\\EFI", CLI_RESOLVE_DIR, &reason), file[512], arg[512], **names = NULL;
+	size_t n = 0, i;
+	sbat_diag d;
 	int found = 0, r;
-	size_t i;
 
-	while (d && (e = readdir(d)) != NULL) {
-		if (e->d_name[0] == '.' || strcasecmp(e->d_name, "BOOT") == 0 ||
-		    (r = dir_csv(esp, e->d_name, machine, file, sizeof(file), arg, sizeof(arg))) == 0)
+	/* the directories of \EFI, never through a link (a plain file there is passed over) */
+	if (efi && sbat_partition_list(efi, SBAT_PARTITION_LIST_DIRS, 65536, &names, &n, &d) != SBAT_OK)
+		found = -1;
+	for (i = 0; i < n && found >= 0; i++) {
+		if (names[i][0] == '.' || strcasecmp(names[i], "BOOT") == 0 ||
+		    (r = dir_csv(esp, names[i], machine, file, sizeof(file), arg, sizeof(arg))) == 0)
 			continue;
-		if (r < 0 ||
-		    (!found && snprintf(path, path_size, "\\EFI\\%s\\%s", e->d_name, file) >= (int)path_size)) {
+		if (r < 0 || (!found && snprintf(path, path_size, "\\EFI\\%s\\%s", names[i], file) >= (int)path_size)) {
 			found = -1;
 			break;
 		}
 		if (found++)
 			break;
 	}
-	if (d)
-		closedir(d);
+	sbat_partition_names_free(names, n);
 	free(efi);
 	if (found != 1) {
 		snprintf(why, why_size, "%s",

@@ -41,33 +41,6 @@ cli_is_grub(const image *im)
 	return 0;
 }
 
-/* Where the file system with this UUID is mounted (/dev/disk/by-uuid, /proc/self/mountinfo), and its root there. */
-static int
-mount_of_uuid(const char *uuid, char *mnt, size_t mnt_size, char *root, size_t root_size)
-{
-	char link[128], dev[PATH_MAX], line[4096];
-	FILE *f;
-	int found = 0;
-
-	snprintf(link, sizeof(link), "/dev/disk/by-uuid/%s", uuid);
-	if (!realpath(link, dev) || !(f = fopen("/proc/self/mountinfo", "r")))
-		return 0;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char r[1024], m[1024], src[1024];
-		const char *sep = strstr(line, " - ");
-
-		/* id parent major:minor root mountpoint ... " - " fstype source options */
-		if (sep && sscanf(line, "%*s %*s %*s %1023s %1023s", r, m) == 2 &&
-		    sscanf(sep + 3, "%*s %1023s", src) == 1 && strcmp(src, dev) == 0) {
-			s3_copy(mnt, mnt_size, m);
-			s3_copy(root, root_size, r);
-			found = 1;
-		}
-	}
-	fclose(f);
-	return found;
-}
-
 /* path without its first `prefix` directory ("/" keeps it); NULL when it is not below it. */
 static const char *
 below(const char *path, const char *prefix)
@@ -98,7 +71,7 @@ map_file(gctx *g, const char *device, const char *path, char *why, size_t why_si
 			return NULL;
 		}
 		host = cli_resolve(g->w->o->boot, rel, CLI_RESOLVE_EXACT, &reason);
-	} else if (!mount_of_uuid(device, mnt, sizeof(mnt), root, sizeof(root))) {
+	} else if (!sbat_partition_mount_of_uuid(device, mnt, sizeof(mnt), root, sizeof(root))) {
 		snprintf(why, why_size, "the file system with UUID %s is not mounted (give --boot DIR)", device);
 		return NULL;
 	} else if (!(rel = below(path, root))) {

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
 /* next_level.c - --check-level next:SHIM: read what shim reads at boot and predict its SbatLevel */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,21 +197,20 @@ load_revocations(cli_next *n)
 	const char *slash = strrchr(n->shim, '/');
 	char *dir = slash ? strndup(n->shim, (size_t)(slash - n->shim) + (slash == n->shim)) : strdup(".");
 	sbat_image *img = NULL;
-	struct dirent *e;
-	DIR *dh;
-	size_t len;
+	char **names = NULL;
+	size_t len, n_names = 0, i;
 	sbat_diag d;
 	sbat_err err;
 	int status = EXIT_OK;
 
 	if (!dir)
 		return EXIT_FAILURE_;
-	dh = opendir(dir);
-	while (dh && (e = readdir(dh)) != NULL && !n->revocations)
-		if (strcasecmp(e->d_name, CLI_REVOCATIONS_FILE) == 0)
-			n->revocations = join(dir, e->d_name);
-	if (dh)
-		closedir(dh);
+	/* every name, links included: one named so is reported, not passed over */
+	if (sbat_partition_list(dir, SBAT_PARTITION_LIST_ANY, 65536, &names, &n_names, &d) == SBAT_OK)
+		for (i = 0; i < n_names && !n->revocations; i++)
+			if (strcasecmp(names[i], CLI_REVOCATIONS_FILE) == 0)
+				n->revocations = join(dir, names[i]);
+	sbat_partition_names_free(names, n_names);
 	if (!n->revocations) {
 		free(dir);
 		return EXIT_OK;

@@ -3,7 +3,6 @@
 /* sdboot.c - systemd-boot's menu as 252 to 257 build it: Type #1 entries, UKIs, loader.conf, its variables */
 #define _XOPEN_SOURCE 700
 #include <ctype.h>
-#include <dirent.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,8 @@
 /* systemd-boot's variables (LOADER_GUID) */
 #define LOADER_GUID "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
 #define MAX_ENTRIES 256
+/* names read from one directory, before the filter; more is an error */
+#define LIST_MAX 65536
 #define TIMEOUT_UNSET (-1L)
 #define TIMEOUT_FORCE (-2L) /* menu-force: the menu waits for a key */
 
@@ -324,12 +325,6 @@ new_entry(sd_ctx *c, const char *root, int xbootldr, const char *name)
 	return e;
 }
 
-static int
-by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * The regular files of directory p on root whose names end in suffix (in
  * any case) and do not start with "." or "auto-", sorted; symbolic links are
@@ -339,38 +334,35 @@ static int
 list_dir(const char *root, const char *p, const char *suffix, char **dir_ret, char ***names_ret, size_t *n_over)
 {
 	const char *why;
-	char *dir = cli_resolve(root, p, CLI_RESOLVE_DIR, &why), **names = NULL, path[CLI_PATH_MAX];
-	struct dirent *de;
-	struct stat st;
-	DIR *d;
+	char *dir = cli_resolve(root, p, CLI_RESOLVE_DIR, &why), **all = NULL, **names = NULL;
+	size_t n_all = 0, i, sl = strlen(suffix);
+	sbat_diag d;
 	int n = 0;
 
 	*dir_ret = dir;
 	*names_ret = NULL;
 	if (!dir)
 		return 0;
-	if (!(d = opendir(dir)) || !(names = calloc(MAX_ENTRIES, sizeof(*names)))) {
+	if (sbat_partition_list(dir, SBAT_PARTITION_LIST_FILES, LIST_MAX, &all, &n_all, &d) != SBAT_OK ||
+	    !(names = calloc(MAX_ENTRIES, sizeof(*names)))) {
 		cli_message(dir, "cannot be read");
-		if (d)
-			closedir(d);
+		sbat_partition_names_free(all, n_all);
 		return -1;
 	}
-	while ((de = readdir(d)) != NULL) {
-		size_t len = strlen(de->d_name), sl = strlen(suffix);
+	for (i = 0; i < n_all; i++) {
+		size_t len = strlen(all[i]);
 
-		if (de->d_name[0] == '.' || strncmp(de->d_name, "auto-", 5) == 0 || len <= sl ||
-		    strcasecmp(de->d_name + len - sl, suffix) != 0)
+		if (all[i][0] == '.' || strncmp(all[i], "auto-", 5) == 0 || len <= sl ||
+		    strcasecmp(all[i] + len - sl, suffix) != 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
-			continue;
-		if (n == MAX_ENTRIES)
+		if (n == MAX_ENTRIES) {
 			(*n_over)++; /* counted, never cut silently */
-		else if ((names[n] = strdup(de->d_name)) != NULL)
-			n++;
+		} else {
+			names[n++] = all[i];
+			all[i] = NULL;
+		}
 	}
-	closedir(d);
-	qsort(names, (size_t)n, sizeof(*names), by_name);
+	sbat_partition_names_free(all, n_all);
 	*names_ret = names;
 	return n;
 }
@@ -600,27 +592,13 @@ default_entry(sd_ctx *c, char *by, size_t size)
 static const char *
 xbootldr_dir(const walk *w, const char *esp)
 {
-	char line[4096], real[CLI_PATH_MAX];
-	int found = 0;
-	FILE *f;
+	char real[CLI_PATH_MAX];
 
 	if (w->o->xbootldr || w->o->esp)
 		return w->o->xbootldr;
 	if (realpath(esp, real) && strcmp(real, "/boot") == 0)
 		return NULL;
-	f = fopen("/proc/self/mountinfo", "r");
-	while (f && !found && fgets(line, sizeof(line), f)) {
-		char mnt[256], fstype[64];
-		const char *sep = strstr(line, " - ");
-
-		/* id parent major:minor root mountpoint ... " - " fstype source options */
-		found = sep && sscanf(line, "%*s %*s %*s %*s %255s", mnt) == 1 &&
-		        sscanf(sep + 3, "%63s", fstype) == 1 && strcmp(mnt, "/boot") == 0 &&
-		        strcmp(fstype, "vfat") == 0;
-	}
-	if (f)
-		fclose(f);
-	return found ? "/boot" : NULL;
+	return sbat_partition_is_fat_mount("/boot") ? "/boot" : NULL;
 }
 
 /* One line's item for entry e (the i-th of the menu). */
