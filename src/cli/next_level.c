@@ -26,38 +26,19 @@ join(const char *dir, const char *name)
 	return p;
 }
 
-/*
- * Read efivarfs variable NAME from dir: *buf is NULL when there is none.
- * Returns an exit status; a malformed variable is named with the offset.
- */
 int
 cli_efivar_read(const char *dir, const char *name, uint8_t **buf, size_t *len)
 {
 	char *path = join(dir, name);
 	sbat_diag d;
-	char msg[128];
 	int status = EXIT_OK;
 
-	*buf = NULL;
-	*len = 0;
 	if (!path) {
 		cli_message(name, "out of memory");
 		return EXIT_FAILURE_;
 	}
-	if (sbat_file_read(path, VAR_MAX_SIZE, buf, len, &d) != SBAT_OK) {
-		if (!(d.code == SBAT_E_IO && d.sys_errno == ENOENT))
-			status = cli_report_error(path, &d);
-		*buf = NULL;
-	} else if (*len < SBAT_EFIVAR_ATTRIBUTES_SIZE) {
-		snprintf(msg, sizeof(msg), "variable of %zu bytes is shorter than its 4 attribute bytes (offset 0)",
-		         *len);
-		cli_message(path, msg);
-		status = EXIT_FAILURE_;
-	}
-	if (status != EXIT_OK) {
-		free(*buf);
-		*buf = NULL;
-	}
+	if (sbat_efivar_read(dir, name, VAR_MAX_SIZE, buf, len, &d) != SBAT_OK)
+		status = cli_report_error(path, &d);
 	free(path);
 	return status;
 }
@@ -66,23 +47,17 @@ cli_efivar_read(const char *dir, const char *name, uint8_t **buf, size_t *len)
 static int
 read_byte_var(const char *dir, const char *name, int exact, int *ret)
 {
-	uint8_t *buf;
-	size_t len;
-	int status = cli_efivar_read(dir, name, &buf, &len);
-	char msg[128];
+	char *path = join(dir, name);
+	sbat_diag d;
+	int status = EXIT_OK;
 
-	*ret = -1;
-	if (status != EXIT_OK || !buf)
-		return status;
-	if (len == SBAT_EFIVAR_ATTRIBUTES_SIZE || (exact && len != SBAT_EFIVAR_ATTRIBUTES_SIZE + 1)) {
-		snprintf(msg, sizeof(msg), "expected 1 data byte at offset 4, found %zu",
-		         len - SBAT_EFIVAR_ATTRIBUTES_SIZE);
-		cli_message(name, msg);
-		status = EXIT_FAILURE_;
-	} else {
-		*ret = buf[SBAT_EFIVAR_ATTRIBUTES_SIZE];
+	if (!path) {
+		cli_message(name, "out of memory");
+		return EXIT_FAILURE_;
 	}
-	free(buf);
+	if (sbat_efivar_read_byte(dir, name, exact, ret, &d) != SBAT_OK)
+		status = cli_report_error(d.code == SBAT_E_EFIVAR ? name : path, &d);
+	free(path);
 	return status;
 }
 

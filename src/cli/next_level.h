@@ -11,10 +11,10 @@
 #include "options.h"
 
 /* Where Linux shows the UEFI variables; SBAT_ADD_EFIVARFS replaces it. */
-#define CLI_EFIVARFS_DIR "/sys/firmware/efi/efivars"
+#define CLI_EFIVARFS_DIR SBAT_EFIVAR_DIR
 
 /* The UEFI global variables' GUID (SecureBoot, SetupMode, BootOrder, Boot####). */
-#define CLI_EFI_GLOBAL_GUID "8be4df61-93ca-11d2-aa0d-00e098032b8c"
+#define CLI_EFI_GLOBAL_GUID SBAT_EFIVAR_GLOBAL_GUID
 
 /* The file shim 16.x reads revocations from, in its own directory. */
 #define CLI_REVOCATIONS_FILE "revocations_sbat.efi"

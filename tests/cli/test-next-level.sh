@@ -208,7 +208,7 @@ machine "$EV" 1 - "$L2024"
 printf '\7\0\0\0\1\1' >"$EV/SecureBoot-$EFI_GUID"
 SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" "$IMG/grub5.efi"
 expect "SecureBoot of the wrong size: one line naming the variable and the offset, exit 1" \
-	'[ "$RC" -eq 1 ] && [ "$ERR" = "sbat-add: SecureBoot-$EFI_GUID: expected 1 data byte at offset 4, found 2" ]'
+	'[ "$RC" -eq 1 ] && [ "$ERR" = "sbat-add: SecureBoot-$EFI_GUID: expected 1 data byte: needs 1 bytes, has 2 (at offset 0x4)" ]'
 
 machine "$EV" 1 - "$L2024"
 rm -f -- "$EV/SecureBoot-$EFI_GUID"
@@ -222,7 +222,7 @@ machine "$EV" 1 - "$L2024"
 printf '\7\0' >"$EV/SbatLevelRT-$SHIM_GUID"
 SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" "$IMG/grub5.efi"
 expect "SbatLevelRT shorter than its attributes: named, with the offset" \
-	'[ "$RC" -eq 1 ] && [[ "$ERR" == *"SbatLevelRT-$SHIM_GUID: variable of 2 bytes is shorter than its 4 attribute bytes (offset 0)" ]]'
+	'[ "$RC" -eq 1 ] && [[ "$ERR" == *"SbatLevelRT-$SHIM_GUID: variable shorter than its 4 attribute bytes: needs 4 bytes, has 2 (at offset 0x0)" ]]'
 
 machine "$EV" 1 - -
 SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" --verbose "$IMG/grub3.efi"
