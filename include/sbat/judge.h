@@ -22,6 +22,8 @@ typedef enum sbat_verdict {
 	SBAT_VERDICT_REFUSED,      /* shim refuses it */
 	SBAT_VERDICT_NOT_GOVERNED, /* not started through shim: SBAT does not apply */
 	SBAT_VERDICT_UNKNOWN,      /* cannot be told from what is known */
+	SBAT_VERDICT_SKIPPED,      /* passed over for certain (nothing there to start, left out of a menu) */
+	SBAT_VERDICT_INACTIVE,     /* a boot option not marked active: the firmware does not start it */
 } sbat_verdict;
 
 /* How shim comes to check the image (verify_sbat_section's in_protocol). */
@@ -99,7 +101,7 @@ SBAT_API sbat_err sbat_judge_image(const sbat_image *img, const sbat_level *leve
 /* NULL-safe. */
 SBAT_API void sbat_judgement_free(sbat_judgement *j);
 
-/* Short words for reports: "boots", "refused", "not-governed", "unknown"; "not-revoked", "no-rows", ... */
+/* Short words for reports: "boots", "refused", "not-governed", "unknown", "skipped", "inactive"; "not-revoked", ... */
 SBAT_API const char *sbat_judge_verdict_name(sbat_verdict verdict);
 SBAT_API const char *sbat_judge_reason_name(sbat_judge_reason reason);
 

@@ -21,6 +21,7 @@
 #include "scan.h"
 #include "partition.h"
 #include "efivar.h"
+#include "bootreport.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -186,6 +186,8 @@ sbat_judge_verdict_name(sbat_verdict verdict)
 	case SBAT_VERDICT_REFUSED: return "refused";
 	case SBAT_VERDICT_NOT_GOVERNED: return "not-governed";
 	case SBAT_VERDICT_UNKNOWN: return "unknown";
+	case SBAT_VERDICT_SKIPPED: return "skipped";
+	case SBAT_VERDICT_INACTIVE: return "inactive";
 	}
 	return NULL;
 }

@@ -226,17 +226,42 @@ is_removable_path(const char *p)
 	return strncasecmp(p, "EFI\\BOOT\\BOOT", 13) == 0 && ends_in_efi(p);
 }
 
-/* The verdict words a line starts with, and their JSON names. */
-static const struct {
-	const char *text, *json;
-} verdict_words[] = {
-	{ "boots", "boots" },
-	{ "refused", "refused" },
-	{ "cannot be followed", "unknown" },
-	{ "skipped", "skipped" },
-	{ "not governed by SBAT", "not-governed" },
-	{ "inactive", "inactive" },
+/* The word a line of each verdict starts with. */
+static const char *const verdict_words[] = {
+	[SBAT_VERDICT_BOOTS] = "boots",
+	[SBAT_VERDICT_REFUSED] = "refused",
+	[SBAT_VERDICT_NOT_GOVERNED] = "not governed by SBAT",
+	[SBAT_VERDICT_UNKNOWN] = "cannot be followed",
+	[SBAT_VERDICT_SKIPPED] = "skipped",
+	[SBAT_VERDICT_INACTIVE] = "inactive",
 };
+
+sbat_verdict
+cli_verdict_of(enum stage_verdict v)
+{
+	switch (v) {
+	case STAGE_BOOTS: return SBAT_VERDICT_BOOTS;
+	case STAGE_REFUSED: return SBAT_VERDICT_REFUSED;
+	case STAGE_NOT_GOVERNED: return SBAT_VERDICT_NOT_GOVERNED;
+	case STAGE_UNKNOWN: break;
+	}
+	return SBAT_VERDICT_UNKNOWN;
+}
+
+/* text without the word its verdict v starts it with, and the ": " after that word. */
+static const char *
+verdict_detail(sbat_verdict v, const char *text)
+{
+	const char *word = (unsigned)v < sizeof(verdict_words) / sizeof(verdict_words[0]) ? verdict_words[v] : NULL;
+	size_t n = word ? strlen(word) : 0;
+
+	if (!word || strncmp(text, word, n) != 0)
+		return text;
+	text += n;
+	if (*text == ':')
+		text += 1 + (text[1] == ' ');
+	return text;
+}
 
 /* The JSON keys a stage-3 line adds. */
 static void
@@ -267,61 +292,71 @@ stage_extra_json(const stage_extra *x)
 		fputs("null", stdout);
 }
 
-/* The verdict word text starts with, as JSON names it; *detail is what follows it. */
-static const char *
-verdict_json(const char *text, const char **detail)
+/* The report's line as text. */
+static void
+print_stage_text(const sbat_boot_stage *st)
 {
-	size_t i, n;
-
-	*detail = text;
-	for (i = 0; i < sizeof(verdict_words) / sizeof(verdict_words[0]); i++) {
-		n = strlen(verdict_words[i].text);
-		if (strncmp(text, verdict_words[i].text, n) == 0) {
-			*detail = text + n + (text[n] == ':') + (text[n] == ':' && text[n + 1] == ' ');
-			return verdict_words[i].json;
-		}
-	}
-	return "unknown";
+	printf("%s%s: ", st->entry, st->is_default ? " [default]" : "");
+	if (st->stage)
+		printf("stage %d %s", st->stage, st->file);
+	if (st->menu_entry)
+		printf(" (%s", st->menu_entry);
+	if (st->menu_entry && st->more_entries)
+		printf(" and %u more", st->more_entries);
+	if (st->menu_entry)
+		putchar(')');
+	printf("%s%s%s\n", st->default_entry ? " [default entry]" : "", st->stage ? ": " : "", st->text);
 }
 
-void
-cli_stage_line(walk *w, const char *label, int is_default, int stage, const char *file, const char *text,
-               const stage_extra *x)
+/* The report's line as a JSON object; x: the stage-3 keys. */
+static void
+print_stage_json(walk *w, const sbat_boot_stage *st, const stage_extra *x)
 {
-	const char *detail, *verdict = verdict_json(text, &detail);
-
-	/* an unknown is never a yes: the path it is on does not count as booting */
-	if (strcmp(verdict, "unknown") == 0) {
-		if (is_default && !w->other_entry)
-			w->default_unknown = 1;
-		else
-			w->other_unknown = 1;
-	}
-	if (!w->o->json) {
-		printf("%s%s: ", label, is_default ? " [default]" : "");
-		if (stage)
-			printf("stage %d %s", stage, file);
-		if (x && x->menu_entry)
-			printf(" (%s", x->menu_entry);
-		if (x && x->menu_entry && x->more)
-			printf(" and %u more", x->more);
-		if (x && x->menu_entry)
-			putchar(')');
-		printf("%s%s%s\n", x && x->default_entry ? " [default entry]" : "", stage ? ": " : "", text);
-		return;
-	}
 	printf("%s    {\"entry\": ", w->n_lines++ ? ",\n" : "");
-	cli_json_cstr(stdout, label);
-	printf(", \"default\": %s, \"stage\": %d, \"file\": ", is_default ? "true" : "false", stage);
-	if (file)
-		cli_json_cstr(stdout, file);
+	cli_json_cstr(stdout, st->entry);
+	printf(", \"default\": %s, \"stage\": %d, \"file\": ", st->is_default ? "true" : "false", st->stage);
+	if (st->file)
+		cli_json_cstr(stdout, st->file);
 	else
 		fputs("null", stdout);
-	printf(", \"verdict\": \"%s\", \"detail\": ", verdict);
-	cli_json_cstr(stdout, detail);
+	printf(", \"verdict\": \"%s\", \"detail\": ", sbat_judge_verdict_name(st->verdict));
+	cli_json_cstr(stdout, st->detail);
 	if (x)
 		stage_extra_json(x);
 	putchar('}');
+}
+
+void
+cli_stage_line(walk *w, const char *label, int is_default, int stage, const char *file, sbat_verdict verdict,
+               const char *text, const stage_extra *x)
+{
+	sbat_boot_stage st;
+	sbat_diag d;
+
+	sbat_boot_stage_init(&st);
+	st.entry = label;
+	st.is_default = is_default;
+	st.off_default = w->other_entry;
+	st.stage = stage;
+	st.file = file;
+	st.verdict = verdict;
+	st.text = text;
+	st.detail = verdict_detail(verdict, text);
+	if (x) {
+		st.loader = x->loader;
+		st.menu_entry = x->menu_entry;
+		st.more_entries = x->more;
+		st.default_entry = x->default_entry;
+		st.default_by = x->default_by;
+		st.rule = x->rule;
+		st.config = x->config;
+	}
+	if (sbat_boot_report_add(w->report, &st, &d) != SBAT_OK)
+		w->report_failed = 1;
+	if (w->o->json)
+		print_stage_json(w, &st, x);
+	else
+		print_stage_text(&st);
 }
 
 /*
@@ -390,7 +425,7 @@ follow_fallback(walk *w, const char *label, int is_default, const char *esp, uin
 		char text[480];
 
 		snprintf(text, sizeof(text), "cannot be followed: %s", why);
-		cli_stage_line(w, label, is_default, 3, "\\EFI", text, NULL);
+		cli_stage_line(w, label, is_default, 3, "\\EFI", SBAT_VERDICT_UNKNOWN, text, NULL);
 		return STAGE_UNKNOWN;
 	}
 	snprintf(sub, sizeof(sub), "%s, fallback's entry", label);
@@ -421,7 +456,7 @@ judge_second_stage(walk *w, const char *label, int is_default, const cli_next *n
 		snprintf(why, sizeof(why), "cannot be followed: %s", im.d.what ? im.d.what : sbat_strerror(im.d.code));
 	else
 		v = second_stage_text(next, &im, is_fallback, why, sizeof(why));
-	cli_stage_line(w, label, is_default, 2, second, why, NULL);
+	cli_stage_line(w, label, is_default, 2, second, cli_verdict_of(v), why, NULL);
 	if (v == STAGE_BOOTS && !is_fallback &&
 	    cli_follow_stage3(w, label, is_default, next, esp, second, &im) == STAGE_REFUSED)
 		v = STAGE_REFUSED;
@@ -455,7 +490,7 @@ judge_shim(walk *w, const char *label, int is_default, const char *file, const c
 
 	/* next:SHIM: the shim about to be installed decides, wherever a shim starts */
 	if (cli_next_load(w->o->level_file ? w->o->level_file : file, next) != EXIT_OK) {
-		cli_stage_line(w, label, is_default, 1, uefi_path,
+		cli_stage_line(w, label, is_default, 1, uefi_path, SBAT_VERDICT_UNKNOWN,
 		               "cannot be followed: shim's inputs do not read (see above)", NULL);
 		*v = STAGE_UNKNOWN;
 		return -1;
@@ -463,7 +498,7 @@ judge_shim(walk *w, const char *label, int is_default, const char *file, const c
 	if (next->mode[0] == CLI_NEXT_SHIM_STOPS) {
 		snprintf(why, sizeof(why), "refused: shim, SbatLevel %s revokes shim itself, so it stops the machine",
 		         next->level[0]->datestamp);
-		cli_stage_line(w, label, is_default, 1, uefi_path, why, NULL);
+		cli_stage_line(w, label, is_default, 1, uefi_path, SBAT_VERDICT_REFUSED, why, NULL);
 		*v = STAGE_REFUSED;
 		return -1;
 	}
@@ -471,8 +506,8 @@ judge_shim(walk *w, const char *label, int is_default, const char *file, const c
 	         w->o->level_file ? " (judged as the shim given to next:)" : "",
 	         next->mode[0] == CLI_NEXT_NOT_ENFORCED ? "nothing (Secure Boot off), stores SbatLevel " : "SbatLevel ",
 	         next->level[0]->datestamp);
-	cli_stage_line(w, label, is_default, 1, uefi_path, why, NULL);
 	*v = next->boot[0].builtin.choice == SBAT_NEXT_CHOSE_INVALID ? STAGE_UNKNOWN : STAGE_BOOTS;
+	cli_stage_line(w, label, is_default, 1, uefi_path, cli_verdict_of(*v), why, NULL);
 	return 0;
 }
 
@@ -494,28 +529,28 @@ follow_path(walk *w, const char *label, int is_default, const char *esp, const c
 	if (!file && !is_default && strcmp(reason, "missing") == 0) {
 		/* the firmware finds nothing to start there and goes on */
 		snprintf(why, sizeof(why), "skipped: missing under %s; the firmware goes on to the next option", esp);
-		cli_stage_line(w, label, is_default, 1, uefi_path, why, NULL);
+		cli_stage_line(w, label, is_default, 1, uefi_path, SBAT_VERDICT_SKIPPED, why, NULL);
 		return STAGE_NOT_GOVERNED;
 	}
 	if (!file) {
 		snprintf(why, sizeof(why), "cannot be followed: %s under %s", reason, esp);
-		cli_stage_line(w, label, is_default, 1, uefi_path, why, NULL);
+		cli_stage_line(w, label, is_default, 1, uefi_path, SBAT_VERDICT_UNKNOWN, why, NULL);
 		return STAGE_UNKNOWN;
 	}
 	if (cli_image_open(file, &im) != 0) {
 		snprintf(why, sizeof(why), "cannot be followed: %s", im.d.what ? im.d.what : sbat_strerror(im.d.code));
 		v = STAGE_UNKNOWN;
-		cli_stage_line(w, label, is_default, 1, uefi_path, why, NULL);
+		cli_stage_line(w, label, is_default, 1, uefi_path, SBAT_VERDICT_UNKNOWN, why, NULL);
 	} else if (!im.is_shim) {
 		v = STAGE_NOT_GOVERNED;
-		cli_stage_line(w, label, is_default, 1, uefi_path,
+		cli_stage_line(w, label, is_default, 1, uefi_path, SBAT_VERDICT_NOT_GOVERNED,
 		               "not governed by SBAT: the firmware starts it, not shim", NULL);
 	} else if (judge_shim(w, label, is_default, file, uefi_path, &next, &v) == 0) {
 		int fb = next_stage_name(esp, uefi_path, opt, opt_len, im.machine, second, sizeof(second), why,
 		                         sizeof(why));
 
 		if (fb < 0)
-			cli_stage_line(w, label, is_default, 2, "(its load options)", why, NULL);
+			cli_stage_line(w, label, is_default, 2, "(its load options)", SBAT_VERDICT_UNKNOWN, why, NULL);
 		else if (judge_second_stage(w, label, is_default, &next, esp, second, fb) == STAGE_REFUSED)
 			v = STAGE_REFUSED;
 	}
@@ -597,18 +632,19 @@ read_option(walk *w, uint16_t num, sbat_load_option *lo, uint8_t **ret_buf)
 	snprintf(where, sizeof(where), "%s/%s", w->efivarfs, name);
 	snprintf(label, sizeof(label), "Boot%04X", (unsigned)num);
 	if (cli_efivar_read(w->efivarfs, name, ret_buf, &len) != EXIT_OK) {
-		cli_stage_line(w, label, 0, 0, NULL, "cannot be followed: the variable does not read (see above)",
-		               NULL);
+		cli_stage_line(w, label, 0, 0, NULL, SBAT_VERDICT_UNKNOWN,
+		               "cannot be followed: the variable does not read (see above)", NULL);
 		return -1;
 	}
 	if (!*ret_buf) {
-		cli_stage_line(w, label, 0, 0, NULL,
+		cli_stage_line(w, label, 0, 0, NULL, SBAT_VERDICT_SKIPPED,
 		               "skipped: no such variable; the firmware goes on to the next option", NULL);
 		return -1;
 	}
 	if (sbat_load_option_parse(*ret_buf, len, lo, &d) != SBAT_OK) {
 		cli_report_error(where, &d);
-		cli_stage_line(w, label, 0, 0, NULL, "cannot be followed: malformed load option", NULL);
+		cli_stage_line(w, label, 0, 0, NULL, SBAT_VERDICT_UNKNOWN, "cannot be followed: malformed load option",
+		               NULL);
 		free(*ret_buf);
 		return -1;
 	}
@@ -672,7 +708,7 @@ no_esp_line(walk *w, const char *label, int is_default, const sbat_load_option *
 		    "cannot be followed: the firmware starts %s from this device; which ESP it holds the variables "
 		    "do not say (--esp is taken for the device this boot came from)",
 		    path);
-	cli_stage_line(w, label, is_default, 1, path, why, NULL);
+	cli_stage_line(w, label, is_default, 1, path, SBAT_VERDICT_UNKNOWN, why, NULL);
 }
 
 static void
@@ -690,16 +726,16 @@ follow_option(walk *w, uint16_t num, int is_boot_next)
 	         is_current ? " [booted this time]" : "");
 	/* BootNext is taken once whatever its attributes; in BootOrder the firmware skips inactive options */
 	if (!is_boot_next && !(lo.attributes & SBAT_LOAD_OPTION_ACTIVE)) {
-		cli_stage_line(w, label, 0, 0, NULL, "inactive: the firmware skips it", NULL);
+		cli_stage_line(w, label, 0, 0, NULL, SBAT_VERDICT_INACTIVE, "inactive: the firmware skips it", NULL);
 	} else if (!is_boot_next && (lo.attributes & SBAT_LOAD_OPTION_CATEGORY) != 0) {
 		/* EDK2's boot manager tries only LOAD_OPTION_CATEGORY_BOOT options on its own */
 		cli_stage_line(
-		    w, label, 0, 0, NULL,
+		    w, label, 0, 0, NULL, SBAT_VERDICT_NOT_GOVERNED,
 		    "not governed by SBAT: an application (not LOAD_OPTION_CATEGORY_BOOT), started from a menu only",
 		    NULL);
 	} else if (lo.has_other_media) {
 		is_default = take_default(w, 1);
-		cli_stage_line(w, label, is_default, 0, NULL,
+		cli_stage_line(w, label, is_default, 0, NULL, SBAT_VERDICT_NOT_GOVERNED,
 		               "not governed by SBAT: not a file on a disk (network boot or a firmware application)",
 		               NULL);
 	} else {
@@ -724,76 +760,95 @@ follow_option(walk *w, uint16_t num, int is_boot_next)
 static int
 walk_status(const walk *w)
 {
-	int status = w->default_refused ? EXIT_REVOKED :
-	             w->default_unknown ? EXIT_DEFAULT_UNKNOWN :
-	             w->other_refused   ? EXIT_OTHER_PATH_REFUSED :
-	             w->other_unknown   ? EXIT_OTHER_PATH_UNKNOWN :
-	                                  EXIT_OK;
+	sbat_boot_outcome out = sbat_boot_report_outcome(w->report);
+	int status = w->report_failed    ? EXIT_FAILURE_ :
+	             w->default_refused  ? EXIT_REVOKED :
+	             out.default_unknown ? EXIT_DEFAULT_UNKNOWN :
+	             w->other_refused    ? EXIT_OTHER_PATH_REFUSED :
+	             out.other_unknown   ? EXIT_OTHER_PATH_UNKNOWN :
+	                                   EXIT_OK;
 
+	if (w->report_failed)
+		cli_message("--check-level next", "out of memory");
 	if (w->o->json)
 		printf("%s  ],\n  \"default_refused\": %s,\n  \"other_refused\": %s,\n  \"default_unknown\": %s,\n"
 		       "  \"other_unknown\": %s,\n  \"exit_status\": %d\n}\n",
 		       w->n_lines ? "\n" : "", w->default_refused ? "true" : "false",
-		       w->other_refused ? "true" : "false", w->default_unknown ? "true" : "false",
-		       w->other_unknown ? "true" : "false", status);
+		       w->other_refused ? "true" : "false", out.default_unknown ? "true" : "false",
+		       out.other_unknown ? "true" : "false", status);
 	return status;
+}
+
+/* Every path: BootNext, BootOrder's options, the removable-media path; returns the exit status. */
+static int
+walk_all(walk *w)
+{
+	uint16_t order[MAX_OPTIONS], next_num[1];
+	size_t n_order = 0, n_next = 0, n_current = 0, i, j;
+	const cli_opts *o = w->o;
+	struct stat st;
+	int status;
+
+	if (stat(w->efivarfs, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		cli_message(w->efivarfs, "no UEFI variables: the machine was not booted through UEFI, or efivarfs is "
+		                         "not mounted; its boot paths are not known");
+		return EXIT_NO_LEVEL;
+	}
+	status = read_numbers(w, "BootNext-" CLI_EFI_GLOBAL_GUID, 1, next_num, &n_next);
+	if (status == EXIT_OK)
+		status = read_numbers(w, "BootOrder-" CLI_EFI_GLOBAL_GUID, MAX_OPTIONS, order, &n_order);
+	if (status == EXIT_OK)
+		status = read_numbers(w, "BootCurrent-" CLI_EFI_GLOBAL_GUID, 1, &w->current, &n_current);
+	if (status != EXIT_OK)
+		return status;
+	w->has_current = n_current == 1;
+	for (i = 0; w->has_current && i < n_order && order[i] != w->current; i++)
+		;
+	/* BootCurrent in BootOrder: the options ahead of it had nothing to start this boot (or were passed over) */
+	w->before_current = w->has_current && i < n_order;
+	if (o->json)
+		fputs("{\n  \"schema\": 1,\n  \"mode\": \"boot-paths\",\n  \"stages\": [\n", stdout);
+	if (!n_next && !n_order)
+		cli_stage_line(
+		    w, "BootOrder", 1, 0, NULL, SBAT_VERDICT_UNKNOWN,
+		    "cannot be followed: neither BootOrder nor BootNext is set, so the firmware makes its own "
+		    "boot options",
+		    NULL);
+	if (n_next)
+		follow_option(w, next_num[0], 1);
+	for (i = 0; i < n_order; i++) {
+		for (j = 0; j < i && order[j] != order[i]; j++)
+			;
+		if (w->has_current && order[i] == w->current)
+			w->before_current = 0;
+		if (j < i || (n_next && order[i] == next_num[0]))
+			continue;
+		follow_option(w, order[i], 0);
+	}
+	w->before_current = 0;
+	if (o->esp) {
+		int is_default = !w->default_taken;
+
+		count_verdict(w,
+		              follow_path(w, "removable media fallback", is_default, o->esp, removable_name(), NULL, 0),
+		              is_default);
+	}
+	return walk_status(w);
 }
 
 int
 cli_run_boot_paths(const cli_opts *o)
 {
-	uint16_t order[MAX_OPTIONS], next_num[1];
-	size_t n_order = 0, n_next = 0, n_current = 0, i, j;
-	struct stat st;
+	sbat_diag d;
 	int status;
 	walk w;
 
 	memset(&w, 0, sizeof(w));
 	w.o = o;
 	w.efivarfs = cli_efivarfs_dir();
-	if (stat(w.efivarfs, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		cli_message(w.efivarfs, "no UEFI variables: the machine was not booted through UEFI, or efivarfs is "
-		                        "not mounted; its boot paths are not known");
-		return EXIT_NO_LEVEL;
-	}
-	status = read_numbers(&w, "BootNext-" CLI_EFI_GLOBAL_GUID, 1, next_num, &n_next);
-	if (status == EXIT_OK)
-		status = read_numbers(&w, "BootOrder-" CLI_EFI_GLOBAL_GUID, MAX_OPTIONS, order, &n_order);
-	if (status == EXIT_OK)
-		status = read_numbers(&w, "BootCurrent-" CLI_EFI_GLOBAL_GUID, 1, &w.current, &n_current);
-	if (status != EXIT_OK)
-		return status;
-	w.has_current = n_current == 1;
-	for (i = 0; w.has_current && i < n_order && order[i] != w.current; i++)
-		;
-	/* BootCurrent in BootOrder: the options ahead of it had nothing to start this boot (or were passed over) */
-	w.before_current = w.has_current && i < n_order;
-	if (o->json)
-		fputs("{\n  \"schema\": 1,\n  \"mode\": \"boot-paths\",\n  \"stages\": [\n", stdout);
-	if (!n_next && !n_order)
-		cli_stage_line(
-		    &w, "BootOrder", 1, 0, NULL,
-		    "cannot be followed: neither BootOrder nor BootNext is set, so the firmware makes its own "
-		    "boot options",
-		    NULL);
-	if (n_next)
-		follow_option(&w, next_num[0], 1);
-	for (i = 0; i < n_order; i++) {
-		for (j = 0; j < i && order[j] != order[i]; j++)
-			;
-		if (w.has_current && order[i] == w.current)
-			w.before_current = 0;
-		if (j < i || (n_next && order[i] == next_num[0]))
-			continue;
-		follow_option(&w, order[i], 0);
-	}
-	w.before_current = 0;
-	if (o->esp) {
-		int is_default = !w.default_taken;
-
-		count_verdict(
-		    &w, follow_path(&w, "removable media fallback", is_default, o->esp, removable_name(), NULL, 0),
-		    is_default);
-	}
-	return walk_status(&w);
+	if (sbat_boot_report_new(&w.report, &d) != SBAT_OK)
+		return cli_report_error("--check-level next", &d);
+	status = walk_all(&w);
+	sbat_boot_report_free(w.report);
+	return status;
 }

@@ -25,10 +25,11 @@ enum stage_verdict {
 typedef struct walk {
 	const cli_opts *o;
 	const char *efivarfs;
+	sbat_boot_report *report; /* every line, as data */
+	int report_failed;        /* a line could not be kept: out of memory */
 	int default_refused, other_refused;
-	int default_unknown, other_unknown; /* a line of that path could not be followed */
-	int other_entry;                    /* the stage-3 line printed is not the menu's default entry */
-	char esp_guid[40];                  /* --esp's partition GUID, "" when not known */
+	int other_entry;   /* the stage-3 line printed is not the menu's default entry */
+	char esp_guid[40]; /* --esp's partition GUID, "" when not known */
 	int esp_guid_done, esp_assumed;
 	int in_fallback; /* following the entry shim's fallback made */
 	int n_paths;
@@ -85,9 +86,17 @@ void cli_image_close(image *im);
  */
 enum stage_verdict cli_judge_image(const cli_next *n, const image *im, int in_protocol, char *why, size_t why_size);
 
-/* One line of the report (stage 0: the entry itself), or one JSON object; x only for stage 3. */
-void cli_stage_line(walk *w, const char *label, int is_default, int stage, const char *file, const char *text,
-                    const stage_extra *x);
+/* The report's verdict for a stage's. */
+sbat_verdict cli_verdict_of(enum stage_verdict v);
+
+/*
+ * One line of the report (stage 0: the entry itself): kept in w->report
+ * with its verdict, and shown as text or a JSON object. text starts with
+ * the verdict's word ("boots", "refused", "cannot be followed", ...); x
+ * only for stage 3.
+ */
+void cli_stage_line(walk *w, const char *label, int is_default, int stage, const char *file, sbat_verdict verdict,
+                    const char *text, const stage_extra *x);
 
 /*
  * Stage 3: what the loader that shim started (stage 2, loader_path on esp,

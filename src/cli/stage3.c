@@ -128,6 +128,7 @@ judge_item(walk *w, const char *label, int is_default, const cli_next *next, con
 {
 	char text[1200], line[2400];
 	enum stage_verdict v = STAGE_UNKNOWN;
+	sbat_verdict lv;
 	stage_extra x;
 	image im;
 
@@ -139,6 +140,7 @@ judge_item(walk *w, const char *label, int is_default, const cli_next *next, con
 		         im.d.what ? im.d.what : sbat_strerror(im.d.code));
 	else if ((v = cli_judge_image(next, &im, 1, text, sizeof(text))) == STAGE_BOOTS && it->is_uki)
 		v = judge_uki_kernel(next, &im, text, sizeof(text));
+	lv = !it->host && it->left_out ? SBAT_VERDICT_SKIPPED : cli_verdict_of(v);
 	if (v == STAGE_UNKNOWN)
 		snprintf(line, sizeof(line), "%s%s", text, it->note);
 	else
@@ -151,7 +153,7 @@ judge_item(walk *w, const char *label, int is_default, const cli_next *next, con
 	x.default_by = m->default_by;
 	x.rule = v == STAGE_UNKNOWN ? NULL : m->rule;
 	x.config = it->config[0] ? it->config : NULL;
-	cli_stage_line(w, label, is_default, 3, it->file, line, &x);
+	cli_stage_line(w, label, is_default, 3, it->file, lv, line, &x);
 	cli_image_close(&im);
 	return v;
 }
@@ -222,7 +224,7 @@ cli_follow_stage3(walk *w, const char *label, int is_default, const cli_next *ne
 	} else if (cli_is_grub(loader)) {
 		cli_grub_menu(w, esp, loader_path, &m);
 	} else {
-		cli_stage_line(w, label, is_default, 3, loader_path,
+		cli_stage_line(w, label, is_default, 3, loader_path, SBAT_VERDICT_UNKNOWN,
 		               "cannot be followed: neither systemd-boot nor GRUB, so what it starts next is not known "
 		               "from the files",
 		               NULL);
@@ -250,7 +252,7 @@ cli_follow_stage3(walk *w, const char *label, int is_default, const cli_next *ne
 		/* what was not judged may be what starts: never a silent cap */
 		snprintf(text, sizeof(text), "cannot be followed: %zu more files than the %d judged for one loader",
 		         m.n_dropped, S3_MAX_ITEMS);
-		cli_stage_line(w, label, is_default, 3, loader_path, text, NULL);
+		cli_stage_line(w, label, is_default, 3, loader_path, SBAT_VERDICT_UNKNOWN, text, NULL);
 	}
 	free(m.items);
 	return result;

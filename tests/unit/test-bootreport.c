@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* test-bootreport.c - sbat_boot_report: stages kept as data, and an unknown stage never counted as a yes */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "test-util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sbat/bootreport.h"
+
+/* One stage to add, and what the outcome is after it. */
+typedef struct rcase {
+	const char *entry;
+	int is_default, off_default, stage;
+	sbat_verdict verdict;
+	int default_unknown, other_unknown; /* the outcome after the stage */
+} rcase;
+
+static const rcase cases[] = {
+	{ "Boot0001 debian", 1, 0, 1, SBAT_VERDICT_BOOTS, 0, 0 },
+	{ "Boot0001 debian", 1, 0, 3, SBAT_VERDICT_SKIPPED, 0, 0 },
+	/* a menu entry that is not the one started by default: another path's unknown */
+	{ "Boot0001 debian", 1, 1, 3, SBAT_VERDICT_UNKNOWN, 0, 1 },
+	{ "Boot0002 other", 0, 0, 2, SBAT_VERDICT_REFUSED, 0, 1 },
+	/* the default path's own stage */
+	{ "Boot0001 debian", 1, 0, 2, SBAT_VERDICT_UNKNOWN, 1, 1 },
+	{ "Boot0003 pxe", 0, 0, 0, SBAT_VERDICT_INACTIVE, 1, 1 },
+};
+
+static void
+test_outcome_table(void **state)
+{
+	sbat_boot_report *r = NULL;
+	sbat_diag d;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(sbat_boot_report_new(&r, &d), SBAT_OK);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		sbat_boot_stage st;
+		sbat_boot_outcome o;
+
+		sbat_boot_stage_init(&st);
+		st.entry = cases[i].entry;
+		st.is_default = cases[i].is_default;
+		st.off_default = cases[i].off_default;
+		st.stage = cases[i].stage;
+		st.verdict = cases[i].verdict;
+		assert_int_equal(sbat_boot_report_add(r, &st, &d), SBAT_OK);
+		o = sbat_boot_report_outcome(r);
+		print_message("# stage %zu (%s): default_unknown %d other_unknown %d\n", i,
+		              sbat_judge_verdict_name(cases[i].verdict), o.default_unknown, o.other_unknown);
+		assert_int_equal(o.n_stages, i + 1);
+		assert_int_equal(o.default_unknown, cases[i].default_unknown);
+		assert_int_equal(o.other_unknown, cases[i].other_unknown);
+	}
+	assert_int_equal(sbat_boot_report_count(r), sizeof(cases) / sizeof(cases[0]));
+	assert_null(sbat_boot_report_stage(r, sizeof(cases) / sizeof(cases[0])));
+	sbat_boot_report_free(r);
+}
+
+static void
+test_strings_are_copied(void **state)
+{
+	sbat_boot_report *r = NULL;
+	sbat_boot_stage st;
+	const sbat_boot_stage *got;
+	sbat_diag d;
+	char file[32], cfg[32];
+
+	(void)state;
+	assert_int_equal(sbat_boot_report_new(&r, &d), SBAT_OK);
+	strcpy(file, "\\EFI\\debian\\grubx64.efi");
+	strcpy(cfg, "/EFI/debian/grub.cfg:12");
+	sbat_boot_stage_init(&st);
+	st.entry = "Boot0001 debian";
+	st.stage = 3;
+	st.file = file;
+	st.verdict = SBAT_VERDICT_REFUSED;
+	st.detail = "grub,3 is revoked";
+	st.config = cfg;
+	st.rule = "shim-lock";
+	assert_int_equal(sbat_boot_report_add(r, &st, &d), SBAT_OK);
+	memset(file, 'x', sizeof(file) - 1);
+	memset(cfg, 'x', sizeof(cfg) - 1);
+	got = sbat_boot_report_stage(r, 0);
+	assert_non_null(got);
+	assert_string_equal(got->file, "\\EFI\\debian\\grubx64.efi");
+	assert_string_equal(got->config, "/EFI/debian/grub.cfg:12");
+	assert_string_equal(got->rule, "shim-lock");
+	assert_null(got->menu_entry);
+	assert_int_equal(got->verdict, SBAT_VERDICT_REFUSED);
+	sbat_boot_report_free(r);
+}
+
+static void
+test_stage_without_init_is_refused(void **state)
+{
+	sbat_boot_report *r = NULL;
+	sbat_boot_stage st;
+	sbat_diag d;
+
+	(void)state;
+	assert_int_equal(sbat_boot_report_new(&r, &d), SBAT_OK);
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(sbat_boot_report_add(r, &st, &d), SBAT_E_ABI);
+	assert_int_equal(sbat_boot_report_count(r), 0);
+	sbat_boot_report_free(r);
+	sbat_boot_report_free(NULL);
+	assert_int_equal(sbat_boot_report_count(NULL), 0);
+	assert_string_equal(sbat_judge_verdict_name(SBAT_VERDICT_SKIPPED), "skipped");
+	assert_string_equal(sbat_judge_verdict_name(SBAT_VERDICT_INACTIVE), "inactive");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_outcome_table),
+		cmocka_unit_test(test_strings_are_copied),
+		cmocka_unit_test(test_stage_without_init_is_refused),
+	};
+
+	return run_group(tests, NULL, NULL);
+}
