@@ -22,6 +22,7 @@
 #include "partition.h"
 #include "efivar.h"
 #include "bootreport.h"
+#include "fallback.h"
 
 #ifdef __cplusplus
 extern "C" {

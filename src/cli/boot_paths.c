@@ -13,7 +13,6 @@
 
 #include "boot_paths.h"
 #include "boot_stage.h"
-#include "fallback.h"
 #include "history.h"
 #include "json.h"
 #include "messages.h"
@@ -375,7 +374,7 @@ next_stage_name(const char *esp, const char *uefi_path, const uint8_t *opt, size
 	sbat_diag d;
 	char *fb, fallback[32];
 
-	cli_fallback_path(machine, fallback, sizeof(fallback));
+	sbat_fallback_path(machine, fallback, sizeof(fallback));
 	if (is_removable_path(uefi_path) && (fb = cli_resolve(esp, fallback, 0, &reason)) != NULL) {
 		free(fb);
 		snprintf(out, size, "%s", fallback);
@@ -414,24 +413,36 @@ static enum stage_verdict follow_path(walk *w, const char *label, int is_default
 static enum stage_verdict
 follow_fallback(walk *w, const char *label, int is_default, const char *esp, uint16_t machine)
 {
-	char path[1100], why[400], sub[SBAT_LOAD_OPTION_TEXT_MAX + 80];
-	uint8_t args[1100];
-	size_t args_len = 0;
+	static const char *const whys[] = {
+		[SBAT_FALLBACK_NO_CSV] =
+		    "fallback finds no BOOT CSV in \\EFI's directories, so it makes no entry and resets",
+		[SBAT_FALLBACK_UNREADABLE] =
+		    "a BOOT CSV that cannot be read, or whose first line names no file and label",
+		[SBAT_FALLBACK_SEVERAL] =
+		    "more than one directory of \\EFI holds a BOOT CSV; which fallback reads first is "
+		    "the order of the directory on disk",
+	};
+	char sub[SBAT_LOAD_OPTION_TEXT_MAX + 80], text[480];
+	sbat_fallback_entry *e;
+	sbat_fallback_result r;
 	enum stage_verdict v;
 
 	if (w->in_fallback) /* an entry that starts fallback again: it loops */
 		return STAGE_UNKNOWN;
-	if (cli_fallback_entry(esp, machine, path, sizeof(path), args, sizeof(args), &args_len, why, sizeof(why))) {
-		char text[480];
-
-		snprintf(text, sizeof(text), "cannot be followed: %s", why);
+	if (!(e = malloc(sizeof(*e))))
+		return STAGE_UNKNOWN;
+	r = sbat_fallback_find(esp, machine, e);
+	if (r != SBAT_FALLBACK_ENTRY) {
+		snprintf(text, sizeof(text), "cannot be followed: %s", whys[r]);
 		cli_stage_line(w, label, is_default, 3, "\\EFI", SBAT_VERDICT_UNKNOWN, text, NULL);
+		free(e);
 		return STAGE_UNKNOWN;
 	}
 	snprintf(sub, sizeof(sub), "%s, fallback's entry", label);
 	w->in_fallback = 1;
-	v = follow_path(w, sub, is_default, esp, path, args_len ? args : NULL, args_len);
+	v = follow_path(w, sub, is_default, esp, e->path, e->args_len ? e->args : NULL, e->args_len);
 	w->in_fallback = 0;
+	free(e);
 	return v;
 }
 
