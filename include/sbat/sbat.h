@@ -19,6 +19,7 @@
 #include "bootcfg.h"
 #include "judge.h"
 #include "scan.h"
+#include "sigdb.h"
 
 #ifdef __cplusplus
 extern "C" {
