@@ -138,7 +138,10 @@ typedef enum sbat_sigdb_var {
  * the first missing one, each entry named by its piece. shim's list
  * includes its built-in vendor certificate or vendor db (vendor dbx for
  * MokListXRT), and an empty one is given a single SHA-256 entry of 32 zero
- * bytes (owner shim's GUID); both are kept as read.
+ * bytes (owner shim's GUID); both are kept as read. When a piece fails,
+ * the pieces before it stay in the database and *ret_state says
+ * SBAT_SIGDB_VAR_MISSING: a caller that must not judge by a part frees
+ * the database.
  */
 SBAT_API sbat_err sbat_sigdb_load_efivar(sbat_sigdb *db, const char *dir, const char *name, const char *guid,
                                          sbat_sigdb_var *ret_state, sbat_diag *reterr);

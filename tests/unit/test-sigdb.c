@@ -613,17 +613,19 @@ test_sigdb_moklist_pieces(void **state)
 	static const char *const pieces[] = { "MokListRT", "MokListRT1", "MokListRT2", "MokListRT4" };
 	sbat_sigdb *db = new_db();
 	sbat_sigdb_var st;
+	sbat_diag d;
+	bytes b = { { 0 }, 0 };
 	char name[256];
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < 4; i++) {
-		bytes b = { { 0 }, 0 };
-
+		b.n = 0;
 		add_list(&b, SHA256_GUID, 0, 48, 2, (uint8_t)(0x10 * (i + 1)));
 		snprintf(name, sizeof(name), "%s-%s", pieces[i], SBAT_SIGDB_GUID_SHIM);
 		put_var(name, b.b, b.n);
 	}
+	b.n = 0;
 	assert_int_equal(sbat_sigdb_load_efivar(db, root, "MokListRT", SBAT_SIGDB_GUID_SHIM, &st, NULL), SBAT_OK);
 	assert_int_equal(st, SBAT_SIGDB_VAR_LOADED);
 	/* MokListRT4 comes after the missing MokListRT3: not read */
@@ -638,6 +640,18 @@ test_sigdb_moklist_pieces(void **state)
 	db = new_db();
 	assert_int_equal(sbat_sigdb_load_efivar(db, root, "MokListRT1", SBAT_SIGDB_GUID_SHIM, &st, NULL), SBAT_OK);
 	assert_int_equal(sbat_sigdb_count(db), 2);
+	sbat_sigdb_free(db);
+
+	/* a malformed piece: named, the pieces before it kept, the variable not known */
+	add_list(&b, SHA256_GUID, 0, 48, 1, 0x60);
+	put_var("MokListXRT-" SBAT_SIGDB_GUID_SHIM, b.b, b.n);
+	put_var("MokListXRT1-" SBAT_SIGDB_GUID_SHIM, b.b, 27);
+	db = new_db();
+	assert_int_equal(sbat_sigdb_load_efivar(db, root, "MokListXRT", SBAT_SIGDB_GUID_SHIM, &st, &d), SBAT_E_EFIVAR);
+	assert_int_equal(st, SBAT_SIGDB_VAR_MISSING);
+	assert_string_equal(d.other_name, "MokListXRT1");
+	assert_int_equal(d.offset, 4);
+	assert_int_equal(sbat_sigdb_count(db), 1);
 	sbat_sigdb_free(db);
 }
 
