@@ -52,7 +52,7 @@ typedef enum sbat_err {
 	SBAT_E_ABI, /* a structure's size field is not one this library knows */
 
 	/* UEFI variables */
-	SBAT_E_EFIVAR, /* a boot variable (BootOrder, Boot####, ...) or device path is malformed */
+	SBAT_E_EFIVAR, /* a boot variable (BootOrder, Boot####, ...), device path or signature list is malformed */
 
 	/* unified kernel images and the TPM */
 	SBAT_E_PCRSIG, /* the edit changes PCR 11 of a UKI whose .pcrsig signs it: the policy would go stale */

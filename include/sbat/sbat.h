@@ -23,6 +23,7 @@
 #include "efivar.h"
 #include "bootreport.h"
 #include "fallback.h"
+#include "sigdb.h"
 
 #ifdef __cplusplus
 extern "C" {
