@@ -20,6 +20,7 @@
 #include "judge.h"
 #include "scan.h"
 #include "partition.h"
+#include "sdboot.h"
 
 #ifdef __cplusplus
 extern "C" {
