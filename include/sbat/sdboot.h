@@ -188,6 +188,12 @@ typedef struct sbat_sdboot_menu {
  * LoaderEntryLastBooted, loader.conf's default, the first entry; none with
  * timeout menu-force), patterns matched as globs against ids.
  *
+ * Names match as 252 to 257 match them: `architecture` and the ".conf" or
+ * ".efi" after a boot counter in this case, and an id keeps its counter.
+ * Later releases match both in any case, drop the counter from the id,
+ * refuse an entry with both a linux and an efi line, and read `uki`,
+ * `uki-url` and UKI profiles; none of that is modelled here.
+ *
  * What cannot be read is a fact of the menu (an entry's out, a note), not
  * a failure. SBAT_E_NOMEM; SBAT_E_ABI for a vars->size not known.
  * *ret is freed by sbat_sdboot_menu_free.

@@ -152,7 +152,7 @@ type1_key(sdentry_ctx *c, sbat_sdboot_entry *e, const char *root, const sbat_kv_
 	else if (key_is(kv, "linux") || key_is(kv, "efi"))
 		return loader_line(c, e, kv);
 	else if (key_is(kv, "architecture") &&
-	         (kv->value_len != strlen(c->arch) || strncasecmp(kv->value, c->arch, kv->value_len) != 0)) {
+	         (kv->value_len != strlen(c->arch) || memcmp(kv->value, c->arch, kv->value_len) != 0)) {
 		e->arch = sdentry_strndup(c, kv->value, kv->value_len);
 		e->out = SBAT_SDBOOT_OUT_ARCH;
 		return 1;
@@ -341,7 +341,7 @@ sdentry_tries(sbat_sdboot_entry *e, const char *suffix)
 		return;
 	if (*p == '-' && (++p, done = counter(&p)) < 0)
 		return;
-	if (strcasecmp(p, suffix) != 0)
+	if (strcmp(p, suffix) != 0)
 		return;
 	e->tries_left = left;
 	e->tries_done = done;

@@ -34,7 +34,7 @@ void sdentry_type1(sdentry_ctx *c, sbat_sdboot_entry *e, const char *root);
 /* Fill e (zeroed, name, id and file set) from the UKI e->file on root, as \EFI\Linux\NAME. */
 void sdentry_type2(sdentry_ctx *c, sbat_sdboot_entry *e, const char *root);
 
-/* Boot counting from e->name: "+LEFT[-DONE]" right before suffix (matched in any case); -1 both when none. */
+/* Boot counting from e->name: "+LEFT[-DONE]" right before suffix (in this case); -1 both when none. */
 void sdentry_tries(sbat_sdboot_entry *e, const char *suffix);
 
 /* Free what e holds (not e itself). */

@@ -127,9 +127,9 @@ test_boot_counting(void **state)
 		const char *name;
 		int left, done;
 	} cases[] = {
-		{ "os-1.conf", -1, -1 },   { "os-2+0-3.conf", 0, 3 },  { "os-3+1-2.conf", 1, 2 },
-		{ "os-4+3.conf", 3, 0 },   { "os-5+x.conf", -1, -1 },  { "os-6+1-2-b.conf", -1, -1 },
-		{ "OS-7+2-1.CONF", 2, 1 }, { "os-8+1-.conf", -1, -1 }, { "os-9+99999999999.conf", -1, -1 },
+		{ "os-1.conf", -1, -1 },     { "os-2+0-3.conf", 0, 3 },  { "os-3+1-2.conf", 1, 2 },
+		{ "os-4+3.conf", 3, 0 },     { "os-5+x.conf", -1, -1 },  { "os-6+1-2-b.conf", -1, -1 },
+		{ "OS-7+2-1.CONF", -1, -1 }, { "os-8+1-.conf", -1, -1 }, { "os-9+99999999999.conf", -1, -1 },
 	};
 	static const char *const order[] = {
 		"os-9+99999999999.conf", "os-8+1-.conf",  "os-7+2-1.conf", "os-6+1-2-b.conf", "os-5+x.conf",
@@ -364,7 +364,9 @@ test_left_out(void **state)
 		{ "link.conf", "title x\nlinux /link\n", SBAT_SDBOOT_OUT_LOADER_NOT_FOUND, 0 },
 		{ "self.conf", "efi /efi/SYSTEMD/systemd-bootx64.efi\n", SBAT_SDBOOT_OUT_SELF, 1 },
 		{ "arm.conf", "architecture aa64\nlinux /k\n", SBAT_SDBOOT_OUT_ARCH, 1 },
-		{ "x64.conf", "architecture X64\nlinux /k\n", SBAT_SDBOOT_LISTED, 0 },
+		{ "x64.conf", "architecture x64\nlinux /k\n", SBAT_SDBOOT_LISTED, 0 },
+		{ "upper.conf", "architecture X64\nlinux /k\n", SBAT_SDBOOT_OUT_ARCH,
+		  1 }, /* 252 to 257: in this case */
 		{ "initrd.conf", "linux /k\ninitrd /k\ninitrd /gone.img\n", SBAT_SDBOOT_LISTED, 0 },
 	};
 	char esp[4096], p[8192];
