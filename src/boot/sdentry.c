@@ -14,6 +14,8 @@
 #include "sbat/sdboot.h"
 
 #include "boot/sdentry.h"
+#include "util/bview.h"
+#include "util/ckd.h"
 #include "util/diag.h"
 
 void
@@ -66,7 +68,8 @@ sdentry_read(const char *root, const char *host, size_t max, uint8_t **ret_buf, 
 static char *
 loader_path(sdentry_ctx *c, const char *value, size_t n)
 {
-	char *out = malloc(n + 2);
+	uint64_t size;
+	char *out = ckd_add_u64(&size, n, 2) || size > SIZE_MAX ? NULL : malloc((size_t)size);
 	size_t o = 1, i;
 
 	if (!out) {
@@ -271,17 +274,20 @@ type2_osrel(sdentry_ctx *c, sbat_sdboot_entry *e, const sbat_image *img, const u
 {
 	int idx = sbat_image_find_section(img, ".osrel");
 	const sbat_section_info *s = idx >= 0 ? sbat_image_section(img, (unsigned)idx) : NULL;
-	size_t n;
+	const uint8_t *p;
+	uint64_t n;
+	bview v;
 
+	bv_init(&v, buf, len);
 	e->out_certain = 1;
 	if (!s || s->pointer_to_raw_data >= len) {
 		e->out = SBAT_SDBOOT_OUT_NO_OSREL;
 		return;
 	}
 	n = s->virtual_size < s->size_of_raw_data ? s->virtual_size : s->size_of_raw_data;
-	if (n > len - s->pointer_to_raw_data)
-		n = len - s->pointer_to_raw_data;
-	if (!read_osrel(c, e, buf + s->pointer_to_raw_data, n)) {
+	if (!bv_has(&v, s->pointer_to_raw_data, n))
+		n = len - s->pointer_to_raw_data; /* what the file holds of it */
+	if (!(p = bv_ptr(&v, s->pointer_to_raw_data, n)) || !read_osrel(c, e, p, (size_t)n)) {
 		e->out = SBAT_SDBOOT_OUT_NO_NAME;
 		return;
 	}
