@@ -24,6 +24,7 @@
 #include "bootreport.h"
 #include "fallback.h"
 #include "sigdb.h"
+#include "sdboot.h"
 
 #ifdef __cplusplus
 extern "C" {
