@@ -551,6 +551,9 @@ test_load_option_split_path(void **state)
 	opt_buf o;
 	size_t s = start_option(&o, 0, "x");
 	sbat_load_option lo;
+	char nodes[64];
+	unsigned n;
+	sbat_diag d;
 
 	(void)state;
 	put_hd(&o);
@@ -561,6 +564,14 @@ test_load_option_split_path(void **state)
 	lo = parse_option_ok(&o);
 	assert_string_equal(lo.file_path, "\\EFI\\BOOT\\BOOTX64.EFI");
 	assert_int_equal(lo.attributes & SBAT_LOAD_OPTION_ACTIVE, 0);
+	/* and node by node, as the firmware opens them */
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(sbat_load_option_file_nodes(o.b, o.n, nodes, sizeof(nodes), &n, &d), SBAT_OK);
+	assert_int_equal(n, 2);
+	assert_string_equal(nodes, "\\EFI\\BOOT");
+	assert_string_equal(nodes + strlen(nodes) + 1, "BOOTX64.EFI");
+	/* too small a buffer for them */
+	assert_int_equal(sbat_load_option_file_nodes(o.b, o.n, nodes, 12, &n, &d), SBAT_E_EFIVAR);
 }
 
 /* A firmware application in a firmware volume (UEFI shell, setup): other media, no file on a disk. */
