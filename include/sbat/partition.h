@@ -34,7 +34,7 @@ typedef enum sbat_partition_miss {
 	SBAT_PARTITION_TOO_LONG,       /* the path found is longer than SBAT_PARTITION_PATH_MAX */
 	/* how EDK2's FAT driver fails to open a path (sbat_partition_resolve_uefi) */
 	SBAT_PARTITION_EMPTY_NODE,    /* a File() node with an empty path */
-	SBAT_PARTITION_SLASH,         /* a name with a '/': EDK2 splits only at '\\' and refuses '/' in a name */
+	SBAT_PARTITION_SLASH,         /* a name with a '/': EDK2 splits only at '\' and refuses '/' in a name */
 	SBAT_PARTITION_BAD_CHAR,      /* a name with a control character or one of " * : < > ? | */
 	SBAT_PARTITION_EMPTY_NAME,    /* nothing is left of a name once blanks and trailing dots are cut ("...") */
 	SBAT_PARTITION_NAME_TOO_LONG, /* a name of more than 255 characters */
@@ -59,14 +59,14 @@ SBAT_API sbat_partition_miss sbat_partition_resolve(const char *root, const char
  * The file the device path's File() nodes name on the partition mounted
  * on root, opened as EDK2 opens it (FatPkg EnhancedFatDxe, through
  * MdePkg DxeServicesLib GetFileBufferByFilePath): nodes holds n_nodes
- * NUL-terminated paths one after another (sbat_load_option.file_nodes),
- * each opened from the one before it, a path starting with '\\' from the
- * root. In a path: names split at '\\' only, runs of '\\' count as one,
- * but a second '\\' right after the leading one ends the path there; "."
- * is skipped, ".." goes up (refused in the root); leading blanks and
+ * NUL-terminated paths one after another, as sbat_load_option_file_nodes
+ * gives them, each opened from the one before it, a path starting with
+ * '\' from the root. In a path: names split at '\' only, runs of '\'
+ * count as one, but a second '\' right after the leading one ends the
+ * path there; "." is skipped, ".." goes up (refused in the root); leading blanks and
  * trailing blanks and dots are cut from a name, which must then be 1 to
  * 255 characters without '/', control characters or " * : < > ? |; a
- * trailing '\\' asks for a directory; the path at most 260 characters as
+ * trailing '\' asks for a directory; the path at most 260 characters as
  * the driver counts them. Names match as EDK2's English collation does
  * (ASCII and Latin-1 letters in any case), or as a short name the mounted
  * file system itself resolves (one with '~'). The file found must be a
