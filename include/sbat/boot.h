@@ -183,6 +183,16 @@ typedef struct sbat_load_option {
 SBAT_API sbat_err sbat_load_option_parse(const uint8_t *buf, size_t len, sbat_load_option *ret, sbat_diag *reterr);
 
 /*
+ * The File() nodes of the Boot#### variable buf[0..len) one by one, as the
+ * firmware opens them (sbat_partition_resolve_uefi), where
+ * sbat_load_option's file_path joins them: *ret_n paths, UTF-8, each ended
+ * by a NUL, one after another in out[0..out_size). Fails as
+ * sbat_load_option_parse does, and with SBAT_E_EFIVAR when they do not fit.
+ */
+SBAT_API sbat_err sbat_load_option_file_nodes(const uint8_t *buf, size_t len, char *out, size_t out_size,
+                                              unsigned *ret_n, sbat_diag *reterr);
+
+/*
  * BootOrder (or BootNext, max 1): buf[0..len) is the 4 attribute bytes and
  * an array of little-endian UINT16. Stores at most max of them in out and
  * their count in *ret_n. SBAT_E_EFIVAR for an odd data length (offset: the

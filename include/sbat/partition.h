@@ -32,6 +32,15 @@ typedef enum sbat_partition_miss {
 	SBAT_PARTITION_UNREADABLE,     /* a directory on the way cannot be read */
 	SBAT_PARTITION_NO_MEMORY,      /* an allocation failed */
 	SBAT_PARTITION_TOO_LONG,       /* the path found is longer than SBAT_PARTITION_PATH_MAX */
+	/* how EDK2's FAT driver fails to open a path (sbat_partition_resolve_uefi) */
+	SBAT_PARTITION_EMPTY_NODE,    /* a File() node with an empty path */
+	SBAT_PARTITION_SLASH,         /* a name with a '/': EDK2 splits only at '\' and refuses '/' in a name */
+	SBAT_PARTITION_BAD_CHAR,      /* a name with a control character or one of " * : < > ? | */
+	SBAT_PARTITION_EMPTY_NAME,    /* nothing is left of a name once blanks and trailing dots are cut ("...") */
+	SBAT_PARTITION_NAME_TOO_LONG, /* a name of more than 255 characters */
+	SBAT_PARTITION_PATH_TOO_LONG, /* a full path of more than 260 characters, as EDK2 counts it */
+	SBAT_PARTITION_ABOVE_ROOT,    /* ".." in the root directory */
+	SBAT_PARTITION_IS_DIRECTORY,  /* the path opens a directory, which the boot manager does not read */
 } sbat_partition_miss;
 
 /*
@@ -45,6 +54,27 @@ typedef enum sbat_partition_miss {
  */
 SBAT_API sbat_partition_miss sbat_partition_resolve(const char *root, const char *path, unsigned flags,
                                                     char **ret_path);
+
+/*
+ * The file the device path's File() nodes name on the partition mounted
+ * on root, opened as EDK2 opens it (FatPkg EnhancedFatDxe, through
+ * MdePkg DxeServicesLib GetFileBufferByFilePath): nodes holds n_nodes
+ * NUL-terminated paths one after another, as sbat_load_option_file_nodes
+ * gives them, each opened from the one before it, a path starting with
+ * '\' from the root. In a path: names split at '\' only, runs of '\'
+ * count as one, but a second '\' right after the leading one ends the
+ * path there; "." is skipped, ".." goes up (refused in the root); leading blanks and
+ * trailing blanks and dots are cut from a name, which must then be 1 to
+ * 255 characters without '/', control characters or " * : < > ? |; a
+ * trailing '\' asks for a directory; the path at most 260 characters as
+ * the driver counts them. Names match as EDK2's English collation does
+ * (ASCII and Latin-1 letters in any case), or as a short name the mounted
+ * file system itself resolves (one with '~'). The file found must be a
+ * regular file: a directory is SBAT_PARTITION_IS_DIRECTORY. Symbolic links
+ * are refused. Returns and fills *ret_path as sbat_partition_resolve.
+ */
+SBAT_API sbat_partition_miss sbat_partition_resolve_uefi(const char *root, const char *nodes, size_t n_nodes,
+                                                         char **ret_path);
 
 /* sbat_partition_list kinds */
 #define SBAT_PARTITION_LIST_FILES 1u  /* regular files */

@@ -156,8 +156,33 @@ parse_hd(const uint8_t *buf, size_t off, size_t n, sbat_load_option *o, sbat_dia
 	return SBAT_OK;
 }
 
+/* Where the File() nodes are kept one by one (sbat_load_option_file_nodes), when they are asked for. */
+typedef struct node_sink {
+	char *out;
+	size_t size, pos;
+	unsigned n;
+} node_sink;
+
+/* The File() node at buf[off..off+n) after those before it in sink. */
 static sbat_err
-parse_file(const uint8_t *buf, size_t off, size_t n, sbat_load_option *o, sbat_diag *d)
+keep_node(const uint8_t *buf, size_t off, size_t n, node_sink *sink, sbat_diag *d)
+{
+	size_t stop;
+	sbat_err r;
+
+	if (sink->pos >= sink->size)
+		return diag_fail_at(d, SBAT_E_EFIVAR, "file path too long", off);
+	sink->out[sink->pos] = '\0';
+	r = ucs2_append(buf, off + DP_NODE_HEADER, off + n, sink->out, sink->size, &sink->pos, &stop, 0, d);
+	if (r != SBAT_OK)
+		return r;
+	sink->pos++;
+	sink->n++;
+	return SBAT_OK;
+}
+
+static sbat_err
+parse_file(const uint8_t *buf, size_t off, size_t n, sbat_load_option *o, node_sink *sink, sbat_diag *d)
 {
 	size_t pos = strlen(o->file_path), stop;
 	sbat_err r;
@@ -172,12 +197,12 @@ parse_file(const uint8_t *buf, size_t off, size_t n, sbat_load_option *o, sbat_d
 	if (r != SBAT_OK)
 		return r;
 	o->has_file = 1;
-	return SBAT_OK;
+	return sink ? keep_node(buf, off, n, sink, d) : SBAT_OK;
 }
 
 /* The device path list buf[start..end): nodes up to the first end node. */
 static sbat_err
-parse_device_path(const uint8_t *buf, size_t start, size_t end, sbat_load_option *o, sbat_diag *d)
+parse_device_path(const uint8_t *buf, size_t start, size_t end, sbat_load_option *o, node_sink *sink, sbat_diag *d)
 {
 	size_t off = start;
 	bview v;
@@ -205,7 +230,7 @@ parse_device_path(const uint8_t *buf, size_t start, size_t end, sbat_load_option
 		if (type == DP_MEDIA && sub == DP_MEDIA_HD)
 			r = parse_hd(buf, off, n, o, d);
 		else if (type == DP_MEDIA && sub == DP_MEDIA_FILE)
-			r = parse_file(buf, off, n, o, d);
+			r = parse_file(buf, off, n, o, sink, d);
 		else if (type == DP_MEDIA && sub != DP_MEDIA_CDROM)
 			o->has_other_media = 1; /* a firmware volume file, a RAM disk, a vendor node ... */
 		else if (type == DP_MESSAGING &&
@@ -217,8 +242,8 @@ parse_device_path(const uint8_t *buf, size_t start, size_t end, sbat_load_option
 	}
 }
 
-sbat_err
-sbat_load_option_parse(const uint8_t *buf, size_t len, sbat_load_option *ret, sbat_diag *reterr)
+static sbat_err
+parse_option(const uint8_t *buf, size_t len, sbat_load_option *ret, node_sink *sink, sbat_diag *reterr)
 {
 	size_t desc_end, list_end, pos = 0;
 	uint16_t list_len;
@@ -248,10 +273,33 @@ sbat_load_option_parse(const uint8_t *buf, size_t len, sbat_load_option *ret, sb
 	if (list_len == 0)
 		return diag_fail_at(reterr, SBAT_E_EFIVAR, "load option without a device path", ATTR + 4);
 	list_end = desc_end + list_len;
-	r = parse_device_path(buf, desc_end, list_end, ret, reterr);
+	r = parse_device_path(buf, desc_end, list_end, ret, sink, reterr);
 	if (r != SBAT_OK)
 		return r;
 	ret->optional_offset = list_end;
 	ret->optional_len = len - list_end;
 	return SBAT_OK;
+}
+
+sbat_err
+sbat_load_option_parse(const uint8_t *buf, size_t len, sbat_load_option *ret, sbat_diag *reterr)
+{
+	return parse_option(buf, len, ret, NULL, reterr);
+}
+
+sbat_err
+sbat_load_option_file_nodes(const uint8_t *buf, size_t len, char *out, size_t out_size, unsigned *ret_n,
+                            sbat_diag *reterr)
+{
+	sbat_load_option o;
+	node_sink sink = { out, out_size, 0, 0 };
+	sbat_err r;
+
+	if (!out || !ret_n)
+		return diag_fail(reterr, SBAT_E_EFIVAR, "no room for the file path");
+	*ret_n = 0;
+	r = parse_option(buf, len, &o, &sink, reterr);
+	if (r == SBAT_OK)
+		*ret_n = sink.n;
+	return r;
 }

@@ -404,7 +404,8 @@ second_stage_text(const cli_next *next, const image *im, int is_fallback, char *
 }
 
 static enum stage_verdict follow_path(walk *w, const char *label, int is_default, const char *esp,
-                                      const char *uefi_path, const uint8_t *opt, size_t opt_len);
+                                      const char *uefi_path, const char *nodes, size_t n_nodes, const uint8_t *opt,
+                                      size_t opt_len);
 
 /*
  * What shim's fallback starts: the entry it makes from a BOOT CSV, now
@@ -440,7 +441,7 @@ follow_fallback(walk *w, const char *label, int is_default, const char *esp, uin
 	}
 	snprintf(sub, sizeof(sub), "%s, fallback's entry", label);
 	w->in_fallback = 1;
-	v = follow_path(w, sub, is_default, esp, e->path, e->args_len ? e->args : NULL, e->args_len);
+	v = follow_path(w, sub, is_default, esp, e->path, NULL, 0, e->args_len ? e->args : NULL, e->args_len);
 	w->in_fallback = 0;
 	free(e);
 	return v;
@@ -522,10 +523,110 @@ judge_shim(walk *w, const char *label, int is_default, const char *file, const c
 	return 0;
 }
 
-/* Judge one path: first stage at uefi_path under esp; returns the worst stage verdict. */
+/* Why there is no file to load at a load option's File() nodes (sbat_partition_resolve_uefi). */
+static const char *
+uefi_miss_text(sbat_partition_miss m)
+{
+	switch (m) {
+	case SBAT_PARTITION_MISSING: return "missing";
+	case SBAT_PARTITION_NOT_DIRECTORY: return "ends in \\, which asks for a directory, but names a file";
+	case SBAT_PARTITION_PARENT_NOT_DIR: return "has a component that is not a directory";
+	case SBAT_PARTITION_IS_DIRECTORY: return "opens a directory, which the firmware does not load";
+	case SBAT_PARTITION_EMPTY_NODE: return "the path has an empty File() node, which EDK2's FAT driver refuses";
+	case SBAT_PARTITION_SLASH:
+		return "the path has a / in a name: EDK2's FAT driver splits paths at \\ only and refuses a / in a name";
+	case SBAT_PARTITION_BAD_CHAR:
+		return "the path has a name with a character EDK2's FAT driver refuses (\" * : < > ? | or a control "
+		       "character)";
+	case SBAT_PARTITION_EMPTY_NAME:
+		return "the path has a name of blanks and dots only, which EDK2's FAT driver refuses";
+	case SBAT_PARTITION_NAME_TOO_LONG:
+		return "the path has a name longer than the 255 characters EDK2's FAT driver takes";
+	case SBAT_PARTITION_PATH_TOO_LONG: return "the path is longer than the 260 characters EDK2's FAT driver takes";
+	case SBAT_PARTITION_ABOVE_ROOT: return "the path goes above the root with .., which EDK2's FAT driver refuses";
+	case SBAT_PARTITION_SYMLINK: return "is a symbolic link";
+	case SBAT_PARTITION_NOT_REGULAR: return "is not a regular file";
+	case SBAT_PARTITION_UNREADABLE: return "its directory cannot be read";
+	case SBAT_PARTITION_TOO_LONG: return "has too long a path";
+	default: return "cannot be looked up: out of memory";
+	}
+}
+
+/* 1 when EDK2 opens nothing at a path whatever the ESP holds, 2 when this ESP holds nothing it opens there, else 0. */
+static int
+uefi_no_start(sbat_partition_miss m)
+{
+	if (m >= SBAT_PARTITION_EMPTY_NODE && m <= SBAT_PARTITION_ABOVE_ROOT)
+		return 1;
+	if (m == SBAT_PARTITION_MISSING || m == SBAT_PARTITION_NOT_DIRECTORY || m == SBAT_PARTITION_PARENT_NOT_DIR ||
+	    m == SBAT_PARTITION_IS_DIRECTORY)
+		return 2;
+	return 0;
+}
+
+/*
+ * The file stage 1 is: a load option's File() nodes opened as EDK2's boot
+ * manager opens them (nodes), else uefi_path as before. *no_start: 1 when
+ * the firmware opens nothing there whatever the ESP holds, 2 when this ESP
+ * holds nothing it opens, else 0 (*why says why the file is not known).
+ */
+static char *
+first_stage_file(const char *esp, const char *uefi_path, const char *nodes, size_t n_nodes, const char **why,
+                 int *no_start)
+{
+	char *out = NULL;
+	const char *last;
+	sbat_partition_miss m;
+
+	if (!nodes) {
+		out = cli_resolve(esp, uefi_path, 0, why);
+		*no_start = !out && strcmp(*why, "missing") == 0 ? 2 : 0;
+		return out;
+	}
+	m = sbat_partition_resolve_uefi(esp, nodes, n_nodes, &out);
+	*why = uefi_miss_text(m);
+	*no_start = uefi_no_start(m);
+	for (last = nodes; n_nodes > 1; n_nodes--)
+		last += strlen(last) + 1;
+	/* a last node ending in '\\' opens a directory or nothing, never a file to load */
+	if (*no_start == 2 && *last && last[strlen(last) - 1] == '\\')
+		*no_start = 1;
+	/* one starting with two ends at the empty name after the first: the root */
+	if (m == SBAT_PARTITION_IS_DIRECTORY && strncmp(last, "\\\\", 2) == 0) {
+		*no_start = 1;
+		*why = "the path opens the root directory: EDK2's FAT driver ends a path at an empty name right after "
+		       "its leading \\";
+	}
+	return out;
+}
+
+/* Stage 1's line when the firmware opens no file there: it goes on to the next option; 0 when it is not known. */
+static int
+no_start_line(walk *w, const char *label, int is_default, const char *esp, const char *uefi_path, const char *reason,
+              int no_start)
+{
+	char why[1024];
+
+	if (no_start == 1) {
+		/* whatever the ESP holds: the path that boots by default is a later one */
+		if (is_default)
+			w->default_taken = 0;
+		snprintf(why, sizeof(why), "skipped: does not start: %s; the firmware goes on to the next option",
+		         reason);
+	} else if (no_start == 2 && !is_default) {
+		snprintf(why, sizeof(why),
+		         "skipped: does not start: %s under %s; the firmware goes on to the next option", reason, esp);
+	} else {
+		return 0;
+	}
+	cli_stage_line(w, label, is_default && no_start != 1, 1, uefi_path, SBAT_VERDICT_SKIPPED, why, NULL);
+	return 1;
+}
+
+/* Judge one path: first stage at uefi_path (or a load option's File() nodes) under esp; the worst stage verdict. */
 static enum stage_verdict
-follow_path(walk *w, const char *label, int is_default, const char *esp, const char *uefi_path, const uint8_t *opt,
-            size_t opt_len)
+follow_path(walk *w, const char *label, int is_default, const char *esp, const char *uefi_path, const char *nodes,
+            size_t n_nodes, const uint8_t *opt, size_t opt_len)
 {
 	char second[SBAT_SHIM_STAGE2_PATH_MAX], why[1024];
 	const char *reason;
@@ -533,16 +634,13 @@ follow_path(walk *w, const char *label, int is_default, const char *esp, const c
 	enum stage_verdict v;
 	cli_next next;
 	image im;
+	int no_start;
 
 	w->n_paths++;
 	memset(&next, 0, sizeof(next));
-	file = cli_resolve(esp, uefi_path, 0, &reason);
-	if (!file && !is_default && strcmp(reason, "missing") == 0) {
-		/* the firmware finds nothing to start there and goes on */
-		snprintf(why, sizeof(why), "skipped: missing under %s; the firmware goes on to the next option", esp);
-		cli_stage_line(w, label, is_default, 1, uefi_path, SBAT_VERDICT_SKIPPED, why, NULL);
+	file = first_stage_file(esp, uefi_path, nodes, n_nodes, &reason, &no_start);
+	if (!file && no_start_line(w, label, is_default, esp, uefi_path, reason, no_start))
 		return STAGE_NOT_GOVERNED;
-	}
 	if (!file) {
 		snprintf(why, sizeof(why), "cannot be followed: %s under %s", reason, esp);
 		cli_stage_line(w, label, is_default, 1, uefi_path, SBAT_VERDICT_UNKNOWN, why, NULL);
@@ -663,15 +761,57 @@ read_option(walk *w, uint16_t num, sbat_load_option *lo, uint8_t **ret_buf)
 }
 
 /*
+ * w->other_esp: a partition the HD() nodes of the options name that
+ * is not --esp's (the first one named when --esp's is not known): a second
+ * file system the firmware's search for a File()-only path may find first.
+ */
+static void
+find_other_esp(walk *w, const uint16_t *order, size_t n_order, const uint16_t *next, size_t n_next)
+{
+	char first[40] = "", path[PATH_MAX + 64];
+	size_t i, len, n = n_order + n_next;
+
+	for (i = 0; i < n && !w->other_esp[0]; i++) {
+		sbat_load_option lo;
+		uint8_t *buf = NULL;
+		sbat_diag d;
+
+		snprintf(path, sizeof(path), "%s/Boot%04X-%s", w->efivarfs,
+		         (unsigned)(i < n_next ? next[i] : order[i - n_next]), CLI_EFI_GLOBAL_GUID);
+		if (sbat_file_read(path, 1u << 16, &buf, &len, &d) == SBAT_OK &&
+		    sbat_load_option_parse(buf, len, &lo, &d) == SBAT_OK && lo.has_hd && lo.signature_type == 2) {
+			const char *mine = esp_guid(w)[0] ? esp_guid(w) : first;
+
+			if (!mine[0])
+				snprintf(first, sizeof(first), "%s", lo.partition_guid);
+			else if (strcmp(mine, lo.partition_guid) != 0)
+				snprintf(w->other_esp, sizeof(w->other_esp), "%s", lo.partition_guid);
+		}
+		free(buf);
+	}
+}
+
+/*
  * The ESP a load option's path is on: --esp, else the mounted partition
  * its HD() names. A whole device (no HD()) says no partition: --esp is
- * taken for it only when it is the option this boot came from.
+ * taken for it only when it is the option this boot came from; a path of
+ * File() nodes alone, looked for on every file system, is taken to be on
+ * --esp when no option names another partition (said once).
  */
 static char *
-option_esp(walk *w, const sbat_load_option *lo, int is_current)
+option_esp(walk *w, const sbat_load_option *lo, int is_current, int file_only)
 {
 	char *mounted = NULL;
 	struct stat a, b;
+
+	if (file_only && w->o->esp && !w->other_esp[0]) {
+		if (!w->o->json && !w->file_only_assumed)
+			printf("  --esp %s: taken as the only file system the firmware searches for options of File() "
+			       "nodes alone (EDK2 looks on each, removable media first)\n",
+			       w->o->esp);
+		w->file_only_assumed = 1;
+		return strdup(w->o->esp);
+	}
 
 	if (lo->has_hd && lo->signature_type == 2)
 		mounted = sbat_partition_mount_of_partuuid(lo->partition_guid);
@@ -698,7 +838,7 @@ option_esp(walk *w, const sbat_load_option *lo, int is_current)
 
 /* Why an option's ESP is not known, as the stage-1 line says it. */
 static void
-no_esp_line(walk *w, const char *label, int is_default, const sbat_load_option *lo, const char *path)
+no_esp_line(walk *w, const char *label, int is_default, const sbat_load_option *lo, const char *path, int file_only)
 {
 	char why[800];
 
@@ -708,6 +848,15 @@ no_esp_line(walk *w, const char *label, int is_default, const sbat_load_option *
 	else if (lo->has_hd)
 		snprintf(why, sizeof(why), "cannot be followed: partition %s is not mounted (give --esp DIR)",
 		         lo->partition_guid[0] ? lo->partition_guid : "(no GUID)");
+	else if (file_only && w->o->esp)
+		snprintf(
+		    why, sizeof(why),
+		    "cannot be followed: the firmware looks for %s on every file system, removable media first, and "
+		    "the options name a partition that --esp is not (%s)",
+		    path, w->other_esp);
+	else if (file_only)
+		snprintf(why, sizeof(why),
+		         "cannot be followed: the firmware looks for %s on every file system (give --esp DIR)", path);
 	else if (w->before_current)
 		snprintf(why, sizeof(why),
 		         "cannot be followed: the firmware starts %s from this device if it holds one; it did not this "
@@ -722,11 +871,42 @@ no_esp_line(walk *w, const char *label, int is_default, const sbat_load_option *
 	cli_stage_line(w, label, is_default, 1, path, SBAT_VERDICT_UNKNOWN, why, NULL);
 }
 
+/*
+ * An option of a file on a partition, or of a device or partition without
+ * File() (the firmware's removable-media path on it): followed on its ESP,
+ * its File() nodes opened as the firmware opens them. A File() path alone
+ * is a file system's, not a device's (EDK2's BmExpandFileDevicePath).
+ */
+static void
+follow_file_option(walk *w, const char *label, const sbat_load_option *lo, const uint8_t *buf, int is_current)
+{
+	char nodes[2 * SBAT_LOAD_OPTION_TEXT_MAX], *esp;
+	const char *path = lo->has_file ? lo->file_path : removable_name();
+	unsigned n = 0;
+	int is_default, file_only;
+	sbat_diag d;
+
+	if (!lo->has_file || sbat_load_option_file_nodes(buf, lo->optional_offset + lo->optional_len, nodes,
+	                                                 sizeof(nodes), &n, &d) != SBAT_OK)
+		n = 0;
+	file_only = n && !lo->has_hd && lo->n_nodes == n;
+	esp = option_esp(w, lo, is_current, file_only);
+	/* a device ahead of the one this boot came from had nothing to start */
+	is_default = take_default(w, esp || !w->before_current || lo->has_file);
+	if (!esp)
+		no_esp_line(w, label, is_default, lo, path, file_only);
+	else
+		count_verdict(w,
+		              follow_path(w, label, is_default, esp, path, n ? nodes : NULL, n,
+		                          buf + lo->optional_offset, lo->optional_len),
+		              is_default);
+	free(esp);
+}
+
 static void
 follow_option(walk *w, uint16_t num, int is_boot_next)
 {
-	char label[SBAT_LOAD_OPTION_TEXT_MAX + 48], *esp;
-	const char *path;
+	char label[SBAT_LOAD_OPTION_TEXT_MAX + 48];
 	int is_default = 0, is_current = w->has_current && w->current == num;
 	sbat_load_option lo;
 	uint8_t *buf;
@@ -750,18 +930,7 @@ follow_option(walk *w, uint16_t num, int is_boot_next)
 		               "not governed by SBAT: not a file on a disk (network boot or a firmware application)",
 		               NULL);
 	} else {
-		/* a device or partition without File(): the firmware's removable-media path on it */
-		path = lo.has_file ? lo.file_path : removable_name();
-		esp = option_esp(w, &lo, is_current);
-		/* a device ahead of the one this boot came from had nothing to start */
-		is_default = take_default(w, esp || !w->before_current || lo.has_file);
-		if (!esp)
-			no_esp_line(w, label, is_default, &lo, path);
-		else
-			count_verdict(
-			    w, follow_path(w, label, is_default, esp, path, buf + lo.optional_offset, lo.optional_len),
-			    is_default);
-		free(esp);
+		follow_file_option(w, label, &lo, buf, is_current);
 	}
 	free(buf);
 }
@@ -817,6 +986,7 @@ walk_all(walk *w)
 		;
 	/* BootCurrent in BootOrder: the options ahead of it had nothing to start this boot (or were passed over) */
 	w->before_current = w->has_current && i < n_order;
+	find_other_esp(w, order, n_order, next_num, n_next);
 	if (o->json)
 		fputs("{\n  \"schema\": 1,\n  \"mode\": \"boot-paths\",\n  \"stages\": [\n", stdout);
 	if (!n_next && !n_order)
@@ -840,9 +1010,10 @@ walk_all(walk *w)
 	if (o->esp) {
 		int is_default = !w->default_taken;
 
-		count_verdict(w,
-		              follow_path(w, "removable media fallback", is_default, o->esp, removable_name(), NULL, 0),
-		              is_default);
+		count_verdict(
+		    w,
+		    follow_path(w, "removable media fallback", is_default, o->esp, removable_name(), NULL, 0, NULL, 0),
+		    is_default);
 	}
 	return walk_status(w);
 }

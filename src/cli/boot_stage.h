@@ -30,8 +30,9 @@ typedef struct walk {
 	int default_refused, other_refused;
 	int other_entry;   /* the stage-3 line printed is not the menu's default entry */
 	char esp_guid[40]; /* --esp's partition GUID, "" when not known */
-	int esp_guid_done, esp_assumed;
-	int in_fallback; /* following the entry shim's fallback made */
+	int esp_guid_done, esp_assumed, file_only_assumed;
+	char other_esp[40]; /* a partition an option's HD() names that --esp is not (or a second one), "" when none */
+	int in_fallback;    /* following the entry shim's fallback made */
 	int n_paths;
 	int default_taken; /* the path that boots when nobody touches the keyboard is known */
 	int has_current;   /* BootCurrent is set: the option this boot came from */

@@ -290,6 +290,14 @@ sbat_partition_miss_name(sbat_partition_miss m)
 		"unreadable",
 		"no-memory",
 		"too-long",
+		"empty-node",
+		"slash",
+		"bad-character",
+		"empty-name",
+		"name-too-long",
+		"path-too-long",
+		"above-root",
+		"is-directory",
 	};
 
 	return (unsigned)m < sizeof(names) / sizeof(names[0]) ? names[m] : "unknown";

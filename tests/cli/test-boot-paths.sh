@@ -234,8 +234,9 @@ printf '\0\0\0\0\0' >"$ESP/EFI/debian/notashim.efi"
 bootvar "$EV" 0004 1 loop '\EFI\debian\..\debian\shimx64.efi'
 order "$EV" BootOrder 0004 0001
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
-expect "a path with a .. component is not followed" \
-	'has_line "Boot0004 loop [default]: stage 1 \\EFI\\debian\\..\\debian\\shimx64.efi: cannot be followed: has a . or .. component under $ESP" && [ "$RC" -eq 8 ]'
+expect "a Boot#### path with a .. component opens as EDK2 opens it (.. goes up); the second stage shim names from it is not followed" \
+	'has_line "Boot0004 loop [default]: stage 1 \\EFI\\debian\\..\\debian\\shimx64.efi: boots: shim, next boot enforces SbatLevel 2025021800" &&
+	 has_line "Boot0004 loop [default]: stage 2 \\EFI\\debian\\..\\debian\\grubx64.efi: cannot be followed: has a . or .. component under $ESP" && [ "$RC" -eq 8 ]'
 
 # ------------------------------------------------------------ JSON
 

@@ -551,6 +551,9 @@ test_load_option_split_path(void **state)
 	opt_buf o;
 	size_t s = start_option(&o, 0, "x");
 	sbat_load_option lo;
+	char nodes[64];
+	unsigned n;
+	sbat_diag d;
 
 	(void)state;
 	put_hd(&o);
@@ -561,6 +564,42 @@ test_load_option_split_path(void **state)
 	lo = parse_option_ok(&o);
 	assert_string_equal(lo.file_path, "\\EFI\\BOOT\\BOOTX64.EFI");
 	assert_int_equal(lo.attributes & SBAT_LOAD_OPTION_ACTIVE, 0);
+	/* and node by node, as the firmware opens them */
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(sbat_load_option_file_nodes(o.b, o.n, nodes, sizeof(nodes), &n, &d), SBAT_OK);
+	assert_int_equal(n, 2);
+	assert_string_equal(nodes, "\\EFI\\BOOT");
+	assert_string_equal(nodes + strlen(nodes) + 1, "BOOTX64.EFI");
+	/* too small a buffer for them */
+	assert_int_equal(sbat_load_option_file_nodes(o.b, o.n, nodes, 12, &n, &d), SBAT_E_EFIVAR);
+}
+
+/* File() nodes one by one, as stored: an empty one is kept (EDK2's FAT driver refuses it), a / too. */
+static void
+test_load_option_file_nodes(void **state)
+{
+	opt_buf o;
+	size_t s = start_option(&o, 1, "x");
+	char nodes[64];
+	unsigned n = 99;
+	sbat_diag d;
+
+	(void)state;
+	put_file(&o, "\\EFI");
+	put_file(&o, "");
+	put_file(&o, "/a/b.efi");
+	put_end(&o);
+	finish(&o, s, o.n);
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(sbat_load_option_file_nodes(o.b, o.n, nodes, sizeof(nodes), &n, &d), SBAT_OK);
+	assert_int_equal(n, 3);
+	assert_string_equal(nodes, "\\EFI");
+	assert_string_equal(nodes + 5, "");
+	assert_string_equal(nodes + 6, "/a/b.efi");
+	/* a malformed option gives none */
+	o.n = 8;
+	assert_int_equal(sbat_load_option_file_nodes(o.b, o.n, nodes, sizeof(nodes), &n, &d), SBAT_E_EFIVAR);
+	assert_int_equal(n, 0);
 }
 
 /* A firmware application in a firmware volume (UEFI shell, setup): other media, no file on a disk. */
@@ -741,6 +780,7 @@ main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_load_option_shim_entry),
 		cmocka_unit_test(test_load_option_split_path),
+		cmocka_unit_test(test_load_option_file_nodes),
 		cmocka_unit_test(test_load_option_firmware_volume),
 		cmocka_unit_test(test_load_option_malformed),
 		cmocka_unit_test(test_load_option_every_truncation),

@@ -48,6 +48,7 @@ setup(void **state)
 	make("EFI/debian", 1);
 	make("EFI/debian/shimx64.efi", 0);
 	make("EFI/debian/grub.cfg", 0);
+	make("EFI/debian/caf\xc3\xa9.efi", 0);
 	snprintf(p, sizeof(p), "%s/EFI/debian/link.efi", root);
 	assert_int_equal(symlink("shimx64.efi", p), 0);
 	snprintf(p, sizeof(p), "%s/EFI/linkdir", root);
@@ -112,12 +113,121 @@ test_resolve_table(void **state)
 	}
 }
 
+/* One row per rule of EDK2's FAT driver and boot manager (sbat_partition_resolve_uefi). */
+typedef struct ucase {
+	const char *nodes; /* n NUL-terminated File() paths, one after another */
+	size_t n;
+	sbat_partition_miss miss;
+	const char *found;
+} ucase;
+
+static const ucase ucases[] = {
+	/* FatLocateOFile: a leading '\\' starts at the root; without one the root is where the volume opens */
+	{ "\\EFI\\debian\\shimx64.efi", 1, SBAT_PARTITION_FOUND, "/EFI/debian/shimx64.efi" },
+	{ "EFI\\debian\\shimx64.efi", 1, SBAT_PARTITION_FOUND, "/EFI/debian/shimx64.efi" },
+	/* FatSearchODir + EngStriColl: ASCII and Latin-1 letters in any case */
+	{ "\\efi\\DEBIAN\\SHIMX64.EFI", 1, SBAT_PARTITION_FOUND, "/EFI/debian/shimx64.efi" },
+	{ "\\EFI\\DEBIAN\\CAF\xc3\x89.EFI", 1, SBAT_PARTITION_FOUND, "/EFI/debian/caf\xc3\xa9.efi" },
+	/* FatGetNextNameComponent splits at '\\' only; FatFileNameIsValid refuses '/' */
+	{ "/EFI/debian/shimx64.efi", 1, SBAT_PARTITION_SLASH, NULL },
+	{ "\\EFI\\debian/shimx64.efi", 1, SBAT_PARTITION_SLASH, NULL },
+	/* runs of '\\' after a name are one; an empty name right after the leading '\\' ends the path: the root */
+	{ "\\EFI\\\\debian\\\\\\shimx64.efi", 1, SBAT_PARTITION_FOUND, "/EFI/debian/shimx64.efi" },
+	{ "\\\\EFI\\debian\\shimx64.efi", 1, SBAT_PARTITION_IS_DIRECTORY, NULL },
+	/* a trailing '\\' asks for a directory */
+	{ "\\EFI\\debian\\shimx64.efi\\", 1, SBAT_PARTITION_NOT_DIRECTORY, NULL },
+	{ "\\EFI\\debian\\", 1, SBAT_PARTITION_IS_DIRECTORY, NULL },
+	/* "." is skipped, ".." goes up (from a file too), and is refused in the root */
+	{ "\\EFI\\.\\debian\\shimx64.efi\\.", 1, SBAT_PARTITION_FOUND, "/EFI/debian/shimx64.efi" },
+	{ "\\EFI\\..\\EFI\\debian\\shimx64.efi", 1, SBAT_PARTITION_FOUND, "/EFI/debian/shimx64.efi" },
+	{ "\\EFI\\debian\\shimx64.efi\\..\\grub.cfg", 1, SBAT_PARTITION_FOUND, "/EFI/debian/grub.cfg" },
+	{ "\\..\\EFI\\debian\\shimx64.efi", 1, SBAT_PARTITION_ABOVE_ROOT, NULL },
+	/* FatFileNameIsValid: leading blanks, trailing blanks and dots cut; nothing left; forbidden characters */
+	{ "\\EFI\\ debian\\shimx64.efi. .", 1, SBAT_PARTITION_FOUND, "/EFI/debian/shimx64.efi" },
+	{ "\\EFI\\...\\shimx64.efi", 1, SBAT_PARTITION_EMPTY_NAME, NULL },
+	{ "\\EFI\\deb:ian\\shimx64.efi", 1, SBAT_PARTITION_BAD_CHAR, NULL },
+	{ "\\EFI\\debian\\shim*.efi", 1, SBAT_PARTITION_BAD_CHAR, NULL },
+	/* FatLocateOFile: an empty path; a name below a file; a name not there */
+	{ "", 1, SBAT_PARTITION_EMPTY_NODE, NULL },
+	{ "\\EFI\\debian\\grub.cfg\\x", 1, SBAT_PARTITION_PARENT_NOT_DIR, NULL },
+	{ "\\EFI\\fedora\\shimx64.efi", 1, SBAT_PARTITION_MISSING, NULL },
+	/* GetFileBufferByFilePath: a directory is not read; each node opens from the one before */
+	{ "\\EFI\\debian", 1, SBAT_PARTITION_IS_DIRECTORY, NULL },
+	{ "\\EFI\\debian\0shimx64.efi", 2, SBAT_PARTITION_FOUND, "/EFI/debian/shimx64.efi" },
+	{ "\\EFI\0debian\\\0shimx64.efi", 3, SBAT_PARTITION_FOUND, "/EFI/debian/shimx64.efi" },
+	{ "\\EFI\\debian\0\\shimx64.efi", 2, SBAT_PARTITION_MISSING, NULL },
+	{ "\\EFI\\debian\\shimx64.efi\0grub.cfg", 2, SBAT_PARTITION_PARENT_NOT_DIR, NULL },
+	{ "\\EFI\\debian\0", 2, SBAT_PARTITION_EMPTY_NODE, NULL },
+	/* what a FAT file system has not: links */
+	{ "\\EFI\\debian\\link.efi", 1, SBAT_PARTITION_SYMLINK, NULL },
+	{ "\\EFI\\linkdir\\shimx64.efi", 1, SBAT_PARTITION_SYMLINK, NULL },
+};
+
+static void
+check_uefi(const char *nodes, size_t n, sbat_partition_miss want, const char *found)
+{
+	char *out = (char *)1;
+	sbat_partition_miss m = sbat_partition_resolve_uefi(root, nodes, n, &out);
+
+	print_message("# %s (%zu nodes): %s\n", nodes, n, sbat_partition_miss_name(m));
+	assert_int_equal(m, want);
+	if (found) {
+		assert_non_null(out);
+		assert_memory_equal(out, root, strlen(root));
+		assert_string_equal(out + strlen(root), found);
+	} else {
+		assert_null(out);
+	}
+	free(out);
+}
+
+static void
+test_uefi_table(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ucases) / sizeof(ucases[0]); i++)
+		check_uefi(ucases[i].nodes, ucases[i].n, ucases[i].miss, ucases[i].found);
+}
+
+/* FatFileNameIsValid: at most 255 characters a name; FatLocateOFile: at most 260 the path, "X:" and NUL counted. */
+static void
+test_uefi_lengths(void **state)
+{
+	char p[600];
+
+	(void)state;
+	memset(p, 0, sizeof(p));
+	p[0] = '\\';
+	memset(p + 1, 'a', 256);
+	check_uefi(p, 1, SBAT_PARTITION_NAME_TOO_LONG, NULL);
+	p[256] = '\0'; /* 255: a valid name, not there */
+	check_uefi(p, 1, SBAT_PARTITION_MISSING, NULL);
+	memcpy(p, "\\EFI\\", 5);
+	memset(p + 5, 'a', 252); /* 2 + 1 + 256 + 1 = 260 */
+	p[257] = '\0';
+	check_uefi(p, 1, SBAT_PARTITION_MISSING, NULL);
+	p[257] = 'a';
+	p[258] = '\0';
+	check_uefi(p, 1, SBAT_PARTITION_PATH_TOO_LONG, NULL);
+	/* the directory a node opens from counts: "\\EFI" then 253 more */
+	memcpy(p, "\\EFI\0", 5);
+	memset(p + 5, 'a', 253);
+	p[258] = '\0';
+	check_uefi(p, 2, SBAT_PARTITION_PATH_TOO_LONG, NULL);
+	p[257] = '\0';
+	check_uefi(p, 2, SBAT_PARTITION_MISSING, NULL);
+}
+
 static void
 test_miss_names(void **state)
 {
 	(void)state;
 	assert_string_equal(sbat_partition_miss_name(SBAT_PARTITION_SYMLINK), "symlink");
 	assert_string_equal(sbat_partition_miss_name(SBAT_PARTITION_TOO_LONG), "too-long");
+	assert_string_equal(sbat_partition_miss_name(SBAT_PARTITION_SLASH), "slash");
+	assert_string_equal(sbat_partition_miss_name(SBAT_PARTITION_IS_DIRECTORY), "is-directory");
 	assert_string_equal(sbat_partition_miss_name((sbat_partition_miss)99), "unknown");
 }
 
@@ -126,6 +236,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_resolve_table),
+		cmocka_unit_test(test_uefi_table),
+		cmocka_unit_test(test_uefi_lengths),
 		cmocka_unit_test(test_miss_names),
 	};
 
