@@ -9,6 +9,9 @@
 #   grub      shim -> the Debian-signed GRUB 2.14 (unstable) -> the
 #             Debian-signed kernel, from a grub.cfg on the ESP
 #   sdboot    shim -> systemd-boot 262 (unstable) -> the kernel
+#   bootnext  Boot0101 (GRUB) first in BootOrder, BootNext = Boot0102
+#             (systemd-boot 262 in another directory): the firmware boots
+#             Boot0102 once
 #
 # SBAT_VM_PATHS_CASES picks cases (default: all). TAP. Skips (the plan
 # 1..0 # SKIP, exit 0) when qemu, OVMF, sbsigntool, a kernel, shim or the
@@ -26,7 +29,7 @@ skip_or_fail() {
 	skip_all "$1"
 }
 
-CASES=" ${SBAT_VM_PATHS_CASES:-grub sdboot} "
+CASES=" ${SBAT_VM_PATHS_CASES:-grub sdboot bootnext} "
 W="${SBAT_VM_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/sbat-vm.XXXXXX")}"
 mkdir -p "$W"
 SB_CODE=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
@@ -236,6 +239,70 @@ if on sdboot; then
 	check "systemd-boot: LoaderInfo says systemd-boot 262 ($info)" grep -q '^systemd-boot 262' <<<"$info"
 	check "systemd-boot: ... stage 3 is its default entry vm.conf, loader systemd-boot, rule loadimage-hook" \
 		test "$(field sdboot "Boot$cur" 3 loader) $(field sdboot "Boot$cur" 3 menu_entry) $(field sdboot "Boot$cur" 3 rule)" = "systemd-boot entry vm.conf loadimage-hook"
+fi
+
+# ------------------------------------------------ BootNext
+# Boot0101 (shim -> GRUB 2.14 in \EFI\debian) first in BootOrder, Boot0102
+# (shim -> systemd-boot 262 in \EFI\sdboot) second, BootNext = Boot0102: the
+# firmware takes BootNext once and deletes it. After the boot the guest sees
+# BootCurrent = Boot0102 and no BootNext, so sbat-add in the guest must mark
+# Boot0102 as what booted and BootOrder's first, Boot0101, as the next boot's
+# default: that is the truth of the next boot. What it would have predicted
+# before this one is checked on the host: the guest's variables with BootNext
+# put back and BootCurrent taken away, as they were when the firmware started.
+if on bootnext; then
+	E="$W/esp-bootnext"
+	esp_base "$E"
+	mkdir -p "$E/EFI/debian" "$E/EFI/sdboot"
+	cp "$W/signed/shimx64.efi" "$E/EFI/debian/shimx64.efi"
+	cp "$GRUB" "$E/EFI/debian/grubx64.efi"
+	grub_cfg "$E/EFI/debian/grub.cfg" debian
+	cp "$W/signed/shimx64.efi" "$E/EFI/sdboot/shimx64.efi"
+	sdboot_dir "$E" EFI/sdboot sdboot
+	cp "$SB_VARS" "$W/vars-bootnext.fd"
+	set_ok=1
+	python3 "$HERE/load-option.py" option "$W/Boot0101.bin" debian '\EFI\debian\shimx64.efi' &&
+		python3 "$HERE/load-option.py" option "$W/Boot0102.bin" sdboot '\EFI\sdboot\shimx64.efi' &&
+		python3 "$HERE/load-option.py" numbers "$W/BootOrder.bin" 0101 0102 &&
+		python3 "$HERE/load-option.py" numbers "$W/BootNext.bin" 0102 || set_ok=0
+	for v in Boot0101 Boot0102 BootOrder BootNext; do
+		python3 "$HERE/../integration/ovmf-setvar.py" "$W/vars-bootnext.fd" "$v" "$EFI_GLOBAL" 0x7 "$W/$v.bin" \
+			>>"$W/setvar.log" 2>&1 || set_ok=0
+	done
+	check "BootNext: Boot0101, Boot0102, BootOrder 0101,0102 and BootNext 0102 put into the varstore" test "$set_ok" = 1
+	sb_boot bootnext "$E" "$W/vars-bootnext.fd"
+	common_checks bootnext BootNext
+	cur=$(gnum bootnext BootCurrent)
+	check "BootNext: the firmware booted BootNext: BootCurrent is Boot0102 (Boot$cur)" test "$cur" = 0102
+	check "BootNext: ... through systemd-boot 262 in \\EFI\\sdboot (sbatvm.cfg=sdboot on the kernel's command line)" \
+		grep -q 'sbatvm.cfg=sdboot' "$W/bootnext.txt"
+	check "BootNext: ... and consumed it: the guest sees no BootNext" test -z "$(gvar bootnext BootNext)"
+	check "BootNext: ... BootOrder is still 0101, 0102 first ($(gvar bootnext BootOrder | cut -c9-16))" \
+		test "$(gvar bootnext BootOrder | cut -c9-16)" = 01010201
+	v=$(verdicts bootnext Boot0102)
+	check "BootNext: in the guest, the path that booted (Boot0102) is predicted to boot at each stage ($v)" \
+		test "$v" = "boots boots boots"
+	check "BootNext: ... its stages are shim, \\EFI\\sdboot\\grubx64.efi (systemd-boot) and its entry vm.conf" \
+		test "$(field bootnext Boot0102 2 file) $(field bootnext Boot0102 3 loader)" = '\EFI\sdboot\grubx64.efi systemd-boot'
+	check "BootNext: ... and it is not the next boot's default (BootNext is gone)" \
+		test "$(field bootnext Boot0102 1 default)" = False
+	v=$(verdicts bootnext Boot0101)
+	check "BootNext: in the guest, the next boot's default is BootOrder's first, Boot0101 (GRUB), and it boots ($v)" \
+		test "$(field bootnext Boot0101 1 default) $v" = "True boots boots boots"
+	# before the boot: BootNext 0102, no BootCurrent
+	vm_efivarfs "$W/bootnext.txt" "$W/efivarfs-bootnext"
+	rm -f "$W/efivarfs-bootnext/BootCurrent-$EFI_GLOBAL"
+	printf '\007\000\000\000\002\001' >"$W/efivarfs-bootnext/BootNext-$EFI_GLOBAL"
+	SBAT_ADD_HISTORY="${SBAT_SRC:-$HERE/../..}/data/sbat-level-history.txt" SBAT_ADD_EFIVARFS="$W/efivarfs-bootnext" \
+		"$SBAT_ADD" --check-level next --esp "$E" --json >"$W/bootnext-before.json" 2>"$W/bootnext-before.err"
+	vm_log "BootNext: host, the variables as the firmware found them (exit $?):"
+	python3 -c 'import json, sys
+for s in json.load(open(sys.argv[1]))["stages"]:
+    print("#  ", s["entry"], "[default]" if s["default"] else "", s["stage"], s["file"], s["verdict"])' "$W/bootnext-before.json"
+	v=$(verdicts bootnext-before Boot0102)
+	check "BootNext: before the boot, sbat-add predicts the firmware's choice: Boot0102 (BootNext) is the default path and boots ($v)" \
+		test "$(field bootnext-before Boot0102 1 default) $v" = "True boots boots boots"
+	check "BootNext: ... and BootOrder's Boot0101 is not the default" test "$(field bootnext-before Boot0101 1 default)" = False
 fi
 
 tap_finish
