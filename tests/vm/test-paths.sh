@@ -12,8 +12,11 @@
 #   bootnext  Boot0101 (GRUB) first in BootOrder, BootNext = Boot0102
 #             (systemd-boot 262 in another directory): the firmware boots
 #             Boot0102 once
+#   fallback  only \EFI\BOOT\BOOTX64.EFI (shim), fbx64.efi and
+#             \EFI\debian\BOOTX64.CSV, no Boot#### for \EFI\debian: shim's
+#             fallback makes the entry and starts it
 #
-# SBAT_VM_PATHS_CASES picks cases (default: all). TAP. Skips (the plan
+# SBAT_VM_PATHS_CASES picks cases (default: all four). TAP. Skips (the plan
 # 1..0 # SKIP, exit 0) when qemu, OVMF, sbsigntool, a kernel, shim or the
 # unstable packages are missing, unless CI=true.
 set -u
@@ -29,7 +32,7 @@ skip_or_fail() {
 	skip_all "$1"
 }
 
-CASES=" ${SBAT_VM_PATHS_CASES:-grub sdboot bootnext} "
+CASES=" ${SBAT_VM_PATHS_CASES:-grub sdboot bootnext fallback} "
 W="${SBAT_VM_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/sbat-vm.XXXXXX")}"
 mkdir -p "$W"
 SB_CODE=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
@@ -41,7 +44,7 @@ vm_missing && skip_or_fail "$VM_WHY"
 for f in "$SB_CODE" "$SB_VARS" "$SB_KEY" "$SB_CERT"; do
 	[ -f "$f" ] || skip_or_fail "no $f (apt-get install ovmf)"
 done
-for c in sbsign openssl python3; do
+for c in sbsign openssl python3 iconv; do
 	command -v "$c" >/dev/null 2>&1 || skip_or_fail "no $c"
 done
 vm_kernel || skip_or_fail "$VM_WHY"
@@ -305,4 +308,50 @@ for s in json.load(open(sys.argv[1]))["stages"]:
 	check "BootNext: ... and BootOrder's Boot0101 is not the default" test "$(field bootnext-before Boot0101 1 default)" = False
 fi
 
+# ------------------------------------------------ shim's fallback
+# \EFI\BOOT\BOOTX64.EFI (shim) and \EFI\BOOT\fbx64.efi, \EFI\debian holding
+# shim, GRUB 2.14, grub.cfg and BOOTX64.CSV; no Boot#### names \EFI\debian.
+# shim started from the removable-media path starts fbx64.efi, which makes a
+# Boot#### from the CSV, puts it first in BootOrder and, with no TPM, starts
+# it at once with LoadImage/StartImage (fallback.c try_start_first_option):
+# the firmware did not start that option, so BootCurrent stays the option
+# the firmware booted (the disk's).
+if on fallback; then
+	E="$W/esp-fallback"
+	esp_base "$E"
+	mkdir -p "$E/EFI/BOOT" "$E/EFI/debian"
+	cp "$W/signed/shimx64.efi" "$E/EFI/BOOT/BOOTX64.EFI"
+	cp "$W/signed/fbx64.efi" "$E/EFI/BOOT/fbx64.efi"
+	cp "$W/signed/shimx64.efi" "$E/EFI/debian/shimx64.efi"
+	cp "$GRUB" "$E/EFI/debian/grubx64.efi"
+	grub_cfg "$E/EFI/debian/grub.cfg" fallback
+	# UCS-2 with a byte order mark, as Debian's shim package installs it
+	printf '\377\376' >"$E/EFI/debian/BOOTX64.CSV"
+	printf 'shimx64.efi,debian,,This is the boot entry for debian\n' | iconv -f UTF-8 -t UTF-16LE >>"$E/EFI/debian/BOOTX64.CSV"
+	cp "$SB_VARS" "$W/vars-fallback.fd"
+	sb_boot fallback "$E" "$W/vars-fallback.fd"
+	common_checks fallback fallback
+	cur=$(gnum fallback BootCurrent)
+	check "fallback: the kernel came through the new entry's GRUB (sbatvm.cfg=fallback)" grep -q 'sbatvm.cfg=fallback' "$W/fallback.txt"
+	made=$(python3 -c 'import json, sys
+for s in json.load(open(sys.argv[1]))["stages"]:
+    if s["stage"] == 1 and s["file"] == "\\EFI\\debian\\shimx64.efi" and s["entry"].startswith("Boot"):
+        print(s["entry"].split()[0][4:])
+        break' "$W/fallback.json")
+	check "fallback: fbx64.efi made a Boot#### for \\EFI\\debian\\shimx64.efi (Boot${made:-none})" test -n "$made"
+	order=$(gvar fallback BootOrder | cut -c9-12 | sed -E 's/(..)(..)/\2\1/' | tr a-f A-F)
+	check "fallback: ... first in BootOrder (BootOrder starts with $order)" test -n "$made" -a "$order" = "$made"
+	check "fallback: BootCurrent (Boot$cur) is the option the firmware started, not the one fallback made and started itself" \
+		test -n "$made" -a "$cur" != "$made"
+	v=$(verdicts fallback "Boot$cur")
+	check "fallback: the path that booted (Boot$cur) is predicted to boot at each stage ($v)" \
+		grep -qxE 'boots( boots)+' <<<"$v"
+	check "fallback: ... its stage 2 is shim's fallback, \\EFI\\BOOT\\fbx64.efi ($(field fallback "Boot$cur" 2 file))" \
+		test "$(field fallback "Boot$cur" 2 file)" = '\EFI\BOOT\fbx64.efi'
+	v=$(verdicts fallback "Boot${made:-none}")
+	check "fallback: the entry fallback made is the next boot's default and boots at each stage ($v)" \
+		test "$(field fallback "Boot${made:-none}" 1 default) $v" = "True boots boots boots"
+	check "fallback: ... through \\EFI\\debian\\grubx64.efi and /EFI/debian/grub.cfg" \
+		test "$(field fallback "Boot${made:-none}" 2 file) $(field fallback "Boot${made:-none}" 3 config | sed 's/:[0-9]*$//; s|^.*/EFI/|/EFI/|')" = '\EFI\debian\grubx64.efi /EFI/debian/grub.cfg'
+fi
 tap_finish
