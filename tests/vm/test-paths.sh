@@ -338,7 +338,7 @@ for s in json.load(open(sys.argv[1]))["stages"]:
     if s["stage"] == 1 and s["file"] == "\\EFI\\debian\\shimx64.efi" and s["entry"].startswith("Boot"):
         print(s["entry"].split()[0][4:])
         break' "$W/fallback.json")
-	check "fallback: fbx64.efi made a Boot#### for \\EFI\\debian\\shimx64.efi (Boot${made:-none})" test -n "$made"
+	check "fallback: fbx64.efi made a boot entry for \\EFI\\debian\\shimx64.efi (Boot${made:-none})" test -n "$made"
 	order=$(gvar fallback BootOrder | cut -c9-12 | sed -E 's/(..)(..)/\2\1/' | tr a-f A-F)
 	check "fallback: ... first in BootOrder (BootOrder starts with $order)" test -n "$made" -a "$order" = "$made"
 	check "fallback: BootCurrent (Boot$cur) is the option the firmware started, not the one fallback made and started itself" \
