@@ -5,7 +5,8 @@
 
 usage: ovmf-setvar.py VARS.fd NAME GUID ATTRIBUTES DATAFILE
 
-Used by run.sh to preset shim's SbatLevel (NV|BS) before booting, since no
+Used by run.sh to preset shim's SbatLevel (NV|BS) before booting, and by
+../vm/test-paths.sh for Boot####, BootOrder and BootNext, since no
 firmware-variable tool ships in Debian 12. It walks the authenticated
 variable store that follows the firmware-volume header, refuses if NAME/GUID
 already exists, and appends one VAR_ADDED record in the free (0xFF) space.

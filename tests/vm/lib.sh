@@ -332,3 +332,60 @@ vm_efivarfs() {
 		printf '%s' "$hex" | sed 's/../\\x&/g' | xargs -0 printf -- >"$2/$name"
 	done
 }
+
+# vm_sid PKG: unpack the newest PKG (amd64 or all) of Debian unstable (sid)
+# into $VM_CACHE/sid/extract/PKG_VERSION and set VM_SID_DIR to it; fetched
+# with apt-get download through a private apt configuration in
+# $VM_CACHE/sid/apt (the system's apt setup is not touched), like the trixie
+# packages of tests/integration/fetch-corpus.sh. Once a version is unpacked it
+# is used without asking the network again (SBAT_VM_SID_REFRESH=1 asks).
+vm_sid() {
+	local pkg="$1" s="$VM_CACHE/sid" ver deb d
+	local -a apt=(-o Dir::Etc::sourcelist="$s/apt/sources.list" -o Dir::Etc::sourceparts="$s/apt/sources.list.d"
+		-o Dir::Etc::preferences="$s/apt/preferences" -o Dir::Etc::preferencesparts="$s/apt/preferences.d"
+		-o Dir::State::Lists="$s/apt/lists" -o Dir::State::status="$s/apt/status"
+		-o Dir::Cache="$s/apt/cache" -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=
+		-o APT::Architecture=amd64 -o APT::Architectures=amd64)
+	VM_SID_DIR=$(ls -d "$s/extract/${pkg}"_[0-9]*/.extracted 2>/dev/null | sort -V | tail -n 1)
+	if [ -n "$VM_SID_DIR" ] && [ "${SBAT_VM_SID_REFRESH:-0}" != 1 ]; then
+		VM_SID_DIR=${VM_SID_DIR%/.extracted}
+		return 0
+	fi
+	VM_SID_DIR=""
+	command -v apt-get >/dev/null 2>&1 && command -v dpkg-deb >/dev/null 2>&1 || {
+		VM_WHY="no apt-get/dpkg-deb to fetch $pkg from Debian unstable"
+		return 1
+	}
+	mkdir -p "$s/apt/sources.list.d" "$s/apt/preferences.d" "$s/apt/lists/partial" \
+		"$s/apt/cache/archives/partial" "$s/debs" "$s/extract"
+	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian sid main\n' \
+		>"$s/apt/sources.list"
+	: >>"$s/apt/status"
+	: >>"$s/apt/preferences"
+	if [ ! -e "$s/apt/lists/.updated" ] || [ "${SBAT_VM_SID_REFRESH:-0}" = 1 ]; then
+		apt-get "${apt[@]}" update -qq >"$s/apt/update.log" 2>&1 && touch "$s/apt/lists/.updated"
+	fi
+	ver=$(apt-cache "${apt[@]}" policy "$pkg" 2>/dev/null | awk '/Candidate:/ { print $2; exit }' | sed 's/(none)//')
+	[ -n "$ver" ] || {
+		VM_WHY="no candidate for $pkg in Debian unstable (apt-get update failed? see $s/apt/update.log)"
+		return 1
+	}
+	deb=$(ls "$s/debs/${pkg}_${ver//:/%3a}"_*.deb 2>/dev/null | head -n 1)
+	if [ -z "$deb" ]; then
+		(cd "$s/debs" && apt-get "${apt[@]}" download -q "$pkg=$ver" >"$s/debs/.download.log" 2>&1)
+		deb=$(ls "$s/debs/${pkg}_${ver//:/%3a}"_*.deb 2>/dev/null | head -n 1)
+	fi
+	[ -n "$deb" ] || {
+		VM_WHY="apt-get download $pkg=$ver (Debian unstable) failed"
+		return 1
+	}
+	d="$s/extract/${pkg}_${ver//:/%3a}"
+	if [ ! -e "$d/.extracted" ]; then
+		rm -rf "$d" && mkdir -p "$d" && dpkg-deb -x "$deb" "$d" && touch "$d/.extracted"
+	fi
+	[ -e "$d/.extracted" ] || {
+		VM_WHY="dpkg-deb -x $deb failed"
+		return 1
+	}
+	VM_SID_DIR="$d"
+}

@@ -3,8 +3,10 @@
 # efivars.sh - runs inside the VM (busybox sh) after a firmware boot: mount
 # efivarfs and print the variables of interest, one "var NAME-GUID HEX" line
 # each (HEX: the 4 attribute bytes, then the data, as efivarfs gives them),
-# then "# " lines with the text of the SBAT ones. With /files/sbat-add,
-# then mounts the ESP the firmware booted from (read-only) and prints what
+# then "# " lines with the text of the SBAT ones, and the kernel command
+# line ("cmdline: "). With /files/sbat-add, the ESP's start and size in
+# sectors ("part: "), then mounts the ESP the firmware booted from
+# (read-only) and prints what
 # `sbat-add --check-level next --esp` says about every boot path, as
 # "paths: " lines, "paths-rc N" and "paths-json: " lines. Exit 1 when
 # efivarfs cannot be mounted (not booted through UEFI).
@@ -18,11 +20,13 @@ mount -t efivarfs efivarfs $V 2>/dev/null || grep -q " $V efivarfs" /proc/mounts
 	exit 1
 }
 echo "efi: $(ls $V | wc -l) variables"
+# which loader configuration the kernel came from (a token test-paths.sh puts in each)
+echo "cmdline: $(cat /proc/cmdline)"
 for f in $V/*; do
 	name=${f##*/}
 	case "$name" in
 	SecureBoot-* | SetupMode-* | SbatLevel* | MokListRT-* | MokListXRT-* | MokSBStateRT-* | \
-		BootOrder-* | BootCurrent-* | Boot[0-9A-F][0-9A-F][0-9A-F][0-9A-F]-* | LoaderEntrySelected-* | \
+		BootOrder-* | BootNext-* | BootCurrent-* | Boot[0-9A-F][0-9A-F][0-9A-F][0-9A-F]-* | LoaderEntrySelected-* | \
 		LoaderDevicePartUUID-* | StubPcrKernelImage-* | LoaderInfo-* | PK-* | KEK-*)
 		echo "var $name $(od -An -v -tx1 "$f" | tr -d ' \n' | head -c 4096)"
 		;;
@@ -39,6 +43,8 @@ if [ -x /files/sbat-add ]; then
 		i=$((i + 1))
 	done
 	mkdir -p /mnt/esp
+	# the partition as an HD() device path node names it: start and size in sectors
+	echo "part: sda1 start $(cat /sys/class/block/sda1/start 2>/dev/null) size $(cat /sys/class/block/sda1/size 2>/dev/null)"
 	if mount -t vfat -o ro /dev/sda1 /mnt/esp; then
 		/files/sbat-add --check-level next --esp /mnt/esp >/tmp/paths.out 2>/tmp/paths.err
 		echo "paths-rc $?"

@@ -1,0 +1,357 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
+# test-paths.sh - more real boot paths with Secure Boot, each booted once
+# under OVMF (Debian's snakeoil PK/KEK/db) through Debian's shim 16.1, and
+# in each the static sbat-add run in the guest (guest/efivars.sh) judges the
+# path that booted: it must be predicted to boot at every stage.
+#
+#   grub      shim -> the Debian-signed GRUB 2.14 (unstable) -> the
+#             Debian-signed kernel, from a grub.cfg on the ESP
+#   sdboot    shim -> systemd-boot 262 (unstable) -> the kernel
+#   bootnext  Boot0101 (GRUB) first in BootOrder, BootNext = Boot0102
+#             (systemd-boot 262 in another directory): the firmware boots
+#             Boot0102 once
+#   fallback  only \EFI\BOOT\BOOTX64.EFI (shim), fbx64.efi and
+#             \EFI\debian\BOOTX64.CSV, no Boot#### for \EFI\debian: shim's
+#             fallback makes the entry and starts it
+#
+# SBAT_VM_PATHS_CASES picks cases (default: all four). TAP. Skips (the plan
+# 1..0 # SKIP, exit 0) when qemu, OVMF, sbsigntool, a kernel, shim or the
+# unstable packages are missing, unless CI=true.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+. "$HERE/../lib/tap.sh"
+
+skip_or_fail() {
+	if [ "${CI:-}" = true ]; then
+		not_ok "VM harness: $1"
+		exit 1
+	fi
+	skip_all "$1"
+}
+
+CASES=" ${SBAT_VM_PATHS_CASES:-grub sdboot bootnext fallback} "
+W="${SBAT_VM_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/sbat-vm.XXXXXX")}"
+mkdir -p "$W"
+SB_CODE=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
+SB_VARS=/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd
+SB_KEY=/usr/share/ovmf/PkKek-1-snakeoil.key
+SB_CERT=/usr/share/ovmf/PkKek-1-snakeoil.pem
+EFI_GLOBAL=8be4df61-93ca-11d2-aa0d-00e098032b8c
+vm_missing && skip_or_fail "$VM_WHY"
+for f in "$SB_CODE" "$SB_VARS" "$SB_KEY" "$SB_CERT"; do
+	[ -f "$f" ] || skip_or_fail "no $f (apt-get install ovmf)"
+done
+for c in sbsign openssl python3 iconv; do
+	command -v "$c" >/dev/null 2>&1 || skip_or_fail "no $c"
+done
+vm_kernel || skip_or_fail "$VM_WHY"
+SHIMDIR=$(ls -d "$VM_CACHE"/extract/shim-unsigned_*_amd64/usr/lib/shim 2>/dev/null | tail -n 1)
+[ -n "$SHIMDIR" ] && [ -f "$SHIMDIR/shimx64.efi" ] && [ -f "$SHIMDIR/fbx64.efi" ] ||
+	skip_or_fail "no shimx64.efi/fbx64.efi (shim-unsigned) in $VM_CACHE/extract: run tests/integration/fetch-corpus.sh"
+vm_sid grub-efi-amd64-signed || skip_or_fail "$VM_WHY"
+GRUB="$VM_SID_DIR/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed"
+GRUB_VERSION=${VM_SID_DIR##*_}
+vm_sid systemd-boot-efi || skip_or_fail "$VM_WHY"
+SDBOOT="$VM_SID_DIR/usr/lib/systemd/boot/efi/systemd-bootx64.efi"
+SDBOOT_VERSION=${VM_SID_DIR##*_}
+[ -f "$GRUB" ] || skip_or_fail "no grubx64.efi.signed in $GRUB"
+[ -f "$SDBOOT" ] || skip_or_fail "no systemd-bootx64.efi in $SDBOOT"
+case $GRUB_VERSION in *2.14*) ;; *) skip_or_fail "grub-efi-amd64-signed in unstable is $GRUB_VERSION, not 2.14" ;; esac
+case $SDBOOT_VERSION in 262*) ;; *) skip_or_fail "systemd-boot-efi in unstable is $SDBOOT_VERSION, not 262" ;; esac
+vm_log "GRUB $GRUB_VERSION, systemd-boot $SDBOOT_VERSION, shim $SHIMDIR, kernel $VM_VMLINUZ"
+
+vm_static_sbat_add "${SBAT_SRC:-$HERE/../..}" "$W"
+case $? in
+1) skip_or_fail "$VM_WHY" ;;
+2) skip_or_fail "the static sbat-add does not build" ;;
+esac
+vm_initramfs "$W/initrd.gz" "$HERE/guest/efivars.sh" "efivarfs ahci sd_mod vfat nls_cp437 nls_ascii" \
+	"$VM_SBAT_STATIC" || skip_or_fail "cannot build the initramfs"
+
+# shim, fallback and systemd-boot signed with the snakeoil key, which is in db;
+# GRUB and the kernel keep Debian's signatures, which shim checks itself
+mkdir -p "$W/signed"
+openssl rsa -in "$SB_KEY" -passin pass:snakeoil -out "$W/snakeoil.key" >"$W/sign.log" 2>&1
+signed=1
+for f in "$SHIMDIR/shimx64.efi" "$SHIMDIR/fbx64.efi" "$SDBOOT"; do
+	sbsign --key "$W/snakeoil.key" --cert "$SB_CERT" --output "$W/signed/${f##*/}" "$f" >>"$W/sign.log" 2>&1 ||
+		signed=0
+done
+check "shim, fbx64.efi and systemd-boot $SDBOOT_VERSION signed with the snakeoil key" test "$signed" = 1
+
+# esp_base DIR: an ESP with the kernel and the initramfs at its root
+esp_base() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	cp "$VM_VMLINUZ" "$1/vmlinuz"
+	cp "$W/initrd.gz" "$1/initrd.img"
+}
+
+# grub_cfg FILE TOKEN: a grub.cfg booting the kernel at once, TOKEN on its command line
+grub_cfg() {
+	printf 'set timeout=0\nset default=0\nmenuentry "sbat-add vm %s" {\n\tlinux /vmlinuz %s sbatvm.cfg=%s\n\tinitrd /initrd.img\n}\n' \
+		"$2" "$VM_CMDLINE" "$2" >"$1"
+}
+
+# sdboot_dir ESP DIR TOKEN: systemd-boot as shim's second stage in DIR, with shim;
+# a loader entry for the kernel, TOKEN on its command line
+sdboot_dir() {
+	mkdir -p "$1/$2" "$1/loader/entries"
+	cp "$W/signed/systemd-bootx64.efi" "$1/$2/grubx64.efi"
+	printf 'timeout 0\ndefault vm.conf\nconsole-mode keep\n' >"$1/loader/loader.conf"
+	printf 'title sbat-add vm\nlinux /vmlinuz\ninitrd /initrd.img\noptions %s sbatvm.cfg=%s\n' "$VM_CMDLINE" "$3" \
+		>"$1/loader/entries/vm.conf"
+}
+
+# sb_boot NAME ESP VARS: a Secure Boot boot of ESP; the guest's lines in $W/NAME.txt,
+# what sbat-add printed in $W/NAME.paths and $W/NAME.json; BOOTED 0 when the guest ran
+sb_boot() {
+	local name="$1" esp="$2" vars="$3" t0=$SECONDS
+	# shellcheck disable=SC2054 # commas belong to qemu option values
+	VM_MACHINE=q35,smm=on VM_FW_CODE="$SB_CODE" vm_boot_ovmf "$name" "$W/serial-$name.log" "$esp" "$vars" \
+		-global driver=cfi.pflash01,property=secure,value=on
+	BOOTED=$?
+	[ "${VM_GUEST_RC:-1}" = 0 ] || BOOTED=1
+	vm_log "$name: boot took $((SECONDS - t0))s; console log: $W/serial-$name.log"
+	cp "$W/serial-$name.log.out" "$W/$name.txt"
+	sed -n 's/^paths: //p' "$W/$name.txt" >"$W/$name.paths"
+	sed -n 's/^paths-json: //p' "$W/$name.txt" >"$W/$name.json"
+	sed 's/^/# /' "$W/$name.txt"
+}
+
+# gvar NAME VAR: the hex of VAR (attributes, then data) the guest of NAME printed
+gvar() { sed -n "s/^var $2-[0-9a-f-]* //p" "$W/$1.txt" | head -n 1; }
+
+# gnum NAME VAR: a UINT16 variable (BootCurrent, BootNext) as Boot#### names it
+gnum() { gvar "$1" "$2" | cut -c9-12 | sed -E 's/(..)(..)/\2\1/' | tr a-f A-F; }
+
+# booted NAME: the JSON report's stages of the path marked [booted this time],
+# one "STAGE VERDICT FILE" line each; then the stage-3 line's loader, rule and config
+booted() {
+	python3 - "$W/$1.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for s in d["stages"]:
+    if "[booted this time]" in s["entry"]:
+        print(s["entry"].split()[0], s["stage"], s["verdict"], s.get("file"), "default" if s["default"] else "-",
+              s.get("loader", "-"), s.get("rule", "-"), s.get("config", "-"), sep="\t")
+PY
+}
+
+# verdicts NAME ENTRY: the verdicts of ENTRY's stages (Boot#### or "removable"), in order
+verdicts() {
+	python3 - "$W/$1.json" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(s["verdict"] for s in d["stages"] if s["entry"].split()[0] == sys.argv[2] and s["stage"]))
+PY
+}
+
+# field NAME ENTRY STAGE KEY: one JSON field of ENTRY's stage STAGE
+field() {
+	python3 - "$W/$1.json" "$2" "$3" "$4" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for s in d["stages"]:
+    if s["entry"].split()[0] == sys.argv[2] and str(s["stage"]) == sys.argv[3]:
+        print(s.get(sys.argv[4]))
+        break
+PY
+}
+
+# common_checks NAME WHAT: the guest ran with Secure Boot, sbat-add's exit status and JSON
+common_checks() {
+	check "$2: the guest ran to its end with Secure Boot ($VM_RESULT after ${VM_SECS}s)" test "$BOOTED" = 0
+	check "$2: SecureBoot is 1" test "$(gvar "$1" SecureBoot)" = 0600000001
+	check "$2: sbat-add in the guest exits 0 or 9 (paths-rc $(sed -n 's/^paths-rc //p' "$W/$1.txt"))" \
+		grep -qxE 'paths-rc (0|9)' "$W/$1.txt"
+	check "$2: the JSON report: nothing refused, the default path not unknown" python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert not d["default_refused"] and not d["other_refused"] and not d["default_unknown"], d' "$W/$1.json"
+	vm_log "$2: the guest's cmdline: $(sed -n 's/^cmdline: //p' "$W/$1.txt")"
+	vm_log "$2: the path marked booted (entry, stage, verdict, file, default, loader, rule, config):"
+	booted "$1" | sed 's/^/#   /'
+}
+
+on() { case $CASES in *" $1 "*) return 0 ;; esac; return 1; }
+
+# ------------------------------------------------ shim -> GRUB 2.14 -> kernel
+# From the removable-media path: \EFI\BOOT\BOOTX64.EFI is shim, its second
+# stage \EFI\BOOT\grubx64.efi the Debian-signed GRUB. A grub.cfg next to GRUB
+# and one in \EFI\debian (the prefix built into Debian's image) differ in a
+# command-line token: the guest's /proc/cmdline says which one GRUB read.
+if on grub; then
+	E="$W/esp-grub"
+	esp_base "$E"
+	mkdir -p "$E/EFI/BOOT" "$E/EFI/debian"
+	cp "$W/signed/shimx64.efi" "$E/EFI/BOOT/BOOTX64.EFI"
+	cp "$GRUB" "$E/EFI/BOOT/grubx64.efi"
+	grub_cfg "$E/EFI/BOOT/grub.cfg" BOOT
+	grub_cfg "$E/EFI/debian/grub.cfg" debian
+	cp "$SB_VARS" "$W/vars-grub.fd"
+	sb_boot grub "$E" "$W/vars-grub.fd"
+	common_checks grub "GRUB $GRUB_VERSION"
+	cur=$(gnum grub BootCurrent)
+	v=$(verdicts grub "Boot$cur")
+	check "GRUB: the path that booted (BootCurrent Boot$cur) is predicted to boot at each stage ($v)" \
+		test "$v" = "boots boots boots"
+	check "GRUB: ... its stage 2 is \\EFI\\BOOT\\grubx64.efi, judged as shim's second stage" \
+		test "$(field grub "Boot$cur" 2 file)" = '\EFI\BOOT\grubx64.efi'
+	check "GRUB: ... its stage 3 is GRUB's menu entry (loader grub) starting /vmlinuz" \
+		test "$(field grub "Boot$cur" 3 loader) $(field grub "Boot$cur" 3 file)" = 'grub /vmlinuz'
+	read_cfg=$(sed -n 's/^cmdline: .*sbatvm\.cfg=\([A-Za-z]*\).*/\1/p' "$W/grub.txt")
+	followed=$(field grub "Boot$cur" 3 config)
+	vm_log "GRUB read the grub.cfg of \\EFI\\$read_cfg; sbat-add followed $followed"
+	check "GRUB: GRUB booted the kernel from one of the two grub.cfg (sbatvm.cfg=$read_cfg)" \
+		grep -qxE 'BOOT|debian' <<<"$read_cfg"
+	# Debian's image has /EFI/debian built in as its prefix, yet reads the
+	# grub.cfg of the directory it was started from first, as sbat-add does
+	check "GRUB: sbat-add followed the grub.cfg GRUB read (/EFI/$read_cfg/grub.cfg; sbat-add: $followed)" \
+		grep -qF "/EFI/$read_cfg/grub.cfg:" <<<"$followed"
+	# GRUB 2.14's shim_lock verifier loads the kernel through shim's image
+	# loader protocol (shim 16's shim_load_image, in_protocol set) when shim
+	# offers it, and calls shim_lock's Verify only when it does not
+	rule=$(field grub "Boot$cur" 3 rule)
+	check "GRUB: the kernel is judged by a rule of shim's own (rule $rule): a missing .sbat passes" \
+		grep -qxE 'shim-lock|loadimage-hook' <<<"$rule"
+	check_todo "GRUB: the rule named for GRUB $GRUB_VERSION behind shim 16.1 is shim's image loader protocol (sbat-add: $rule)" \
+		"sbat-add names shim_lock's Verify for every GRUB; GRUB 2.14 calls shim_loader->load_image when shim 16 installs it; the verdict is the same" \
+		test "$rule" != shim-lock
+fi
+
+# ------------------------------------------------ shim -> systemd-boot 262 -> kernel
+if on sdboot; then
+	E="$W/esp-sdboot"
+	esp_base "$E"
+	mkdir -p "$E/EFI/BOOT"
+	cp "$W/signed/shimx64.efi" "$E/EFI/BOOT/BOOTX64.EFI"
+	sdboot_dir "$E" EFI/BOOT sdboot
+	cp "$SB_VARS" "$W/vars-sdboot.fd"
+	sb_boot sdboot "$E" "$W/vars-sdboot.fd"
+	common_checks sdboot "systemd-boot $SDBOOT_VERSION"
+	cur=$(gnum sdboot BootCurrent)
+	v=$(verdicts sdboot "Boot$cur")
+	check "systemd-boot: the path that booted (BootCurrent Boot$cur) is predicted to boot at each stage ($v)" \
+		test "$v" = "boots boots boots"
+	check "systemd-boot: ... the kernel came from its entry (sbatvm.cfg=sdboot)" grep -q 'sbatvm.cfg=sdboot' "$W/sdboot.txt"
+	# LoaderInfo: UTF-16LE "systemd-boot 262..."
+	info=$(gvar sdboot LoaderInfo | cut -c9- | sed 's/../\\x&/g' | xargs -0 printf -- | tr -d '\0')
+	check "systemd-boot: LoaderInfo says systemd-boot 262 ($info)" grep -q '^systemd-boot 262' <<<"$info"
+	check "systemd-boot: ... stage 3 is its default entry vm.conf, loader systemd-boot, rule loadimage-hook" \
+		test "$(field sdboot "Boot$cur" 3 loader) $(field sdboot "Boot$cur" 3 menu_entry) $(field sdboot "Boot$cur" 3 rule)" = "systemd-boot entry vm.conf loadimage-hook"
+fi
+
+# ------------------------------------------------ BootNext
+# Boot0101 (shim -> GRUB 2.14 in \EFI\debian) first in BootOrder, Boot0102
+# (shim -> systemd-boot 262 in \EFI\sdboot) second, BootNext = Boot0102: the
+# firmware takes BootNext once and deletes it. After the boot the guest sees
+# BootCurrent = Boot0102 and no BootNext, so sbat-add in the guest must mark
+# Boot0102 as what booted and BootOrder's first, Boot0101, as the next boot's
+# default: that is the truth of the next boot. What it would have predicted
+# before this one is checked on the host: the guest's variables with BootNext
+# put back and BootCurrent taken away, as they were when the firmware started.
+if on bootnext; then
+	E="$W/esp-bootnext"
+	esp_base "$E"
+	mkdir -p "$E/EFI/debian" "$E/EFI/sdboot"
+	cp "$W/signed/shimx64.efi" "$E/EFI/debian/shimx64.efi"
+	cp "$GRUB" "$E/EFI/debian/grubx64.efi"
+	grub_cfg "$E/EFI/debian/grub.cfg" debian
+	cp "$W/signed/shimx64.efi" "$E/EFI/sdboot/shimx64.efi"
+	sdboot_dir "$E" EFI/sdboot sdboot
+	cp "$SB_VARS" "$W/vars-bootnext.fd"
+	set_ok=1
+	python3 "$HERE/load-option.py" option "$W/Boot0101.bin" debian '\EFI\debian\shimx64.efi' &&
+		python3 "$HERE/load-option.py" option "$W/Boot0102.bin" sdboot '\EFI\sdboot\shimx64.efi' &&
+		python3 "$HERE/load-option.py" numbers "$W/BootOrder.bin" 0101 0102 &&
+		python3 "$HERE/load-option.py" numbers "$W/BootNext.bin" 0102 || set_ok=0
+	for v in Boot0101 Boot0102 BootOrder BootNext; do
+		python3 "$HERE/../integration/ovmf-setvar.py" "$W/vars-bootnext.fd" "$v" "$EFI_GLOBAL" 0x7 "$W/$v.bin" \
+			>>"$W/setvar.log" 2>&1 || set_ok=0
+	done
+	check "BootNext: Boot0101, Boot0102, BootOrder 0101,0102 and BootNext 0102 put into the varstore" test "$set_ok" = 1
+	sb_boot bootnext "$E" "$W/vars-bootnext.fd"
+	common_checks bootnext BootNext
+	cur=$(gnum bootnext BootCurrent)
+	check "BootNext: the firmware booted BootNext: BootCurrent is Boot0102 (Boot$cur)" test "$cur" = 0102
+	check "BootNext: ... through systemd-boot 262 in \\EFI\\sdboot (sbatvm.cfg=sdboot on the kernel's command line)" \
+		grep -q 'sbatvm.cfg=sdboot' "$W/bootnext.txt"
+	check "BootNext: ... and consumed it: the guest sees no BootNext" test -z "$(gvar bootnext BootNext)"
+	check "BootNext: ... BootOrder is still 0101, 0102 first ($(gvar bootnext BootOrder | cut -c9-16))" \
+		test "$(gvar bootnext BootOrder | cut -c9-16)" = 01010201
+	v=$(verdicts bootnext Boot0102)
+	check "BootNext: in the guest, the path that booted (Boot0102) is predicted to boot at each stage ($v)" \
+		test "$v" = "boots boots boots"
+	check "BootNext: ... its stages are shim, \\EFI\\sdboot\\grubx64.efi (systemd-boot) and its entry vm.conf" \
+		test "$(field bootnext Boot0102 2 file) $(field bootnext Boot0102 3 loader)" = '\EFI\sdboot\grubx64.efi systemd-boot'
+	check "BootNext: ... and it is not the next boot's default (BootNext is gone)" \
+		test "$(field bootnext Boot0102 1 default)" = False
+	v=$(verdicts bootnext Boot0101)
+	check "BootNext: in the guest, the next boot's default is BootOrder's first, Boot0101 (GRUB), and it boots ($v)" \
+		test "$(field bootnext Boot0101 1 default) $v" = "True boots boots boots"
+	# before the boot: BootNext 0102, no BootCurrent
+	vm_efivarfs "$W/bootnext.txt" "$W/efivarfs-bootnext"
+	rm -f "$W/efivarfs-bootnext/BootCurrent-$EFI_GLOBAL"
+	printf '\007\000\000\000\002\001' >"$W/efivarfs-bootnext/BootNext-$EFI_GLOBAL"
+	SBAT_ADD_HISTORY="${SBAT_SRC:-$HERE/../..}/data/sbat-level-history.txt" SBAT_ADD_EFIVARFS="$W/efivarfs-bootnext" \
+		"$SBAT_ADD" --check-level next --esp "$E" --json >"$W/bootnext-before.json" 2>"$W/bootnext-before.err"
+	vm_log "BootNext: host, the variables as the firmware found them (exit $?):"
+	python3 -c 'import json, sys
+for s in json.load(open(sys.argv[1]))["stages"]:
+    print("#  ", s["entry"], "[default]" if s["default"] else "", s["stage"], s["file"], s["verdict"])' "$W/bootnext-before.json"
+	v=$(verdicts bootnext-before Boot0102)
+	check "BootNext: before the boot, sbat-add predicts the firmware's choice: Boot0102 (BootNext) is the default path and boots ($v)" \
+		test "$(field bootnext-before Boot0102 1 default) $v" = "True boots boots boots"
+	check "BootNext: ... and BootOrder's Boot0101 is not the default" test "$(field bootnext-before Boot0101 1 default)" = False
+fi
+
+# ------------------------------------------------ shim's fallback
+# \EFI\BOOT\BOOTX64.EFI (shim) and \EFI\BOOT\fbx64.efi, \EFI\debian holding
+# shim, GRUB 2.14, grub.cfg and BOOTX64.CSV; no Boot#### names \EFI\debian.
+# shim started from the removable-media path starts fbx64.efi, which makes a
+# Boot#### from the CSV, puts it first in BootOrder and, with no TPM, starts
+# it at once with LoadImage/StartImage (fallback.c try_start_first_option):
+# the firmware did not start that option, so BootCurrent stays the option
+# the firmware booted (the disk's).
+if on fallback; then
+	E="$W/esp-fallback"
+	esp_base "$E"
+	mkdir -p "$E/EFI/BOOT" "$E/EFI/debian"
+	cp "$W/signed/shimx64.efi" "$E/EFI/BOOT/BOOTX64.EFI"
+	cp "$W/signed/fbx64.efi" "$E/EFI/BOOT/fbx64.efi"
+	cp "$W/signed/shimx64.efi" "$E/EFI/debian/shimx64.efi"
+	cp "$GRUB" "$E/EFI/debian/grubx64.efi"
+	grub_cfg "$E/EFI/debian/grub.cfg" fallback
+	# UCS-2 with a byte order mark, as Debian's shim package installs it
+	printf '\377\376' >"$E/EFI/debian/BOOTX64.CSV"
+	printf 'shimx64.efi,debian,,This is the boot entry for debian\n' | iconv -f UTF-8 -t UTF-16LE >>"$E/EFI/debian/BOOTX64.CSV"
+	cp "$SB_VARS" "$W/vars-fallback.fd"
+	sb_boot fallback "$E" "$W/vars-fallback.fd"
+	common_checks fallback fallback
+	cur=$(gnum fallback BootCurrent)
+	check "fallback: the kernel came through the new entry's GRUB (sbatvm.cfg=fallback)" grep -q 'sbatvm.cfg=fallback' "$W/fallback.txt"
+	made=$(python3 -c 'import json, sys
+for s in json.load(open(sys.argv[1]))["stages"]:
+    if s["stage"] == 1 and s["file"] == "\\EFI\\debian\\shimx64.efi" and s["entry"].startswith("Boot"):
+        print(s["entry"].split()[0][4:])
+        break' "$W/fallback.json")
+	check "fallback: fbx64.efi made a boot entry for \\EFI\\debian\\shimx64.efi (Boot${made:-none})" test -n "$made"
+	order=$(gvar fallback BootOrder | cut -c9-12 | sed -E 's/(..)(..)/\2\1/' | tr a-f A-F)
+	check "fallback: ... first in BootOrder (BootOrder starts with $order)" test -n "$made" -a "$order" = "$made"
+	check "fallback: BootCurrent (Boot$cur) is the option the firmware started, not the one fallback made and started itself" \
+		test -n "$made" -a "$cur" != "$made"
+	v=$(verdicts fallback "Boot$cur")
+	check "fallback: the path that booted (Boot$cur) is predicted to boot at each stage ($v)" \
+		grep -qxE 'boots( boots)+' <<<"$v"
+	check "fallback: ... its stage 2 is shim's fallback, \\EFI\\BOOT\\fbx64.efi ($(field fallback "Boot$cur" 2 file))" \
+		test "$(field fallback "Boot$cur" 2 file)" = '\EFI\BOOT\fbx64.efi'
+	v=$(verdicts fallback "Boot${made:-none}")
+	check "fallback: the entry fallback made is the next boot's default and boots at each stage ($v)" \
+		test "$(field fallback "Boot${made:-none}" 1 default) $v" = "True boots boots boots"
+	check "fallback: ... through \\EFI\\debian\\grubx64.efi and /EFI/debian/grub.cfg" \
+		test "$(field fallback "Boot${made:-none}" 2 file) $(field fallback "Boot${made:-none}" 3 config | sed 's/:[0-9]*$//; s|^.*/EFI/|/EFI/|')" = '\EFI\debian\grubx64.efi /EFI/debian/grub.cfg'
+fi
+tap_finish
