@@ -19,6 +19,7 @@
 #include "bootcfg.h"
 #include "judge.h"
 #include "scan.h"
+#include "authenticode.h"
 
 #ifdef __cplusplus
 extern "C" {

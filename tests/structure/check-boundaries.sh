@@ -19,8 +19,9 @@ declare -A allowed=(
 	[sbat]="pe util uki"
 	[edit]="pe sbat file util uki"
 	[boot]="sbat pe util"
+	[sig]="pe util"
 )
-library_dirs="util pe file uki sbat edit boot"
+library_dirs="util pe file uki sbat edit boot sig"
 
 # includes FILE: the quoted includes of FILE, one a line
 includes() {
