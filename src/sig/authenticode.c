@@ -71,12 +71,14 @@ read_entry(bview *v, uint64_t off, uint64_t end, sbat_authenticode_sig *s, uint6
 	return SBAT_OK;
 }
 
+/* The table's entries, each checked before any is read as PKCS#7: with `set`, read and kept. */
 static sbat_err
 walk_table(const sbat_image *img, sigset *set, sbat_diag *d)
 {
 	const sbat_pe *pe = &img->pe;
 	uint64_t off = pe->cert_offset, end;
 	sbat_authenticode_sig entry;
+	unsigned n = 0;
 	bview v;
 	sbat_err err;
 
@@ -85,17 +87,18 @@ walk_table(const sbat_image *img, sigset *set, sbat_diag *d)
 		                    pe->off_cert_dir);
 	bv_init(&v, img->buf, img->len);
 	while (off < end) {
-		if (set->a.n_entries == MAX_ENTRIES)
+		if (n == MAX_ENTRIES)
 			return entry_fail(d, "more than 64 WIN_CERTIFICATEs", off);
 		memset(&entry, 0, sizeof(entry));
-		entry.entry = set->a.n_entries;
+		entry.entry = n++;
 		err = read_entry(&v, off, end, &entry, &off, d);
-		if (err == SBAT_OK)
+		if (err == SBAT_OK && set)
 			err = sigset_add_signed_data(set, img->buf, &entry, d);
 		if (err != SBAT_OK)
 			return err;
-		set->a.n_entries++;
 	}
+	if (set)
+		set->a.n_entries = n;
 	return SBAT_OK;
 }
 
@@ -133,7 +136,9 @@ sbat_authenticode_parse(const sbat_image *img, sbat_authenticode **ret, sbat_dia
 	if (err == SBAT_OK && img->pe.off_cert_dir != 0 && img->pe.cert_size != 0) {
 		set->a.table_offset = img->pe.cert_offset;
 		set->a.table_size = img->pe.cert_size;
-		err = walk_table(img, set, reterr);
+		err = walk_table(img, NULL, reterr);
+		if (err == SBAT_OK)
+			err = walk_table(img, set, reterr);
 	}
 	if (err != SBAT_OK) {
 		sbat_authenticode_free(&set->a);
