@@ -146,7 +146,10 @@ typedef struct sbat_authenticode {
  * Read img's certificate table. An unsigned image gives n_sigs 0. A
  * malformed table, WIN_CERTIFICATE, DER or PKCS#7 structure fails with
  * SBAT_E_SIGNATURE, *reterr naming the check, the structure (other_name)
- * and the file offset. The result points into img's buffer: free it (with
+ * and the file offset; an image whose hash cannot be computed fails as
+ * sbat_authenticode_hash does. Every entry must be a WIN_CERT_REVISION_2_0
+ * PKCS_SIGNED_DATA, each padded to 8 bytes, filling the table exactly (as
+ * EDK2 requires); a SignedData's first SignerInfo is the signer read. The result points into img's buffer: free it (with
  * sbat_authenticode_free) before the image. *ret is NULL on failure.
  */
 SBAT_API sbat_err sbat_authenticode_parse(const sbat_image *img, sbat_authenticode **ret, sbat_diag *reterr);
