@@ -18,6 +18,7 @@
 #include "sbat/image.h"
 #include "fixture.h"
 #include "sig/der.h"
+#include "util/sha256.h"
 
 static char dir[64];
 static int have_tools; /* openssl made a key and certificate; sbsign and osslsigncode are there */
@@ -149,7 +150,7 @@ swap_first_sections(uint8_t *buf)
 	memcpy(t + 40, tmp, 40);
 }
 
-enum variant { PLAIN, PE32, OVERLAY, SBAT_MID, UKI };
+enum variant { PLAIN, PE32, OVERLAY, SBAT_MID };
 
 static void
 make_spec(fx_spec *spec, enum variant v)
@@ -256,6 +257,37 @@ test_hash_sections_sorted(void **state)
 	assert_string_equal(got, want);
 	free(u);
 	free(s);
+}
+
+/* NumberOfRvaAndSizes 4: no Certificate Table entry, so only CheckSum is left out (EDK2's step 6) */
+static void
+test_hash_no_cert_directory(void **state)
+{
+	uint8_t want[SHA256_DIGEST_SIZE], got[SBAT_AUTHENTICODE_SHA256_SIZE];
+	struct sha256_ctx ctx;
+	sbat_image *img = NULL;
+	size_t len, cks;
+	uint8_t *buf;
+	fx_spec spec;
+	sbat_diag d;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	spec.num_rva = 4;
+	assert_int_equal(fx_build(&spec, &buf, &len), 0);
+	assert_int_equal(len % 8, 0);
+	cks = fx_opt_offset(buf) + 64; /* CheckSum, PE32+ */
+	sha256_init(&ctx);
+	sha256_update(&ctx, buf, cks);
+	sha256_update(&ctx, buf + cks + 4, len - cks - 4);
+	sha256_final(&ctx, want);
+	assert_int_equal(sbat_image_parse(buf, len, &img, &d), SBAT_OK);
+	assert_int_equal(sbat_authenticode_hash(img, SBAT_AUTHENTICODE_EDK2, got, &d), SBAT_OK);
+	assert_memory_equal(got, want, sizeof(want));
+	assert_int_equal(sbat_authenticode_hash(img, SBAT_AUTHENTICODE_SHIM, got, &d), SBAT_OK);
+	assert_memory_equal(got, want, sizeof(want));
+	sbat_image_free(img);
+	free(buf);
 }
 
 /* The fixture's signed image: one WIN_CERTIFICATE of 0x400 bytes at the end */
@@ -672,19 +704,13 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hash_pe32plus),
-		cmocka_unit_test(test_hash_pe32),
-		cmocka_unit_test(test_hash_sbat_mid),
-		cmocka_unit_test(test_hash_trailing_data),
-		cmocka_unit_test(test_hash_sections_sorted),
-		cmocka_unit_test(test_table_malformed),
-		cmocka_unit_test(test_table_not_at_end),
-		cmocka_unit_test(test_unsigned),
-		cmocka_unit_test(test_signature_sbsign),
-		cmocka_unit_test(test_signature_stale),
-		cmocka_unit_test(test_signature_two_and_nested),
-		cmocka_unit_test(test_der_malformed),
-		cmocka_unit_test(test_der_deep),
+		cmocka_unit_test(test_hash_pe32plus),          cmocka_unit_test(test_hash_pe32),
+		cmocka_unit_test(test_hash_sbat_mid),          cmocka_unit_test(test_hash_trailing_data),
+		cmocka_unit_test(test_hash_sections_sorted),   cmocka_unit_test(test_table_malformed),
+		cmocka_unit_test(test_table_not_at_end),       cmocka_unit_test(test_unsigned),
+		cmocka_unit_test(test_hash_no_cert_directory), cmocka_unit_test(test_signature_sbsign),
+		cmocka_unit_test(test_signature_stale),        cmocka_unit_test(test_signature_two_and_nested),
+		cmocka_unit_test(test_der_malformed),          cmocka_unit_test(test_der_deep),
 		cmocka_unit_test(test_der_in_image),
 	};
 
