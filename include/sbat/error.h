@@ -59,6 +59,9 @@ typedef enum sbat_err {
 	SBAT_E_UKI,    /* a UKI section (.pcrsig JSON, a measured section's sizes) is malformed */
 	/* boot loader configuration */
 	SBAT_E_BOOTCFG, /* a loader entry, loader.conf or grub.cfg line the loader ignores or cannot read */
+	/* Authenticode */
+	SBAT_E_SIGNATURE,       /* the certificate table, a WIN_CERTIFICATE or its PKCS#7 DER is malformed */
+	SBAT_E_SIGNATURE_STALE, /* a signature's digest is not the image's hash: it no longer covers the image */
 
 	SBAT__ERR_MAX
 } sbat_err;

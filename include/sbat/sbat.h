@@ -25,6 +25,7 @@
 #include "fallback.h"
 #include "sigdb.h"
 #include "sdboot.h"
+#include "authenticode.h"
 
 #ifdef __cplusplus
 extern "C" {

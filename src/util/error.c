@@ -30,6 +30,8 @@ static const char *const messages[] = {
 	[SBAT_E_PCRSIG] = "the edit would make the UKI's signed PCR 11 policy stale",
 	[SBAT_E_UKI] = "malformed UKI section",
 	[SBAT_E_BOOTCFG] = "malformed boot loader configuration",
+	[SBAT_E_SIGNATURE] = "malformed Authenticode signature",
+	[SBAT_E_SIGNATURE_STALE] = "the signature no longer covers this image",
 };
 
 /* Adding a code without its message breaks the build here. */

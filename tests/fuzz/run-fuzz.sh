@@ -38,7 +38,7 @@ builddir=$2
 case $duration in
 '' | *[!0-9]*) usage ;;
 esac
-[ "$duration" -ge 15 ] || { echo "$0: DURATION_SECONDS must be at least 15" >&2; exit 2; }
+[ "$duration" -ge 21 ] || { echo "$0: DURATION_SECONDS must be at least 21" >&2; exit 2; }
 
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 fuzzdir=$srcdir/tests/fuzz
@@ -50,7 +50,7 @@ else
 		-Dtests=disabled -Dintegration=disabled
 fi
 ninja -C "$builddir" tests/fuzz/fuzz-edit tests/fuzz/fuzz-edit-fd tests/fuzz/fuzz-csv tests/fuzz/fuzz-loadopt \
-	tests/fuzz/fuzz-uki tests/fuzz/fuzz-bootcfg tests/fuzz/fuzz-lint tests/fuzz/fuzz-sigdb
+	tests/fuzz/fuzz-uki tests/fuzz/fuzz-bootcfg tests/fuzz/fuzz-lint tests/fuzz/fuzz-sigdb tests/fuzz/fuzz-authenticode
 
 builddir=$(cd "$builddir" && pwd)
 work=$builddir/fuzz-work
@@ -94,17 +94,18 @@ run_one() {
 # the same total as ever: a third each for the two edit harnesses, the rest
 # shared by the CSV parser, the EFI load option and device path parser,
 # the UKI reader, the boot loader configuration parsers, the lint with its
-# profiles and the signature database reader
+# profiles, the signature database reader and the Authenticode reader
 third=$((duration / 3))
 rest=$((duration - 2 * third))
 run_one edit "$third"
 run_one edit-fd "$third" edit
-run_one csv $((rest - 5 * (rest / 6)))
-run_one loadopt $((rest / 6))
-run_one uki $((rest / 6))
-run_one bootcfg $((rest / 6))
-run_one lint $((rest / 6)) edit
-run_one sigdb $((rest / 6))
+run_one csv $((rest - 6 * (rest / 7)))
+run_one loadopt $((rest / 7))
+run_one uki $((rest / 7))
+run_one bootcfg $((rest / 7))
+run_one lint $((rest / 7)) edit
+run_one sigdb $((rest / 7))
+run_one authenticode $((rest / 7))
 
 echo "== summary"
 printf '%s\n' "${summary[@]}"

@@ -20,8 +20,9 @@ declare -A allowed=(
 	[edit]="pe sbat file util uki"
 	[boot]="sbat pe util"
 	[sigdb]="util"
+	[sig]="pe util"
 )
-library_dirs="util pe file uki sbat edit boot sigdb"
+library_dirs="util pe file uki sbat edit boot sigdb sig"
 
 # includes FILE: the quoted includes of FILE, one a line
 includes() {

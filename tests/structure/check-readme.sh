@@ -24,7 +24,7 @@ declare -A package=(
 	[flock]=util-linux [kernel-install]=systemd [run-parts]=debianutils
 	[llvm-objcopy]=llvm [objcopy]=binutils [man]=man-db [mandoc]=mandoc
 	[mkfs.vfat]=dosfstools [openssl]=openssl [perl]=perl [pkg-config]=pkg-config
-	[python3]=python3 [sbsign]=sbsigntool [sbverify]=sbsigntool [setfacl]=acl
+	[osslsigncode]=osslsigncode [python3]=python3 [sbsign]=sbsigntool [sbverify]=sbsigntool [setfacl]=acl
 	[setfattr]=attr [zsh]=zsh [mkfs.ext4]=e2fsprogs [setpriv]=util-linux [strace]=strace
 	[abidiff]=abigail-tools [abidw]=abigail-tools [nm]=binutils [readelf]=binutils
 )

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* authenticode.h - an image's Authenticode hash, and what its certificate table holds */
+#ifndef SBAT_AUTHENTICODE_H
+#define SBAT_AUTHENTICODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api.h"
+#include "error.h"
+#include "image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * What this reads, and what it does not check:
+ *
+ * The hash is the one firmware and shim compare with a signature's
+ * SpcIndirectDataContent digest. The certificate table is walked entry by
+ * entry (WIN_CERTIFICATE), each PKCS#7 SignedData is read with a checked DER
+ * reader, and signatures nested in a SignerInfo's unauthenticated attributes
+ * (OID 1.3.6.1.4.1.311.2.4.1) are listed after the one holding them.
+ *
+ * NOT CHECKED: the cryptographic validity of any signature. There is no RSA
+ * (or any public-key) verification here: a signature whose digest matches
+ * the image may still be forged, expired, or made by a key nobody trusts.
+ * What is reported is what the signature claims, and whether the digest it
+ * claims is this image's hash.
+ */
+
+#define SBAT_AUTHENTICODE_SHA256_SIZE 32
+#define SBAT_AUTHENTICODE_DIGEST_MAX 64 /* the largest digest a signature may name (SHA-512) */
+#define SBAT_AUTHENTICODE_NAME_MAX 256  /* a readable subject or issuer, NUL included */
+
+/* Which reader's rules the hash follows; they differ only at the end of the file. */
+typedef enum sbat_authenticode_rule {
+	/*
+	 * EDK2's DxeImageVerificationLib (HashPeImage), as sbsign and pesign
+	 * hash: the bytes after the last section's data up to the file's end
+	 * less the certificate table's size, as they are.
+	 */
+	SBAT_AUTHENTICODE_EDK2 = 0,
+	/*
+	 * shim 16.1 (pe.c generate_hash): as EDK2, but a certificate table
+	 * that does not end the file is refused, and an image without one has
+	 * its trailing bytes padded with zeros to a multiple of 8, as sbsign
+	 * and pesign pad an image before they sign it.
+	 */
+	SBAT_AUTHENTICODE_SHIM,
+} sbat_authenticode_rule;
+
+/*
+ * The Authenticode SHA-256 of img by `rule`: the headers up to CheckSum,
+ * the headers after it up to the Certificate Table entry of the data
+ * directory, the rest of the headers (SizeOfHeaders), every section's raw
+ * data in the order of PointerToRawData, then the bytes after them, as the
+ * rule says. Fails (SBAT_E_PE_*) when a size does not fit in the file.
+ */
+SBAT_API sbat_err sbat_authenticode_hash(const sbat_image *img, sbat_authenticode_rule rule,
+                                         uint8_t ret_digest[SBAT_AUTHENTICODE_SHA256_SIZE], sbat_diag *reterr);
+
+/* The digest algorithms a signature names. */
+typedef enum sbat_digest_alg {
+	SBAT_DIGEST_UNKNOWN = 0, /* an OID this library does not know */
+	SBAT_DIGEST_SHA1,
+	SBAT_DIGEST_SHA256,
+	SBAT_DIGEST_SHA384,
+	SBAT_DIGEST_SHA512,
+} sbat_digest_alg;
+
+/* "SHA-256" and so on; "unknown" for SBAT_DIGEST_UNKNOWN or a value past the list. */
+SBAT_API const char *sbat_digest_alg_name(sbat_digest_alg alg);
+
+/*
+ * One X.509 certificate of a SignedData. The pointers point into the
+ * image's buffer; offsets are file offsets. Library-allocated (in an
+ * sbat_authenticode); the caller never allocates one nor uses sizeof.
+ */
+typedef struct sbat_authenticode_cert {
+	const uint8_t *der; /* the whole Certificate */
+	size_t der_len;
+	uint64_t offset;
+	/* "CN=..., O=..., OU=..., C=..." from those attributes, in the Name's order; cut to fit */
+	char subject[SBAT_AUTHENTICODE_NAME_MAX];
+	char issuer[SBAT_AUTHENTICODE_NAME_MAX];
+	const uint8_t *subject_der; /* the Name, tag and length included: compare these */
+	size_t subject_der_len;
+	const uint8_t *issuer_der;
+	size_t issuer_der_len;
+	const uint8_t *serial; /* the INTEGER's content bytes, as encoded */
+	size_t serial_len;
+	uint8_t tbs_sha256[SBAT_AUTHENTICODE_SHA256_SIZE]; /* SHA-256 of the TBSCertificate, tag and length included */
+	const uint8_t *subject_key_id;                     /* subjectKeyIdentifier's key, NULL when absent */
+	size_t subject_key_id_len;
+	const uint8_t *authority_key_id; /* authorityKeyIdentifier's keyIdentifier, NULL when absent */
+	size_t authority_key_id_len;
+	/* fields may be added at the end */
+} sbat_authenticode_cert;
+
+/*
+ * One signature: a WIN_CERTIFICATE's SignedData, or one nested in another's
+ * SignerInfo. Library-allocated; fields may be added at the end.
+ */
+typedef struct sbat_authenticode_sig {
+	unsigned entry;        /* the WIN_CERTIFICATE (0-based, table order) it is in */
+	int nested_in;         /* -1: the entry's own; else the index of the signature holding it */
+	uint64_t entry_offset; /* the WIN_CERTIFICATE's file offset */
+	uint32_t entry_length; /* its dwLength */
+	uint16_t revision;     /* wRevision: 0x0200 */
+	uint16_t cert_type;    /* wCertificateType: 0x0002, PKCS_SIGNED_DATA */
+	uint64_t offset;       /* the ContentInfo (DER) in the file */
+	size_t len;
+	size_t n_certs;
+	const sbat_authenticode_cert *certs;
+	/* the (first) SignerInfo: whose certificate signed */
+	char signer_issuer[SBAT_AUTHENTICODE_NAME_MAX];
+	const uint8_t *signer_issuer_der;
+	size_t signer_issuer_der_len;
+	const uint8_t *signer_serial;
+	size_t signer_serial_len;
+	int signer_cert;            /* index in certs of the certificate of that issuer and serial, -1 when none */
+	sbat_digest_alg digest_alg; /* SignerInfo's digestAlgorithm */
+	/* SpcIndirectDataContent: the image digest the signature claims */
+	sbat_digest_alg image_digest_alg;
+	uint8_t image_digest[SBAT_AUTHENTICODE_DIGEST_MAX];
+	size_t image_digest_len;
+	int covers_image; /* 1: image_digest is the image's SHA-256 hash; 0: it is not; -1: not SHA-256, not compared */
+	                  /* fields may be added at the end */
+} sbat_authenticode_sig;
+
+/* An image's signatures. Library-allocated; fields may be added at the end. */
+typedef struct sbat_authenticode {
+	uint8_t image_hash[SBAT_AUTHENTICODE_SHA256_SIZE]; /* sbat_authenticode_hash(img, SBAT_AUTHENTICODE_EDK2) */
+	uint64_t table_offset;                             /* the certificate table; 0 and 0 when unsigned */
+	uint32_t table_size;
+	unsigned n_entries; /* WIN_CERTIFICATEs */
+	size_t n_sigs;      /* signatures: each entry's, each followed by those nested in it */
+	const sbat_authenticode_sig *sigs;
+	/* fields may be added at the end */
+} sbat_authenticode;
+
+/*
+ * Read img's certificate table. An unsigned image gives n_sigs 0. A
+ * malformed table, WIN_CERTIFICATE, DER or PKCS#7 structure fails with
+ * SBAT_E_SIGNATURE, *reterr naming the check, the structure (other_name)
+ * and the file offset; an image whose hash cannot be computed fails as
+ * sbat_authenticode_hash does. Every entry must be a WIN_CERT_REVISION_2_0
+ * PKCS_SIGNED_DATA, each padded to 8 bytes, filling the table exactly (as
+ * EDK2 requires); a SignedData's first SignerInfo is the signer read. The result points into img's buffer: free it (with
+ * sbat_authenticode_free) before the image. *ret is NULL on failure.
+ */
+SBAT_API sbat_err sbat_authenticode_parse(const sbat_image *img, sbat_authenticode **ret, sbat_diag *reterr);
+
+/* NULL-safe. */
+SBAT_API void sbat_authenticode_free(sbat_authenticode *a);
+
+/*
+ * SBAT_OK when every signature's claimed SHA-256 digest is the image's
+ * hash; else SBAT_E_SIGNATURE_STALE, "the signature no longer covers this
+ * image", with other_index the first signature that differs. A signature
+ * with another digest algorithm is passed over. An unsigned image passes.
+ */
+SBAT_API sbat_err sbat_authenticode_check(const sbat_authenticode *a, sbat_diag *reterr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* authenticode.c - an image's certificate table: each WIN_CERTIFICATE, its signatures, their digests */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sbat/authenticode.h"
+
+#include "pe/image_internal.h"
+#include "sig/sigset.h"
+#include "util/bview.h"
+#include "util/ckd.h"
+#include "util/diag.h"
+
+#define WIN_CERT_HEADER_SIZE 8
+#define WIN_CERT_REVISION_2_0 0x0200
+#define WIN_CERT_TYPE_PKCS_SIGNED_DATA 0x0002
+#define MAX_ENTRIES 64 /* a real image has one or two */
+
+static const char *const digest_names[] = {
+	[SBAT_DIGEST_UNKNOWN] = "unknown", [SBAT_DIGEST_SHA1] = "SHA-1",     [SBAT_DIGEST_SHA256] = "SHA-256",
+	[SBAT_DIGEST_SHA384] = "SHA-384",  [SBAT_DIGEST_SHA512] = "SHA-512",
+};
+
+const char *
+sbat_digest_alg_name(sbat_digest_alg alg)
+{
+	if ((unsigned)alg >= sizeof(digest_names) / sizeof(digest_names[0]))
+		return "unknown";
+	return digest_names[alg];
+}
+
+static sbat_err
+entry_fail(sbat_diag *d, const char *what, uint64_t offset)
+{
+	return diag_fail_other(d, SBAT_E_SIGNATURE, what, offset, -1, "WIN_CERTIFICATE");
+}
+
+/*
+ * The entry at `off` of the table [off, end) (file offsets): its header read
+ * and checked as EDK2 walks the table, each entry padded to 8 bytes, the
+ * last one's padding inside the table too. *ret_next is the next entry's offset.
+ */
+static sbat_err
+read_entry(bview *v, uint64_t off, uint64_t end, sbat_authenticode_sig *s, uint64_t *ret_next, sbat_diag *d)
+{
+	uint64_t left = end - off, padded;
+
+	if (left <= WIN_CERT_HEADER_SIZE)
+		return entry_fail(d, "WIN_CERTIFICATE truncated: the table ends inside its 8-byte header", off);
+	s->entry_offset = off;
+	s->entry_length = bv_le32(v, off);
+	s->revision = bv_le16(v, off + 4);
+	s->cert_type = bv_le16(v, off + 6);
+	if (v->bad)
+		return entry_fail(d, "WIN_CERTIFICATE past the end of the file", off);
+	if (s->entry_length <= WIN_CERT_HEADER_SIZE)
+		return entry_fail(d, "WIN_CERTIFICATE dwLength leaves no room for a signature", off);
+	if (ckd_align_u64(&padded, s->entry_length, 8) || padded > left)
+		return entry_fail(d, "WIN_CERTIFICATE dwLength (padded to 8) runs past the certificate table", off);
+	if (s->revision != WIN_CERT_REVISION_2_0)
+		return entry_fail(d, "WIN_CERTIFICATE wRevision is not 0x0200", off + 4);
+	if (s->cert_type != WIN_CERT_TYPE_PKCS_SIGNED_DATA)
+		return entry_fail(d, "WIN_CERTIFICATE wCertificateType is not 0x0002 (PKCS_SIGNED_DATA)", off + 6);
+	s->offset = off + WIN_CERT_HEADER_SIZE;
+	s->len = s->entry_length - WIN_CERT_HEADER_SIZE;
+	s->nested_in = -1;
+	s->signer_cert = -1;
+	s->covers_image = -1;
+	*ret_next = off + padded;
+	return SBAT_OK;
+}
+
+/* The table's entries, each checked before any is read as PKCS#7: with `set`, read and kept. */
+static sbat_err
+walk_table(const sbat_image *img, sigset *set, sbat_diag *d)
+{
+	const sbat_pe *pe = &img->pe;
+	uint64_t off = pe->cert_offset, end;
+	sbat_authenticode_sig entry;
+	unsigned n = 0;
+	bview v;
+	sbat_err err;
+
+	if (ckd_add_u64(&end, pe->cert_offset, pe->cert_size) || end > img->len)
+		return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "certificate table past end of file (data directory 4)",
+		                    pe->off_cert_dir);
+	bv_init(&v, img->buf, img->len);
+	while (off < end) {
+		if (n == MAX_ENTRIES)
+			return entry_fail(d, "more than 64 WIN_CERTIFICATEs", off);
+		memset(&entry, 0, sizeof(entry));
+		entry.entry = n++;
+		err = read_entry(&v, off, end, &entry, &off, d);
+		if (err == SBAT_OK && set)
+			err = sigset_add_signed_data(set, img->buf, &entry, d);
+		if (err != SBAT_OK)
+			return err;
+	}
+	if (set)
+		set->a.n_entries = n;
+	return SBAT_OK;
+}
+
+/* Whether each signature's SHA-256 digest is the image's hash. */
+static void
+compare_digests(sbat_authenticode *a)
+{
+	sbat_authenticode_sig *s = (sbat_authenticode_sig *)a->sigs;
+	size_t i;
+
+	for (i = 0; i < a->n_sigs; i++) {
+		if (s[i].image_digest_alg != SBAT_DIGEST_SHA256 ||
+		    s[i].image_digest_len != SBAT_AUTHENTICODE_SHA256_SIZE)
+			s[i].covers_image = -1;
+		else
+			s[i].covers_image = memcmp(s[i].image_digest, a->image_hash, SBAT_AUTHENTICODE_SHA256_SIZE) ==
+			                    0;
+	}
+}
+
+sbat_err
+sbat_authenticode_parse(const sbat_image *img, sbat_authenticode **ret, sbat_diag *reterr)
+{
+	sigset *set;
+	sbat_err err;
+
+	if (ret)
+		*ret = NULL;
+	if (!img || !ret)
+		return diag_fail(reterr, SBAT_E_ABI, "sbat_authenticode_parse: no image or no result pointer");
+	set = calloc(1, sizeof(*set));
+	if (!set)
+		return diag_fail(reterr, SBAT_E_NOMEM, "out of memory for the signatures");
+	err = sbat_authenticode_hash(img, SBAT_AUTHENTICODE_EDK2, set->a.image_hash, reterr);
+	if (err == SBAT_OK && img->pe.off_cert_dir != 0 && img->pe.cert_size != 0) {
+		set->a.table_offset = img->pe.cert_offset;
+		set->a.table_size = img->pe.cert_size;
+		err = walk_table(img, NULL, reterr);
+		if (err == SBAT_OK)
+			err = walk_table(img, set, reterr);
+	}
+	if (err != SBAT_OK) {
+		sbat_authenticode_free(&set->a);
+		return err;
+	}
+	compare_digests(&set->a);
+	*ret = &set->a;
+	return SBAT_OK;
+}
+
+void
+sbat_authenticode_free(sbat_authenticode *a)
+{
+	if (a)
+		sigset_free((sigset *)a);
+}
+
+sbat_err
+sbat_authenticode_check(const sbat_authenticode *a, sbat_diag *reterr)
+{
+	size_t i;
+
+	if (!a)
+		return diag_fail(reterr, SBAT_E_ABI, "sbat_authenticode_check: no signatures");
+	for (i = 0; i < a->n_sigs; i++) {
+		if (a->sigs[i].covers_image == 0) {
+			diag_fail_other(reterr, SBAT_E_SIGNATURE_STALE, "the signature no longer covers this image",
+			                a->sigs[i].offset, (int)i, "signature");
+			return SBAT_E_SIGNATURE_STALE;
+		}
+	}
+	return SBAT_OK;
+}

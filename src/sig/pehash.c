@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* pehash.c - the Authenticode SHA-256 of an image, as EDK2's HashPeImage and shim 16.1's generate_hash compute it */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "sbat/authenticode.h"
+
+#include "pe/image_internal.h"
+#include "util/ckd.h"
+#include "util/diag.h"
+#include "util/sha256.h"
+
+/* The sections in the order of PointerToRawData; equal keys keep table order (an insertion sort, as both readers). */
+static void
+sort_by_raw_pointer(const sbat_pe *pe, unsigned order[SBAT_PE_MAX_SECTIONS])
+{
+	unsigned i, pos;
+
+	for (i = 0; i < pe->number_of_sections; i++) {
+		pos = i;
+		while (pos > 0 &&
+		       pe->sections[i].pointer_to_raw_data < pe->sections[order[pos - 1]].pointer_to_raw_data) {
+			order[pos] = order[pos - 1];
+			pos--;
+		}
+		order[pos] = i;
+	}
+}
+
+/* Hash buf[from..to); fails when the range is reversed or leaves the file. */
+static sbat_err
+hash_range(struct sha256_ctx *ctx, const sbat_image *img, uint64_t from, uint64_t to, const char *what, sbat_diag *d)
+{
+	if (to < from || to > img->len)
+		return diag_fail_at(d, SBAT_E_PE_FIELD, what, from);
+	sha256_update(ctx, img->buf + from, (size_t)(to - from));
+	return SBAT_OK;
+}
+
+/* The headers, less CheckSum and the Certificate Table entry (when the directory has one). */
+static sbat_err
+hash_headers(struct sha256_ctx *ctx, const sbat_image *img, sbat_diag *d)
+{
+	const sbat_pe *pe = &img->pe;
+	uint64_t after_checksum = pe->off_checksum + 4;
+	uint64_t headers = pe->size_of_headers;
+	sbat_err err;
+
+	err = hash_range(ctx, img, 0, pe->off_checksum, "headers end before CheckSum", d);
+	if (err != SBAT_OK)
+		return err;
+	if (pe->off_cert_dir == 0)
+		return hash_range(ctx, img, after_checksum, headers, "SizeOfHeaders ends before CheckSum's end", d);
+	err = hash_range(ctx, img, after_checksum, pe->off_cert_dir, "Certificate Table entry before CheckSum", d);
+	if (err != SBAT_OK)
+		return err;
+	return hash_range(ctx, img, pe->off_cert_dir + 8, headers,
+	                  "SizeOfHeaders ends inside the Certificate Table entry (data directory 4)", d);
+}
+
+/* Each section's raw data by PointerToRawData; *ret_sum is SizeOfHeaders plus every SizeOfRawData. */
+static sbat_err
+hash_sections(struct sha256_ctx *ctx, const sbat_image *img, uint64_t *ret_sum, sbat_diag *d)
+{
+	const sbat_pe *pe = &img->pe;
+	unsigned order[SBAT_PE_MAX_SECTIONS];
+	uint64_t sum = pe->size_of_headers, end;
+	unsigned i;
+
+	sort_by_raw_pointer(pe, order);
+	for (i = 0; i < pe->number_of_sections; i++) {
+		const sbat_pe_section *s = &pe->sections[order[i]];
+
+		if (s->size_of_raw_data == 0)
+			continue;
+		if (ckd_add_u64(&end, s->pointer_to_raw_data, s->size_of_raw_data) || end > img->len)
+			return diag_fail_other(d, SBAT_E_PE_SECTION, "section raw data past end of file",
+			                       s->header_offset, (int)order[i], s->name);
+		sha256_update(ctx, img->buf + s->pointer_to_raw_data, s->size_of_raw_data);
+		if (ckd_add_u64(&sum, sum, s->size_of_raw_data))
+			return diag_fail_at(d, SBAT_E_PE_OVERFLOW, "sum of section sizes overflows", s->header_offset);
+	}
+	*ret_sum = sum;
+	return SBAT_OK;
+}
+
+/* EDK2: the bytes from `sum` up to the file's end less the certificate table's size. */
+static sbat_err
+hash_tail_edk2(struct sha256_ctx *ctx, const sbat_image *img, uint64_t sum, uint64_t cert_size, sbat_diag *d)
+{
+	uint64_t need;
+
+	if (img->len <= sum)
+		return SBAT_OK;
+	if (ckd_add_u64(&need, sum, cert_size) || need > img->len)
+		return diag_fail_at(d, SBAT_E_PE_FIELD,
+		                    "headers, sections and certificate table are larger than the file", sum);
+	return hash_range(ctx, img, sum, img->len - cert_size, "trailing data", d);
+}
+
+/* shim 16.1: the certificate table must end the file; without one the trailing bytes are padded to 8. */
+static sbat_err
+hash_tail_shim(struct sha256_ctx *ctx, const sbat_image *img, uint64_t sum, uint64_t cert_size, sbat_diag *d)
+{
+	static const uint8_t zeros[8];
+	uint64_t padded;
+
+	if (sum > img->len)
+		return diag_fail_at(d, SBAT_E_PE_SECTION, "sections' raw sizes add up past the end of the file", sum);
+	if (cert_size != 0) {
+		if (img->len == sum)
+			return SBAT_OK;
+		if (img->len - sum < cert_size || img->len - cert_size != img->pe.cert_offset)
+			return diag_fail_at(d, SBAT_E_PE_FIELD,
+			                    "certificate table does not end the file (shim refuses)",
+			                    img->pe.off_cert_dir);
+		return hash_range(ctx, img, sum, img->len - cert_size, "trailing data", d);
+	}
+	if (img->len == sum)
+		return SBAT_OK;
+	sha256_update(ctx, img->buf + sum, (size_t)(img->len - sum));
+	if (ckd_align_u64(&padded, img->len, 8))
+		return diag_fail_at(d, SBAT_E_PE_OVERFLOW, "file size overflows", 0);
+	sha256_update(ctx, zeros, (size_t)(padded - img->len));
+	return SBAT_OK;
+}
+
+sbat_err
+sbat_authenticode_hash(const sbat_image *img, sbat_authenticode_rule rule,
+                       uint8_t ret_digest[SBAT_AUTHENTICODE_SHA256_SIZE], sbat_diag *reterr)
+{
+	struct sha256_ctx ctx;
+	uint64_t sum = 0, cert_size;
+	sbat_err err;
+
+	if (!img || !ret_digest || (rule != SBAT_AUTHENTICODE_EDK2 && rule != SBAT_AUTHENTICODE_SHIM))
+		return diag_fail(reterr, SBAT_E_ABI, "sbat_authenticode_hash: no image, no digest, or an unknown rule");
+	cert_size = img->pe.off_cert_dir ? img->pe.cert_size : 0;
+	sha256_init(&ctx);
+	err = hash_headers(&ctx, img, reterr);
+	if (err == SBAT_OK)
+		err = hash_sections(&ctx, img, &sum, reterr);
+	if (err == SBAT_OK && rule == SBAT_AUTHENTICODE_SHIM)
+		err = hash_tail_shim(&ctx, img, sum, cert_size, reterr);
+	else if (err == SBAT_OK)
+		err = hash_tail_edk2(&ctx, img, sum, cert_size, reterr);
+	if (err != SBAT_OK)
+		return err;
+	sha256_final(&ctx, ret_digest);
+	return SBAT_OK;
+}

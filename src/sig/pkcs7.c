@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* pkcs7.c - an Authenticode PKCS#7 SignedData: its certificates, its signer, the digest it claims */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sbat/authenticode.h"
+
+#include "sig/der.h"
+#include "sig/pkcs7.h"
+#include "sig/x509.h"
+#include "util/diag.h"
+
+static const uint8_t oid_signed_data[] = { 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x02 };
+static const uint8_t oid_spc_indirect_data[] = { 0x2b, 0x06, 0x01, 0x04, 0x01, 0x82, 0x37, 0x02, 0x01, 0x04 };
+static const uint8_t oid_nested_signature[] = { 0x2b, 0x06, 0x01, 0x04, 0x01, 0x82, 0x37, 0x02, 0x04, 0x01 };
+static const uint8_t oid_sha1[] = { 0x2b, 0x0e, 0x03, 0x02, 0x1a };
+static const uint8_t oid_sha2[] = { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02 }; /* then 1, 2, 3 */
+
+/* What one read fills besides the signature itself. */
+typedef struct reading {
+	sbat_authenticode_sig *s;
+	sbat_authenticode_cert *certs;
+	pkcs7_nested *nested;
+	size_t n_nested;
+} reading;
+
+static sbat_digest_alg
+digest_alg(const der *oid)
+{
+	if (der_oid_is(oid, oid_sha1, sizeof(oid_sha1)))
+		return SBAT_DIGEST_SHA1;
+	if (oid->tag != DER_OID || oid->len != sizeof(oid_sha2) + 1 || memcmp(oid->val, oid_sha2, sizeof(oid_sha2)))
+		return SBAT_DIGEST_UNKNOWN;
+	switch (oid->val[sizeof(oid_sha2)]) {
+	case 1: return SBAT_DIGEST_SHA256;
+	case 2: return SBAT_DIGEST_SHA384;
+	case 3: return SBAT_DIGEST_SHA512;
+	default: return SBAT_DIGEST_UNKNOWN;
+	}
+}
+
+/* An AlgorithmIdentifier (SEQUENCE { OID, parameters }) read from c. */
+static sbat_err
+read_alg(der_cursor *c, sbat_digest_alg *ret, sbat_diag *d)
+{
+	der_cursor a;
+	der e;
+	sbat_err err = der_expect(c, DER_SEQUENCE, &e, d);
+
+	if (err == SBAT_OK)
+		err = der_enter(&e, &a, "AlgorithmIdentifier", d);
+	if (err == SBAT_OK)
+		err = der_expect(&a, DER_OID, &e, d);
+	if (err == SBAT_OK)
+		*ret = digest_alg(&e);
+	return err;
+}
+
+/* SEQUENCE { OID `oid`, [0] EXPLICIT content }: *inner is a cursor over the content. */
+static sbat_err
+enter_content_info(der_cursor *c, const uint8_t *oid, size_t oid_len, const char *what, der_cursor *inner, sbat_diag *d)
+{
+	der_cursor ci;
+	der e;
+	sbat_err err = der_expect(c, DER_SEQUENCE, &e, d);
+
+	if (err == SBAT_OK)
+		err = der_enter(&e, &ci, "ContentInfo", d);
+	if (err == SBAT_OK && (err = der_expect(&ci, DER_OID, &e, d)) == SBAT_OK && !der_oid_is(&e, oid, oid_len))
+		err = der_fail(&ci, what, e.offset, d);
+	if (err == SBAT_OK)
+		err = der_expect(&ci, DER_CONTEXT(0), &e, d);
+	if (err == SBAT_OK)
+		err = der_enter(&e, inner, "ContentInfo", d);
+	return err;
+}
+
+/* contentInfo: SpcIndirectDataContent { data, DigestInfo { algorithm, digest } } */
+static sbat_err
+read_indirect_data(der_cursor *sd, sbat_authenticode_sig *s, sbat_diag *d)
+{
+	der_cursor content, spc, info;
+	der e;
+	sbat_err err = enter_content_info(sd, oid_spc_indirect_data, sizeof(oid_spc_indirect_data),
+	                                  "content is not SpcIndirectDataContent (1.3.6.1.4.1.311.2.1.4)", &content, d);
+
+	if (err == SBAT_OK)
+		err = der_expect(&content, DER_SEQUENCE, &e, d);
+	if (err == SBAT_OK)
+		err = der_enter(&e, &spc, "SpcIndirectDataContent", d);
+	if (err == SBAT_OK)
+		err = der_expect(&spc, DER_SEQUENCE, &e, d);
+	if (err == SBAT_OK)
+		err = der_expect(&spc, DER_SEQUENCE, &e, d);
+	if (err == SBAT_OK)
+		err = der_enter(&e, &info, "DigestInfo", d);
+	if (err == SBAT_OK)
+		err = read_alg(&info, &s->image_digest_alg, d);
+	if (err == SBAT_OK)
+		err = der_expect(&info, DER_OCTET_STRING, &e, d);
+	if (err == SBAT_OK && e.len > sizeof(s->image_digest))
+		err = der_fail(&info, "digest longer than 64 bytes", e.offset, d);
+	if (err == SBAT_OK) {
+		memcpy(s->image_digest, e.val, e.len);
+		s->image_digest_len = e.len;
+	}
+	return err;
+}
+
+/* certificates [0] IMPLICIT SET OF Certificate; other choices than a Certificate are passed over. */
+static sbat_err
+read_certs(const der *set, reading *r, sbat_diag *d)
+{
+	der_cursor c;
+	der e;
+	sbat_err err = der_enter(set, &c, "certificates", d);
+
+	while (err == SBAT_OK && der_more(&c)) {
+		err = der_read(&c, &e, d);
+		if (err != SBAT_OK || e.tag != DER_SEQUENCE)
+			continue;
+		if (r->s->n_certs == PKCS7_MAX_CERTS)
+			return der_fail(&c, "more than 64 certificates in one SignedData", e.offset, d);
+		err = x509_read(&e, &r->certs[r->s->n_certs], d);
+		if (err == SBAT_OK)
+			r->s->n_certs++;
+	}
+	return err;
+}
+
+/* unauthenticatedAttributes [1]: each nested signature (1.3.6.1.4.1.311.2.4.1) is listed for the caller. */
+static sbat_err
+read_unauthenticated(const der *attrs, reading *r, sbat_diag *d)
+{
+	der_cursor c, attr, values;
+	der e, oid;
+	sbat_err err = der_enter(attrs, &c, "unauthenticatedAttributes", d);
+
+	while (err == SBAT_OK && der_more(&c)) {
+		err = der_expect(&c, DER_SEQUENCE, &e, d);
+		if (err == SBAT_OK)
+			err = der_enter(&e, &attr, "Attribute", d);
+		if (err == SBAT_OK)
+			err = der_expect(&attr, DER_OID, &oid, d);
+		if (err == SBAT_OK)
+			err = der_expect(&attr, DER_SET, &e, d);
+		if (err != SBAT_OK || !der_oid_is(&oid, oid_nested_signature, sizeof(oid_nested_signature)))
+			continue;
+		err = der_enter(&e, &values, "Attribute", d);
+		while (err == SBAT_OK && der_more(&values)) {
+			err = der_expect(&values, DER_SEQUENCE, &e, d);
+			if (err == SBAT_OK && r->n_nested == PKCS7_MAX_NESTED)
+				err = der_fail(&values, "more than 8 nested signatures in one SignerInfo", e.offset, d);
+			if (err == SBAT_OK) {
+				r->nested[r->n_nested].offset = e.offset;
+				r->nested[r->n_nested++].len = e.raw_len;
+			}
+		}
+	}
+	return err;
+}
+
+/* issuerAndSerialNumber, or a subjectKeyIdentifier [0] (version 3), which names no issuer. */
+static sbat_err
+read_signer_id(der_cursor *si, sbat_authenticode_sig *s, sbat_diag *d)
+{
+	der_cursor ias;
+	der e, name;
+	sbat_err err = der_read(si, &e, d);
+
+	if (err != SBAT_OK || e.tag == DER_CONTEXT_PRIM(0))
+		return err;
+	if (e.tag != DER_SEQUENCE)
+		return der_fail(si, "DER element has an unexpected tag", e.offset, d);
+	err = der_enter(&e, &ias, "IssuerAndSerialNumber", d);
+	if (err == SBAT_OK)
+		err = der_expect(&ias, DER_SEQUENCE, &name, d);
+	if (err == SBAT_OK)
+		err = der_expect(&ias, DER_INTEGER, &e, d);
+	if (err != SBAT_OK)
+		return err;
+	s->signer_issuer_der = name.raw;
+	s->signer_issuer_der_len = name.raw_len;
+	s->signer_serial = e.val;
+	s->signer_serial_len = e.len;
+	return x509_name(&name, s->signer_issuer, sizeof(s->signer_issuer), d);
+}
+
+/* The first SignerInfo: version, signer, digestAlgorithm, [0] attributes, algorithm, signature, [1] attributes. */
+static sbat_err
+read_signer(const der *info, reading *r, sbat_diag *d)
+{
+	der_cursor si;
+	der e;
+	sbat_digest_alg ignored;
+	sbat_err err = der_enter(info, &si, "SignerInfo", d);
+
+	if (err == SBAT_OK)
+		err = der_expect(&si, DER_INTEGER, &e, d);
+	if (err == SBAT_OK)
+		err = read_signer_id(&si, r->s, d);
+	if (err == SBAT_OK)
+		err = read_alg(&si, &r->s->digest_alg, d);
+	if (err == SBAT_OK && der_peek(&si, DER_CONTEXT(0)))
+		err = der_read(&si, &e, d);
+	if (err == SBAT_OK)
+		err = read_alg(&si, &ignored, d);
+	if (err == SBAT_OK)
+		err = der_expect(&si, DER_OCTET_STRING, &e, d);
+	if (err == SBAT_OK && der_peek(&si, DER_CONTEXT(1)) && (err = der_read(&si, &e, d)) == SBAT_OK)
+		err = read_unauthenticated(&e, r, d);
+	return err;
+}
+
+/* SignedData: version, digestAlgorithms, contentInfo, [0] certificates, [1] crls, signerInfos. */
+static sbat_err
+read_signed_data(der_cursor *sd, reading *r, sbat_diag *d)
+{
+	der_cursor infos;
+	der e;
+	sbat_err err = der_expect(sd, DER_INTEGER, &e, d);
+
+	if (err == SBAT_OK)
+		err = der_expect(sd, DER_SET, &e, d);
+	if (err == SBAT_OK)
+		err = read_indirect_data(sd, r->s, d);
+	if (err == SBAT_OK && der_peek(sd, DER_CONTEXT(0)) && (err = der_read(sd, &e, d)) == SBAT_OK)
+		err = read_certs(&e, r, d);
+	if (err == SBAT_OK && der_peek(sd, DER_CONTEXT(1)))
+		err = der_read(sd, &e, d);
+	if (err == SBAT_OK)
+		err = der_expect(sd, DER_SET, &e, d);
+	if (err == SBAT_OK)
+		err = der_enter(&e, &infos, "signerInfos", d);
+	if (err == SBAT_OK && !der_more(&infos))
+		err = der_fail(&infos, "SignedData has no SignerInfo", e.offset, d);
+	if (err == SBAT_OK)
+		err = der_expect(&infos, DER_SEQUENCE, &e, d);
+	return err == SBAT_OK ? read_signer(&e, r, d) : err;
+}
+
+/* The certificate the signer names by issuer and serial, or -1. */
+static int
+find_signer_cert(const sbat_authenticode_sig *s)
+{
+	size_t i;
+
+	for (i = 0; s->signer_issuer_der && i < s->n_certs; i++) {
+		const sbat_authenticode_cert *c = &s->certs[i];
+
+		if (c->issuer_der_len == s->signer_issuer_der_len && c->serial_len == s->signer_serial_len &&
+		    memcmp(c->issuer_der, s->signer_issuer_der, c->issuer_der_len) == 0 &&
+		    memcmp(c->serial, s->signer_serial, c->serial_len) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* The ContentInfo's elements all checked first, then read as SignedData. */
+static sbat_err
+read_content(const uint8_t *buf, reading *r, sbat_diag *d)
+{
+	der_cursor top, content, sd;
+	der e;
+	sbat_err err;
+
+	der_top(&top, buf + r->s->offset, r->s->len, r->s->offset, "ContentInfo");
+	err = der_read(&top, &e, d);
+	if (err != SBAT_OK)
+		return err;
+	/* what follows the ContentInfo in a WIN_CERTIFICATE is padding, not read */
+	r->s->len = e.raw_len;
+	der_top(&top, e.raw, e.raw_len, e.offset, "ContentInfo");
+	err = der_walk(&top, d);
+	top.pos = 0;
+	if (err == SBAT_OK)
+		err = enter_content_info(&top, oid_signed_data, sizeof(oid_signed_data),
+		                         "ContentInfo is not SignedData (1.2.840.113549.1.7.2)", &content, d);
+	if (err == SBAT_OK)
+		err = der_expect(&content, DER_SEQUENCE, &e, d);
+	if (err == SBAT_OK)
+		err = der_enter(&e, &sd, "SignedData", d);
+	return err == SBAT_OK ? read_signed_data(&sd, r, d) : err;
+}
+
+sbat_err
+pkcs7_read(const uint8_t *buf, sbat_authenticode_sig *s, pkcs7_nested nested[PKCS7_MAX_NESTED], size_t *ret_n,
+           sbat_diag *d)
+{
+	reading r = { s, NULL, nested, 0 };
+	sbat_err err;
+
+	s->certs = NULL;
+	s->n_certs = 0;
+	s->signer_cert = -1;
+	s->covers_image = -1;
+	*ret_n = 0;
+	r.certs = calloc(PKCS7_MAX_CERTS, sizeof(*r.certs));
+	if (!r.certs)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory for the certificates");
+	s->certs = r.certs;
+	err = read_content(buf, &r, d);
+	if (err != SBAT_OK) {
+		free(r.certs);
+		s->certs = NULL;
+		s->n_certs = 0;
+		return err;
+	}
+	s->signer_cert = find_signer_cert(s);
+	*ret_n = r.n_nested;
+	return SBAT_OK;
+}

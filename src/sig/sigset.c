@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* sigset.c - the signatures of one image as they are read */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sbat/authenticode.h"
+
+#include "sig/pkcs7.h"
+#include "sig/sigset.h"
+#include "util/diag.h"
+
+#define MAX_SIGNATURES 256
+#define MAX_NESTING 4 /* signatures in signatures in ... */
+
+/* Append *s; *ret_index is where it went. */
+static sbat_err
+push(sigset *set, const sbat_authenticode_sig *s, size_t *ret_index, sbat_diag *d)
+{
+	sbat_authenticode_sig *v;
+
+	if (set->a.n_sigs == MAX_SIGNATURES)
+		return diag_fail_other(d, SBAT_E_SIGNATURE, "more than 256 signatures", s->offset, -1, "SignedData");
+	if (set->a.n_sigs == set->cap) {
+		size_t cap = set->cap ? set->cap * 2 : 4;
+
+		v = realloc((void *)set->a.sigs, cap * sizeof(*v));
+		if (!v)
+			return diag_fail(d, SBAT_E_NOMEM, "out of memory for the signatures");
+		set->a.sigs = v;
+		set->cap = cap;
+	}
+	v = (sbat_authenticode_sig *)set->a.sigs;
+	v[set->a.n_sigs] = *s;
+	*ret_index = set->a.n_sigs++;
+	return SBAT_OK;
+}
+
+/* The signature tmpl names, then those nested in it, `level` signatures deep. */
+static sbat_err
+add(sigset *set, const uint8_t *buf, const sbat_authenticode_sig *tmpl, unsigned level, sbat_diag *d)
+{
+	pkcs7_nested nested[PKCS7_MAX_NESTED];
+	sbat_authenticode_sig s = *tmpl;
+	size_t n, i, index;
+	sbat_err err;
+
+	err = pkcs7_read(buf, &s, nested, &n, d);
+	if (err != SBAT_OK)
+		return err;
+	err = push(set, &s, &index, d);
+	if (err != SBAT_OK) {
+		free((void *)s.certs);
+		return err;
+	}
+	if (n > 0 && level == MAX_NESTING)
+		return diag_fail_other(d, SBAT_E_SIGNATURE, "signatures nested more than 4 deep", nested[0].offset, -1,
+		                       "SignerInfo");
+	for (i = 0; i < n && err == SBAT_OK; i++) {
+		s = *tmpl;
+		s.nested_in = (int)index;
+		s.offset = nested[i].offset;
+		s.len = nested[i].len;
+		err = add(set, buf, &s, level + 1, d);
+	}
+	return err;
+}
+
+sbat_err
+sigset_add_signed_data(sigset *set, const uint8_t *buf, const sbat_authenticode_sig *tmpl, sbat_diag *d)
+{
+	return add(set, buf, tmpl, 0, d);
+}
+
+void
+sigset_free(sigset *set)
+{
+	size_t i;
+
+	if (!set)
+		return;
+	for (i = 0; i < set->a.n_sigs; i++)
+		free((void *)set->a.sigs[i].certs);
+	free((void *)set->a.sigs);
+	free(set);
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
+# authenticode-corpus.sh - the library's Authenticode reader on the images
+# Microsoft and Debian signed (fetch-corpus.sh): every certificate table
+# reads (and the table of each signed kernel of the corpus), every
+# signature's SHA-256 digest is the hash the library computes,
+# and Debian's shim 16.1 carries two signatures, one chaining to "Microsoft
+# Corporation UEFI CA 2011", one to "Microsoft UEFI CA 2023".
+#
+# Environment (set by meson): SIG_LIST (the sig-list program). SBAT_CORPUS_DIR
+# as for fetch-corpus.sh. It reads the corpus fetch-corpus.sh left and
+# fetches nothing: without it, every check is skipped.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/../lib/tap.sh"
+need_env SIG_LIST
+CACHE="${SBAT_CORPUS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/sbat-add-corpus}"
+export SBAT_CORPUS_DIR="$CACHE"
+T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-authenticode.XXXXXX") || exit 1
+trap 'rm -rf -- "$T"' EXIT
+
+if ! grep -q '^[^#]' "$CACHE/signed/MANIFEST.tsv" 2>/dev/null; then
+	skip_all "no signed images in $CACHE (run tests/integration/fetch-corpus.sh first)"
+fi
+
+# images: "NAME<TAB>PATH", the corpus's signed kernels, then the vendor-signed images
+{
+	awk -F'\t' '!/^#/ && $4 == "signed" { print $1 "\t" d "/" $1 }' d="$CACHE/corpus" \
+		"$CACHE/corpus/MANIFEST.tsv" 2>/dev/null
+	awk -F'\t' '!/^#/ && $2 != "-" { print $1 "\t" d "/" $1 }' d="$CACHE/signed" "$CACHE/signed/MANIFEST.tsv"
+} >"$T/images.tsv"
+
+shim16=""
+while IFS=$'\t' read -r name f; do
+	"$SIG_LIST" "$f" >"$T/$name.sigs" 2>&1
+	rc=$?
+	check "$name: its certificate table reads (exit $rc)" test "$rc" = 0
+	[ "$rc" = 0 ] || { sed "s|^|#   |" "$T/$name.sigs"; continue; }
+	count=$(grep -c "^sig" "$T/$name.sigs")
+	check "$name: signed ($count signatures)" test "$count" -ge 1
+	check "$name: every SHA-256 digest is the image's hash" \
+		test -z "$(awk -F'\t' '$1 == "sig" && $5 != 1' "$T/$name.sigs")"
+	case $name in shimx64.efi.signed-*) grep -aq 'shim,16\.1,' "$f" && shim16=$name ;; esac
+done <"$T/images.tsv"
+
+if [ -z "$shim16" ]; then
+	skip "Debian's shim 16.1 has two Microsoft signatures" "no shim 16.1 among the signed images"
+else
+	s=$T/$shim16.sigs
+	check "$shim16 (shim 16.1): two signatures" test "$(grep -c '^sig' "$s")" = 2
+	# which signature holds a certificate that CA issued
+	by_ca() { awk -F'\t' -v ca="CN=$1" '$1 == "cert" && index($4, ca) { print $2; exit }' "$s"; }
+	old=$(by_ca "Microsoft Corporation UEFI CA 2011")
+	new=$(by_ca "Microsoft UEFI CA 2023")
+	check "$shim16: a signature chains to Microsoft Corporation UEFI CA 2011" test -n "$old"
+	check "$shim16: a signature chains to Microsoft UEFI CA 2023" test -n "$new"
+	check "$shim16: they are two signatures" test "$old" != "$new"
+	sed "s|^|#   |" "$s"
+fi
+tap_finish
