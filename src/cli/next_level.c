@@ -108,6 +108,7 @@ load_shim(cli_next *n)
 	sbat_err r;
 
 	r = sbat_file_read(n->shim, SBAT_FILE_MAX_SIZE, &n->shim_buf, &len, &d);
+	n->shim_len = r ? 0 : len;
 	if (!r)
 		r = sbat_image_parse(n->shim_buf, len, &img, &d);
 	if (!r)

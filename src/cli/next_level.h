@@ -35,6 +35,7 @@ typedef struct cli_next {
 	uint8_t *current_buf; /* SbatLevelRT as read (attributes first), NULL when absent */
 	char *automatic, *latest, *rev_automatic, *rev_latest;
 	uint8_t *shim_buf, *rev_buf;
+	size_t shim_len;                      /* shim_buf's bytes */
 	sbat_judgement *shim_sbat, *rev_sbat; /* their .sbat as shim reads it */
 	sbat_next_inputs in[2];               /* the next boot, and the one after (SbatPolicy is gone by then) */
 	sbat_next_boot boot[2];

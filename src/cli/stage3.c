@@ -202,12 +202,49 @@ print_summary(const walk *w, const char *label, const s3_menu *m)
 	printf("  %s: %s menu: %s\n", label, name, m->summary);
 	printf("  %s: %s default entry: %s\n", label, name, m->default_by);
 	printf("  %s: %s rule: %s\n", label, name,
+	       strcmp(m->rule, "shim-loader") == 0 ?
+	           "GRUB's shim_lock verifier (grub-core/kern/efi/sb.c) loads it through shim's image loader "
+	           "protocol when shim installs one (shim 16.x: loader-proto.c shim_load_image), which sets "
+	           "in_protocol: verify_sbat_section lets an image without .sbat pass and checks the rows of one "
+	           "that has it" :
 	       strcmp(m->rule, "shim-lock") == 0 ?
 	           "GRUB's shim_lock verifier calls shim's Verify (verify.c shim_verify), which sets in_protocol: "
 	           "verify_sbat_section lets an image without .sbat pass and checks the rows of one that has it" :
 	           "systemd-boot calls LoadImage, which shim 16.x replaces (loader-proto.c shim_load_image) and "
 	           "runs with in_protocol set: verify_sbat_section lets an image without .sbat pass and checks the "
 	           "rows of one that has it; a UKI's kernel goes through it again when systemd-stub loads it");
+}
+
+/* bytes needle[0..n) anywhere in buf[0..len) */
+static int
+holds(const uint8_t *buf, size_t len, const void *needle, size_t n)
+{
+	size_t i;
+
+	for (i = 0; buf && n && i + n <= len; i++)
+		if (buf[i] == *(const uint8_t *)needle && memcmp(buf + i, needle, n) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Which of shim's protocols GRUB has check what it starts: its shim_lock
+ * verifier (grub-core/kern/efi/sb.c) calls shim's image loader protocol
+ * when the GRUB has that code (its "bad shim loader signature" error) and
+ * the shim installs the protocol (shim 16.x, SHIM_IMAGE_LOADER_GUID in
+ * shim.c), else shim_lock's Verify. Both set in_protocol: the same check.
+ */
+static void
+grub_rule(const cli_next *next, const image *grub, s3_menu *m)
+{
+	static const char err[] = "bad shim loader signature";
+	static const uint8_t guid[16] = { 0x41, 0x20, 0x49, 0x1f, 0xdb, 0xfa, 0x59, 0x4e,
+		                          0x9e, 0x57, 0x7c, 0xaf, 0xe7, 0x3a, 0x55, 0xab };
+
+	if (!holds(grub->buf, grub->len, err, sizeof(err) - 1) || !holds(next->shim_buf, next->shim_len, guid, 16))
+		return;
+	m->rule = "shim-loader";
+	m->rule_text = "GRUB has shim load it through shim's image loader protocol: a missing .sbat passes";
 }
 
 enum stage_verdict
@@ -223,6 +260,7 @@ cli_follow_stage3(walk *w, const char *label, int is_default, const cli_next *ne
 		cli_sdboot_menu(w, esp, loader_path, loader, &m);
 	} else if (cli_is_grub(loader)) {
 		cli_grub_menu(w, esp, loader_path, &m);
+		grub_rule(next, loader, &m);
 	} else {
 		cli_stage_line(w, label, is_default, 3, loader_path, SBAT_VERDICT_UNKNOWN,
 		               "cannot be followed: neither systemd-boot nor GRUB, so what it starts next is not known "

@@ -559,6 +559,24 @@ expect "GRUB: the ESP's stub hands over to /boot/grub/grub.cfg; its default entr
 	 has_line "  Boot0001 debian: GRUB menu: \\EFI\\debian\\grub.cfg -> ($UUID)/boot/grub/grub.cfg ($GB/grub/grub.cfg)" &&
 	 has_line "  Boot0001 debian: GRUB default entry: set default=\"0\" (line 19)"'
 
+# a GRUB whose shim_lock verifier has the code for shim's image loader protocol
+# (its "bad shim loader signature" error) uses it when the shim installs it
+cp -- "$GESP/EFI/debian/grubx64.efi" "$T/grub-core.saved"
+cp -- "$GESP/EFI/debian/shimx64.efi" "$T/shim-core.saved"
+printf 'bad shim loader signature' >>"$GESP/EFI/debian/grubx64.efi"
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
+expect "GRUB with the loader-protocol code behind a shim without that protocol: shim_lock's Verify is the rule" \
+	'[ "$RC" -eq 0 ] && has_line "$G /boot/vmlinuz-6.1.0-18-amd64 (menuentry '"'"'Debian GNU/Linux'"'"' and 1 more) [default entry]: boots: no .sbat, which this check lets pass $SHIMLOCK"'
+printf '\101\040\111\037\333\372\131\116\236\127\174\257\347\072\125\253' >>"$GESP/EFI/debian/shimx64.efi"
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB" --json
+expect "GRUB with the loader-protocol code behind a shim that installs it (SHIM_IMAGE_LOADER_GUID): the rule is shim's loader protocol, the verdict the same" \
+	'[ "$RC" -eq 0 ] && printf "%s" "$OUT" | python3 -c "import json,sys; d=json.load(sys.stdin); s=[x for x in d[\"stages\"] if x[\"stage\"]==3 and x[\"default_entry\"]]; sys.exit(not (s and s[0][\"rule\"]==\"shim-loader\" and s[0][\"verdict\"]==\"boots\"))"'
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
+expect "... and the line names it" \
+	'[ "$RC" -eq 0 ] && has_line "$G /boot/vmlinuz-6.1.0-18-amd64 (menuentry '"'"'Debian GNU/Linux'"'"' and 1 more) [default entry]: boots: no .sbat, which this check lets pass [GRUB has shim load it through shim'"'"'s image loader protocol: a missing .sbat passes]"'
+cp -- "$T/grub-core.saved" "$GESP/EFI/debian/grubx64.efi"
+cp -- "$T/shim-core.saved" "$GESP/EFI/debian/shimx64.efi"
+
 printf "$LINUX2" >"$GV/SbatLevelRT-$SHIM_GUID"
 SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
 expect "GRUB: a revoked kernel in another entry than the default is another path refused (exit 7)" \

@@ -217,9 +217,8 @@ if on grub; then
 	rule=$(field grub "Boot$cur" 3 rule)
 	check "GRUB: the kernel is judged by a rule of shim's own (rule $rule): a missing .sbat passes" \
 		grep -qxE 'shim-lock|loadimage-hook' <<<"$rule"
-	check_todo "GRUB: the rule named for GRUB $GRUB_VERSION behind shim 16.1 is shim's image loader protocol (sbat-add: $rule)" \
-		"sbat-add names shim_lock's Verify for every GRUB; GRUB 2.14 calls shim_loader->load_image when shim 16 installs it; the verdict is the same" \
-		test "$rule" != shim-lock
+	check "GRUB: the rule named for GRUB $GRUB_VERSION behind shim 16.1 is shim's image loader protocol (sbat-add: $rule)" \
+		test "$rule" = shim-loader
 fi
 
 # ------------------------------------------------ shim -> systemd-boot 262 -> kernel
