@@ -117,6 +117,9 @@ decide(judgement *j, int read, const sbat_level *level, sbat_judge_shim shim, sb
 	} else if (shim != SBAT_JUDGE_SHIM_ENFORCES) {
 		p->verdict = SBAT_VERDICT_UNKNOWN;
 		p->reason = SBAT_JUDGE_SECURE_BOOT_UNKNOWN;
+	} else if (level->n_entries == 0 && (read == SBAT_JUDGE_MISSING || read == SBAT_JUDGE_UNPARSABLE)) {
+		/* verify_sbat_section passes everything against an empty list before it looks at .sbat */
+		p->reason = SBAT_JUDGE_NOT_REVOKED;
 	} else if (read == SBAT_JUDGE_MISSING && call == SBAT_JUDGE_IN_PROTOCOL) {
 		p->reason = SBAT_JUDGE_MISSING_PASSES;
 	} else if (read == SBAT_JUDGE_NO_ROWS) {

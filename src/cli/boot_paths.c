@@ -208,7 +208,7 @@ level_revokes(const uint8_t *text, size_t len, const sbat_csv *csv)
 	sbat_diag d;
 	int revokes;
 
-	if (!text || sbat_level_parse(text, len, &level, &d) != SBAT_OK)
+	if (!text || sbat_level_parse_shim(text, len, &level, &d) != SBAT_OK)
 		return 0;
 	revokes = sbat_level_check(level, csv, &r, 1, &nr, &d) == SBAT_OK && nr > 0;
 	sbat_level_free(level);

@@ -180,7 +180,7 @@ revocation_payload(cli_next *n, const sbat_image *img, size_t len, const char *n
 		cli_message(n->revocations, msg);
 		return EXIT_FAILURE_;
 	}
-	if (sbat_level_parse(p, (size_t)(nul - p), &level, &d) != SBAT_OK) {
+	if (sbat_level_parse_shim(p, (size_t)(nul - p), &level, &d) != SBAT_OK) {
 		snprintf(msg, sizeof(msg), "%s at offset %#x: line %u: %s", name, (unsigned)s->pointer_to_raw_data,
 		         d.line, d.what ? d.what : sbat_strerror(d.code));
 		cli_message(n->revocations, msg);
@@ -286,7 +286,7 @@ judged_level(cli_next *n, int b)
 		text = (const uint8_t *)SBAT_LEVEL_ORIGINAL;
 		len = strlen(SBAT_LEVEL_ORIGINAL);
 	}
-	if (sbat_level_parse(text, len, &n->level[b], &d) != SBAT_OK)
+	if (sbat_level_parse_shim(text, len, &n->level[b], &d) != SBAT_OK)
 		return cli_report_error(b ? "SbatLevel after the boot after next" : "SbatLevel after the next boot",
 		                        &d);
 	return EXIT_OK;

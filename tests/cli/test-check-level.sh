@@ -119,10 +119,15 @@ SBAT_ADD_EFIVARFS="$T/efivars-short" run --check-level running "$IMG/grub5.efi"
 expect "running: a variable shorter than its attributes exits 1" \
 	'[ "$RC" -eq 1 ] && [[ "$ERR" == *"shorter than its 4 attribute bytes"* ]]'
 mkdir -p -- "$T/efivars-bad"
-printf '\6\0\0\0sbat,1,2025051000\ngrub,five\n' >"$T/efivars-bad/$VAR"
+printf '\6\0\0\0sbat,1,2025051000\ngrub,\n' >"$T/efivars-bad/$VAR"
 SBAT_ADD_EFIVARFS="$T/efivars-bad" run --check-level running "$IMG/grub5.efi"
-expect "running: an invalid payload exits 1 with 'FILE:LINE: field N: ...'" \
+expect "running: a payload shim refuses (an empty field) exits 1 with 'FILE:LINE: field N: ...'" \
 	'[ "$RC" -eq 1 ] && [[ "$ERR" == "sbat-add: $T/efivars-bad/$VAR:2: field 2: "* ]]'
+mkdir -p -- "$T/efivars-odd"
+printf '\6\0\0\0sbat,1,2025051000\r\rgrub,five,x,y\n' >"$T/efivars-odd/$VAR"
+SBAT_ADD_EFIVARFS="$T/efivars-odd" run --check-level running "$IMG/grub5.efi"
+expect "running: a payload shim reads (lone CRs, grub,five as generation 0, a 4th field) is read as shim reads it: allowed" \
+	'[ "$RC" -eq 0 ] && [[ "$OUT" == *"grub5.efi: allowed: not revoked by SbatLevel 2025051000"* ]]'
 
 # ------------------------------------------- a .sbat that shim ignores
 
