@@ -574,6 +574,12 @@ judge_shim(walk *w, const char *label, int is_default, const char *file, const c
 		*v = STAGE_UNKNOWN;
 		return -1;
 	}
+	if (next->mode[0] == CLI_NEXT_SHIM_STOPS && next->level[0]->n_entries == 0) {
+		cli_stage_line(w, label, is_default, 1, uefi_path,
+		               "refused: shim cannot parse the stored SbatLevel, so it stops the machine", NULL);
+		*v = STAGE_REFUSED;
+		return -1;
+	}
 	if (next->mode[0] == CLI_NEXT_SHIM_STOPS) {
 		snprintf(why, sizeof(why), "refused: shim, SbatLevel %s revokes shim itself, so it stops the machine",
 		         next->level[0]->datestamp);

@@ -210,6 +210,12 @@ expect "a stored level shim reads (lone CRs, a 4th field, shim,04, grub,+9 as 0,
 	'has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: boots: shim, next boot enforces SbatLevel 2099010100" &&
 	 has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\grubx64.efi: boots: not revoked by SbatLevel 2099010100 [shim starts it itself: .sbat required]" &&
 	 has_line "Boot0002 fedora: stage 2 \\EFI\\FEDORA\\grubx64.efi: boots: not revoked by SbatLevel 2099010100 [shim starts it itself: .sbat required]"'
+printf '\7\0\0\0sbat,1,2099010100\nshim,\n' >"$LV"
+SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
+expect "a stored level kept but that shim cannot parse (an empty generation): shim stops, every path through it is refused at stage 1 (exit 4), not an error" \
+	'[ "$RC" -eq 4 ] &&
+	 has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: refused: shim cannot parse the stored SbatLevel, so it stops the machine" &&
+	 has_line "Boot0002 fedora: stage 1 \\EFI\\FEDORA\\SHIMX64.EFI: refused: shim cannot parse the stored SbatLevel, so it stops the machine"'
 cp -- "$T/level.saved" "$LV"
 
 order "$EV" BootNext 0002
