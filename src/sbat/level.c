@@ -180,43 +180,6 @@ shim_generation(const char *s)
 	return (uint16_t)v;
 }
 
-static int
-is_break(uint8_t c)
-{
-	return c == '\r' || c == '\n';
-}
-
-/*
- * The next row of buf[0..len) from *pos, as shim's parse_csv_data finds it
- * (len stands for the NUL shim puts after the data): a run of CR and LF is
- * skipped; a NUL met right after such a run is passed over and reading goes
- * on after it, any other NUL ends the text. Returns 0 when no row is left.
- */
-static int
-shim_next_row(const uint8_t *buf, size_t len, size_t *pos, size_t *ret_start, size_t *ret_n)
-{
-	size_t i = *pos, stop;
-
-	for (;;) {
-		if (i >= len || buf[i] == '\0')
-			return 0;
-		while (i < len && is_break(buf[i]))
-			i++;
-		if (i >= len)
-			return 0;
-		if (buf[i] != '\0')
-			break;
-		i++;
-	}
-	for (stop = i; stop < len && buf[stop] != '\0' && !is_break(buf[stop]); stop++)
-		;
-	*ret_start = i;
-	*ret_n = stop - i;
-	/* a row ended by a NUL (or the data's end) is the last one */
-	*pos = stop < len && buf[stop] != '\0' ? stop + 1 : len;
-	return 1;
-}
-
 /*
  * One row p[0..n) as shim's parse_csv_line and parse_sbat_var_data take it:
  * up to 3 comma-separated fields, at least 2, none of them empty; what
@@ -295,7 +258,7 @@ sbat_level_parse_shim(const uint8_t *buf, size_t len, sbat_level **ret, sbat_dia
 	if (len > SBAT_LEVEL_MAX_SIZE)
 		return text_fail(reterr, SBAT_E_TOO_BIG, "SbatLevel larger than 64 KiB", 0, 0);
 	for (i = 0; i < len; i++)
-		rows += is_break(buf[i]) || buf[i] == '\0';
+		rows += buf[i] == '\r' || buf[i] == '\n' || buf[i] == '\0';
 	/* entries, then each row's two strings with their NULs: at most len + 2 * rows bytes */
 	b = malloc(sizeof(*b) + rows * sizeof(sbat_level_entry) + len + 2 * rows);
 	if (!b)
@@ -305,7 +268,7 @@ sbat_level_parse_shim(const uint8_t *buf, size_t len, sbat_level **ret, sbat_dia
 	out = b->level.storage = (char *)(b->entries + rows);
 	pos = len >= 3 && buf[0] == 0xef && buf[1] == 0xbb && buf[2] == 0xbf ? 3 : 0;
 	i = pos;
-	while (r == SBAT_OK && shim_next_row(buf, len, &pos, &start, &n)) {
+	while (r == SBAT_OK && text_shim_row(buf, len, &pos, &start, &n)) {
 		line = count_lines(buf, i, start, line);
 		i = start;
 		r = shim_add_row(&b->level, buf + start, n, line, &out, reterr);

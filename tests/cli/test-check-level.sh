@@ -221,10 +221,16 @@ put_le "$SH/relocations.efi" $(($(sect_off "$SH/relocations.efi" .sbat) + 32)) 2
 run --check-level running "$SH/relocations.efi"
 expect "a .sbat section header with relocations: refused as shim refuses it (exit 4)" \
 	'[ "$RC" -eq 4 ] && [[ "$OUT" == *": revoked: invalid .sbat, so shim refuses the image: the .sbat section header has relocations"* ]]'
-# a .sbat holding only a line end: shim's parser finds no row, and no row is revoked
+# a .sbat holding only a line end and NULs: shim's parser finds no row, and no row is revoked
 cp -- "$IMG/grub5.efi" "$SH/no-rows.efi"
 raw=$(od -An -t u4 -j $(($(sect_off "$SH/no-rows.efi" .sbat) + 20)) -N 4 -- "$SH/no-rows.efi" | tr -d ' ')
-printf '\n\0' | dd of="$SH/no-rows.efi" bs=1 seek="$raw" conv=notrunc status=none
+cp -- "$SH/no-rows.efi" "$SH/behind-nul.efi"
+printf '\n\0\0' | dd of="$SH/no-rows.efi" bs=1 seek="$raw" conv=notrunc status=none
+# a line end then one NUL: shim's parse_csv_data passes over the NUL and reads the rest ("at,1,..." and grub,5)
+printf '\n\0' | dd of="$SH/behind-nul.efi" bs=1 seek="$raw" conv=notrunc status=none
+run --check-level running "$SH/behind-nul.efi"
+expect "a .sbat whose rows follow a line end and a NUL: read on as shim reads it, 2 rows judged (exit 0)" \
+	'[ "$RC" -eq 0 ] && [[ "$OUT" == *": allowed: not revoked by SbatLevel "*"(2 rows checked)" ]]'
 run --check-level running "$SH/no-rows.efi"
 expect "a .sbat without rows: allowed, as shim's check passes it (exit 0), the format rule only warns" \
 	'[ "$RC" -eq 0 ] && [[ "$OUT" == *": allowed: not revoked by SbatLevel "*"(0 rows checked)" ]] &&

@@ -178,6 +178,34 @@ test_shim_entries(void **state)
 	assert_int_equal(sbat_level_parse_shim(NULL, 4, &level, &d), SBAT_E_LEVEL);
 }
 
+/* The image's .sbat goes through the same parse_csv_data: a row behind a NUL after a run of line ends counts. */
+static void
+test_image_row_behind_nul(void **state)
+{
+	static const char padded[] = HDR "\n\0grub,3,Free Software Foundation,grub,2.06,https://www.gnu.org/\n\0\0";
+	static const char ended[] = HDR "\0\ngrub,3,Free Software Foundation,grub,2.06,https://www.gnu.org/\n\0\0";
+	sbat_level *level = NULL;
+	sbat_csv *csv = NULL;
+	size_t n = 0;
+	sbat_diag d;
+
+	(void)state;
+	assert_int_equal(sbat_level_parse_shim((const uint8_t *)L "grub,4\n", strlen(L "grub,4\n"), &level, &d),
+	                 SBAT_OK);
+	assert_int_equal(sbat_csv_parse_shim((const uint8_t *)padded, sizeof(padded) - 1, &csv, &d), SBAT_OK);
+	assert_int_equal(csv->n_entries, 2);
+	assert_int_equal(sbat_level_check(level, csv, NULL, 0, &n, &d), SBAT_OK);
+	assert_int_equal(n, 1);
+	sbat_csv_free(csv);
+	/* a NUL right after the header's line end ends the text: grub,3 is never read */
+	assert_int_equal(sbat_csv_parse_shim((const uint8_t *)ended, sizeof(ended) - 1, &csv, &d), SBAT_OK);
+	assert_int_equal(csv->n_entries, 1);
+	assert_int_equal(sbat_level_check(level, csv, NULL, 0, &n, &d), SBAT_OK);
+	assert_int_equal(n, 0);
+	sbat_csv_free(csv);
+	sbat_level_free(level);
+}
+
 #define SHIM_SBAT HDR "shim,4,UEFI shim,shim,1,https://github.com/rhboot/shim\n"
 #define AUTOMATIC "sbat,1,2024010900\nshim,2\ngrub,3\n"
 
@@ -240,6 +268,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shim_rules),
 		cmocka_unit_test(test_shim_entries),
+		cmocka_unit_test(test_image_row_behind_nul),
 		cmocka_unit_test(test_stored_level),
 	};
 
