@@ -52,7 +52,9 @@ typedef struct sbat_level {
 /*
  * Parse an SbatLevel payload (the SbatLevel variable's contents, or one of
  * the strings in shim's .sbatlevel) from buf[0..len). Parsing stops at the
- * first NUL, as shim's does. Stricter than shim's reader:
+ * first NUL, as shim's does, but a text where shim reads on past it (a
+ * NUL right after a run of line ends, see sbat_level_parse_shim) is
+ * refused. Stricter than shim's reader:
  *  - at most SBAT_LEVEL_MAX_SIZE bytes before the NUL, printable ASCII only
  *    (no BOM, no tab), lines end in LF or CRLF (a lone CR is an error), no
  *    empty line except trailing ones; the last newline is optional;

@@ -144,6 +144,18 @@ static const sbat_text_format level_format = {
 	parse_line,
 };
 
+/* 1 when shim's parse_csv_data finds a row of buf[0..len) at or after offset at (a NUL there it passes over). */
+static int
+row_after(const uint8_t *buf, size_t len, size_t at)
+{
+	size_t pos = 0, start = 0, n;
+
+	while (text_shim_row(buf, len, &pos, &start, &n))
+		if (start >= at)
+			return 1;
+	return 0;
+}
+
 sbat_err
 sbat_level_parse(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *reterr)
 {
@@ -155,6 +167,8 @@ sbat_level_parse(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *re
 		len = 0;
 	/* Payloads embedded in shim are C strings; the variable may carry one too. */
 	nul = len ? memchr(buf, '\0', len) : NULL;
+	if (nul && row_after(buf, len, (size_t)(nul - buf)))
+		return text_fail(reterr, SBAT_E_LEVEL, "a row after a NUL, which shim reads on to", 0, 0);
 	if (nul)
 		len = (size_t)(nul - buf);
 	memset(&t, 0, sizeof(t));

@@ -959,6 +959,24 @@ test_efivar_bad_payload(void **state)
 	free(b);
 }
 
+/* A NUL ends the text for this parser; one shim reads on past (after a run of line ends) is refused. */
+static void
+test_parse_row_after_nul(void **state)
+{
+	static const char after[] = "sbat,1,2025051000\n\n\0grub,9\n";
+	static const char ended[] = "sbat,1,2025051000\n\0grub,9\n";
+	sbat_level *level = NULL;
+	sbat_diag d;
+
+	(void)state;
+	assert_int_equal(sbat_level_parse((const uint8_t *)after, sizeof(after) - 1, &level, &d), SBAT_E_LEVEL);
+	assert_string_equal(d.what, "a row after a NUL, which shim reads on to");
+	assert_null(level);
+	assert_int_equal(sbat_level_parse((const uint8_t *)ended, sizeof(ended) - 1, &level, &d), SBAT_OK);
+	assert_int_equal(level->n_entries, 1);
+	sbat_level_free(level);
+}
+
 static void
 test_error_messages(void **state)
 {
@@ -998,6 +1016,7 @@ main(void)
 		cmocka_unit_test(test_efivar_payload),
 		cmocka_unit_test(test_efivar_short),
 		cmocka_unit_test(test_efivar_bad_payload),
+		cmocka_unit_test(test_parse_row_after_nul),
 		cmocka_unit_test(test_error_messages),
 	};
 
