@@ -113,7 +113,7 @@ load_file_level(const cli_opts *o, policy *p)
 				        "%s: warning: %s: a text SbatLevel; --level-payload, latest: and automatic: "
 				        "choose between a shim binary's payloads and are ignored here\n",
 				        cli_progname, cli_quote(o->level_file));
-			err = sbat_level_parse(data, len, &p->level, &d);
+			err = sbat_level_parse_shim(data, len, &p->level, &d);
 		}
 	}
 	sbat_image_free(img);

@@ -256,6 +256,13 @@ cp -- "$AUTOMATIC" "$T/cwd/running"
 RC=$?; OUT=$(cat "$T/out"); ERR=$(cat "$T/err")
 expect "./running names a file called running" '[ "$RC" -eq 0 ] && [[ "$OUT" == *"SbatLevel 2025021800"* ]]'
 
+printf 'sbat,1,2025051000\r\rshim,4,x,y\ngrub,0004\n' >"$T/odd-level.txt"
+run --check-level "$T/odd-level.txt" "$IMG/grub3.efi"
+expect "a level file is read as shim reads an SbatLevel (lone CRs, a 4th field, grub,0004): grub,3 revoked (exit 4)" \
+	'[ "$RC" -eq 4 ] && [[ "$OUT" == *"revoked: grub,3 is below grub,4 (SbatLevel 2025051000)"* ]]'
+printf 'sbat,1,2025051000\ngrub,4,\n' >"$T/bad-level.txt"
+expect_rc "a level file shim refuses (a trailing comma) is an error" 1 --check-level "$T/bad-level.txt" "$IMG/grub3.efi"
+
 # ------------------------------------------ many images: the worst verdict
 
 run --check-level running "$IMG/grub5.efi" "$IMG/vmlinuz" "$IMG/grub3.efi"
