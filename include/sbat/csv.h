@@ -61,8 +61,10 @@ SBAT_API sbat_err sbat_csv_parse(const uint8_t *buf, size_t len, sbat_csv **ret_
 
 /*
  * Read .sbat bytes as shim's parser does, and refuse only what it refuses:
- * the text ends at the first NUL, a UTF-8 BOM is skipped, rows end at any
- * run of CR and LF (blank lines are skipped), and each row needs at least
+ * a UTF-8 BOM is skipped, rows end at any run of CR and LF (blank lines
+ * are skipped), a NUL ends the text except one right after a run of CR
+ * and LF (two or more bytes after a row, or at the start), which shim's
+ * parse_csv_data passes over to read on, and each row needs at least
  * 6 comma-separated fields with none of those 6 empty; later fields are
  * ignored. Nothing else is checked (non-ASCII bytes, blanks, the header
  * row, duplicates: see sbat_csv_parse for those). Each entry's generation

@@ -87,7 +87,11 @@ typedef struct sbat_judgement {
  *  - no .sbat read: refused when shim starts the image itself, passed in
  *    protocol;
  *  - each row against the first level entry of its component
- *    (sbat_level_check): a generation below the level's is refused.
+ *    (sbat_level_check): a generation below the level's is refused;
+ *  - a level without entries (sbat_level_parse_shim of line ends only)
+ *    passes every image not refused above, one without a .sbat or with
+ *    an unparsable one too (NOT_REVOKED): shim's verify_sbat_section
+ *    passes everything against an empty list before it reads .sbat.
  *
  * The .sbat is read whatever shim does; the verdict then follows `shim`:
  * not enforcing boots, stopped is refused, unknown is unknown. level may

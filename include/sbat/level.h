@@ -52,7 +52,9 @@ typedef struct sbat_level {
 /*
  * Parse an SbatLevel payload (the SbatLevel variable's contents, or one of
  * the strings in shim's .sbatlevel) from buf[0..len). Parsing stops at the
- * first NUL, as shim's does. Stricter than shim's reader:
+ * first NUL, as shim's does, but a text where shim reads on past it (a
+ * NUL right after a run of line ends, see sbat_level_parse_shim) is
+ * refused. Stricter than shim's reader:
  *  - at most SBAT_LEVEL_MAX_SIZE bytes before the NUL, printable ASCII only
  *    (no BOM, no tab), lines end in LF or CRLF (a lone CR is an error), no
  *    empty line except trailing ones; the last newline is optional;
@@ -70,7 +72,34 @@ typedef struct sbat_level {
  */
 SBAT_API sbat_err sbat_level_parse(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *reterr);
 
-/* Frees what sbat_level_parse or sbat_level_from_shim returned. NULL-safe; returns NULL. */
+/*
+ * Read an SbatLevel as shim 16.1 reads one (sbat.c parse_sbat_var_data with
+ * csv.c parse_csv_data), and refuse only what it refuses, so that every
+ * level shim accepts is accepted here and means what it means to shim:
+ *  - len 0 is refused (shim's parser is given no byte before its NUL);
+ *  - a UTF-8 BOM at the start is skipped;
+ *  - rows end at any run of CR and LF; blank lines are skipped;
+ *  - a NUL ends the text, except one that follows a run of CR and LF
+ *    (two or more bytes, or one at the very start): shim passes over it
+ *    and reads on;
+ *  - each row needs at least 2 comma-separated fields, and none of the
+ *    first 3 may be empty ("grub,3," is refused); what follows a third
+ *    field is ignored, and the third is never judged;
+ *  - nothing else: no header row is required (entries[0] is the first
+ *    row, whatever it names), any other byte may be in a name, and a
+ *    generation is what shim's atoi makes of its field: leading blanks
+ *    and zeros skipped, then the decimal digits up to the first other
+ *    byte, kept in 16 bits ("+3" and "x" are 0, "3a" is 3, "65539" is 3).
+ * A text with no row at all gives n_entries 0 (shim then enforces
+ * nothing). datestamp is the first row's third field when it is 10
+ * digits, else "". Line numbers count LF, as for sbat_level_parse.
+ * Errors: SBAT_E_LEVEL ("SbatLevel is empty", "fewer than 2 fields",
+ * "empty field", with reterr->line/field), SBAT_E_TOO_BIG above
+ * SBAT_LEVEL_MAX_SIZE bytes, SBAT_E_NOMEM. Free with sbat_level_free.
+ */
+SBAT_API sbat_err sbat_level_parse_shim(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *reterr);
+
+/* Frees what sbat_level_parse, sbat_level_parse_shim, sbat_level_from_shim or sbat_level_from_efivar returned. NULL-safe; returns NULL. */
 SBAT_API sbat_level *sbat_level_free(sbat_level *level);
 
 /*
@@ -94,7 +123,8 @@ SBAT_API sbat_level *sbat_level_free(sbat_level *level);
  * Returns SBAT_E_NO_SBATLEVEL when the image
  * has no such section, SBAT_E_LEVEL (with an image offset in reterr when
  * one applies) for a malformed or duplicated section, or the errors of
- * sbat_level_parse for the payload (line numbers count within it).
+ * sbat_level_parse_shim for the payload, read as shim reads it (line
+ * numbers count within it).
  */
 SBAT_API sbat_err sbat_level_from_shim(const sbat_image *img, int which, sbat_level **ret, sbat_diag *reterr);
 
@@ -112,12 +142,12 @@ SBAT_API sbat_err sbat_level_from_shim(const sbat_image *img, int which, sbat_le
 
 /*
  * Parse an SbatLevel read from an efivarfs file: buf[0..len) is the 4-byte
- * attribute word, then the payload, which is parsed as by sbat_level_parse
- * (so it may end in a NUL; line numbers count within the payload). The
+ * attribute word, then the payload, which is read as shim reads the
+ * variable, by sbat_level_parse_shim (line numbers count within the payload). The
  * attributes are stored in *ret_attributes when it is not NULL; they are
  * not judged, as shim and firmware differ in what they set.
  * Returns SBAT_E_LEVEL (with offset 0) when len is below 4, or the errors
- * of sbat_level_parse.
+ * of sbat_level_parse_shim.
  */
 SBAT_API sbat_err sbat_level_from_efivar(const uint8_t *buf, size_t len, uint32_t *ret_attributes, sbat_level **ret,
                                          sbat_diag *reterr);
@@ -140,7 +170,10 @@ typedef struct sbat_revocation {
  * Returns SBAT_OK and sets *ret_n_revoked (when not NULL) to the number of
  * revoked rows; the first min(that, max_revoked) of them are stored in
  * ret_revoked, in csv order (pass NULL and 0 to only count). The pointers
- * refer into level and csv. Returns SBAT_E_LEVEL for a NULL or empty level
+ * refer into level and csv. A level without entries (as
+ * sbat_level_parse_shim reads a text of line ends only) revokes nothing,
+ * as shim's verify_sbat_helper passes everything against an empty list.
+ * Returns SBAT_E_LEVEL for a NULL level
  * (or one with a NULL component name) or for a NULL ret_revoked with a
  * non-zero max_revoked, SBAT_E_CSV for a NULL or empty csv (or one with a
  * NULL component name), with *reterr (if not NULL) saying which; nothing

@@ -59,23 +59,18 @@ static int
 read_rows(const sbat_image *img, judgement *j)
 {
 	const sbat_pe_section *s;
-	const uint8_t *p, *nul;
-	size_t n;
 	sbat_err r;
 
 	if (j->pub.sbat_index < 0)
 		return SBAT_JUDGE_MISSING;
 	s = &img->pe.sections[j->pub.sbat_index];
-	/* the parser checked the range against the file; shim reads SizeOfRawData bytes, to the first NUL */
+	/* the parser checked the range against the file; shim reads SizeOfRawData bytes as parse_csv_data does */
 	if (s->size_of_raw_data > img->len || s->pointer_to_raw_data > img->len - s->size_of_raw_data) {
 		diag_fail_at(&j->pub.sbat_error, SBAT_E_PE_TRUNCATED, "section raw data past end of file",
 		             s->header_offset + SH_POINTER_TO_RAW_DATA);
 		return SBAT_JUDGE_UNPARSABLE;
 	}
-	p = img->buf + s->pointer_to_raw_data;
-	nul = memchr(p, 0, s->size_of_raw_data);
-	n = nul ? (size_t)(nul - p) : s->size_of_raw_data;
-	r = sbat_csv_parse_shim(p, n, &j->csv, &j->pub.sbat_error);
+	r = sbat_csv_parse_shim(img->buf + s->pointer_to_raw_data, s->size_of_raw_data, &j->csv, &j->pub.sbat_error);
 	if (r == SBAT_E_NOMEM)
 		return -1;
 	if (r != SBAT_OK)
@@ -117,6 +112,9 @@ decide(judgement *j, int read, const sbat_level *level, sbat_judge_shim shim, sb
 	} else if (shim != SBAT_JUDGE_SHIM_ENFORCES) {
 		p->verdict = SBAT_VERDICT_UNKNOWN;
 		p->reason = SBAT_JUDGE_SECURE_BOOT_UNKNOWN;
+	} else if (level->n_entries == 0 && (read == SBAT_JUDGE_MISSING || read == SBAT_JUDGE_UNPARSABLE)) {
+		/* verify_sbat_section passes everything against an empty list before it looks at .sbat */
+		p->reason = SBAT_JUDGE_NOT_REVOKED;
 	} else if (read == SBAT_JUDGE_MISSING && call == SBAT_JUDGE_IN_PROTOCOL) {
 		p->reason = SBAT_JUDGE_MISSING_PASSES;
 	} else if (read == SBAT_JUDGE_NO_ROWS) {

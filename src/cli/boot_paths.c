@@ -93,7 +93,7 @@ level_revokes(const uint8_t *text, size_t len, const sbat_csv *csv)
 	sbat_diag d;
 	int revokes;
 
-	if (!text || sbat_level_parse(text, len, &level, &d) != SBAT_OK)
+	if (!text || sbat_level_parse_shim(text, len, &level, &d) != SBAT_OK)
 		return 0;
 	revokes = sbat_level_check(level, csv, &r, 1, &nr, &d) == SBAT_OK && nr > 0;
 	sbat_level_free(level);
@@ -505,6 +505,12 @@ judge_shim(walk *w, const char *label, int is_default, const char *file, const c
 		cli_stage_line(w, label, is_default, 1, uefi_path, SBAT_VERDICT_UNKNOWN,
 		               "cannot be followed: shim's inputs do not read (see above)", NULL);
 		*v = STAGE_UNKNOWN;
+		return -1;
+	}
+	if (next->mode[0] == CLI_NEXT_SHIM_STOPS && next->level[0]->n_entries == 0) {
+		cli_stage_line(w, label, is_default, 1, uefi_path, SBAT_VERDICT_REFUSED,
+		               "refused: shim cannot parse the stored SbatLevel, so it stops the machine", NULL);
+		*v = STAGE_REFUSED;
 		return -1;
 	}
 	if (next->mode[0] == CLI_NEXT_SHIM_STOPS) {

@@ -113,7 +113,7 @@ load_file_level(const cli_opts *o, policy *p)
 				        "%s: warning: %s: a text SbatLevel; --level-payload, latest: and automatic: "
 				        "choose between a shim binary's payloads and are ignored here\n",
 				        cli_progname, cli_quote(o->level_file));
-			err = sbat_level_parse(data, len, &p->level, &d);
+			err = sbat_level_parse_shim(data, len, &p->level, &d);
 		}
 	}
 	sbat_image_free(img);
@@ -177,9 +177,15 @@ print_text(const audit *a, const judgement *j)
 	switch (j->v) {
 	case VERDICT_NOT_ENFORCED: puts("not-enforced: Secure Boot is off, so shim checks no SBAT"); break;
 	case VERDICT_SHIM_STOPS:
-		printf("shim-stops: SbatLevel %s revokes shim itself, so shim stops the machine before starting "
-		       "anything\n",
-		       a->level->datestamp);
+		if (a->level->n_entries == 0)
+			puts(
+			    "shim-stops: shim cannot parse the stored SbatLevel, so it stops the machine before starting "
+			    "anything");
+		else
+			printf(
+			    "shim-stops: SbatLevel %s revokes shim itself, so shim stops the machine before starting "
+			    "anything\n",
+			    a->level->datestamp);
 		break;
 	case VERDICT_ALLOWED:
 		printf("allowed: not revoked by SbatLevel %s (%zu rows checked)\n", a->level->datestamp, j->n_rows);

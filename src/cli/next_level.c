@@ -155,7 +155,7 @@ revocation_payload(cli_next *n, const sbat_image *img, size_t len, const char *n
 		cli_message(n->revocations, msg);
 		return EXIT_FAILURE_;
 	}
-	if (sbat_level_parse(p, (size_t)(nul - p), &level, &d) != SBAT_OK) {
+	if (sbat_level_parse_shim(p, (size_t)(nul - p), &level, &d) != SBAT_OK) {
 		snprintf(msg, sizeof(msg), "%s at offset %#x: line %u: %s", name, (unsigned)s->pointer_to_raw_data,
 		         d.line, d.what ? d.what : sbat_strerror(d.code));
 		cli_message(n->revocations, msg);
@@ -260,10 +260,13 @@ judged_level(cli_next *n, int b)
 		text = (const uint8_t *)SBAT_LEVEL_ORIGINAL;
 		len = strlen(SBAT_LEVEL_ORIGINAL);
 	}
-	if (sbat_level_parse(text, len, &n->level[b], &d) != SBAT_OK)
-		return cli_report_error(b ? "SbatLevel after the boot after next" : "SbatLevel after the next boot",
-		                        &d);
-	return EXIT_OK;
+	if (sbat_level_parse_shim(text, len, &n->level[b], &d) == SBAT_OK)
+		return EXIT_OK;
+	/* a stored level shim cannot parse stops it (efi_main: import of SBAT data): no rows, nothing judged by it */
+	if (n->mode[b] == CLI_NEXT_SHIM_STOPS &&
+	    sbat_level_parse_shim((const uint8_t *)"\n", 1, &n->level[b], &d) == SBAT_OK)
+		return EXIT_OK;
+	return cli_report_error(b ? "SbatLevel after the boot after next" : "SbatLevel after the next boot", &d);
 }
 
 static int
@@ -456,7 +459,10 @@ cli_next_print_text(const cli_next *n, FILE *out)
 		if (n->mode[b] == CLI_NEXT_NOT_ENFORCED)
 			fputs("nothing (Secure Boot is off: shim checks no SBAT)\n", out);
 		else if (n->mode[b] == CLI_NEXT_SHIM_STOPS)
-			fputs("nothing starts: shim stops the machine (its own .sbat is revoked)\n", out);
+			fputs(n->level[b] && n->level[b]->n_entries == 0 ?
+			          "nothing starts: shim stops the machine (it cannot parse the stored SbatLevel)\n" :
+			          "nothing starts: shim stops the machine (its own .sbat is revoked)\n",
+			      out);
 		else {
 			print_level_brief(out, n->boot[b].enforced, n->boot[b].enforced_len);
 			fputc('\n', out);

@@ -230,58 +230,41 @@ add_shim_row(sbat_csv *csv, const uint8_t *p, size_t n, unsigned line, char **ou
 	e->generation = shim_generation(e->component_generation);
 }
 
-/* Where buf[0..len) ends for shim (its first NUL), and where its rows start (after a UTF-8 BOM). */
-static size_t
-shim_text(const uint8_t *buf, size_t len, size_t *ret_start)
-{
-	const uint8_t *nul = len ? memchr(buf, '\0', len) : NULL;
-
-	if (nul)
-		len = (size_t)(nul - buf);
-	*ret_start = len >= 3 && buf[0] == 0xef && buf[1] == 0xbb && buf[2] == 0xbf ? 3 : 0;
-	return len;
-}
-
 sbat_err
 sbat_csv_parse_shim(const uint8_t *buf, size_t len, sbat_csv **ret_csv, sbat_diag *reterr)
 {
-	size_t i, start, rows = 1, end = buf ? shim_text(buf, len, &start) : 0;
+	size_t i, pos, start, n, rows = 1;
 	struct csv_block *b;
 	unsigned line = 1;
 	char *out;
 
 	if (!buf)
-		start = 0;
-	for (i = start; i < end; i++)
-		rows += buf[i] == '\n' || buf[i] == '\r';
+		len = 0;
+	for (i = 0; i < len; i++)
+		rows += buf[i] == '\n' || buf[i] == '\r' || buf[i] == '\0';
 	/* each row costs an entry and two NULs: far below this for any file that can be mapped */
-	if (end > SIZE_MAX / 256)
+	if (len > SIZE_MAX / 256)
 		return text_fail(reterr, SBAT_E_TOO_BIG, "CSV size overflows", 0, 0);
-	b = malloc(sizeof(*b) + rows * sizeof(sbat_csv_entry) + 2 * (end + rows));
+	b = malloc(sizeof(*b) + rows * sizeof(sbat_csv_entry) + 2 * (len + rows));
 	if (!b)
 		return text_fail(reterr, SBAT_E_NOMEM, "out of memory", 0, 0);
 	b->csv.n_entries = 0;
 	b->csv.entries = b->entries;
 	out = (char *)(b->entries + rows);
 	b->csv.storage = out;
-	/* rows end at any run of CR and LF; blank lines are skipped */
-	for (i = start; i < end; line += buf[i] == '\n', i++) {
-		size_t stop = i;
+	pos = i = len >= 3 && buf[0] == 0xef && buf[1] == 0xbb && buf[2] == 0xbf ? 3 : 0;
+	/* rows as shim's parse_csv_data finds them (text_shim_row) */
+	while (text_shim_row(buf, len, &pos, &start, &n)) {
 		sbat_err r;
 
-		while (stop < end && buf[stop] != '\n' && buf[stop] != '\r')
-			stop++;
-		if (stop == i)
-			continue;
-		r = check_shim_row(buf + i, stop - i, line, reterr);
+		for (; i < start; i++)
+			line += buf[i] == '\n';
+		r = check_shim_row(buf + start, n, line, reterr);
 		if (r != SBAT_OK) {
 			free(b);
 			return r;
 		}
-		add_shim_row(&b->csv, buf + i, stop - i, line, &out);
-		i = stop;
-		if (i == end)
-			break;
+		add_shim_row(&b->csv, buf + start, n, line, &out);
 	}
 	*ret_csv = &b->csv;
 	return SBAT_OK;

@@ -144,6 +144,18 @@ static const sbat_text_format level_format = {
 	parse_line,
 };
 
+/* 1 when shim's parse_csv_data finds a row of buf[0..len) at or after offset at (a NUL there it passes over). */
+static int
+row_after(const uint8_t *buf, size_t len, size_t at)
+{
+	size_t pos = 0, start = 0, n;
+
+	while (text_shim_row(buf, len, &pos, &start, &n))
+		if (start >= at)
+			return 1;
+	return 0;
+}
+
 sbat_err
 sbat_level_parse(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *reterr)
 {
@@ -155,6 +167,8 @@ sbat_level_parse(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *re
 		len = 0;
 	/* Payloads embedded in shim are C strings; the variable may carry one too. */
 	nul = len ? memchr(buf, '\0', len) : NULL;
+	if (nul && row_after(buf, len, (size_t)(nul - buf)))
+		return text_fail(reterr, SBAT_E_LEVEL, "a row after a NUL, which shim reads on to", 0, 0);
 	if (nul)
 		len = (size_t)(nul - buf);
 	memset(&t, 0, sizeof(t));
@@ -164,6 +178,120 @@ sbat_level_parse(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *re
 	*ret = t.block;
 	(*ret)->entries = t.entries;
 	(*ret)->storage = (char *)t.entries + t.n_rows * sizeof(sbat_level_entry);
+	return SBAT_OK;
+}
+
+/* shim's atoi (Cryptlib's AsciiStrDecimalToUintn): blanks, then zeros skipped, the digits up to any other byte; UINT16. */
+static uint16_t
+shim_generation(const char *s)
+{
+	uint32_t v = 0;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	for (; *s >= '0' && *s <= '9'; s++)
+		v = (v * 10 + (uint32_t)(*s - '0')) & 0xffffu;
+	return (uint16_t)v;
+}
+
+/*
+ * One row p[0..n) as shim's parse_csv_line and parse_sbat_var_data take it:
+ * up to 3 comma-separated fields, at least 2, none of them empty; what
+ * follows a third field is ignored. Sets f/flen and *ret_nf.
+ */
+static sbat_err
+shim_fields(const uint8_t *p, size_t n, unsigned line, const uint8_t **f, size_t *flen, unsigned *ret_nf, sbat_diag *d)
+{
+	size_t i, start = 0;
+	unsigned nf = 0;
+
+	for (i = 0; i <= n && nf < MAX_FIELDS; i++) {
+		if (i < n && p[i] != ',')
+			continue;
+		f[nf] = p + start;
+		flen[nf] = i - start;
+		nf++;
+		start = i + 1;
+	}
+	/* a lone field is no token at all for shim's strntoken; either way the row has fewer than 2 */
+	if (nf < 2)
+		return text_fail(d, SBAT_E_LEVEL, "fewer than 2 fields", line, 0);
+	for (i = 0; i < nf; i++)
+		if (flen[i] == 0)
+			return text_fail(d, SBAT_E_LEVEL, "empty field", line, (unsigned)i + 1);
+	*ret_nf = nf;
+	return SBAT_OK;
+}
+
+/* Append row p[0..n) to level (its strings at *out); the first row's third field is its datestamp when 10 digits. */
+static sbat_err
+shim_add_row(sbat_level *level, const uint8_t *p, size_t n, unsigned line, char **out, sbat_diag *d)
+{
+	sbat_level_entry *e = &level->entries[level->n_entries];
+	const uint8_t *f[MAX_FIELDS];
+	size_t flen[MAX_FIELDS];
+	unsigned nf = 0;
+	sbat_err r = shim_fields(p, n, line, f, flen, &nf, d);
+
+	if (r != SBAT_OK)
+		return r;
+	if (level->n_entries == 0 && nf == 3 && is_datestamp(f[2], flen[2]))
+		memcpy(level->datestamp, f[2], SBAT_LEVEL_DATESTAMP_LEN);
+	memcpy(*out, f[0], flen[0]);
+	(*out)[flen[0]] = '\0';
+	e->component_name = *out;
+	*out += flen[0] + 1;
+	memcpy(*out, f[1], flen[1]);
+	(*out)[flen[1]] = '\0';
+	e->generation = shim_generation(*out);
+	e->line = line;
+	level->n_entries++;
+	return SBAT_OK;
+}
+
+/* Lines before buf[pos], as the strict parser counts them (LF ends a line). */
+static unsigned
+count_lines(const uint8_t *buf, size_t from, size_t to, unsigned line)
+{
+	for (; from < to; from++)
+		line += buf[from] == '\n';
+	return line;
+}
+
+sbat_err
+sbat_level_parse_shim(const uint8_t *buf, size_t len, sbat_level **ret, sbat_diag *reterr)
+{
+	struct level_block *b;
+	size_t i, pos, start, n, rows = 1;
+	unsigned line = 1;
+	char *out;
+	sbat_err r = SBAT_OK;
+
+	if (!buf || len == 0)
+		return text_fail(reterr, SBAT_E_LEVEL, "SbatLevel is empty", 0, 0);
+	if (len > SBAT_LEVEL_MAX_SIZE)
+		return text_fail(reterr, SBAT_E_TOO_BIG, "SbatLevel larger than 64 KiB", 0, 0);
+	for (i = 0; i < len; i++)
+		rows += buf[i] == '\r' || buf[i] == '\n' || buf[i] == '\0';
+	/* entries, then each row's two strings with their NULs: at most len + 2 * rows bytes */
+	b = malloc(sizeof(*b) + rows * sizeof(sbat_level_entry) + len + 2 * rows);
+	if (!b)
+		return text_fail(reterr, SBAT_E_NOMEM, "out of memory", 0, 0);
+	memset(&b->level, 0, sizeof(b->level));
+	b->level.entries = b->entries;
+	out = b->level.storage = (char *)(b->entries + rows);
+	pos = len >= 3 && buf[0] == 0xef && buf[1] == 0xbb && buf[2] == 0xbf ? 3 : 0;
+	i = pos;
+	while (r == SBAT_OK && text_shim_row(buf, len, &pos, &start, &n)) {
+		line = count_lines(buf, i, start, line);
+		i = start;
+		r = shim_add_row(&b->level, buf + start, n, line, &out, reterr);
+	}
+	if (r != SBAT_OK) {
+		free(b);
+		return r;
+	}
+	*ret = &b->level;
 	return SBAT_OK;
 }
 
@@ -248,7 +376,7 @@ sbat_level_from_shim(const sbat_image *img, int which, sbat_level **ret, sbat_di
 	nul = memchr(payload, '\0', size - 4 - off);
 	if (!nul)
 		return diag_fail_at(reterr, SBAT_E_LEVEL, ".sbatlevel payload is not NUL-terminated", start);
-	return sbat_level_parse(payload, (size_t)(nul - payload), ret, reterr);
+	return sbat_level_parse_shim(payload, (size_t)(nul - payload), ret, reterr);
 }
 
 sbat_err
@@ -261,7 +389,7 @@ sbat_level_from_efivar(const uint8_t *buf, size_t len, uint32_t *ret_attributes,
 	bv_init(&v, buf, len);
 	if (ret_attributes)
 		*ret_attributes = bv_le32(&v, 0);
-	return sbat_level_parse(buf + SBAT_EFIVAR_ATTRIBUTES_SIZE, len - SBAT_EFIVAR_ATTRIBUTES_SIZE, ret, reterr);
+	return sbat_level_parse_shim(buf + SBAT_EFIVAR_ATTRIBUTES_SIZE, len - SBAT_EFIVAR_ATTRIBUTES_SIZE, ret, reterr);
 }
 
 const sbat_level_entry *
@@ -281,7 +409,7 @@ sbat_level_check(const sbat_level *level, const sbat_csv *csv, sbat_revocation *
 {
 	size_t i, j, n = 0;
 
-	if (!level || level->n_entries == 0 || !level->entries)
+	if (!level || (level->n_entries > 0 && !level->entries))
 		return diag_fail(reterr, SBAT_E_LEVEL, "SbatLevel is empty");
 	if (!csv || csv->n_entries == 0 || !csv->entries)
 		return diag_fail(reterr, SBAT_E_CSV, "CSV is empty");

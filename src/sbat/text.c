@@ -117,3 +117,34 @@ text_parse_generation(const uint8_t *p, size_t n, uint16_t *ret)
 	*ret = (uint16_t)v;
 	return NULL;
 }
+
+static int
+is_break(uint8_t c)
+{
+	return c == '\r' || c == '\n';
+}
+
+int
+text_shim_row(const uint8_t *buf, size_t len, size_t *pos, size_t *ret_start, size_t *ret_n)
+{
+	size_t i = *pos, stop;
+
+	for (;;) {
+		if (i >= len || buf[i] == '\0')
+			return 0;
+		while (i < len && is_break(buf[i]))
+			i++;
+		if (i >= len)
+			return 0;
+		if (buf[i] != '\0')
+			break;
+		i++;
+	}
+	for (stop = i; stop < len && buf[stop] != '\0' && !is_break(buf[stop]); stop++)
+		;
+	*ret_start = i;
+	*ret_n = stop - i;
+	/* a row ended by a NUL (or the data's end) is the last one */
+	*pos = stop < len && buf[stop] != '\0' ? stop + 1 : len;
+	return 1;
+}

@@ -64,4 +64,14 @@ sbat_err text_parse(const uint8_t *buf, size_t len, const sbat_text_format *f, s
  */
 const char *text_parse_generation(const uint8_t *p, size_t n, uint16_t *ret);
 
+/*
+ * The next row of buf[0..len) from *pos, as shim's csv.c parse_csv_data
+ * finds rows (len stands for the NUL shim puts after the data): a run of
+ * CR and LF is skipped; a NUL met right after such a run is passed over
+ * and reading goes on after it, any other NUL ends the text. Sets the
+ * row's start and length (without its line end) and advances *pos;
+ * returns 0 when no row is left.
+ */
+int text_shim_row(const uint8_t *buf, size_t len, size_t *pos, size_t *ret_start, size_t *ret_n);
+
 #endif

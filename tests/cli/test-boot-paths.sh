@@ -194,6 +194,30 @@ expect "a GRUB whose .sbat vendor field holds the byte 0xE9: judged as shim pars
 	 printf "%s\n" "$walk_out" | grep -qxF "Boot0001 debian [default]: stage 2 \\EFI\\debian\\grubx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required]"'
 cp -- "$T/grub5.saved" "$ESP/EFI/debian/grubx64.efi"
 
+# the stored SbatLevel, kept (its datestamp is newer than shim's payloads), read as shim reads it
+LV="$EV/SbatLevelRT-$SHIM_GUID"
+cp -- "$LV" "$T/level.saved"
+printf '\7\0\0\0sbat,1,2099010100\rshim,05\r' >"$LV"
+SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
+expect "a stored level that revokes shim's own row (shim,05 after a lone CR, as shim reads it): every path through that shim is refused at shim, none goes on to its second stage (exit 4)" \
+	'[ "$RC" -eq 4 ] &&
+	 has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: refused: shim, SbatLevel 2099010100 revokes shim itself, so it stops the machine" &&
+	 has_line "Boot0002 fedora: stage 1 \\EFI\\FEDORA\\SHIMX64.EFI: refused: shim, SbatLevel 2099010100 revokes shim itself, so it stops the machine" &&
+	 ! printf "%s\n" "$OUT" | grep -q "stage 2 .*grubx64.efi"'
+printf '\7\0\0\0sbat,1,2099010100\r\rshim,04,x,y\ngrub,+9\n\n\0grub,5\n' >"$LV"
+SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
+expect "a stored level shim reads (lone CRs, a 4th field, shim,04, grub,+9 as 0, a row behind a NUL): shim goes on; the first grub row, grub,+9, is 0 and revokes no grub (grub,5, read behind the NUL, comes after it)" \
+	'has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: boots: shim, next boot enforces SbatLevel 2099010100" &&
+	 has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\grubx64.efi: boots: not revoked by SbatLevel 2099010100 [shim starts it itself: .sbat required]" &&
+	 has_line "Boot0002 fedora: stage 2 \\EFI\\FEDORA\\grubx64.efi: boots: not revoked by SbatLevel 2099010100 [shim starts it itself: .sbat required]"'
+printf '\7\0\0\0sbat,1,2099010100\nshim,\n' >"$LV"
+SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
+expect "a stored level kept but that shim cannot parse (an empty generation): shim stops, every path through it is refused at stage 1 (exit 4), not an error" \
+	'[ "$RC" -eq 4 ] &&
+	 has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: refused: shim cannot parse the stored SbatLevel, so it stops the machine" &&
+	 has_line "Boot0002 fedora: stage 1 \\EFI\\FEDORA\\SHIMX64.EFI: refused: shim cannot parse the stored SbatLevel, so it stops the machine"'
+cp -- "$T/level.saved" "$LV"
+
 order "$EV" BootNext 0002
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
 expect "BootNext is the default path: refused is exit 4, and it is listed once" \

@@ -119,10 +119,15 @@ SBAT_ADD_EFIVARFS="$T/efivars-short" run --check-level running "$IMG/grub5.efi"
 expect "running: a variable shorter than its attributes exits 1" \
 	'[ "$RC" -eq 1 ] && [[ "$ERR" == *"shorter than its 4 attribute bytes"* ]]'
 mkdir -p -- "$T/efivars-bad"
-printf '\6\0\0\0sbat,1,2025051000\ngrub,five\n' >"$T/efivars-bad/$VAR"
+printf '\6\0\0\0sbat,1,2025051000\ngrub,\n' >"$T/efivars-bad/$VAR"
 SBAT_ADD_EFIVARFS="$T/efivars-bad" run --check-level running "$IMG/grub5.efi"
-expect "running: an invalid payload exits 1 with 'FILE:LINE: field N: ...'" \
+expect "running: a payload shim refuses (an empty field) exits 1 with 'FILE:LINE: field N: ...'" \
 	'[ "$RC" -eq 1 ] && [[ "$ERR" == "sbat-add: $T/efivars-bad/$VAR:2: field 2: "* ]]'
+mkdir -p -- "$T/efivars-odd"
+printf '\6\0\0\0sbat,1,2025051000\r\rgrub,five,x,y\n' >"$T/efivars-odd/$VAR"
+SBAT_ADD_EFIVARFS="$T/efivars-odd" run --check-level running "$IMG/grub5.efi"
+expect "running: a payload shim reads (lone CRs, grub,five as generation 0, a 4th field) is read as shim reads it: allowed" \
+	'[ "$RC" -eq 0 ] && [[ "$OUT" == *"grub5.efi: allowed: not revoked by SbatLevel 2025051000"* ]]'
 
 # ------------------------------------------- a .sbat that shim ignores
 
@@ -216,10 +221,16 @@ put_le "$SH/relocations.efi" $(($(sect_off "$SH/relocations.efi" .sbat) + 32)) 2
 run --check-level running "$SH/relocations.efi"
 expect "a .sbat section header with relocations: refused as shim refuses it (exit 4)" \
 	'[ "$RC" -eq 4 ] && [[ "$OUT" == *": revoked: invalid .sbat, so shim refuses the image: the .sbat section header has relocations"* ]]'
-# a .sbat holding only a line end: shim's parser finds no row, and no row is revoked
+# a .sbat holding only a line end and NULs: shim's parser finds no row, and no row is revoked
 cp -- "$IMG/grub5.efi" "$SH/no-rows.efi"
 raw=$(od -An -t u4 -j $(($(sect_off "$SH/no-rows.efi" .sbat) + 20)) -N 4 -- "$SH/no-rows.efi" | tr -d ' ')
-printf '\n\0' | dd of="$SH/no-rows.efi" bs=1 seek="$raw" conv=notrunc status=none
+cp -- "$SH/no-rows.efi" "$SH/behind-nul.efi"
+printf '\n\0\0' | dd of="$SH/no-rows.efi" bs=1 seek="$raw" conv=notrunc status=none
+# a line end then one NUL: shim's parse_csv_data passes over the NUL and reads the rest ("at,1,..." and grub,5)
+printf '\n\0' | dd of="$SH/behind-nul.efi" bs=1 seek="$raw" conv=notrunc status=none
+run --check-level running "$SH/behind-nul.efi"
+expect "a .sbat whose rows follow a line end and a NUL: read on as shim reads it, 2 rows judged (exit 0)" \
+	'[ "$RC" -eq 0 ] && [[ "$OUT" == *": allowed: not revoked by SbatLevel "*"(2 rows checked)" ]]'
 run --check-level running "$SH/no-rows.efi"
 expect "a .sbat without rows: allowed, as shim's check passes it (exit 0), the format rule only warns" \
 	'[ "$RC" -eq 0 ] && [[ "$OUT" == *": allowed: not revoked by SbatLevel "*"(0 rows checked)" ]] &&
@@ -244,6 +255,13 @@ cp -- "$AUTOMATIC" "$T/cwd/running"
 	>"$T/out" 2>"$T/err")
 RC=$?; OUT=$(cat "$T/out"); ERR=$(cat "$T/err")
 expect "./running names a file called running" '[ "$RC" -eq 0 ] && [[ "$OUT" == *"SbatLevel 2025021800"* ]]'
+
+printf 'sbat,1,2025051000\r\rshim,4,x,y\ngrub,0004\n' >"$T/odd-level.txt"
+run --check-level "$T/odd-level.txt" "$IMG/grub3.efi"
+expect "a level file is read as shim reads an SbatLevel (lone CRs, a 4th field, grub,0004): grub,3 revoked (exit 4)" \
+	'[ "$RC" -eq 4 ] && [[ "$OUT" == *"revoked: grub,3 is below grub,4 (SbatLevel 2025051000)"* ]]'
+printf 'sbat,1,2025051000\ngrub,4,\n' >"$T/bad-level.txt"
+expect_rc "a level file shim refuses (a trailing comma) is an error" 1 --check-level "$T/bad-level.txt" "$IMG/grub3.efi"
 
 # ------------------------------------------ many images: the worst verdict
 

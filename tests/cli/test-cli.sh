@@ -742,7 +742,7 @@ check "invalid .sbat: after --merge --force, --print shows the new CSV" cmp -s "
 
 printf 'sbat,1,2025051000\nfxtest,2\n' >"$T/level-revokes"
 printf 'sbat,1,2025051000\nfxtest,1\n' >"$T/level-passes"
-printf 'sbat,1,2025051000\nfxtest,two\n' >"$T/level-invalid"
+printf 'sbat,1,2025051000\nfxtest\n' >"$T/level-invalid"
 printf '%s\n%s\n' "$SBAT_ROW" "$FX_ROW" >"$T/fxtest.csv"
 
 run --check-level "$T/level-revokes" "$FIX/sbat-mid.efi"

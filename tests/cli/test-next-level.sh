@@ -178,7 +178,12 @@ expect "a level that revokes shim itself is not written, and shim stops the mach
 	'[ "$RC" -eq 4 ] && has_line "  shim'"'"'s .sbatlevel: candidate automatic (SbatPolicy default) 2025021800 (shim,4 grub,5): not written: it would revoke shim itself" &&
 	 has_line "$IMG/grub5.efi: next boot: shim-stops: SbatLevel 2024010900 revokes shim itself, so shim stops the machine before starting anything"'
 
-# ------------------------------------------------- revocations_sbat.efi
+machine "$EV" 1 - 'sbat,1,2099010100\nshim,\n'
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" --verbose "$IMG/grub5.efi"
+expect "a stored level kept but that shim cannot parse: shim stops the machine (exit 4), not an error" \
+	'[ "$RC" -eq 4 ] && has_line "  images after shim are checked against: nothing starts: shim stops the machine (it cannot parse the stored SbatLevel)" &&
+	 has_line "$IMG/grub5.efi: next boot: shim-stops: shim cannot parse the stored SbatLevel, so it stops the machine before starting anything"'
+
 
 REV_AUTO='sbat,1,2026010100\nshim,4\ngrub,6\n'
 make_revocations "$T/esp/EFI/debian/REVOCATIONS_SBAT.EFI" "$REV_AUTO" "$REV_AUTO"

@@ -6,8 +6,11 @@
  * Input: raw bytes given to sbat_csv_parse as they are (the contents of a
  * .sbat or of a CSV file; inputs over FUZZ_MAX_INPUT bytes are ignored).
  *
- * Exercised: sbat_csv_parse, sbat_csv_format and sbat_csv_merge. When the
- * input parses, these must hold, or the harness aborts:
+ * Exercised: sbat_csv_parse, sbat_csv_format and sbat_csv_merge, and the
+ * same bytes as an SbatLevel: sbat_level_parse and sbat_level_parse_shim.
+ * A level the strict parser accepts, shim's reader accepts with the same
+ * rows (names and generations). When the input parses as CSV, these must
+ * hold, or the harness aborts:
  *  - the input buffer is unchanged;
  *  - it formats, the formatted bytes parse again into as many rows with the
  *    same texts, and formatting those gives identical bytes;
@@ -19,6 +22,7 @@
 #include <string.h>
 
 #include "sbat/csv.h"
+#include "sbat/level.h"
 
 #define FUZZ_MAX_INPUT (4u * 1024u * 1024u)
 
@@ -31,6 +35,30 @@ fail(const char *what)
 	fprintf(stderr, "fuzz-csv: invariant violated: %s\n", what);
 	fflush(stderr);
 	abort();
+}
+
+/* The input as an SbatLevel: every level the strict parser accepts is read alike by shim's reader. */
+static void
+check_level(const uint8_t *in, size_t size)
+{
+	sbat_level *strict = NULL, *shim = NULL;
+	size_t i;
+
+	if (sbat_level_parse(in, size, &strict, NULL) != SBAT_OK) {
+		if (sbat_level_parse_shim(in, size, &shim, NULL) == SBAT_OK)
+			sbat_level_free(shim);
+		return;
+	}
+	if (sbat_level_parse_shim(in, size, &shim, NULL) != SBAT_OK)
+		fail("a level sbat_level_parse accepts is refused by sbat_level_parse_shim");
+	if (shim->n_entries != strict->n_entries || strcmp(shim->datestamp, strict->datestamp) != 0)
+		fail("sbat_level_parse_shim reads another number of rows or datestamp");
+	for (i = 0; i < strict->n_entries; i++)
+		if (strcmp(shim->entries[i].component_name, strict->entries[i].component_name) != 0 ||
+		    shim->entries[i].generation != strict->entries[i].generation)
+			fail("sbat_level_parse_shim reads another row");
+	sbat_level_free(strict);
+	sbat_level_free(shim);
 }
 
 int
@@ -49,6 +77,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (size)
 		memcpy(in, data, size);
+	check_level(in, size);
 
 	err = sbat_csv_parse(in, size, &csv, NULL);
 	if (size && memcmp(in, data, size) != 0)
