@@ -216,7 +216,7 @@ if on grub; then
 	# offers it, and calls shim_lock's Verify only when it does not
 	rule=$(field grub "Boot$cur" 3 rule)
 	check "GRUB: the kernel is judged by a rule of shim's own (rule $rule): a missing .sbat passes" \
-		grep -qxE 'shim-lock|loadimage-hook' <<<"$rule"
+		grep -qxE 'shim-lock|shim-loader|loadimage-hook' <<<"$rule"
 	check "GRUB: the rule named for GRUB $GRUB_VERSION behind shim 16.1 is shim's image loader protocol (sbat-add: $rule)" \
 		test "$rule" = shim-loader
 fi
