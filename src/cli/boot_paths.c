@@ -32,8 +32,8 @@ esp_guid(walk *w)
 	return w->esp_guid;
 }
 
-char *
-cli_resolve(const char *root, const char *p, int flags, const char **why)
+const char *
+cli_partition_why(sbat_partition_miss miss)
 {
 	static const char *const whys[] = {
 		[SBAT_PARTITION_MISSING] = "missing",
@@ -46,14 +46,19 @@ cli_resolve(const char *root, const char *p, int flags, const char **why)
 		[SBAT_PARTITION_NO_MEMORY] = "cannot be looked up: out of memory",
 		[SBAT_PARTITION_TOO_LONG] = "has too long a path",
 	};
+
+	return (unsigned)miss < sizeof(whys) / sizeof(whys[0]) && whys[miss] ? whys[miss] : "missing";
+}
+
+char *
+cli_resolve(const char *root, const char *p, int flags, const char **why)
+{
 	unsigned f = ((flags & CLI_RESOLVE_DIR) ? SBAT_PARTITION_DIR : 0) |
 	             ((flags & CLI_RESOLVE_EXACT) ? SBAT_PARTITION_EXACT : 0);
 	char *out = NULL;
 	sbat_partition_miss miss = sbat_partition_resolve(root, p, f, &out);
 
-	*why = "missing";
-	if (miss != SBAT_PARTITION_FOUND)
-		*why = (unsigned)miss < sizeof(whys) / sizeof(whys[0]) && whys[miss] ? whys[miss] : "missing";
+	*why = miss == SBAT_PARTITION_FOUND ? "missing" : cli_partition_why(miss);
 	return out;
 }
 
@@ -534,9 +539,7 @@ static const char *
 uefi_miss_text(sbat_partition_miss m)
 {
 	switch (m) {
-	case SBAT_PARTITION_MISSING: return "missing";
 	case SBAT_PARTITION_NOT_DIRECTORY: return "ends in \\, which asks for a directory, but names a file";
-	case SBAT_PARTITION_PARENT_NOT_DIR: return "has a component that is not a directory";
 	case SBAT_PARTITION_IS_DIRECTORY: return "opens a directory, which the firmware does not load";
 	case SBAT_PARTITION_EMPTY_NODE: return "the path has an empty File() node, which EDK2's FAT driver refuses";
 	case SBAT_PARTITION_SLASH:
@@ -550,11 +553,7 @@ uefi_miss_text(sbat_partition_miss m)
 		return "the path has a name longer than the 255 characters EDK2's FAT driver takes";
 	case SBAT_PARTITION_PATH_TOO_LONG: return "the path is longer than the 260 characters EDK2's FAT driver takes";
 	case SBAT_PARTITION_ABOVE_ROOT: return "the path goes above the root with .., which EDK2's FAT driver refuses";
-	case SBAT_PARTITION_SYMLINK: return "is a symbolic link";
-	case SBAT_PARTITION_NOT_REGULAR: return "is not a regular file";
-	case SBAT_PARTITION_UNREADABLE: return "its directory cannot be read";
-	case SBAT_PARTITION_TOO_LONG: return "has too long a path";
-	default: return "cannot be looked up: out of memory";
+	default: return cli_partition_why(m);
 	}
 }
 

@@ -75,6 +75,9 @@ typedef struct stage_extra {
  */
 char *cli_resolve(const char *root, const char *p, int flags, const char **why);
 
+/* Why a lookup on a partition found nothing, as words after the file's name ("missing" for MISSING). */
+const char *cli_partition_why(sbat_partition_miss miss);
+
 /* Open and parse the image at path; -1 with im->d saying why (image_close it all the same). */
 int cli_image_open(const char *path, image *im);
 void cli_image_close(image *im);

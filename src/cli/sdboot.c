@@ -29,19 +29,7 @@ cli_is_sdboot(const image *im)
 static const char *
 miss_is(sbat_partition_miss miss)
 {
-	static const char *const whys[] = {
-		[SBAT_PARTITION_MISSING] = "is missing",
-		[SBAT_PARTITION_DOT] = "has a . or .. component",
-		[SBAT_PARTITION_SYMLINK] = "is a symbolic link",
-		[SBAT_PARTITION_NOT_REGULAR] = "is not a regular file",
-		[SBAT_PARTITION_NOT_DIRECTORY] = "is not a directory",
-		[SBAT_PARTITION_PARENT_NOT_DIR] = "has a component that is not a directory",
-		[SBAT_PARTITION_UNREADABLE] = "its directory cannot be read",
-		[SBAT_PARTITION_NO_MEMORY] = "cannot be looked up: out of memory",
-		[SBAT_PARTITION_TOO_LONG] = "has too long a path",
-	};
-
-	return (unsigned)miss < sizeof(whys) / sizeof(whys[0]) && whys[miss] ? whys[miss] : "is missing";
+	return s3_is(cli_partition_why(miss));
 }
 
 /* The variables systemd-boot reads, as efivarfs holds them; bufs[] to free. */
