@@ -26,6 +26,8 @@
 #include "sigdb.h"
 #include "sdboot.h"
 #include "authenticode.h"
+#include "nextstate.h"
+#include "walk.h"
 
 #ifdef __cplusplus
 extern "C" {

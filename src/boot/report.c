@@ -7,13 +7,32 @@
 
 #include "sbat/bootreport.h"
 
+#include "boot/report.h"
 #include "util/diag.h"
 
 struct sbat_boot_report {
 	sbat_boot_stage *stages;
 	size_t n, cap;
+	sbat_boot_note *notes;
+	size_t n_notes, cap_notes;
 	sbat_boot_outcome outcome;
 };
+
+/* Room for one more of n items of size each in *p (capacity *cap); -1 when memory ran out. */
+static int
+grow(void **p, size_t n, size_t *cap, size_t size)
+{
+	size_t c = *cap ? 2 * *cap : 16;
+	void *q;
+
+	if (n < *cap)
+		return 0;
+	if (c > SIZE_MAX / size || !(q = realloc(*p, c * size)))
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
 
 void
 sbat_boot_stage_init(sbat_boot_stage *s)
@@ -33,8 +52,8 @@ sbat_boot_report_new(sbat_boot_report **ret, sbat_diag *d)
 static const char **
 string_field(sbat_boot_stage *s, size_t i)
 {
-	const char **fields[] = { &s->entry,      &s->file,       &s->detail, &s->text,  &s->loader,
-		                  &s->menu_entry, &s->default_by, &s->rule,   &s->config };
+	const char **fields[] = { &s->entry,      &s->file, &s->detail, &s->text,    &s->loader,     &s->menu_entry,
+		                  &s->default_by, &s->rule, &s->config, &s->revoked, &s->revoked_by, &s->level };
 
 	return i < sizeof(fields) / sizeof(fields[0]) ? fields[i] : NULL;
 }
@@ -75,15 +94,8 @@ sbat_boot_report_add(sbat_boot_report *r, const sbat_boot_stage *s, sbat_diag *d
 
 	if (!r || !s || s->size != sizeof(*s))
 		return diag_fail(d, SBAT_E_ABI, "a boot stage not made by sbat_boot_stage_init");
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 16;
-		sbat_boot_stage *p;
-
-		if (cap > SIZE_MAX / sizeof(*p) || !(p = realloc(r->stages, cap * sizeof(*p))))
-			return diag_fail(d, SBAT_E_NOMEM, "out of memory");
-		r->stages = p;
-		r->cap = cap;
-	}
+	if (grow((void **)&r->stages, r->n, &r->cap, sizeof(*r->stages)) != 0)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
 	copy = *s;
 	if (own_strings(&copy) != 0)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
@@ -94,7 +106,96 @@ sbat_boot_report_add(sbat_boot_report *r, const sbat_boot_stage *s, sbat_diag *d
 		r->outcome.default_unknown = 1;
 	else if (s->verdict == SBAT_VERDICT_UNKNOWN)
 		r->outcome.other_unknown = 1;
+	else if (s->verdict == SBAT_VERDICT_REFUSED && s->is_default && !s->off_default)
+		r->outcome.default_refused = 1;
+	else if (s->verdict == SBAT_VERDICT_REFUSED)
+		r->outcome.other_refused = 1;
 	return SBAT_OK;
+}
+
+/* A copy of s, or NULL: *ok is cleared when memory ran out. */
+static char *
+dup_or_null(const char *s, int *ok)
+{
+	char *p = s ? strdup(s) : NULL;
+
+	if (s && !p)
+		*ok = 0;
+	return p;
+}
+
+sbat_err
+sbat_boot_report_note(sbat_boot_report *r, sbat_boot_note_kind kind, const char *path, const char *file, unsigned line,
+                      const char *text, const sbat_diag *diag, sbat_diag *d)
+{
+	sbat_boot_note n;
+	int ok = 1;
+
+	if (!r)
+		return diag_fail(d, SBAT_E_ABI, "no report");
+	if (grow((void **)&r->notes, r->n_notes, &r->cap_notes, sizeof(*r->notes)) != 0)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	memset(&n, 0, sizeof(n));
+	n.kind = kind;
+	n.before = r->n;
+	n.line = line;
+	n.path = dup_or_null(path, &ok);
+	n.file = dup_or_null(file, &ok);
+	n.text = dup_or_null(text, &ok);
+	if (diag)
+		n.diag = *diag;
+	if (!ok) {
+		free((char *)n.path);
+		free((char *)n.file);
+		free((char *)n.text);
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	}
+	r->notes[r->n_notes++] = n;
+	return SBAT_OK;
+}
+
+size_t
+sbat_boot_report_note_count(const sbat_boot_report *r)
+{
+	return r ? r->n_notes : 0;
+}
+
+const sbat_boot_note *
+sbat_boot_report_note_at(const sbat_boot_report *r, size_t i)
+{
+	return r && i < r->n_notes ? &r->notes[i] : NULL;
+}
+
+void
+report_mark_stopped(sbat_boot_report *r, int no_variables, int failed)
+{
+	r->outcome.no_variables |= no_variables;
+	r->outcome.failed |= failed;
+}
+
+const char *
+sbat_boot_reason_name(sbat_boot_reason reason)
+{
+	static const char *const names[] = {
+		"judged",       "not-shim",           "shim-goes-on",
+		"shim-inputs",  "shim-stops-revoked", "shim-stops-level",
+		"policy-waits", "not-found",          "unreadable",
+		"no-start",     "partition-unknown",  "load-options",
+		"fallback",     "loader-unknown",     "menu",
+		"over-limit",   "uki-kernel",         "variable",
+		"inactive",     "application",        "not-a-file",
+		"no-options",
+	};
+
+	return (unsigned)reason < sizeof(names) / sizeof(names[0]) ? names[reason] : "unknown";
+}
+
+const char *
+sbat_boot_note_kind_name(sbat_boot_note_kind kind)
+{
+	static const char *const names[] = { "assumed", "verbose", "config", "error" };
+
+	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "unknown";
 }
 
 size_t
@@ -112,8 +213,9 @@ sbat_boot_report_stage(const sbat_boot_report *r, size_t i)
 sbat_boot_outcome
 sbat_boot_report_outcome(const sbat_boot_report *r)
 {
-	sbat_boot_outcome none = { 0, 0, 0 };
+	sbat_boot_outcome none;
 
+	memset(&none, 0, sizeof(none));
 	return r ? r->outcome : none;
 }
 
@@ -126,6 +228,12 @@ sbat_boot_report_free(sbat_boot_report *r)
 		return;
 	for (i = 0; i < r->n; i++)
 		free_strings(&r->stages[i]);
+	for (i = 0; i < r->n_notes; i++) {
+		free((char *)r->notes[i].path);
+		free((char *)r->notes[i].file);
+		free((char *)r->notes[i].text);
+	}
 	free(r->stages);
+	free(r->notes);
 	free(r);
 }

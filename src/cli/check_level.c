@@ -57,7 +57,7 @@ typedef struct policy {
 	char *file;         /* the file it was read from */
 	const char *absent; /* exit 6: why there is no SbatLevel, else NULL */
 	int has_next;       /* next:SHIM: level is next.level[0], owned by next */
-	cli_next next;
+	sbat_next_state *next;
 } policy;
 
 typedef struct judgement {
@@ -80,7 +80,7 @@ typedef struct audit {
 	int scanned;          /* a directory was among the arguments */
 	const char *boot;     /* next:SHIM: which boot the verdicts are for */
 	const char *boot_key; /* the same, in JSON */
-	int mode;             /* next:SHIM: enum cli_next_mode of that boot */
+	int mode;             /* next:SHIM: sbat_next_mode of that boot */
 	sbat_scan *scan;
 } audit;
 
@@ -144,7 +144,7 @@ load_policy(const cli_opts *o, policy *p)
 		p->has_next = 1;
 		p->source = "next";
 		p->file = strdup(o->level_file);
-		p->level = p->next.level[0];
+		p->level = p->next->level[0];
 		return status != EXIT_OK ? status : p->file ? EXIT_OK : EXIT_FAILURE_;
 	}
 	p->file = strdup(o->level_file);
@@ -288,9 +288,9 @@ print_json(const audit *a, const judgement *j)
 static void
 report(audit *a, judgement *j)
 {
-	if (a->boot && j->v != VERDICT_UNREADABLE && a->mode == CLI_NEXT_NOT_ENFORCED)
+	if (a->boot && j->v != VERDICT_UNREADABLE && a->mode == SBAT_NEXT_MODE_NOT_ENFORCED)
 		j->v = VERDICT_NOT_ENFORCED;
-	else if (a->boot && j->v != VERDICT_UNREADABLE && a->mode == CLI_NEXT_SHIM_STOPS)
+	else if (a->boot && j->v != VERDICT_UNREADABLE && a->mode == SBAT_NEXT_MODE_SHIM_STOPS)
 		j->v = VERDICT_SHIM_STOPS;
 	if (j->v > a->worst)
 		a->worst = j->v;
@@ -315,7 +315,10 @@ print_json_head(const policy *p, const cli_opts *o)
 	fputs(", \"payload\": ", stdout);
 	if (p->has_next) {
 		fputs("null, \"prediction\": ", stdout);
-		cli_next_print_json(&p->next, stdout);
+		if (p->next)
+			cli_next_print_json(p->next, stdout);
+		else
+			fputs("null", stdout);
 	} else if (strcmp(p->source, "shim") == 0)
 		fputs(o->level_payload == SBAT_LEVEL_LATEST ? "\"latest\"" : "\"automatic\"", stdout);
 	else
@@ -429,9 +432,9 @@ take_judgement(judgement *j, const sbat_image *img, const sbat_judgement *sj)
 static sbat_judge_shim
 shim_state(const audit *a)
 {
-	if (a->boot && a->mode == CLI_NEXT_NOT_ENFORCED)
+	if (a->boot && a->mode == SBAT_NEXT_MODE_NOT_ENFORCED)
 		return SBAT_JUDGE_SHIM_NOT_ENFORCING;
-	if (a->boot && a->mode == CLI_NEXT_SHIM_STOPS)
+	if (a->boot && a->mode == SBAT_NEXT_MODE_SHIM_STOPS)
 		return SBAT_JUDGE_SHIM_STOPS;
 	return SBAT_JUDGE_SHIM_ENFORCES;
 }
@@ -533,13 +536,13 @@ judge_target(audit *a, const char *path)
 static void
 judge_targets(audit *a, policy *p)
 {
-	int b, boots = p->has_next ? 1 + p->next.differ : 1;
+	int b, boots = p->has_next ? 1 + p->next->differ : 1;
 	size_t i;
 
 	for (b = 0; b < boots; b++) {
 		if (p->has_next) {
-			a->level = p->next.level[b];
-			a->mode = p->next.mode[b];
+			a->level = p->next->level[b];
+			a->mode = p->next->mode[b];
 			a->boot = b ? "boot after next" : "next boot";
 			a->boot_key = b ? "after-next" : "next";
 		}
@@ -575,7 +578,7 @@ cli_run_check_level(const cli_opts *o)
 		if (o->json)
 			print_json_head(&p, o);
 		else if (p.has_next && o->verbose)
-			cli_next_print_text(&p.next, stdout);
+			cli_next_print_text(p.next, stdout);
 		judge_targets(&a, &p);
 		print_tail(&a);
 		sbat_scan_free(a.scan);
@@ -586,7 +589,7 @@ cli_run_check_level(const cli_opts *o)
 		       EXIT_NO_LEVEL);
 	}
 	if (p.has_next)
-		cli_next_free(&p.next);
+		sbat_next_state_free(p.next);
 	else
 		sbat_level_free(p.level);
 	free(p.file);

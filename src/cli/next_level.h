@@ -16,52 +16,20 @@
 /* The UEFI global variables' GUID (SecureBoot, SetupMode, BootOrder, Boot####). */
 #define CLI_EFI_GLOBAL_GUID SBAT_EFIVAR_GLOBAL_GUID
 
-/* The file shim 16.x reads revocations from, in its own directory. */
-#define CLI_REVOCATIONS_FILE "revocations_sbat.efi"
-
-/* How a boot treats the images after shim. */
-enum cli_next_mode {
-	CLI_NEXT_ENFORCED,     /* Secure Boot on: every image shim checks is judged by the level */
-	CLI_NEXT_NOT_ENFORCED, /* Secure Boot off: shim checks no SBAT */
-	CLI_NEXT_SHIM_STOPS,   /* shim refuses to go on: nothing after it starts */
-};
-
-typedef struct cli_next {
-	const char *efivarfs; /* the directory the variables were read from */
-	const char *shim;     /* the shim binary */
-	char *revocations;    /* revocations_sbat.efi next to it, or NULL */
-	int secure_boot_var;  /* the SecureBoot byte, -1 when absent */
-	int setup_mode_var;   /* the SetupMode byte, -1 when absent */
-	uint8_t *current_buf; /* SbatLevelRT as read (attributes first), NULL when absent */
-	char *automatic, *latest, *rev_automatic, *rev_latest;
-	uint8_t *shim_buf, *rev_buf;
-	size_t shim_len;                      /* shim_buf's bytes */
-	sbat_judgement *shim_sbat, *rev_sbat; /* their .sbat as shim reads it */
-	sbat_next_inputs in[2];               /* the next boot, and the one after (SbatPolicy is gone by then) */
-	sbat_next_boot boot[2];
-	enum cli_next_mode mode[2];
-	sbat_level *level[2]; /* what images are judged by in each boot (the stored level when not enforced) */
-	int differ;           /* the boot after next judges differently */
-} cli_next;
-
-/* Read the variables (SBAT_ADD_EFIVARFS or efivarfs) and the shim binary; returns an exit status. */
-int cli_next_load(const char *shim, cli_next *n);
-
-/*
- * Read efivarfs variable NAME from dir (attributes included): *buf is NULL
- * when there is none. Returns an exit status; a variable shorter than its
- * attributes, or unreadable, is reported naming it.
- */
-int cli_efivar_read(const char *dir, const char *name, uint8_t **buf, size_t *len);
-
 /* The efivarfs directory: SBAT_ADD_EFIVARFS, else CLI_EFIVARFS_DIR. */
 const char *cli_efivarfs_dir(void);
-void cli_next_free(cli_next *n);
+
+/*
+ * sbat_next_state_load from cli_efivarfs_dir(): an exit status, after a
+ * message naming the file; without a SecureBoot variable EXIT_NO_LEVEL.
+ * *ret is to be freed (sbat_next_state_free) whatever the status.
+ */
+int cli_next_load(const char *shim, sbat_next_state **ret);
 
 /* The inputs and both boots, for --verbose (on stderr-free stdout, before the verdicts). */
-void cli_next_print_text(const cli_next *n, FILE *out);
+void cli_next_print_text(const sbat_next_state *n, FILE *out);
 
 /* The same as a JSON object (no trailing newline). */
-void cli_next_print_json(const cli_next *n, FILE *out);
+void cli_next_print_json(const sbat_next_state *n, FILE *out);
 
 #endif

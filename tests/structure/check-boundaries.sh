@@ -21,8 +21,9 @@ declare -A allowed=(
 	[boot]="sbat pe util"
 	[sigdb]="util"
 	[sig]="pe util"
+	[walk]="boot util"
 )
-library_dirs="util pe file uki sbat edit boot sigdb sig"
+library_dirs="util pe file uki sbat edit boot sigdb sig walk"
 
 # includes FILE: the quoted includes of FILE, one a line
 includes() {

@@ -8,8 +8,7 @@
 
 #include "sbat/sbat.h"
 
-#include "messages.h"
-#include "stage3.h"
+#include "walk/stage3.h"
 
 s3_item *
 s3_add(s3_menu *m)
@@ -28,12 +27,6 @@ s3_add(s3_menu *m)
 	it = &m->items[m->n_items++];
 	memset(it, 0, sizeof(*it));
 	return it;
-}
-
-void
-s3_report_line(const char *file, unsigned line, const char *what)
-{
-	fprintf(stderr, "%s: %s:%u: %s\n", cli_progname, cli_quote(file), line, what);
 }
 
 const char *
@@ -100,21 +93,23 @@ s3_section_has(const image *im, const char *name, const char *needle, size_t nee
  * and checks its .sbat as for any image through the hook.
  */
 static enum stage_verdict
-judge_uki_kernel(const cli_next *next, const image *uki, char *text, size_t size)
+judge_uki_kernel(const walk *w, const sbat_next_state *next, const image *uki, char *text, size_t size, judged *j)
 {
 	size_t len = 0;
 	const uint8_t *p = section_bytes(uki, sbat_image_find_section(uki->img, ".linux"), &len);
 	image k;
 	char inner[900];
 	enum stage_verdict v = STAGE_BOOTS;
+	judged kj;
 
 	memset(&k, 0, sizeof(k));
 	if (!p || sbat_image_parse(p, len, &k.img, &k.d) != SBAT_OK)
 		return STAGE_BOOTS; /* not a PE image: nothing for shim to check */
-	v = cli_judge_image(next, &k, 1, inner, sizeof(inner));
+	v = walk_judge_image(w, next, &k, 1, inner, sizeof(inner), &kj);
 	if (v != STAGE_BOOTS) {
 		const char *colon = strchr(inner, ':');
 
+		*j = kj;
 		snprintf(text, size, "%s: the kernel in its .linux section:%s",
 		         v == STAGE_REFUSED ? "refused" : "unknown", colon ? colon + 1 : "");
 	}
@@ -124,28 +119,37 @@ judge_uki_kernel(const cli_next *next, const image *uki, char *text, size_t size
 
 /* One line for it; returns its verdict. */
 static enum stage_verdict
-judge_item(walk *w, const char *label, int is_default, const cli_next *next, const s3_menu *m, const s3_item *it)
+judge_item(walk *w, const char *label, int is_default, const sbat_next_state *next, const s3_menu *m, const s3_item *it)
 {
 	char text[1200], line[2400];
 	enum stage_verdict v = STAGE_UNKNOWN;
 	sbat_verdict lv;
 	stage_extra x;
+	judged j;
 	image im;
 
 	memset(&im, 0, sizeof(im));
-	if (!it->host)
+	memset(&x, 0, sizeof(x));
+	x.reason = SBAT_BOOT_MENU;
+	if (!it->host) {
 		snprintf(text, sizeof(text), "%s: %s", it->left_out ? "skipped" : "cannot be followed", it->why);
-	else if (cli_image_open(it->host, &im) != 0)
-		snprintf(text, sizeof(text), "cannot be followed: %s: %s", cli_quote(it->host),
+	} else if (walk_image_open(it->host, &im) != 0) {
+		x.reason = SBAT_BOOT_UNREADABLE;
+		snprintf(text, sizeof(text), "cannot be followed: %s: %s", it->host,
 		         im.d.what ? im.d.what : sbat_strerror(im.d.code));
-	else if ((v = cli_judge_image(next, &im, 1, text, sizeof(text))) == STAGE_BOOTS && it->is_uki)
-		v = judge_uki_kernel(next, &im, text, sizeof(text));
-	lv = !it->host && it->left_out ? SBAT_VERDICT_SKIPPED : cli_verdict_of(v);
+	} else {
+		x.reason = SBAT_BOOT_JUDGED;
+		x.j = &j;
+		v = walk_judge_image(w, next, &im, 1, text, sizeof(text), &j);
+		if (v == STAGE_BOOTS && it->is_uki &&
+		    (v = judge_uki_kernel(w, next, &im, text, sizeof(text), &j)) != STAGE_BOOTS)
+			x.reason = SBAT_BOOT_UKI_KERNEL;
+	}
+	lv = !it->host && it->left_out ? SBAT_VERDICT_SKIPPED : walk_verdict_of(v);
 	if (v == STAGE_UNKNOWN)
 		snprintf(line, sizeof(line), "%s%s", text, it->note);
 	else
 		snprintf(line, sizeof(line), "%s [%s]%s", text, m->rule_text, it->note);
-	memset(&x, 0, sizeof(x));
 	x.loader = m->loader;
 	x.menu_entry = it->desc[0] ? it->desc : NULL;
 	x.more = it->more;
@@ -153,8 +157,8 @@ judge_item(walk *w, const char *label, int is_default, const cli_next *next, con
 	x.default_by = m->default_by;
 	x.rule = v == STAGE_UNKNOWN ? NULL : m->rule;
 	x.config = it->config[0] ? it->config : NULL;
-	cli_stage_line(w, label, is_default, 3, it->file, lv, line, &x);
-	cli_image_close(&im);
+	walk_line(w, label, is_default, 3, it->file, lv, line, &x);
+	walk_image_close(&im);
 	return v;
 }
 
@@ -184,35 +188,43 @@ merge_items(s3_menu *m)
 	m->n_items = n;
 }
 
-/* The files read, what chose the default entry, the rule (--verbose); without it, only a default that is not known. */
+/* How shim comes to check what the loader starts, in words (the rule's name is m->rule). */
+static const char *
+rule_words(const s3_menu *m)
+{
+	if (strcmp(m->rule, "shim-loader") == 0)
+		return "GRUB's shim_lock verifier (grub-core/kern/efi/sb.c) loads it through shim's image loader "
+		       "protocol when shim installs one (shim 16.x: loader-proto.c shim_load_image), which sets "
+		       "in_protocol: verify_sbat_section lets an image without .sbat pass and checks the rows of one "
+		       "that has it";
+	if (strcmp(m->rule, "shim-lock") == 0)
+		return "GRUB's shim_lock verifier calls shim's Verify (verify.c shim_verify), which sets in_protocol: "
+		       "verify_sbat_section lets an image without .sbat pass and checks the rows of one that has it";
+	return "systemd-boot calls LoadImage, which shim 16.x replaces (loader-proto.c shim_load_image) and "
+	       "runs with in_protocol set: verify_sbat_section lets an image without .sbat pass and checks the "
+	       "rows of one that has it; a UKI's kernel goes through it again when systemd-stub loads it";
+}
+
+/*
+ * Notes on the menu: the files read, what chose the default entry, the
+ * rule (verbose); a default that is not known, among menu entries, is said
+ * with the stages.
+ */
 static void
-print_summary(const walk *w, const char *label, const s3_menu *m)
+summary_notes(walk *w, const char *label, const s3_menu *m)
 {
 	const char *name = strcmp(m->loader, "grub") == 0 ? "GRUB" : m->loader;
+	char text[sizeof(m->summary) + 64];
 	size_t i, entries = 0;
 
 	for (i = 0; i < m->n_items; i++)
 		entries += m->items[i].desc[0] != '\0';
-	if (w->o->json || (!w->o->verbose && (m->default_known || !entries)))
-		return;
-	if (!w->o->verbose) {
-		printf("  %s: %s default entry: %s\n", label, name, m->default_by);
-		return;
-	}
-	printf("  %s: %s menu: %s\n", label, name, m->summary);
-	printf("  %s: %s default entry: %s\n", label, name, m->default_by);
-	printf("  %s: %s rule: %s\n", label, name,
-	       strcmp(m->rule, "shim-loader") == 0 ?
-	           "GRUB's shim_lock verifier (grub-core/kern/efi/sb.c) loads it through shim's image loader "
-	           "protocol when shim installs one (shim 16.x: loader-proto.c shim_load_image), which sets "
-	           "in_protocol: verify_sbat_section lets an image without .sbat pass and checks the rows of one "
-	           "that has it" :
-	       strcmp(m->rule, "shim-lock") == 0 ?
-	           "GRUB's shim_lock verifier calls shim's Verify (verify.c shim_verify), which sets in_protocol: "
-	           "verify_sbat_section lets an image without .sbat pass and checks the rows of one that has it" :
-	           "systemd-boot calls LoadImage, which shim 16.x replaces (loader-proto.c shim_load_image) and "
-	           "runs with in_protocol set: verify_sbat_section lets an image without .sbat pass and checks the "
-	           "rows of one that has it; a UKI's kernel goes through it again when systemd-stub loads it");
+	snprintf(text, sizeof(text), "%s menu: %s", name, m->summary);
+	walk_note(w, SBAT_BOOT_NOTE_VERBOSE, label, NULL, text);
+	snprintf(text, sizeof(text), "%s default entry: %s", name, m->default_by);
+	walk_note(w, !m->default_known && entries ? SBAT_BOOT_NOTE_ASSUMED : SBAT_BOOT_NOTE_VERBOSE, label, NULL, text);
+	snprintf(text, sizeof(text), "%s rule: %s", name, rule_words(m));
+	walk_note(w, SBAT_BOOT_NOTE_VERBOSE, label, NULL, text);
 }
 
 /* bytes needle[0..n) anywhere in buf[0..len) */
@@ -235,7 +247,7 @@ holds(const uint8_t *buf, size_t len, const void *needle, size_t n)
  * shim.c), else shim_lock's Verify. Both set in_protocol: the same check.
  */
 static void
-grub_rule(const cli_next *next, const image *grub, s3_menu *m)
+grub_rule(const sbat_next_state *next, const image *grub, s3_menu *m)
 {
 	static const char err[] = "bad shim loader signature";
 	static const uint8_t guid[16] = { 0x41, 0x20, 0x49, 0x1f, 0xdb, 0xfa, 0x59, 0x4e,
@@ -248,39 +260,35 @@ grub_rule(const cli_next *next, const image *grub, s3_menu *m)
 }
 
 enum stage_verdict
-cli_follow_stage3(walk *w, const char *label, int is_default, const cli_next *next, const char *esp,
-                  const char *loader_path, const image *loader)
+walk_stage3(walk *w, const char *label, int is_default, const sbat_next_state *next, const char *esp,
+            const char *loader_path, const image *loader)
 {
 	enum stage_verdict result = STAGE_BOOTS;
 	s3_menu m;
 	size_t i;
 
 	memset(&m, 0, sizeof(m));
-	if (cli_is_sdboot(loader)) {
-		cli_sdboot_menu(w, esp, loader_path, loader, &m);
-	} else if (cli_is_grub(loader)) {
-		cli_grub_menu(w, esp, loader_path, &m);
+	if (stage3_is_sdboot(loader)) {
+		stage3_sdboot_menu(w, esp, loader_path, loader, &m);
+	} else if (stage3_is_grub(loader)) {
+		stage3_grub_menu(w, esp, loader_path, &m);
 		grub_rule(next, loader, &m);
 	} else {
-		cli_stage_line(w, label, is_default, 3, loader_path, SBAT_VERDICT_UNKNOWN,
-		               "cannot be followed: neither systemd-boot nor GRUB, so what it starts next is not known "
-		               "from the files",
-		               NULL);
+		walk_line_why(w, label, is_default, 3, loader_path, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_LOADER_UNKNOWN,
+		              "cannot be followed: neither systemd-boot nor GRUB, so what it starts next is not known "
+		              "from the files");
 		return STAGE_UNKNOWN;
 	}
 	merge_items(&m);
-	print_summary(w, label, &m);
+	summary_notes(w, label, &m);
 	for (i = 0; i < m.n_items; i++) {
 		const s3_item *it = &m.items[i];
 
 		/* an entry other than the menu's default is another path */
 		w->other_entry = m.default_known && !it->is_default;
-		if (judge_item(w, label, is_default, next, &m, it) == STAGE_REFUSED) {
-			if (it->is_default || !m.default_known)
-				result = STAGE_REFUSED;
-			else
-				w->other_refused = 1;
-		}
+		if (judge_item(w, label, is_default, next, &m, it) == STAGE_REFUSED &&
+		    (it->is_default || !m.default_known))
+			result = STAGE_REFUSED;
 		free(it->host);
 	}
 	w->other_entry = 0;
@@ -290,7 +298,7 @@ cli_follow_stage3(walk *w, const char *label, int is_default, const cli_next *ne
 		/* what was not judged may be what starts: never a silent cap */
 		snprintf(text, sizeof(text), "cannot be followed: %zu more files than the %d judged for one loader",
 		         m.n_dropped, S3_MAX_ITEMS);
-		cli_stage_line(w, label, is_default, 3, loader_path, SBAT_VERDICT_UNKNOWN, text, NULL);
+		walk_line_why(w, label, is_default, 3, loader_path, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_OVER_LIMIT, text);
 	}
 	free(m.items);
 	return result;

@@ -9,8 +9,7 @@
 
 #include "sbat/sbat.h"
 
-#include "messages.h"
-#include "stage3.h"
+#include "walk/stage3.h"
 
 /* The device a configuration read from the ESP starts on (no file-system UUID is written like it). */
 #define ESP_DEVICE "esp:"
@@ -19,14 +18,14 @@
 typedef struct gctx {
 	walk *w;
 	const char *esp;
-	char boot_uuid[80];          /* the file system --boot stands for: where the chain's grub.cfg is */
-	char boot_sub[CLI_PATH_MAX]; /* the directory of it that --boot is ("/boot", or "/" for a /boot of its own) */
-	char visited[MAX_CHAIN][CLI_PATH_MAX];
-	char env[CLI_PATH_MAX]; /* $prefix/grubenv on this machine, "" when unknown */
+	char boot_uuid[80];           /* the file system --boot stands for: where the chain's grub.cfg is */
+	char boot_sub[WALK_PATH_MAX]; /* the directory of it that --boot is ("/boot", or "/" for a /boot of its own) */
+	char visited[MAX_CHAIN][WALK_PATH_MAX];
+	char env[WALK_PATH_MAX]; /* $prefix/grubenv on this machine, "" when unknown */
 } gctx;
 
 int
-cli_is_grub(const image *im)
+stage3_is_grub(const image *im)
 {
 	size_t i;
 
@@ -63,26 +62,26 @@ map_file(gctx *g, const char *device, const char *path, char *why, size_t why_si
 	char *host;
 
 	if (strcmp(device, ESP_DEVICE) == 0) {
-		host = cli_resolve(g->esp, path, 0, &reason);
+		host = walk_resolve(g->esp, path, 0, &reason);
 	} else if (g->w->o->boot && g->boot_uuid[0] && strcmp(device, g->boot_uuid) == 0) {
 		if (!(rel = below(path, g->boot_sub))) {
-			snprintf(why, why_size, "%s is outside %s, the directory --boot names", cli_quote(path),
-			         cli_quote(g->boot_sub));
+			snprintf(why, why_size, "%.400s is outside %.400s, the directory --boot names", path,
+			         g->boot_sub);
 			return NULL;
 		}
-		host = cli_resolve(g->w->o->boot, rel, CLI_RESOLVE_EXACT, &reason);
+		host = walk_resolve(g->w->o->boot, rel, WALK_RESOLVE_EXACT, &reason);
 	} else if (!sbat_partition_mount_of_uuid(device, mnt, sizeof(mnt), root, sizeof(root))) {
 		snprintf(why, why_size, "the file system with UUID %s is not mounted (give --boot DIR)", device);
 		return NULL;
 	} else if (!(rel = below(path, root))) {
-		snprintf(why, why_size, "%s is outside the part of file system %s mounted at %s", cli_quote(path),
-		         device, cli_quote(mnt));
+		snprintf(why, why_size, "%.400s is outside the part of file system %.80s mounted at %.400s", path,
+		         device, mnt);
 		return NULL;
 	} else {
-		host = cli_resolve(mnt, rel, CLI_RESOLVE_EXACT, &reason);
+		host = walk_resolve(mnt, rel, WALK_RESOLVE_EXACT, &reason);
 	}
 	if (!host)
-		snprintf(why, why_size, "%s %s", cli_quote(path), s3_is(reason));
+		snprintf(why, why_size, "%s %s", path, s3_is(reason));
 	return host;
 }
 
@@ -235,8 +234,7 @@ initrd_note(gctx *g, const sbat_grub_entry *e, char *note, size_t size)
 		char *host = f->path ? map_file(g, f->device, f->path, why, sizeof(why)) : NULL;
 
 		if (f->path && !host && strstr(why, " is missing"))
-			snprintf(note, size, " (its initrd %s is missing: GRUB fails to start the entry)",
-			         cli_quote(f->word));
+			snprintf(note, size, " (its initrd %s is missing: GRUB fails to start the entry)", f->word);
 		free(host);
 		if (note[0])
 			return;
@@ -278,44 +276,45 @@ menu_items(gctx *g, const sbat_grub_cfg *cfg, const char *config, const char *na
 			    it->why, sizeof(it->why),
 			    "it is inside an if or a loop that sbat-add cannot run, so whether GRUB adds it is not "
 			    "known (%.600s:%u)",
-			    cli_quote(config), e->line);
+			    config, e->line);
 		else if (e->kernel.path)
 			it->host = map_file(g, e->kernel.device, e->kernel.path, it->why, sizeof(it->why));
 		else
-			snprintf(it->why, sizeof(it->why), "%s %s (%.600s:%u)", e->command, e->kernel.why,
-			         cli_quote(config), e->kernel.line);
+			snprintf(it->why, sizeof(it->why), "%s %s (%.600s:%u)", e->command, e->kernel.why, config,
+			         e->kernel.line);
 		initrd_note(g, e, it->note, sizeof(it->note));
 	}
 	if (m->n_items == 0) {
 		char why[1200];
 
-		snprintf(why, sizeof(why), "%s: no menu entry in it starts a kernel or an EFI program",
-		         cli_quote(config));
+		snprintf(why, sizeof(why), "%s: no menu entry in it starts a kernel or an EFI program", config);
 		config_line(m, name, why);
 	}
 }
 
-/* Read and parse one configuration file; NULL after a message. */
+/* Read and parse one configuration file; NULL after a note. */
 static sbat_grub_cfg *
-read_cfg(const char *host, const char *root, const char *prefix)
+read_cfg(gctx *g, const char *host, const char *root, const char *prefix)
 {
 	sbat_grub_cfg *cfg = NULL;
 	uint8_t *buf;
 	size_t len, i;
 	sbat_diag d;
+	char text[80];
 
 	if (sbat_file_read(host, SBAT_BOOTCFG_MAX_SIZE, &buf, &len, &d) != SBAT_OK) {
-		cli_report_error(host, &d);
+		walk_error(g->w, host, &d);
 		return NULL;
 	}
 	if (sbat_grub_cfg_parse(buf, len, root, prefix, &cfg, &d) != SBAT_OK)
-		cli_report_error(host, &d);
+		walk_error(g->w, host, &d);
 	free(buf);
 	for (i = 0; cfg && i < cfg->n_notes; i++)
-		s3_report_line(host, cfg->notes[i].line, cfg->notes[i].what);
-	if (cfg && cfg->notes_dropped)
-		fprintf(stderr, "%s: %s: %zu more lines that are not followed\n", cli_progname, cli_quote(host),
-		        cfg->notes_dropped);
+		walk_config_note(g->w, host, cfg->notes[i].line, cfg->notes[i].what);
+	if (cfg && cfg->notes_dropped) {
+		snprintf(text, sizeof(text), "%zu more lines that are not followed", cfg->notes_dropped);
+		walk_error_text(g->w, host, text);
+	}
 	return cfg;
 }
 
@@ -328,13 +327,13 @@ static int
 next_config(gctx *g, const sbat_grub_cfg *cfg, const char *host, size_t depth, s3_menu *m, char *next, size_t size)
 {
 	const sbat_grub_file *f = &cfg->next_config;
-	char why[1024], name[CLI_PATH_MAX];
+	char why[1024], name[WALK_PATH_MAX];
 	char *h;
 	size_t i;
 
 	if (!f->path) {
 		s3_copy(name, sizeof(name), f->word);
-		snprintf(why, sizeof(why), "%s %s (%.800s:%u)", cfg->next_command, f->why, cli_quote(host), f->line);
+		snprintf(why, sizeof(why), "%s %s (%.800s:%u)", cfg->next_command, f->why, host, f->line);
 		config_line(m, name, why);
 		return 0;
 	}
@@ -354,7 +353,7 @@ next_config(gctx *g, const sbat_grub_cfg *cfg, const char *host, size_t depth, s
 	}
 	for (i = 0; i <= depth; i++)
 		if (strcmp(g->visited[i], h) == 0) {
-			snprintf(why, sizeof(why), "a loop: %s is read again", cli_quote(h));
+			snprintf(why, sizeof(why), "a loop: %s is read again", h);
 			config_line(m, name, why);
 			free(h);
 			return 0;
@@ -368,7 +367,7 @@ next_config(gctx *g, const sbat_grub_cfg *cfg, const char *host, size_t depth, s
 static void
 find_grubenv(gctx *g, const sbat_grub_cfg *cfg)
 {
-	char path[CLI_PATH_MAX], why[1024];
+	char path[WALK_PATH_MAX], why[1024];
 	char *h;
 
 	if (!cfg->prefix.path || !cfg->prefix.device)
@@ -394,7 +393,7 @@ esp_config(gctx *g, const char *loader_path, char *prefix, size_t size, s3_menu 
 	for (i = 0; dir[i]; i++)
 		dir[i] = dir[i] == '\\' ? '/' : dir[i];
 	s3_copy(prefix, size, dir[0] ? dir : "/");
-	h = cli_resolve(g->esp, cfg, 0, &why);
+	h = walk_resolve(g->esp, cfg, 0, &why);
 	if (!h) {
 		char text[300];
 
@@ -406,9 +405,9 @@ esp_config(gctx *g, const char *loader_path, char *prefix, size_t size, s3_menu 
 }
 
 void
-cli_grub_menu(walk *w, const char *esp, const char *loader_path, s3_menu *m)
+stage3_grub_menu(walk *w, const char *esp, const char *loader_path, s3_menu *m)
 {
-	char root[128] = ESP_DEVICE, prefix[1024], name[CLI_PATH_MAX];
+	char root[128] = ESP_DEVICE, prefix[1024], name[WALK_PATH_MAX];
 	sbat_grub_cfg *cfg;
 	size_t depth;
 	gctx *g = calloc(1, sizeof(*g));
@@ -430,7 +429,7 @@ cli_grub_menu(walk *w, const char *esp, const char *loader_path, s3_menu *m)
 	s3_copy(name, sizeof(name), m->summary);
 	free(h);
 	for (depth = 0; depth < MAX_CHAIN; depth++) {
-		if (!(cfg = read_cfg(g->visited[depth], root[0] ? root : NULL, prefix[0] ? prefix : NULL))) {
+		if (!(cfg = read_cfg(g, g->visited[depth], root[0] ? root : NULL, prefix[0] ? prefix : NULL))) {
 			config_line(m, name, "it cannot be read (see above)");
 			break;
 		}
@@ -439,10 +438,9 @@ cli_grub_menu(walk *w, const char *esp, const char *loader_path, s3_menu *m)
 			menu_items(g, cfg, g->visited[depth], name, m);
 		} else if (depth + 1 == MAX_CHAIN) {
 			config_line(m, name, "configfile and source nested too deep: not followed");
-		} else if (next_config(g, cfg, g->visited[depth], depth, m, g->visited[depth + 1], CLI_PATH_MAX)) {
+		} else if (next_config(g, cfg, g->visited[depth], depth, m, g->visited[depth + 1], WALK_PATH_MAX)) {
 			grub_name(name, sizeof(name), cfg->next_config.device, cfg->next_config.path);
-			s3_append(m->summary, sizeof(m->summary), " -> %s (%s)", name,
-			          cli_quote(g->visited[depth + 1]));
+			s3_append(m->summary, sizeof(m->summary), " -> %s (%s)", name, g->visited[depth + 1]);
 			s3_copy(root, sizeof(root), cfg->root_device ? cfg->root_device : "");
 			s3_copy(prefix, sizeof(prefix),
 			        cfg->prefix.path && cfg->root_device &&

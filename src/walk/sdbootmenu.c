@@ -8,15 +8,14 @@
 
 #include "sbat/sbat.h"
 
-#include "messages.h"
-#include "stage3.h"
+#include "walk/stage3.h"
 
 /* systemd-boot's variables (LOADER_GUID) */
 #define LOADER_GUID "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
 #define N_VARS 5
 
 int
-cli_is_sdboot(const image *im)
+stage3_is_sdboot(const image *im)
 {
 	static const char magic[] = "LoaderInfo: systemd-boot ";
 	static const char osrel[] = "ID=systemd-boot";
@@ -29,24 +28,30 @@ cli_is_sdboot(const image *im)
 static const char *
 miss_is(sbat_partition_miss miss)
 {
-	return s3_is(cli_partition_why(miss));
+	return s3_is(walk_partition_why(miss));
 }
 
 /* The variables systemd-boot reads, as efivarfs holds them; bufs[] to free. */
 static void
-read_vars(const walk *w, sbat_sdboot_vars *v, uint8_t **bufs)
+read_vars(walk *w, sbat_sdboot_vars *v, uint8_t **bufs)
 {
 	const uint8_t **data[N_VARS] = { &v->entry_oneshot, &v->entry_default, &v->entry_last_booted,
 		                         &v->config_timeout, &v->config_timeout_oneshot };
 	size_t *lens[N_VARS] = { &v->entry_oneshot_len, &v->entry_default_len, &v->entry_last_booted_len,
 		                 &v->config_timeout_len, &v->config_timeout_oneshot_len };
-	char name[128];
+	char name[128], where[WALK_PATH_MAX + 128];
 	size_t i, len;
+	sbat_diag d;
 
 	sbat_sdboot_vars_init(v);
 	for (i = 0; i < N_VARS; i++) {
 		snprintf(name, sizeof(name), "%s-%s", sbat_sdboot_var_name((sbat_sdboot_var)i), LOADER_GUID);
-		if (cli_efivar_read(w->efivarfs, name, &bufs[i], &len) != EXIT_OK || !bufs[i])
+		if (sbat_efivar_read(w->efivarfs, name, WALK_VAR_MAX_SIZE, &bufs[i], &len, &d) != SBAT_OK) {
+			snprintf(where, sizeof(where), "%s/%s", w->efivarfs, name);
+			walk_error(w, where, &d);
+			continue;
+		}
+		if (!bufs[i])
 			continue;
 		*data[i] = bufs[i] + SBAT_EFIVAR_ATTRIBUTES_SIZE;
 		*lens[i] = len - SBAT_EFIVAR_ATTRIBUTES_SIZE;
@@ -55,35 +60,36 @@ read_vars(const walk *w, sbat_sdboot_vars *v, uint8_t **bufs)
 
 /* The menu's notes on standard error, one line each. */
 static void
-report_notes(const walk *w, const sbat_sdboot_menu *menu)
+report_notes(walk *w, const sbat_sdboot_menu *menu)
 {
-	char where[CLI_PATH_MAX];
+	char where[WALK_PATH_MAX];
 	size_t i;
 
 	for (i = 0; i < menu->n_notes; i++) {
 		const sbat_sdboot_note *n = &menu->notes[i];
 
 		switch (n->kind) {
-		case SBAT_SDBOOT_NOTE_LINE: s3_report_line(n->file, n->line, n->diag.what); break;
-		case SBAT_SDBOOT_NOTE_UNREADABLE: cli_report_error(n->file, &n->diag); break;
-		case SBAT_SDBOOT_NOTE_DIR_UNREADABLE: cli_message(n->file, "cannot be read"); break;
+		case SBAT_SDBOOT_NOTE_LINE: walk_config_note(w, n->file, n->line, n->diag.what); break;
+		case SBAT_SDBOOT_NOTE_UNREADABLE: walk_error(w, n->file, &n->diag); break;
+		case SBAT_SDBOOT_NOTE_DIR_UNREADABLE: walk_error_text(w, n->file, "cannot be read"); break;
 		case SBAT_SDBOOT_NOTE_DEFAULT_SPECIAL:
-			s3_report_line(n->file, n->line,
-			               "a special entry other than @saved, which systemd-boot ignores");
+			walk_config_note(w, n->file, n->line,
+			                 "a special entry other than @saved, which systemd-boot ignores");
 			break;
 		case SBAT_SDBOOT_NOTE_TIMEOUT:
-			s3_report_line(n->file, n->line, "a timeout systemd-boot cannot read: ignored");
+			walk_config_note(w, n->file, n->line, "a timeout systemd-boot cannot read: ignored");
 			break;
 		case SBAT_SDBOOT_NOTE_VARIABLE:
 			snprintf(where, sizeof(where), "%s/%s-%s", w->efivarfs, sbat_sdboot_var_name(n->var),
 			         LOADER_GUID);
-			cli_report_error(where, &n->diag);
+			walk_error(w, where, &n->diag);
 			break;
 		}
 	}
-	if (menu->notes_dropped)
-		fprintf(stderr, "%s: systemd-boot: %zu more notes on its files not shown\n", cli_progname,
-		        menu->notes_dropped);
+	if (menu->notes_dropped) {
+		snprintf(where, sizeof(where), "%zu more notes on its files not shown", menu->notes_dropped);
+		walk_error_text(w, "systemd-boot", where);
+	}
 }
 
 /* What chose the default entry, or why none starts by itself. */
@@ -121,7 +127,7 @@ static void
 out_text(const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e, char *why, size_t size)
 {
 	switch (e->out) {
-	case SBAT_SDBOOT_OUT_UNREADABLE: snprintf(why, size, "%s cannot be read", cli_quote(e->file)); break;
+	case SBAT_SDBOOT_OUT_UNREADABLE: snprintf(why, size, "%s cannot be read", e->file); break;
 	case SBAT_SDBOOT_OUT_SELF:
 		snprintf(why, size, "it starts systemd-boot itself, which leaves it out of its menu");
 		break;
@@ -133,11 +139,11 @@ out_text(const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e, char *why, si
 		snprintf(why, size, "no linux or efi line, so systemd-boot leaves it out of its menu");
 		break;
 	case SBAT_SDBOOT_OUT_LOADER_NOT_FOUND:
-		snprintf(why, size, "%s %s, so systemd-boot leaves the entry out of its menu", cli_quote(e->loader),
+		snprintf(why, size, "%s %s, so systemd-boot leaves the entry out of its menu", e->loader,
 		         miss_is(e->loader_miss));
 		break;
 	case SBAT_SDBOOT_OUT_NOT_IMAGE:
-		snprintf(why, size, "%s: %s, so systemd-boot does not list it", cli_quote(e->file),
+		snprintf(why, size, "%s: %s, so systemd-boot does not list it", e->file,
 		         e->diag.what ? e->diag.what : sbat_strerror(e->diag.code));
 		break;
 	case SBAT_SDBOOT_OUT_NO_OSREL:
@@ -171,7 +177,7 @@ add_item(s3_menu *m, const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e, i
 		snprintf(it->config, sizeof(it->config), "%s:%u", e->file, e->loader_line);
 	if (e->missing_key)
 		snprintf(it->note, sizeof(it->note), " (its %s %s %s: systemd-boot fails to start the entry)",
-		         e->missing_key, cli_quote(e->missing_path), miss_is(e->missing_miss));
+		         e->missing_key, e->missing_path, miss_is(e->missing_miss));
 	it->is_default = is_default;
 	it->is_uki = uki;
 	it->host = listed && e->loader_host ? strdup(e->loader_host) : NULL;
@@ -179,7 +185,7 @@ add_item(s3_menu *m, const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e, i
 	if (!listed)
 		out_text(menu, e, it->why, sizeof(it->why));
 	else if (!it->host)
-		snprintf(it->why, sizeof(it->why), "%s %s", cli_quote(e->loader), miss_is(e->loader_miss));
+		snprintf(it->why, sizeof(it->why), "%s %s", e->loader, miss_is(e->loader_miss));
 }
 
 /* An item naming \loader\entries with why. */
@@ -197,13 +203,12 @@ add_dir_item(s3_menu *m, const char *why)
 static void
 summarize(const sbat_sdboot_menu *menu, const char *xbootldr, s3_menu *m)
 {
-	snprintf(m->summary, sizeof(m->summary), "loader.conf %s",
-	         menu->conf_file ? cli_quote(menu->conf_file) : "none");
+	snprintf(m->summary, sizeof(m->summary), "loader.conf %s", menu->conf_file ? menu->conf_file : "none");
 	if (menu->conf_default)
 		s3_append(m->summary, sizeof(m->summary), " (default \"%s\", line %u)", menu->conf_default,
 		          menu->conf_default_line);
 	s3_append(m->summary, sizeof(m->summary), "; %zu entries in the menu, %zu left out; XBOOTLDR %s",
-	          menu->n_listed, menu->n_entries - menu->n_listed, xbootldr ? cli_quote(xbootldr) : "none");
+	          menu->n_listed, menu->n_entries - menu->n_listed, xbootldr ? xbootldr : "none");
 }
 
 /*
@@ -215,7 +220,7 @@ summarize(const sbat_sdboot_menu *menu, const char *xbootldr, s3_menu *m)
 static const char *
 xbootldr_dir(const walk *w, const char *esp)
 {
-	char real[CLI_PATH_MAX];
+	char real[WALK_PATH_MAX];
 
 	if (w->o->xbootldr || w->o->esp)
 		return w->o->xbootldr;
@@ -245,7 +250,7 @@ add_items(s3_menu *m, const sbat_sdboot_menu *menu)
 }
 
 void
-cli_sdboot_menu(walk *w, const char *esp, const char *loader_path, const image *loader, s3_menu *m)
+stage3_sdboot_menu(walk *w, const char *esp, const char *loader_path, const image *loader, s3_menu *m)
 {
 	const char *xbootldr = xbootldr_dir(w, esp);
 	uint8_t *bufs[N_VARS] = { NULL };
@@ -259,7 +264,7 @@ cli_sdboot_menu(walk *w, const char *esp, const char *loader_path, const image *
 	m->rule_text = "systemd-boot starts it with LoadImage, which shim hooks: a missing .sbat passes";
 	read_vars(w, &vars, bufs);
 	if (sbat_sdboot_menu_load(esp, xbootldr, loader_path, loader->machine, &vars, &menu, &d) != SBAT_OK) {
-		cli_report_error(esp, &d);
+		walk_error(w, esp, &d);
 	} else {
 		report_notes(w, menu);
 		m->default_known = menu->has_default;

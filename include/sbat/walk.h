@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* walk.h - will it boot: every boot path the firmware will take next, followed stage by stage and judged */
+#ifndef SBAT_WALK_H
+#define SBAT_WALK_H
+
+#include <stddef.h>
+
+#include "api.h"
+#include "bootreport.h"
+#include "error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * What sbat_boot_walk reads. Fields are added at the end only, and a
+ * caller never uses sizeof on it: sbat_walk_opts_init zeroes one and
+ * stamps its size.
+ */
+typedef struct sbat_walk_opts {
+	size_t size;          /* set by sbat_walk_opts_init */
+	const char *efivarfs; /* the UEFI variables; NULL: SBAT_EFIVAR_DIR */
+	const char *esp;      /* the ESP's mount point; NULL: each option's own partition, where it is mounted */
+	const char *xbootldr; /* systemd-boot's XBOOTLDR; NULL: /boot when it is a FAT file system of its own
+	                         (and esp is NULL) */
+	const char *boot;     /* the directory GRUB's /boot is; NULL: found by its file-system UUID */
+	const char *shim;     /* judge this shim wherever a shim starts (the one about to be installed); NULL:
+	                         each path's own */
+	/*
+	 * What put a level's row there, for a refusal's detail ("since
+	 * SbatLevel ...: ..."): 0 with out filled, -1 when not known. NULL: none.
+	 */
+	int (*explain)(const char *component, unsigned generation, char *out, size_t size, void *ctx);
+	void *explain_ctx;
+} sbat_walk_opts;
+
+/* Zero *o and set its size. */
+SBAT_API void sbat_walk_opts_init(sbat_walk_opts *o);
+
+/*
+ * Follow every path the firmware takes when the machine next starts, as
+ * EDK2's boot manager and shim 16.x do: BootNext, then BootOrder's options
+ * (BootCurrent marked), then, with an ESP, the removable-media path. Each
+ * stage (the option, what the firmware starts, what shim starts, what
+ * systemd-boot or GRUB starts from its menu) is one stage of the report,
+ * judged by shim's rules with the SbatLevel of the next boot; what could
+ * not be followed is UNKNOWN, never BOOTS. Files are opened beneath their
+ * partition without following symbolic links. Notes say what was assumed,
+ * which lines of the loaders' files were ignored and what did not read.
+ * A machine without UEFI variables, or whose BootOrder does not read,
+ * gives SBAT_OK and says so in sbat_boot_report_outcome (no_variables,
+ * failed). SBAT_E_ABI, SBAT_E_NOMEM.
+ */
+SBAT_API sbat_err sbat_boot_walk(const sbat_walk_opts *o, sbat_boot_report **ret, sbat_diag *reterr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

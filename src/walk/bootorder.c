@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* bootorder.c - the paths the firmware takes: BootNext, BootOrder's options, the removable-media path */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "sbat/sbat.h"
+
+#include "boot/report.h"
+#include "util/diag.h"
+#include "walk/walk.h"
+
+#define MAX_OPTIONS 128
+
+/* The partition GUID of the block device the ESP is on ("" when not known: no /dev/disk/by-partuuid, or a copy). */
+static const char *
+esp_guid(walk *w)
+{
+	if (!w->esp_guid_done && w->o->esp && !sbat_partition_guid_of(w->o->esp, w->esp_guid, sizeof(w->esp_guid)))
+		w->esp_guid[0] = '\0';
+	w->esp_guid_done = 1;
+	return w->esp_guid;
+}
+
+static int
+read_var(walk *w, const char *name, uint8_t **buf, size_t *len)
+{
+	char where[WALK_PATH_MAX + 128];
+	sbat_diag d;
+
+	if (sbat_efivar_read(w->efivarfs, name, WALK_VAR_MAX_SIZE, buf, len, &d) == SBAT_OK)
+		return 0;
+	snprintf(where, sizeof(where), "%s/%s", w->efivarfs, name);
+	walk_error(w, where, &d);
+	return -1;
+}
+
+/* BootNext, BootOrder or BootCurrent: *n numbers (0 when it is not set); -1 after a note. */
+static int
+read_numbers(walk *w, const char *name, size_t max, uint16_t *out, size_t *n)
+{
+	char where[WALK_PATH_MAX + 128];
+	uint8_t *buf;
+	size_t len;
+	sbat_diag d;
+	int status = read_var(w, name, &buf, &len);
+
+	*n = 0;
+	if (status != 0 || !buf)
+		return status;
+	if (sbat_boot_order_parse(buf, len, out, max, n, &d) != SBAT_OK) {
+		snprintf(where, sizeof(where), "%s/%s", w->efivarfs, name);
+		walk_error(w, where, &d);
+		status = -1;
+	}
+	free(buf);
+	return status;
+}
+
+static const char *
+removable_name(void)
+{
+#if defined(__aarch64__)
+	return "\\EFI\\BOOT\\BOOTAA64.EFI";
+#elif defined(__i386__)
+	return "\\EFI\\BOOT\\BOOTIA32.EFI";
+#elif defined(__riscv) && __riscv_xlen == 64
+	return "\\EFI\\BOOT\\BOOTRISCV64.EFI";
+#else
+	return "\\EFI\\BOOT\\BOOTX64.EFI";
+#endif
+}
+
+/* 1 for the first eligible path: the one that boots when nobody touches the keyboard. */
+static int
+take_default(walk *w, int eligible)
+{
+	if (w->default_taken || !eligible)
+		return 0;
+	w->default_taken = 1;
+	return 1;
+}
+
+/* Read and parse Boot####; 0 with *ret_buf to free, -1 after a line saying why not. */
+static int
+read_option(walk *w, uint16_t num, sbat_load_option *lo, uint8_t **ret_buf)
+{
+	char name[64], label[32], where[WALK_PATH_MAX + 128];
+	size_t len;
+	sbat_diag d;
+
+	snprintf(name, sizeof(name), "Boot%04X-%s", (unsigned)num, SBAT_EFIVAR_GLOBAL_GUID);
+	snprintf(where, sizeof(where), "%s/%s", w->efivarfs, name);
+	snprintf(label, sizeof(label), "Boot%04X", (unsigned)num);
+	if (read_var(w, name, ret_buf, &len) != 0) {
+		walk_line_why(w, label, 0, 0, NULL, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_VARIABLE,
+		              "cannot be followed: the variable does not read (see above)");
+		return -1;
+	}
+	if (!*ret_buf) {
+		walk_line_why(w, label, 0, 0, NULL, SBAT_VERDICT_SKIPPED, SBAT_BOOT_VARIABLE,
+		              "skipped: no such variable; the firmware goes on to the next option");
+		return -1;
+	}
+	if (sbat_load_option_parse(*ret_buf, len, lo, &d) != SBAT_OK) {
+		walk_error(w, where, &d);
+		walk_line_why(w, label, 0, 0, NULL, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_VARIABLE,
+		              "cannot be followed: malformed load option");
+		free(*ret_buf);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * w->other_esp: a partition the HD() nodes of the options name that
+ * is not --esp's (the first one named when --esp's is not known): a second
+ * file system the firmware's search for a File()-only path may find first.
+ */
+static void
+find_other_esp(walk *w, const uint16_t *order, size_t n_order, const uint16_t *next, size_t n_next)
+{
+	char first[40] = "", name[64];
+	size_t i, len, n = n_order + n_next;
+
+	for (i = 0; i < n && !w->other_esp[0]; i++) {
+		sbat_load_option lo;
+		uint8_t *buf = NULL;
+		sbat_diag d;
+
+		snprintf(name, sizeof(name), "Boot%04X-%s", (unsigned)(i < n_next ? next[i] : order[i - n_next]),
+		         SBAT_EFIVAR_GLOBAL_GUID);
+		if (sbat_efivar_read(w->efivarfs, name, WALK_VAR_MAX_SIZE, &buf, &len, &d) == SBAT_OK && buf &&
+		    sbat_load_option_parse(buf, len, &lo, &d) == SBAT_OK && lo.has_hd && lo.signature_type == 2) {
+			const char *mine = esp_guid(w)[0] ? esp_guid(w) : first;
+
+			if (!mine[0])
+				snprintf(first, sizeof(first), "%s", lo.partition_guid);
+			else if (strcmp(mine, lo.partition_guid) != 0)
+				snprintf(w->other_esp, sizeof(w->other_esp), "%s", lo.partition_guid);
+		}
+		free(buf);
+	}
+}
+
+/*
+ * The ESP a load option's path is on: --esp, else the mounted partition
+ * its HD() names. A whole device (no HD()) says no partition: --esp is
+ * taken for it only when it is the option this boot came from; a path of
+ * File() nodes alone, looked for on every file system, is taken to be on
+ * --esp when no option names another partition (said once).
+ */
+static char *
+option_esp(walk *w, const sbat_load_option *lo, int is_current, int file_only)
+{
+	char *mounted = NULL;
+	struct stat a, b;
+
+	if (file_only && w->o->esp && !w->other_esp[0]) {
+		if (!w->file_only_assumed)
+			walk_note(
+			    w, SBAT_BOOT_NOTE_ASSUMED, NULL, w->o->esp,
+			    "taken as the only file system the firmware searches for options of File() nodes alone "
+			    "(EDK2 looks on each, removable media first)");
+		w->file_only_assumed = 1;
+		return strdup(w->o->esp);
+	}
+
+	if (lo->has_hd && lo->signature_type == 2)
+		mounted = sbat_partition_mount_of_partuuid(lo->partition_guid);
+	if (mounted && w->o->esp && stat(mounted, &a) == 0 && stat(w->o->esp, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino) {
+		free(mounted);
+		return strdup(w->o->esp);
+	}
+	if (mounted || !w->o->esp || !(lo->has_hd || is_current))
+		return mounted; /* the option's own partition, mounted here, not --esp */
+	if (lo->has_hd && lo->signature_type == 2 && esp_guid(w)[0] && strcmp(esp_guid(w), lo->partition_guid) != 0)
+		return NULL; /* --esp is another partition */
+	if (lo->has_hd && lo->signature_type == 2 && !esp_guid(w)[0] && !w->esp_assumed) {
+		/* what is assumed is said once */
+		char text[160];
+
+		w->esp_assumed = 1;
+		snprintf(
+		    text, sizeof(text),
+		    "taken as the partition of the options' HD() nodes (%s): which partition it is is not known here",
+		    lo->partition_guid);
+		walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, w->o->esp, text);
+	}
+	return strdup(w->o->esp);
+}
+
+/* Why an option's ESP is not known, as the stage-1 line says it. */
+static void
+no_esp_line(walk *w, const char *label, int is_default, const sbat_load_option *lo, const char *path, int file_only)
+{
+	char why[800];
+
+	if (lo->has_hd && w->o->esp && esp_guid(w)[0])
+		snprintf(why, sizeof(why), "cannot be followed: partition %s is not mounted, and --esp is partition %s",
+		         lo->partition_guid[0] ? lo->partition_guid : "(no GUID)", esp_guid(w));
+	else if (lo->has_hd)
+		snprintf(why, sizeof(why), "cannot be followed: partition %s is not mounted (give --esp DIR)",
+		         lo->partition_guid[0] ? lo->partition_guid : "(no GUID)");
+	else if (file_only && w->o->esp)
+		snprintf(
+		    why, sizeof(why),
+		    "cannot be followed: the firmware looks for %s on every file system, removable media first, and "
+		    "the options name a partition that --esp is not (%s)",
+		    path, w->other_esp);
+	else if (file_only)
+		snprintf(why, sizeof(why),
+		         "cannot be followed: the firmware looks for %s on every file system (give --esp DIR)", path);
+	else if (w->before_current)
+		snprintf(why, sizeof(why),
+		         "cannot be followed: the firmware starts %s from this device if it holds one; it did not this "
+		         "boot, which came from Boot%04X",
+		         path, (unsigned)w->current);
+	else
+		snprintf(
+		    why, sizeof(why),
+		    "cannot be followed: the firmware starts %s from this device; which ESP it holds the variables "
+		    "do not say (--esp is taken for the device this boot came from)",
+		    path);
+	walk_line_why(w, label, is_default, 1, path, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_PARTITION_UNKNOWN, why);
+}
+
+/*
+ * An option of a file on a partition, or of a device or partition without
+ * File() (the firmware's removable-media path on it): followed on its ESP,
+ * its File() nodes opened as the firmware opens them. A File() path alone
+ * is a file system's, not a device's (EDK2's BmExpandFileDevicePath).
+ */
+static void
+follow_file_option(walk *w, const char *label, const sbat_load_option *lo, const uint8_t *buf, int is_current)
+{
+	char nodes[2 * SBAT_LOAD_OPTION_TEXT_MAX], *esp;
+	const char *path = lo->has_file ? lo->file_path : removable_name();
+	unsigned n = 0;
+	int is_default, file_only;
+	sbat_diag d;
+
+	if (!lo->has_file || sbat_load_option_file_nodes(buf, lo->optional_offset + lo->optional_len, nodes,
+	                                                 sizeof(nodes), &n, &d) != SBAT_OK)
+		n = 0;
+	file_only = n && !lo->has_hd && lo->n_nodes == n;
+	esp = option_esp(w, lo, is_current, file_only);
+	/* a device ahead of the one this boot came from had nothing to start */
+	is_default = take_default(w, esp || !w->before_current || lo->has_file);
+	if (!esp)
+		no_esp_line(w, label, is_default, lo, path, file_only);
+	else
+		walk_follow_path(w, label, is_default, esp, path, n ? nodes : NULL, n, buf + lo->optional_offset,
+		                 lo->optional_len);
+	free(esp);
+}
+
+static void
+follow_option(walk *w, uint16_t num, int is_boot_next)
+{
+	char label[SBAT_LOAD_OPTION_TEXT_MAX + 48];
+	int is_default = 0, is_current = w->has_current && w->current == num;
+	sbat_load_option lo;
+	uint8_t *buf;
+
+	if (read_option(w, num, &lo, &buf) != 0)
+		return;
+	snprintf(label, sizeof(label), "Boot%04X %s%s", (unsigned)num, lo.description,
+	         is_current ? " [booted this time]" : "");
+	/* BootNext is taken once whatever its attributes; in BootOrder the firmware skips inactive options */
+	if (!is_boot_next && !(lo.attributes & SBAT_LOAD_OPTION_ACTIVE)) {
+		walk_line_why(w, label, 0, 0, NULL, SBAT_VERDICT_INACTIVE, SBAT_BOOT_INACTIVE,
+		              "inactive: the firmware skips it");
+	} else if (!is_boot_next && (lo.attributes & SBAT_LOAD_OPTION_CATEGORY) != 0) {
+		/* EDK2's boot manager tries only LOAD_OPTION_CATEGORY_BOOT options on its own */
+		walk_line_why(
+		    w, label, 0, 0, NULL, SBAT_VERDICT_NOT_GOVERNED, SBAT_BOOT_APPLICATION,
+		    "not governed by SBAT: an application (not LOAD_OPTION_CATEGORY_BOOT), started from a menu only");
+	} else if (lo.has_other_media) {
+		is_default = take_default(w, 1);
+		walk_line_why(w, label, is_default, 0, NULL, SBAT_VERDICT_NOT_GOVERNED, SBAT_BOOT_NOT_A_FILE,
+		              "not governed by SBAT: not a file on a disk (network boot or a firmware application)");
+	} else {
+		follow_file_option(w, label, &lo, buf, is_current);
+	}
+	free(buf);
+}
+
+/* BootNext, BootOrder and BootCurrent; -1 after a note when one does not read. */
+static int
+read_boot_numbers(walk *w, uint16_t *order, size_t *n_order, uint16_t *next, size_t *n_next)
+{
+	size_t n_current = 0, i;
+
+	if (read_numbers(w, "BootNext-" SBAT_EFIVAR_GLOBAL_GUID, 1, next, n_next) != 0 ||
+	    read_numbers(w, "BootOrder-" SBAT_EFIVAR_GLOBAL_GUID, MAX_OPTIONS, order, n_order) != 0 ||
+	    read_numbers(w, "BootCurrent-" SBAT_EFIVAR_GLOBAL_GUID, 1, &w->current, &n_current) != 0)
+		return -1;
+	w->has_current = n_current == 1;
+	for (i = 0; w->has_current && i < *n_order && order[i] != w->current; i++)
+		;
+	/* BootCurrent in BootOrder: the options ahead of it had nothing to start this boot (or were passed over) */
+	w->before_current = w->has_current && i < *n_order;
+	return 0;
+}
+
+/* Every path: BootNext, BootOrder's options, the removable-media path. */
+static void
+walk_all(walk *w)
+{
+	uint16_t order[MAX_OPTIONS], next_num[1];
+	size_t n_order = 0, n_next = 0, i, j;
+	struct stat st;
+
+	if (stat(w->efivarfs, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		walk_error_text(
+		    w, w->efivarfs,
+		    "no UEFI variables: the machine was not booted through UEFI, or efivarfs is not mounted; "
+		    "its boot paths are not known");
+		report_mark_stopped(w->report, 1, 0);
+		return;
+	}
+	if (read_boot_numbers(w, order, &n_order, next_num, &n_next) != 0) {
+		report_mark_stopped(w->report, 0, 1);
+		return;
+	}
+	find_other_esp(w, order, n_order, next_num, n_next);
+	if (!n_next && !n_order)
+		walk_line_why(
+		    w, "BootOrder", 1, 0, NULL, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_NO_OPTIONS,
+		    "cannot be followed: neither BootOrder nor BootNext is set, so the firmware makes its own "
+		    "boot options");
+	if (n_next)
+		follow_option(w, next_num[0], 1);
+	for (i = 0; i < n_order; i++) {
+		for (j = 0; j < i && order[j] != order[i]; j++)
+			;
+		if (w->has_current && order[i] == w->current)
+			w->before_current = 0;
+		if (j < i || (n_next && order[i] == next_num[0]))
+			continue;
+		follow_option(w, order[i], 0);
+	}
+	w->before_current = 0;
+	if (w->o->esp)
+		walk_follow_path(w, "removable media fallback", !w->default_taken, w->o->esp, removable_name(), NULL, 0,
+		                 NULL, 0);
+}
+
+void
+sbat_walk_opts_init(sbat_walk_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->size = sizeof(*o);
+}
+
+sbat_err
+sbat_boot_walk(const sbat_walk_opts *o, sbat_boot_report **ret, sbat_diag *reterr)
+{
+	sbat_diag local, *d = reterr ? reterr : &local;
+	sbat_err r;
+	walk *w;
+
+	*ret = NULL;
+	if (!o || o->size != sizeof(*o))
+		return diag_fail(d, SBAT_E_ABI, "walk options not made by sbat_walk_opts_init");
+	if (!(w = calloc(1, sizeof(*w))))
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	w->o = o;
+	w->efivarfs = o->efivarfs ? o->efivarfs : SBAT_EFIVAR_DIR;
+	if ((r = sbat_boot_report_new(&w->report, d)) == SBAT_OK) {
+		walk_all(w);
+		if (w->report_failed) {
+			r = diag_fail(d, SBAT_E_NOMEM, "out of memory");
+			sbat_boot_report_free(w->report);
+		} else {
+			*ret = w->report;
+		}
+	}
+	free(w);
+	return r;
+}

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* walk.c - the report's lines and notes, files on a partition, and images, as every stage of the walk uses them */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sbat/sbat.h"
+
+#include "walk/walk.h"
+
+/* The word a line of each verdict starts with. */
+static const char *const verdict_words[] = {
+	[SBAT_VERDICT_BOOTS] = "boots",
+	[SBAT_VERDICT_REFUSED] = "refused",
+	[SBAT_VERDICT_NOT_GOVERNED] = "not governed by SBAT",
+	[SBAT_VERDICT_UNKNOWN] = "cannot be followed",
+	[SBAT_VERDICT_SKIPPED] = "skipped",
+	[SBAT_VERDICT_INACTIVE] = "inactive",
+};
+
+/* text without the word its verdict v starts it with, and the ": " after that word. */
+static const char *
+verdict_detail(sbat_verdict v, const char *text)
+{
+	const char *word = (unsigned)v < sizeof(verdict_words) / sizeof(verdict_words[0]) ? verdict_words[v] : NULL;
+	size_t n = word ? strlen(word) : 0;
+
+	if (!word || strncmp(text, word, n) != 0)
+		return text;
+	text += n;
+	if (*text == ':')
+		text += 1 + (text[1] == ' ');
+	return text;
+}
+
+/* The stage-3 and judgement keys of x into st. */
+static void
+extra_keys(sbat_boot_stage *st, const stage_extra *x)
+{
+	st->reason = x->reason;
+	st->loader = x->loader;
+	st->menu_entry = x->menu_entry;
+	st->more_entries = x->more;
+	st->default_entry = x->default_entry;
+	st->default_by = x->default_by;
+	st->rule = x->rule;
+	st->config = x->config;
+	if (!x->j)
+		return;
+	st->judge_reason = x->j->judge_reason;
+	st->revoked = x->j->revoked[0] ? x->j->revoked : NULL;
+	st->revoked_by = x->j->revoked_by[0] ? x->j->revoked_by : NULL;
+	st->level = x->j->level;
+}
+
+void
+walk_line(walk *w, const char *label, int is_default, int stage, const char *file, sbat_verdict verdict,
+          const char *text, const stage_extra *x)
+{
+	sbat_boot_stage st;
+	sbat_diag d;
+
+	sbat_boot_stage_init(&st);
+	st.entry = label;
+	st.is_default = is_default;
+	st.off_default = w->other_entry;
+	st.stage = stage;
+	st.file = file;
+	st.verdict = verdict;
+	st.text = text;
+	st.detail = verdict_detail(verdict, text);
+	st.judge_reason = -1;
+	if (x)
+		extra_keys(&st, x);
+	if (sbat_boot_report_add(w->report, &st, &d) != SBAT_OK)
+		w->report_failed = 1;
+}
+
+void
+walk_line_why(walk *w, const char *label, int is_default, int stage, const char *file, sbat_verdict verdict,
+              sbat_boot_reason reason, const char *text)
+{
+	stage_extra x;
+
+	memset(&x, 0, sizeof(x));
+	x.reason = reason;
+	walk_line(w, label, is_default, stage, file, verdict, text, &x);
+}
+
+static void
+note(walk *w, sbat_boot_note_kind kind, const char *path, const char *file, unsigned line, const char *text,
+     const sbat_diag *diag)
+{
+	sbat_diag d;
+
+	if (sbat_boot_report_note(w->report, kind, path, file, line, text, diag, &d) != SBAT_OK)
+		w->report_failed = 1;
+}
+
+void
+walk_note(walk *w, sbat_boot_note_kind kind, const char *path, const char *file, const char *text)
+{
+	note(w, kind, path, file, 0, text, NULL);
+}
+
+void
+walk_config_note(walk *w, const char *file, unsigned line, const char *text)
+{
+	note(w, SBAT_BOOT_NOTE_CONFIG, NULL, file, line, text, NULL);
+}
+
+void
+walk_error(walk *w, const char *file, const sbat_diag *d)
+{
+	note(w, SBAT_BOOT_NOTE_ERROR, NULL, file, 0, NULL, d);
+}
+
+void
+walk_error_text(walk *w, const char *file, const char *text)
+{
+	note(w, SBAT_BOOT_NOTE_ERROR, NULL, file, 0, text, NULL);
+}
+
+const char *
+walk_partition_why(sbat_partition_miss miss)
+{
+	static const char *const whys[] = {
+		[SBAT_PARTITION_MISSING] = "missing",
+		[SBAT_PARTITION_DOT] = "has a . or .. component",
+		[SBAT_PARTITION_SYMLINK] = "is a symbolic link",
+		[SBAT_PARTITION_NOT_REGULAR] = "is not a regular file",
+		[SBAT_PARTITION_NOT_DIRECTORY] = "is not a directory",
+		[SBAT_PARTITION_PARENT_NOT_DIR] = "has a component that is not a directory",
+		[SBAT_PARTITION_UNREADABLE] = "its directory cannot be read",
+		[SBAT_PARTITION_NO_MEMORY] = "cannot be looked up: out of memory",
+		[SBAT_PARTITION_TOO_LONG] = "has too long a path",
+	};
+
+	return (unsigned)miss < sizeof(whys) / sizeof(whys[0]) && whys[miss] ? whys[miss] : "missing";
+}
+
+char *
+walk_resolve(const char *root, const char *p, int flags, const char **why)
+{
+	unsigned f = ((flags & WALK_RESOLVE_DIR) ? SBAT_PARTITION_DIR : 0) |
+	             ((flags & WALK_RESOLVE_EXACT) ? SBAT_PARTITION_EXACT : 0);
+	char *out = NULL;
+	sbat_partition_miss miss = sbat_partition_resolve(root, p, f, &out);
+
+	*why = miss == SBAT_PARTITION_FOUND ? "missing" : walk_partition_why(miss);
+	return out;
+}
+
+int
+walk_image_open(const char *path, image *im)
+{
+	memset(im, 0, sizeof(*im));
+	if (sbat_file_read(path, SBAT_FILE_MAX_SIZE, &im->buf, &im->len, &im->d) != SBAT_OK ||
+	    sbat_image_parse(im->buf, im->len, &im->img, &im->d) != SBAT_OK)
+		return -1;
+	im->machine = sbat_image_get_info(im->img)->machine;
+	im->is_shim = sbat_image_find_section(im->img, SBAT_LEVEL_SECTION_NAME) >= 0 ||
+	              sbat_image_find_section(im->img, ".sbatlev") >= 0;
+	if (sbat_judge_image(im->img, NULL, SBAT_JUDGE_SHIM_NOT_ENFORCING, SBAT_JUDGE_STARTED_BY_SHIM, &im->read,
+	                     &im->d) != SBAT_OK)
+		return -1;
+	return 0;
+}
+
+void
+walk_image_close(image *im)
+{
+	sbat_judgement_free(im->read);
+	sbat_image_free(im->img);
+	free(im->buf);
+}
+
+sbat_verdict
+walk_verdict_of(enum stage_verdict v)
+{
+	switch (v) {
+	case STAGE_BOOTS: return SBAT_VERDICT_BOOTS;
+	case STAGE_REFUSED: return SBAT_VERDICT_REFUSED;
+	case STAGE_NOT_GOVERNED: return SBAT_VERDICT_NOT_GOVERNED;
+	case STAGE_UNKNOWN: break;
+	}
+	return SBAT_VERDICT_UNKNOWN;
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* walk.h - what the stages of a boot path share: the walk's state, images, files on a partition, report lines */
+#ifndef SBAT_WALK_WALK_H
+#define SBAT_WALK_WALK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sbat/sbat.h"
+
+#define WALK_PATH_MAX 4096
+
+/* A variable larger than this is not one shim or the firmware sets. */
+#define WALK_VAR_MAX_SIZE (SBAT_EFIVAR_ATTRIBUTES_SIZE + SBAT_LEVEL_MAX_SIZE)
+
+/* What one stage comes to. */
+enum stage_verdict {
+	STAGE_BOOTS,        /* the check that applies passes (or none applies) */
+	STAGE_NOT_GOVERNED, /* not started through shim: SBAT does not apply */
+	STAGE_UNKNOWN,      /* cannot be followed from the files */
+	STAGE_REFUSED,      /* shim refuses it */
+};
+
+typedef struct walk {
+	const sbat_walk_opts *o;
+	const char *efivarfs;
+	sbat_boot_report *report; /* every line and note, as data */
+	int report_failed;        /* a line could not be kept: out of memory */
+	int other_entry;          /* the stage-3 line added is not the menu's default entry */
+	char esp_guid[40];        /* the ESP's partition GUID, "" when not known */
+	int esp_guid_done, esp_assumed, file_only_assumed;
+	char other_esp[40]; /* a partition an option's HD() names that the ESP is not (or a second one), "" when none */
+	int in_fallback;    /* following the entry shim's fallback made */
+	int default_taken;  /* the path that boots when nobody touches the keyboard is known */
+	int has_current;    /* BootCurrent is set: the option this boot came from */
+	uint16_t current;
+	int before_current; /* following BootOrder ahead of BootCurrent's option */
+} walk;
+
+/* An image read from a partition. */
+typedef struct image {
+	uint8_t *buf;
+	size_t len;
+	sbat_image *img;
+	sbat_judgement *read; /* its .sbat as shim reads it (judged by no level) */
+	int is_shim;          /* carries .sbatlevel */
+	uint16_t machine;
+	sbat_diag d;
+} image;
+
+/* What shim's check of an image found, beyond the verdict. */
+typedef struct judged {
+	int judge_reason; /* sbat_judge_reason; -1 when the check did not run */
+	char revoked[96]; /* the image's revoked row, "" when none */
+	char revoked_by[96];
+	const char *level; /* the datestamp judged by */
+} judged;
+
+/* The keys of a line besides its verdict: its reason, and for stage 3 the loader's menu. */
+typedef struct stage_extra {
+	sbat_boot_reason reason;
+	const judged *j;        /* the check that decided, or NULL */
+	const char *loader;     /* stage 3: "systemd-boot" or "grub" */
+	const char *menu_entry; /* the entry it is for; NULL: the loader's configuration itself */
+	unsigned more;          /* further entries that start the same file */
+	int default_entry;      /* 1: the entry started when nobody touches the keyboard */
+	const char *default_by; /* what chose the menu's default entry, or why no entry starts by itself */
+	const char *rule;       /* "loadimage-hook", "shim-lock"; NULL: no check ran */
+	const char *config;     /* FILE:LINE the entry comes from */
+} stage_extra;
+
+/*
+ * One line of the report (stage 0: the entry itself), with its verdict;
+ * text starts with the verdict's word ("boots", "refused", "cannot be
+ * followed", ...).
+ */
+void walk_line(walk *w, const char *label, int is_default, int stage, const char *file, sbat_verdict verdict,
+               const char *text, const stage_extra *x);
+
+/* The same with only a reason besides. */
+void walk_line_why(walk *w, const char *label, int is_default, int stage, const char *file, sbat_verdict verdict,
+                   sbat_boot_reason reason, const char *text);
+
+/* Notes: a line of a loader's file ignored; a file that does not read (d, or text). */
+void walk_note(walk *w, sbat_boot_note_kind kind, const char *path, const char *file, const char *text);
+void walk_config_note(walk *w, const char *file, unsigned line, const char *text);
+void walk_error(walk *w, const char *file, const sbat_diag *d);
+void walk_error_text(walk *w, const char *file, const char *text);
+
+/* flags of walk_resolve */
+#define WALK_RESOLVE_DIR 1   /* the last component is a directory */
+#define WALK_RESOLVE_EXACT 2 /* names match case-sensitively (not FAT) */
+
+/*
+ * The file (or directory) p names under root, as sbat_partition_resolve
+ * finds it; a malloc'ed path, or NULL with *why set ("missing", ...).
+ */
+char *walk_resolve(const char *root, const char *p, int flags, const char **why);
+
+/* Why a lookup on a partition found nothing, as words after the file's name ("missing" for MISSING). */
+const char *walk_partition_why(sbat_partition_miss miss);
+
+/* Open and parse the image at path; -1 with im->d saying why (walk_image_close it all the same). */
+int walk_image_open(const char *path, image *im);
+void walk_image_close(image *im);
+
+/* The report's verdict for a stage's. */
+sbat_verdict walk_verdict_of(enum stage_verdict v);
+
+/*
+ * Judge im as shim 16.x does (sbat_judge_image) in the next boot:
+ * in_protocol 0 (what shim starts itself) requires a .sbat, in_protocol 1
+ * (its LoadImage hook, the shim_lock protocol) lets a missing one pass.
+ * why gets the line's text from the verdict word on; j what decided.
+ */
+enum stage_verdict walk_judge_image(const walk *w, const sbat_next_state *n, const image *im, int in_protocol,
+                                    char *why, size_t why_size, judged *j);
+
+/* Follow one path: its first stage at uefi_path (or a load option's File() nodes) under esp; the worst verdict. */
+enum stage_verdict walk_follow_path(walk *w, const char *label, int is_default, const char *esp, const char *uefi_path,
+                                    const char *nodes, size_t n_nodes, const uint8_t *opt, size_t opt_len);
+
+/*
+ * Stage 3: what the loader that shim started (stage 2, loader_path on esp,
+ * already opened as *loader) starts next, when it is systemd-boot or GRUB.
+ * Returns STAGE_REFUSED when the default entry's file is refused (or any,
+ * when the default entry cannot be known).
+ */
+enum stage_verdict walk_stage3(walk *w, const char *label, int is_default, const sbat_next_state *next, const char *esp,
+                               const char *loader_path, const image *loader);
+
+#endif

@@ -1,0 +1,661 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* test-walk.c - sbat_boot_walk's decisions on the report, from small efivarfs and ESP snapshots, one table row each */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "test-util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fixture.h"
+#include "sbat/sbat.h"
+
+#define GLOBAL "-8be4df61-93ca-11d2-aa0d-00e098032b8c"
+#define SHIM_VARS "-605dab50-e046-4300-abb6-3dd810dd8b23"
+#define SHIM_SBAT "sbat,1,SBAT Version,sbat,1,https://example.org/sbat\nshim,4,UEFI shim,shim,1,https://example.org\n"
+#define GRUB_SBAT "sbat,1,SBAT Version,sbat,1,https://example.org/sbat\ngrub,3,Free Software Foundation,grub,2.12,x\n"
+#define GRUB_CFG "set timeout=5\nmenuentry 'Debian' {\n\tlinux /vmlinuz\n}\n"
+
+static char base[1024];
+static unsigned seq;
+
+static int
+setup(void **state)
+{
+	(void)state;
+	snprintf(base, sizeof(base), "%s/sbat-walk-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	return mkdtemp(base) ? 0 : -1;
+}
+
+static int
+teardown(void **state)
+{
+	char cmd[4200];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Write len bytes to rel below root, making its directories. */
+static void
+put(const char *root, const char *rel, const void *data, size_t len)
+{
+	char p[8192];
+	char *s;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	for (s = p + strlen(root) + 1; (s = strchr(s, '/')) != NULL; s++) {
+		*s = '\0';
+		assert_true(mkdir(p, 0755) == 0 || access(p, F_OK) == 0);
+		*s = '/';
+	}
+	f = fopen(p, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+/* A variable: 4 attribute bytes (NV, BS, RT), then data. */
+static void
+put_var(const char *dir, const char *name, const void *data, size_t len)
+{
+	uint8_t buf[4096];
+
+	assert_true(len + 4 <= sizeof(buf));
+	fx_put32(buf, 7);
+	memcpy(buf + 4, data, len);
+	put(dir, name, buf, len + 4);
+}
+
+static void
+put_text_var(const char *dir, const char *name, const char *text)
+{
+	put_var(dir, name, text, strlen(text));
+}
+
+static void
+put_byte_var(const char *dir, const char *name, uint8_t v)
+{
+	put_var(dir, name, &v, 1);
+}
+
+/* An image with the sections given (name, content), built by the fixture generator. */
+static void
+put_image(const char *root, const char *rel, const char *const *names, const uint8_t *const *contents,
+          const size_t *lens, unsigned n)
+{
+	fx_spec spec;
+	fx_section sec;
+	uint8_t *img = NULL;
+	size_t len = 0;
+	unsigned i;
+
+	fx_spec_init(&spec, FX_PLAIN);
+	for (i = 0; i < n; i++) {
+		memset(&sec, 0, sizeof(sec));
+		sec.name = names[i];
+		sec.raw_size = 0x200;
+		sec.virtual_size = (uint32_t)lens[i];
+		sec.characteristics = FX_SCN_RDATA;
+		sec.content = (const char *)contents[i];
+		sec.content_len = lens[i];
+		assert_int_equal(fx_spec_insert_section(&spec, 2 + i, &sec), 0);
+	}
+	assert_int_equal(fx_build(&spec, &img, &len), 0);
+	put(root, rel, img, len);
+	free(img);
+}
+
+/* An image whose only added section is a .sbat of csv (NULL: none). */
+static void
+put_sbat_image(const char *root, const char *rel, const char *csv)
+{
+	const char *names[] = { ".sbat" };
+	const uint8_t *contents[] = { (const uint8_t *)csv };
+	size_t lens[] = { csv ? strlen(csv) : 0 };
+
+	put_image(root, rel, names, contents, lens, csv ? 1 : 0);
+}
+
+/* A shim: .sbat and a .sbatlevel whose two payloads are level (automatic and latest alike). */
+static void
+put_shim(const char *root, const char *rel, const char *level)
+{
+	uint8_t payload[512];
+	size_t n = strlen(level) + 1;
+	const char *names[] = { ".sbat", ".sbatlev" }; /* the 8 bytes a linker without long names leaves */
+	const uint8_t *contents[] = { (const uint8_t *)SHIM_SBAT, payload };
+	size_t lens[] = { strlen(SHIM_SBAT), 12 + 2 * n };
+
+	assert_true(12 + 2 * n <= sizeof(payload));
+	fx_put32(payload, 0);
+	fx_put32(payload + 4, 8);
+	fx_put32(payload + 8, (uint32_t)(8 + n));
+	memcpy(payload + 12, level, n);
+	memcpy(payload + 12 + n, level, n);
+	put_image(root, rel, names, contents, lens, 2);
+}
+
+/* UCS-2 of s into out; the bytes written, NUL included. */
+static size_t
+ucs2(uint8_t *out, const char *s)
+{
+	size_t i, n = strlen(s);
+
+	for (i = 0; i <= n; i++)
+		fx_put16(out + 2 * i, (uint8_t)s[i]);
+	return 2 * (n + 1);
+}
+
+/*
+ * Boot#### for a file at path (NULL: no File() node) on GPT partition
+ * guid (NULL: no HD() node), with the attributes and optional data given.
+ */
+static void
+put_option(const char *dir, unsigned num, uint32_t attrs, const char *desc, const char *guid_byte, const char *path,
+           const char *opt)
+{
+	uint8_t buf[2048], dp[1024];
+	size_t n = 0, at = 0;
+	char name[64];
+
+	if (guid_byte) {
+		memset(dp, 0, 42);
+		dp[0] = 4, dp[1] = 1, fx_put16(dp + 2, 42);
+		fx_put32(dp + 4, 1);
+		memset(dp + 24, (uint8_t)guid_byte[0], 16);
+		dp[40] = 2, dp[41] = 2;
+		n = 42;
+	}
+	if (path) {
+		size_t len = ucs2(dp + n + 4, path);
+
+		dp[n] = 4, dp[n + 1] = 4, fx_put16(dp + n + 2, (uint16_t)(4 + len));
+		n += 4 + len;
+	}
+	dp[n] = 0x7f, dp[n + 1] = 0xff, fx_put16(dp + n + 2, 4);
+	n += 4;
+	fx_put32(buf, attrs);
+	fx_put16(buf + 4, (uint16_t)n);
+	at = 6 + ucs2(buf + 6, desc);
+	memcpy(buf + at, dp, n);
+	at += n;
+	if (opt)
+		at += ucs2(buf + at, opt);
+	snprintf(name, sizeof(name), "Boot%04X" GLOBAL, num);
+	put_var(dir, name, buf, at);
+}
+
+static void
+put_order(const char *dir, const char *name, const unsigned *nums, size_t n)
+{
+	uint8_t buf[64];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fx_put16(buf + 2 * i, (uint16_t)nums[i]);
+	put_var(dir, name, buf, 2 * n);
+}
+
+/* The directory of path, in a static buffer. */
+static const char *
+dirname_of(const char *path)
+{
+	static char dir[1100];
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	return dir;
+}
+
+/* ---- the machines ---- */
+
+/* What a row changes in the standard machine: Secure Boot on, shim -> GRUB -> /vmlinuz on the ESP. */
+typedef struct machine {
+	const char *stored;    /* SbatLevelRT; NULL: none */
+	const char *grub_sbat; /* NULL: GRUB_SBAT; "-": no .sbat */
+	int no_secure_boot;    /* no SecureBoot variable at all */
+	int inactive_first;    /* Boot0001 is not active: Boot0002 (the same path) boots */
+	int missing_first;     /* Boot0001 names a file the firmware cannot open */
+	int not_shim;          /* the first stage is no shim */
+	int unknown_loader;    /* the second stage is neither systemd-boot nor GRUB */
+	int file_only;         /* Boot0001 has no HD() node */
+	int odd_order;         /* BootOrder of an odd length: malformed */
+} machine;
+
+typedef struct paths {
+	char efivarfs[1100], esp[1100];
+} paths;
+
+static void
+build(const machine *m, paths *p)
+{
+	static const unsigned order[] = { 1, 2 };
+	/* a '/' in a File() name: EDK2's FAT driver opens nothing there, whatever the ESP holds */
+	const char *shim_path = m->missing_first ? "\\EFI\\debian/shimx64.efi" : "\\EFI\\debian\\shimx64.efi";
+
+	snprintf(p->efivarfs, sizeof(p->efivarfs), "%s/m%u/efivars", base, seq);
+	snprintf(p->esp, sizeof(p->esp), "%s/m%u/esp", base, seq++);
+	assert_int_equal(mkdir(p->esp, 0755) == 0 || (mkdir(dirname_of(p->esp), 0755) == 0 && mkdir(p->esp, 0755) == 0),
+	                 1);
+	assert_int_equal(mkdir(p->efivarfs, 0755), 0);
+	if (!m->no_secure_boot)
+		put_byte_var(p->efivarfs, "SecureBoot" GLOBAL, 1);
+	put_byte_var(p->efivarfs, "SetupMode" GLOBAL, 0);
+	if (m->stored)
+		put_text_var(p->efivarfs, "SbatLevelRT" SHIM_VARS, m->stored);
+	put_option(p->efivarfs, 1, m->inactive_first ? 0 : 1, "debian", m->file_only ? NULL : "A", shim_path, NULL);
+	put_option(p->efivarfs, 2, 1, "debian again", "A", "\\EFI\\debian\\shimx64.efi", NULL);
+	put_order(p->efivarfs, "BootOrder" GLOBAL, order, 2);
+	if (m->odd_order)
+		put_var(p->efivarfs, "BootOrder" GLOBAL, "\x01\x00\x02", 3);
+	if (m->not_shim)
+		put_sbat_image(p->esp, "EFI/debian/shimx64.efi", GRUB_SBAT);
+	else
+		put_shim(p->esp, "EFI/debian/shimx64.efi", "sbat,1,2021030218\n");
+	put_sbat_image(p->esp, "EFI/debian/grubx64.efi",
+	               m->unknown_loader ? "sbat,1,SBAT Version,sbat,1,x\nother,1,o,other,1,x\n" :
+	               m->grub_sbat && strcmp(m->grub_sbat, "-") == 0 ? NULL :
+	               m->grub_sbat                                   ? m->grub_sbat :
+	                                                                GRUB_SBAT);
+	put(p->esp, "EFI/debian/grub.cfg", GRUB_CFG, strlen(GRUB_CFG));
+	put_sbat_image(p->esp, "vmlinuz", NULL);
+}
+
+static sbat_boot_report *
+walk(const paths *p, const char *shim)
+{
+	sbat_walk_opts o;
+	sbat_boot_report *r = NULL;
+	sbat_diag d;
+
+	sbat_walk_opts_init(&o);
+	o.efivarfs = p->efivarfs;
+	o.esp = p->esp;
+	o.shim = shim;
+	assert_int_equal(sbat_boot_walk(&o, &r, &d), SBAT_OK);
+	assert_non_null(r);
+	return r;
+}
+
+/* The first stage of the report with this entry prefix and stage number; fails when there is none. */
+static const sbat_boot_stage *
+find(const sbat_boot_report *r, const char *entry, int stage)
+{
+	size_t i;
+
+	for (i = 0; i < sbat_boot_report_count(r); i++) {
+		const sbat_boot_stage *s = sbat_boot_report_stage(r, i);
+
+		if (strncmp(s->entry, entry, strlen(entry)) == 0 && s->stage == stage)
+			return s;
+	}
+	fail_msg("no stage %d of %s", stage, entry);
+	return NULL;
+}
+
+/* 1 when a note of this kind says text (a part of it). */
+static int
+has_note(const sbat_boot_report *r, sbat_boot_note_kind kind, const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < sbat_boot_report_note_count(r); i++) {
+		const sbat_boot_note *n = sbat_boot_report_note_at(r, i);
+
+		if (n->kind == kind && n->text && strstr(n->text, text))
+			return 1;
+	}
+	return 0;
+}
+
+/* ---- the table ---- */
+
+typedef struct row {
+	const char *name;
+	machine m;
+	const char *entry; /* the stage checked */
+	int stage;
+	sbat_verdict verdict;
+	sbat_boot_reason reason;
+	int judge_reason; /* -1: none */
+	const char *revoked, *revoked_by;
+	int default_refused, default_unknown, other_refused, other_unknown;
+} row;
+
+static const row rows[] = {
+	{ "boots",
+	  { 0 },
+	  "Boot0001",
+	  3,
+	  SBAT_VERDICT_BOOTS,
+	  SBAT_BOOT_JUDGED,
+	  SBAT_JUDGE_MISSING_PASSES,
+	  NULL,
+	  NULL,
+	  0,
+	  0,
+	  0,
+	  0 },
+	{ "shim goes on",
+	  { 0 },
+	  "Boot0001",
+	  1,
+	  SBAT_VERDICT_BOOTS,
+	  SBAT_BOOT_SHIM_GOES_ON,
+	  -1,
+	  NULL,
+	  NULL,
+	  0,
+	  0,
+	  0,
+	  0 },
+	{ "GRUB not revoked",
+	  { 0 },
+	  "Boot0001",
+	  2,
+	  SBAT_VERDICT_BOOTS,
+	  SBAT_BOOT_JUDGED,
+	  SBAT_JUDGE_NOT_REVOKED,
+	  NULL,
+	  NULL,
+	  0,
+	  0,
+	  0,
+	  0 },
+	{ "GRUB revoked by the stored level",
+	  { .stored = "sbat,1,2099010100\ngrub,5\n" },
+	  "Boot0001",
+	  2,
+	  SBAT_VERDICT_REFUSED,
+	  SBAT_BOOT_JUDGED,
+	  SBAT_JUDGE_REVOKED,
+	  "grub,3",
+	  "grub,5",
+	  1,
+	  0,
+	  1,
+	  0 },
+	{ "a level that revokes shim stops it",
+	  { .stored = "sbat,1,2099010100\nshim,9\n" },
+	  "Boot0001",
+	  1,
+	  SBAT_VERDICT_REFUSED,
+	  SBAT_BOOT_SHIM_STOPS_REVOKED,
+	  -1,
+	  NULL,
+	  NULL,
+	  1,
+	  0,
+	  1,
+	  0 },
+	{ "a level shim cannot parse stops it",
+	  { .stored = "sbat,1,2099010100\nshim\n" },
+	  "Boot0001",
+	  1,
+	  SBAT_VERDICT_REFUSED,
+	  SBAT_BOOT_SHIM_STOPS_LEVEL,
+	  -1,
+	  NULL,
+	  NULL,
+	  1,
+	  0,
+	  1,
+	  0 },
+	{ "GRUB without .sbat: shim starts it itself",
+	  { .grub_sbat = "-" },
+	  "Boot0001",
+	  2,
+	  SBAT_VERDICT_REFUSED,
+	  SBAT_BOOT_JUDGED,
+	  SBAT_JUDGE_MISSING,
+	  NULL,
+	  NULL,
+	  1,
+	  0,
+	  1,
+	  0 },
+	{ "no SecureBoot variable is not known",
+	  { .no_secure_boot = 1 },
+	  "Boot0001",
+	  1,
+	  SBAT_VERDICT_UNKNOWN,
+	  SBAT_BOOT_SHIM_INPUTS,
+	  -1,
+	  NULL,
+	  NULL,
+	  0,
+	  1,
+	  0,
+	  1 },
+	{ "an inactive option is skipped",
+	  { .inactive_first = 1 },
+	  "Boot0001",
+	  0,
+	  SBAT_VERDICT_INACTIVE,
+	  SBAT_BOOT_INACTIVE,
+	  -1,
+	  NULL,
+	  NULL,
+	  0,
+	  0,
+	  0,
+	  0 },
+	{ "a missing file does not start",
+	  { .missing_first = 1 },
+	  "Boot0001",
+	  1,
+	  SBAT_VERDICT_SKIPPED,
+	  SBAT_BOOT_NO_START,
+	  -1,
+	  NULL,
+	  NULL,
+	  0,
+	  0,
+	  0,
+	  0 },
+	{ "no shim: not governed",
+	  { .not_shim = 1 },
+	  "Boot0001",
+	  1,
+	  SBAT_VERDICT_NOT_GOVERNED,
+	  SBAT_BOOT_NOT_SHIM,
+	  -1,
+	  NULL,
+	  NULL,
+	  0,
+	  0,
+	  0,
+	  0 },
+	{ "a loader not known",
+	  { .unknown_loader = 1 },
+	  "Boot0001",
+	  3,
+	  SBAT_VERDICT_UNKNOWN,
+	  SBAT_BOOT_LOADER_UNKNOWN,
+	  -1,
+	  NULL,
+	  NULL,
+	  0,
+	  1,
+	  0,
+	  1 },
+};
+
+static void
+test_rows(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const row *t = &rows[i];
+		sbat_boot_report *r;
+		const sbat_boot_stage *s;
+		sbat_boot_outcome out;
+		paths p;
+
+		print_message("row: %s\n", t->name);
+		build(&t->m, &p);
+		r = walk(&p, NULL);
+		s = find(r, t->entry, t->stage);
+		assert_int_equal(s->verdict, t->verdict);
+		assert_int_equal(s->reason, t->reason);
+		assert_int_equal(s->judge_reason, t->judge_reason);
+		if (t->revoked) {
+			assert_string_equal(s->revoked, t->revoked);
+			assert_string_equal(s->revoked_by, t->revoked_by);
+		} else {
+			assert_null(s->revoked);
+		}
+		out = sbat_boot_report_outcome(r);
+		assert_int_equal(out.default_refused, t->default_refused);
+		assert_int_equal(out.default_unknown, t->default_unknown);
+		assert_int_equal(out.other_refused, t->other_refused);
+		assert_int_equal(out.other_unknown, t->other_unknown);
+		assert_false(out.no_variables || out.failed);
+		sbat_boot_report_free(r);
+	}
+}
+
+/* An option passed over makes the next one the default path. */
+static void
+test_default_moves_on(void **state)
+{
+	machine m = { .missing_first = 1 };
+	sbat_boot_report *r;
+	paths p;
+
+	(void)state;
+	build(&m, &p);
+	r = walk(&p, NULL);
+	assert_false(find(r, "Boot0001", 1)->is_default);
+	assert_true(find(r, "Boot0002", 1)->is_default);
+	assert_int_equal(find(r, "Boot0002", 3)->verdict, SBAT_VERDICT_BOOTS);
+	sbat_boot_report_free(r);
+}
+
+/* GRUB's stage 3 names the rule, the menu entry and the line it came from. */
+static void
+test_stage3_keys(void **state)
+{
+	machine m = { 0 };
+	const sbat_boot_stage *s;
+	sbat_boot_report *r;
+	paths p;
+
+	(void)state;
+	build(&m, &p);
+	r = walk(&p, NULL);
+	s = find(r, "Boot0001", 3);
+	assert_string_equal(s->loader, "grub");
+	assert_string_equal(s->rule, "shim-lock");
+	assert_string_equal(s->menu_entry, "menuentry 'Debian'");
+	assert_true(s->default_entry);
+	assert_non_null(strstr(s->config, "grub.cfg:3"));
+	assert_string_equal(s->file, "/vmlinuz");
+	assert_true(has_note(r, SBAT_BOOT_NOTE_VERBOSE, "GRUB rule:"));
+	sbat_boot_report_free(r);
+}
+
+/* The shim about to be installed decides wherever a shim starts: its level revokes GRUB. */
+static void
+test_next_shim(void **state)
+{
+	machine m = { 0 };
+	const sbat_boot_stage *s;
+	sbat_boot_report *r;
+	char shim[1200];
+	paths p;
+
+	(void)state;
+	build(&m, &p);
+	snprintf(shim, sizeof(shim), "%s/new-shim.efi", p.esp);
+	put_shim(p.esp, "new-shim.efi", "sbat,1,2099010100\ngrub,4\n");
+	r = walk(&p, shim);
+	s = find(r, "Boot0001", 2);
+	assert_int_equal(s->verdict, SBAT_VERDICT_REFUSED);
+	assert_string_equal(s->revoked_by, "grub,4");
+	assert_string_equal(s->level, "2099010100");
+	assert_true(sbat_boot_report_outcome(r).default_refused);
+	sbat_boot_report_free(r);
+}
+
+/* A File()-only option is looked for on the ESP given, and the report says so in a note. */
+static void
+test_file_only_assumed(void **state)
+{
+	machine m = { .file_only = 1 };
+	sbat_boot_report *r;
+	paths p;
+
+	(void)state;
+	build(&m, &p);
+	r = walk(&p, NULL);
+	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "only file system the firmware searches"));
+	assert_int_equal(find(r, "Boot0001", 3)->verdict, SBAT_VERDICT_BOOTS);
+	sbat_boot_report_free(r);
+}
+
+/* No efivarfs: no path is known; a malformed BootOrder stops the walk with an error note. */
+static void
+test_stopped(void **state)
+{
+	machine m = { .odd_order = 1 };
+	sbat_boot_report *r;
+	paths p;
+
+	(void)state;
+	build(&m, &p);
+	r = walk(&p, NULL);
+	assert_true(sbat_boot_report_outcome(r).failed);
+	assert_int_equal(sbat_boot_report_count(r), 0);
+	assert_int_equal(sbat_boot_report_note_count(r), 1);
+	assert_int_equal(sbat_boot_report_note_at(r, 0)->kind, SBAT_BOOT_NOTE_ERROR);
+	assert_int_equal(sbat_boot_report_note_at(r, 0)->diag.code, SBAT_E_EFIVAR);
+	sbat_boot_report_free(r);
+	snprintf(p.efivarfs, sizeof(p.efivarfs), "%s/no-such-dir", base);
+	r = walk(&p, NULL);
+	assert_true(sbat_boot_report_outcome(r).no_variables);
+	sbat_boot_report_free(r);
+}
+
+/* Options made by anything but sbat_walk_opts_init are refused. */
+static void
+test_abi(void **state)
+{
+	sbat_walk_opts o;
+	sbat_boot_report *r = (sbat_boot_report *)&o;
+	sbat_diag d;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(sbat_boot_walk(&o, &r, &d), SBAT_E_ABI);
+	assert_null(r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_default_moves_on),
+		cmocka_unit_test(test_stage3_keys),
+		cmocka_unit_test(test_next_shim),
+		cmocka_unit_test(test_file_only_assumed),
+		cmocka_unit_test(test_stopped),
+		cmocka_unit_test(test_abi),
+	};
+
+	return run_group(tests, setup, teardown);
+}
