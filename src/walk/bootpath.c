@@ -108,34 +108,69 @@ follow_fallback(walk *w, const char *label, int is_default, const char *esp, uin
 	}
 	snprintf(sub, sizeof(sub), "%s, fallback's entry", label);
 	w->in_fallback = 1;
-	v = walk_follow_path(w, sub, is_default, esp, e->path, NULL, 0, e->args_len ? e->args : NULL, e->args_len);
+	/* the entry is HD() and one File() node of that path: the firmware opens it as any option */
+	v = walk_follow_path(w, sub, is_default, esp, e->path, e->path, 1, e->args_len ? e->args : NULL, e->args_len);
 	w->in_fallback = 0;
 	free(e);
 	return v;
 }
 
+/* Why EDK2 opens no file at a File() path, and whether that is certain (below). */
+static const char *uefi_miss_text(sbat_partition_miss m);
+static int uefi_no_start(sbat_partition_miss m);
+
+static enum stage_verdict judge_second_stage(walk *w, const char *label, int is_default, const sbat_next_state *next,
+                                             const char *esp, const char *second, int is_fallback,
+                                             const char *default_loader);
+
 /*
- * Judge the image shim starts itself (stage 2), at `second` under esp, and,
- * when shim lets it start, what it starts next (stage 3).
+ * A second stage that does not open: shim's init_grub starts its default
+ * loader instead when start_image fails with EFI_NOT_FOUND or
+ * EFI_INVALID_PARAMETER (a missing file, a name the firmware refuses), its
+ * load options dropped. 0 when that does not apply.
+ */
+static int
+falls_back(walk *w, const char *label, int is_default, const sbat_next_state *next, const char *esp, const char *second,
+           sbat_partition_miss m, const char *default_loader, enum stage_verdict *v)
+{
+	char why[1400];
+
+	if (!default_loader || !uefi_no_start(m) || strcasecmp(second, default_loader) == 0)
+		return 0;
+	snprintf(why, sizeof(why),
+	         "skipped: %s under %s, so shim's start_image fails and shim starts its default loader %s instead",
+	         uefi_miss_text(m), esp, default_loader);
+	walk_line_why(w, label, is_default, 2, second, SBAT_VERDICT_SKIPPED, SBAT_BOOT_NOT_FOUND, why);
+	*v = judge_second_stage(w, label, is_default, next, esp, default_loader, 0, NULL);
+	return 1;
+}
+
+/*
+ * Judge the image shim starts itself (stage 2), at `second` under esp,
+ * opened as the firmware's FAT driver opens it, and, when shim lets it
+ * start, what it starts next (stage 3). default_loader: where shim goes
+ * when `second` does not open (NULL: nowhere).
  */
 static enum stage_verdict
 judge_second_stage(walk *w, const char *label, int is_default, const sbat_next_state *next, const char *esp,
-                   const char *second, int is_fallback)
+                   const char *second, int is_fallback, const char *default_loader)
 {
 	char why[1400];
-	const char *reason;
-	char *file = walk_resolve(esp, second, 0, &reason);
+	char *file = NULL;
+	sbat_partition_miss m = sbat_partition_resolve_uefi(esp, second, 1, &file);
 	enum stage_verdict v = STAGE_UNKNOWN;
 	stage_extra x;
 	judged j;
 	image im;
 
+	if (!file && falls_back(w, label, is_default, next, esp, second, m, default_loader, &v))
+		return v;
 	memset(&im, 0, sizeof(im));
 	memset(&x, 0, sizeof(x));
 	x.reason = SBAT_BOOT_NOT_FOUND;
 	if (!file) {
-		snprintf(why, sizeof(why), "cannot be followed: %s under %s", reason, esp);
-	} else if (walk_image_open(file, &im) != 0) {
+		snprintf(why, sizeof(why), "cannot be followed: %s under %s", uefi_miss_text(m), esp);
+	} else if (walk_image_open(esp, file, &im) != 0) {
 		x.reason = SBAT_BOOT_UNREADABLE;
 		snprintf(why, sizeof(why), "cannot be followed: %s", im.d.what ? im.d.what : sbat_strerror(im.d.code));
 	} else {
@@ -332,6 +367,9 @@ after_shim(walk *w, const char *label, int is_default, const sbat_next_state *ne
            const char *uefi_path, const image *shim, const uint8_t *opt, size_t opt_len)
 {
 	char second[SBAT_SHIM_STAGE2_PATH_MAX], why[1024];
+	const char *default_loader = NULL;
+	sbat_shim_stage2 dflt;
+	sbat_diag d;
 	int fb = next_stage_name(esp, uefi_path, opt, opt_len, shim->machine, second, sizeof(second), why, sizeof(why));
 
 	if (fb < 0) {
@@ -339,7 +377,11 @@ after_shim(walk *w, const char *label, int is_default, const sbat_next_state *ne
 		              SBAT_BOOT_LOAD_OPTIONS, why);
 		return STAGE_UNKNOWN;
 	}
-	return judge_second_stage(w, label, is_default, next, esp, second, fb);
+	/* shim's DEFAULT_LOADER, next to it: where it goes when its second stage does not open */
+	if (fb == 0 &&
+	    sbat_shim_stage2_path(NULL, 0, uefi_path, sbat_shim_default_loader(shim->machine), &dflt, &d) == SBAT_OK)
+		default_loader = dflt.path;
+	return judge_second_stage(w, label, is_default, next, esp, second, fb, default_loader);
 }
 
 enum stage_verdict
@@ -362,7 +404,7 @@ walk_follow_path(walk *w, const char *label, int is_default, const char *esp, co
 		walk_line_why(w, label, is_default, 1, uefi_path, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_NOT_FOUND, why);
 		return STAGE_UNKNOWN;
 	}
-	if (walk_image_open(file, &im) != 0) {
+	if (walk_image_open(esp, file, &im) != 0) {
 		snprintf(why, sizeof(why), "cannot be followed: %s", im.d.what ? im.d.what : sbat_strerror(im.d.code));
 		v = STAGE_UNKNOWN;
 		walk_line_why(w, label, is_default, 1, uefi_path, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_UNREADABLE, why);

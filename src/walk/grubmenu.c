@@ -21,7 +21,8 @@ typedef struct gctx {
 	char boot_uuid[80];           /* the file system --boot stands for: where the chain's grub.cfg is */
 	char boot_sub[WALK_PATH_MAX]; /* the directory of it that --boot is ("/boot", or "/" for a /boot of its own) */
 	char visited[MAX_CHAIN][WALK_PATH_MAX];
-	char env[WALK_PATH_MAX]; /* $prefix/grubenv on this machine, "" when unknown */
+	char env[WALK_PATH_MAX];       /* $prefix/grubenv on this machine, "" when unknown */
+	char last_root[WALK_PATH_MAX]; /* the directory map_file's last lookup started from */
 } gctx;
 
 int
@@ -62,6 +63,7 @@ map_file(gctx *g, const char *device, const char *path, char *why, size_t why_si
 	char *host;
 
 	if (strcmp(device, ESP_DEVICE) == 0) {
+		s3_copy(g->last_root, sizeof(g->last_root), g->esp);
 		host = walk_resolve(g->esp, path, 0, &reason);
 	} else if (g->w->o->boot && g->boot_uuid[0] && strcmp(device, g->boot_uuid) == 0) {
 		if (!(rel = below(path, g->boot_sub))) {
@@ -69,6 +71,7 @@ map_file(gctx *g, const char *device, const char *path, char *why, size_t why_si
 			         g->boot_sub);
 			return NULL;
 		}
+		s3_copy(g->last_root, sizeof(g->last_root), g->w->o->boot);
 		host = walk_resolve(g->w->o->boot, rel, WALK_RESOLVE_EXACT, &reason);
 	} else if (!sbat_partition_mount_of_uuid(device, mnt, sizeof(mnt), root, sizeof(root))) {
 		snprintf(why, why_size, "the file system with UUID %s is not mounted (give --boot DIR)", device);
@@ -78,6 +81,7 @@ map_file(gctx *g, const char *device, const char *path, char *why, size_t why_si
 		         device, mnt);
 		return NULL;
 	} else {
+		s3_copy(g->last_root, sizeof(g->last_root), mnt);
 		host = walk_resolve(mnt, rel, WALK_RESOLVE_EXACT, &reason);
 	}
 	if (!host)
@@ -282,6 +286,8 @@ menu_items(gctx *g, const sbat_grub_cfg *cfg, const char *config, const char *na
 		else
 			snprintf(it->why, sizeof(it->why), "%s %s (%.600s:%u)", e->command, e->kernel.why, config,
 			         e->kernel.line);
+		if (it->host)
+			it->root = strdup(g->last_root);
 		initrd_note(g, e, it->note, sizeof(it->note));
 	}
 	if (m->n_items == 0) {

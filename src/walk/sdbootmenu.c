@@ -158,7 +158,7 @@ out_text(const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e, char *why, si
 
 /* One line's item for entry e. */
 static void
-add_item(s3_menu *m, const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e, int is_default)
+add_item(s3_menu *m, const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e, int is_default, const char *const *roots)
 {
 	s3_item *it = s3_add(m);
 	int uki = e->kind == SBAT_SDBOOT_KIND_UKI, listed = e->out == SBAT_SDBOOT_LISTED;
@@ -181,6 +181,7 @@ add_item(s3_menu *m, const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e, i
 	it->is_default = is_default;
 	it->is_uki = uki;
 	it->host = listed && e->loader_host ? strdup(e->loader_host) : NULL;
+	it->root = it->host && roots[e->on_xbootldr != 0] ? strdup(roots[e->on_xbootldr != 0]) : NULL;
 	it->left_out = !listed && e->out_certain;
 	if (!listed)
 		out_text(menu, e, it->why, sizeof(it->why));
@@ -231,7 +232,7 @@ xbootldr_dir(const walk *w, const char *esp)
 
 /* The menu's lines: a line for entries not read, or for none at all, then one per entry. */
 static void
-add_items(s3_menu *m, const sbat_sdboot_menu *menu)
+add_items(s3_menu *m, const sbat_sdboot_menu *menu, const char *const *roots)
 {
 	char why[sizeof(m->items[0].why)];
 	size_t i;
@@ -246,13 +247,15 @@ add_items(s3_menu *m, const sbat_sdboot_menu *menu)
 	if (menu->n_entries == 0)
 		add_dir_item(m, "systemd-boot finds no entries (no loader/entries/*.conf, no EFI/Linux/*.efi)");
 	for (i = 0; i < menu->n_entries; i++)
-		add_item(m, menu, sbat_sdboot_menu_entry(menu, i), menu->has_default && i == menu->default_index);
+		add_item(m, menu, sbat_sdboot_menu_entry(menu, i), menu->has_default && i == menu->default_index,
+		         roots);
 }
 
 void
 stage3_sdboot_menu(walk *w, const char *esp, const char *loader_path, const image *loader, s3_menu *m)
 {
 	const char *xbootldr = xbootldr_dir(w, esp);
+	const char *roots[2] = { esp, xbootldr }; /* where an entry's files are: its own partition */
 	uint8_t *bufs[N_VARS] = { NULL };
 	sbat_sdboot_menu *menu = NULL;
 	sbat_sdboot_vars vars;
@@ -270,7 +273,7 @@ stage3_sdboot_menu(walk *w, const char *esp, const char *loader_path, const imag
 		m->default_known = menu->has_default;
 		default_text(menu, m->default_by, sizeof(m->default_by));
 		summarize(menu, xbootldr, m);
-		add_items(m, menu);
+		add_items(m, menu, roots);
 	}
 	sbat_sdboot_menu_free(menu);
 	for (i = 0; i < N_VARS; i++)

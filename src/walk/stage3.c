@@ -133,7 +133,7 @@ judge_item(walk *w, const char *label, int is_default, const sbat_next_state *ne
 	x.reason = SBAT_BOOT_MENU;
 	if (!it->host) {
 		snprintf(text, sizeof(text), "%s: %s", it->left_out ? "skipped" : "cannot be followed", it->why);
-	} else if (walk_image_open(it->host, &im) != 0) {
+	} else if (walk_image_open(it->root, it->host, &im) != 0) {
 		x.reason = SBAT_BOOT_UNREADABLE;
 		snprintf(text, sizeof(text), "cannot be followed: %s: %s", it->host,
 		         im.d.what ? im.d.what : sbat_strerror(im.d.code));
@@ -179,6 +179,7 @@ merge_items(s3_menu *m)
 			m->items[j].more++;
 			m->items[j].is_default |= it->is_default;
 			free(it->host);
+			free(it->root);
 			continue;
 		}
 		if (n != i)
@@ -290,6 +291,7 @@ walk_stage3(walk *w, const char *label, int is_default, const sbat_next_state *n
 		    (it->is_default || !m.default_known))
 			result = STAGE_REFUSED;
 		free(it->host);
+		free(it->root);
 	}
 	w->other_entry = 0;
 	if (m.n_dropped) {

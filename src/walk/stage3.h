@@ -15,6 +15,7 @@
 typedef struct s3_item {
 	char file[1024];                 /* as the loader names it */
 	char *host;                      /* the file on this machine; NULL when it cannot be followed */
+	char *root;                      /* the directory the lookup of host started from, or NULL */
 	char why[768];                   /* with host NULL: why not */
 	char desc[768];                  /* the entry: "entry debian.conf", "menuentry 'Debian GNU/Linux'" */
 	char config[WALK_PATH_MAX + 16]; /* FILE:LINE it comes from */

@@ -152,11 +152,22 @@ walk_resolve(const char *root, const char *p, int flags, const char **why)
 }
 
 int
-walk_image_open(const char *path, image *im)
+walk_image_open(const char *root, const char *path, image *im)
 {
+	size_t n = root ? strlen(root) : 0;
+	sbat_err r;
+
 	memset(im, 0, sizeof(*im));
-	if (sbat_file_read(path, SBAT_FILE_MAX_SIZE, &im->buf, &im->len, &im->d) != SBAT_OK ||
-	    sbat_image_parse(im->buf, im->len, &im->img, &im->d) != SBAT_OK)
+	while (n > 1 && root[n - 1] == '/')
+		n--;
+	if (root && strncmp(path, root, n) == 0 && path[n] == '/') {
+		for (path += n; *path == '/'; path++)
+			;
+		r = sbat_file_read_beneath(root, path, SBAT_FILE_MAX_SIZE, &im->buf, &im->len, &im->d);
+	} else {
+		r = sbat_file_read(path, SBAT_FILE_MAX_SIZE, &im->buf, &im->len, &im->d);
+	}
+	if (r != SBAT_OK || sbat_image_parse(im->buf, im->len, &im->img, &im->d) != SBAT_OK)
 		return -1;
 	im->machine = sbat_image_get_info(im->img)->machine;
 	im->is_shim = sbat_image_find_section(im->img, SBAT_LEVEL_SECTION_NAME) >= 0 ||

@@ -101,8 +101,13 @@ char *walk_resolve(const char *root, const char *p, int flags, const char **why)
 /* Why a lookup on a partition found nothing, as words after the file's name ("missing" for MISSING). */
 const char *walk_partition_why(sbat_partition_miss miss);
 
-/* Open and parse the image at path; -1 with im->d saying why (walk_image_close it all the same). */
-int walk_image_open(const char *path, image *im);
+/*
+ * Open and parse the image at path, which a lookup under root returned: it
+ * is read beneath root, one component at a time, never through a link
+ * (root NULL: path as it is). -1 with im->d saying why (walk_image_close
+ * it all the same).
+ */
+int walk_image_open(const char *root, const char *path, image *im);
 void walk_image_close(image *im);
 
 /* The report's verdict for a stage's. */

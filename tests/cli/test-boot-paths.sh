@@ -240,8 +240,9 @@ expect "a second stage not under \\EFI\\ (in that case) is its last component ne
 	'[ "$RC" -eq 4 ] && has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\fedora.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800); install one with grub,5 or later [shim starts it itself: .sbat required]"'
 bootvar "$EV" 0001 1 debian '\EFI\debian\shimx64.efi' 'vmlinuz'
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
-expect "shim needs no .efi: a second stage it does not find cannot be followed, not the default loader" \
-	'[ "$RC" -eq 8 ] && has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\vmlinuz: cannot be followed: missing under $ESP"'
+expect "shim needs no .efi; a second stage it does not find makes shim start its default loader (init_grub: EFI_NOT_FOUND)" \
+	'[ "$RC" -eq 8 ] && has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\vmlinuz: skipped: missing under $ESP, so shim'"'"'s start_image fails and shim starts its default loader \\EFI\\debian\\grubx64.efi instead" &&
+	 has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\grubx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required]"'
 bootvar "$EV" 0001 1 debian '\EFI\debian\shimx64.efi' "$(printf 'fe\tdora.efi')"
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
 expect "optional data that is no path cannot be followed" \
@@ -258,9 +259,10 @@ printf '\0\0\0\0\0' >"$ESP/EFI/debian/notashim.efi"
 bootvar "$EV" 0004 1 loop '\EFI\debian\..\debian\shimx64.efi'
 order "$EV" BootOrder 0004 0001
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
-expect "a Boot#### path with a .. component opens as EDK2 opens it (.. goes up); the second stage shim names from it is not followed" \
+expect "a Boot#### path with a .. component opens as EDK2 opens it (.. goes up), and so does the second stage shim names from it; GRUB's own files with .. are not followed" \
 	'has_line "Boot0004 loop [default]: stage 1 \\EFI\\debian\\..\\debian\\shimx64.efi: boots: shim, next boot enforces SbatLevel 2025021800" &&
-	 has_line "Boot0004 loop [default]: stage 2 \\EFI\\debian\\..\\debian\\grubx64.efi: cannot be followed: has a . or .. component under $ESP" && [ "$RC" -eq 8 ]'
+	 has_line "Boot0004 loop [default]: stage 2 \\EFI\\debian\\..\\debian\\grubx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required]" &&
+	 has_line "Boot0004 loop [default]: stage 3 \\EFI\\debian\\..\\debian\\grub.cfg: cannot be followed: has a . or .. component: GRUB finds no grub.cfg next to it" && [ "$RC" -eq 8 ]'
 
 # ------------------------------------------------------------ JSON
 

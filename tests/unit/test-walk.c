@@ -231,6 +231,7 @@ typedef struct machine {
 	int unknown_loader;    /* the second stage is neither systemd-boot nor GRUB */
 	int file_only;         /* Boot0001 has no HD() node */
 	int odd_order;         /* BootOrder of an odd length: malformed */
+	const char *opt;       /* Boot0001's optional data, shim's load options (UCS-2) */
 } machine;
 
 typedef struct paths {
@@ -254,7 +255,7 @@ build(const machine *m, paths *p)
 	put_byte_var(p->efivarfs, "SetupMode" GLOBAL, 0);
 	if (m->stored)
 		put_text_var(p->efivarfs, "SbatLevelRT" SHIM_VARS, m->stored);
-	put_option(p->efivarfs, 1, m->inactive_first ? 0 : 1, "debian", m->file_only ? NULL : "A", shim_path, NULL);
+	put_option(p->efivarfs, 1, m->inactive_first ? 0 : 1, "debian", m->file_only ? NULL : "A", shim_path, m->opt);
 	put_option(p->efivarfs, 2, 1, "debian again", "A", "\\EFI\\debian\\shimx64.efi", NULL);
 	put_order(p->efivarfs, "BootOrder" GLOBAL, order, 2);
 	if (m->odd_order)
@@ -464,6 +465,32 @@ static const row rows[] = {
 	  0,
 	  0,
 	  0 },
+	{ "a second stage that is missing: shim starts its default loader",
+	  { .opt = "missing.efi" },
+	  "Boot0001",
+	  2,
+	  SBAT_VERDICT_SKIPPED,
+	  SBAT_BOOT_NOT_FOUND,
+	  -1,
+	  NULL,
+	  NULL,
+	  0,
+	  0,
+	  0,
+	  0 },
+	{ "a second stage named with '/': EDK2 opens nothing, shim starts its default loader",
+	  { .opt = "\\EFI\\debian/grubx64.efi" },
+	  "Boot0001",
+	  2,
+	  SBAT_VERDICT_SKIPPED,
+	  SBAT_BOOT_NOT_FOUND,
+	  -1,
+	  NULL,
+	  NULL,
+	  0,
+	  0,
+	  0,
+	  0 },
 	{ "no shim: not governed",
 	  { .not_shim = 1 },
 	  "Boot0001",
@@ -542,6 +569,31 @@ test_default_moves_on(void **state)
 	assert_false(find(r, "Boot0001", 1)->is_default);
 	assert_true(find(r, "Boot0002", 1)->is_default);
 	assert_int_equal(find(r, "Boot0002", 3)->verdict, SBAT_VERDICT_BOOTS);
+	sbat_boot_report_free(r);
+}
+
+/* After the default loader, the path goes on: GRUB's menu is followed from it. */
+static void
+test_default_loader_followed(void **state)
+{
+	machine m = { .opt = "missing.efi" };
+	sbat_boot_report *r;
+	size_t i, n2 = 0;
+	paths p;
+
+	(void)state;
+	build(&m, &p);
+	r = walk(&p, NULL);
+	for (i = 0; i < sbat_boot_report_count(r); i++) {
+		const sbat_boot_stage *s = sbat_boot_report_stage(r, i);
+
+		if (strncmp(s->entry, "Boot0001", 8) == 0 && s->stage == 2 && n2++ == 1) {
+			assert_string_equal(s->file, "\\EFI\\debian\\grubx64.efi");
+			assert_int_equal(s->verdict, SBAT_VERDICT_BOOTS);
+		}
+	}
+	assert_int_equal(n2, 2);
+	assert_int_equal(find(r, "Boot0001", 3)->verdict, SBAT_VERDICT_BOOTS);
 	sbat_boot_report_free(r);
 }
 
@@ -649,6 +701,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_default_loader_followed),
 		cmocka_unit_test(test_default_moves_on),
 		cmocka_unit_test(test_stage3_keys),
 		cmocka_unit_test(test_next_shim),
