@@ -26,6 +26,7 @@
 #include "sigdb.h"
 #include "sdboot.h"
 #include "authenticode.h"
+#include "sigverify.h"
 
 #ifdef __cplusplus
 extern "C" {
