@@ -202,6 +202,26 @@ typedef struct sbat_sigverify {
 SBAT_API sbat_err sbat_sigverify_image(const sbat_image *img, const sbat_sigverify_opts *opts, sbat_sigverify **ret,
                                        sbat_diag *reterr);
 
+/*
+ * shim's built-in keys into o, read from its .vendor_cert section as shim
+ * 16.1 reads it (cert.S, shim.c): a table of four little-endian 32-bit
+ * words, the sizes of the authorized and deauthorized parts, then their
+ * offsets from the table's start, each part inside the section. An
+ * authorized part that is one DER certificate (0x30 0x82 and the length,
+ * as shim's verify_x509 takes one) is the vendor certificate
+ * (o->vendor_cert points into shim's buffer); other authorized bytes are a
+ * vendor db, read as signature lists into a new database, *ret_vendor_db
+ * (o->vendor_db); the deauthorized part the same into *ret_vendor_dbx
+ * (o->vendor_dbx). The caller frees both with sbat_sigdb_free, after the
+ * verdicts that use o; they are NULL when there is no such part. A shim
+ * without the section leaves o as it is. A table that does not fit fails
+ * with SBAT_E_SIGNATURE (other_name ".vendor_cert", the section's
+ * offset), a malformed list as sbat_sigdb_append does; o's vendor fields
+ * are then cleared.
+ */
+SBAT_API sbat_err sbat_sigverify_read_vendor(const sbat_image *shim, sbat_sigverify_opts *o, sbat_sigdb **ret_vendor_db,
+                                             sbat_sigdb **ret_vendor_dbx, sbat_diag *reterr);
+
 /* NULL-safe. */
 SBAT_API void sbat_sigverify_free(sbat_sigverify *v);
 

@@ -51,28 +51,33 @@ run(const char *fmt, ...)
 }
 
 static uint8_t *
+slurp_path(const char *path, size_t *ret_len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *b = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && (b = malloc((size_t)n))) {
+		rewind(f);
+		if (fread(b, 1, (size_t)n, f) != (size_t)n) {
+			free(b);
+			b = NULL;
+		}
+		*ret_len = (size_t)n;
+	}
+	fclose(f);
+	return b;
+}
+
+static uint8_t *
 slurp(const char *name, size_t *ret_len)
 {
 	char path[128];
-	FILE *f;
-	uint8_t *b;
-	long n;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	b = malloc(n > 0 ? (size_t)n : 1);
-	if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-		free(b);
-		b = NULL;
-	}
-	fclose(f);
-	*ret_len = (size_t)n;
-	return b;
+	return slurp_path(path, ret_len);
 }
 
 /* A self-signed CA NAME with subject CN, and when leaf is given, a signer LEAF it issued. */
@@ -193,15 +198,15 @@ static const uint8_t guid_sha256[16] = { 0x26, 0x16, 0xc4, 0xc1, 0x4c, 0x50, 0x9
 static const uint8_t guid_x509_sha256[16] = { 0x92, 0xa4, 0xd2, 0x3b, 0xc0, 0x96, 0x79, 0x40,
 	                                      0xb4, 0x20, 0xfc, 0xf9, 0x8e, 0xf1, 0x03, 0xed };
 
-/* Append one list of one entry (type, data[0..len) and `pad` zero bytes) to db. */
-static void
-add_entry(sbat_sigdb *db, const uint8_t guid[16], const uint8_t *data, size_t len, size_t pad)
+/* One signature list of one entry (type, data[0..len)), malloc'ed, its size in *ret_len. */
+static uint8_t *
+esl(const uint8_t guid[16], const uint8_t *data, size_t len, size_t *ret_len)
 {
-	size_t sig = 16 + len + pad, total = 28 + sig;
+	size_t sig = 16 + len, total = 28 + sig;
 	uint8_t *b = calloc(1, total);
 	uint32_t v;
-	sbat_diag d;
 
+	assert_non_null(b);
 	memcpy(b, guid, 16);
 	v = (uint32_t)total;
 	memcpy(b + 16, &v, 4);
@@ -209,6 +214,17 @@ add_entry(sbat_sigdb *db, const uint8_t guid[16], const uint8_t *data, size_t le
 	memcpy(b + 24, &v, 4);
 	memset(b + 28, 0x5a, 16); /* the owner */
 	memcpy(b + 44, data, len);
+	*ret_len = total;
+	return b;
+}
+
+static void
+add_entry(sbat_sigdb *db, const uint8_t guid[16], const uint8_t *data, size_t len)
+{
+	size_t total;
+	uint8_t *b = esl(guid, data, len, &total);
+	sbat_diag d;
+
 	assert_int_equal(sbat_sigdb_append(db, b, total, "test", &d), SBAT_OK);
 	free(b);
 }
@@ -252,13 +268,13 @@ make_db(unsigned what, const uint8_t hash[32])
 	assert_int_equal(sbat_sigdb_new(&db, &d), SBAT_OK);
 	for (i = 0; i < N_CERTS; i++)
 		if (what & C(i))
-			add_entry(db, guid_x509, certs[i], cert_len[i], 0);
+			add_entry(db, guid_x509, certs[i], cert_len[i]);
 	if (what & HASH)
-		add_entry(db, guid_sha256, hash, 32, 0);
+		add_entry(db, guid_sha256, hash, 32);
 	if (what & (TBS_SIG1 | TBS_CA1)) {
 		tbs_of(what & TBS_SIG1 ? "Test Publisher 2023" : "Test UEFI CA 2011", tbs);
 		memcpy(tbs + 32, zero_time, 16);
-		add_entry(db, guid_x509_sha256, tbs, 48, 0);
+		add_entry(db, guid_x509_sha256, tbs, 48);
 	}
 	return db;
 }
@@ -495,14 +511,303 @@ test_abi(void **state)
 	free(buf);
 }
 
+/* An image of the corpus (tests/integration/fetch-corpus.sh), parsed; NULL when the corpus is not there. */
+static sbat_image *
+corpus_image(const char *name, uint8_t **ret_buf)
+{
+	const char *env = getenv("SBAT_CORPUS_DIR"), *home = getenv("HOME"), *cache = getenv("XDG_CACHE_HOME");
+	sbat_image *img = NULL;
+	char path[512];
+	size_t len;
+	sbat_diag d;
+
+	if (env)
+		snprintf(path, sizeof(path), "%s/signed/%s", env, name);
+	else if (cache)
+		snprintf(path, sizeof(path), "%s/sbat-add-corpus/signed/%s", cache, name);
+	else
+		snprintf(path, sizeof(path), "%s/.cache/sbat-add-corpus/signed/%s", home ? home : "", name);
+	*ret_buf = slurp_path(path, &len);
+	if (*ret_buf)
+		assert_int_equal(sbat_image_parse(*ret_buf, len, &img, &d), SBAT_OK);
+	return img;
+}
+
+/* A database of the signature list or the certificate tests/fixtures/sigdb/name holds. */
+static sbat_sigdb *
+fixture_db(const char *name, int is_cert)
+{
+	const char *src = getenv("FIXTURES_SRC");
+	sbat_sigdb *db = NULL;
+	char path[512];
+	uint8_t *b;
+	size_t len;
+	sbat_diag d;
+
+	assert_non_null(src);
+	snprintf(path, sizeof(path), "%s/sigdb/%s", src, name);
+	b = slurp_path(path, &len);
+	assert_non_null(b);
+	assert_int_equal(sbat_sigdb_new(&db, &d), SBAT_OK);
+	if (is_cert)
+		add_entry(db, guid_x509, b, len);
+	else
+		assert_int_equal(sbat_sigdb_append(db, b, len, name, &d), SBAT_OK);
+	free(b);
+	return db;
+}
+
+static sbat_sigverify *
+verdict(const sbat_image *img, const sbat_sigverify_opts *o)
+{
+	sbat_sigverify *v = NULL;
+	sbat_diag d;
+
+	assert_int_equal(sbat_sigverify_image(img, o, &v, &d), SBAT_OK);
+	return v;
+}
+
+/* A database of the one certificate whose subject holds cn, as signature sig of v carries it. */
+static sbat_sigdb *
+db_of_cert(const sbat_sigverify *v, size_t sig, const char *cn)
+{
+	const sbat_authenticode_sig *s = &v->signatures->sigs[sig];
+	sbat_sigdb *db = NULL;
+	sbat_diag d;
+	size_t k;
+
+	assert_int_equal(sbat_sigdb_new(&db, &d), SBAT_OK);
+	for (k = 0; k < s->n_certs; k++)
+		if (strstr(s->certs[k].subject, cn))
+			add_entry(db, guid_x509, s->certs[k].der, s->certs[k].der_len);
+	assert_int_equal(sbat_sigdb_count(db), 1);
+	return db;
+}
+
+static void
+expect(sbat_sigverify *v, sbat_verdict verdict_, sbat_sigverify_reason reason, int sig, const char *subject)
+{
+	assert_int_equal(v->verdict, verdict_);
+	assert_int_equal(v->reason, reason);
+	assert_int_equal(v->sig, sig);
+	if (subject)
+		assert_non_null(strstr(v->subject, subject));
+	sbat_sigverify_free(v);
+}
+
+/*
+ * Debian's shim 16.1, signed by Microsoft twice (a 2011 and a 2023
+ * signature), against db and dbx made of Microsoft's certificates: the
+ * 2023 ones of tests/fixtures/sigdb, the 2011 CA as the shim carries it.
+ */
+static void
+test_debian_shim(void **state)
+{
+	sbat_sigverify_opts o = SBAT_SIGVERIFY_OPTS_INIT;
+	sbat_sigdb *db2023, *windows, *ca2011, *hash;
+	sbat_sigverify *v;
+	sbat_image *img;
+	uint8_t *buf;
+	sbat_diag d;
+
+	(void)state;
+	img = corpus_image("shimx64.efi.signed-trixie", &buf);
+	if (!img)
+		skip();
+	db2023 = fixture_db("uefi-ca-2023.esl", 0);
+	windows = fixture_db("windows-uefi-ca-2023.der", 1);
+	v = verdict(img, &o);
+	assert_int_equal(v->signatures->n_entries, 2);
+	ca2011 = db_of_cert(v, 0, "CN=Microsoft Corporation UEFI CA 2011");
+	assert_int_equal(sbat_sigdb_new(&hash, &d), SBAT_OK);
+	add_entry(hash, guid_sha256, v->image_hash, 32);
+	expect(v, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_NOT_ALLOWED, -1, NULL);
+	o.db = db2023;
+	expect(verdict(img, &o), SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_CERT_ALLOWED, 1, "CN=Microsoft UEFI CA 2023");
+	o.db = ca2011;
+	expect(verdict(img, &o), SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_CERT_ALLOWED, 0,
+	       "CN=Microsoft Corporation UEFI CA 2011");
+	o.db = windows;
+	expect(verdict(img, &o), SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_NOT_ALLOWED, -1, NULL);
+	o.db = db2023;
+	o.dbx = ca2011;
+	v = verdict(img, &o);
+	assert_int_equal(v->sigs[1].state, SBAT_SIGVERIFY_SIG_NOT_REACHED);
+	expect(v, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_CERT_FORBIDDEN, 0, "CN=Microsoft Corporation UEFI CA 2011");
+	o.dbx = hash;
+	expect(verdict(img, &o), SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_HASH_FORBIDDEN, -1, NULL);
+	o.rule = SBAT_SIGVERIFY_SHIM; /* as shim checks what it starts: one allowed signature is enough */
+	o.dbx = ca2011;
+	expect(verdict(img, &o), SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_CERT_ALLOWED, 1, "CN=Microsoft UEFI CA 2023");
+	sbat_sigdb_free(db2023);
+	sbat_sigdb_free(windows);
+	sbat_sigdb_free(ca2011);
+	sbat_sigdb_free(hash);
+	sbat_image_free(img);
+	free(buf);
+}
+
+/* Debian's GRUB behind Debian's shim: allowed by the vendor certificate in shim's .vendor_cert, refused by MokListXRT */
+static void
+test_debian_grub(void **state)
+{
+	sbat_sigverify_opts o = SBAT_SIGVERIFY_OPTS_INIT;
+	sbat_sigdb *vdb = NULL, *vdbx = NULL, *mokx;
+	sbat_image *shim, *grub;
+	uint8_t *shim_buf, *grub_buf;
+	sbat_sigverify *v;
+	sbat_diag d;
+
+	(void)state;
+	shim = corpus_image("shimx64.efi.signed-trixie", &shim_buf);
+	grub = corpus_image("grubx64.efi.signed-trixie", &grub_buf);
+	if (!shim || !grub) {
+		sbat_image_free(shim);
+		free(shim_buf);
+		free(grub_buf);
+		skip();
+	}
+	o.rule = SBAT_SIGVERIFY_SHIM;
+	assert_int_equal(sbat_sigverify_read_vendor(shim, &o, &vdb, &vdbx, &d), SBAT_OK);
+	assert_non_null(o.vendor_cert);
+	v = verdict(grub, &o);
+	assert_int_equal(v->db, SBAT_SIGVERIFY_VENDOR_CERT);
+	assert_int_equal(sbat_sigdb_new(&mokx, &d), SBAT_OK);
+	add_entry(mokx, guid_sha256, v->image_hash, 32);
+	expect(v, SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_CERT_ALLOWED, 0, "CN=Debian Secure Boot CA");
+	o.mokx = mokx;
+	v = verdict(grub, &o);
+	assert_int_equal(v->db, SBAT_SIGVERIFY_MOKX);
+	expect(v, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_HASH_FORBIDDEN, -1, NULL);
+	/* the firmware does not know Debian's CA */
+	o.rule = SBAT_SIGVERIFY_FIRMWARE;
+	expect(verdict(grub, &o), SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_NOT_ALLOWED, -1, NULL);
+	sbat_sigdb_free(mokx);
+	sbat_sigdb_free(vdb);
+	sbat_sigdb_free(vdbx);
+	sbat_image_free(grub);
+	sbat_image_free(shim);
+	free(grub_buf);
+	free(shim_buf);
+}
+
+static void
+put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+/* An image with shim's .vendor_cert section: its key table, then auth and deauth; auth_at 0: after the table. */
+static uint8_t *
+shim_like(const uint8_t *auth, size_t auth_len, const uint8_t *deauth, size_t deauth_len, uint32_t auth_at,
+          size_t *ret_len)
+{
+	size_t n = 16 + auth_len + deauth_len;
+	uint8_t *content = calloc(1, n), *buf;
+	fx_section sec;
+	fx_spec spec;
+
+	assert_non_null(content);
+	put32(content, (uint32_t)auth_len);
+	put32(content + 4, (uint32_t)deauth_len);
+	put32(content + 8, auth_at ? auth_at : 16);
+	put32(content + 12, (uint32_t)(16 + auth_len));
+	memcpy(content + 16, auth, auth_len);
+	if (deauth_len)
+		memcpy(content + 16 + auth_len, deauth, deauth_len);
+	fx_spec_init(&spec, FX_PLAIN);
+	memset(&sec, 0, sizeof(sec));
+	sec.name = "/4";
+	sec.raw_size = (uint32_t)((n + 0x1ff) & ~(size_t)0x1ff);
+	sec.content = (const char *)content;
+	sec.content_len = n;
+	assert_int_equal(fx_spec_insert_section(&spec, spec.n_sections, &sec), 0);
+	spec.symtab_in_overlay = 1;
+	spec.strtab_name = ".vendor_cert";
+	spec.overlay_len = 64;
+	assert_int_equal(fx_build(&spec, &buf, ret_len), 0);
+	free(content);
+	return buf;
+}
+
+/* Read shim_buf's vendor keys into a shim rule's options; the image is kept in *ret_shim. */
+static sbat_err
+read_vendor(uint8_t *shim_buf, size_t shim_len, sbat_image **ret_shim, sbat_sigverify_opts *o, sbat_sigdb **vdb,
+            sbat_sigdb **vdbx, sbat_diag *d)
+{
+	assert_int_equal(sbat_image_parse(shim_buf, shim_len, ret_shim, d), SBAT_OK);
+	sbat_sigverify_opts_init(o);
+	o->rule = SBAT_SIGVERIFY_SHIM;
+	return sbat_sigverify_read_vendor(*ret_shim, o, vdb, vdbx, d);
+}
+
+/* shim's vendor certificate, vendor db and vendor dbx, read from a .vendor_cert section, then used */
+static void
+test_vendor_section(void **state)
+{
+	sbat_sigdb *vdb = NULL, *vdbx = NULL;
+	sbat_image *shim = NULL, *img = NULL;
+	sbat_sigverify_opts o;
+	uint8_t hash[32], *buf, *dbx;
+	size_t len, dbx_len;
+	sbat_diag d;
+
+	(void)state;
+	if (!have_tools)
+		skip();
+	assert_int_equal(sbat_image_parse(images[VENDOR], image_len[VENDOR], &img, &d), SBAT_OK);
+	assert_int_equal(sbat_authenticode_hash(img, SBAT_AUTHENTICODE_SHIM, hash, &d), SBAT_OK);
+	dbx = esl(guid_sha256, hash, 32, &dbx_len);
+	/* a certificate: the signer's CA is shim's vendor certificate */
+	buf = shim_like(certs[CA4], cert_len[CA4], NULL, 0, 0, &len);
+	assert_int_equal(read_vendor(buf, len, &shim, &o, &vdb, &vdbx, &d), SBAT_OK);
+	assert_true(vdb == NULL && vdbx == NULL && o.vendor_cert_len == cert_len[CA4]);
+	assert_memory_equal(o.vendor_cert, certs[CA4], cert_len[CA4]);
+	expect(verdict(img, &o), SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_CERT_ALLOWED, 0, "CN=Vendor Secure Boot CA");
+	shim = sbat_image_free(shim);
+	free(buf);
+	/* and a vendor dbx holding the image's hash */
+	buf = shim_like(certs[CA4], cert_len[CA4], dbx, dbx_len, 0, &len);
+	assert_int_equal(read_vendor(buf, len, &shim, &o, &vdb, &vdbx, &d), SBAT_OK);
+	assert_true(vdbx != NULL && o.vendor_dbx == vdbx);
+	expect(verdict(img, &o), SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_HASH_FORBIDDEN, -1, NULL);
+	sbat_sigdb_free(vdbx);
+	shim = sbat_image_free(shim);
+	free(buf);
+	/* a vendor db (signature lists) instead of a certificate */
+	buf = shim_like(dbx, dbx_len, NULL, 0, 0, &len);
+	assert_int_equal(read_vendor(buf, len, &shim, &o, &vdb, &vdbx, &d), SBAT_OK);
+	assert_true(vdb != NULL && o.vendor_db == vdb && o.vendor_cert == NULL);
+	expect(verdict(img, &o), SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_HASH_ALLOWED, -1, NULL);
+	sbat_sigdb_free(vdb);
+	shim = sbat_image_free(shim);
+	free(buf);
+	/* a part past the section */
+	buf = shim_like(certs[CA4], cert_len[CA4], NULL, 0, 0x10000, &len);
+	assert_int_equal(read_vendor(buf, len, &shim, &o, &vdb, &vdbx, &d), SBAT_E_SIGNATURE);
+	assert_string_equal(d.other_name, ".vendor_cert");
+	assert_null(o.vendor_cert);
+	shim = sbat_image_free(shim);
+	free(buf);
+	/* no section: nothing */
+	sbat_sigverify_opts_init(&o);
+	assert_int_equal(sbat_sigverify_read_vendor(img, &o, &vdb, &vdbx, &d), SBAT_OK);
+	assert_null(o.vendor_cert);
+	sbat_image_free(img);
+	free(dbx);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cases),
-		cmocka_unit_test(test_chains),
-		cmocka_unit_test(test_stale),
-		cmocka_unit_test(test_abi),
+		cmocka_unit_test(test_cases),          cmocka_unit_test(test_chains),
+		cmocka_unit_test(test_stale),          cmocka_unit_test(test_abi),
+		cmocka_unit_test(test_vendor_section), cmocka_unit_test(test_debian_shim),
+		cmocka_unit_test(test_debian_grub),
 	};
 
 	return run_group(tests, setup, teardown);
