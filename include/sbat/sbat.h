@@ -28,6 +28,7 @@
 #include "authenticode.h"
 #include "nextstate.h"
 #include "walk.h"
+#include "sigverify.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* sigverify.h - will the firmware or shim accept an image's signatures: db, dbx, MokList, shim's vendor keys */
+#ifndef SBAT_SIGVERIFY_H
+#define SBAT_SIGVERIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api.h"
+#include "authenticode.h"
+#include "error.h"
+#include "image.h"
+#include "judge.h"
+#include "sigdb.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * The signature gate of a Secure Boot path, judged from the databases the
+ * caller loaded (sigdb.h) and the image's certificate table
+ * (authenticode.h), by one of two rules:
+ *
+ * SBAT_SIGVERIFY_FIRMWARE, EDK2's DxeImageVerificationLib
+ * (DxeImageVerificationHandler, IsForbiddenByDbx, IsAllowedByDb):
+ *  - an unsigned image: its hash in dbx is refused, in db accepted, else
+ *    refused;
+ *  - a signed one: each WIN_CERTIFICATE's signature in table order (a
+ *    signature nested in another is not read): refused as soon as one is
+ *    forbidden, whatever the others: its chain reaches an EFI_CERT_X509
+ *    certificate of dbx, its signer certificate's TBS SHA-256 is an
+ *    EFI_CERT_X509_SHA256 entry of dbx (EDK2 then compares the revocation
+ *    time with the signature's timestamp against dbt: not done here, the
+ *    signature is forbidden and `timestamps_ignored` says so), or the
+ *    image hash is in dbx; otherwise accepted when a signature's chain
+ *    reaches an EFI_CERT_X509 certificate of db whose TBS hash dbx does
+ *    not hold, or the image hash is in db; else refused.
+ *
+ * SBAT_SIGVERIFY_SHIM, shim 16.1 (verify.c verify_buffer_authenticode,
+ * check_denylist, check_allowlist, verify_one_signature), the same for
+ * what shim starts itself and what it checks for a loader through its
+ * protocol:
+ *  - the image hash (shim's rule, SBAT_AUTHENTICODE_SHIM) in the vendor
+ *    dbx, dbx or MokListX: refused; in db (unless MokIgnoreDB), the vendor
+ *    db or MokList: accepted; unsigned: refused;
+ *  - then each WIN_CERTIFICATE's signature: forbidden when its chain
+ *    reaches an EFI_CERT_X509 certificate of the vendor dbx, dbx or
+ *    MokListX (shim reads no EFI_CERT_X509_SHA256 entry); else allowed
+ *    when it reaches one of db (unless MokIgnoreDB), the vendor db,
+ *    MokList, or the vendor certificate. One allowed signature accepts the
+ *    image even when another is forbidden (shim keeps the first success).
+ *
+ * A chain is built from the signature's own certificates: the signer's
+ * (issuer and serial of its SignerInfo), then the certificate whose
+ * subject is the last one's issuer (the key identifiers, where both are
+ * present, must agree), up to a self-issued one. A database certificate is
+ * reached when it is a certificate of the chain (the same DER) or the
+ * issuer of one (its subject and key identifier), as OpenSSL verifies
+ * with a partial chain and no time check, as both do. A signature whose
+ * digest is not the image's hash reaches nothing.
+ *
+ * NOT CHECKED: the RSA signatures. Every verdict that rests on a
+ * signature (`assumes_valid` 1) assumes each signature of the chain is
+ * cryptographically valid; a forged one is judged as if real. Nor are
+ * checked: SHA-1, SHA-384 and SHA-512 image hashes (an entry of those
+ * types never matches; a firmware signature naming such a digest is left
+ * out, and the verdict is unknown when it could decide), shim's build
+ * certificate, and the extended key usage shim asks of a db certificate.
+ */
+
+/* Which reader's rule. */
+typedef enum sbat_sigverify_rule {
+	SBAT_SIGVERIFY_FIRMWARE = 0, /* EDK2's image verification, as the firmware starts shim or a loader */
+	SBAT_SIGVERIFY_SHIM,         /* shim 16.1: what it starts, and what it verifies for a loader */
+} sbat_sigverify_rule;
+
+/* Whether Secure Boot checks anything in the boot judged. */
+typedef enum sbat_sigverify_mode {
+	SBAT_SIGVERIFY_ENFORCING = 0, /* Secure Boot on, user mode */
+	SBAT_SIGVERIFY_NOT_ENFORCING, /* Secure Boot off, or setup mode: nothing is checked */
+	SBAT_SIGVERIFY_MODE_UNKNOWN,  /* not known */
+} sbat_sigverify_mode;
+
+/* The database an entry came from. Values are ABI: new ones go at the end. */
+typedef enum sbat_sigverify_db {
+	SBAT_SIGVERIFY_DB_NONE = 0,
+	SBAT_SIGVERIFY_DB,          /* db */
+	SBAT_SIGVERIFY_DBX,         /* dbx */
+	SBAT_SIGVERIFY_MOK,         /* MokListRT */
+	SBAT_SIGVERIFY_MOKX,        /* MokListXRT */
+	SBAT_SIGVERIFY_VENDOR_DB,   /* shim's built-in vendor db */
+	SBAT_SIGVERIFY_VENDOR_DBX,  /* shim's built-in vendor dbx */
+	SBAT_SIGVERIFY_VENDOR_CERT, /* shim's built-in vendor certificate */
+} sbat_sigverify_db;
+
+/* Why. Values are ABI: new ones go at the end. */
+typedef enum sbat_sigverify_reason {
+	SBAT_SIGVERIFY_NOT_ENFORCED = 0,    /* boots: Secure Boot off or setup mode */
+	SBAT_SIGVERIFY_CERT_ALLOWED,        /* boots: a signature's chain reaches a certificate of `db` */
+	SBAT_SIGVERIFY_HASH_ALLOWED,        /* boots: the image hash is an entry of `db` */
+	SBAT_SIGVERIFY_HASH_FORBIDDEN,      /* refused: the image hash is an entry of `db` */
+	SBAT_SIGVERIFY_CERT_FORBIDDEN,      /* refused: a signature's chain reaches a certificate of `db` */
+	SBAT_SIGVERIFY_CERT_HASH_FORBIDDEN, /* refused: the signer certificate's TBS SHA-256 is in dbx (firmware) */
+	SBAT_SIGVERIFY_SIGNER_MISSING,      /* refused: dbx is set and a signature lacks its signer's certificate */
+	SBAT_SIGVERIFY_NOT_ALLOWED,         /* refused: no signature reaches an allowed certificate, no hash allowed */
+	SBAT_SIGVERIFY_SECURE_BOOT_UNKNOWN, /* unknown: whether Secure Boot is on is not known */
+	SBAT_SIGVERIFY_DIGEST_NOT_COMPUTED, /* unknown: a signature that could accept it names a digest not computed */
+} sbat_sigverify_reason;
+
+/* What became of one signature. Values are ABI: new ones go at the end. */
+typedef enum sbat_sigverify_state {
+	SBAT_SIGVERIFY_SIG_ALLOWED = 0,  /* its chain reaches an allowed certificate */
+	SBAT_SIGVERIFY_SIG_FORBIDDEN,    /* it is forbidden (see `db`, `entry`) */
+	SBAT_SIGVERIFY_SIG_NOT_ALLOWED,  /* neither */
+	SBAT_SIGVERIFY_SIG_STALE,        /* its digest is not the image's hash: it verifies against nothing */
+	SBAT_SIGVERIFY_SIG_NOT_COMPUTED, /* it names a digest other than SHA-256 */
+	SBAT_SIGVERIFY_SIG_NESTED,       /* nested in another signature: neither EDK2 nor shim reads it */
+	SBAT_SIGVERIFY_SIG_NOT_REACHED,  /* the firmware stopped at a forbidden signature or hash before it */
+	SBAT_SIGVERIFY_SIG_REVOKED_ROOT, /* firmware: it reaches a db certificate whose TBS SHA-256 is in dbx */
+} sbat_sigverify_state;
+
+/*
+ * One signature of the image, in the order of the sbat_authenticode's
+ * sigs (same index). Fixed for the life of the soname.
+ */
+typedef struct sbat_sigverify_sig {
+	sbat_sigverify_state state;
+	sbat_sigverify_db db;          /* the database that allowed or forbade it; NONE otherwise */
+	const sbat_sigdb_entry *entry; /* that entry; NULL for the vendor certificate or none */
+	int cert;                      /* the certificate (index in its certs) matched; -1: the entry is its issuer */
+	const int *chain;              /* the chain: indexes in its certs, the signer's first */
+	size_t n_chain;                /* 0 when the signer's certificate is not among them */
+} sbat_sigverify_sig;
+
+/*
+ * The options. The caller allocates them (the stack is fine): set by
+ * SBAT_SIGVERIFY_OPTS_INIT or sbat_sigverify_opts_init, then the fields
+ * wanted. A database left NULL is an absent one (as the firmware treats a
+ * missing variable: nothing in it); a caller that could not read one says
+ * "unknown" itself. The databases are borrowed.
+ */
+typedef struct sbat_sigverify_opts {
+	size_t size; /* sizeof, written by the initialisers */
+	sbat_sigverify_rule rule;
+	sbat_sigverify_mode mode;
+	const sbat_sigdb *db;
+	const sbat_sigdb *dbx;
+	const sbat_sigdb *mok;        /* shim: MokListRT */
+	const sbat_sigdb *mokx;       /* shim: MokListXRT */
+	const sbat_sigdb *vendor_db;  /* shim: its vendor db, when built with one */
+	const sbat_sigdb *vendor_dbx; /* shim: its vendor dbx */
+	const uint8_t *vendor_cert;   /* shim: its vendor certificate (DER), when built with one */
+	size_t vendor_cert_len;
+	int ignore_db; /* shim: MokIgnoreDB is set, db is not used to allow */
+} sbat_sigverify_opts;
+
+#define SBAT_SIGVERIFY_OPTS_INIT                                                                                       \
+	{                                                                                                              \
+		sizeof(sbat_sigverify_opts), SBAT_SIGVERIFY_FIRMWARE, SBAT_SIGVERIFY_ENFORCING, NULL, NULL, NULL,      \
+		    NULL, NULL, NULL, NULL, 0, 0                                                                       \
+	}
+
+/* Fill *o with the defaults (firmware, Secure Boot on, no databases). */
+SBAT_API void sbat_sigverify_opts_init(sbat_sigverify_opts *o);
+
+/*
+ * The verdict. Allocated by sbat_sigverify_image, freed by
+ * sbat_sigverify_free; fields may be added at the end (never allocate one
+ * or use its size). What decided is data: the reason, the database and
+ * its entry, the signature and certificate, and that certificate's
+ * subject, for the caller to say "signed by CN=..., which dbx forbids".
+ */
+typedef struct sbat_sigverify {
+	sbat_verdict verdict; /* SBAT_VERDICT_BOOTS, _REFUSED or _UNKNOWN */
+	sbat_sigverify_reason reason;
+	sbat_sigverify_db db;          /* the database that decided; NONE for NOT_ENFORCED, NOT_ALLOWED, unknown */
+	const sbat_sigdb_entry *entry; /* its entry; NULL for the vendor certificate, a missing signer, or none */
+	int sig;                       /* the signature that decided (index in signatures->sigs), -1: none, by hash */
+	int cert;                      /* the certificate in that signature's certs, -1: the entry is above its chain */
+	char subject
+	    [SBAT_AUTHENTICODE_NAME_MAX]; /* the deciding certificate's subject (the entry's when above), or "" */
+	int assumes_valid;      /* 1: the verdict rests on a signature whose cryptographic validity is not verified */
+	int timestamps_ignored; /* 1: refused by an EFI_CERT_X509_SHA256 whose revocation time was not compared */
+	uint8_t image_hash[SBAT_AUTHENTICODE_SHA256_SIZE]; /* the hash the rule compares */
+	const sbat_authenticode *signatures;               /* the image's certificate table, as read */
+	size_t n_sigs;                                     /* signatures->n_sigs */
+	const sbat_sigverify_sig *sigs;                    /* what became of each */
+	                                                   /* fields may be added at the end */
+} sbat_sigverify;
+
+/*
+ * Judge img's signatures by opts (NULL: the defaults). Returns SBAT_OK
+ * with *ret set whatever the verdict (a refusal is a verdict, never an
+ * error); fails, *ret NULL, when the certificate table does not read (as
+ * sbat_authenticode_parse), shim's hash cannot be computed (a certificate
+ * table that does not end the file), or opts has a size this library
+ * does not know (SBAT_E_ABI). The result points into img's buffer: free
+ * it before the image.
+ */
+SBAT_API sbat_err sbat_sigverify_image(const sbat_image *img, const sbat_sigverify_opts *opts, sbat_sigverify **ret,
+                                       sbat_diag *reterr);
+
+/*
+ * shim's built-in keys into o, read from its .vendor_cert section as shim
+ * 16.1 reads it (cert.S, shim.c): a table of four little-endian 32-bit
+ * words, the sizes of the authorized and deauthorized parts, then their
+ * offsets from the table's start, each part inside the section. An
+ * authorized part that is one DER certificate (0x30 0x82 and the length,
+ * as shim's verify_x509 takes one) is the vendor certificate
+ * (o->vendor_cert points into shim's buffer); other authorized bytes are a
+ * vendor db, read as signature lists into a new database, *ret_vendor_db
+ * (o->vendor_db); the deauthorized part the same into *ret_vendor_dbx
+ * (o->vendor_dbx). The caller frees both with sbat_sigdb_free, after the
+ * verdicts that use o; they are NULL when there is no such part. A shim
+ * without the section leaves o as it is. A table that does not fit fails
+ * with SBAT_E_SIGNATURE (other_name ".vendor_cert", the section's
+ * offset), a malformed list as sbat_sigdb_append does; o's vendor fields
+ * are then cleared.
+ */
+SBAT_API sbat_err sbat_sigverify_read_vendor(const sbat_image *shim, sbat_sigverify_opts *o, sbat_sigdb **ret_vendor_db,
+                                             sbat_sigdb **ret_vendor_dbx, sbat_diag *reterr);
+
+/* NULL-safe. */
+SBAT_API void sbat_sigverify_free(sbat_sigverify *v);
+
+/* Short static names for reports: "not-enforced", "cert-allowed", ...; "db", "dbx", "MokListRT", ...; "allowed", ... */
+SBAT_API const char *sbat_sigverify_reason_name(sbat_sigverify_reason reason);
+SBAT_API const char *sbat_sigverify_db_name(sbat_sigverify_db db);
+SBAT_API const char *sbat_sigverify_state_name(sbat_sigverify_state state);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* chain.c - a signature's certificate chain, and whether it reaches a certificate a database holds */
+#include <string.h>
+
+#include "sbat/authenticode.h"
+
+#include "sig/chain.h"
+#include "sig/der.h"
+#include "sig/x509.h"
+
+static int
+same(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len)
+{
+	return a && b && a_len == b_len && memcmp(a, b, a_len) == 0;
+}
+
+/* 1 when `issuer` names c's issuer: the subject, and the key identifier when both carry one. */
+static int
+issued_by(const sbat_authenticode_cert *c, const sbat_authenticode_cert *issuer)
+{
+	if (!same(c->issuer_der, c->issuer_der_len, issuer->subject_der, issuer->subject_der_len))
+		return 0;
+	if (c->authority_key_id && issuer->subject_key_id)
+		return same(c->authority_key_id, c->authority_key_id_len, issuer->subject_key_id,
+		            issuer->subject_key_id_len);
+	return 1;
+}
+
+static int
+self_issued(const sbat_authenticode_cert *c)
+{
+	return same(c->subject_der, c->subject_der_len, c->issuer_der, c->issuer_der_len);
+}
+
+static int
+in_chain(const int *chain, size_t n, int j)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (chain[i] == j)
+			return 1;
+	return 0;
+}
+
+size_t
+chain_build(const sbat_authenticode_sig *s, int *out)
+{
+	int cur = s->signer_cert, next;
+	size_t n = 0, j;
+
+	while (cur >= 0 && (size_t)cur < s->n_certs && n < s->n_certs) {
+		out[n++] = cur;
+		if (self_issued(&s->certs[cur]))
+			break;
+		next = -1;
+		for (j = 0; j < s->n_certs && next < 0; j++)
+			if (!in_chain(out, n, (int)j) && issued_by(&s->certs[cur], &s->certs[j]))
+				next = (int)j;
+		cur = next;
+	}
+	return n;
+}
+
+/* Read der[0..len) as a certificate: 1 when it reads. */
+static int
+read_anchor(const uint8_t *bytes, size_t len, sbat_authenticode_cert *c)
+{
+	der_cursor cur;
+	der e;
+
+	der_top(&cur, bytes, len, 0, "database certificate");
+	if (der_expect(&cur, DER_SEQUENCE, &e, NULL) != SBAT_OK)
+		return 0;
+	return x509_read(&e, c, NULL) == SBAT_OK;
+}
+
+static void
+copy_subject(chain_match *m, const char *subject)
+{
+	size_t n = strlen(subject);
+
+	if (n >= sizeof(m->subject))
+		n = sizeof(m->subject) - 1;
+	memcpy(m->subject, subject, n);
+	m->subject[n] = '\0';
+}
+
+int
+chain_reaches(const sbat_authenticode_sig *s, const int *chain, size_t n, const uint8_t *bytes, size_t len,
+              chain_match *m)
+{
+	sbat_authenticode_cert anchor;
+	int parsed = read_anchor(bytes, len, &anchor);
+	const sbat_authenticode_cert *c;
+	size_t k;
+
+	memset(m, 0, sizeof(*m));
+	m->cert = -1;
+	m->have_tbs = parsed;
+	if (parsed)
+		memcpy(m->tbs_sha256, anchor.tbs_sha256, sizeof(m->tbs_sha256));
+	for (k = 0; k < n; k++) {
+		c = &s->certs[chain[k]];
+		if (same(c->der, c->der_len, bytes, len)) {
+			m->cert = chain[k];
+			copy_subject(m, c->subject);
+			return 1;
+		}
+		if (parsed && issued_by(c, &anchor)) {
+			copy_subject(m, anchor.subject);
+			return 1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* chain.h - a signature's certificate chain, and whether it reaches a certificate a database holds */
+#ifndef SBAT_SIG_CHAIN_H
+#define SBAT_SIG_CHAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sbat/authenticode.h"
+
+/* Where a database certificate met a chain. */
+typedef struct chain_match {
+	int cert;                                 /* index in the signature's certs; -1: it is the issuer above */
+	char subject[SBAT_AUTHENTICODE_NAME_MAX]; /* the certificate met: the chain's, or the database's */
+	uint8_t tbs_sha256[SBAT_AUTHENTICODE_SHA256_SIZE]; /* the database certificate's TBS SHA-256 */
+	int have_tbs;                                      /* 0 when the database certificate does not read */
+} chain_match;
+
+/*
+ * The chain of s into out (room for s->n_certs): the signer's certificate,
+ * then each one's issuer among s's certificates (subject equal to the
+ * issuer, key identifiers equal where both are given), up to a self-issued
+ * one or one whose issuer is not there. Returns its length, 0 when the
+ * signer's certificate is not among them.
+ */
+size_t chain_build(const sbat_authenticode_sig *s, int *out);
+
+/*
+ * 1 when the certificate bytes[0..len) is one of the chain (the same bytes)
+ * or the issuer of one (its subject and key identifier), as a partial
+ * chain verification finds a trust anchor: *m says where. 0 otherwise.
+ */
+int chain_reaches(const sbat_authenticode_sig *s, const int *chain, size_t n, const uint8_t *bytes, size_t len,
+                  chain_match *m);
+
+#endif

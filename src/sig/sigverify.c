@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* sigverify.c - will the firmware or shim accept an image's signatures: the verdict, its options and names */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sbat/authenticode.h"
+#include "sbat/sigverify.h"
+
+#include "sig/chain.h"
+#include "sig/sigverify_rules.h"
+#include "util/diag.h"
+
+void
+sbat_sigverify_opts_init(sbat_sigverify_opts *o)
+{
+	const sbat_sigverify_opts init = SBAT_SIGVERIFY_OPTS_INIT;
+
+	if (o)
+		*o = init;
+}
+
+static sbat_err
+take_opts(const sbat_sigverify_opts *opts, sbat_sigverify_opts *o, sbat_diag *d)
+{
+	sbat_sigverify_opts_init(o);
+	if (!opts)
+		return SBAT_OK;
+	if (opts->size != sizeof(*o))
+		return diag_fail(d, SBAT_E_ABI, "sbat_sigverify_opts: a size this library does not know");
+	*o = *opts;
+	if ((unsigned)o->rule > SBAT_SIGVERIFY_SHIM || (unsigned)o->mode > SBAT_SIGVERIFY_MODE_UNKNOWN)
+		return diag_fail(d, SBAT_E_ABI, "sbat_sigverify_opts: an unknown rule or mode");
+	return SBAT_OK;
+}
+
+/* Each signature's starting state and chain. */
+static sbat_err
+prepare(sigverify_run *r, sbat_diag *d)
+{
+	const sbat_authenticode *a = r->a;
+	size_t i, total = 1, at = 0;
+
+	for (i = 0; i < a->n_sigs; i++)
+		total += a->sigs[i].n_certs;
+	r->sigs = calloc(a->n_sigs + 1, sizeof(*r->sigs));
+	r->subjects = calloc(a->n_sigs + 1, sizeof(*r->subjects));
+	r->chains = calloc(total, sizeof(*r->chains));
+	if (!r->sigs || !r->subjects || !r->chains)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory for the signature verdict");
+	for (i = 0; i < a->n_sigs; i++) {
+		sbat_sigverify_sig *vs = &r->sigs[i];
+
+		vs->cert = -1;
+		vs->chain = r->chains + at;
+		vs->n_chain = chain_build(&a->sigs[i], r->chains + at);
+		at += a->sigs[i].n_certs;
+		if (a->sigs[i].nested_in >= 0)
+			vs->state = SBAT_SIGVERIFY_SIG_NESTED;
+		else if (a->sigs[i].image_digest_alg != SBAT_DIGEST_SHA256)
+			vs->state = SBAT_SIGVERIFY_SIG_NOT_COMPUTED, r->not_computed++;
+		else if (a->sigs[i].covers_image == 0)
+			vs->state = SBAT_SIGVERIFY_SIG_STALE;
+		else
+			vs->state = SBAT_SIGVERIFY_SIG_NOT_ALLOWED;
+	}
+	r->v.signatures = a;
+	r->v.n_sigs = a->n_sigs;
+	r->v.sigs = r->sigs;
+	return SBAT_OK;
+}
+
+static void
+judge(sigverify_run *r)
+{
+	r->v.sig = -1;
+	r->v.cert = -1;
+	if (r->o.mode == SBAT_SIGVERIFY_NOT_ENFORCING) {
+		r->v.verdict = SBAT_VERDICT_BOOTS;
+		r->v.reason = SBAT_SIGVERIFY_NOT_ENFORCED;
+	} else if (r->o.mode == SBAT_SIGVERIFY_MODE_UNKNOWN) {
+		r->v.verdict = SBAT_VERDICT_UNKNOWN;
+		r->v.reason = SBAT_SIGVERIFY_SECURE_BOOT_UNKNOWN;
+	} else if (r->o.rule == SBAT_SIGVERIFY_SHIM) {
+		sigverify_shim(r);
+	} else {
+		sigverify_firmware(r);
+	}
+}
+
+sbat_err
+sbat_sigverify_image(const sbat_image *img, const sbat_sigverify_opts *opts, sbat_sigverify **ret, sbat_diag *reterr)
+{
+	sigverify_run *r;
+	sbat_err err;
+
+	if (ret)
+		*ret = NULL;
+	if (!img || !ret)
+		return diag_fail(reterr, SBAT_E_ABI, "sbat_sigverify_image: no image or no result pointer");
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return diag_fail(reterr, SBAT_E_NOMEM, "out of memory for the signature verdict");
+	err = take_opts(opts, &r->o, reterr);
+	if (err == SBAT_OK)
+		err = sbat_authenticode_parse(img, &r->a, reterr);
+	if (err == SBAT_OK)
+		memcpy(r->v.image_hash, r->a->image_hash, sizeof(r->v.image_hash));
+	if (err == SBAT_OK && r->o.rule == SBAT_SIGVERIFY_SHIM)
+		err = sbat_authenticode_hash(img, SBAT_AUTHENTICODE_SHIM, r->v.image_hash, reterr);
+	if (err == SBAT_OK)
+		err = prepare(r, reterr);
+	if (err != SBAT_OK) {
+		sbat_sigverify_free(&r->v);
+		return err;
+	}
+	judge(r);
+	*ret = &r->v;
+	return SBAT_OK;
+}
+
+void
+sbat_sigverify_free(sbat_sigverify *v)
+{
+	sigverify_run *r = (sigverify_run *)v;
+
+	if (!r)
+		return;
+	sbat_authenticode_free(r->a);
+	free(r->sigs);
+	free(r->subjects);
+	free(r->chains);
+	free(r);
+}
+
+static const char *const reason_names[] = {
+	[SBAT_SIGVERIFY_NOT_ENFORCED] = "not-enforced",
+	[SBAT_SIGVERIFY_CERT_ALLOWED] = "cert-allowed",
+	[SBAT_SIGVERIFY_HASH_ALLOWED] = "hash-allowed",
+	[SBAT_SIGVERIFY_HASH_FORBIDDEN] = "hash-forbidden",
+	[SBAT_SIGVERIFY_CERT_FORBIDDEN] = "cert-forbidden",
+	[SBAT_SIGVERIFY_CERT_HASH_FORBIDDEN] = "cert-hash-forbidden",
+	[SBAT_SIGVERIFY_SIGNER_MISSING] = "signer-missing",
+	[SBAT_SIGVERIFY_NOT_ALLOWED] = "not-allowed",
+	[SBAT_SIGVERIFY_SECURE_BOOT_UNKNOWN] = "secure-boot-unknown",
+	[SBAT_SIGVERIFY_DIGEST_NOT_COMPUTED] = "digest-not-computed",
+};
+
+static const char *const db_names[] = {
+	[SBAT_SIGVERIFY_DB_NONE] = "none",
+	[SBAT_SIGVERIFY_DB] = "db",
+	[SBAT_SIGVERIFY_DBX] = "dbx",
+	[SBAT_SIGVERIFY_MOK] = "MokListRT",
+	[SBAT_SIGVERIFY_MOKX] = "MokListXRT",
+	[SBAT_SIGVERIFY_VENDOR_DB] = "vendor_db",
+	[SBAT_SIGVERIFY_VENDOR_DBX] = "vendor_dbx",
+	[SBAT_SIGVERIFY_VENDOR_CERT] = "vendor_cert",
+};
+
+static const char *const state_names[] = {
+	[SBAT_SIGVERIFY_SIG_ALLOWED] = "allowed",           [SBAT_SIGVERIFY_SIG_FORBIDDEN] = "forbidden",
+	[SBAT_SIGVERIFY_SIG_NOT_ALLOWED] = "not-allowed",   [SBAT_SIGVERIFY_SIG_STALE] = "stale",
+	[SBAT_SIGVERIFY_SIG_NOT_COMPUTED] = "not-computed", [SBAT_SIGVERIFY_SIG_NESTED] = "nested",
+	[SBAT_SIGVERIFY_SIG_NOT_REACHED] = "not-reached",   [SBAT_SIGVERIFY_SIG_REVOKED_ROOT] = "revoked-root",
+};
+
+#define NAME(table, i) ((unsigned)(i) < sizeof(table) / sizeof(table[0]) ? table[i] : "unknown")
+
+const char *
+sbat_sigverify_reason_name(sbat_sigverify_reason reason)
+{
+	return NAME(reason_names, reason);
+}
+
+const char *
+sbat_sigverify_db_name(sbat_sigverify_db db)
+{
+	return NAME(db_names, db);
+}
+
+const char *
+sbat_sigverify_state_name(sbat_sigverify_state state)
+{
+	return NAME(state_names, state);
+}

@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* sigverify_rules.c - EDK2's and shim's rules over one image's signatures and the databases */
+#include <string.h>
+
+#include "sbat/authenticode.h"
+#include "sbat/sigdb.h"
+#include "sbat/sigverify.h"
+
+#include "sig/chain.h"
+#include "sig/sigverify_rules.h"
+
+/* A database and its name, in the order a rule reads them. */
+typedef struct dbref {
+	const sbat_sigdb *db;
+	sbat_sigverify_db which;
+} dbref;
+
+static void
+decide(sigverify_run *r, sbat_verdict verdict, sbat_sigverify_reason reason, sbat_sigverify_db db,
+       const sbat_sigdb_entry *entry)
+{
+	r->v.verdict = verdict;
+	r->v.reason = reason;
+	r->v.db = db;
+	r->v.entry = entry;
+	r->v.sig = -1;
+	r->v.cert = -1;
+	r->v.subject[0] = '\0';
+	r->v.assumes_valid = 0;
+}
+
+/* The verdict is what became of signature i. */
+static void
+decide_sig(sigverify_run *r, sbat_verdict verdict, sbat_sigverify_reason reason, size_t i)
+{
+	const sbat_sigverify_sig *vs = &r->sigs[i];
+
+	decide(r, verdict, reason, vs->db, vs->entry);
+	r->v.sig = (int)i;
+	r->v.cert = vs->cert;
+	memcpy(r->v.subject, r->subjects[i], sizeof(r->v.subject));
+	r->v.assumes_valid = 1;
+}
+
+static void
+mark(sigverify_run *r, size_t i, sbat_sigverify_state state, sbat_sigverify_db db, const sbat_sigdb_entry *entry,
+     const chain_match *m)
+{
+	r->sigs[i].state = state;
+	r->sigs[i].db = db;
+	r->sigs[i].entry = entry;
+	r->sigs[i].cert = m ? m->cert : -1;
+	if (m)
+		memcpy(r->subjects[i], m->subject, sizeof(r->subjects[i]));
+}
+
+/* 1 when signature i can meet a certificate: its digest is the image's hash. */
+static int
+usable(const sigverify_run *r, size_t i)
+{
+	return r->a->sigs[i].covers_image == 1;
+}
+
+/* The first EFI_CERT_X509 entry of db that signature i's chain reaches, or NULL. */
+static const sbat_sigdb_entry *
+db_cert(const sigverify_run *r, const sbat_sigdb *db, size_t i, chain_match *m)
+{
+	const sbat_sigdb_entry *e;
+	size_t k;
+
+	if (!db || !usable(r, i))
+		return NULL;
+	for (k = 0; (e = sbat_sigdb_get(db, k)); k++)
+		if (e->type == SBAT_SIG_X509 &&
+		    chain_reaches(&r->a->sigs[i], r->sigs[i].chain, r->sigs[i].n_chain, e->data, e->data_len, m))
+			return e;
+	return NULL;
+}
+
+static const sbat_sigdb_entry *
+db_hash(const sigverify_run *r, const sbat_sigdb *db)
+{
+	return db ? sbat_sigdb_find_sha256(db, r->v.image_hash) : NULL;
+}
+
+/* IsForbiddenByDbx: a dbx certificate the chain reaches, no signer certificate, or the signer's TBS hash. */
+static int
+fw_forbidden(sigverify_run *r, size_t i)
+{
+	const sbat_authenticode_sig *s = &r->a->sigs[i];
+	const sbat_sigdb_entry *e;
+	chain_match m;
+
+	if (!r->o.dbx)
+		return 0;
+	if ((e = db_cert(r, r->o.dbx, i, &m))) {
+		mark(r, i, SBAT_SIGVERIFY_SIG_FORBIDDEN, SBAT_SIGVERIFY_DBX, e, &m);
+		decide_sig(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_CERT_FORBIDDEN, i);
+		return 1;
+	}
+	if (r->sigs[i].n_chain == 0) {
+		mark(r, i, SBAT_SIGVERIFY_SIG_FORBIDDEN, SBAT_SIGVERIFY_DBX, NULL, NULL);
+		decide_sig(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_SIGNER_MISSING, i);
+		return 1;
+	}
+	e = sbat_sigdb_find_x509_tbs_sha256(r->o.dbx, s->certs[s->signer_cert].tbs_sha256);
+	if (!e)
+		return 0;
+	memset(&m, 0, sizeof(m));
+	m.cert = s->signer_cert;
+	memcpy(m.subject, s->certs[s->signer_cert].subject, sizeof(m.subject));
+	mark(r, i, SBAT_SIGVERIFY_SIG_FORBIDDEN, SBAT_SIGVERIFY_DBX, e, &m);
+	decide_sig(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_CERT_HASH_FORBIDDEN, i);
+	r->v.timestamps_ignored = 1;
+	return 1;
+}
+
+/* IsAllowedByDb: the first db certificate the chain reaches, unless dbx holds its TBS hash. */
+static int
+fw_allowed(sigverify_run *r, size_t i)
+{
+	const sbat_sigdb_entry *e, *x;
+	chain_match m;
+
+	if (!(e = db_cert(r, r->o.db, i, &m)))
+		return 0;
+	x = r->o.dbx && m.have_tbs ? sbat_sigdb_find_x509_tbs_sha256(r->o.dbx, m.tbs_sha256) : NULL;
+	if (x) {
+		mark(r, i, SBAT_SIGVERIFY_SIG_REVOKED_ROOT, SBAT_SIGVERIFY_DBX, x, &m);
+		return 0;
+	}
+	mark(r, i, SBAT_SIGVERIFY_SIG_ALLOWED, SBAT_SIGVERIFY_DB, e, &m);
+	return 1;
+}
+
+/* One WIN_CERTIFICATE's signature in DxeImageVerificationHandler's loop: 1 when it stops the loop (refused). */
+static int
+fw_signature(sigverify_run *r, size_t i, int *verified)
+{
+	const sbat_sigdb_entry *e;
+
+	if (fw_forbidden(r, i))
+		return 1;
+	if (fw_allowed(r, i) && !*verified) {
+		*verified = 1;
+		decide_sig(r, SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_CERT_ALLOWED, i);
+	}
+	if ((e = db_hash(r, r->o.dbx))) {
+		decide(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_HASH_FORBIDDEN, SBAT_SIGVERIFY_DBX, e);
+		return 1;
+	}
+	if (!*verified && (e = db_hash(r, r->o.db))) {
+		*verified = 1;
+		decide(r, SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_HASH_ALLOWED, SBAT_SIGVERIFY_DB, e);
+	}
+	return 0;
+}
+
+static void
+fw_unsigned(sigverify_run *r)
+{
+	const sbat_sigdb_entry *e;
+
+	if ((e = db_hash(r, r->o.dbx)))
+		decide(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_HASH_FORBIDDEN, SBAT_SIGVERIFY_DBX, e);
+	else if ((e = db_hash(r, r->o.db)))
+		decide(r, SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_HASH_ALLOWED, SBAT_SIGVERIFY_DB, e);
+	else
+		decide(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_NOT_ALLOWED, SBAT_SIGVERIFY_DB_NONE, NULL);
+}
+
+/* 1 when the rule reads signature i: a WIN_CERTIFICATE's own, naming SHA-256. */
+static int
+readable(const sigverify_run *r, size_t i)
+{
+	return r->sigs[i].state != SBAT_SIGVERIFY_SIG_NESTED && r->sigs[i].state != SBAT_SIGVERIFY_SIG_NOT_COMPUTED;
+}
+
+void
+sigverify_firmware(sigverify_run *r)
+{
+	int verified = 0, stopped = 0;
+	size_t i;
+
+	if (r->a->n_entries == 0) {
+		fw_unsigned(r);
+		return;
+	}
+	for (i = 0; i < r->a->n_sigs; i++) {
+		if (!readable(r, i))
+			continue;
+		if (stopped)
+			r->sigs[i].state = SBAT_SIGVERIFY_SIG_NOT_REACHED;
+		else
+			stopped = fw_signature(r, i, &verified);
+	}
+	if (stopped || verified)
+		return;
+	if (r->not_computed)
+		decide(r, SBAT_VERDICT_UNKNOWN, SBAT_SIGVERIFY_DIGEST_NOT_COMPUTED, SBAT_SIGVERIFY_DB_NONE, NULL);
+	else
+		decide(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_NOT_ALLOWED, SBAT_SIGVERIFY_DB_NONE, NULL);
+}
+
+/* check_denylist(NULL, ...) and check_allowlist(NULL, ...): 1 when a hash decided. */
+static int
+shim_hashes(sigverify_run *r)
+{
+	const dbref deny[] = { { r->o.vendor_dbx, SBAT_SIGVERIFY_VENDOR_DBX },
+		               { r->o.dbx, SBAT_SIGVERIFY_DBX },
+		               { r->o.mokx, SBAT_SIGVERIFY_MOKX } };
+	const dbref allow[] = { { r->o.ignore_db ? NULL : r->o.db, SBAT_SIGVERIFY_DB },
+		                { r->o.vendor_db, SBAT_SIGVERIFY_VENDOR_DB },
+		                { r->o.mok, SBAT_SIGVERIFY_MOK } };
+	const sbat_sigdb_entry *e;
+	size_t k;
+
+	for (k = 0; k < 3; k++)
+		if ((e = db_hash(r, deny[k].db))) {
+			decide(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_HASH_FORBIDDEN, deny[k].which, e);
+			return 1;
+		}
+	for (k = 0; k < 3; k++)
+		if ((e = db_hash(r, allow[k].db))) {
+			decide(r, SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_HASH_ALLOWED, allow[k].which, e);
+			return 1;
+		}
+	return 0;
+}
+
+/* verify_one_signature: forbidden (-1), allowed (1) or neither (0), marked. */
+static int
+shim_signature(sigverify_run *r, size_t i)
+{
+	const dbref deny[] = { { r->o.vendor_dbx, SBAT_SIGVERIFY_VENDOR_DBX },
+		               { r->o.dbx, SBAT_SIGVERIFY_DBX },
+		               { r->o.mokx, SBAT_SIGVERIFY_MOKX } };
+	const dbref allow[] = { { r->o.ignore_db ? NULL : r->o.db, SBAT_SIGVERIFY_DB },
+		                { r->o.vendor_db, SBAT_SIGVERIFY_VENDOR_DB },
+		                { r->o.mok, SBAT_SIGVERIFY_MOK } };
+	const sbat_sigdb_entry *e;
+	chain_match m;
+	size_t k;
+
+	for (k = 0; k < 3; k++)
+		if ((e = db_cert(r, deny[k].db, i, &m))) {
+			mark(r, i, SBAT_SIGVERIFY_SIG_FORBIDDEN, deny[k].which, e, &m);
+			return -1;
+		}
+	for (k = 0; k < 3; k++)
+		if ((e = db_cert(r, allow[k].db, i, &m))) {
+			mark(r, i, SBAT_SIGVERIFY_SIG_ALLOWED, allow[k].which, e, &m);
+			return 1;
+		}
+	if (r->o.vendor_cert && usable(r, i) &&
+	    chain_reaches(&r->a->sigs[i], r->sigs[i].chain, r->sigs[i].n_chain, r->o.vendor_cert, r->o.vendor_cert_len,
+	                  &m)) {
+		mark(r, i, SBAT_SIGVERIFY_SIG_ALLOWED, SBAT_SIGVERIFY_VENDOR_CERT, NULL, &m);
+		return 1;
+	}
+	return 0;
+}
+
+void
+sigverify_shim(sigverify_run *r)
+{
+	int first_ok = -1, first_bad = -1, got;
+	size_t i;
+
+	if (shim_hashes(r))
+		return;
+	for (i = 0; i < r->a->n_sigs; i++) {
+		if (!readable(r, i))
+			continue;
+		got = shim_signature(r, i);
+		if (got > 0 && first_ok < 0)
+			first_ok = (int)i;
+		if (got < 0 && first_bad < 0)
+			first_bad = (int)i;
+	}
+	if (first_ok >= 0)
+		decide_sig(r, SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_CERT_ALLOWED, (size_t)first_ok);
+	else if (first_bad >= 0)
+		decide_sig(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_CERT_FORBIDDEN, (size_t)first_bad);
+	else
+		decide(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_NOT_ALLOWED, SBAT_SIGVERIFY_DB_NONE, NULL);
+}

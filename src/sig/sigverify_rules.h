@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* sigverify_rules.h - EDK2's and shim's rules over one image's signatures and the databases */
+#ifndef SBAT_SIG_SIGVERIFY_RULES_H
+#define SBAT_SIG_SIGVERIFY_RULES_H
+
+#include <stddef.h>
+
+#include "sbat/authenticode.h"
+#include "sbat/sigverify.h"
+
+/* A verdict being made: what sbat_sigverify_image hands out is `v`, the first member. */
+typedef struct sigverify_run {
+	sbat_sigverify v;
+	sbat_sigverify_opts o;
+	sbat_authenticode *a;
+	sbat_sigverify_sig *sigs;                     /* one per a->sigs */
+	char (*subjects)[SBAT_AUTHENTICODE_NAME_MAX]; /* the certificate each signature met */
+	int *chains;                                  /* every chain, one after the other */
+	int not_computed;                             /* signatures with a digest other than SHA-256 */
+} sigverify_run;
+
+/* Judge by EDK2's rule (opts.mode is ENFORCING): fills r->v and r->sigs. */
+void sigverify_firmware(sigverify_run *r);
+
+/* Judge by shim 16.1's rule (opts.mode is ENFORCING). */
+void sigverify_shim(sigverify_run *r);
+
+#endif
