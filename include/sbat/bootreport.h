@@ -38,6 +38,7 @@ typedef enum sbat_boot_reason {
 	SBAT_BOOT_APPLICATION,        /* not LOAD_OPTION_CATEGORY_BOOT: started from a menu only */
 	SBAT_BOOT_NOT_A_FILE,         /* a network boot or a firmware application */
 	SBAT_BOOT_NO_OPTIONS,         /* neither BootOrder nor BootNext: the firmware makes its own options */
+	SBAT_BOOT_SIGNATURE,          /* the signature gate decided: see signature */
 } sbat_boot_reason;
 
 /*
@@ -67,10 +68,12 @@ typedef struct sbat_boot_stage {
 	const char *rule;       /* stage 3: the check shim makes on it ("loadimage-hook", "shim-lock") */
 	const char *config;     /* stage 3: FILE:LINE the entry comes from */
 	sbat_boot_reason reason;
-	int judge_reason;       /* reason SBAT_BOOT_JUDGED or _UKI_KERNEL: the sbat_judge_reason; else -1 */
-	const char *revoked;    /* a refusal by a revoked row: the image's row, "grub,3" */
-	const char *revoked_by; /* and the level's row that revokes it, "grub,4" */
-	const char *level;      /* the SbatLevel's datestamp the image was judged by */
+	int judge_reason;               /* reason SBAT_BOOT_JUDGED or _UKI_KERNEL: the sbat_judge_reason; else -1 */
+	const char *revoked;            /* a refusal by a revoked row: the image's row, "grub,3" */
+	const char *revoked_by;         /* and the level's row that revokes it, "grub,4" */
+	const char *level;              /* the SbatLevel's datestamp the image was judged by */
+	const char *signature;          /* with signatures judged: what the signature gate found (English), else NULL */
+	sbat_verdict signature_verdict; /* and its verdict: BOOTS (accepted), REFUSED or UNKNOWN */
 } sbat_boot_stage;
 
 /* Zero *s and set its size: call it before filling a stage to add. */

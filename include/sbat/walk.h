@@ -34,6 +34,14 @@ typedef struct sbat_walk_opts {
 	 */
 	int (*explain)(const char *component, unsigned generation, char *out, size_t size, void *ctx);
 	void *explain_ctx;
+	/*
+	 * Judge each image's signatures too: the firmware's rule (EDK2) for
+	 * what it starts, shim's for what shim starts and checks, by db, dbx,
+	 * MokListRT and MokListXRT from efivarfs and shim's built-in keys
+	 * (<sbat/sigverify.h>). A refused signature refuses the stage; db or
+	 * dbx that does not read makes it unknown.
+	 */
+	int signatures;
 } sbat_walk_opts;
 
 /* Zero *o and set its size. */

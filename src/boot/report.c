@@ -52,8 +52,9 @@ sbat_boot_report_new(sbat_boot_report **ret, sbat_diag *d)
 static const char **
 string_field(sbat_boot_stage *s, size_t i)
 {
-	const char **fields[] = { &s->entry,      &s->file, &s->detail, &s->text,    &s->loader,     &s->menu_entry,
-		                  &s->default_by, &s->rule, &s->config, &s->revoked, &s->revoked_by, &s->level };
+	const char **fields[] = { &s->entry,      &s->file,       &s->detail,   &s->text,   &s->loader,
+		                  &s->menu_entry, &s->default_by, &s->rule,     &s->config, &s->revoked,
+		                  &s->revoked_by, &s->level,      &s->signature };
 
 	return i < sizeof(fields) / sizeof(fields[0]) ? fields[i] : NULL;
 }
@@ -184,7 +185,7 @@ sbat_boot_reason_name(sbat_boot_reason reason)
 		"fallback",     "loader-unknown",     "menu",
 		"over-limit",   "uki-kernel",         "variable",
 		"inactive",     "application",        "not-a-file",
-		"no-options",
+		"no-options",   "signature",
 	};
 
 	return (unsigned)reason < sizeof(names) / sizeof(names[0]) ? names[reason] : "unknown";

@@ -112,6 +112,10 @@ print_stage_json(const sbat_boot_stage *st, size_t i)
 	json_or_null(st->revoked);
 	printf(", \"revoked_by\": ");
 	json_or_null(st->revoked_by);
+	printf(", \"signature\": ");
+	json_or_null(st->signature);
+	printf(", \"signature_verdict\": ");
+	json_or_null(st->signature ? sbat_judge_verdict_name(st->signature_verdict) : NULL);
 	if (st->loader)
 		stage3_json(st);
 	putchar('}');
@@ -202,6 +206,7 @@ cli_run_boot_paths(const cli_opts *o)
 	wo.boot = o->boot;
 	wo.shim = o->level_file;
 	wo.explain = explain;
+	wo.signatures = o->signatures;
 	if (sbat_boot_walk(&wo, &r, &d) != SBAT_OK)
 		return cli_report_error("--check-level next", &d);
 	out = sbat_boot_report_outcome(r);

@@ -31,6 +31,7 @@ enum {
 	ARG_ESP,
 	ARG_PCRSIG,
 	ARG_XBOOTLDR,
+	ARG_SIGNATURES,
 	ARG_BOOT,
 	ARG_PROFILE,
 	ARG_PREVIOUS,
@@ -60,6 +61,7 @@ static const struct option long_options[] = {
 	{ "pcrsig", required_argument, NULL, ARG_PCRSIG },
 	{ "xbootldr", required_argument, NULL, ARG_XBOOTLDR },
 	{ "boot", required_argument, NULL, ARG_BOOT },
+	{ "signatures", no_argument, NULL, ARG_SIGNATURES },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "print", no_argument, NULL, 'p' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -137,6 +139,8 @@ usage(FILE *out)
 	        "      --xbootldr DIR      the mounted XBOOTLDR partition (systemd-boot), for next\n"
 	        "      --boot DIR          the directory that holds GRUB's grub/grub.cfg and the\n"
 	        "                          kernels it names (/boot), for next\n"
+	        "      --signatures        with next: judge each image's signatures too, as the\n"
+	        "                          firmware and shim do (db, dbx, MokList, shim's keys)\n"
 	        "      --level-payload latest|automatic\n"
 	        "                          which SbatLevel of a shim binary FILE to use (latest)\n"
 	        "      --lock-timeout SECONDS\n"
@@ -347,6 +351,7 @@ take_option(int c, char **argv, cli_opts *o)
 	case ARG_NO_SYNC: o->no_sync = 1; break;
 	case ARG_ESP: o->esp = optarg; break;
 	case ARG_XBOOTLDR: o->xbootldr = optarg; break;
+	case ARG_SIGNATURES: o->signatures = 1; break;
 	case ARG_BOOT: o->boot = optarg; break;
 	case 'h': usage(stdout); return PARSE_DONE;
 	case 'V': printf("sbat-add %s\n", SBAT_VERSION); return PARSE_DONE;
@@ -604,10 +609,11 @@ parse_args(int argc, char **argv, const char **targets, const char **against, cl
 	if (r != PARSE_RUN)
 		return r;
 	r = o->print || o->check_level ? check_read_modes(o) : check_edit_mode(o);
-	if (r == PARSE_RUN && (o->esp || o->xbootldr || o->boot) && !(o->next_level && !o->n_targets))
-		return usage_error(o->esp      ? "--esp goes with --check-level next" :
-		                   o->xbootldr ? "--xbootldr goes with --check-level next" :
-		                                 "--boot goes with --check-level next",
+	if (r == PARSE_RUN && (o->esp || o->xbootldr || o->boot || o->signatures) && !(o->next_level && !o->n_targets))
+		return usage_error(o->esp        ? "--esp goes with --check-level next" :
+		                   o->xbootldr   ? "--xbootldr goes with --check-level next" :
+		                   o->signatures ? "--signatures goes with --check-level next" :
+		                                   "--boot goes with --check-level next",
 		                   NULL);
 	return r;
 }

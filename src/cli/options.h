@@ -46,6 +46,7 @@ typedef struct cli_opts {
 	const char *esp;         /* --esp DIR: the mounted EFI System Partition, for POLICY next */
 	const char *xbootldr;    /* --xbootldr DIR: the mounted XBOOTLDR partition systemd-boot reads */
 	const char *boot;        /* --boot DIR: the directory with GRUB's grub/grub.cfg and kernels */
+	int signatures;          /* --signatures: with next, judge each image's signatures too */
 	const char **targets;    /* --check-level: the IMAGEs and directories, or the --csv FILEs */
 	size_t n_targets;
 	int targets_are_csv;

@@ -324,6 +324,10 @@ walk_all(walk *w)
 		report_mark_stopped(w->report, 1, 0);
 		return;
 	}
+	if (w->o->signatures && walk_sigs_load(w) != 0) {
+		w->report_failed = 1;
+		return;
+	}
 	if (read_boot_numbers(w, order, &n_order, next_num, &n_next) != 0) {
 		report_mark_stopped(w->report, 0, 1);
 		return;
@@ -374,6 +378,7 @@ sbat_boot_walk(const sbat_walk_opts *o, sbat_boot_report **ret, sbat_diag *reter
 	w->efivarfs = o->efivarfs ? o->efivarfs : SBAT_EFIVAR_DIR;
 	if ((r = sbat_boot_report_new(&w->report, d)) == SBAT_OK) {
 		walk_all(w);
+		walk_sigs_free(w);
 		if (w->report_failed) {
 			r = diag_fail(d, SBAT_E_NOMEM, "out of memory");
 			sbat_boot_report_free(w->report);

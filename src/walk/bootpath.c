@@ -61,12 +61,13 @@ next_stage_name(const char *esp, const char *uefi_path, const uint8_t *opt, size
 
 /* The text of the stage-2 line for an image that opened: the verdict and the rule. */
 static enum stage_verdict
-second_stage_text(const walk *w, const sbat_next_state *next, const image *im, int is_fallback, char *why, size_t size,
+second_stage_text(walk *w, const sbat_next_state *next, const image *im, int is_fallback, char *why, size_t size,
                   judged *j)
 {
-	char text[900];
+	char text[1600];
 	enum stage_verdict v = walk_judge_image(w, next, im, 0, text, sizeof(text), j);
 
+	v = walk_sigs_gate(w, im, 1, v, text, sizeof(text));
 	snprintf(why, size, "%s [shim starts it itself: .sbat required%s]", text,
 	         is_fallback ? "; shim's fallback, run from the removable-media path: it makes boot entries "
 	                       "from BOOT*.CSV and starts the first (or resets, with a TPM, and the firmware does)" :
@@ -155,7 +156,7 @@ static enum stage_verdict
 judge_second_stage(walk *w, const char *label, int is_default, const sbat_next_state *next, const char *esp,
                    const char *second, int is_fallback, const char *default_loader)
 {
-	char why[1400];
+	char why[2400];
 	char *file = NULL;
 	sbat_partition_miss m = sbat_partition_resolve_uefi(esp, second, 1, &file);
 	enum stage_verdict v = STAGE_UNKNOWN;
@@ -227,13 +228,33 @@ load_shim_state(walk *w, const char *file, sbat_next_state **next)
 	return 0;
 }
 
+/*
+ * The firmware's signature check of shim in shim's line: an accepted one
+ * added in brackets; one not known makes the line not known, the SBAT
+ * words in brackets (the path is followed on: what comes after is known).
+ */
+static void
+signature_words(walk *w, char *why, size_t size, enum stage_verdict *v)
+{
+	char sbat[1200];
+
+	if (w->sig_verdict == SBAT_VERDICT_BOOTS) {
+		snprintf(why + strlen(why), size - strlen(why), " [signature accepted: %s]", w->sig_text);
+		return;
+	}
+	snprintf(sbat, sizeof(sbat), "%s", why);
+	snprintf(why, size, "cannot be followed: signature: %.500s [SBAT: %.600s]", w->sig_text, sbat);
+	w->sig_decided = 1;
+	*v = STAGE_UNKNOWN;
+}
+
 /* Judge shim itself (stage 1); 0 when it goes on to start its next stage. */
 static int
 judge_shim(walk *w, const char *label, int is_default, const char *file, const char *uefi_path, sbat_next_state **ret,
            enum stage_verdict *v)
 {
 	const sbat_next_state *next;
-	char why[512];
+	char why[1200];
 
 	*v = STAGE_REFUSED;
 	if (load_shim_state(w, file, ret) != 0) {
@@ -261,8 +282,13 @@ judge_shim(walk *w, const char *label, int is_default, const char *file, const c
 	                                                        "SbatLevel ",
 	         next->level[0]->datestamp);
 	*v = next->boot[0].builtin.choice == SBAT_NEXT_CHOSE_INVALID ? STAGE_UNKNOWN : STAGE_BOOTS;
+	if (w->sig_pending)
+		signature_words(w, why, sizeof(why), v);
 	walk_line_why(w, label, is_default, 1, uefi_path, walk_verdict_of(*v),
-	              *v == STAGE_BOOTS ? SBAT_BOOT_SHIM_GOES_ON : SBAT_BOOT_POLICY_WAITS, why);
+	              w->sig_decided    ? SBAT_BOOT_SIGNATURE :
+	              *v == STAGE_BOOTS ? SBAT_BOOT_SHIM_GOES_ON :
+	                                  SBAT_BOOT_POLICY_WAITS,
+	              why);
 	return 0;
 }
 
@@ -384,6 +410,52 @@ after_shim(walk *w, const char *label, int is_default, const sbat_next_state *ne
 	return judge_second_stage(w, label, is_default, next, esp, second, fb, default_loader);
 }
 
+/*
+ * The firmware's signature check of shim (with signatures judged): 1 after
+ * the line of a refused one (*v set), else 0, its words kept for shim's
+ * line.
+ */
+static int
+shim_signature(walk *w, const char *label, int is_default, const char *uefi_path, const image *im,
+               enum stage_verdict *v)
+{
+	char sig[600], text[800];
+	enum stage_verdict s;
+
+	if (!w->sigs)
+		return 0;
+	s = walk_sigs_check(w, im, 0, sig, sizeof(sig));
+	w->sig_pending = 1;
+	w->sig_verdict = walk_verdict_of(s);
+	snprintf(w->sig_text, sizeof(w->sig_text), "%s", sig);
+	if (s != STAGE_REFUSED)
+		return 0; /* shim's line says it */
+	w->sig_decided = 1;
+	snprintf(text, sizeof(text), "%s: signature: %s", s == STAGE_REFUSED ? "refused" : "cannot be followed", sig);
+	walk_line_why(w, label, is_default, 1, uefi_path, walk_verdict_of(s), SBAT_BOOT_SIGNATURE, text);
+	*v = s;
+	return 1;
+}
+
+/* after_shim with the keys of the shim that decides (next:SHIM's, else this one's) for shim's signature rule. */
+static enum stage_verdict
+with_shim_keys(walk *w, const char *label, int is_default, const sbat_next_state *next, const char *esp,
+               const char *uefi_path, const image *shim, const uint8_t *opt, size_t opt_len)
+{
+	sbat_image *given = NULL;
+	walk_shim_keys saved;
+	enum stage_verdict v;
+	sbat_diag d;
+
+	if (w->sigs && w->o->shim && sbat_image_parse(next->shim_buf, next->shim_len, &given, &d) != SBAT_OK)
+		given = NULL;
+	walk_sigs_enter_shim(w, w->o->shim ? given : shim->img, &saved);
+	v = after_shim(w, label, is_default, next, esp, uefi_path, shim, opt, opt_len);
+	walk_sigs_leave_shim(w, &saved);
+	sbat_image_free(given);
+	return v;
+}
+
 enum stage_verdict
 walk_follow_path(walk *w, const char *label, int is_default, const char *esp, const char *uefi_path, const char *nodes,
                  size_t n_nodes, const uint8_t *opt, size_t opt_len)
@@ -409,11 +481,13 @@ walk_follow_path(walk *w, const char *label, int is_default, const char *esp, co
 		v = STAGE_UNKNOWN;
 		walk_line_why(w, label, is_default, 1, uefi_path, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_UNREADABLE, why);
 	} else if (!im.is_shim) {
-		v = STAGE_NOT_GOVERNED;
-		walk_line_why(w, label, is_default, 1, uefi_path, SBAT_VERDICT_NOT_GOVERNED, SBAT_BOOT_NOT_SHIM,
-		              "not governed by SBAT: the firmware starts it, not shim");
-	} else if (judge_shim(w, label, is_default, file, uefi_path, &next, &v) == 0 &&
-	           after_shim(w, label, is_default, next, esp, uefi_path, &im, opt, opt_len) == STAGE_REFUSED) {
+		char text[1200] = "not governed by SBAT: the firmware starts it, not shim";
+
+		v = walk_sigs_gate(w, &im, 0, STAGE_NOT_GOVERNED, text, sizeof(text));
+		walk_line_why(w, label, is_default, 1, uefi_path, walk_verdict_of(v), SBAT_BOOT_NOT_SHIM, text);
+	} else if (!shim_signature(w, label, is_default, uefi_path, &im, &v) &&
+	           judge_shim(w, label, is_default, file, uefi_path, &next, &v) == 0 &&
+	           with_shim_keys(w, label, is_default, next, esp, uefi_path, &im, opt, opt_len) == STAGE_REFUSED) {
 		v = STAGE_REFUSED;
 	}
 	sbat_next_state_free(next);

@@ -145,6 +145,8 @@ judge_item(walk *w, const char *label, int is_default, const sbat_next_state *ne
 		    (v = judge_uki_kernel(w, next, &im, text, sizeof(text), &j)) != STAGE_BOOTS)
 			x.reason = SBAT_BOOT_UKI_KERNEL;
 	}
+	if (im.img)
+		v = walk_sigs_gate(w, &im, 1, v, text, sizeof(text));
 	lv = !it->host && it->left_out ? SBAT_VERDICT_SKIPPED : walk_verdict_of(v);
 	if (v == STAGE_UNKNOWN)
 		snprintf(line, sizeof(line), "%s%s", text, it->note);

@@ -72,6 +72,13 @@ walk_line(walk *w, const char *label, int is_default, int stage, const char *fil
 	st.judge_reason = -1;
 	if (x)
 		extra_keys(&st, x);
+	if (w->sig_pending) {
+		st.signature = w->sig_text;
+		st.signature_verdict = w->sig_verdict;
+		if (w->sig_decided)
+			st.reason = SBAT_BOOT_SIGNATURE;
+	}
+	w->sig_pending = w->sig_decided = 0;
 	if (sbat_boot_report_add(w->report, &st, &d) != SBAT_OK)
 		w->report_failed = 1;
 }

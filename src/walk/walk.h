@@ -22,6 +22,13 @@ enum stage_verdict {
 	STAGE_REFUSED,      /* shim refuses it */
 };
 
+/* shim's own keys (its .vendor_cert), for shim's rule on what it starts and checks. */
+typedef struct walk_shim_keys {
+	sbat_sigverify_opts o; /* vendor_db, vendor_dbx, vendor_cert set */
+	sbat_sigdb *vdb, *vdbx;
+	int unreadable; /* the section does not read: shim's rule is not known */
+} walk_shim_keys;
+
 typedef struct walk {
 	const sbat_walk_opts *o;
 	const char *efivarfs;
@@ -35,7 +42,13 @@ typedef struct walk {
 	int default_taken;  /* the path that boots when nobody touches the keyboard is known */
 	int has_current;    /* BootCurrent is set: the option this boot came from */
 	uint16_t current;
-	int before_current; /* following BootOrder ahead of BootCurrent's option */
+	int before_current;       /* following BootOrder ahead of BootCurrent's option */
+	struct walk_sigs *sigs;   /* the signature databases, when signatures are judged; else NULL */
+	walk_shim_keys shim_keys; /* the keys of the shim of the path followed */
+	int sig_pending;          /* the next line's signature verdict is below */
+	int sig_decided;          /* and it decided the line's verdict */
+	sbat_verdict sig_verdict;
+	char sig_text[600];
 } walk;
 
 /* An image read from a partition. */
@@ -134,5 +147,27 @@ enum stage_verdict walk_follow_path(walk *w, const char *label, int is_default, 
  */
 enum stage_verdict walk_stage3(walk *w, const char *label, int is_default, const sbat_next_state *next, const char *esp,
                                const char *loader_path, const image *loader);
+
+/* The signature gate (only with sbat_walk_opts.signatures): the databases, read once; -1 when out of memory. */
+int walk_sigs_load(walk *w);
+void walk_sigs_free(walk *w);
+
+/* shim's keys for the stages after it (shim: its image, or NULL for none), and back to the outer path's. */
+void walk_sigs_enter_shim(walk *w, const sbat_image *shim, walk_shim_keys *saved);
+void walk_sigs_leave_shim(walk *w, const walk_shim_keys *saved);
+
+/*
+ * The signature gate of im, by the firmware's rule (by_shim 0) or shim's:
+ * its words into text, from after the verdict word.
+ */
+enum stage_verdict walk_sigs_check(walk *w, const image *im, int by_shim, char *text, size_t size);
+
+/*
+ * A stage's SBAT verdict v and its text, with the signature gate of im
+ * added: a refused or unknown signature decides (the SBAT words then
+ * follow in brackets), an accepted one is added in brackets. Without
+ * signatures judged, v and text as they are.
+ */
+enum stage_verdict walk_sigs_gate(walk *w, const image *im, int by_shim, enum stage_verdict v, char *text, size_t size);
 
 #endif

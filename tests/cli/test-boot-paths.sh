@@ -285,9 +285,24 @@ assert [x[\"verdict\"] for x in s if x[\"entry\"] == \"Boot0003 old entry\"] == 
 assert d[\"default_refused\"] is False and d[\"other_refused\"] is True and d[\"exit_status\"] == 8, d
 assert d[\"default_unknown\"] is True and d[\"other_unknown\"] is False, d
 " "$T/out.json"'
+	SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP" --signatures --json
+	printf '%s' "$OUT" >"$T/sig.json"
+	expect "--signatures --json: without db and dbx in efivarfs the firmware's check of a first stage is not known, and each stage says so" \
+		'[ "$RC" -eq 8 ] && python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+first = d[\"stages\"][0]
+assert first[\"verdict\"] == \"unknown\" and first[\"reason\"] == \"signature\", first
+assert first[\"signature_verdict\"] == \"unknown\" and first[\"signature\"] == \"db or dbx does not read here\", first
+assert any(n[\"kind\"] == \"assumed\" and \"RSA\" in n[\"text\"] for n in d[\"notes\"]), d[\"notes\"]
+" "$T/sig.json"'
 else
 	skip "JSON checks" "no python3"
+	skip "--signatures --json" "no python3"
 fi
+SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP" --signatures
+expect "--signatures: a signature that is not known decides the stage, the SBAT words follow" \
+	'[ "$RC" -eq 8 ] && has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: cannot be followed: signature: db or dbx does not read here [SBAT: boots: shim, next boot enforces SbatLevel 2025021800]"'
 order "$EV" BootOrder 0004 0001
 
 # ------------------------------------------------------------ real firmware's variables
@@ -674,5 +689,7 @@ expect "a second stage that is neither systemd-boot nor GRUB: stage 3 cannot be 
 
 run --check-level running --boot "$GB" "$ESP/EFI/debian/grubx64.efi"
 expect "--boot and --xbootldr go with next only" '[ "$RC" -eq 2 ] && err_has "--boot goes with --check-level next"'
+run --check-level running --signatures "$ESP/EFI/debian/grubx64.efi"
+expect "--signatures goes with next only" '[ "$RC" -eq 2 ] && err_has "--signatures goes with --check-level next"'
 
 tap_finish

@@ -682,6 +682,160 @@ test_stopped(void **state)
 	sbat_boot_report_free(r);
 }
 
+/* ---- signatures ---- */
+
+/* A shell command; its status. */
+static int
+sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+/* A CA and a signer it issued, in dir: ca.pem, ca.der, l.pem, l.key; -1 without openssl. */
+static int
+make_keys(const char *dir)
+{
+	return sh("cd '%s' && openssl req -x509 -newkey rsa:2048 -nodes -days 30 -keyout ca.key -out ca.pem "
+	          "-subj '/CN=Test UEFI CA/O=Example' >/dev/null 2>&1 && openssl x509 -in ca.pem -outform DER -out ca.der "
+	          "&& openssl req -newkey rsa:2048 -nodes -keyout l.key -out l.csr -subj '/CN=Test Signer/O=Example' "
+	          ">/dev/null 2>&1 && openssl x509 -req -in l.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 30 "
+	          "-out l.pem >/dev/null 2>&1",
+	          dir) == 0 ?
+	           0 :
+	           -1;
+}
+
+/* Sign root/rel in place with the signer of dir, its CA added. */
+static void
+sign_file(const char *dir, const char *root, const char *rel)
+{
+	assert_int_equal(sh("sbsign --key '%s/l.key' --cert '%s/l.pem' --addcert '%s/ca.pem' --output '%s/%s.signed' "
+	                    "'%s/%s' >/dev/null 2>&1 && mv '%s/%s.signed' '%s/%s'",
+	                    dir, dir, dir, root, rel, root, rel, root, rel, root, rel),
+	                 0);
+}
+
+/* A signature database variable of one EFI_CERT_X509 entry (the file der), or of one zero SHA-256. */
+static void
+put_db(const char *efivarfs, const char *name, const char *der)
+{
+	static const uint8_t x509[16] = { 0xa1, 0x59, 0xc0, 0xa5, 0xe4, 0x94, 0xa7, 0x4a,
+		                          0x87, 0xb5, 0xab, 0x15, 0x5c, 0x2b, 0xf0, 0x72 };
+	static const uint8_t sha256[16] = { 0x26, 0x16, 0xc4, 0xc1, 0x4c, 0x50, 0x92, 0x40,
+		                            0xac, 0xa9, 0x41, 0xf9, 0x36, 0x93, 0x43, 0x28 };
+	uint8_t buf[4096];
+	size_t n = 32;
+	char var[128];
+	FILE *f = der ? fopen(der, "rb") : NULL;
+
+	memset(buf, 0, sizeof(buf));
+	if (der) {
+		assert_non_null(f);
+		n = fread(buf + 44, 1, sizeof(buf) - 44, f);
+		fclose(f);
+	}
+	memcpy(buf, der ? x509 : sha256, 16);
+	fx_put32(buf + 16, (uint32_t)(44 + n));
+	fx_put32(buf + 24, (uint32_t)(16 + n));
+	memset(buf + 28, 0x5a, 16);
+	snprintf(var, sizeof(var), "%s-d719b2cb-3d3a-4596-a3bc-dad00e67656f", name);
+	put_var(efivarfs, var, buf, 44 + n);
+}
+
+/* The standard machine with shim, GRUB and the kernel signed by a signer of the CA in keys/ca.der. */
+static void
+signed_machine(const char *keys, paths *p)
+{
+	machine m = { 0 };
+
+	build(&m, p);
+	sign_file(keys, p->esp, "EFI/debian/shimx64.efi");
+	sign_file(keys, p->esp, "EFI/debian/grubx64.efi");
+	sign_file(keys, p->esp, "vmlinuz");
+}
+
+static sbat_boot_report *
+walk_signatures(const paths *p)
+{
+	sbat_walk_opts o;
+	sbat_boot_report *r = NULL;
+	sbat_diag d;
+
+	sbat_walk_opts_init(&o);
+	o.efivarfs = p->efivarfs;
+	o.esp = p->esp;
+	o.signatures = 1;
+	assert_int_equal(sbat_boot_walk(&o, &r, &d), SBAT_OK);
+	return r;
+}
+
+/* The signature gate on every stage: db accepts, dbx and an unsigned GRUB refuse, a missing db is not known. */
+static void
+test_signatures(void **state)
+{
+	char keys[1100], der[1200];
+	const sbat_boot_stage *s;
+	sbat_boot_report *r;
+	paths p;
+
+	(void)state;
+	snprintf(keys, sizeof(keys), "%s/keys", base);
+	if (mkdir(keys, 0755) != 0 || sh("command -v sbsign >/dev/null") != 0 || make_keys(keys) != 0) {
+		skip();
+		return;
+	}
+	snprintf(der, sizeof(der), "%s/ca.der", keys);
+
+	signed_machine(keys, &p);
+	put_db(p.efivarfs, "db", der);
+	put_db(p.efivarfs, "dbx", NULL);
+	r = walk_signatures(&p);
+	s = find(r, "Boot0001", 1);
+	assert_int_equal(s->verdict, SBAT_VERDICT_BOOTS);
+	assert_int_equal(s->signature_verdict, SBAT_VERDICT_BOOTS);
+	assert_non_null(strstr(s->signature, "chains to CN=Test UEFI CA, O=Example, in db"));
+	assert_int_equal(find(r, "Boot0001", 2)->signature_verdict, SBAT_VERDICT_BOOTS);
+	assert_int_equal(find(r, "Boot0001", 3)->verdict, SBAT_VERDICT_BOOTS);
+	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "RSA signature"));
+	sbat_boot_report_free(r);
+
+	/* the CA in dbx: the firmware refuses shim */
+	put_db(p.efivarfs, "dbx", der);
+	r = walk_signatures(&p);
+	s = find(r, "Boot0001", 1);
+	assert_int_equal(s->verdict, SBAT_VERDICT_REFUSED);
+	assert_int_equal(s->reason, SBAT_BOOT_SIGNATURE);
+	assert_non_null(strstr(s->text, "forbids"));
+	assert_true(sbat_boot_report_outcome(r).default_refused);
+	sbat_boot_report_free(r);
+
+	/* an unsigned GRUB: shim refuses it */
+	put_db(p.efivarfs, "dbx", NULL);
+	put_sbat_image(p.esp, "EFI/debian/grubx64.efi", GRUB_SBAT);
+	r = walk_signatures(&p);
+	s = find(r, "Boot0001", 2);
+	assert_int_equal(s->verdict, SBAT_VERDICT_REFUSED);
+	assert_int_equal(s->reason, SBAT_BOOT_SIGNATURE);
+	assert_int_equal(s->signature_verdict, SBAT_VERDICT_REFUSED);
+	sbat_boot_report_free(r);
+
+	/* no db: not known */
+	snprintf(der, sizeof(der), "%s/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f", p.efivarfs);
+	assert_int_equal(unlink(der), 0);
+	r = walk_signatures(&p);
+	s = find(r, "Boot0001", 1);
+	assert_int_equal(s->verdict, SBAT_VERDICT_UNKNOWN);
+	assert_int_equal(s->reason, SBAT_BOOT_SIGNATURE);
+	assert_true(sbat_boot_report_outcome(r).default_unknown);
+	sbat_boot_report_free(r);
+}
+
 /* Options made by anything but sbat_walk_opts_init are refused. */
 static void
 test_abi(void **state)
@@ -707,6 +861,7 @@ main(void)
 		cmocka_unit_test(test_next_shim),
 		cmocka_unit_test(test_file_only_assumed),
 		cmocka_unit_test(test_stopped),
+		cmocka_unit_test(test_signatures),
 		cmocka_unit_test(test_abi),
 	};
 
