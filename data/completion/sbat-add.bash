@@ -24,7 +24,7 @@ _sbat_add()
 	COMPREPLY=()
 
 	case "$prev" in
-	-f | --file | -c | --csv | -o | --output | --esp | --xbootldr | --boot | --previous)
+	-f | --file | -c | --csv | -o | --output | --esp | --xbootldr | --boot | --previous | --pending)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -P "$prefix" -f -- "$cur")
 		return 0
@@ -81,7 +81,7 @@ _sbat_add()
 		mapfile -t COMPREPLY < <(compgen -W '--file --csv --output --merge --force
 			--relocate --remove --strip-signature --pcrsig --dry-run --print --json
 			--check-level --level-payload --lint --profile --previous --against
-			--lock-timeout --no-sync --esp --xbootldr --boot --signatures --quiet
+			--lock-timeout --no-sync --esp --xbootldr --boot --signatures --pending --quiet
 			--verbose --help --version
 			-f -c -o -n -p -q -v -h -V' -- "$cur")
 		return 0

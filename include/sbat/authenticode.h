@@ -165,6 +165,14 @@ SBAT_API void sbat_authenticode_free(sbat_authenticode *a);
  */
 SBAT_API sbat_err sbat_authenticode_check(const sbat_authenticode *a, sbat_diag *reterr);
 
+/*
+ * Read der[0..len), one DER certificate (an EFI_CERT_X509 entry of db,
+ * say), into *ret as a signature's certificates are read: its names,
+ * serial, key identifiers and TBS SHA-256, pointing into der.
+ * SBAT_E_SIGNATURE naming the element and offset when it does not read.
+ */
+SBAT_API sbat_err sbat_x509_read(const uint8_t *der, size_t len, sbat_authenticode_cert *ret, sbat_diag *reterr);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,12 @@
 extern "C" {
 #endif
 
+/* An update not yet applied: FILE appended to VAR before judging, as an authenticated append write would. */
+typedef struct sbat_walk_pending {
+	const char *var;  /* "db", "dbx", "KEK" or "MokListX" */
+	const char *file; /* signature lists, or an authenticated update (its header skipped, not verified) */
+} sbat_walk_pending;
+
 /*
  * What sbat_boot_walk reads. Fields are added at the end only, and a
  * caller never uses sizeof on it: sbat_walk_opts_init zeroes one and
@@ -42,6 +48,13 @@ typedef struct sbat_walk_opts {
 	 * dbx that does not read makes it unknown.
 	 */
 	int signatures;
+	/*
+	 * With signatures: updates to judge as if applied (a DBX update file,
+	 * say), in order. A file that does not read, or a variable not named
+	 * above, stops the walk (outcome.failed, a note says why).
+	 */
+	const sbat_walk_pending *pending;
+	size_t n_pending;
 } sbat_walk_opts;
 
 /* Zero *o and set its size. */

@@ -207,6 +207,8 @@ cli_run_boot_paths(const cli_opts *o)
 	wo.shim = o->level_file;
 	wo.explain = explain;
 	wo.signatures = o->signatures;
+	wo.pending = o->pending;
+	wo.n_pending = o->n_pending;
 	if (sbat_boot_walk(&wo, &r, &d) != SBAT_OK)
 		return cli_report_error("--check-level next", &d);
 	out = sbat_boot_report_outcome(r);

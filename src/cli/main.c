@@ -32,6 +32,7 @@ enum {
 	ARG_PCRSIG,
 	ARG_XBOOTLDR,
 	ARG_SIGNATURES,
+	ARG_PENDING,
 	ARG_BOOT,
 	ARG_PROFILE,
 	ARG_PREVIOUS,
@@ -62,6 +63,7 @@ static const struct option long_options[] = {
 	{ "xbootldr", required_argument, NULL, ARG_XBOOTLDR },
 	{ "boot", required_argument, NULL, ARG_BOOT },
 	{ "signatures", no_argument, NULL, ARG_SIGNATURES },
+	{ "pending", required_argument, NULL, ARG_PENDING },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "print", no_argument, NULL, 'p' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -141,6 +143,9 @@ usage(FILE *out)
 	        "                          kernels it names (/boot), for next\n"
 	        "      --signatures        with next: judge each image's signatures too, as the\n"
 	        "                          firmware and shim do (db, dbx, MokList, shim's keys)\n"
+	        "      --pending VAR=FILE  with next: judge as if FILE (signature lists, or an\n"
+	        "                          authenticated update) were appended to VAR (db, dbx,\n"
+	        "                          KEK, MokListX); repeatable; implies --signatures\n"
 	        "      --level-payload latest|automatic\n"
 	        "                          which SbatLevel of a shim binary FILE to use (latest)\n"
 	        "      --lock-timeout SECONDS\n"
@@ -262,6 +267,29 @@ parse_pcrsig(const char *arg, cli_opts *o)
 	return PARSE_RUN;
 }
 
+/* --pending VAR=FILE: an update of db, dbx, KEK or MokListX judged as if applied (it implies --signatures). */
+static parse_result
+parse_pending(char *arg, cli_opts *o)
+{
+	static const char *const vars[] = { "db", "dbx", "KEK", "MokListX" };
+	char *eq = strchr(arg, '=');
+	size_t i;
+
+	if (!eq || !eq[1])
+		return usage_error("--pending takes VAR=FILE, not", arg);
+	*eq = '\0';
+	for (i = 0; i < sizeof(vars) / sizeof(vars[0]) && strcmp(arg, vars[i]) != 0; i++)
+		;
+	if (i == sizeof(vars) / sizeof(vars[0]))
+		return usage_error("--pending VAR is db, dbx, KEK or MokListX, not", arg);
+	if (o->n_pending == CLI_MAX_PENDING)
+		return usage_error("--pending is given too often", NULL);
+	o->pending[o->n_pending].var = vars[i];
+	o->pending[o->n_pending++].file = eq + 1;
+	o->signatures = 1;
+	return PARSE_RUN;
+}
+
 static parse_result
 parse_level_payload(const char *arg, cli_opts *o)
 {
@@ -352,6 +380,7 @@ take_option(int c, char **argv, cli_opts *o)
 	case ARG_ESP: o->esp = optarg; break;
 	case ARG_XBOOTLDR: o->xbootldr = optarg; break;
 	case ARG_SIGNATURES: o->signatures = 1; break;
+	case ARG_PENDING: return parse_pending(optarg, o);
 	case ARG_BOOT: o->boot = optarg; break;
 	case 'h': usage(stdout); return PARSE_DONE;
 	case 'V': printf("sbat-add %s\n", SBAT_VERSION); return PARSE_DONE;
@@ -612,6 +641,7 @@ parse_args(int argc, char **argv, const char **targets, const char **against, cl
 	if (r == PARSE_RUN && (o->esp || o->xbootldr || o->boot || o->signatures) && !(o->next_level && !o->n_targets))
 		return usage_error(o->esp        ? "--esp goes with --check-level next" :
 		                   o->xbootldr   ? "--xbootldr goes with --check-level next" :
+		                   o->n_pending  ? "--pending goes with --check-level next" :
 		                   o->signatures ? "--signatures goes with --check-level next" :
 		                                   "--boot goes with --check-level next",
 		                   NULL);

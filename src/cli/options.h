@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "sbat/sbat.h"
+
 enum exit_status {
 	EXIT_OK = 0,
 	EXIT_FAILURE_ = 1, /* bad input or a refused edit; nothing was written */
@@ -23,6 +25,9 @@ enum exit_status {
 #define CLI_MAX_CSV 16
 
 /* Everything the command line asked for, checked for consistency before any file is opened. */
+/* --pending may be given this many times. */
+#define CLI_MAX_PENDING 16
+
 typedef struct cli_opts {
 	const char *image;
 	const char *csv; /* the first --csv */
@@ -47,7 +52,9 @@ typedef struct cli_opts {
 	const char *xbootldr;    /* --xbootldr DIR: the mounted XBOOTLDR partition systemd-boot reads */
 	const char *boot;        /* --boot DIR: the directory with GRUB's grub/grub.cfg and kernels */
 	int signatures;          /* --signatures: with next, judge each image's signatures too */
-	const char **targets;    /* --check-level: the IMAGEs and directories, or the --csv FILEs */
+	sbat_walk_pending pending[CLI_MAX_PENDING]; /* --pending VAR=FILE, in order */
+	size_t n_pending;
+	const char **targets; /* --check-level: the IMAGEs and directories, or the --csv FILEs */
 	size_t n_targets;
 	int targets_are_csv;
 	size_t n_csv;             /* how often --csv was given (at most CLI_MAX_CSV) */

@@ -243,3 +243,15 @@ x509_read(const der *cert, sbat_authenticode_cert *c, sbat_diag *d)
 	err = der_enter(&e, &tbs, "TBSCertificate", d);
 	return err == SBAT_OK ? read_tbs(&tbs, c, d) : err;
 }
+
+sbat_err
+sbat_x509_read(const uint8_t *bytes, size_t len, sbat_authenticode_cert *ret, sbat_diag *d)
+{
+	der_cursor cur;
+	der e;
+	sbat_err err;
+
+	der_top(&cur, bytes, len, 0, "certificate");
+	err = der_expect(&cur, DER_SEQUENCE, &e, d);
+	return err == SBAT_OK ? x509_read(&e, ret, d) : err;
+}

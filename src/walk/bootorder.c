@@ -324,9 +324,15 @@ walk_all(walk *w)
 		report_mark_stopped(w->report, 1, 0);
 		return;
 	}
-	if (w->o->signatures && walk_sigs_load(w) != 0) {
-		w->report_failed = 1;
-		return;
+	if (w->o->signatures || w->o->n_pending) {
+		int r = walk_sigs_load(w);
+
+		if (r < 0)
+			w->report_failed = 1;
+		if (r > 0)
+			report_mark_stopped(w->report, 0, 1);
+		if (r != 0)
+			return;
 	}
 	if (read_boot_numbers(w, order, &n_order, next_num, &n_next) != 0) {
 		report_mark_stopped(w->report, 0, 1);

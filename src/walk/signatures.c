@@ -49,6 +49,89 @@ secure_boot_mode(const walk *w)
 	return sb == 1 && setup != 1 ? SBAT_SIGVERIFY_ENFORCING : SBAT_SIGVERIFY_NOT_ENFORCING;
 }
 
+/* "db: certificates CN=..., CN=...; 2 image hashes; 1 other entry": what a database trusts or forbids. */
+static void
+list_db(walk *w, const char *name, const sbat_sigdb *db)
+{
+	char text[2048], certs[1600] = "";
+	size_t i, n_certs = 0, n_hashes = 0, n_other = 0, at = 0;
+	const sbat_sigdb_entry *e;
+	sbat_authenticode_cert c;
+	sbat_diag d;
+
+	for (i = 0; (e = sbat_sigdb_get(db, i)) != NULL; i++) {
+		if (e->type == SBAT_SIG_X509 && sbat_x509_read(e->data, e->data_len, &c, &d) == SBAT_OK) {
+			/* the subject's first attribute (its CN, as UEFI CAs name themselves) */
+			size_t n = strcspn(c.subject, ",");
+
+			if (at + n + 3 < sizeof(certs))
+				at += (size_t)snprintf(certs + at, sizeof(certs) - at, "%s%.*s", n_certs ? "; " : "",
+				                       (int)n, c.subject);
+			n_certs++;
+		} else if (e->type == SBAT_SIG_SHA256) {
+			n_hashes++;
+		} else {
+			n_other++;
+		}
+	}
+	snprintf(text, sizeof(text), "%s: %zu certificates%s%s%s; %zu image hashes; %zu other entries", name, n_certs,
+	         n_certs ? " (" : "", certs, n_certs ? ")" : "", n_hashes, n_other);
+	walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL, text);
+}
+
+/* The database a pending update goes to; NULL for KEK, which no verdict reads; -1 for a name not known. */
+static int
+pending_target(struct walk_sigs *s, const char *var, sbat_sigdb **ret)
+{
+	*ret = NULL;
+	if (strcmp(var, "db") == 0)
+		*ret = s->db;
+	else if (strcmp(var, "dbx") == 0)
+		*ret = s->dbx;
+	else if (strcmp(var, "MokListX") == 0)
+		*ret = s->mokx;
+	else if (strcmp(var, "KEK") != 0)
+		return -1;
+	return 0;
+}
+
+/* Append the pending updates; -1 after a note when one does not read. */
+static int
+apply_pending(walk *w)
+{
+	struct walk_sigs *s = w->sigs;
+	char text[WALK_PATH_MAX + 160];
+	sbat_sigdb *target;
+	uint8_t *buf = NULL;
+	size_t i, len, before;
+	sbat_diag d;
+
+	for (i = 0; i < w->o->n_pending; i++) {
+		const sbat_walk_pending *p = &w->o->pending[i];
+
+		if (pending_target(s, p->var, &target) != 0) {
+			walk_error_text(w, p->file,
+			                "a pending update of a variable other than db, dbx, KEK or MokListX");
+			return -1;
+		}
+		before = target ? sbat_sigdb_count(target) : 0;
+		if (sbat_file_read(p->file, SBAT_SIGDB_MAX_FILE, &buf, &len, &d) != SBAT_OK ||
+		    (target && sbat_sigdb_append_update(target, buf, len, p->file, &d) != SBAT_OK)) {
+			free(buf);
+			walk_error(w, p->file, &d);
+			return -1;
+		}
+		free(buf);
+		buf = NULL;
+		s->db_known |= target == s->db;
+		s->dbx_known |= target == s->dbx;
+		snprintf(text, sizeof(text), "pending: %s appended to %s (%zu new entries)%s", p->file, p->var,
+		         target ? sbat_sigdb_count(target) - before : 0, target ? "" : ": no verdict reads KEK");
+		walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL, text);
+	}
+	return 0;
+}
+
 int
 walk_sigs_load(walk *w)
 {
@@ -65,6 +148,12 @@ walk_sigs_load(walk *w)
 	load_db(w, "MokListXRT", SBAT_SIGDB_GUID_SHIM, &s->mokx);
 	walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL,
 	          "signatures: the verdicts take every RSA signature for valid; sbat-add does not verify them");
+	if (apply_pending(w) != 0)
+		return 1;
+	if (s->db_known)
+		list_db(w, "the firmware's db trusts", s->db);
+	if (s->dbx_known)
+		list_db(w, "its dbx forbids", s->dbx);
 	return 0;
 }
 

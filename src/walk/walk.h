@@ -148,7 +148,11 @@ enum stage_verdict walk_follow_path(walk *w, const char *label, int is_default, 
 enum stage_verdict walk_stage3(walk *w, const char *label, int is_default, const sbat_next_state *next, const char *esp,
                                const char *loader_path, const image *loader);
 
-/* The signature gate (only with sbat_walk_opts.signatures): the databases, read once; -1 when out of memory. */
+/*
+ * The signature gate (only with sbat_walk_opts.signatures): the databases,
+ * read once, and the pending updates; -1 when out of memory, 1 after a note
+ * when a pending update does not read.
+ */
 int walk_sigs_load(walk *w);
 void walk_sigs_free(walk *w);
 

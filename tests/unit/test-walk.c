@@ -721,31 +721,40 @@ sign_file(const char *dir, const char *root, const char *rel)
 	                 0);
 }
 
-/* A signature database variable of one EFI_CERT_X509 entry (the file der), or of one zero SHA-256. */
-static void
-put_db(const char *efivarfs, const char *name, const char *der)
+/* One EFI_SIGNATURE_LIST of one EFI_CERT_X509 entry (the file der), or of one zero SHA-256, into buf; its size. */
+static size_t
+esl(uint8_t *buf, size_t size, const char *der)
 {
 	static const uint8_t x509[16] = { 0xa1, 0x59, 0xc0, 0xa5, 0xe4, 0x94, 0xa7, 0x4a,
 		                          0x87, 0xb5, 0xab, 0x15, 0x5c, 0x2b, 0xf0, 0x72 };
 	static const uint8_t sha256[16] = { 0x26, 0x16, 0xc4, 0xc1, 0x4c, 0x50, 0x92, 0x40,
 		                            0xac, 0xa9, 0x41, 0xf9, 0x36, 0x93, 0x43, 0x28 };
-	uint8_t buf[4096];
 	size_t n = 32;
-	char var[128];
 	FILE *f = der ? fopen(der, "rb") : NULL;
 
-	memset(buf, 0, sizeof(buf));
+	memset(buf, 0, size);
 	if (der) {
 		assert_non_null(f);
-		n = fread(buf + 44, 1, sizeof(buf) - 44, f);
+		n = fread(buf + 44, 1, size - 44, f);
 		fclose(f);
 	}
 	memcpy(buf, der ? x509 : sha256, 16);
 	fx_put32(buf + 16, (uint32_t)(44 + n));
 	fx_put32(buf + 24, (uint32_t)(16 + n));
 	memset(buf + 28, 0x5a, 16);
+	return 44 + n;
+}
+
+/* A signature database variable of esl(der). */
+static void
+put_db(const char *efivarfs, const char *name, const char *der)
+{
+	uint8_t buf[4096];
+	size_t n = esl(buf, sizeof(buf), der);
+	char var[128];
+
 	snprintf(var, sizeof(var), "%s-d719b2cb-3d3a-4596-a3bc-dad00e67656f", name);
-	put_var(efivarfs, var, buf, 44 + n);
+	put_var(efivarfs, var, buf, n);
 }
 
 /* The standard machine with shim, GRUB and the kernel signed by a signer of the CA in keys/ca.der. */
@@ -803,6 +812,9 @@ test_signatures(void **state)
 	assert_int_equal(find(r, "Boot0001", 2)->signature_verdict, SBAT_VERDICT_BOOTS);
 	assert_int_equal(find(r, "Boot0001", 3)->verdict, SBAT_VERDICT_BOOTS);
 	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "RSA signature"));
+	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED,
+	                     "the firmware's db trusts: 1 certificates (CN=Test UEFI CA); 0 image hashes"));
+	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "its dbx forbids: 0 certificates; 1 image hashes"));
 	sbat_boot_report_free(r);
 
 	/* the CA in dbx: the firmware refuses shim */
@@ -814,6 +826,35 @@ test_signatures(void **state)
 	assert_non_null(strstr(s->text, "forbids"));
 	assert_true(sbat_boot_report_outcome(r).default_refused);
 	sbat_boot_report_free(r);
+
+	/* a pending dbx update that forbids the CA: judged as if applied */
+	{
+		sbat_walk_pending pending = { "dbx", NULL };
+		char file[1200];
+		uint8_t buf[4096];
+		size_t n = esl(buf, sizeof(buf), der);
+		sbat_walk_opts o;
+		sbat_diag d;
+
+		put_db(p.efivarfs, "dbx", NULL);
+		put(base, "dbx-update.bin", buf, n);
+		snprintf(file, sizeof(file), "%s/dbx-update.bin", base);
+		pending.file = file;
+		sbat_walk_opts_init(&o);
+		o.efivarfs = p.efivarfs;
+		o.esp = p.esp;
+		o.signatures = 1;
+		o.pending = &pending;
+		o.n_pending = 1;
+		assert_int_equal(sbat_boot_walk(&o, &r, &d), SBAT_OK);
+		assert_int_equal(find(r, "Boot0001", 1)->verdict, SBAT_VERDICT_REFUSED);
+		assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "appended to dbx (1 new entries)"));
+		sbat_boot_report_free(r);
+		pending.file = "/nonexistent/update.bin";
+		assert_int_equal(sbat_boot_walk(&o, &r, &d), SBAT_OK);
+		assert_true(sbat_boot_report_outcome(r).failed);
+		sbat_boot_report_free(r);
+	}
 
 	/* an unsigned GRUB: shim refuses it */
 	put_db(p.efivarfs, "dbx", NULL);
