@@ -201,8 +201,8 @@ typedef struct sbat_sigverify {
  * error); fails, *ret NULL, when the certificate table does not read (as
  * sbat_authenticode_parse), shim's hash cannot be computed (a certificate
  * table that does not end the file), or opts has a size this library
- * does not know (SBAT_E_ABI). The result points into img's buffer: free
- * it before the image.
+ * does not know (SBAT_E_ABI). The result points into img's buffer and
+ * the databases of opts (its entries): free it before them.
  */
 SBAT_API sbat_err sbat_sigverify_image(const sbat_image *img, const sbat_sigverify_opts *opts, sbat_sigverify **ret,
                                        sbat_diag *reterr);
