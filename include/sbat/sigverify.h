@@ -43,8 +43,10 @@ extern "C" {
  * what shim starts itself and what it checks for a loader through its
  * protocol:
  *  - the image hash (shim's rule, SBAT_AUTHENTICODE_SHIM) in the vendor
- *    dbx, dbx or MokListX: refused; in db (unless MokIgnoreDB), the vendor
- *    db or MokList: accepted; unsigned: refused;
+ *    dbx, dbx or MokListX: refused; a buffer its loader protocol takes
+ *    from a section of an image it verified (parent_verified, a UKI's):
+ *    accepted; the hash in db (unless MokIgnoreDB), the vendor db or
+ *    MokList: accepted; unsigned: refused;
  *  - then each WIN_CERTIFICATE's signature: forbidden when its chain
  *    reaches an EFI_CERT_X509 certificate of the vendor dbx, dbx or
  *    MokListX (shim reads no EFI_CERT_X509_SHA256 entry); else allowed
@@ -65,9 +67,10 @@ extern "C" {
  * signature (`assumes_valid` 1) assumes each signature of the chain is
  * cryptographically valid; a forged one is judged as if real. Nor are
  * checked: SHA-1, SHA-384 and SHA-512 image hashes (an entry of those
- * types never matches; a firmware signature naming such a digest is left
- * out, and the verdict is unknown when it could decide), shim's build
- * certificate, and the extended key usage shim asks of a db certificate.
+ * types never matches; a signature naming such a digest is left out: the
+ * firmware's verdict is unknown when nothing else accepts or refuses the
+ * image, shim compares only SHA-256), shim's build certificate, the
+ * extended key usage shim asks of a db certificate, and EDK2's dbt.
  */
 
 /* Which reader's rule. */
@@ -107,6 +110,7 @@ typedef enum sbat_sigverify_reason {
 	SBAT_SIGVERIFY_NOT_ALLOWED,         /* refused: no signature reaches an allowed certificate, no hash allowed */
 	SBAT_SIGVERIFY_SECURE_BOOT_UNKNOWN, /* unknown: whether Secure Boot is on is not known */
 	SBAT_SIGVERIFY_DIGEST_NOT_COMPUTED, /* unknown: a signature that could accept it names a digest not computed */
+	SBAT_SIGVERIFY_PARENT_VERIFIED,     /* boots (shim): a part of an image shim verified, its hash not forbidden */
 } sbat_sigverify_reason;
 
 /* What became of one signature. Values are ABI: new ones go at the end. */
@@ -153,13 +157,14 @@ typedef struct sbat_sigverify_opts {
 	const sbat_sigdb *vendor_dbx; /* shim: its vendor dbx */
 	const uint8_t *vendor_cert;   /* shim: its vendor certificate (DER), when built with one */
 	size_t vendor_cert_len;
-	int ignore_db; /* shim: MokIgnoreDB is set, db is not used to allow */
+	int ignore_db;       /* shim: MokIgnoreDB is set, db is not used to allow */
+	int parent_verified; /* shim: its loader protocol loads a section of an image it verified: hash denylist only */
 } sbat_sigverify_opts;
 
 #define SBAT_SIGVERIFY_OPTS_INIT                                                                                       \
 	{                                                                                                              \
 		sizeof(sbat_sigverify_opts), SBAT_SIGVERIFY_FIRMWARE, SBAT_SIGVERIFY_ENFORCING, NULL, NULL, NULL,      \
-		    NULL, NULL, NULL, NULL, 0, 0                                                                       \
+		    NULL, NULL, NULL, NULL, 0, 0, 0                                                                    \
 	}
 
 /* Fill *o with the defaults (firmware, Secure Boot on, no databases). */
@@ -196,8 +201,8 @@ typedef struct sbat_sigverify {
  * error); fails, *ret NULL, when the certificate table does not read (as
  * sbat_authenticode_parse), shim's hash cannot be computed (a certificate
  * table that does not end the file), or opts has a size this library
- * does not know (SBAT_E_ABI). The result points into img's buffer: free
- * it before the image.
+ * does not know (SBAT_E_ABI). The result points into img's buffer and
+ * the databases of opts (its entries): free it before them.
  */
 SBAT_API sbat_err sbat_sigverify_image(const sbat_image *img, const sbat_sigverify_opts *opts, sbat_sigverify **ret,
                                        sbat_diag *reterr);

@@ -203,7 +203,10 @@ sigverify_firmware(sigverify_run *r)
 		decide(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_NOT_ALLOWED, SBAT_SIGVERIFY_DB_NONE, NULL);
 }
 
-/* check_denylist(NULL, ...) and check_allowlist(NULL, ...): 1 when a hash decided. */
+/*
+ * check_denylist(NULL, ...), then (unless the image is a part of one shim
+ * verified) check_allowlist(NULL, ...): 1 when they decided.
+ */
 static int
 shim_hashes(sigverify_run *r)
 {
@@ -221,6 +224,10 @@ shim_hashes(sigverify_run *r)
 			decide(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_HASH_FORBIDDEN, deny[k].which, e);
 			return 1;
 		}
+	if (r->o.parent_verified) {
+		decide(r, SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_PARENT_VERIFIED, SBAT_SIGVERIFY_DB_NONE, NULL);
+		return 1;
+	}
 	for (k = 0; k < 3; k++)
 		if ((e = db_hash(r, allow[k].db))) {
 			decide(r, SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_HASH_ALLOWED, allow[k].which, e);

@@ -20,7 +20,12 @@
  *    input (and a certificate inside its signature); a nested signature
  *    names an earlier one; the signer's certificate is one of its own;
  *  - the parse's image hash is the EDK2 hash; a signature covers the image
- *    only when its SHA-256 digest is that hash.
+ *    only when its SHA-256 digest is that hash;
+ *  - the signature rules (sigverify.h), by both rules, with a db of the
+ *    image's certificates and a dbx of its last one, and with shim's keys
+ *    read from the image's .vendor_cert section: a verdict in range, a
+ *    deciding signature and certificate that exist, chains of distinct
+ *    certificates of their signature, the signer first.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -117,6 +122,87 @@ content_info(const uint8_t *p, size_t n)
 	free((void *)s.certs);
 }
 
+/* An EFI_CERT_X509_GUID list of one certificate, appended to db. */
+static void
+add_cert(sbat_sigdb *db, const sbat_authenticode_cert *c)
+{
+	static const uint8_t x509[16] = { 0xa1, 0x59, 0xc0, 0xa5, 0xe4, 0x94, 0xa7, 0x4a,
+		                          0x87, 0xb5, 0xab, 0x15, 0x5c, 0x2b, 0xf0, 0x72 };
+	size_t total = 44 + c->der_len;
+	uint8_t *b = calloc(1, total);
+	uint32_t v;
+
+	if (!b || c->der_len > 0xffff)
+		goto out;
+	memcpy(b, x509, 16);
+	v = (uint32_t)total;
+	memcpy(b + 16, &v, 4);
+	v = (uint32_t)(16 + c->der_len);
+	memcpy(b + 24, &v, 4);
+	memcpy(b + 44, c->der, c->der_len);
+	(void)sbat_sigdb_append(db, b, total, "fuzz", NULL);
+out:
+	free(b);
+}
+
+static void
+check_verdict(const sbat_sigverify *v)
+{
+	const sbat_authenticode *a = v->signatures;
+	size_t i, k, j;
+
+	if ((unsigned)v->verdict > SBAT_VERDICT_UNKNOWN || !memchr(v->subject, 0, sizeof(v->subject)) ||
+	    v->n_sigs != a->n_sigs || v->sig >= (int)a->n_sigs || v->sig < -1)
+		fail("a verdict out of range");
+	if (v->sig >= 0 && (v->cert >= (int)a->sigs[v->sig].n_certs || v->cert < -1))
+		fail("a deciding certificate that is not its signature's");
+	for (i = 0; i < v->n_sigs; i++) {
+		const sbat_sigverify_sig *s = &v->sigs[i];
+
+		if (s->n_chain > a->sigs[i].n_certs || (s->n_chain && s->chain[0] != a->sigs[i].signer_cert))
+			fail("a chain longer than its certificates or not from the signer");
+		for (k = 0; k < s->n_chain; k++)
+			for (j = 0; j < k; j++)
+				if (s->chain[k] < 0 || s->chain[k] >= (int)a->sigs[i].n_certs ||
+				    s->chain[k] == s->chain[j])
+					fail("a chain of certificates that are not its own, or twice one");
+	}
+}
+
+static void
+signature_rules(const sbat_image *img, const sbat_authenticode *a)
+{
+	sbat_sigverify_opts o = SBAT_SIGVERIFY_OPTS_INIT;
+	sbat_sigdb *db = NULL, *dbx = NULL, *vdb = NULL, *vdbx = NULL;
+	const sbat_authenticode_cert *last = NULL;
+	sbat_sigverify *v;
+	size_t i, k;
+	int rule;
+
+	if (sbat_sigdb_new(&db, NULL) != SBAT_OK || sbat_sigdb_new(&dbx, NULL) != SBAT_OK)
+		goto out;
+	for (i = 0; i < a->n_sigs; i++)
+		for (k = 0; k < a->sigs[i].n_certs; k++)
+			add_cert(db, last = &a->sigs[i].certs[k]);
+	if (last)
+		add_cert(dbx, last);
+	if (sbat_sigverify_read_vendor(img, &o, &vdb, &vdbx, NULL) != SBAT_OK && (o.vendor_cert || o.vendor_db))
+		fail("vendor keys left after a failure");
+	o.db = o.mok = db;
+	o.dbx = dbx;
+	for (rule = 0; rule < 2; rule++) {
+		o.rule = rule ? SBAT_SIGVERIFY_SHIM : SBAT_SIGVERIFY_FIRMWARE;
+		if (sbat_sigverify_image(img, &o, &v, NULL) == SBAT_OK)
+			check_verdict(v);
+		sbat_sigverify_free(v);
+	}
+out:
+	sbat_sigdb_free(db);
+	sbat_sigdb_free(dbx);
+	sbat_sigdb_free(vdb);
+	sbat_sigdb_free(vdbx);
+}
+
 static void
 image(const uint8_t *p, size_t n)
 {
@@ -152,6 +238,7 @@ image(const uint8_t *p, size_t n)
 		err = sbat_authenticode_check(a, &d);
 		if (err != SBAT_OK && err != SBAT_E_SIGNATURE_STALE)
 			fail("a check failing otherwise than stale");
+		signature_rules(img, a);
 	}
 	sbat_authenticode_free(a);
 	sbat_image_free(img);

@@ -800,13 +800,42 @@ test_vendor_section(void **state)
 	free(dbx);
 }
 
+/* shim's loader protocol on a section of a verified image: only the hash denylist applies */
+static void
+test_parent_verified(void **state)
+{
+	sbat_sigverify_opts o = SBAT_SIGVERIFY_OPTS_INIT;
+	sbat_image *img = NULL;
+	sbat_sigdb *mokx;
+	uint8_t hash[32];
+	sbat_diag d;
+
+	(void)state;
+	if (!have_tools)
+		skip();
+	assert_int_equal(sbat_image_parse(images[UNSIGNED], image_len[UNSIGNED], &img, &d), SBAT_OK);
+	assert_int_equal(sbat_authenticode_hash(img, SBAT_AUTHENTICODE_SHIM, hash, &d), SBAT_OK);
+	o.rule = SBAT_SIGVERIFY_SHIM;
+	o.parent_verified = 1;
+	expect(verdict(img, &o), SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_PARENT_VERIFIED, -1, NULL);
+	mokx = make_db(HASH, hash);
+	o.mokx = mokx;
+	expect(verdict(img, &o), SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_HASH_FORBIDDEN, -1, NULL);
+	o.parent_verified = 0;
+	o.mokx = NULL;
+	expect(verdict(img, &o), SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_NOT_ALLOWED, -1, NULL);
+	sbat_sigdb_free(mokx);
+	sbat_image_free(img);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),          cmocka_unit_test(test_chains),
 		cmocka_unit_test(test_stale),          cmocka_unit_test(test_abi),
-		cmocka_unit_test(test_vendor_section), cmocka_unit_test(test_debian_shim),
+		cmocka_unit_test(test_vendor_section),
+		cmocka_unit_test(test_parent_verified), cmocka_unit_test(test_debian_shim),
 		cmocka_unit_test(test_debian_grub),
 	};
 
