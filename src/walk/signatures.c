@@ -247,6 +247,9 @@ words(const sbat_sigverify *v, int by_shim, char *text, size_t size)
 		         by_shim ? "db, MokListRT or shim's own keys" : "db");
 		break;
 	case SBAT_SIGVERIFY_SECURE_BOOT_UNKNOWN: snprintf(text, size, "whether Secure Boot is on is not known"); break;
+	case SBAT_SIGVERIFY_PARENT_VERIFIED:
+		snprintf(text, size, "it lies inside an image shim verified, and its hash is not forbidden");
+		break;
 	case SBAT_SIGVERIFY_DIGEST_NOT_COMPUTED:
 		snprintf(text, size, "a signature names a digest other than SHA-256");
 		break;
