@@ -302,7 +302,7 @@ cli_print_json(FILE *out, const char *file, const sbat_image *img, int fd)
 		fprintf(out, "\"offset\": %" PRIu32 ", \"size\": %" PRIu32 "}", i->cert_offset, i->cert_size);
 	fputs(",\n", out);
 	print_uki(out, img, fd);
-	cli_print_signatures_json(out, img);
+	cli_print_signatures_json(out, img, fd);
 	print_sections(out, img);
 	print_sbat(out, img);
 	fputs("}\n", out);

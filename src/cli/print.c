@@ -129,7 +129,7 @@ print_one(const cli_opts *o, const char *file)
 	sbat_csv_free(csv);
 signatures:
 	fflush(stdout); /* the CSV before what is said about the signatures */
-	cli_print_signatures(file, img);
+	cli_print_signatures(file, img, sbat_mapped_file_fd(mapped));
 out:
 	sbat_image_free(img);
 	sbat_file_unmap(mapped);

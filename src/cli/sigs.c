@@ -137,7 +137,7 @@ text_sig(const char *file, size_t i, const sbat_authenticode_sig *s)
 }
 
 void
-cli_print_signatures(const char *file, const sbat_image *img)
+cli_print_signatures(const char *file, const sbat_image *img, int fd)
 {
 	sbat_authenticode *a = NULL;
 	sbat_diag d;
@@ -145,7 +145,7 @@ cli_print_signatures(const char *file, const sbat_image *img)
 
 	if (sbat_image_get_info(img)->cert_size == 0)
 		return;
-	if (sbat_authenticode_parse(img, &a, &d) != SBAT_OK) {
+	if (sbat_authenticode_parse_fd(img, fd, &a, &d) != SBAT_OK) {
 		report_unreadable(file, &d);
 		return;
 	}
@@ -216,14 +216,14 @@ json_sig(FILE *out, size_t i, const sbat_authenticode_sig *s)
 }
 
 void
-cli_print_signatures_json(FILE *out, const sbat_image *img)
+cli_print_signatures_json(FILE *out, const sbat_image *img, int fd)
 {
 	sbat_authenticode *a = NULL;
 	uint8_t digest[SBAT_AUTHENTICODE_SHA256_SIZE];
 	sbat_diag d, hd;
 	size_t i;
 
-	if (sbat_authenticode_parse(img, &a, &d) != SBAT_OK) {
+	if (sbat_authenticode_parse_fd(img, fd, &a, &d) != SBAT_OK) {
 		fputs("  \"authenticode_sha256\": ", out);
 		if (sbat_authenticode_hash(img, SBAT_AUTHENTICODE_EDK2, digest, &hd) == SBAT_OK)
 			json_hex(out, digest, sizeof(digest));

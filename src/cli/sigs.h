@@ -16,14 +16,15 @@
  * output keeps the .sbat CSV alone. An image without a certificate table
  * gets nothing. A table that cannot be read gets one line naming the
  * structure and its offset; the exit status of --print does not change.
+ * fd: the file img maps, hashed through a small buffer (-1: the mapping).
  */
-void cli_print_signatures(const char *file, const sbat_image *img);
+void cli_print_signatures(const char *file, const sbat_image *img, int fd);
 
 /*
  * --print --json: the keys "authenticode_sha256" and "signatures" (an
  * array, empty for an unsigned image; null and "signatures_error" when
  * the table cannot be read), each line ending ",\n".
  */
-void cli_print_signatures_json(FILE *out, const sbat_image *img);
+void cli_print_signatures_json(FILE *out, const sbat_image *img, int fd);
 
 #endif
