@@ -154,6 +154,15 @@ typedef struct sbat_authenticode {
  */
 SBAT_API sbat_err sbat_authenticode_parse(const sbat_image *img, sbat_authenticode **ret, sbat_diag *reterr);
 
+/*
+ * As sbat_authenticode_parse, but the image hash is computed from fd, the
+ * file img's buffer maps, read through a 256 KiB buffer instead of the
+ * mapping: a large image then does not stay resident in memory (fd -1:
+ * img's buffer, as sbat_authenticode_parse). A read that fails is
+ * SBAT_E_IO; a file shorter than the buffer SBAT_E_PE_TRUNCATED.
+ */
+SBAT_API sbat_err sbat_authenticode_parse_fd(const sbat_image *img, int fd, sbat_authenticode **ret, sbat_diag *reterr);
+
 /* NULL-safe. */
 SBAT_API void sbat_authenticode_free(sbat_authenticode *a);
 

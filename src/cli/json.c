@@ -7,6 +7,7 @@
 #include "sbat/sbat.h"
 
 #include "json.h"
+#include "sigs.h"
 
 /* Length of the valid UTF-8 sequence at p[0..n) (2 to 4 bytes), or 0. */
 static size_t
@@ -301,6 +302,7 @@ cli_print_json(FILE *out, const char *file, const sbat_image *img, int fd)
 		fprintf(out, "\"offset\": %" PRIu32 ", \"size\": %" PRIu32 "}", i->cert_offset, i->cert_size);
 	fputs(",\n", out);
 	print_uki(out, img, fd);
+	cli_print_signatures_json(out, img, fd);
 	print_sections(out, img);
 	print_sbat(out, img);
 	fputs("}\n", out);

@@ -9,6 +9,7 @@
 #include "json.h"
 #include "messages.h"
 #include "options.h"
+#include "sigs.h"
 
 static void
 print_escaped(const uint8_t *p, size_t n)
@@ -119,13 +120,16 @@ print_one(const cli_opts *o, const char *file)
 		} else {
 			status = cli_report_error(file, &d);
 		}
-		goto out;
+		goto signatures;
 	}
 	print_escaped(data, n);
 	/* a malformed .sbat is worth knowing about: shim rejects the whole image for it */
 	if (sbat_csv_parse(data, n, &csv, &d) != SBAT_OK)
 		cli_diag(CLI_WARNING, file, ".sbat would not pass validation", &d);
 	sbat_csv_free(csv);
+signatures:
+	fflush(stdout); /* the CSV before what is said about the signatures */
+	cli_print_signatures(file, img, sbat_mapped_file_fd(mapped));
 out:
 	sbat_image_free(img);
 	sbat_file_unmap(mapped);

@@ -7,6 +7,7 @@
 #include "sbat/authenticode.h"
 
 #include "pe/image_internal.h"
+#include "sig/pehash.h"
 #include "sig/sigset.h"
 #include "util/bview.h"
 #include "util/ckd.h"
@@ -119,8 +120,9 @@ compare_digests(sbat_authenticode *a)
 	}
 }
 
-sbat_err
-sbat_authenticode_parse(const sbat_image *img, sbat_authenticode **ret, sbat_diag *reterr)
+/* sbat_authenticode_parse, the image hashed from fd (-1: from its buffer). */
+static sbat_err
+parse_from(const sbat_image *img, int fd, sbat_authenticode **ret, sbat_diag *reterr)
 {
 	sigset *set;
 	sbat_err err;
@@ -132,7 +134,7 @@ sbat_authenticode_parse(const sbat_image *img, sbat_authenticode **ret, sbat_dia
 	set = calloc(1, sizeof(*set));
 	if (!set)
 		return diag_fail(reterr, SBAT_E_NOMEM, "out of memory for the signatures");
-	err = sbat_authenticode_hash(img, SBAT_AUTHENTICODE_EDK2, set->a.image_hash, reterr);
+	err = pehash_compute(img, SBAT_AUTHENTICODE_EDK2, fd, set->a.image_hash, reterr);
 	if (err == SBAT_OK && img->pe.off_cert_dir != 0 && img->pe.cert_size != 0) {
 		set->a.table_offset = img->pe.cert_offset;
 		set->a.table_size = img->pe.cert_size;
@@ -147,6 +149,18 @@ sbat_authenticode_parse(const sbat_image *img, sbat_authenticode **ret, sbat_dia
 	compare_digests(&set->a);
 	*ret = &set->a;
 	return SBAT_OK;
+}
+
+sbat_err
+sbat_authenticode_parse(const sbat_image *img, sbat_authenticode **ret, sbat_diag *reterr)
+{
+	return parse_from(img, -1, ret, reterr);
+}
+
+sbat_err
+sbat_authenticode_parse_fd(const sbat_image *img, int fd, sbat_authenticode **ret, sbat_diag *reterr)
+{
+	return parse_from(img, fd, ret, reterr);
 }
 
 void

@@ -6,15 +6,17 @@
 # reads (and the table of each signed kernel of the corpus), every
 # signature's SHA-256 digest is the hash the library computes,
 # and Debian's shim 16.1 carries two signatures, one chaining to "Microsoft
-# Corporation UEFI CA 2011", one to "Microsoft UEFI CA 2023".
+# Corporation UEFI CA 2011", one to "Microsoft UEFI CA 2023". sbat-add
+# --print --json lists as many signatures, each covering the image, its
+# certificates from the signer up; --print says so on standard error.
 #
-# Environment (set by meson): SIG_LIST (the sig-list program). SBAT_CORPUS_DIR
+# Environment (set by meson): SIG_LIST (the sig-list program), SBAT_ADD. SBAT_CORPUS_DIR
 # as for fetch-corpus.sh. It reads the corpus fetch-corpus.sh left and
 # fetches nothing: without it, every check is skipped.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../lib/tap.sh"
-need_env SIG_LIST
+need_env SIG_LIST SBAT_ADD
 CACHE="${SBAT_CORPUS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/sbat-add-corpus}"
 export SBAT_CORPUS_DIR="$CACHE"
 T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-authenticode.XXXXXX") || exit 1
@@ -41,6 +43,19 @@ while IFS=$'\t' read -r name f; do
 	check "$name: signed ($count signatures)" test "$count" -ge 1
 	check "$name: every SHA-256 digest is the image's hash" \
 		test -z "$(awk -F'\t' '$1 == "sig" && $5 != 1' "$T/$name.sigs")"
+	"$SBAT_ADD" --print --json "$f" >"$T/$name.json" 2>/dev/null
+	check "$name: --print --json lists the $count signatures, each covering the image, chains upwards" \
+		python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["signatures"]
+ok = len(s) == int(sys.argv[2]) and all(x["covers_image"] and x["image_digest"] == d["authenticode_sha256"] for x in s)
+for x in s:
+    c = [k for k in x["certificates"] if k["in_chain"]]
+    ok = ok and all(c[i + 1]["subject"] == c[i]["issuer"] for i in range(len(c) - 1))
+sys.exit(0 if ok else 1)' "$T/$name.json" "$count"
+	"$SBAT_ADD" --print "$f" >/dev/null 2>"$T/$name.err"
+	check "$name: --print says each signature covers the image" \
+		test "$(grep -c ': SHA-256 digest, covers this image$' "$T/$name.err")" = "$count"
 	case $name in shimx64.efi.signed-*) grep -aq 'shim,16\.1,' "$f" && shim16=$name ;; esac
 done <"$T/images.tsv"
 

@@ -9,6 +9,7 @@
 
 #include "test-util.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -417,6 +418,61 @@ test_unsigned(void **state)
 	assert_string_equal(sbat_digest_alg_name((sbat_digest_alg)99), "unknown");
 }
 
+/* sbat_authenticode_parse_fd on buf written to path (cut to len - cut bytes), opened read-only. */
+static sbat_err
+parse_fd_of(const sbat_image *img, const uint8_t *buf, size_t len, size_t cut, sbat_authenticode **ret, sbat_diag *d)
+{
+	char path[128];
+	sbat_err err;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/fd.efi", dir);
+	assert_int_equal(fx_write_file(path, buf, len - cut), 0);
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	err = sbat_authenticode_parse_fd(img, fd, ret, d);
+	close(fd);
+	return err;
+}
+
+/* Hashed through the file, the image (trailing data included) has the hash its buffer has; a short file or a bad fd fails. */
+static void
+test_parse_fd(void **state)
+{
+	sbat_authenticode *a = NULL, *b = NULL;
+	sbat_image *img = NULL;
+	uint8_t *buf;
+	size_t len;
+	fx_spec spec;
+	sbat_diag d;
+	int fd;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	fx_variant_overlay(&spec);
+	assert_int_equal(fx_build(&spec, &buf, &len), 0);
+	assert_int_equal(sbat_image_parse(buf, len, &img, &d), SBAT_OK);
+	assert_int_equal(sbat_authenticode_parse(img, &a, &d), SBAT_OK);
+	assert_int_equal(parse_fd_of(img, buf, len, 0, &b, &d), SBAT_OK);
+	assert_memory_equal(a->image_hash, b->image_hash, SBAT_AUTHENTICODE_SHA256_SIZE);
+	sbat_authenticode_free(b);
+	assert_int_equal(sbat_authenticode_parse_fd(img, -1, &b, &d), SBAT_OK);
+	assert_memory_equal(a->image_hash, b->image_hash, SBAT_AUTHENTICODE_SHA256_SIZE);
+	sbat_authenticode_free(b);
+	b = (sbat_authenticode *)1;
+	assert_int_equal(parse_fd_of(img, buf, len, 16, &b, &d), SBAT_E_PE_TRUNCATED);
+	assert_null(b);
+	assert_true(d.has_offset);
+	fd = open("/dev/null", O_RDONLY);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(sbat_authenticode_parse_fd(img, fd, &b, &d), SBAT_E_IO);
+	assert_null(b);
+	sbat_authenticode_free(a);
+	sbat_image_free(img);
+	free(buf);
+}
+
 /* The first line a shell command prints, without its newline */
 static void
 command_line(const char *cmd, char *out, size_t size)
@@ -711,7 +767,7 @@ main(void)
 		cmocka_unit_test(test_hash_no_cert_directory), cmocka_unit_test(test_signature_sbsign),
 		cmocka_unit_test(test_signature_stale),        cmocka_unit_test(test_signature_two_and_nested),
 		cmocka_unit_test(test_der_malformed),          cmocka_unit_test(test_der_deep),
-		cmocka_unit_test(test_der_in_image),
+		cmocka_unit_test(test_der_in_image),           cmocka_unit_test(test_parse_fd),
 	};
 
 	return run_group(tests, setup, teardown);
