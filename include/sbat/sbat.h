@@ -28,6 +28,7 @@
 #include "authenticode.h"
 #include "nextstate.h"
 #include "walk.h"
+#include "history.h"
 #include "sigverify.h"
 
 #ifdef __cplusplus
