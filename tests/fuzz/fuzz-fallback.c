@@ -17,6 +17,9 @@
  *  - an entry is \EFI\Vendor\FILE with FILE printable ASCII found as
  *    UCS-2 in the input, its CSV the file written; its arguments, if any,
  *    are CHAR16 ending in one NUL, found in the input as well;
+ *  - a plain CSV alone ((a BOM,) line ends, then "file,label[,arguments]"
+ *    of printable ASCII, short fields) gives \EFI\Vendor\file with those
+ *    arguments;
  *  - the same ESP read again gives the same answer.
  */
 #include "fuzz-tree.h"
@@ -67,6 +70,43 @@ ucs2_in(const uint8_t *in, size_t size, const char *s)
 	return n == 0;
 }
 
+/*
+ * What shim's fallback reads from a plain CSV: (a BOM,) line ends, then
+ * "file,label[,arguments[,...]]" of printable ASCII as CHAR16, file and
+ * label not empty. 1 with file and arguments copied when in[0..size) is
+ * such a CSV with short fields; 0 when it is anything else.
+ */
+static int
+plain_csv(const uint8_t *in, size_t size, char *file, char *args, size_t max)
+{
+	char field[3][64];
+	size_t i = 0, f = 0, k = 0;
+
+	memset(field, 0, sizeof(field));
+	if (size % 2 || size > 2048)
+		return 0;
+	if (size >= 2 && in[0] == 0xff && in[1] == 0xfe)
+		i = 2;
+	for (; i < size && !in[i + 1] && (in[i] == '\r' || in[i] == '\n'); i += 2)
+		;
+	for (; i < size && !(!in[i + 1] && (in[i] == '\r' || in[i] == '\n')); i += 2) {
+		if (in[i + 1] || in[i] < 0x20 || in[i] > 0x7e)
+			return 0;
+		if (in[i] == ',') {
+			f++, k = 0;
+		} else if (f < 3 && k + 1 < max && k + 1 < sizeof(field[0])) {
+			field[f][k++] = (char)in[i];
+		} else if (f < 3) {
+			return 0;
+		}
+	}
+	if (!field[0][0] || !field[1][0])
+		return 0;
+	memcpy(file, field[0], sizeof(field[0]));
+	memcpy(args, field[2], sizeof(field[2]));
+	return 1;
+}
+
 static void
 check_entry(const sbat_fallback_entry *e, const char *csv_rel, const uint8_t *in, size_t size)
 {
@@ -100,6 +140,25 @@ check_entry(const sbat_fallback_entry *e, const char *csv_rel, const uint8_t *in
 		fail("arguments without their NUL");
 	if (!ucs2_in(in, size, args))
 		fail("arguments that are not in the CSV");
+}
+
+/* A plain CSV alone gives its entry, with its file and arguments. */
+static void
+check_plain(sbat_fallback_result r, const sbat_fallback_entry *e, unsigned op, const uint8_t *in, size_t size)
+{
+	char file[64], args[64], want[SBAT_FALLBACK_PATH_MAX];
+	size_t i;
+
+	if ((op & 8) || !plain_csv(in, size, file, args, sizeof(file)))
+		return;
+	snprintf(want, sizeof(want), "\\EFI\\Vendor\\%s", file);
+	if (r != SBAT_FALLBACK_ENTRY || strcmp(e->path, want) != 0)
+		fail("a plain CSV that does not give its file");
+	for (i = 0; args[i]; i++)
+		if (e->args[2 * i] != (uint8_t)args[i] || e->args[2 * i + 1])
+			break;
+	if (args[i] || e->args_len != (i ? 2 * i + 2 : 0))
+		fail("a plain CSV that does not give its arguments");
 }
 
 int
@@ -136,6 +195,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fail("several CSVs read from one, or one from two");
 	if (r == SBAT_FALLBACK_ENTRY)
 		check_entry(e, csv_rel, data + 1, size - 1);
+	check_plain(r, e, op, data + 1, size - 1);
 	if (sbat_fallback_find(fuzz_tree_root, machines[op & 3], again) != r ||
 	    (r == SBAT_FALLBACK_ENTRY && memcmp(e, again, sizeof(*e)) != 0))
 		fail("the same ESP read twice gives two answers");

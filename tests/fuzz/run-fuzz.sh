@@ -58,6 +58,11 @@ builddir=$(cd "$builddir" && pwd)
 work=$builddir/fuzz-work
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+# fuzz-fallback, fuzz-sdboot and fuzz-partition write a small tree under
+# TMPDIR for every input: in memory they run about twice as fast
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	export TMPDIR=/dev/shm
+fi
 
 found=0
 summary=()
