@@ -16,7 +16,8 @@
  *
  * These must hold, or the harness aborts:
  *  - sbat_sdboot_menu_load succeeds (or runs out of memory);
- *  - the entries in the menu come first, the others after; each has a
+ *  - the entries in the menu come first, those without tries left last
+ *    among them, the others after, by name; each has a
  *    name, an id that is its name lower-cased and a file; one in the menu
  *    starts a file found on this machine, a regular file;
  *  - the fuzzed entry's lines are lines of its file;
@@ -183,6 +184,22 @@ check_default(const sbat_sdboot_menu *m)
 		fail("a default entry its pattern does not match");
 }
 
+/* The menu's order where it is plain: no tries left last; entries left out after it, by name. */
+static void
+check_order(const sbat_sdboot_menu *m)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < m->n_entries; i++) {
+		const sbat_sdboot_entry *a = sbat_sdboot_menu_entry(m, i), *b = sbat_sdboot_menu_entry(m, i + 1);
+
+		if (i + 1 < m->n_listed && a->tries_left == 0 && b->tries_left != 0)
+			fail("an entry without tries left before one with");
+		if (i >= m->n_listed && strcmp(a->name, b->name) > 0)
+			fail("entries left out not in the order of their names");
+	}
+}
+
 static void
 check_menu(const sbat_sdboot_menu *m, unsigned max_line)
 {
@@ -195,6 +212,7 @@ check_menu(const sbat_sdboot_menu *m, unsigned max_line)
 		check_entry(sbat_sdboot_menu_entry(m, i), i < m->n_listed, max_line);
 	if (sbat_sdboot_menu_entry(m, m->n_entries))
 		fail("an entry past the end");
+	check_order(m);
 	for (i = 0; i < m->n_notes; i++)
 		if (m->notes[i].kind > SBAT_SDBOOT_NOTE_VARIABLE ||
 		    (m->notes[i].kind == SBAT_SDBOOT_NOTE_VARIABLE && m->notes[i].file))
