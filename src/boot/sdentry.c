@@ -343,7 +343,10 @@ sdentry_tries(sbat_sdboot_entry *e, const char *suffix)
 	int left, done = 0;
 
 	e->tries_left = e->tries_done = -1;
-	if (!p++ || (left = counter(&p)) < 0)
+	if (!p) /* no counter; p + 1 would be arithmetic on a null pointer */
+		return;
+	p++;
+	if ((left = counter(&p)) < 0)
 		return;
 	if (*p == '-' && (++p, done = counter(&p)) < 0)
 		return;

@@ -34,24 +34,9 @@ trap 'rm -rf -- "$T"' EXIT
 
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/cli.sh"
+. "$(dirname "$0")/../lib/efi.sh"
 
-# ---------------------------------------------------------------- encoders
-
-# le16 N / le32 N: little-endian bytes on stdout
-le16() { printf "\\$(printf '%03o' $(($1 & 255)))\\$(printf '%03o' $((($1 >> 8) & 255)))"; }
-le32() { le16 $(($1 & 65535)); le16 $((($1 >> 16) & 65535)); }
-# ucs2 TEXT: CHAR16 with its NUL
-ucs2() { printf '%s' "$1" | sed 's/./&\x00/g' | tr -d '\n'; printf '\0\0'; }
-# the ESP's partition GUID c12a7328-f81f-11d2-ba4b-00a0c93ec93b as an HD() node stores it
-hd_node() {
-	le16 $((0x0104)); le16 42; le32 1; le32 2048; le32 0; le32 1048576; le32 0
-	printf '\050\163\052\301\037\370\322\021\272\113\000\240\311\076\311\073\002\002'
-}
-file_node() {
-	ucs2 "$1" >"$T/fn"
-	le16 $((0x0404)); le16 $((4 + $(wc -c <"$T/fn"))); cat -- "$T/fn"
-}
-end_node() { printf '\177\377\004\000'; }
+# ---------------------------------------------------------------- encoders (and ../lib/efi.sh)
 
 # bootvar DIR NUM ATTR DESCRIPTION PATH [OPTIONAL-TEXT]: a Boot#### for PATH on the ESP
 bootvar() {

@@ -322,6 +322,31 @@ vm_static_sbat_add() {
 	VM_SBAT_STATIC="$b/sbat-add"
 }
 
+# vm_skip_or_fail WHY: with CI=true a failed check "VM harness: WHY" and exit
+# 1, else the whole script skipped (the plan 1..0 # SKIP, exit 0). The
+# caller sources ../lib/tap.sh.
+vm_skip_or_fail() {
+	if [ "${CI:-}" = true ]; then
+		not_ok "VM harness: $1"
+		exit 1
+	fi
+	skip_all "$1"
+}
+
+# vm_efivars_guest WORKDIR: the static sbat-add (vm_static_sbat_add from
+# SBAT_SRC, default the source tree) and WORKDIR/initrd.gz, whose guest
+# (guest/efivars.sh) prints the EFI variables and runs it; the script skips,
+# or fails with CI=true (vm_skip_or_fail), when either cannot be built.
+vm_efivars_guest() {
+	vm_static_sbat_add "${SBAT_SRC:-$VM_HERE/../..}" "$1"
+	case $? in
+	1) vm_skip_or_fail "$VM_WHY" ;;
+	2) vm_skip_or_fail "the static sbat-add does not build" ;;
+	esac
+	vm_initramfs "$1/initrd.gz" "$VM_HERE/guest/efivars.sh" "efivarfs ahci sd_mod vfat nls_cp437 nls_ascii" \
+		"$VM_SBAT_STATIC" || vm_skip_or_fail "cannot build the initramfs"
+}
+
 # vm_efivarfs DUMP DIR: the "var NAME HEX" lines a guest printed (guest/efivars.sh),
 # as a directory of files the way efivarfs shows them (SBAT_ADD_EFIVARFS)
 vm_efivarfs() {

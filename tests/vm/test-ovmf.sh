@@ -14,30 +14,16 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 . "$HERE/../lib/tap.sh"
 
-skip_or_fail() {
-	if [ "${CI:-}" = true ]; then
-		not_ok "VM harness: $1"
-		exit 1
-	fi
-	skip_all "$1"
-}
-
 FIXTURES="${FIXTURES_SRC:-$HERE/../fixtures}"
 W="${SBAT_VM_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/sbat-vm.XXXXXX")}"
 mkdir -p "$W"
-vm_missing && skip_or_fail "$VM_WHY"
-[ -f "$VM_OVMF_CODE" ] && [ -f "$VM_OVMF_VARS" ] || skip_or_fail "no $VM_OVMF_CODE (apt-get install ovmf)"
-vm_kernel || skip_or_fail "$VM_WHY"
-vm_systemd_boot || skip_or_fail "$VM_WHY"
+vm_missing && vm_skip_or_fail "$VM_WHY"
+[ -f "$VM_OVMF_CODE" ] && [ -f "$VM_OVMF_VARS" ] || vm_skip_or_fail "no $VM_OVMF_CODE (apt-get install ovmf)"
+vm_kernel || vm_skip_or_fail "$VM_WHY"
+vm_systemd_boot || vm_skip_or_fail "$VM_WHY"
 
 # the statically linked sbat-add judges the boot paths inside the guest
-vm_static_sbat_add "${SBAT_SRC:-$HERE/../..}" "$W"
-case $? in
-1) skip_or_fail "$VM_WHY" ;;
-2) skip_or_fail "the static sbat-add does not build" ;;
-esac
-vm_initramfs "$W/initrd.gz" "$HERE/guest/efivars.sh" "efivarfs ahci sd_mod vfat nls_cp437 nls_ascii" \
-	"$VM_SBAT_STATIC" || skip_or_fail "cannot build the initramfs"
+vm_efivars_guest "$W"
 vm_make_esp "$W/esp" "$W/initrd.gz"
 cp "$VM_OVMF_VARS" "$W/vars.fd"
 vm_boot_ovmf ovmf "$W/serial.log" "$W/esp" "$W/vars.fd"

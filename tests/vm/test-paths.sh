@@ -24,14 +24,6 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 . "$HERE/../lib/tap.sh"
 
-skip_or_fail() {
-	if [ "${CI:-}" = true ]; then
-		not_ok "VM harness: $1"
-		exit 1
-	fi
-	skip_all "$1"
-}
-
 CASES=" ${SBAT_VM_PATHS_CASES:-grub sdboot bootnext fallback} "
 W="${SBAT_VM_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/sbat-vm.XXXXXX")}"
 mkdir -p "$W"
@@ -40,36 +32,30 @@ SB_VARS=/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd
 SB_KEY=/usr/share/ovmf/PkKek-1-snakeoil.key
 SB_CERT=/usr/share/ovmf/PkKek-1-snakeoil.pem
 EFI_GLOBAL=8be4df61-93ca-11d2-aa0d-00e098032b8c
-vm_missing && skip_or_fail "$VM_WHY"
+vm_missing && vm_skip_or_fail "$VM_WHY"
 for f in "$SB_CODE" "$SB_VARS" "$SB_KEY" "$SB_CERT"; do
-	[ -f "$f" ] || skip_or_fail "no $f (apt-get install ovmf)"
+	[ -f "$f" ] || vm_skip_or_fail "no $f (apt-get install ovmf)"
 done
 for c in sbsign openssl python3 iconv; do
-	command -v "$c" >/dev/null 2>&1 || skip_or_fail "no $c"
+	command -v "$c" >/dev/null 2>&1 || vm_skip_or_fail "no $c"
 done
-vm_kernel || skip_or_fail "$VM_WHY"
+vm_kernel || vm_skip_or_fail "$VM_WHY"
 SHIMDIR=$(ls -d "$VM_CACHE"/extract/shim-unsigned_*_amd64/usr/lib/shim 2>/dev/null | tail -n 1)
 [ -n "$SHIMDIR" ] && [ -f "$SHIMDIR/shimx64.efi" ] && [ -f "$SHIMDIR/fbx64.efi" ] ||
-	skip_or_fail "no shimx64.efi/fbx64.efi (shim-unsigned) in $VM_CACHE/extract: run tests/integration/fetch-corpus.sh"
-vm_sid grub-efi-amd64-signed || skip_or_fail "$VM_WHY"
+	vm_skip_or_fail "no shimx64.efi/fbx64.efi (shim-unsigned) in $VM_CACHE/extract: run tests/integration/fetch-corpus.sh"
+vm_sid grub-efi-amd64-signed || vm_skip_or_fail "$VM_WHY"
 GRUB="$VM_SID_DIR/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed"
 GRUB_VERSION=${VM_SID_DIR##*_}
-vm_sid systemd-boot-efi || skip_or_fail "$VM_WHY"
+vm_sid systemd-boot-efi || vm_skip_or_fail "$VM_WHY"
 SDBOOT="$VM_SID_DIR/usr/lib/systemd/boot/efi/systemd-bootx64.efi"
 SDBOOT_VERSION=${VM_SID_DIR##*_}
-[ -f "$GRUB" ] || skip_or_fail "no grubx64.efi.signed in $GRUB"
-[ -f "$SDBOOT" ] || skip_or_fail "no systemd-bootx64.efi in $SDBOOT"
-case $GRUB_VERSION in *2.14*) ;; *) skip_or_fail "grub-efi-amd64-signed in unstable is $GRUB_VERSION, not 2.14" ;; esac
-case $SDBOOT_VERSION in 262*) ;; *) skip_or_fail "systemd-boot-efi in unstable is $SDBOOT_VERSION, not 262" ;; esac
+[ -f "$GRUB" ] || vm_skip_or_fail "no grubx64.efi.signed in $GRUB"
+[ -f "$SDBOOT" ] || vm_skip_or_fail "no systemd-bootx64.efi in $SDBOOT"
+case $GRUB_VERSION in *2.14*) ;; *) vm_skip_or_fail "grub-efi-amd64-signed in unstable is $GRUB_VERSION, not 2.14" ;; esac
+case $SDBOOT_VERSION in 262*) ;; *) vm_skip_or_fail "systemd-boot-efi in unstable is $SDBOOT_VERSION, not 262" ;; esac
 vm_log "GRUB $GRUB_VERSION, systemd-boot $SDBOOT_VERSION, shim $SHIMDIR, kernel $VM_VMLINUZ"
 
-vm_static_sbat_add "${SBAT_SRC:-$HERE/../..}" "$W"
-case $? in
-1) skip_or_fail "$VM_WHY" ;;
-2) skip_or_fail "the static sbat-add does not build" ;;
-esac
-vm_initramfs "$W/initrd.gz" "$HERE/guest/efivars.sh" "efivarfs ahci sd_mod vfat nls_cp437 nls_ascii" \
-	"$VM_SBAT_STATIC" || skip_or_fail "cannot build the initramfs"
+vm_efivars_guest "$W"
 
 # shim, fallback and systemd-boot signed with the snakeoil key, which is in db;
 # GRUB and the kernel keep Debian's signatures, which shim checks itself
