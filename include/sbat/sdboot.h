@@ -63,15 +63,18 @@ typedef enum sbat_sdboot_by {
 	SBAT_SDBOOT_BY_FIRST,           /* the first entry of the menu: no pattern matched */
 	SBAT_SDBOOT_BY_OVER_LIMIT,      /* not known: more entries than are read */
 	SBAT_SDBOOT_BY_VERSION_UNKNOWN, /* not known: systemd-boot's version is not known and releases differ */
+	SBAT_SDBOOT_BY_SYSFAIL,         /* not known: 258 on start LoaderEntrySysFail's entry after a failed
+	                                   firmware update, which is not read (default_pattern: its pattern) */
 } sbat_sdboot_by;
 
 /* systemd-boot's variables (vendor GUID 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f) the menu reads. */
 typedef enum sbat_sdboot_var {
-	SBAT_SDBOOT_VAR_ENTRY_ONESHOT = 0,     /* LoaderEntryOneShot */
-	SBAT_SDBOOT_VAR_ENTRY_DEFAULT,         /* LoaderEntryDefault */
-	SBAT_SDBOOT_VAR_ENTRY_LAST_BOOTED,     /* LoaderEntryLastBooted */
-	SBAT_SDBOOT_VAR_CONFIG_TIMEOUT,        /* LoaderConfigTimeout */
-	SBAT_SDBOOT_VAR_CONFIG_TIMEOUT_ONESHOT /* LoaderConfigTimeoutOneShot */
+	SBAT_SDBOOT_VAR_ENTRY_ONESHOT = 0,      /* LoaderEntryOneShot */
+	SBAT_SDBOOT_VAR_ENTRY_DEFAULT,          /* LoaderEntryDefault */
+	SBAT_SDBOOT_VAR_ENTRY_LAST_BOOTED,      /* LoaderEntryLastBooted */
+	SBAT_SDBOOT_VAR_CONFIG_TIMEOUT,         /* LoaderConfigTimeout */
+	SBAT_SDBOOT_VAR_CONFIG_TIMEOUT_ONESHOT, /* LoaderConfigTimeoutOneShot */
+	SBAT_SDBOOT_VAR_ENTRY_SYSFAIL           /* LoaderEntrySysFail (258 and later) */
 } sbat_sdboot_var;
 
 /*
@@ -79,8 +82,8 @@ typedef enum sbat_sdboot_var {
  * not, without efivarfs's 4 attribute bytes); NULL: not set. Filled by the
  * caller: `sbat_sdboot_vars v = SBAT_SDBOOT_VARS_INIT;` or
  * sbat_sdboot_vars_init(&v). Fields are added at the end, after `size`;
- * a caller built before `version` was added passes the smaller size and
- * is read as giving no version.
+ * a caller built before `version` or `entry_sysfail` were added passes a
+ * smaller size and is read as giving neither.
  *
  * version is the loader's own version, as its .sdmagic section gives it
  * after "LoaderInfo: systemd-boot " ("257.1", "258~rc2", "259.3-1-arch"):
@@ -101,11 +104,13 @@ typedef struct sbat_sdboot_vars {
 	const uint8_t *config_timeout_oneshot;
 	size_t config_timeout_oneshot_len;
 	const char *version; /* NUL-ended; NULL: not known */
+	const uint8_t *entry_sysfail;
+	size_t entry_sysfail_len;
 } sbat_sdboot_vars;
 
 #define SBAT_SDBOOT_VARS_INIT                                                                                          \
 	{                                                                                                              \
-		sizeof(sbat_sdboot_vars), NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL                            \
+		sizeof(sbat_sdboot_vars), NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL, 0                   \
 	}
 
 /* Sets *vars to SBAT_SDBOOT_VARS_INIT. */
@@ -215,9 +220,11 @@ typedef struct sbat_sdboot_menu {
  * each later set too, and where they choose another default entry the
  * default is not known (SBAT_SDBOOT_BY_VERSION_UNKNOWN); an entry listed
  * by some and not others is version_dependent, and when left out, not
- * out_certain. UKI profiles (257), `uki-url` and entries from SMBIOS
- * (258), and LoaderEntrySysFail (258, chosen first after a failed
- * firmware update) are not modelled.
+ * out_certain. From 258 on an entry LoaderEntrySysFail matches starts
+ * first after a failed update of the system firmware (its ESRT entry),
+ * which is not read here: when that entry is not the default otherwise
+ * chosen, the default is not known (SBAT_SDBOOT_BY_SYSFAIL). UKI profiles
+ * (257), `uki-url` and entries from SMBIOS (258) are not modelled.
  *
  * What cannot be read is a fact of the menu (an entry's out, a note), not
  * a failure. SBAT_E_NOMEM; SBAT_E_ABI for a vars->size not known.
@@ -236,7 +243,7 @@ SBAT_API void sbat_sdboot_menu_free(sbat_sdboot_menu *menu);
 /* Short names for JSON: "listed", "unreadable", "self", "architecture", ..., "conflict"; "unknown" past the list. */
 SBAT_API const char *sbat_sdboot_out_name(sbat_sdboot_out out);
 /* "none", "menu-force", "oneshot", "efi-default", "efi-saved", "conf-saved", "conf-default", "first", "over-limit",
- * "version-unknown". */
+ * "version-unknown", "sysfail". */
 SBAT_API const char *sbat_sdboot_by_name(sbat_sdboot_by by);
 /* The variable's name: "LoaderEntryOneShot", ... */
 SBAT_API const char *sbat_sdboot_var_name(sbat_sdboot_var var);

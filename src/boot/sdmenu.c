@@ -261,7 +261,13 @@ var_data(const sbat_sdboot_vars *v, sbat_sdboot_var var, const uint8_t **p, size
 	case SBAT_SDBOOT_VAR_ENTRY_DEFAULT: *p = v->entry_default, *n = v->entry_default_len; break;
 	case SBAT_SDBOOT_VAR_ENTRY_LAST_BOOTED: *p = v->entry_last_booted, *n = v->entry_last_booted_len; break;
 	case SBAT_SDBOOT_VAR_CONFIG_TIMEOUT: *p = v->config_timeout, *n = v->config_timeout_len; break;
-	default: *p = v->config_timeout_oneshot, *n = v->config_timeout_oneshot_len; break;
+	case SBAT_SDBOOT_VAR_CONFIG_TIMEOUT_ONESHOT:
+		*p = v->config_timeout_oneshot, *n = v->config_timeout_oneshot_len;
+		break;
+	default:
+		*p = v->size == sizeof(*v) ? v->entry_sysfail : NULL;
+		*n = v->size == sizeof(*v) ? v->entry_sysfail_len : 0;
+		break;
 	}
 }
 
@@ -359,6 +365,29 @@ choose_default(menu_impl *m, sdentry_ctx *c, const sbat_sdboot_vars *v)
 		m->pub.default_by = SBAT_SDBOOT_BY_NONE;
 }
 
+/*
+ * From 258 on (config_select_default_entry, sysfail_check): an entry
+ * LoaderEntrySysFail matches starts first after a failed system firmware
+ * update, not read here; when it is not the default chosen otherwise, the
+ * default is not known.
+ */
+static void
+check_sysfail(menu_impl *m, sdentry_ctx *c, const sbat_sdboot_vars *v)
+{
+	char sysfail[256];
+	long i;
+
+	if (c->rules < 258 || !var_text(c, v, SBAT_SDBOOT_VAR_ENTRY_SYSFAIL, sysfail, sizeof(sysfail)) ||
+	    (i = find_entry(m, sysfail)) < 0 || m->pub.default_by == SBAT_SDBOOT_BY_MENU_FORCE)
+		return;
+	if (m->pub.has_default && m->pub.default_index == (size_t)i)
+		return;
+	m->pub.has_default = 0;
+	m->pub.default_by = SBAT_SDBOOT_BY_SYSFAIL;
+	free(m->default_pattern);
+	m->default_pattern = sdentry_strndup(c, sysfail, strlen(sysfail));
+}
+
 /* The menu of esp and xbootldr into m, as it is before its default is chosen. */
 static void
 build(menu_impl *m, sdentry_ctx *c, const char *esp, const char *xbootldr)
@@ -378,11 +407,12 @@ build(menu_impl *m, sdentry_ctx *c, const char *esp, const char *xbootldr)
 	m->pub.n_listed = i;
 }
 
-/* 1 when vars is NULL or of a size the library knows: this one, or one from before `version`. */
+/* 1 when vars is NULL or of a size the library knows: this one, or one from before `version` or `entry_sysfail`. */
 static int
 vars_known(const sbat_sdboot_vars *vars)
 {
-	return !vars || vars->size == sizeof(sbat_sdboot_vars) || vars->size == offsetof(sbat_sdboot_vars, version);
+	return !vars || vars->size == sizeof(sbat_sdboot_vars) || vars->size == offsetof(sbat_sdboot_vars, version) ||
+	       vars->size == offsetof(sbat_sdboot_vars, entry_sysfail);
 }
 
 /*
@@ -443,6 +473,7 @@ menu_build(const load_in *in, unsigned rules, menu_impl **ret)
 	c.notes = m->notes;
 	build(m, &c, in->esp, in->xbootldr);
 	choose_default(m, &c, in->vars ? in->vars : &none);
+	check_sysfail(m, &c, in->vars ? in->vars : &none);
 	m->pub.over_limit = m->pub.entries_over > 0;
 	if (m->pub.over_limit) {
 		m->pub.has_default = 0;
@@ -519,7 +550,7 @@ sbat_sdboot_menu_load(const char *esp, const char *xbootldr, const char *loader_
 	*ret = NULL;
 	if (!vars_known(vars))
 		return diag_fail(reterr, SBAT_E_ABI, "sbat_sdboot_vars: a size this library does not know");
-	release = vars && vars->size == sizeof(*vars) ? parse_release(vars->version) : 0;
+	release = vars && vars->size > offsetof(sbat_sdboot_vars, version) ? parse_release(vars->version) : 0;
 	rules = rules_of(release);
 	if (menu_build(&in, rules ? rules : 252, &m) != SBAT_OK)
 		return diag_fail(reterr, SBAT_E_NOMEM, "systemd-boot menu: out of memory");
@@ -576,10 +607,9 @@ sbat_sdboot_out_name(sbat_sdboot_out out)
 const char *
 sbat_sdboot_by_name(sbat_sdboot_by by)
 {
-	static const char *const names[] = {
-		"none",       "menu-force",   "oneshot", "efi-default", "efi-saved",
-		"conf-saved", "conf-default", "first",   "over-limit",  "version-unknown"
-	};
+	static const char *const names[] = { "none",       "menu-force",      "oneshot",      "efi-default",
+		                             "efi-saved",  "conf-saved",      "conf-default", "first",
+		                             "over-limit", "version-unknown", "sysfail" };
 
 	return (unsigned)by < sizeof(names) / sizeof(names[0]) ? names[by] : "unknown";
 }
@@ -587,8 +617,9 @@ sbat_sdboot_by_name(sbat_sdboot_by by)
 const char *
 sbat_sdboot_var_name(sbat_sdboot_var var)
 {
-	static const char *const names[] = { "LoaderEntryOneShot", "LoaderEntryDefault", "LoaderEntryLastBooted",
-		                             "LoaderConfigTimeout", "LoaderConfigTimeoutOneShot" };
+	static const char *const names[] = { "LoaderEntryOneShot",         "LoaderEntryDefault",
+		                             "LoaderEntryLastBooted",      "LoaderConfigTimeout",
+		                             "LoaderConfigTimeoutOneShot", "LoaderEntrySysFail" };
 
 	return (unsigned)var < sizeof(names) / sizeof(names[0]) ? names[var] : "unknown";
 }

@@ -14,7 +14,7 @@
 
 /* systemd-boot's variables (LOADER_GUID) */
 #define LOADER_GUID "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
-#define N_VARS 5
+#define N_VARS 6
 
 int
 stage3_is_sdboot(const image *im)
@@ -90,10 +90,10 @@ reads_last_booted(const sbat_sdboot_menu *menu, const sbat_sdboot_vars *v)
 static void
 read_vars(walk *w, sbat_sdboot_vars *v, uint8_t **bufs, sbat_diag *errs, int *failed)
 {
-	const uint8_t **data[N_VARS] = { &v->entry_oneshot, &v->entry_default, &v->entry_last_booted,
-		                         &v->config_timeout, &v->config_timeout_oneshot };
-	size_t *lens[N_VARS] = { &v->entry_oneshot_len, &v->entry_default_len, &v->entry_last_booted_len,
-		                 &v->config_timeout_len, &v->config_timeout_oneshot_len };
+	const uint8_t **data[N_VARS] = { &v->entry_oneshot,  &v->entry_default,          &v->entry_last_booted,
+		                         &v->config_timeout, &v->config_timeout_oneshot, &v->entry_sysfail };
+	size_t *lens[N_VARS] = { &v->entry_oneshot_len,  &v->entry_default_len,          &v->entry_last_booted_len,
+		                 &v->config_timeout_len, &v->config_timeout_oneshot_len, &v->entry_sysfail_len };
 	char name[128];
 	size_t i, len;
 
@@ -110,8 +110,9 @@ read_vars(walk *w, sbat_sdboot_vars *v, uint8_t **bufs, sbat_diag *errs, int *fa
 
 /*
  * An error for each variable that did not read and that systemd-boot reads
- * for this menu: all but LoaderEntryLastBooted always (config_load_defaults),
- * that one only for @saved.
+ * for this menu: all but LoaderEntryLastBooted and LoaderEntrySysFail always
+ * (config_load_defaults), the first only for @saved, the second from 258 on
+ * (or when the version is not known).
  */
 static void
 report_vars(walk *w, const sbat_sdboot_menu *menu, const sbat_sdboot_vars *v, const sbat_diag *errs, const int *failed)
@@ -120,7 +121,8 @@ report_vars(walk *w, const sbat_sdboot_menu *menu, const sbat_sdboot_vars *v, co
 	size_t i;
 
 	for (i = 0; i < N_VARS; i++) {
-		if (!failed[i] || (i == SBAT_SDBOOT_VAR_ENTRY_LAST_BOOTED && !reads_last_booted(menu, v)))
+		if (!failed[i] || (i == SBAT_SDBOOT_VAR_ENTRY_LAST_BOOTED && !reads_last_booted(menu, v)) ||
+		    (i == SBAT_SDBOOT_VAR_ENTRY_SYSFAIL && menu && menu->release && menu->rules < 258))
 			continue;
 		snprintf(where, sizeof(where), "%s/%s-%s", w->efivarfs, sbat_sdboot_var_name((sbat_sdboot_var)i),
 		         LOADER_GUID);
@@ -188,6 +190,11 @@ default_text(const sbat_sdboot_menu *menu, char *by, size_t size)
 		         menu->conf_default ? " (loader.conf's default matches none)" : "");
 		break;
 	case SBAT_SDBOOT_BY_OVER_LIMIT: snprintf(by, size, "not known: more entries than are read"); break;
+	case SBAT_SDBOOT_BY_SYSFAIL:
+		snprintf(by, size,
+		         "not known: after a failed firmware update systemd-boot starts LoaderEntrySysFail's \"%s\"",
+		         p);
+		break;
 	case SBAT_SDBOOT_BY_VERSION_UNKNOWN:
 		snprintf(by, size, "not known: systemd-boot's version is not known, and releases choose differently");
 		break;

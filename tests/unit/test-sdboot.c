@@ -721,6 +721,52 @@ test_version_id_without_counter(void **state)
 	sbat_sdboot_menu_free(m);
 }
 
+/* 258 starts LoaderEntrySysFail's entry first after a failed firmware update (004e3e4082): not read here. */
+static void
+test_version_sysfail(void **state)
+{
+	sbat_sdboot_vars v = SBAT_SDBOOT_VARS_INIT;
+	uint8_t text[64];
+	char esp[4096];
+	sbat_sdboot_menu *m;
+
+	(void)state;
+	new_part(esp, sizeof(esp));
+	put(esp, "k", "kernel", 0);
+	entry(esp, "a.conf", NULL);
+	entry(esp, "rescue.conf", NULL);
+	v.entry_sysfail_len = ucs2(text, "Rescue*");
+	v.entry_sysfail = text;
+	v.version = "257.4";
+	m = load(esp, NULL, &v);
+	assert_default(m, "rescue.conf", SBAT_SDBOOT_BY_FIRST);
+	sbat_sdboot_menu_free(m);
+	put(esp, "loader/loader.conf", "default a.conf\n", 0);
+	m = load(esp, NULL, &v);
+	assert_default(m, "a.conf", SBAT_SDBOOT_BY_CONF_DEFAULT);
+	sbat_sdboot_menu_free(m);
+	v.version = "258.1";
+	m = load(esp, NULL, &v);
+	assert_false(m->has_default);
+	assert_int_equal(m->default_by, SBAT_SDBOOT_BY_SYSFAIL);
+	assert_string_equal(m->default_pattern, "rescue*");
+	assert_string_equal(sbat_sdboot_by_name(m->default_by), "sysfail");
+	assert_string_equal(sbat_sdboot_var_name(SBAT_SDBOOT_VAR_ENTRY_SYSFAIL), "LoaderEntrySysFail");
+	sbat_sdboot_menu_free(m);
+	/* the entry it names is the default anyway: known */
+	put(esp, "loader/loader.conf", "default rescue.conf\n", 0);
+	m = load(esp, NULL, &v);
+	assert_default(m, "rescue.conf", SBAT_SDBOOT_BY_CONF_DEFAULT);
+	sbat_sdboot_menu_free(m);
+	/* a caller built before entry_sysfail: its version is read, the variable is not */
+	put(esp, "loader/loader.conf", "default a.conf\n", 0);
+	v.size = offsetof(sbat_sdboot_vars, entry_sysfail);
+	m = load(esp, NULL, &v);
+	assert_int_equal(m->release, 258);
+	assert_default(m, "a.conf", SBAT_SDBOOT_BY_CONF_DEFAULT);
+	sbat_sdboot_menu_free(m);
+}
+
 /* No version, or one that is not read: where every release agrees, the default is known. */
 static void
 test_version_unknown(void **state)
@@ -776,6 +822,7 @@ main(void)
 		cmocka_unit_test(test_version_auto_prefix_case),
 		cmocka_unit_test(test_version_loader_kinds),
 		cmocka_unit_test(test_version_id_without_counter),
+		cmocka_unit_test(test_version_sysfail),
 		cmocka_unit_test(test_version_unknown),
 	};
 
