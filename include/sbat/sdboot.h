@@ -30,10 +30,11 @@ extern "C" {
 
 /* What an entry starts. */
 typedef enum sbat_sdboot_kind {
-	SBAT_SDBOOT_KIND_NONE = 0, /* a Type #1 entry with no linux or efi line */
-	SBAT_SDBOOT_KIND_LINUX,    /* a Type #1 entry's `linux` */
-	SBAT_SDBOOT_KIND_EFI,      /* a Type #1 entry's `efi` */
-	SBAT_SDBOOT_KIND_UKI,      /* a Type #2 entry: a UKI in \EFI\Linux */
+	SBAT_SDBOOT_KIND_NONE = 0,  /* a Type #1 entry with no linux or efi line */
+	SBAT_SDBOOT_KIND_LINUX,     /* a Type #1 entry's `linux` */
+	SBAT_SDBOOT_KIND_EFI,       /* a Type #1 entry's `efi` */
+	SBAT_SDBOOT_KIND_UKI,       /* a Type #2 entry: a UKI in \EFI\Linux */
+	SBAT_SDBOOT_KIND_TYPE1_UKI, /* a Type #1 entry's `uki` (systemd-boot 258 and later) */
 } sbat_sdboot_kind;
 
 /* Why an entry is not in the menu. */
@@ -47,35 +48,48 @@ typedef enum sbat_sdboot_out {
 	SBAT_SDBOOT_OUT_NOT_IMAGE,        /* a UKI that cannot be read or parsed (diag): not known */
 	SBAT_SDBOOT_OUT_NO_OSREL,         /* a UKI without a .osrel section */
 	SBAT_SDBOOT_OUT_NO_NAME,          /* a UKI whose .osrel gives no name */
+	SBAT_SDBOOT_OUT_CONFLICT,         /* two of linux, efi and uki lines (258 and later refuse it) */
 } sbat_sdboot_out;
 
 /* What chose the entry systemd-boot starts by itself (config_select_default_entry). */
 typedef enum sbat_sdboot_by {
-	SBAT_SDBOOT_BY_NONE = 0,     /* none: no entry is in the menu */
-	SBAT_SDBOOT_BY_MENU_FORCE,   /* none: timeout menu-force, the menu waits for a key */
-	SBAT_SDBOOT_BY_ONESHOT,      /* the variable LoaderEntryOneShot */
-	SBAT_SDBOOT_BY_EFI_DEFAULT,  /* the variable LoaderEntryDefault */
-	SBAT_SDBOOT_BY_EFI_SAVED,    /* LoaderEntryDefault "@saved": the variable LoaderEntryLastBooted */
-	SBAT_SDBOOT_BY_CONF_SAVED,   /* loader.conf's default @saved: the variable LoaderEntryLastBooted */
-	SBAT_SDBOOT_BY_CONF_DEFAULT, /* loader.conf's default */
-	SBAT_SDBOOT_BY_FIRST,        /* the first entry of the menu: no pattern matched */
-	SBAT_SDBOOT_BY_OVER_LIMIT,   /* not known: more entries than are read */
+	SBAT_SDBOOT_BY_NONE = 0,        /* none: no entry is in the menu */
+	SBAT_SDBOOT_BY_MENU_FORCE,      /* none: timeout menu-force, the menu waits for a key */
+	SBAT_SDBOOT_BY_ONESHOT,         /* the variable LoaderEntryOneShot */
+	SBAT_SDBOOT_BY_EFI_DEFAULT,     /* the variable LoaderEntryDefault */
+	SBAT_SDBOOT_BY_EFI_SAVED,       /* LoaderEntryDefault "@saved": the variable LoaderEntryLastBooted */
+	SBAT_SDBOOT_BY_CONF_SAVED,      /* loader.conf's default @saved: the variable LoaderEntryLastBooted */
+	SBAT_SDBOOT_BY_CONF_DEFAULT,    /* loader.conf's default */
+	SBAT_SDBOOT_BY_FIRST,           /* the first entry of the menu: no pattern matched */
+	SBAT_SDBOOT_BY_OVER_LIMIT,      /* not known: more entries than are read */
+	SBAT_SDBOOT_BY_VERSION_UNKNOWN, /* not known: systemd-boot's version is not known and releases differ */
+	SBAT_SDBOOT_BY_SYSFAIL,         /* not known: 258 on start LoaderEntrySysFail's entry after a failed
+	                                   firmware update, which is not read (default_pattern: its pattern) */
 } sbat_sdboot_by;
 
 /* systemd-boot's variables (vendor GUID 4a67b082-0a4c-41cf-b6c7-440b29bb8c4f) the menu reads. */
 typedef enum sbat_sdboot_var {
-	SBAT_SDBOOT_VAR_ENTRY_ONESHOT = 0,     /* LoaderEntryOneShot */
-	SBAT_SDBOOT_VAR_ENTRY_DEFAULT,         /* LoaderEntryDefault */
-	SBAT_SDBOOT_VAR_ENTRY_LAST_BOOTED,     /* LoaderEntryLastBooted */
-	SBAT_SDBOOT_VAR_CONFIG_TIMEOUT,        /* LoaderConfigTimeout */
-	SBAT_SDBOOT_VAR_CONFIG_TIMEOUT_ONESHOT /* LoaderConfigTimeoutOneShot */
+	SBAT_SDBOOT_VAR_ENTRY_ONESHOT = 0,      /* LoaderEntryOneShot */
+	SBAT_SDBOOT_VAR_ENTRY_DEFAULT,          /* LoaderEntryDefault */
+	SBAT_SDBOOT_VAR_ENTRY_LAST_BOOTED,      /* LoaderEntryLastBooted */
+	SBAT_SDBOOT_VAR_CONFIG_TIMEOUT,         /* LoaderConfigTimeout */
+	SBAT_SDBOOT_VAR_CONFIG_TIMEOUT_ONESHOT, /* LoaderConfigTimeoutOneShot */
+	SBAT_SDBOOT_VAR_ENTRY_SYSFAIL           /* LoaderEntrySysFail (258 and later) */
 } sbat_sdboot_var;
 
 /*
  * The variables' data as the caller read them (UTF-16LE text, NUL-ended or
  * not, without efivarfs's 4 attribute bytes); NULL: not set. Filled by the
  * caller: `sbat_sdboot_vars v = SBAT_SDBOOT_VARS_INIT;` or
- * sbat_sdboot_vars_init(&v). Fields are added at the end, after `size`.
+ * sbat_sdboot_vars_init(&v). Fields are added at the end, after `size`;
+ * a caller built before `version` or `entry_sysfail` were added passes a
+ * smaller size and is read as giving neither.
+ *
+ * version is the loader's own version, as its .sdmagic section gives it
+ * after "LoaderInfo: systemd-boot " ("257.1", "258~rc2", "259.3-1-arch"):
+ * the menu follows that release's rules. NULL, or a text that does not
+ * start with a release number from 252 on: not known (see
+ * sbat_sdboot_menu_load).
  */
 typedef struct sbat_sdboot_vars {
 	size_t size;
@@ -89,11 +103,14 @@ typedef struct sbat_sdboot_vars {
 	size_t config_timeout_len;
 	const uint8_t *config_timeout_oneshot;
 	size_t config_timeout_oneshot_len;
+	const char *version; /* NUL-ended; NULL: not known */
+	const uint8_t *entry_sysfail;
+	size_t entry_sysfail_len;
 } sbat_sdboot_vars;
 
 #define SBAT_SDBOOT_VARS_INIT                                                                                          \
 	{                                                                                                              \
-		sizeof(sbat_sdboot_vars), NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0                                  \
+		sizeof(sbat_sdboot_vars), NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, NULL, 0                   \
 	}
 
 /* Sets *vars to SBAT_SDBOOT_VARS_INIT. */
@@ -128,6 +145,7 @@ typedef struct sbat_sdboot_entry {
 	const char *missing_path; /* that file, as systemd-boot opens it */
 	unsigned missing_line;
 	sbat_partition_miss missing_miss;
+	int version_dependent; /* 1: the version is not known and whether it is listed differs by release */
 } sbat_sdboot_entry;
 
 /* What a note is about. */
@@ -168,10 +186,12 @@ typedef struct sbat_sdboot_menu {
 	size_t n_notes;
 	const sbat_sdboot_note *notes;
 	size_t notes_dropped;
+	unsigned release; /* systemd-boot's major version from vars->version; 0: not known */
+	unsigned rules;   /* the release whose rules built the menu: 252, 257, 258 or 259 */
 } sbat_sdboot_menu;
 
 /*
- * Read systemd-boot's menu as systemd-boot 252 to 257 build it: loader.conf
+ * Read systemd-boot's menu as systemd-boot 252 to 259 build it: loader.conf
  * on the ESP (esp, its mount point); the Type #1 entries in
  * \loader\entries\*.conf and the UKIs in \EFI\Linux\*.efi on the ESP and on
  * the XBOOTLDR partition (xbootldr, NULL: none), names starting with "." or
@@ -188,11 +208,23 @@ typedef struct sbat_sdboot_menu {
  * LoaderEntryLastBooted, loader.conf's default, the first entry; none with
  * timeout menu-force), patterns matched as globs against ids.
  *
- * Names match as 252 to 257 match them: `architecture` and the ".conf" or
- * ".efi" after a boot counter in this case, and an id keeps its counter.
- * Later releases match both in any case, drop the counter from the id,
- * refuse an entry with both a linux and an efi line, and read `uki`,
- * `uki-url` and UKI profiles; none of that is modelled here.
+ * The releases differ, and vars->version chooses (menu->rules):
+ *  - 252 to 256: `architecture`, the "auto-" prefix and the ".conf" or
+ *    ".efi" after a boot counter match in this case only;
+ *  - 257: all three in any case;
+ *  - 258: also an entry with two of linux, efi and uki lines is left out
+ *    (SBAT_SDBOOT_OUT_CONFLICT), and `uki` starts a UKI;
+ *  - 259 and later: also an id loses its boot counter ("a+3-1.conf" is
+ *    "a.conf"; a UKI's id then keeps the case of its name).
+ * With the version not known the menu follows 252's rules, is built with
+ * each later set too, and where they choose another default entry the
+ * default is not known (SBAT_SDBOOT_BY_VERSION_UNKNOWN); an entry listed
+ * by some and not others is version_dependent, and when left out, not
+ * out_certain. From 258 on an entry LoaderEntrySysFail matches starts
+ * first after a failed update of the system firmware (its ESRT entry),
+ * which is not read here: when that entry is not the default otherwise
+ * chosen, the default is not known (SBAT_SDBOOT_BY_SYSFAIL). UKI profiles
+ * (257), `uki-url` and entries from SMBIOS (258) are not modelled.
  *
  * What cannot be read is a fact of the menu (an entry's out, a note), not
  * a failure. SBAT_E_NOMEM; SBAT_E_ABI for a vars->size not known.
@@ -208,9 +240,10 @@ SBAT_API const sbat_sdboot_entry *sbat_sdboot_menu_entry(const sbat_sdboot_menu 
 /* NULL-safe. */
 SBAT_API void sbat_sdboot_menu_free(sbat_sdboot_menu *menu);
 
-/* Short names for JSON: "listed", "unreadable", "self", "architecture", ...; "unknown" past the list. */
+/* Short names for JSON: "listed", "unreadable", "self", "architecture", ..., "conflict"; "unknown" past the list. */
 SBAT_API const char *sbat_sdboot_out_name(sbat_sdboot_out out);
-/* "none", "menu-force", "oneshot", "efi-default", "efi-saved", "conf-saved", "conf-default", "first", "over-limit". */
+/* "none", "menu-force", "oneshot", "efi-default", "efi-saved", "conf-saved", "conf-default", "first", "over-limit",
+ * "version-unknown", "sysfail". */
 SBAT_API const char *sbat_sdboot_by_name(sbat_sdboot_by by);
 /* The variable's name: "LoaderEntryOneShot", ... */
 SBAT_API const char *sbat_sdboot_var_name(sbat_sdboot_var var);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* sdentry.c - one systemd-boot entry as boot_entry_add_type1 and boot_entry_add_type2 read it (systemd 252 to 257) */
+/* sdentry.c - one systemd-boot entry as boot_entry_add_type1 and boot_entry_add_type2 read it (systemd 252 to 259) */
 #define _XOPEN_SOURCE 700
 #include <limits.h>
 #include <stdlib.h>
@@ -125,11 +125,23 @@ check_extra(sdentry_ctx *c, sbat_sdboot_entry *e, const char *root, const sbat_k
 	e->missing_miss = miss;
 }
 
-/* A linux or efi line; 1 when it leaves the entry out (an efi line naming systemd-boot itself). */
+/*
+ * A linux, efi or (258 on) uki line; 1 when it leaves the entry out: an efi
+ * line naming systemd-boot itself, or from 258 on a line of another kind than
+ * an earlier one (LOADER_BAD).
+ */
 static int
 loader_line(sdentry_ctx *c, sbat_sdboot_entry *e, const sbat_kv_line *kv)
 {
-	e->kind = key_is(kv, "linux") ? SBAT_SDBOOT_KIND_LINUX : SBAT_SDBOOT_KIND_EFI;
+	sbat_sdboot_kind kind = key_is(kv, "linux") ? SBAT_SDBOOT_KIND_LINUX :
+	                        key_is(kv, "efi")   ? SBAT_SDBOOT_KIND_EFI :
+	                                              SBAT_SDBOOT_KIND_TYPE1_UKI;
+
+	if (c->rules >= 258 && e->kind != SBAT_SDBOOT_KIND_NONE && e->kind != kind) {
+		e->out = SBAT_SDBOOT_OUT_CONFLICT;
+		return 1;
+	}
+	e->kind = kind;
 	free((char *)e->loader);
 	e->loader = loader_path(c, kv->value, kv->value_len);
 	e->loader_line = kv->line;
@@ -138,6 +150,16 @@ loader_line(sdentry_ctx *c, sbat_sdboot_entry *e, const sbat_kv_line *kv)
 		return 1;
 	}
 	return 0;
+}
+
+/* 1 when an architecture line names the loader's: in this case before 257, in any case from 257 on. */
+static int
+arch_matches(const sdentry_ctx *c, const sbat_kv_line *kv)
+{
+	if (kv->value_len != strlen(c->arch))
+		return 0;
+	return c->rules >= 257 ? strncasecmp(kv->value, c->arch, kv->value_len) == 0 :
+	                         memcmp(kv->value, c->arch, kv->value_len) == 0;
 }
 
 /* One key of a Type #1 entry; 1 when the entry is out for good. */
@@ -152,10 +174,9 @@ type1_key(sdentry_ctx *c, sbat_sdboot_entry *e, const char *root, const sbat_kv_
 		set_text(c, &e->machine_id, &e->machine_id_line, kv);
 	else if (key_is(kv, "sort-key"))
 		set_text(c, &e->sort_key, &e->sort_key_line, kv);
-	else if (key_is(kv, "linux") || key_is(kv, "efi"))
+	else if (key_is(kv, "linux") || key_is(kv, "efi") || (c->rules >= 258 && key_is(kv, "uki")))
 		return loader_line(c, e, kv);
-	else if (key_is(kv, "architecture") &&
-	         (kv->value_len != strlen(c->arch) || memcmp(kv->value, c->arch, kv->value_len) != 0)) {
+	else if (key_is(kv, "architecture") && !arch_matches(c, kv)) {
 		e->arch = sdentry_strndup(c, kv->value, kv->value_len);
 		e->out = SBAT_SDBOOT_OUT_ARCH;
 		return 1;
@@ -336,10 +357,29 @@ counter(const char **p)
 	return (int)v;
 }
 
-void
-sdentry_tries(sbat_sdboot_entry *e, const char *suffix)
+/* From 259 on: the id is the name up to its last '+', then suffix; lower-cased for a Type #1 entry. */
+static void
+id_without_counter(sdentry_ctx *c, sbat_sdboot_entry *e, const char *plus, const char *suffix, int type1)
 {
-	const char *p = strrchr(e->name, '+');
+	size_t n = (size_t)(plus - e->name), sl = strlen(suffix), i;
+	char *id = malloc(n + sl + 1);
+
+	if (!id) {
+		c->nomem = 1;
+		return;
+	}
+	memcpy(id, e->name, n);
+	memcpy(id + n, suffix, sl + 1);
+	for (i = 0; type1 && id[i]; i++)
+		id[i] = (char)(id[i] >= 'A' && id[i] <= 'Z' ? id[i] - 'A' + 'a' : id[i]);
+	free((char *)e->id);
+	e->id = id;
+}
+
+void
+sdentry_tries(sdentry_ctx *c, sbat_sdboot_entry *e, const char *suffix, int type1)
+{
+	const char *plus = strrchr(e->name, '+'), *p = plus;
 	int left, done = 0;
 
 	e->tries_left = e->tries_done = -1;
@@ -350,10 +390,12 @@ sdentry_tries(sbat_sdboot_entry *e, const char *suffix)
 		return;
 	if (*p == '-' && (++p, done = counter(&p)) < 0)
 		return;
-	if (strcmp(p, suffix) != 0)
+	if (c->rules >= 257 ? strcasecmp(p, suffix) != 0 : strcmp(p, suffix) != 0)
 		return;
 	e->tries_left = left;
 	e->tries_done = done;
+	if (c->rules >= 259)
+		id_without_counter(c, e, plus, suffix, type1);
 }
 
 void

@@ -13,6 +13,7 @@
 typedef struct sdentry_ctx {
 	const char *self;        /* systemd-boot's own path on the ESP */
 	const char *arch;        /* EFI_MACHINE_TYPE_NAME */
+	unsigned rules;          /* the release whose rules apply: 252, 257, 258 or 259 (sbat_sdboot_menu.rules) */
 	sbat_sdboot_note *notes; /* SBAT_SDBOOT_MAX_NOTES of them */
 	size_t n_notes, notes_dropped;
 	int nomem; /* an allocation failed */
@@ -34,8 +35,13 @@ void sdentry_type1(sdentry_ctx *c, sbat_sdboot_entry *e, const char *root);
 /* Fill e (zeroed, name, id and file set) from the UKI e->file on root, as \EFI\Linux\NAME. */
 void sdentry_type2(sdentry_ctx *c, sbat_sdboot_entry *e, const char *root);
 
-/* Boot counting from e->name: "+LEFT[-DONE]" right before suffix (in this case); -1 both when none. */
-void sdentry_tries(sbat_sdboot_entry *e, const char *suffix);
+/*
+ * Boot counting from e->name: "+LEFT[-DONE]" right before suffix (in this
+ * case before 257, in any case from 257 on); -1 both when none. From 259 on
+ * a counter found leaves the id: the name before '+' and suffix, lower-cased
+ * for a Type #1 entry (type1), as it is for a UKI.
+ */
+void sdentry_tries(sdentry_ctx *c, sbat_sdboot_entry *e, const char *suffix, int type1);
 
 /* Free what e holds (not e itself). */
 void sdentry_clear(sbat_sdboot_entry *e);

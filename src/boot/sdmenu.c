@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* sdmenu.c - systemd-boot's menu as 252 to 257 build it (boot.c): loader.conf, entries, order, default entry */
+/* sdmenu.c - systemd-boot's menu as 252 to 259 build it (boot.c): loader.conf, entries, order, default entry */
 #define _XOPEN_SOURCE 700
 #include <ctype.h>
+#include <stddef.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,14 +135,17 @@ read_loader_conf(menu_impl *m, sdentry_ctx *c, const char *esp)
 	free(buf);
 }
 
-/* 1 when systemd-boot reads name in a directory whose entries end in suffix (valid_type1_filename). */
+/*
+ * 1 when systemd-boot reads name in a directory whose entries end in suffix
+ * (valid_type1_filename); "auto-" in this case before 257, in any case on.
+ */
 static int
-entry_name(const char *name, const char *suffix)
+entry_name(const char *name, const char *suffix, unsigned rules)
 {
 	size_t len = strlen(name), sl = strlen(suffix);
+	int is_auto = rules >= 257 ? strncasecmp(name, "auto-", 5) == 0 : strncmp(name, "auto-", 5) == 0;
 
-	return name[0] != '.' && strncasecmp(name, "auto-", 5) != 0 && len > sl &&
-	       strcasecmp(name + len - sl, suffix) == 0;
+	return name[0] != '.' && !is_auto && len > sl && strcasecmp(name + len - sl, suffix) == 0;
 }
 
 /* A new entry for file name in dir on root, its file read; past the limit it is counted. */
@@ -173,7 +177,7 @@ add_entry(menu_impl *m, sdentry_ctx *c, const char *root, int on_xbootldr, const
 		sdentry_type1(c, e, root);
 	else
 		sdentry_type2(c, e, root);
-	sdentry_tries(e, type1 ? ".conf" : ".efi");
+	sdentry_tries(c, e, type1 ? ".conf" : ".efi", type1);
 }
 
 /* The entries of one directory of root: \loader\entries (type1) or \EFI\Linux. */
@@ -194,7 +198,7 @@ scan_dir(menu_impl *m, sdentry_ctx *c, const char *root, int on_xbootldr, int ty
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		if (!entry_name(names[i], suffix))
+		if (!entry_name(names[i], suffix, c->rules))
 			continue;
 		if (taken == SBAT_SDBOOT_MAX_ENTRIES) {
 			m->pub.entries_over++; /* counted, never cut silently */
@@ -257,7 +261,13 @@ var_data(const sbat_sdboot_vars *v, sbat_sdboot_var var, const uint8_t **p, size
 	case SBAT_SDBOOT_VAR_ENTRY_DEFAULT: *p = v->entry_default, *n = v->entry_default_len; break;
 	case SBAT_SDBOOT_VAR_ENTRY_LAST_BOOTED: *p = v->entry_last_booted, *n = v->entry_last_booted_len; break;
 	case SBAT_SDBOOT_VAR_CONFIG_TIMEOUT: *p = v->config_timeout, *n = v->config_timeout_len; break;
-	default: *p = v->config_timeout_oneshot, *n = v->config_timeout_oneshot_len; break;
+	case SBAT_SDBOOT_VAR_CONFIG_TIMEOUT_ONESHOT:
+		*p = v->config_timeout_oneshot, *n = v->config_timeout_oneshot_len;
+		break;
+	default:
+		*p = v->size == sizeof(*v) ? v->entry_sysfail : NULL;
+		*n = v->size == sizeof(*v) ? v->entry_sysfail_len : 0;
+		break;
 	}
 }
 
@@ -355,6 +365,29 @@ choose_default(menu_impl *m, sdentry_ctx *c, const sbat_sdboot_vars *v)
 		m->pub.default_by = SBAT_SDBOOT_BY_NONE;
 }
 
+/*
+ * From 258 on (config_select_default_entry, sysfail_check): an entry
+ * LoaderEntrySysFail matches starts first after a failed system firmware
+ * update, not read here; when it is not the default chosen otherwise, the
+ * default is not known.
+ */
+static void
+check_sysfail(menu_impl *m, sdentry_ctx *c, const sbat_sdboot_vars *v)
+{
+	char sysfail[256];
+	long i;
+
+	if (c->rules < 258 || !var_text(c, v, SBAT_SDBOOT_VAR_ENTRY_SYSFAIL, sysfail, sizeof(sysfail)) ||
+	    (i = find_entry(m, sysfail)) < 0 || m->pub.default_by == SBAT_SDBOOT_BY_MENU_FORCE)
+		return;
+	if (m->pub.has_default && m->pub.default_index == (size_t)i)
+		return;
+	m->pub.has_default = 0;
+	m->pub.default_by = SBAT_SDBOOT_BY_SYSFAIL;
+	free(m->default_pattern);
+	m->default_pattern = sdentry_strndup(c, sysfail, strlen(sysfail));
+}
+
 /* The menu of esp and xbootldr into m, as it is before its default is chosen. */
 static void
 build(menu_impl *m, sdentry_ctx *c, const char *esp, const char *xbootldr)
@@ -374,36 +407,73 @@ build(menu_impl *m, sdentry_ctx *c, const char *esp, const char *xbootldr)
 	m->pub.n_listed = i;
 }
 
-/* 1 when vars is NULL or of a size the library knows. */
+/* 1 when vars is NULL or of a size the library knows: this one, or one from before `version` or `entry_sysfail`. */
 static int
 vars_known(const sbat_sdboot_vars *vars)
 {
-	return !vars || vars->size == sizeof(sbat_sdboot_vars);
+	return !vars || vars->size == sizeof(sbat_sdboot_vars) || vars->size == offsetof(sbat_sdboot_vars, version) ||
+	       vars->size == offsetof(sbat_sdboot_vars, entry_sysfail);
 }
 
-sbat_err
-sbat_sdboot_menu_load(const char *esp, const char *xbootldr, const char *loader_path, uint16_t machine,
-                      const sbat_sdboot_vars *vars, sbat_sdboot_menu **ret, sbat_diag *reterr)
+/*
+ * The major version at the start of text ("257.1", "258~rc2", "259-1-arch");
+ * 0 when it does not start with a number followed by its end or one of
+ * ".~-+_ ".
+ */
+static unsigned
+parse_release(const char *text)
+{
+	unsigned long n = 0;
+	const char *p = text;
+
+	if (!p || *p < '0' || *p > '9')
+		return 0;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if ((n = n * 10 + (unsigned long)(*p - '0')) > 100000UL)
+			return 0;
+	return *p == '\0' || strchr(".~-+_ ", *p) ? (unsigned)n : 0;
+}
+
+/* The rules release follows (sbat_sdboot_menu.rules); 0: not known (before 252, or no version). */
+static unsigned
+rules_of(unsigned release)
+{
+	if (release < 252)
+		return 0;
+	if (release < 257)
+		return 252;
+	return release > 259 ? 259 : release;
+}
+
+/* What sbat_sdboot_menu_load was given. */
+typedef struct load_in {
+	const char *esp, *xbootldr, *loader_path;
+	uint16_t machine;
+	const sbat_sdboot_vars *vars;
+} load_in;
+
+/* The menu of in, as the release whose rules are `rules` builds it, into *ret. */
+static sbat_err
+menu_build(const load_in *in, unsigned rules, menu_impl **ret)
 {
 	static const sbat_sdboot_vars none = SBAT_SDBOOT_VARS_INIT;
-	menu_impl *m;
+	menu_impl *m = calloc(1, sizeof(*m));
 	sdentry_ctx c;
 
 	*ret = NULL;
-	if (!vars_known(vars))
-		return diag_fail(reterr, SBAT_E_ABI, "sbat_sdboot_vars: a size this library does not know");
-	m = calloc(1, sizeof(*m));
 	if (!m || !(m->entries = calloc(SBAT_SDBOOT_MAX_ENTRIES, sizeof(*m->entries))) ||
 	    !(m->notes = calloc(SBAT_SDBOOT_MAX_NOTES, sizeof(*m->notes)))) {
 		sbat_sdboot_menu_free(m ? &m->pub : NULL);
-		return diag_fail(reterr, SBAT_E_NOMEM, "systemd-boot menu: out of memory");
+		return SBAT_E_NOMEM;
 	}
 	memset(&c, 0, sizeof(c));
-	c.self = loader_path;
-	c.arch = m->pub.arch = arch_name(machine);
+	c.self = in->loader_path;
+	c.arch = m->pub.arch = arch_name(in->machine);
+	c.rules = m->pub.rules = rules;
 	c.notes = m->notes;
-	build(m, &c, esp, xbootldr);
-	choose_default(m, &c, vars ? vars : &none);
+	build(m, &c, in->esp, in->xbootldr);
+	choose_default(m, &c, in->vars ? in->vars : &none);
+	check_sysfail(m, &c, in->vars ? in->vars : &none);
 	m->pub.over_limit = m->pub.entries_over > 0;
 	if (m->pub.over_limit) {
 		m->pub.has_default = 0;
@@ -417,8 +487,82 @@ sbat_sdboot_menu_load(const char *esp, const char *xbootldr, const char *loader_
 	m->pub.notes_dropped = c.notes_dropped;
 	if (c.nomem) {
 		sbat_sdboot_menu_free(&m->pub);
-		return diag_fail(reterr, SBAT_E_NOMEM, "systemd-boot menu: out of memory");
+		return SBAT_E_NOMEM;
 	}
+	*ret = m;
+	return SBAT_OK;
+}
+
+/* The file of m's default entry; NULL: none. */
+static const char *
+default_file(const menu_impl *m)
+{
+	return m->pub.has_default ? m->entries[m->pub.default_index].file : NULL;
+}
+
+/* The entry of m read from file; NULL: none. */
+static const sbat_sdboot_entry *
+entry_of(const menu_impl *m, const char *file)
+{
+	size_t i;
+
+	for (i = 0; i < m->pub.n_entries; i++)
+		if (m->entries[i].file && strcmp(m->entries[i].file, file) == 0)
+			return &m->entries[i];
+	return NULL;
+}
+
+/* m, built by 252's rules for a version not known, against o, built by a later release's. */
+static void
+compare_rules(menu_impl *m, const menu_impl *o)
+{
+	const char *a = default_file(m), *b = default_file(o);
+	size_t i;
+
+	if (m->pub.default_by != SBAT_SDBOOT_BY_OVER_LIMIT && (a || b) && (!a || !b || strcmp(a, b) != 0)) {
+		m->pub.has_default = 0;
+		m->pub.default_by = SBAT_SDBOOT_BY_VERSION_UNKNOWN;
+		free(m->default_pattern);
+		m->pub.default_pattern = m->default_pattern = NULL;
+	}
+	for (i = 0; i < m->pub.n_entries; i++) {
+		sbat_sdboot_entry *e = &m->entries[i];
+		const sbat_sdboot_entry *f = e->file ? entry_of(o, e->file) : NULL;
+
+		if ((e->out == SBAT_SDBOOT_LISTED) == (f && f->out == SBAT_SDBOOT_LISTED))
+			continue;
+		e->version_dependent = 1;
+		if (e->out != SBAT_SDBOOT_LISTED)
+			e->out_certain = 0;
+	}
+}
+
+sbat_err
+sbat_sdboot_menu_load(const char *esp, const char *xbootldr, const char *loader_path, uint16_t machine,
+                      const sbat_sdboot_vars *vars, sbat_sdboot_menu **ret, sbat_diag *reterr)
+{
+	static const unsigned later[] = { 257, 258, 259 };
+	load_in in = { esp, xbootldr, loader_path, machine, vars };
+	menu_impl *m = NULL, *o = NULL;
+	unsigned release, rules;
+	size_t i;
+
+	*ret = NULL;
+	if (!vars_known(vars))
+		return diag_fail(reterr, SBAT_E_ABI, "sbat_sdboot_vars: a size this library does not know");
+	release = vars && vars->size > offsetof(sbat_sdboot_vars, version) ? parse_release(vars->version) : 0;
+	rules = rules_of(release);
+	if (menu_build(&in, rules ? rules : 252, &m) != SBAT_OK)
+		return diag_fail(reterr, SBAT_E_NOMEM, "systemd-boot menu: out of memory");
+	for (i = 0; !rules && i < sizeof(later) / sizeof(later[0]); i++) {
+		if (menu_build(&in, later[i], &o) != SBAT_OK) {
+			sbat_sdboot_menu_free(&m->pub);
+			return diag_fail(reterr, SBAT_E_NOMEM, "systemd-boot menu: out of memory");
+		}
+		compare_rules(m, o);
+		sbat_sdboot_menu_free(&o->pub);
+	}
+	m->pub.release = release;
 	*ret = &m->pub;
 	return SBAT_OK;
 }
@@ -455,7 +599,7 @@ const char *
 sbat_sdboot_out_name(sbat_sdboot_out out)
 {
 	static const char *const names[] = { "listed",         "unreadable", "self",     "architecture", "no-loader",
-		                             "loader-missing", "not-image",  "no-osrel", "no-name" };
+		                             "loader-missing", "not-image",  "no-osrel", "no-name",      "conflict" };
 
 	return (unsigned)out < sizeof(names) / sizeof(names[0]) ? names[out] : "unknown";
 }
@@ -463,8 +607,9 @@ sbat_sdboot_out_name(sbat_sdboot_out out)
 const char *
 sbat_sdboot_by_name(sbat_sdboot_by by)
 {
-	static const char *const names[] = { "none",       "menu-force",   "oneshot", "efi-default", "efi-saved",
-		                             "conf-saved", "conf-default", "first",   "over-limit" };
+	static const char *const names[] = { "none",       "menu-force",      "oneshot",      "efi-default",
+		                             "efi-saved",  "conf-saved",      "conf-default", "first",
+		                             "over-limit", "version-unknown", "sysfail" };
 
 	return (unsigned)by < sizeof(names) / sizeof(names[0]) ? names[by] : "unknown";
 }
@@ -472,8 +617,9 @@ sbat_sdboot_by_name(sbat_sdboot_by by)
 const char *
 sbat_sdboot_var_name(sbat_sdboot_var var)
 {
-	static const char *const names[] = { "LoaderEntryOneShot", "LoaderEntryDefault", "LoaderEntryLastBooted",
-		                             "LoaderConfigTimeout", "LoaderConfigTimeoutOneShot" };
+	static const char *const names[] = { "LoaderEntryOneShot",         "LoaderEntryDefault",
+		                             "LoaderEntryLastBooted",      "LoaderConfigTimeout",
+		                             "LoaderConfigTimeoutOneShot", "LoaderEntrySysFail" };
 
 	return (unsigned)var < sizeof(names) / sizeof(names[0]) ? names[var] : "unknown";
 }

@@ -5,14 +5,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "sbat/sbat.h"
 
+#include "util/bview.h"
 #include "walk/stage3.h"
 
 /* systemd-boot's variables (LOADER_GUID) */
 #define LOADER_GUID "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
-#define N_VARS 5
+#define N_VARS 6
 
 int
 stage3_is_sdboot(const image *im)
@@ -31,30 +33,100 @@ miss_is(sbat_partition_miss miss)
 	return s3_is(walk_partition_why(miss));
 }
 
-/* The variables systemd-boot reads, as efivarfs holds them; bufs[] to free. */
+/*
+ * systemd-boot's version from its .sdmagic ("#### LoaderInfo: systemd-boot
+ * 257.1 ####") into out: the text after "systemd-boot " up to the next
+ * space; "" when there is none.
+ */
 static void
-read_vars(walk *w, sbat_sdboot_vars *v, uint8_t **bufs)
+sdmagic_version(const image *im, char *out, size_t size)
 {
-	const uint8_t **data[N_VARS] = { &v->entry_oneshot, &v->entry_default, &v->entry_last_booted,
-		                         &v->config_timeout, &v->config_timeout_oneshot };
-	size_t *lens[N_VARS] = { &v->entry_oneshot_len, &v->entry_default_len, &v->entry_last_booted_len,
-		                 &v->config_timeout_len, &v->config_timeout_oneshot_len };
-	char name[128], where[WALK_PATH_MAX + 128];
-	size_t i, len;
+	static const char magic[] = "LoaderInfo: systemd-boot ";
+	const sbat_section_info *s = NULL;
+	int idx = im->img ? sbat_image_find_section(im->img, ".sdmagic") : -1;
+	size_t n = 0, i, k;
+	const uint8_t *p = NULL;
+	bview v;
+
+	out[0] = '\0';
+	if (idx >= 0)
+		s = sbat_image_section(im->img, (unsigned)idx);
+	bv_init(&v, im->buf, im->len);
+	if (s && s->pointer_to_raw_data < im->len) {
+		n = s->size_of_raw_data < s->virtual_size ? s->size_of_raw_data : s->virtual_size;
+		if (!bv_has(&v, s->pointer_to_raw_data, n))
+			n = im->len - s->pointer_to_raw_data;
+		p = bv_ptr(&v, s->pointer_to_raw_data, n);
+	}
+	for (i = 0; p && n >= sizeof(magic) - 1 && i <= n - (sizeof(magic) - 1); i++) {
+		if (memcmp(p + i, magic, sizeof(magic) - 1) != 0)
+			continue;
+		for (i += sizeof(magic) - 1, k = 0; i < n && k + 1 < size && p[i] > ' ' && p[i] < 0x7f; i++)
+			out[k++] = (char)p[i];
+		out[k] = '\0';
+		return;
+	}
+}
+
+/*
+ * 1 when systemd-boot reads LoaderEntryLastBooted for this menu: loader.conf
+ * (its conf_default; menu NULL: not known) or LoaderEntryDefault says
+ * @saved, in any case (config_load_defaults).
+ */
+static int
+reads_last_booted(const sbat_sdboot_menu *menu, const sbat_sdboot_vars *v)
+{
+	char text[16];
 	sbat_diag d;
+
+	if (menu && menu->conf_default && strcmp(menu->conf_default, "@saved") == 0)
+		return 1;
+	return v->entry_default &&
+	       sbat_ucs2_to_utf8(v->entry_default, v->entry_default_len, text, sizeof(text), &d) == SBAT_OK &&
+	       strcasecmp(text, "@saved") == 0;
+}
+
+/* The variables systemd-boot reads, as efivarfs holds them; bufs[] to free, errs[] what did not read. */
+static void
+read_vars(walk *w, sbat_sdboot_vars *v, uint8_t **bufs, sbat_diag *errs, int *failed)
+{
+	const uint8_t **data[N_VARS] = { &v->entry_oneshot,  &v->entry_default,          &v->entry_last_booted,
+		                         &v->config_timeout, &v->config_timeout_oneshot, &v->entry_sysfail };
+	size_t *lens[N_VARS] = { &v->entry_oneshot_len,  &v->entry_default_len,          &v->entry_last_booted_len,
+		                 &v->config_timeout_len, &v->config_timeout_oneshot_len, &v->entry_sysfail_len };
+	char name[128];
+	size_t i, len;
 
 	sbat_sdboot_vars_init(v);
 	for (i = 0; i < N_VARS; i++) {
 		snprintf(name, sizeof(name), "%s-%s", sbat_sdboot_var_name((sbat_sdboot_var)i), LOADER_GUID);
-		if (sbat_efivar_read(w->efivarfs, name, WALK_VAR_MAX_SIZE, &bufs[i], &len, &d) != SBAT_OK) {
-			snprintf(where, sizeof(where), "%s/%s", w->efivarfs, name);
-			walk_error(w, where, &d);
-			continue;
-		}
-		if (!bufs[i])
+		failed[i] = sbat_efivar_read(w->efivarfs, name, WALK_VAR_MAX_SIZE, &bufs[i], &len, &errs[i]) != SBAT_OK;
+		if (failed[i] || !bufs[i])
 			continue;
 		*data[i] = bufs[i] + SBAT_EFIVAR_ATTRIBUTES_SIZE;
 		*lens[i] = len - SBAT_EFIVAR_ATTRIBUTES_SIZE;
+	}
+}
+
+/*
+ * An error for each variable that did not read and that systemd-boot reads
+ * for this menu: all but LoaderEntryLastBooted and LoaderEntrySysFail always
+ * (config_load_defaults), the first only for @saved, the second from 258 on
+ * (or when the version is not known).
+ */
+static void
+report_vars(walk *w, const sbat_sdboot_menu *menu, const sbat_sdboot_vars *v, const sbat_diag *errs, const int *failed)
+{
+	char where[WALK_PATH_MAX + 128];
+	size_t i;
+
+	for (i = 0; i < N_VARS; i++) {
+		if (!failed[i] || (i == SBAT_SDBOOT_VAR_ENTRY_LAST_BOOTED && !reads_last_booted(menu, v)) ||
+		    (i == SBAT_SDBOOT_VAR_ENTRY_SYSFAIL && menu && menu->release && menu->rules < 258))
+			continue;
+		snprintf(where, sizeof(where), "%s/%s-%s", w->efivarfs, sbat_sdboot_var_name((sbat_sdboot_var)i),
+		         LOADER_GUID);
+		walk_error(w, where, &errs[i]);
 	}
 }
 
@@ -118,6 +190,14 @@ default_text(const sbat_sdboot_menu *menu, char *by, size_t size)
 		         menu->conf_default ? " (loader.conf's default matches none)" : "");
 		break;
 	case SBAT_SDBOOT_BY_OVER_LIMIT: snprintf(by, size, "not known: more entries than are read"); break;
+	case SBAT_SDBOOT_BY_SYSFAIL:
+		snprintf(by, size,
+		         "not known: after a failed firmware update systemd-boot starts LoaderEntrySysFail's \"%s\"",
+		         p);
+		break;
+	case SBAT_SDBOOT_BY_VERSION_UNKNOWN:
+		snprintf(by, size, "not known: systemd-boot's version is not known, and releases choose differently");
+		break;
 	default: snprintf(by, size, "none: systemd-boot finds no entry to start"); break;
 	}
 }
@@ -152,6 +232,9 @@ out_text(const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e, char *why, si
 	case SBAT_SDBOOT_OUT_NO_NAME:
 		snprintf(why, size, "no name in its .osrel, so systemd-boot does not list it");
 		break;
+	case SBAT_SDBOOT_OUT_CONFLICT:
+		snprintf(why, size, "two of linux, efi and uki lines, so systemd-boot %u leaves it out", menu->rules);
+		break;
 	default: why[0] = '\0'; break;
 	}
 }
@@ -161,7 +244,8 @@ static void
 add_item(s3_menu *m, const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e, int is_default, const char *const *roots)
 {
 	s3_item *it = s3_add(m);
-	int uki = e->kind == SBAT_SDBOOT_KIND_UKI, listed = e->out == SBAT_SDBOOT_LISTED;
+	int uki = e->kind == SBAT_SDBOOT_KIND_UKI || e->kind == SBAT_SDBOOT_KIND_TYPE1_UKI;
+	int listed = e->out == SBAT_SDBOOT_LISTED;
 
 	if (!it)
 		return;
@@ -169,9 +253,9 @@ add_item(s3_menu *m, const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e, i
 		s3_copy(it->file, sizeof(it->file), e->loader);
 	else
 		snprintf(it->file, sizeof(it->file), "\\loader\\entries\\%s", e->name);
-	snprintf(it->desc, sizeof(it->desc), "%s %s%s", uki ? "UKI" : "entry", e->name,
+	snprintf(it->desc, sizeof(it->desc), "%s %s%s", e->kind == SBAT_SDBOOT_KIND_UKI ? "UKI" : "entry", e->name,
 	         e->on_xbootldr ? " on XBOOTLDR" : "");
-	if (uki)
+	if (e->kind == SBAT_SDBOOT_KIND_UKI)
 		s3_copy(it->config, sizeof(it->config), e->file);
 	else if (e->loader_line)
 		snprintf(it->config, sizeof(it->config), "%s:%u", e->file, e->loader_line);
@@ -257,18 +341,25 @@ stage3_sdboot_menu(walk *w, const char *esp, const char *loader_path, const imag
 	const char *xbootldr = xbootldr_dir(w, esp);
 	const char *roots[2] = { esp, xbootldr }; /* where an entry's files are: its own partition */
 	uint8_t *bufs[N_VARS] = { NULL };
+	sbat_diag errs[N_VARS];
+	int failed[N_VARS];
 	sbat_sdboot_menu *menu = NULL;
 	sbat_sdboot_vars vars;
+	char version[64];
 	sbat_diag d;
 	size_t i;
 
 	m->loader = "systemd-boot";
 	m->rule = "loadimage-hook";
 	m->rule_text = "systemd-boot starts it with LoadImage, which shim hooks: a missing .sbat passes";
-	read_vars(w, &vars, bufs);
+	read_vars(w, &vars, bufs, errs, failed);
+	sdmagic_version(loader, version, sizeof(version));
+	vars.version = version[0] ? version : NULL;
 	if (sbat_sdboot_menu_load(esp, xbootldr, loader_path, loader->machine, &vars, &menu, &d) != SBAT_OK) {
+		report_vars(w, NULL, &vars, errs, failed);
 		walk_error(w, esp, &d);
 	} else {
+		report_vars(w, menu, &vars, errs, failed);
 		report_notes(w, menu);
 		m->default_known = menu->has_default;
 		default_text(menu, m->default_by, sizeof(m->default_by));

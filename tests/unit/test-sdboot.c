@@ -366,7 +366,7 @@ test_left_out(void **state)
 		{ "arm.conf", "architecture aa64\nlinux /k\n", SBAT_SDBOOT_OUT_ARCH, 1 },
 		{ "x64.conf", "architecture x64\nlinux /k\n", SBAT_SDBOOT_LISTED, 0 },
 		{ "upper.conf", "architecture X64\nlinux /k\n", SBAT_SDBOOT_OUT_ARCH,
-		  1 }, /* 252 to 257: in this case */
+		  0 }, /* version not known: 252's rules, but 257 lists it */
 		{ "initrd.conf", "linux /k\ninitrd /k\ninitrd /gone.img\n", SBAT_SDBOOT_LISTED, 0 },
 	};
 	char esp[4096], p[8192];
@@ -531,15 +531,299 @@ test_notes(void **state)
 	sbat_sdboot_menu_free(NULL);
 }
 
+/* The menu of esp as systemd-boot `version` builds it (NULL: not known), loader.conf conf (NULL: none). */
+static sbat_sdboot_menu *
+load_version(const char *esp, const char *version, const char *conf)
+{
+	sbat_sdboot_vars v = SBAT_SDBOOT_VARS_INIT;
+
+	v.version = version;
+	if (conf)
+		put(esp, "loader/loader.conf", conf, 0);
+	return load(esp, NULL, &v);
+}
+
+/* The default entry of m is id, chosen by `by`. */
+static void
+assert_default(const sbat_sdboot_menu *m, const char *id, sbat_sdboot_by by)
+{
+	assert_true(m->has_default);
+	assert_int_equal(m->default_by, by);
+	assert_string_equal(sbat_sdboot_menu_entry(m, m->default_index)->id, id);
+}
+
+/* The default of m is not known: the releases choose differently. */
+static void
+assert_version_unknown(const sbat_sdboot_menu *m)
+{
+	assert_false(m->has_default);
+	assert_int_equal(m->default_by, SBAT_SDBOOT_BY_VERSION_UNKNOWN);
+	assert_null(m->default_pattern);
+	assert_string_equal(sbat_sdboot_by_name(m->default_by), "version-unknown");
+}
+
+/* 257 matches `architecture` in any case (f819a516db), 252 to 256 in this case only. */
+static void
+test_version_architecture_case(void **state)
+{
+	char esp[4096];
+	sbat_sdboot_menu *m;
+
+	(void)state;
+	new_part(esp, sizeof(esp));
+	put(esp, "k", "kernel", 0);
+	entry(esp, "a.conf", NULL);
+	entry(esp, "z.conf", "architecture X64\n");
+	m = load_version(esp, "256.7", NULL);
+	assert_int_equal(m->rules, 252);
+	assert_int_equal(m->release, 256);
+	assert_int_equal(find(m, "z.conf")->out, SBAT_SDBOOT_OUT_ARCH);
+	assert_int_equal(find(m, "z.conf")->out_certain, 1);
+	assert_default(m, "a.conf", SBAT_SDBOOT_BY_FIRST);
+	sbat_sdboot_menu_free(m);
+	m = load_version(esp, "257.1", NULL);
+	assert_int_equal(m->rules, 257);
+	assert_int_equal(find(m, "z.conf")->out, SBAT_SDBOOT_LISTED);
+	assert_default(m, "z.conf", SBAT_SDBOOT_BY_FIRST);
+	sbat_sdboot_menu_free(m);
+	m = load_version(esp, NULL, NULL);
+	assert_int_equal(m->release, 0);
+	assert_int_equal(m->rules, 252);
+	assert_int_equal(find(m, "z.conf")->out_certain, 0);
+	assert_true(find(m, "z.conf")->version_dependent);
+	assert_false(find(m, "a.conf")->version_dependent);
+	assert_version_unknown(m);
+	sbat_sdboot_menu_free(m);
+}
+
+/* 257 reads a boot counter before ".CONF" too (764faf6040): no tries left puts it last. */
+static void
+test_version_counter_suffix_case(void **state)
+{
+	char esp[4096];
+	sbat_sdboot_menu *m;
+
+	(void)state;
+	new_part(esp, sizeof(esp));
+	put(esp, "k", "kernel", 0);
+	entry(esp, "a.conf", NULL);
+	entry(esp, "os+0-3.CONF", NULL);
+	m = load_version(esp, "255.4", NULL);
+	assert_int_equal(find(m, "os+0-3.conf")->tries_left, -1);
+	assert_default(m, "os+0-3.conf", SBAT_SDBOOT_BY_FIRST);
+	sbat_sdboot_menu_free(m);
+	m = load_version(esp, "257.9", NULL);
+	assert_int_equal(find(m, "os+0-3.conf")->tries_left, 0);
+	assert_default(m, "a.conf", SBAT_SDBOOT_BY_FIRST);
+	sbat_sdboot_menu_free(m);
+	m = load_version(esp, "garbage", NULL);
+	assert_version_unknown(m);
+	sbat_sdboot_menu_free(m);
+}
+
+/* 257 skips "Auto-" names too (759cf7e10a); 252 to 256 skip "auto-" only. */
+static void
+test_version_auto_prefix_case(void **state)
+{
+	char esp[4096];
+	sbat_sdboot_menu *m;
+
+	(void)state;
+	new_part(esp, sizeof(esp));
+	put(esp, "k", "kernel", 0);
+	entry(esp, "a.conf", NULL);
+	entry(esp, "Auto-z.conf", NULL);
+	entry(esp, "auto-y.conf", NULL);
+	m = load_version(esp, "252.3", NULL);
+	assert_int_equal(m->n_entries, 2);
+	assert_default(m, "auto-z.conf", SBAT_SDBOOT_BY_FIRST);
+	sbat_sdboot_menu_free(m);
+	m = load_version(esp, "257", NULL);
+	assert_int_equal(m->n_entries, 1);
+	assert_default(m, "a.conf", SBAT_SDBOOT_BY_FIRST);
+	sbat_sdboot_menu_free(m);
+	m = load_version(esp, NULL, NULL);
+	assert_true(find(m, "auto-z.conf")->version_dependent);
+	assert_version_unknown(m);
+	sbat_sdboot_menu_free(m);
+}
+
+/* 258 leaves out an entry with two loader kinds and reads `uki` (149609cfcb, e2a3d56218). */
+static void
+test_version_loader_kinds(void **state)
+{
+	char esp[4096];
+	sbat_sdboot_menu *m;
+
+	(void)state;
+	new_part(esp, sizeof(esp));
+	put(esp, "k", "kernel", 0);
+	entry(esp, "a.conf", NULL);
+	put(esp, "loader/entries/z.conf", "linux /k\nefi /k\n", 0);
+	put(esp, "loader/entries/u.conf", "uki /k\n", 0);
+	m = load_version(esp, "257.1", NULL);
+	assert_int_equal(find(m, "z.conf")->kind, SBAT_SDBOOT_KIND_EFI);
+	assert_int_equal(find(m, "u.conf")->out, SBAT_SDBOOT_OUT_NO_LOADER);
+	assert_default(m, "z.conf", SBAT_SDBOOT_BY_FIRST);
+	sbat_sdboot_menu_free(m);
+	m = load_version(esp, "258~rc2", NULL);
+	assert_int_equal(m->rules, 258);
+	assert_int_equal(find(m, "z.conf")->out, SBAT_SDBOOT_OUT_CONFLICT);
+	assert_int_equal(find(m, "z.conf")->out_certain, 1);
+	assert_string_equal(sbat_sdboot_out_name(SBAT_SDBOOT_OUT_CONFLICT), "conflict");
+	assert_int_equal(find(m, "u.conf")->out, SBAT_SDBOOT_LISTED);
+	assert_int_equal(find(m, "u.conf")->kind, SBAT_SDBOOT_KIND_TYPE1_UKI);
+	assert_string_equal(find(m, "u.conf")->loader, "\\k");
+	assert_default(m, "u.conf", SBAT_SDBOOT_BY_FIRST);
+	sbat_sdboot_menu_free(m);
+	m = load_version(esp, NULL, NULL);
+	assert_version_unknown(m);
+	sbat_sdboot_menu_free(m);
+}
+
+/* 259 drops the boot counter from ids (4301ad00ef): "default b.conf" matches b+3.conf. */
+static void
+test_version_id_without_counter(void **state)
+{
+	fx_uki u = { "259.1", NULL, NULL, NULL, 0, 0 };
+	fx_spec spec;
+	uint8_t *buf;
+	size_t len;
+	char esp[4096];
+	sbat_sdboot_menu *m;
+
+	(void)state;
+	new_part(esp, sizeof(esp));
+	put(esp, "k", "kernel", 0);
+	entry(esp, "c.conf", NULL);
+	entry(esp, "b+3.conf", NULL);
+	fx_uki_spec(&spec, &u);
+	assert_int_equal(fx_build(&spec, &buf, &len), 0);
+	put(esp, "EFI/Linux/Fix+2-1.efi", buf, len);
+	free(buf);
+	m = load_version(esp, "258.2", "default b.conf\n");
+	assert_non_null(find(m, "b+3.conf"));
+	assert_non_null(find(m, "fix+2-1.efi"));
+	assert_default(m, "fix+2-1.efi", SBAT_SDBOOT_BY_FIRST);
+	sbat_sdboot_menu_free(m);
+	m = load_version(esp, "259.3-1-arch", NULL);
+	assert_int_equal(m->rules, 259);
+	assert_int_equal(find(m, "b.conf")->tries_left, 3);
+	assert_int_equal(find(m, "Fix.efi")->tries_left, 2); /* a UKI's id keeps its case */
+	assert_default(m, "b.conf", SBAT_SDBOOT_BY_CONF_DEFAULT);
+	sbat_sdboot_menu_free(m);
+	m = load_version(esp, "261", NULL);
+	assert_int_equal(m->release, 261);
+	assert_int_equal(m->rules, 259);
+	sbat_sdboot_menu_free(m);
+	m = load_version(esp, NULL, NULL);
+	assert_version_unknown(m);
+	sbat_sdboot_menu_free(m);
+}
+
+/* 258 starts LoaderEntrySysFail's entry first after a failed firmware update (004e3e4082): not read here. */
+static void
+test_version_sysfail(void **state)
+{
+	sbat_sdboot_vars v = SBAT_SDBOOT_VARS_INIT;
+	uint8_t text[64];
+	char esp[4096];
+	sbat_sdboot_menu *m;
+
+	(void)state;
+	new_part(esp, sizeof(esp));
+	put(esp, "k", "kernel", 0);
+	entry(esp, "a.conf", NULL);
+	entry(esp, "rescue.conf", NULL);
+	v.entry_sysfail_len = ucs2(text, "Rescue*");
+	v.entry_sysfail = text;
+	v.version = "257.4";
+	m = load(esp, NULL, &v);
+	assert_default(m, "rescue.conf", SBAT_SDBOOT_BY_FIRST);
+	sbat_sdboot_menu_free(m);
+	put(esp, "loader/loader.conf", "default a.conf\n", 0);
+	m = load(esp, NULL, &v);
+	assert_default(m, "a.conf", SBAT_SDBOOT_BY_CONF_DEFAULT);
+	sbat_sdboot_menu_free(m);
+	v.version = "258.1";
+	m = load(esp, NULL, &v);
+	assert_false(m->has_default);
+	assert_int_equal(m->default_by, SBAT_SDBOOT_BY_SYSFAIL);
+	assert_string_equal(m->default_pattern, "rescue*");
+	assert_string_equal(sbat_sdboot_by_name(m->default_by), "sysfail");
+	assert_string_equal(sbat_sdboot_var_name(SBAT_SDBOOT_VAR_ENTRY_SYSFAIL), "LoaderEntrySysFail");
+	sbat_sdboot_menu_free(m);
+	/* the entry it names is the default anyway: known */
+	put(esp, "loader/loader.conf", "default rescue.conf\n", 0);
+	m = load(esp, NULL, &v);
+	assert_default(m, "rescue.conf", SBAT_SDBOOT_BY_CONF_DEFAULT);
+	sbat_sdboot_menu_free(m);
+	/* a caller built before entry_sysfail: its version is read, the variable is not */
+	put(esp, "loader/loader.conf", "default a.conf\n", 0);
+	v.size = offsetof(sbat_sdboot_vars, entry_sysfail);
+	m = load(esp, NULL, &v);
+	assert_int_equal(m->release, 258);
+	assert_default(m, "a.conf", SBAT_SDBOOT_BY_CONF_DEFAULT);
+	sbat_sdboot_menu_free(m);
+}
+
+/* No version, or one that is not read: where every release agrees, the default is known. */
+static void
+test_version_unknown(void **state)
+{
+	static const char *const unknown[] = { NULL, "", "v257", "25x", "251.4", "systemd-boot" };
+	sbat_sdboot_vars v = SBAT_SDBOOT_VARS_INIT;
+	char esp[4096];
+	sbat_sdboot_menu *m;
+	size_t i;
+
+	(void)state;
+	new_part(esp, sizeof(esp));
+	put(esp, "k", "kernel", 0);
+	entry(esp, "a.conf", NULL);
+	entry(esp, "b+2.conf", NULL);
+	for (i = 0; i < sizeof(unknown) / sizeof(unknown[0]); i++) {
+		m = load_version(esp, unknown[i], "default a.conf\n");
+		assert_int_equal(m->rules, 252);
+		assert_int_equal(m->release, i == 4 ? 251 : 0);
+		assert_default(m, "a.conf", SBAT_SDBOOT_BY_CONF_DEFAULT);
+		assert_false(find(m, "b+2.conf")->version_dependent);
+		sbat_sdboot_menu_free(m);
+	}
+	/* a caller built before `version`: its smaller size, read as no version */
+	v.size = offsetof(sbat_sdboot_vars, version);
+	v.version = "259";
+	m = load(esp, NULL, &v);
+	assert_int_equal(m->release, 0);
+	sbat_sdboot_menu_free(m);
+	/* 259 reads "default b.conf" as b+2.conf, earlier releases as nothing: their first, c.conf */
+	entry(esp, "c.conf", NULL);
+	m = load_version(esp, NULL, "default b.conf\n");
+	assert_version_unknown(m);
+	sbat_sdboot_menu_free(m);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_boot_counting),     cmocka_unit_test(test_sort_key_before_title),
-		cmocka_unit_test(test_version_order),     cmocka_unit_test(test_machine_id_before_version),
-		cmocka_unit_test(test_default_glob),      cmocka_unit_test(test_default_precedence),
-		cmocka_unit_test(test_left_out),          cmocka_unit_test(test_more_than_the_limit),
-		cmocka_unit_test(test_ukis_and_xbootldr), cmocka_unit_test(test_notes),
+		cmocka_unit_test(test_boot_counting),
+		cmocka_unit_test(test_sort_key_before_title),
+		cmocka_unit_test(test_version_order),
+		cmocka_unit_test(test_machine_id_before_version),
+		cmocka_unit_test(test_default_glob),
+		cmocka_unit_test(test_default_precedence),
+		cmocka_unit_test(test_left_out),
+		cmocka_unit_test(test_more_than_the_limit),
+		cmocka_unit_test(test_ukis_and_xbootldr),
+		cmocka_unit_test(test_notes),
+		cmocka_unit_test(test_version_architecture_case),
+		cmocka_unit_test(test_version_counter_suffix_case),
+		cmocka_unit_test(test_version_auto_prefix_case),
+		cmocka_unit_test(test_version_loader_kinds),
+		cmocka_unit_test(test_version_id_without_counter),
+		cmocka_unit_test(test_version_sysfail),
+		cmocka_unit_test(test_version_unknown),
 	};
 
 	return run_group(tests, setup, teardown);
