@@ -180,6 +180,16 @@ SBAT_API sbat_err sbat_authenticode_check(const sbat_authenticode *a, sbat_diag 
  * serial, key identifiers and TBS SHA-256, pointing into der.
  * SBAT_E_SIGNATURE naming the element and offset when it does not read.
  */
+/*
+ * The certificate chain of signature s into out (room for s->n_certs
+ * indexes into s->certs): the signer's certificate, then each one's issuer
+ * among s's certificates (by name, and key identifiers where both have
+ * them), up to a self-issued one or one whose issuer is not there, as the
+ * signature rules build it. Returns its length, 0 when the signer's
+ * certificate is not among them.
+ */
+SBAT_API size_t sbat_authenticode_chain(const sbat_authenticode_sig *s, int *out);
+
 SBAT_API sbat_err sbat_x509_read(const uint8_t *der, size_t len, sbat_authenticode_cert *ret, sbat_diag *reterr);
 
 #ifdef __cplusplus

@@ -21,16 +21,6 @@ explain(const char *component, unsigned generation, char *out, size_t size, void
 	return cli_history_explain(component, generation, out, size);
 }
 
-/* A JSON string, or null. */
-static void
-json_or_null(const char *s)
-{
-	if (s)
-		cli_json_cstr(stdout, s);
-	else
-		fputs("null", stdout);
-}
-
 /* A note that goes to standard error: a line of a loader's file ignored, a file that does not read. */
 static void
 print_problem(const sbat_boot_note *n)
@@ -84,14 +74,14 @@ stage3_json(const sbat_boot_stage *st)
 	printf(", \"loader\": ");
 	cli_json_cstr(stdout, st->loader);
 	printf(", \"menu_entry\": ");
-	json_or_null(st->menu_entry);
+	cli_json_cstr_or_null(stdout, st->menu_entry);
 	printf(", \"more_entries\": %u, \"default_entry\": %s, \"default_by\": ", st->more_entries,
 	       st->default_entry ? "true" : "false");
-	json_or_null(st->default_by);
+	cli_json_cstr_or_null(stdout, st->default_by);
 	printf(", \"rule\": ");
-	json_or_null(st->rule);
+	cli_json_cstr_or_null(stdout, st->rule);
 	printf(", \"config\": ");
-	json_or_null(st->config);
+	cli_json_cstr_or_null(stdout, st->config);
 }
 
 /* The report's line as a JSON object. */
@@ -101,21 +91,22 @@ print_stage_json(const sbat_boot_stage *st, size_t i)
 	printf("%s    {\"entry\": ", i ? ",\n" : "");
 	cli_json_cstr(stdout, st->entry);
 	printf(", \"default\": %s, \"stage\": %d, \"file\": ", st->is_default ? "true" : "false", st->stage);
-	json_or_null(st->file);
+	cli_json_cstr_or_null(stdout, st->file);
 	printf(", \"verdict\": \"%s\", \"detail\": ", sbat_judge_verdict_name(st->verdict));
 	cli_json_cstr(stdout, st->detail);
 	printf(", \"reason\": \"%s\", \"judge_reason\": ", sbat_boot_reason_name(st->reason));
-	json_or_null(st->judge_reason >= 0 ? sbat_judge_reason_name((sbat_judge_reason)st->judge_reason) : NULL);
+	cli_json_cstr_or_null(
+	    stdout, st->judge_reason >= 0 ? sbat_judge_reason_name((sbat_judge_reason)st->judge_reason) : NULL);
 	printf(", \"level\": ");
-	json_or_null(st->level);
+	cli_json_cstr_or_null(stdout, st->level);
 	printf(", \"revoked\": ");
-	json_or_null(st->revoked);
+	cli_json_cstr_or_null(stdout, st->revoked);
 	printf(", \"revoked_by\": ");
-	json_or_null(st->revoked_by);
+	cli_json_cstr_or_null(stdout, st->revoked_by);
 	printf(", \"signature\": ");
-	json_or_null(st->signature);
+	cli_json_cstr_or_null(stdout, st->signature);
 	printf(", \"signature_verdict\": ");
-	json_or_null(st->signature ? sbat_judge_verdict_name(st->signature_verdict) : NULL);
+	cli_json_cstr_or_null(stdout, st->signature ? sbat_judge_verdict_name(st->signature_verdict) : NULL);
 	if (st->loader)
 		stage3_json(st);
 	putchar('}');
@@ -134,11 +125,11 @@ print_notes_json(const sbat_boot_report *r)
 		if (note->kind != SBAT_BOOT_NOTE_ASSUMED && note->kind != SBAT_BOOT_NOTE_VERBOSE)
 			continue;
 		printf("%s\n    {\"kind\": \"%s\", \"entry\": ", n++ ? "," : "", sbat_boot_note_kind_name(note->kind));
-		json_or_null(note->path);
+		cli_json_cstr_or_null(stdout, note->path);
 		fputs(", \"file\": ", stdout);
-		json_or_null(note->file);
+		cli_json_cstr_or_null(stdout, note->file);
 		fputs(", \"text\": ", stdout);
-		json_or_null(note->text);
+		cli_json_cstr_or_null(stdout, note->text);
 		putchar('}');
 	}
 	fputs(n ? "\n  ],\n" : "],\n", stdout);

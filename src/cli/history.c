@@ -87,7 +87,12 @@ cli_history_levels(sbat_level ***ret, size_t *ret_n)
 	}
 	err = sbat_history_levels(text, len, ret, ret_n, &d);
 	free(held);
-	return err == SBAT_OK ? EXIT_OK : cli_report_error(path, &d);
+	if (err == SBAT_OK)
+		return EXIT_OK;
+	if (err != SBAT_E_LEVEL || !d.line)
+		return cli_report_error(path, &d);
+	fprintf(stderr, "%s: %s: line %u: %s\n", cli_progname, cli_quote(path), d.line, d.what);
+	return EXIT_FAILURE_;
 }
 
 void

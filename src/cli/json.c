@@ -146,15 +146,29 @@ print_sbat(FILE *out, const sbat_image *img)
 	sbat_csv_free(csv);
 }
 
-/* A digest as lower-case hex. */
-static void
-print_hex(FILE *out, const uint8_t *p, size_t n)
+void
+cli_json_cstr_or_null(FILE *out, const char *s)
+{
+	if (s)
+		cli_json_cstr(out, s);
+	else
+		fputs("null", out);
+}
+
+void
+cli_hex(FILE *out, const uint8_t *p, size_t n)
 {
 	size_t i;
 
-	fputc('"', out);
 	for (i = 0; i < n; i++)
 		fprintf(out, "%02x", p[i]);
+}
+
+void
+cli_json_hex(FILE *out, const uint8_t *p, size_t n)
+{
+	fputc('"', out);
+	cli_hex(out, p, n);
 	fputc('"', out);
 }
 
@@ -181,7 +195,7 @@ print_pcr11_alt(FILE *out, const sbat_uki *uki, int profile, unsigned alt)
 	fputs("{\"sha256\": {", out);
 	for (ph = 0; ph < SBAT_UKI_PHASES; ph++) {
 		fprintf(out, "%s\"%s\": ", ph ? ", " : "", sbat_uki_phase_name(ph));
-		print_hex(out, sbat_uki_pcr11_alternative(uki, profile, alt, ph), SBAT_UKI_DIGEST_SIZE);
+		cli_json_hex(out, sbat_uki_pcr11_alternative(uki, profile, alt, ph), SBAT_UKI_DIGEST_SIZE);
 	}
 	fputs("}}", out);
 }

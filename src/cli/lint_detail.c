@@ -183,15 +183,6 @@ row_json(FILE *out, const sbat_csv_entry *e)
 	fputc('}', out);
 }
 
-static void
-json_or_null(FILE *out, const char *s)
-{
-	if (s)
-		cli_json_cstr(out, s);
-	else
-		fputs("null", out);
-}
-
 /* The policy behind a revocation: which one, and its row. */
 static void
 policy_json(FILE *out, const cli_lint_run *run, const sbat_lint_subject *s)
@@ -204,9 +195,9 @@ policy_json(FILE *out, const cli_lint_run *run, const sbat_lint_subject *s)
 	}
 	p = &run->policies.p[s->level_index];
 	fprintf(out, "{\"index\": %zu, \"source\": \"%s\", \"file\": ", s->level_index, p->source);
-	json_or_null(out, p->file);
+	cli_json_cstr_or_null(out, p->file);
 	fputs(", \"payload\": ", out);
-	json_or_null(out, p->payload);
+	cli_json_cstr_or_null(out, p->payload);
 	fprintf(out, ", \"datestamp\": \"%s\", \"component_name\": ", p->level->datestamp);
 	cli_json_cstr(out, s->level_row->component_name);
 	fprintf(out, ", \"generation\": %u}", (unsigned)s->level_row->generation);
@@ -216,7 +207,7 @@ void
 cli_lint_detail_json(FILE *out, const cli_lint_run *run, const sbat_lint_subject *s)
 {
 	fputs(", \"profile\": ", out);
-	json_or_null(out, sbat_lint_profile_name(s->profile));
+	cli_json_cstr_or_null(out, sbat_lint_profile_name(s->profile));
 	fputs(", \"row\": ", out);
 	row_json(out, s->row);
 	fputs(", \"previous_row\": ", out);
@@ -224,7 +215,7 @@ cli_lint_detail_json(FILE *out, const cli_lint_run *run, const sbat_lint_subject
 	fputs(", \"policy\": ", out);
 	policy_json(out, run, s);
 	fputs(", \"conventional_name\": ", out);
-	json_or_null(out, s->name);
+	cli_json_cstr_or_null(out, s->name);
 }
 
 /* {"component_name": ..., "previous": N|null, "generation": N|null} */
@@ -293,15 +284,15 @@ cli_lint_run_json(FILE *out, const cli_lint_run *run)
 	size_t i;
 
 	fputs(", \"previous\": ", out);
-	json_or_null(out, run->previous ? run->o->previous : NULL);
+	cli_json_cstr_or_null(out, run->previous ? run->o->previous : NULL);
 	fputs(", \"policies\": [", out);
 	for (i = 0; i < run->policies.n; i++) {
 		const cli_policy *p = &run->policies.p[i];
 
 		fprintf(out, "%s{\"index\": %zu, \"source\": \"%s\", \"file\": ", i ? ", " : "", i, p->source);
-		json_or_null(out, p->file);
+		cli_json_cstr_or_null(out, p->file);
 		fputs(", \"payload\": ", out);
-		json_or_null(out, p->payload);
+		cli_json_cstr_or_null(out, p->payload);
 		fprintf(out, ", \"datestamp\": \"%s\"}", p->level->datestamp);
 	}
 	fputc(']', out);

@@ -12,69 +12,40 @@
 #include "sigs.h"
 
 /*
- * The order certificates are listed in: the signer's first, then the one
- * whose subject is its issuer, and so on up while the certificates go;
- * then the others in the SignedData's order. in_chain[k] says whether
- * order[k] is on that chain. order and in_chain hold n_certs each.
+ * A signature's certificates in the order they are listed in: its chain
+ * (sbat_authenticode_chain), then the others in the SignedData's order;
+ * *ret_in_chain[k] says whether the k-th is on the chain. NULL (and
+ * nothing to free) when it has none or memory ran out.
  */
-static void
-chain_order(const sbat_authenticode_sig *s, size_t *order, int *in_chain, unsigned char *used)
-{
-	size_t k = 0, j;
-	int cur = s->signer_cert;
-
-	memset(used, 0, s->n_certs);
-	while (cur >= 0 && (size_t)cur < s->n_certs && !used[cur]) {
-		const sbat_authenticode_cert *c = &s->certs[cur];
-		int next = -1;
-
-		used[cur] = 1;
-		in_chain[k] = 1;
-		order[k++] = (size_t)cur;
-		for (j = 0; j < s->n_certs && next < 0; j++) {
-			const sbat_authenticode_cert *o = &s->certs[j];
-
-			if (!used[j] && o->subject_der_len == c->issuer_der_len &&
-			    memcmp(o->subject_der, c->issuer_der, c->issuer_der_len) == 0)
-				next = (int)j;
-		}
-		cur = next;
-	}
-	for (j = 0; j < s->n_certs; j++) {
-		if (!used[j]) {
-			in_chain[k] = 0;
-			order[k++] = j;
-		}
-	}
-}
-
-/* A signature's certificates in chain_order; NULL (and nothing to free) when it has none or memory ran out. */
 static size_t *
 ordered(const sbat_authenticode_sig *s, int **ret_in_chain)
 {
-	size_t *order = s->n_certs ? calloc(s->n_certs, sizeof(*order)) : NULL;
+	int *chain = s->n_certs ? calloc(s->n_certs, sizeof(*chain)) : NULL;
+	size_t *order = chain ? calloc(s->n_certs, sizeof(*order)) : NULL;
 	int *in_chain = order ? calloc(s->n_certs, sizeof(*in_chain)) : NULL;
-	unsigned char *used = in_chain ? malloc(s->n_certs) : NULL;
+	size_t n, k, j;
 
-	if (!used) {
+	*ret_in_chain = in_chain;
+	if (!in_chain) {
+		free(chain);
 		free(order);
-		free(in_chain);
-		*ret_in_chain = NULL;
 		return NULL;
 	}
-	chain_order(s, order, in_chain, used);
-	free(used);
-	*ret_in_chain = in_chain;
+	n = sbat_authenticode_chain(s, chain);
+	for (k = 0; k < n; k++) {
+		order[k] = (size_t)chain[k];
+		in_chain[k] = 1;
+	}
+	for (j = 0; j < s->n_certs; j++) {
+		size_t i;
+
+		for (i = 0; i < n && (size_t)chain[i] != j; i++)
+			;
+		if (i == n)
+			order[k++] = j;
+	}
+	free(chain);
 	return order;
-}
-
-static void
-hex(FILE *out, const uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		fprintf(out, "%02x", p[i]);
 }
 
 /* "sbat-add: FILE: cannot read the signatures: STRUCTURE: WHAT (at offset 0x...)" */
@@ -106,7 +77,7 @@ text_sig_head(const char *file, size_t i, const sbat_authenticode_sig *s)
 		fputs(", the signature no longer covers this image: it signs ", stderr);
 	else
 		fputs(", not compared with the image's SHA-256 hash: it signs ", stderr);
-	hex(stderr, s->image_digest, s->image_digest_len);
+	cli_hex(stderr, s->image_digest, s->image_digest_len);
 	fputc('\n', stderr);
 }
 
@@ -119,7 +90,7 @@ text_sig(const char *file, size_t i, const sbat_authenticode_sig *s)
 
 	text_sig_head(file, i, s);
 	fprintf(stderr, "%s:   signer: issuer \"%s\", serial ", file, s->signer_issuer);
-	hex(stderr, s->signer_serial, s->signer_serial_len);
+	cli_hex(stderr, s->signer_serial, s->signer_serial_len);
 	fprintf(stderr, s->signer_cert >= 0 ? ", certificate %d\n" : ", its certificate is not included\n",
 	        s->signer_cert);
 	for (k = 0; k < s->n_certs; k++) {
@@ -129,7 +100,7 @@ text_sig(const char *file, size_t i, const sbat_authenticode_sig *s)
 
 		fprintf(stderr, "%s:   certificate %zu (%s): subject \"%s\", issuer \"%s\", TBS SHA-256 ", file, j,
 		        role, c->subject, c->issuer);
-		hex(stderr, c->tbs_sha256, sizeof(c->tbs_sha256));
+		cli_hex(stderr, c->tbs_sha256, sizeof(c->tbs_sha256));
 		fputc('\n', stderr);
 	}
 	free(order);
@@ -151,20 +122,12 @@ cli_print_signatures(const char *file, const sbat_image *img, int fd)
 	}
 	file = cli_quote(file);
 	fprintf(stderr, "%s: Authenticode SHA-256 ", file);
-	hex(stderr, a->image_hash, sizeof(a->image_hash));
+	cli_hex(stderr, a->image_hash, sizeof(a->image_hash));
 	fprintf(stderr, ", %zu signature%s in %u certificate table entr%s\n", a->n_sigs, a->n_sigs == 1 ? "" : "s",
 	        a->n_entries, a->n_entries == 1 ? "y" : "ies");
 	for (i = 0; i < a->n_sigs; i++)
 		text_sig(file, i, &a->sigs[i]);
 	sbat_authenticode_free(a);
-}
-
-static void
-json_hex(FILE *out, const uint8_t *p, size_t n)
-{
-	fputc('"', out);
-	hex(out, p, n);
-	fputc('"', out);
 }
 
 static void
@@ -175,9 +138,9 @@ json_cert(FILE *out, const sbat_authenticode_cert *c, size_t index, int in_chain
 	fputs(", \"issuer\": ", out);
 	cli_json_cstr(out, c->issuer);
 	fputs(", \"serial\": ", out);
-	json_hex(out, c->serial, c->serial_len);
+	cli_json_hex(out, c->serial, c->serial_len);
 	fputs(", \"tbs_sha256\": ", out);
-	json_hex(out, c->tbs_sha256, sizeof(c->tbs_sha256));
+	cli_json_hex(out, c->tbs_sha256, sizeof(c->tbs_sha256));
 	fprintf(out, ", \"offset\": %" PRIu64 "}", c->offset);
 }
 
@@ -196,14 +159,14 @@ json_sig(FILE *out, size_t i, const sbat_authenticode_sig *s)
 	fputs(", \"image_digest_algorithm\": ", out);
 	cli_json_cstr(out, sbat_digest_alg_name(s->image_digest_alg));
 	fputs(", \"image_digest\": ", out);
-	json_hex(out, s->image_digest, s->image_digest_len);
+	cli_json_hex(out, s->image_digest, s->image_digest_len);
 	fprintf(out, ", \"covers_image\": %s,\n      \"signer\": {\"issuer\": ",
 	        s->covers_image < 0 ? "null" :
 	        s->covers_image     ? "true" :
 	                              "false");
 	cli_json_cstr(out, s->signer_issuer);
 	fputs(", \"serial\": ", out);
-	json_hex(out, s->signer_serial, s->signer_serial_len);
+	cli_json_hex(out, s->signer_serial, s->signer_serial_len);
 	fprintf(out, s->signer_cert >= 0 ? ", \"certificate\": %d},\n" : ", \"certificate\": null},\n", s->signer_cert);
 	fputs("      \"certificates\": [", out);
 	for (k = 0; k < s->n_certs; k++) {
@@ -226,7 +189,7 @@ cli_print_signatures_json(FILE *out, const sbat_image *img, int fd)
 	if (sbat_authenticode_parse_fd(img, fd, &a, &d) != SBAT_OK) {
 		fputs("  \"authenticode_sha256\": ", out);
 		if (sbat_authenticode_hash(img, SBAT_AUTHENTICODE_EDK2, digest, &hd) == SBAT_OK)
-			json_hex(out, digest, sizeof(digest));
+			cli_json_hex(out, digest, sizeof(digest));
 		else
 			fputs("null", out);
 		fputs(",\n  \"signatures\": null,\n  \"signatures_error\": {\"what\": ", out);
@@ -240,7 +203,7 @@ cli_print_signatures_json(FILE *out, const sbat_image *img, int fd)
 		return;
 	}
 	fputs("  \"authenticode_sha256\": ", out);
-	json_hex(out, a->image_hash, sizeof(a->image_hash));
+	cli_json_hex(out, a->image_hash, sizeof(a->image_hash));
 	fputs(",\n  \"signatures\": [", out);
 	for (i = 0; i < a->n_sigs; i++) {
 		fputs(i ? ",\n" : "\n", out);

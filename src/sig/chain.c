@@ -115,3 +115,9 @@ chain_reaches(const sbat_authenticode_sig *s, const int *chain, size_t n, const 
 	}
 	return 0;
 }
+
+size_t
+sbat_authenticode_chain(const sbat_authenticode_sig *s, int *out)
+{
+	return chain_build(s, out);
+}

@@ -168,8 +168,10 @@ check_default(const sbat_sdboot_menu *m)
 	    !m->over_limit)
 		fail("menu-force without its timeout, or the timeout without menu-force");
 	if (!m->has_default) {
+		/* releases that disagree on the default (no version given), or a LoaderEntrySysFail */
 		if (m->default_by != SBAT_SDBOOT_BY_NONE && m->default_by != SBAT_SDBOOT_BY_MENU_FORCE &&
-		    m->default_by != SBAT_SDBOOT_BY_OVER_LIMIT)
+		    m->default_by != SBAT_SDBOOT_BY_OVER_LIMIT && m->default_by != SBAT_SDBOOT_BY_VERSION_UNKNOWN &&
+		    m->default_by != SBAT_SDBOOT_BY_SYSFAIL)
 			fail("no default entry, chosen by something");
 		if (m->n_listed && m->default_by == SBAT_SDBOOT_BY_NONE)
 			fail("entries in the menu but none starts by itself");
