@@ -111,6 +111,25 @@ SBAT_API sbat_err sbat_csv_format(const sbat_csv *csv, uint8_t **ret_buf, size_t
 SBAT_API sbat_err sbat_csv_merge(const sbat_csv *base, const sbat_csv *add, int force, uint8_t **ret_buf,
                                  size_t *ret_len, sbat_diag *reterr);
 
+/* One line of a diff of two .sbat texts. */
+typedef struct sbat_csv_diff_line {
+	char op;          /* ' ' in both, '-' only in the old, '+' only in the new */
+	const char *text; /* the line, without its newline, pointing into the text it came from */
+	size_t len;
+} sbat_csv_diff_line;
+
+/*
+ * What an edit changes in a .sbat: the lines of old_text[0..old_len) and
+ * new_text[0..new_len) as one hunk with every line as context, the longest
+ * common subsequence deciding what stays (a .sbat is at most 64 KiB, so
+ * the quadratic table stays small; larger texts are SBAT_E_TOO_BIG). A
+ * malloc'ed array *ret of *ret_n lines (free() it), which points into the
+ * texts; *ret_old_lines and *ret_new_lines count each text's lines.
+ */
+SBAT_API sbat_err sbat_csv_diff(const uint8_t *old_text, size_t old_len, const uint8_t *new_text, size_t new_len,
+                                sbat_csv_diff_line **ret, size_t *ret_n, size_t *ret_old_lines, size_t *ret_new_lines,
+                                sbat_diag *reterr);
+
 #ifdef __cplusplus
 }
 #endif

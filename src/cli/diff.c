@@ -58,96 +58,25 @@ cli_warn_dropped_rows(const cli_opts *o, const sbat_image *img, const uint8_t *p
 	sbat_csv_free(after);
 }
 
-/* Lines of text[0..len), each without its newline; *ret_n of them. */
-static const char **
-split_lines(const char *text, size_t len, size_t **ret_lens, size_t *ret_n)
-{
-	size_t n = 0, i, start = 0;
-	const char **lines;
-
-	for (i = 0; i < len; i++)
-		n += text[i] == '\n';
-	if (len && text[len - 1] != '\n')
-		n++;
-	lines = calloc(n + 1, sizeof(*lines));
-	*ret_lens = calloc(n + 1, sizeof(**ret_lens));
-	if (!lines || !*ret_lens) {
-		free(lines);
-		free(*ret_lens);
-		*ret_lens = NULL;
-		return NULL;
-	}
-	for (i = 0, n = 0; i <= len; i++) {
-		if (i < len && text[i] != '\n')
-			continue;
-		if (i == len && start == len)
-			break;
-		lines[n] = text + start;
-		(*ret_lens)[n++] = i - start;
-		start = i + 1;
-	}
-	*ret_n = n;
-	return lines;
-}
-
-static int
-same_line(const char *a, size_t alen, const char *b, size_t blen)
-{
-	return alen == blen && memcmp(a, b, alen) == 0;
-}
-
-/*
- * A unified diff of a (old) and b (new) as one hunk with all lines as
- * context: the longest common subsequence decides what stays. Rows are
- * few (64 KiB of CSV at most), so the quadratic table is small.
- */
-static void
-print_diff(const char *label, const char *a, size_t alen, const char *b, size_t blen)
-{
-	size_t *al = NULL, *bl = NULL, na = 0, nb = 0, i, j;
-	const char **la = split_lines(a, alen, &al, &na), **lb = split_lines(b, blen, &bl, &nb);
-	unsigned *lcs = la && lb ? calloc((na + 1) * (nb + 1), sizeof(*lcs)) : NULL;
-
-	if (!lcs) {
-		fprintf(stderr, "%s: out of memory for the diff\n", cli_progname);
-		goto out;
-	}
-	for (i = na; i-- > 0;)
-		for (j = nb; j-- > 0;)
-			lcs[i * (nb + 1) + j] = same_line(la[i], al[i], lb[j], bl[j]) ?
-			                            lcs[(i + 1) * (nb + 1) + j + 1] + 1 :
-			                        lcs[(i + 1) * (nb + 1) + j] > lcs[i * (nb + 1) + j + 1] ?
-			                            lcs[(i + 1) * (nb + 1) + j] :
-			                            lcs[i * (nb + 1) + j + 1];
-	printf("--- %s (.sbat now)\n+++ %s (.sbat after the edit)\n@@ -%zu,%zu +%zu,%zu @@\n", label, label,
-	       na ? (size_t)1 : 0, na, nb ? (size_t)1 : 0, nb);
-	for (i = 0, j = 0; i < na || j < nb;) {
-		if (i < na && j < nb && same_line(la[i], al[i], lb[j], bl[j])) {
-			printf(" %.*s\n", (int)al[i], la[i]);
-			i++, j++;
-		} else if (i < na && (j == nb || lcs[(i + 1) * (nb + 1) + j] >= lcs[i * (nb + 1) + j + 1])) {
-			printf("-%.*s\n", (int)al[i], la[i]);
-			i++;
-		} else {
-			printf("+%.*s\n", (int)bl[j], lb[j]);
-			j++;
-		}
-	}
-out:
-	free(lcs);
-	free(la);
-	free(lb);
-	free(al);
-	free(bl);
-}
-
 void
 cli_print_sbat_diff(const cli_opts *o, const sbat_image *img, const uint8_t *payload, size_t payload_len)
 {
+	const char *label = cli_quote(o->image);
 	const uint8_t *text = NULL;
-	size_t n = 0;
+	sbat_csv_diff_line *lines;
+	size_t n = 0, i, na, nb;
+	sbat_diag d;
 
 	if (sbat_image_sbat_data(img, &text, &n, NULL) != SBAT_OK)
 		n = 0;
-	print_diff(cli_quote(o->image), (const char *)text, n, (const char *)payload, payload_len);
+	if (sbat_csv_diff(text, n, payload, payload_len, &lines, &n, &na, &nb, &d) != SBAT_OK) {
+		cli_report_error(o->image, &d);
+		return;
+	}
+	/* one hunk with every line as context, as diff -U prints it */
+	printf("--- %s (.sbat now)\n+++ %s (.sbat after the edit)\n@@ -%zu,%zu +%zu,%zu @@\n", label, label,
+	       na ? (size_t)1 : 0, na, nb ? (size_t)1 : 0, nb);
+	for (i = 0; i < n; i++)
+		printf("%c%.*s\n", lines[i].op, (int)lines[i].len, lines[i].text);
+	free(lines);
 }

@@ -989,6 +989,37 @@ test_csv_linux_sbat(void **state)
 	sbat_csv_free(csv);
 }
 
+/* What an edit changes in a .sbat: kept, removed and added lines in order, and the counts of each text's lines. */
+static void
+test_csv_diff(void **state)
+{
+	static const char old_text[] = "sbat,1,x\ngrub,3,a\ngrub.debian,1,b\n";
+	static const char new_text[] = "sbat,1,x\ngrub,4,a\ngrub.debian,1,b\nextra,1,c";
+	static const char expect[] = " sbat,1,x\n-grub,3,a\n+grub,4,a\n grub.debian,1,b\n+extra,1,c\n";
+	sbat_csv_diff_line *lines = NULL;
+	size_t n, na, nb, i, at = 0;
+	char got[256];
+	sbat_diag d;
+
+	(void)state;
+	assert_int_equal(sbat_csv_diff((const uint8_t *)old_text, strlen(old_text), (const uint8_t *)new_text,
+	                               strlen(new_text), &lines, &n, &na, &nb, &d),
+	                 SBAT_OK);
+	assert_int_equal(na, 3);
+	assert_int_equal(nb, 4);
+	for (i = 0; i < n; i++)
+		at += (size_t)snprintf(got + at, sizeof(got) - at, "%c%.*s\n", lines[i].op, (int)lines[i].len,
+		                       lines[i].text);
+	assert_string_equal(got, expect);
+	free(lines);
+	/* nothing before: every line is added */
+	assert_int_equal(sbat_csv_diff(NULL, 0, (const uint8_t *)"a\n", 2, &lines, &n, &na, &nb, &d), SBAT_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(na, 0);
+	assert_int_equal(lines[0].op, '+');
+	free(lines);
+}
+
 int
 main(void)
 {
@@ -1018,6 +1049,7 @@ main(void)
 		cmocka_unit_test(test_csv_fuzz),
 		cmocka_unit_test(test_csv_fixtures),
 		cmocka_unit_test(test_csv_linux_sbat),
+		cmocka_unit_test(test_csv_diff),
 	};
 
 	return run_group(tests, NULL, NULL);
