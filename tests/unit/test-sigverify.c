@@ -834,9 +834,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),          cmocka_unit_test(test_chains),
 		cmocka_unit_test(test_stale),          cmocka_unit_test(test_abi),
-		cmocka_unit_test(test_vendor_section),
-		cmocka_unit_test(test_parent_verified), cmocka_unit_test(test_debian_shim),
-		cmocka_unit_test(test_debian_grub),
+		cmocka_unit_test(test_vendor_section), cmocka_unit_test(test_parent_verified),
+		cmocka_unit_test(test_debian_shim),    cmocka_unit_test(test_debian_grub),
 	};
 
 	return run_group(tests, setup, teardown);
