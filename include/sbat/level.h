@@ -152,6 +152,22 @@ SBAT_API sbat_err sbat_level_from_shim(const sbat_image *img, int which, sbat_le
 SBAT_API sbat_err sbat_level_from_efivar(const uint8_t *buf, size_t len, uint32_t *ret_attributes, sbat_level **ret,
                                          sbat_diag *reterr);
 
+/* Why sbat_level_running found no SbatLevel. */
+typedef enum sbat_level_absence {
+	SBAT_LEVEL_PRESENT = 0, /* there is one */
+	SBAT_LEVEL_NO_EFIVARFS, /* no such directory: not booted through UEFI, or efivarfs not mounted */
+	SBAT_LEVEL_NO_VARIABLE, /* no SbatLevelRT: shim has not published one */
+} sbat_level_absence;
+
+/*
+ * The SbatLevel this machine holds: shim's SbatLevelRT in the efivarfs
+ * directory dir (NULL: SBAT_EFIVAR_DIR), opened without following a
+ * symbolic link (sbat_efivar_read) and read as sbat_level_from_efivar
+ * reads it. No variable is not an error: SBAT_OK, *ret NULL and *absent
+ * saying why.
+ */
+SBAT_API sbat_err sbat_level_running(const char *dir, sbat_level **ret, sbat_level_absence *absent, sbat_diag *reterr);
+
 /* One .sbat row revoked by a policy, and the policy row that revokes it. */
 typedef struct sbat_revocation {
 	const sbat_csv_entry *entry;

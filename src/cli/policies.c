@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
 /* policies.c - SbatLevels read from where a POLICY argument says: a file, a shim binary, this machine, the history */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "history.h"
 #include "messages.h"
@@ -17,12 +15,8 @@ int
 cli_level_running(sbat_level **ret, char **ret_file, const char **ret_absent)
 {
 	const char *dir = cli_efivarfs_dir();
-	uint8_t *buf = NULL;
-	size_t len = 0;
-	struct stat st;
+	sbat_level_absence absent;
 	sbat_diag d;
-	sbat_err err;
-	int status = EXIT_OK;
 	char *file = malloc(strlen(dir) + sizeof("/" SBAT_LEVEL_EFIVAR_NAME));
 
 	*ret_file = file;
@@ -31,22 +25,16 @@ cli_level_running(sbat_level **ret, char **ret_file, const char **ret_absent)
 		return EXIT_FAILURE_;
 	}
 	sprintf(file, "%s/%s", dir, SBAT_LEVEL_EFIVAR_NAME);
-	err = sbat_file_read(file, SBAT_LEVEL_MAX_SIZE, &buf, &len, &d);
-	if (err == SBAT_E_IO && d.sys_errno == ENOENT) {
-		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-			*ret_absent = "no UEFI variables: the machine was not booted through UEFI, or efivarfs is not "
-			              "mounted; there is no SbatLevel to check against";
-			cli_message(dir, *ret_absent);
-		} else {
-			*ret_absent = "no such variable: shim has not published an SbatLevel on this machine";
-			cli_message(file, *ret_absent);
-		}
-		status = EXIT_NO_LEVEL;
-	} else if (err || sbat_level_from_efivar(buf, len, NULL, ret, &d)) {
-		status = cli_report_error(file, &d);
-	}
-	free(buf);
-	return status;
+	if (sbat_level_running(dir, ret, &absent, &d) != SBAT_OK)
+		return cli_report_error(file, &d);
+	if (absent == SBAT_LEVEL_PRESENT)
+		return EXIT_OK;
+	*ret_absent = absent == SBAT_LEVEL_NO_EFIVARFS ?
+	                  "no UEFI variables: the machine was not booted through UEFI, or efivarfs is not "
+	                  "mounted; there is no SbatLevel to check against" :
+	                  "no such variable: shim has not published an SbatLevel on this machine";
+	cli_message(absent == SBAT_LEVEL_NO_EFIVARFS ? dir : file, *ret_absent);
+	return EXIT_NO_LEVEL;
 }
 
 /* Room for one more policy; NULL (reported) when out of memory. */

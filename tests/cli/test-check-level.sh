@@ -113,6 +113,12 @@ expect "running: no SbatLevelRT variable exits 6 with one line naming it" \
 SBAT_ADD_EFIVARFS="$T/no-such-dir" run --check-level running "$IMG/grub5.efi"
 expect "running: no efivarfs directory (no UEFI) exits 6" \
 	'[ "$RC" -eq 6 ] && [[ "$ERR" == "sbat-add: $T/no-such-dir: no UEFI variables"* ]]'
+mkdir -p -- "$T/efivars-link"
+efivarfs "$T/efivars-linked" '\6\0\0\0' "$LATEST"
+ln -s -- "$T/efivars-linked/$VAR" "$T/efivars-link/$VAR"
+SBAT_ADD_EFIVARFS="$T/efivars-link" run --check-level running "$IMG/grub3.efi"
+expect "running: an SbatLevelRT that is a symbolic link is not followed (exit 1, naming it), as efivarfs never makes one" \
+	'[ "$RC" -eq 1 ] && [[ "$ERR" == "sbat-add: $T/efivars-link/$VAR: "* ]]'
 mkdir -p -- "$T/efivars-short"
 printf '\6\0' >"$T/efivars-short/$VAR"
 SBAT_ADD_EFIVARFS="$T/efivars-short" run --check-level running "$IMG/grub5.efi"
