@@ -682,6 +682,76 @@ test_stopped(void **state)
 	sbat_boot_report_free(r);
 }
 
+/* ---- systemd-boot's release, from the loader's .sdmagic ---- */
+
+/* The standard machine with systemd-boot of release `release` as shim's second stage: a.conf and b+3.conf, loader.conf's default b.conf. */
+static void
+sdboot_machine(const char *release, paths *p)
+{
+	static const char sbat[] =
+	    "sbat,1,SBAT Version,sbat,1,x\nsystemd-boot,1,The systemd Developers,systemd,259,x\n";
+	static const char conf[] = "default b.conf\ntimeout 3\n";
+	char magic[96];
+	const char *names[] = { ".sbat", ".sdmagic" };
+	const uint8_t *contents[] = { (const uint8_t *)sbat, (const uint8_t *)magic };
+	size_t lens[2];
+	machine m = { 0 };
+
+	build(&m, p);
+	snprintf(magic, sizeof(magic), "#### LoaderInfo: systemd-boot %s ####", release);
+	lens[0] = strlen(sbat);
+	lens[1] = strlen(magic) + 1;
+	put_image(p->esp, "EFI/debian/grubx64.efi", names, contents, lens, 2);
+	put(p->esp, "loader/loader.conf", conf, strlen(conf));
+	put(p->esp, "loader/entries/a.conf", "title a\nlinux /ka\n", 17);
+	put(p->esp, "loader/entries/b+3.conf", "title b\nlinux /kb\n", 17);
+	put_sbat_image(p->esp, "ka", NULL);
+	put_sbat_image(p->esp, "kb", NULL);
+}
+
+/* The stage-3 line of Boot0001 for file. */
+static const sbat_boot_stage *
+find_file(const sbat_boot_report *r, const char *file)
+{
+	size_t i;
+
+	for (i = 0; i < sbat_boot_report_count(r); i++) {
+		const sbat_boot_stage *s = sbat_boot_report_stage(r, i);
+
+		if (strncmp(s->entry, "Boot0001", 8) == 0 && s->stage == 3 && s->file && strcmp(s->file, file) == 0)
+			return s;
+	}
+	fail_msg("no stage 3 for %s", file);
+	return NULL;
+}
+
+/*
+ * The release in the loader's .sdmagic reaches the menu: 259 matches the
+ * default b.conf to b+3.conf (an id without its boot counter), 258 does
+ * not and starts the menu's first entry.
+ */
+static void
+test_sdboot_release(void **state)
+{
+	sbat_boot_report *r;
+	paths p;
+
+	(void)state;
+	sdboot_machine("259.1", &p);
+	r = walk(&p, NULL);
+	assert_string_equal(find_file(r, "\\kb")->loader, "systemd-boot");
+	assert_true(find_file(r, "\\kb")->default_entry);
+	assert_string_equal(find_file(r, "\\kb")->default_by, "loader.conf's default \"b.conf\" (line 1)");
+	sbat_boot_report_free(r);
+
+	/* 258: b.conf names no entry, and the first of the menu starts (b+3.conf sorts first) */
+	sdboot_machine("258.1", &p);
+	r = walk(&p, NULL);
+	assert_true(find_file(r, "\\kb")->default_entry);
+	assert_non_null(strstr(find_file(r, "\\kb")->default_by, "the first entry"));
+	sbat_boot_report_free(r);
+}
+
 /* ---- signatures ---- */
 
 /* A shell command; its status. */
@@ -902,6 +972,7 @@ main(void)
 		cmocka_unit_test(test_next_shim),
 		cmocka_unit_test(test_file_only_assumed),
 		cmocka_unit_test(test_stopped),
+		cmocka_unit_test(test_sdboot_release),
 		cmocka_unit_test(test_signatures),
 		cmocka_unit_test(test_abi),
 	};
