@@ -419,21 +419,14 @@ static int
 shim_signature(walk *w, const char *label, int is_default, const char *uefi_path, const image *im,
                enum stage_verdict *v)
 {
-	char sig[600], text[800];
-	enum stage_verdict s;
+	char text[800];
 
-	if (!w->sigs)
-		return 0;
-	s = walk_sigs_check(w, im, 0, sig, sizeof(sig));
-	w->sig_pending = 1;
-	w->sig_verdict = walk_verdict_of(s);
-	snprintf(w->sig_text, sizeof(w->sig_text), "%s", sig);
-	if (s != STAGE_REFUSED)
+	if (!w->sigs || walk_sigs_judge(w, im, 0) != STAGE_REFUSED)
 		return 0; /* shim's line says it */
 	w->sig_decided = 1;
-	snprintf(text, sizeof(text), "%s: signature: %s", s == STAGE_REFUSED ? "refused" : "cannot be followed", sig);
-	walk_line_why(w, label, is_default, 1, uefi_path, walk_verdict_of(s), SBAT_BOOT_SIGNATURE, text);
-	*v = s;
+	snprintf(text, sizeof(text), "refused: signature: %s", w->sig_text);
+	walk_line_why(w, label, is_default, 1, uefi_path, SBAT_VERDICT_REFUSED, SBAT_BOOT_SIGNATURE, text);
+	*v = STAGE_REFUSED;
 	return 1;
 }
 

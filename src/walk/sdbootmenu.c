@@ -9,7 +9,6 @@
 
 #include "sbat/sbat.h"
 
-#include "util/bview.h"
 #include "walk/stage3.h"
 
 /* systemd-boot's variables (LOADER_GUID) */
@@ -42,22 +41,10 @@ static void
 sdmagic_version(const image *im, char *out, size_t size)
 {
 	static const char magic[] = "LoaderInfo: systemd-boot ";
-	const sbat_section_info *s = NULL;
-	int idx = im->img ? sbat_image_find_section(im->img, ".sdmagic") : -1;
 	size_t n = 0, i, k;
-	const uint8_t *p = NULL;
-	bview v;
+	const uint8_t *p = s3_section_bytes(im, ".sdmagic", &n);
 
 	out[0] = '\0';
-	if (idx >= 0)
-		s = sbat_image_section(im->img, (unsigned)idx);
-	bv_init(&v, im->buf, im->len);
-	if (s && s->pointer_to_raw_data < im->len) {
-		n = s->size_of_raw_data < s->virtual_size ? s->size_of_raw_data : s->virtual_size;
-		if (!bv_has(&v, s->pointer_to_raw_data, n))
-			n = im->len - s->pointer_to_raw_data;
-		p = bv_ptr(&v, s->pointer_to_raw_data, n);
-	}
 	for (i = 0; p && n >= sizeof(magic) - 1 && i <= n - (sizeof(magic) - 1); i++) {
 		if (memcmp(p + i, magic, sizeof(magic) - 1) != 0)
 			continue;

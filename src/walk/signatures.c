@@ -256,8 +256,9 @@ words(const sbat_sigverify *v, int by_shim, char *text, size_t size)
 	}
 }
 
-enum stage_verdict
-walk_sigs_check(walk *w, const image *im, int by_shim, char *text, size_t size)
+/* The signature gate of im, by the firmware's rule (by_shim 0) or shim's: its words into text. */
+static enum stage_verdict
+sigs_check(walk *w, const image *im, int by_shim, char *text, size_t size)
 {
 	sbat_sigverify_opts o;
 	sbat_sigverify *v = NULL;
@@ -286,25 +287,32 @@ walk_sigs_check(walk *w, const image *im, int by_shim, char *text, size_t size)
 }
 
 enum stage_verdict
+walk_sigs_judge(walk *w, const image *im, int by_shim)
+{
+	enum stage_verdict s = sigs_check(w, im, by_shim, w->sig_text, sizeof(w->sig_text));
+
+	w->sig_pending = 1;
+	w->sig_verdict = walk_verdict_of(s);
+	return s;
+}
+
+enum stage_verdict
 walk_sigs_gate(walk *w, const image *im, int by_shim, enum stage_verdict v, char *text, size_t size)
 {
-	char sig[600], sbat[1600];
+	char sbat[1600];
 	enum stage_verdict s;
 
 	if (!w->sigs || !im->img)
 		return v;
-	s = walk_sigs_check(w, im, by_shim, sig, sizeof(sig));
-	w->sig_pending = 1;
-	w->sig_verdict = walk_verdict_of(s);
-	snprintf(w->sig_text, sizeof(w->sig_text), "%s", sig);
+	s = walk_sigs_judge(w, im, by_shim);
 	snprintf(sbat, sizeof(sbat), "%s", text);
 	if (s == STAGE_REFUSED || (s == STAGE_UNKNOWN && v != STAGE_REFUSED)) {
 		/* the signature decides: the SBAT verdict follows in brackets */
 		snprintf(text, size, "%s: signature: %s [SBAT: %s]",
-		         s == STAGE_REFUSED ? "refused" : "cannot be followed", sig, sbat);
+		         s == STAGE_REFUSED ? "refused" : "cannot be followed", w->sig_text, sbat);
 		w->sig_decided = 1;
 		return s;
 	}
-	snprintf(text, size, "%s [signature accepted: %s]", sbat, sig);
+	snprintf(text, size, "%s [signature accepted: %s]", sbat, w->sig_text);
 	return v;
 }

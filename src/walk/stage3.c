@@ -59,10 +59,22 @@ s3_append(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The file bytes of section `index` of im (what lies inside the file), or NULL. */
-static const uint8_t *
-section_bytes(const image *im, int index, size_t *len)
+/* bytes needle[0..n) anywhere in buf[0..len) */
+static int
+holds(const uint8_t *buf, size_t len, const void *needle, size_t n)
 {
+	size_t i;
+
+	for (i = 0; buf && n && i + n <= len; i++)
+		if (buf[i] == *(const uint8_t *)needle && memcmp(buf + i, needle, n) == 0)
+			return 1;
+	return 0;
+}
+
+const uint8_t *
+s3_section_bytes(const image *im, const char *name, size_t *len)
+{
+	int index = im->img ? sbat_image_find_section(im->img, name) : -1;
 	const sbat_section_info *s = index >= 0 ? sbat_image_section(im->img, (unsigned)index) : NULL;
 	size_t n;
 
@@ -78,13 +90,10 @@ section_bytes(const image *im, int index, size_t *len)
 int
 s3_section_has(const image *im, const char *name, const char *needle, size_t needle_len)
 {
-	size_t len = 0, i;
-	const uint8_t *p = im->img ? section_bytes(im, sbat_image_find_section(im->img, name), &len) : NULL;
+	size_t len = 0;
+	const uint8_t *p = s3_section_bytes(im, name, &len);
 
-	for (i = 0; p && needle_len <= len && i <= len - needle_len; i++)
-		if (memcmp(p + i, needle, needle_len) == 0)
-			return 1;
-	return 0;
+	return holds(p, len, needle, needle_len);
 }
 
 /*
@@ -96,7 +105,7 @@ static enum stage_verdict
 judge_uki_kernel(const walk *w, const sbat_next_state *next, const image *uki, char *text, size_t size, judged *j)
 {
 	size_t len = 0;
-	const uint8_t *p = section_bytes(uki, sbat_image_find_section(uki->img, ".linux"), &len);
+	const uint8_t *p = s3_section_bytes(uki, ".linux", &len);
 	image k;
 	char inner[900];
 	enum stage_verdict v = STAGE_BOOTS;
@@ -228,18 +237,6 @@ summary_notes(walk *w, const char *label, const s3_menu *m)
 	walk_note(w, !m->default_known && entries ? SBAT_BOOT_NOTE_ASSUMED : SBAT_BOOT_NOTE_VERBOSE, label, NULL, text);
 	snprintf(text, sizeof(text), "%s rule: %s", name, rule_words(m));
 	walk_note(w, SBAT_BOOT_NOTE_VERBOSE, label, NULL, text);
-}
-
-/* bytes needle[0..n) anywhere in buf[0..len) */
-static int
-holds(const uint8_t *buf, size_t len, const void *needle, size_t n)
-{
-	size_t i;
-
-	for (i = 0; buf && n && i + n <= len; i++)
-		if (buf[i] == *(const uint8_t *)needle && memcmp(buf + i, needle, n) == 0)
-			return 1;
-	return 0;
 }
 
 /*

@@ -41,6 +41,9 @@ typedef struct s3_menu {
 /* A new item at the end of the menu (zeroed); NULL when the menu is full. */
 s3_item *s3_add(s3_menu *m);
 
+/* The file bytes of section `name` of im (what lies inside the file), *len of them; NULL when there is none. */
+const uint8_t *s3_section_bytes(const image *im, const char *name, size_t *len);
+
 /* 1 when section `name` of im holds needle (needle_len bytes) within its file data. */
 int s3_section_has(const image *im, const char *name, const char *needle, size_t needle_len);
 

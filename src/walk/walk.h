@@ -161,10 +161,11 @@ void walk_sigs_enter_shim(walk *w, const sbat_image *shim, walk_shim_keys *saved
 void walk_sigs_leave_shim(walk *w, const walk_shim_keys *saved);
 
 /*
- * The signature gate of im, by the firmware's rule (by_shim 0) or shim's:
- * its words into text, from after the verdict word.
+ * The signature gate of im, by the firmware's rule (by_shim 0) or shim's,
+ * kept for the next line: its verdict, and its words (from after the
+ * verdict word) in w->sig_text.
  */
-enum stage_verdict walk_sigs_check(walk *w, const image *im, int by_shim, char *text, size_t size);
+enum stage_verdict walk_sigs_judge(walk *w, const image *im, int by_shim);
 
 /*
  * A stage's SBAT verdict v and its text, with the signature gate of im
