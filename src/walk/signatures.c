@@ -12,7 +12,8 @@
 /* The databases a boot is judged by, read once. */
 struct walk_sigs {
 	sbat_sigdb *db, *dbx, *mok, *mokx;
-	int db_known, dbx_known; /* the variable was read (it may be empty) */
+	int db_known, dbx_known;   /* the variable was read (it may be empty) */
+	int mok_known, mokx_known; /* read, or absent: shim mirrored nothing */
 	sbat_sigverify_mode mode;
 };
 
@@ -49,6 +50,21 @@ secure_boot_mode(const walk *w)
 	return sb == 1 && setup != 1 ? SBAT_SIGVERIFY_ENFORCING : SBAT_SIGVERIFY_NOT_ENFORCING;
 }
 
+/* A subject's "CN=..." (as UEFI CAs name themselves), or the whole subject when it has none; its length. */
+static const char *
+common_name(const char *subject, size_t *len)
+{
+	const char *cn = strncmp(subject, "CN=", 3) == 0 ? subject : strstr(subject, ", CN=");
+
+	if (!cn) {
+		*len = strlen(subject);
+		return subject;
+	}
+	cn += cn == subject ? 0 : 2;
+	*len = strcspn(cn, ",");
+	return cn;
+}
+
 /* "db: certificates CN=..., CN=...; 2 image hashes; 1 other entry": what a database trusts or forbids. */
 static void
 list_db(walk *w, const char *name, const sbat_sigdb *db)
@@ -61,12 +77,12 @@ list_db(walk *w, const char *name, const sbat_sigdb *db)
 
 	for (i = 0; (e = sbat_sigdb_get(db, i)) != NULL; i++) {
 		if (e->type == SBAT_SIG_X509 && sbat_x509_read(e->data, e->data_len, &c, &d) == SBAT_OK) {
-			/* the subject's first attribute (its CN, as UEFI CAs name themselves) */
-			size_t n = strcspn(c.subject, ",");
+			size_t n;
+			const char *cn = common_name(c.subject, &n);
 
 			if (at + n + 3 < sizeof(certs))
 				at += (size_t)snprintf(certs + at, sizeof(certs) - at, "%s%.*s", n_certs ? "; " : "",
-				                       (int)n, c.subject);
+				                       (int)n, cn);
 			n_certs++;
 		} else if (e->type == SBAT_SIG_SHA256) {
 			n_hashes++;
@@ -144,8 +160,8 @@ walk_sigs_load(walk *w)
 	s->db_known = load_db(w, "db", SBAT_SIGDB_GUID_SECURITY_DB, &s->db) >= SBAT_SIGDB_VAR_EMPTY;
 	s->dbx_known = load_db(w, "dbx", SBAT_SIGDB_GUID_SECURITY_DB, &s->dbx) >= SBAT_SIGDB_VAR_EMPTY;
 	/* shim's lists: absent when nothing was enrolled and shim mirrored none */
-	load_db(w, "MokListRT", SBAT_SIGDB_GUID_SHIM, &s->mok);
-	load_db(w, "MokListXRT", SBAT_SIGDB_GUID_SHIM, &s->mokx);
+	s->mok_known = load_db(w, "MokListRT", SBAT_SIGDB_GUID_SHIM, &s->mok) >= 0;
+	s->mokx_known = load_db(w, "MokListXRT", SBAT_SIGDB_GUID_SHIM, &s->mokx) >= 0;
 	walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL,
 	          "signatures: the verdicts take every RSA signature for valid; sbat-add does not verify them");
 	if (apply_pending(w) != 0)
@@ -267,6 +283,10 @@ sigs_check(walk *w, const image *im, int by_shim, char *text, size_t size)
 
 	if (!w->sigs->db_known || !w->sigs->dbx_known) {
 		snprintf(text, size, "db or dbx does not read here");
+		return STAGE_UNKNOWN;
+	}
+	if (by_shim && (!w->sigs->mok_known || !w->sigs->mokx_known)) {
+		snprintf(text, size, "%s does not read here", w->sigs->mok_known ? "MokListXRT" : "MokListRT");
 		return STAGE_UNKNOWN;
 	}
 	if (by_shim && w->shim_keys.unreadable) {

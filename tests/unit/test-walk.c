@@ -926,6 +926,24 @@ test_signatures(void **state)
 		sbat_boot_report_free(r);
 	}
 
+	/* a MokListXRT that does not read: what shim judges is not known, what the firmware judges is */
+	{
+		static const uint8_t bad[4 + 28] = { 6, 0, 0, 0, [4 + 16] = 0x00, 0x10 };
+		char mokx[1200];
+
+		put_db(p.efivarfs, "dbx", NULL);
+		put(p.efivarfs, "MokListXRT-605dab50-e046-4300-abb6-3dd810dd8b23", bad, sizeof(bad));
+		r = walk_signatures(&p);
+		assert_int_equal(find(r, "Boot0001", 1)->verdict, SBAT_VERDICT_BOOTS);
+		s = find(r, "Boot0001", 2);
+		assert_int_equal(s->verdict, SBAT_VERDICT_UNKNOWN);
+		assert_int_equal(s->reason, SBAT_BOOT_SIGNATURE);
+		assert_non_null(strstr(s->signature, "MokListXRT does not read here"));
+		sbat_boot_report_free(r);
+		snprintf(mokx, sizeof(mokx), "%s/MokListXRT-605dab50-e046-4300-abb6-3dd810dd8b23", p.efivarfs);
+		assert_int_equal(unlink(mokx), 0);
+	}
+
 	/* an unsigned GRUB: shim refuses it */
 	put_db(p.efivarfs, "dbx", NULL);
 	put_sbat_image(p.esp, "EFI/debian/grubx64.efi", GRUB_SBAT);

@@ -15,8 +15,12 @@
 #   fallback  only \EFI\BOOT\BOOTX64.EFI (shim), fbx64.efi and
 #             \EFI\debian\BOOTX64.CSV, no Boot#### for \EFI\debian: shim's
 #             fallback makes the entry and starts it
+#   dbx       four boot options: the firmware refuses a shim by a
+#             certificate in dbx and one by its hash in dbx, shim refuses a
+#             GRUB by its hash in MokListX, the fourth boots; sbat-add
+#             --signatures in the guest must say so
 #
-# SBAT_VM_PATHS_CASES picks cases (default: all four). TAP. Skips (the plan
+# SBAT_VM_PATHS_CASES picks cases (default: all five). TAP. Skips (the plan
 # 1..0 # SKIP, exit 0) when qemu, OVMF, sbsigntool, a kernel, shim or the
 # unstable packages are missing, unless CI=true.
 set -u
@@ -24,7 +28,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 . "$HERE/../lib/tap.sh"
 
-CASES=" ${SBAT_VM_PATHS_CASES:-grub sdboot bootnext fallback} "
+CASES=" ${SBAT_VM_PATHS_CASES:-grub sdboot bootnext fallback dbx} "
 W="${SBAT_VM_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/sbat-vm.XXXXXX")}"
 mkdir -p "$W"
 SB_CODE=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
@@ -32,6 +36,8 @@ SB_VARS=/usr/share/OVMF/OVMF_VARS_4M.snakeoil.fd
 SB_KEY=/usr/share/ovmf/PkKek-1-snakeoil.key
 SB_CERT=/usr/share/ovmf/PkKek-1-snakeoil.pem
 EFI_GLOBAL=8be4df61-93ca-11d2-aa0d-00e098032b8c
+IMAGE_SECURITY=d719b2cb-3d3a-4596-a3bc-dad00e67656f
+SHIM_LOCK=605dab50-e046-4300-abb6-3dd810dd8b23
 vm_missing && vm_skip_or_fail "$VM_WHY"
 for f in "$SB_CODE" "$SB_VARS" "$SB_KEY" "$SB_CERT"; do
 	[ -f "$f" ] || vm_skip_or_fail "no $f (apt-get install ovmf)"
@@ -338,5 +344,124 @@ for s in json.load(open(sys.argv[1]))["stages"]:
 		test "$(field fallback "Boot${made:-none}" 1 default) $v" = "True boots boots boots"
 	check "fallback: ... through \\EFI\\debian\\grubx64.efi and /EFI/debian/grub.cfg" \
 		test "$(field fallback "Boot${made:-none}" 2 file) $(field fallback "Boot${made:-none}" 3 config | sed 's/:[0-9]*$//; s|^.*/EFI/|/EFI/|')" = '\EFI\debian\grubx64.efi /EFI/debian/grub.cfg'
+fi
+# ------------------------------------------------ dbx and MokListX
+# Four boot options in BootOrder; the firmware must refuse the first two and
+# shim the third's second stage, and the guest, booted by the fourth, runs
+# sbat-add --signatures on the firmware's own db, dbx and MokListXRT:
+#   Boot0101  shim signed by the snakeoil key (db) and by a second key whose
+#             certificate is in dbx: EDK2 refuses an image with one
+#             forbidden signature, whatever the others
+#   Boot0102  shim whose .sbat sbat-add edited, signed by the snakeoil key,
+#             its Authenticode SHA-256 in dbx
+#   Boot0103  shim -> GRUB 2.14, GRUB's hash in MokListX (shim's MokListXRT)
+#   Boot0104  shim -> systemd-boot 262 -> the kernel: boots
+# dbx and MokListX are written into the varstore; on the host, the guest's
+# variables with a pending dbx holding the fourth shim's hash stop that path.
+if on dbx; then
+	E="$W/esp-dbx"
+	esp_base "$E"
+	mkdir -p "$E/EFI/cert" "$E/EFI/hash" "$E/EFI/mokx" "$E/EFI/sdboot"
+	made=1
+	openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 3650 -subj "/CN=sbat-add vm revoked key/" \
+		-keyout "$W/revoked.key" -out "$W/revoked.pem" >>"$W/sign.log" 2>&1 &&
+		openssl x509 -in "$W/revoked.pem" -outform DER -out "$W/revoked.der" &&
+		sbsign --key "$W/revoked.key" --cert "$W/revoked.pem" --output "$W/shim-revoked.efi" \
+			"$SHIMDIR/shimx64.efi" >>"$W/sign.log" 2>&1 &&
+		python3 "$HERE/secure-boot.py" cosign "$W/signed/shimx64.efi" "$W/shim-revoked.efi" \
+			"$E/EFI/cert/shimx64.efi" || made=0
+	# a shim of its own hash: its .sbat gets one more line, then the snakeoil signature
+	cp "$SHIMDIR/shimx64.efi" "$W/shim-edited.efi"
+	{ "$SBAT_ADD" --print --file "$W/shim-edited.efi" && echo 'sbat-add-vm,1,sbat-add,vm,1,https://example.invalid/'; } \
+		>"$W/shim-edited.csv" && "$SBAT_ADD" --file "$W/shim-edited.efi" --csv "$W/shim-edited.csv" &&
+		sbsign --key "$W/snakeoil.key" --cert "$SB_CERT" --output "$E/EFI/hash/shimx64.efi" \
+			"$W/shim-edited.efi" >>"$W/sign.log" 2>&1 || made=0
+	cp "$W/signed/shimx64.efi" "$E/EFI/mokx/shimx64.efi"
+	cp "$GRUB" "$E/EFI/mokx/grubx64.efi"
+	grub_cfg "$E/EFI/mokx/grub.cfg" mokx
+	cp "$W/signed/shimx64.efi" "$E/EFI/sdboot/shimx64.efi"
+	sdboot_dir "$E" EFI/sdboot "dbx sbatvm.signatures"
+	for d in cert hash; do cp "$GRUB" "$E/EFI/$d/grubx64.efi"; done
+	ahash() { "$SBAT_ADD" --print --json --file "$1" | sed -n 's/^  "authenticode_sha256": "\([0-9a-f]*\)",$/\1/p'; }
+	hash_edited=$(ahash "$E/EFI/hash/shimx64.efi")
+	hash_grub=$(ahash "$GRUB")
+	hash_good=$(ahash "$E/EFI/sdboot/shimx64.efi")
+	check "dbx: a shim signed twice (snakeoil, revoked key) and one with its own hash made" \
+		test "$made" = 1 -a ${#hash_edited} = 64 -a ${#hash_grub} = 64 -a ${#hash_good} = 64
+	cp "$SB_VARS" "$W/vars-dbx.fd"
+	set_ok=1
+	python3 "$HERE/secure-boot.py" x509 "$W/dbx-cert.esl" "$W/revoked.der" &&
+		python3 "$HERE/secure-boot.py" sha256 "$W/dbx-hash.esl" "$hash_edited" &&
+		python3 "$HERE/secure-boot.py" sha256 "$W/mokx.esl" "$hash_grub" &&
+		python3 "$HERE/secure-boot.py" sha256 "$W/pending-dbx.esl" "$hash_good" || set_ok=0
+	num=0
+	for d in cert hash mokx sdboot; do
+		num=$((num + 1))
+		python3 "$HERE/load-option.py" option "$W/Boot010$num.bin" "$d" "\\EFI\\$d\\shimx64.efi" &&
+			python3 "$HERE/../integration/ovmf-setvar.py" "$W/vars-dbx.fd" "Boot010$num" "$EFI_GLOBAL" 0x7 \
+				"$W/Boot010$num.bin" >>"$W/setvar.log" 2>&1 || set_ok=0
+	done
+	python3 "$HERE/load-option.py" numbers "$W/BootOrder-dbx.bin" 0101 0102 0103 0104 &&
+		python3 "$HERE/../integration/ovmf-setvar.py" "$W/vars-dbx.fd" BootOrder "$EFI_GLOBAL" 0x7 \
+			"$W/BootOrder-dbx.bin" >>"$W/setvar.log" 2>&1 &&
+		python3 "$HERE/../integration/ovmf-setvar.py" --append "$W/vars-dbx.fd" dbx "$IMAGE_SECURITY" \
+			"$W/dbx-cert.esl" >>"$W/setvar.log" 2>&1 &&
+		python3 "$HERE/../integration/ovmf-setvar.py" --append "$W/vars-dbx.fd" dbx "$IMAGE_SECURITY" \
+			"$W/dbx-hash.esl" >>"$W/setvar.log" 2>&1 &&
+		python3 "$HERE/../integration/ovmf-setvar.py" "$W/vars-dbx.fd" MokListX "$SHIM_LOCK" 0x3 \
+			"$W/mokx.esl" >>"$W/setvar.log" 2>&1 || set_ok=0
+	# shim reports a refused image in a box that waits for a key, unless
+	# SHIM_VERBOSE is set: then it prints the error and goes on
+	printf '\001' >"$W/shim-verbose.bin"
+	python3 "$HERE/../integration/ovmf-setvar.py" "$W/vars-dbx.fd" SHIM_VERBOSE "$SHIM_LOCK" 0x3 \
+		"$W/shim-verbose.bin" >>"$W/setvar.log" 2>&1 || set_ok=0
+	check "dbx: Boot0101-Boot0104, BootOrder, two dbx entries, MokListX and SHIM_VERBOSE put into the varstore" test "$set_ok" = 1
+	sb_boot dbx "$E" "$W/vars-dbx.fd"
+	check "dbx: the guest ran to its end with Secure Boot ($VM_RESULT after ${VM_SECS}s)" test "$BOOTED" = 0
+	check "dbx: SecureBoot is 1" test "$(gvar dbx SecureBoot)" = 0600000001
+	cur=$(gnum dbx BootCurrent)
+	check "dbx: the firmware booted Boot0104 (BootCurrent Boot$cur): Boot0101-Boot0103 did not start a kernel" \
+		test "$cur" = 0104
+	serial=$(vm_serial_text "$W/serial-dbx.log")
+	vm_log "dbx: what the firmware and shim said:"
+	grep -aE 'Boot010[1-4]|Access Denied|Violation|Verification failed|start_image' <<<"$serial" |
+		sed 's/^/#   /' | head -n 20
+	check "dbx: the firmware refused Boot0101's shim (Access Denied on the console)" \
+		grep -aqE 'Boot0101.*Access Denied' <<<"$serial"
+	check "dbx: the firmware refused Boot0102's shim (Access Denied on the console)" \
+		grep -aqE 'Boot0102.*Access Denied' <<<"$serial"
+	check "dbx: shim refused Boot0103's GRUB, and the firmware went on (Verification failed, then failed to start Boot0103)" \
+		grep -aqzE 'Verification failed: Security Policy Violation.*failed to start Boot0103' <<<"$serial"
+	check "dbx: sbat-add in the guest judged the signatures (sbatvm.signatures): exit 4, the default path (BootOrder's first) refused ($(sed -n 's/^paths-rc //p' "$W/dbx.txt"))" \
+		grep -qx 'paths-rc 4' "$W/dbx.txt"
+	check "dbx: ... and said what db trusts and dbx forbids" \
+		grep -qF "db trusts: 1 certificates (C=US, O=SnakeOil); 0 image hashes" "$W/dbx.txt"
+	for num in 1 2; do
+		v=$(verdicts dbx Boot010$num)
+		check "dbx: predicted: Boot010$num's shim refused by the firmware's signature check ($v; $(field dbx Boot010$num 1 signature))" \
+			test "$v $(field dbx Boot010$num 1 reason) $(field dbx Boot010$num 1 signature_verdict)" = "refused signature refused"
+	done
+	check "dbx: ... Boot0101 because of the revoked key's certificate in dbx" \
+		grep -q 'sbat-add vm revoked key.*dbx' <<<"$(field dbx Boot0101 1 signature)"
+	check "dbx: ... Boot0102 because of its hash in dbx" grep -q 'dbx' <<<"$(field dbx Boot0102 1 signature)"
+	v=$(verdicts dbx Boot0103)
+	check "dbx: predicted: Boot0103's shim boots, its GRUB refused by shim ($v; $(field dbx Boot0103 2 signature))" \
+		test "$v $(field dbx Boot0103 2 reason)" = "boots refused signature"
+	check "dbx: ... because of GRUB's hash in MokListXRT" grep -q 'MokListX' <<<"$(field dbx Boot0103 2 signature)"
+	v=$(verdicts dbx Boot0104)
+	check "dbx: predicted: Boot0104, the path that booted, boots at each stage ($v)" test "$v" = "boots boots boots"
+	# on the host: the same variables, with a dbx update naming the fourth shim's hash pending
+	vm_efivarfs "$W/dbx.txt" "$W/efivarfs-dbx"
+	SBAT_ADD_HISTORY="${SBAT_SRC:-$HERE/../..}/data/sbat-level-history.txt" SBAT_ADD_EFIVARFS="$W/efivarfs-dbx" \
+		"$SBAT_ADD" --check-level next --esp "$E" --pending "dbx=$W/pending-dbx.esl" --json \
+		>"$W/dbx-pending.json" 2>"$W/dbx-pending.err"
+	v=$(verdicts dbx-pending Boot0104)
+	check "dbx: host, with the guest's variables and a pending dbx holding its shim's hash: Boot0104 is refused ($v)" \
+		test "$v" = refused
+	check "dbx: host, without the pending update the same variables give the guest's verdicts" test \
+		"$(SBAT_ADD_HISTORY="${SBAT_SRC:-$HERE/../..}/data/sbat-level-history.txt" SBAT_ADD_EFIVARFS="$W/efivarfs-dbx" \
+			"$SBAT_ADD" --check-level next --esp "$E" --signatures --json 2>/dev/null >"$W/dbx-host.json"
+		for num in 1 2 3 4; do verdicts dbx-host Boot010$num; done | tr '\n' /)" = \
+		"refused/refused/boots refused/boots boots boots/"
 fi
 tap_finish

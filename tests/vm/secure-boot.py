@@ -1,0 +1,74 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
+"""Secure Boot test material for test-paths.sh: signature lists for db, dbx
+and MokListX, and an image with two signatures.
+
+usage: secure-boot.py x509 OUT CERT.der     EFI_SIGNATURE_LIST of one certificate
+       secure-boot.py sha256 OUT HEX        EFI_SIGNATURE_LIST of one image hash
+       secure-boot.py cosign A B OUT        A with B's signatures appended
+
+cosign: A and B are one image signed twice (sbsign cannot add a signature to
+a signed image); OUT is A whose certificate table also holds B's
+WIN_CERTIFICATE entries, 8-byte aligned, as pesign writes a second
+signature. The Authenticode hash leaves the table out, so both signatures
+cover OUT.
+"""
+
+import struct
+import sys
+import uuid
+
+EFI_CERT_X509 = uuid.UUID("a5c059a1-94e4-4aa7-87b5-ab155c2bf072")
+EFI_CERT_SHA256 = uuid.UUID("c1c41626-504c-4092-aca9-41f936934328")
+OWNER = uuid.UUID("5ba7ad0b-63e4-4d3b-9e6a-2a7c61c5e8f0")
+
+
+def signature_list(kind, payload):
+    entry = OWNER.bytes_le + payload
+    return kind.bytes_le + struct.pack("<III", 28 + len(entry), 0, len(entry)) + entry
+
+
+def security_directory(image):
+    pe = struct.unpack_from("<I", image, 0x3C)[0]
+    if image[pe:pe + 4] != b"PE\0\0":
+        raise SystemExit("not a PE image")
+    opt = pe + 24
+    magic = struct.unpack_from("<H", image, opt)[0]
+    entry = opt + (112 if magic == 0x20B else 96) + 4 * 8
+    offset, size = struct.unpack_from("<II", image, entry)
+    return entry, offset, size
+
+
+def cosign(a_path, b_path, out_path):
+    a = bytearray(open(a_path, "rb").read())
+    b = open(b_path, "rb").read()
+    entry, a_off, a_size = security_directory(a)
+    _, b_off, b_size = security_directory(b)
+    if not a_size or not b_size or a_off + a_size != len(a):
+        raise SystemExit("both images must be signed, the table at the end of A")
+    if a_off != b_off:
+        raise SystemExit("A and B are not the same image signed twice")
+    pad = (8 - a_size % 8) % 8
+    out = a + b"\0" * pad + b[b_off:b_off + b_size]
+    struct.pack_into("<II", out, entry, a_off, a_size + pad + b_size)
+    open(out_path, "wb").write(out)
+
+
+def main(argv):
+    if len(argv) == 3 and argv[0] == "x509":
+        data = signature_list(EFI_CERT_X509, open(argv[2], "rb").read())
+    elif len(argv) == 3 and argv[0] == "sha256":
+        data = signature_list(EFI_CERT_SHA256, bytes.fromhex(argv[2]))
+    elif len(argv) == 4 and argv[0] == "cosign":
+        cosign(argv[1], argv[2], argv[3])
+        return 0
+    else:
+        sys.stderr.write(__doc__)
+        return 2
+    open(argv[1], "wb").write(data)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
