@@ -97,6 +97,8 @@ typedef struct sbat_authenticode_cert {
 	size_t subject_key_id_len;
 	const uint8_t *authority_key_id; /* authorityKeyIdentifier's keyIdentifier, NULL when absent */
 	size_t authority_key_id_len;
+	/* 1: its extendedKeyUsage names module signing only (1.3.6.1.4.1.2312.16.1.2): shim does not trust it for images */
+	int module_signing_eku;
 	/* fields may be added at the end */
 } sbat_authenticode_cert;
 

@@ -62,6 +62,26 @@ usable(const sigverify_run *r, size_t i)
 	return r->a->sigs[i].covers_image == 1;
 }
 
+/*
+ * Whether shim's check_db_cert_in_ram tries entry e: verify_x509 takes only
+ * a DER certificate whose length is written in two bytes and fills the
+ * entry, and verify_eku turns away one whose extendedKeyUsage names module
+ * signing only (as the keys DKMS enrolls in MokList do). EDK2 has neither.
+ */
+static int
+shim_tries(const sigverify_run *r, const sbat_sigdb_entry *e)
+{
+	sbat_authenticode_cert c;
+	sbat_diag d;
+
+	if (r->o.rule != SBAT_SIGVERIFY_SHIM)
+		return 1;
+	if (e->data_len < 4 || e->data[0] != 0x30 || e->data[1] != 0x82 ||
+	    ((size_t)e->data[2] << 8 | e->data[3]) != e->data_len - 4)
+		return 0;
+	return sbat_x509_read(e->data, e->data_len, &c, &d) != SBAT_OK || !c.module_signing_eku;
+}
+
 /* The first EFI_CERT_X509 entry of db that signature i's chain reaches, or NULL. */
 static const sbat_sigdb_entry *
 db_cert(const sigverify_run *r, const sbat_sigdb *db, size_t i, chain_match *m)
@@ -72,7 +92,7 @@ db_cert(const sigverify_run *r, const sbat_sigdb *db, size_t i, chain_match *m)
 	if (!db || !usable(r, i))
 		return NULL;
 	for (k = 0; (e = sbat_sigdb_get(db, k)); k++)
-		if (e->type == SBAT_SIG_X509 &&
+		if (e->type == SBAT_SIG_X509 && shim_tries(r, e) &&
 		    chain_reaches(&r->a->sigs[i], r->sigs[i].chain, r->sigs[i].n_chain, e->data, e->data_len, m))
 			return e;
 	return NULL;

@@ -18,6 +18,9 @@ static const uint8_t oid_o[] = { 0x55, 0x04, 0x0a };
 static const uint8_t oid_ou[] = { 0x55, 0x04, 0x0b };
 static const uint8_t oid_ski[] = { 0x55, 0x1d, 0x0e };
 static const uint8_t oid_aki[] = { 0x55, 0x1d, 0x23 };
+static const uint8_t oid_eku[] = { 0x55, 0x1d, 0x25 };
+/* 1.3.6.1.4.1.2312.16.1.2: module signing only, the key usage shim's verify_eku turns away */
+static const uint8_t oid_modsign[] = { 0x2b, 0x06, 0x01, 0x04, 0x01, 0x92, 0x08, 0x10, 0x01, 0x02 };
 
 /* A text being written into out[0..size), always NUL-terminated; `full` once a piece did not fit. */
 typedef struct text {
@@ -142,7 +145,27 @@ key_id(const der *value, int authority, const uint8_t **ret, size_t *ret_len, sb
 	return err;
 }
 
-/* One Extension: subjectKeyIdentifier and authorityKeyIdentifier are kept. */
+/* extendedKeyUsage: a SEQUENCE of OIDs; only whether it names module signing is kept. */
+static sbat_err
+key_usage(const der *value, sbat_authenticode_cert *c, sbat_diag *d)
+{
+	der_cursor top, seq;
+	der e;
+	sbat_err err;
+
+	der_top(&top, value->val, value->len, value->offset + (value->raw_len - value->len), "extendedKeyUsage");
+	top.depth = value->depth + 1;
+	err = der_expect(&top, DER_SEQUENCE, &e, d);
+	if (err == SBAT_OK)
+		err = der_enter(&e, &seq, top.ctx, d);
+	while (err == SBAT_OK && der_more(&seq))
+		if ((err = der_expect(&seq, DER_OID, &e, d)) == SBAT_OK &&
+		    der_oid_is(&e, oid_modsign, sizeof(oid_modsign)))
+			c->module_signing_eku = 1;
+	return err;
+}
+
+/* One Extension: subjectKeyIdentifier and authorityKeyIdentifier are kept, and extendedKeyUsage's module signing. */
 static sbat_err
 read_extension(const der *ext, sbat_authenticode_cert *c, sbat_diag *d)
 {
@@ -160,6 +183,8 @@ read_extension(const der *ext, sbat_authenticode_cert *c, sbat_diag *d)
 		err = key_id(&value, 0, &c->subject_key_id, &c->subject_key_id_len, d);
 	if (err == SBAT_OK && der_oid_is(&oid, oid_aki, sizeof(oid_aki)))
 		err = key_id(&value, 1, &c->authority_key_id, &c->authority_key_id_len, d);
+	if (err == SBAT_OK && der_oid_is(&oid, oid_eku, sizeof(oid_eku)))
+		err = key_usage(&value, c, d);
 	return err;
 }
 

@@ -25,11 +25,15 @@
  * builds into shim. The 2011 signature carries its CA certificate
  * (sbsign --addcert), the 2023 one only its signer's, as Microsoft's do.
  */
-enum cert { CA1, CA2, CA3, CA4, N_CERTS };
-static const char *const cert_names[N_CERTS] = { "ca1", "ca2", "ca3", "ca4" };
+enum cert { CA1, CA2, CA3, CA4, CA5, N_CERTS };
+static const char *const cert_names[N_CERTS] = { "ca1", "ca2", "ca3", "ca4", "ca5" };
 
-/* The images: dual-signed (the 2011 signature first), signed by the vendor's signer, unsigned. */
-enum image { DUAL, VENDOR, UNSIGNED, N_IMAGES };
+/*
+ * The images: dual-signed (the 2011 signature first), signed by the
+ * vendor's signer, unsigned, signed by the signer of a CA whose
+ * extendedKeyUsage is module signing only (CA5, as a DKMS key).
+ */
+enum image { DUAL, VENDOR, UNSIGNED, MODSIGN, N_IMAGES };
 
 static char dir[64];
 static int have_tools;
@@ -82,11 +86,11 @@ slurp(const char *name, size_t *ret_len)
 
 /* A self-signed CA NAME with subject CN, and when leaf is given, a signer LEAF it issued. */
 static int
-make_ca(const char *name, const char *cn, const char *leaf, const char *leaf_cn)
+make_ca(const char *name, const char *cn, const char *ext, const char *leaf, const char *leaf_cn)
 {
 	if (run("cd %s && openssl req -x509 -newkey rsa:2048 -nodes -days 30 -keyout %s.key -out %s.pem "
-	        "-subj '/CN=%s/O=Example' >/dev/null 2>&1 && openssl x509 -in %s.pem -outform DER -out %s.der",
-	        dir, name, name, cn, name, name) != 0)
+	        "-subj '/CN=%s/O=Example' %s >/dev/null 2>&1 && openssl x509 -in %s.pem -outform DER -out %s.der",
+	        dir, name, name, cn, ext, name, name) != 0)
 		return -1;
 	if (!leaf)
 		return 0;
@@ -140,8 +144,10 @@ make_images(void)
 	snprintf(path, sizeof(path), "%s/u.efi", dir);
 	if (fx_write_file(path, images[UNSIGNED], image_len[UNSIGNED]) != 0)
 		return -1;
-	if (sign("l1", "--addcert ca1.pem", "s1.efi") || sign("l2", "", "s2.efi") || sign("l4", "", "s4.efi"))
+	if (sign("l1", "--addcert ca1.pem", "s1.efi") || sign("l2", "", "s2.efi") || sign("l4", "", "s4.efi") ||
+	    sign("l5", "", "s5.efi"))
 		return -1;
+	images[MODSIGN] = slurp("s5.efi", &image_len[MODSIGN]);
 	s1 = slurp("s1.efi", &l1);
 	s2 = slurp("s2.efi", &l2);
 	images[VENDOR] = slurp("s4.efi", &image_len[VENDOR]);
@@ -149,7 +155,7 @@ make_images(void)
 		images[DUAL] = append_table(s1, l1, s2, l2, &image_len[DUAL]);
 	free(s1);
 	free(s2);
-	return images[DUAL] && images[VENDOR] ? 0 : -1;
+	return images[DUAL] && images[VENDOR] && images[MODSIGN] ? 0 : -1;
 }
 
 static int
@@ -163,10 +169,12 @@ setup(void **state)
 	if (!mkdtemp(dir))
 		return -1;
 	have_tools = run("command -v openssl >/dev/null && command -v sbsign >/dev/null") == 0 &&
-	             make_ca("ca1", "Test UEFI CA 2011", "l1", "Test Publisher 2011") == 0 &&
-	             make_ca("ca2", "Test UEFI CA 2023", "l2", "Test Publisher 2023") == 0 &&
-	             make_ca("ca3", "Unrelated CA", NULL, NULL) == 0 &&
-	             make_ca("ca4", "Vendor Secure Boot CA", "l4", "Vendor Secure Boot Signer") == 0;
+	             make_ca("ca1", "Test UEFI CA 2011", "", "l1", "Test Publisher 2011") == 0 &&
+	             make_ca("ca2", "Test UEFI CA 2023", "", "l2", "Test Publisher 2023") == 0 &&
+	             make_ca("ca3", "Unrelated CA", "", NULL, NULL) == 0 &&
+	             make_ca("ca4", "Vendor Secure Boot CA", "", "l4", "Vendor Secure Boot Signer") == 0 &&
+	             make_ca("ca5", "Module Signing Key", "-addext extendedKeyUsage=1.3.6.1.4.1.2312.16.1.2", "l5",
+	                     "Module Signer") == 0;
 	for (i = 0; have_tools && i < N_CERTS; i++) {
 		snprintf(name, sizeof(name), "%s.der", cert_names[i]);
 		certs[i] = slurp(name, &cert_len[i]);
@@ -232,8 +240,9 @@ add_entry(sbat_sigdb *db, const uint8_t guid[16], const uint8_t *data, size_t le
 /* What a database holds: certificates by bit, the image hash, the TBS hash of a signature's signer. */
 #define C(x) (1u << (x))
 #define HASH (1u << 8)
-#define TBS_SIG1 (1u << 9) /* the 2023 signature's signer certificate's TBS SHA-256 (EFI_CERT_X509_SHA256) */
-#define TBS_CA1 (1u << 10) /* the 2011 CA's, as the 2011 signature carries it */
+#define TBS_SIG1 (1u << 9)  /* the 2023 signature's signer certificate's TBS SHA-256 (EFI_CERT_X509_SHA256) */
+#define TBS_CA1 (1u << 10)  /* the 2011 CA's, as the 2011 signature carries it */
+#define JUNK_CA4 (1u << 11) /* the vendor CA with a byte after its DER */
 
 /* The TBS SHA-256 of the certificate whose subject holds cn, in the dual-signed image's signatures. */
 static void
@@ -271,6 +280,13 @@ make_db(unsigned what, const uint8_t hash[32])
 			add_entry(db, guid_x509, certs[i], cert_len[i]);
 	if (what & HASH)
 		add_entry(db, guid_sha256, hash, 32);
+	if (what & JUNK_CA4) {
+		uint8_t *junk = calloc(1, cert_len[CA4] + 1);
+
+		memcpy(junk, certs[CA4], cert_len[CA4]);
+		add_entry(db, guid_x509, junk, cert_len[CA4] + 1);
+		free(junk);
+	}
 	if (what & (TBS_SIG1 | TBS_CA1)) {
 		tbs_of(what & TBS_SIG1 ? "Test Publisher 2023" : "Test UEFI CA 2011", tbs);
 		memcpy(tbs + 32, zero_time, 16);
@@ -353,6 +369,15 @@ static const vcase cases[] = {
 	  -1, NULL, 0, S(NOT_ALLOWED), S(NOT_ALLOWED) },
 	{ "shim: unsigned, the image hash in MokListRT", SHIM, ON, UNSIGNED, 0, 0, HASH, 0, 0, -1, 0, BOOTS,
 	  R(HASH_ALLOWED), R(MOK), -1, NULL, 0, 0, 0 },
+	{ "shim: a MokListRT certificate for module signing only is not tried (verify_eku)", SHIM, ON, MODSIGN, 0, 0,
+	  C(CA5), 0, 0, -1, 0, REFUSED, R(NOT_ALLOWED), R(DB_NONE), -1, NULL, 0, S(NOT_ALLOWED), 0 },
+	{ "firmware: the same certificate in db: EDK2 does not look at the key usage", FW, ON, MODSIGN, C(CA5), 0, 0, 0,
+	  0, -1, 0, BOOTS, R(CERT_ALLOWED), R(DB), 0, "CN=Module Signing Key", 1, S(ALLOWED), 0 },
+	{ "shim: nor does it forbid from MokListXRT; shim's built-in certificate is not filtered", SHIM, ON, MODSIGN, 0,
+	  0, 0, C(CA5), 0, CA5, 0, BOOTS, R(CERT_ALLOWED), R(VENDOR_CERT), 0, "CN=Module Signing Key", 1, S(ALLOWED),
+	  0 },
+	{ "shim: a db certificate with a byte after its DER is not tried (verify_x509)", SHIM, ON, VENDOR, JUNK_CA4, 0,
+	  0, 0, 0, -1, 0, REFUSED, R(NOT_ALLOWED), R(DB_NONE), -1, NULL, 0, S(NOT_ALLOWED), 0 },
 	{ "shim: a TBS hash in dbx is not read", SHIM, ON, DUAL, C(CA2), TBS_SIG1, 0, 0, 0, -1, 0, BOOTS,
 	  R(CERT_ALLOWED), R(DB), 1, "CN=Test UEFI CA 2023", 1, S(NOT_ALLOWED), S(ALLOWED) },
 };
@@ -405,6 +430,22 @@ check_case(const vcase *c)
 	for (i = 0; i < 5; i++)
 		sbat_sigdb_free(dbs[i]);
 	sbat_image_free(img);
+}
+
+/* extendedKeyUsage: module signing only is told apart (the CA5 certificate), other certificates say nothing. */
+static void
+test_key_usage(void **state)
+{
+	sbat_authenticode_cert c;
+	sbat_diag d;
+
+	(void)state;
+	if (!have_tools)
+		skip();
+	assert_int_equal(sbat_x509_read(certs[CA5], cert_len[CA5], &c, &d), SBAT_OK);
+	assert_int_equal(c.module_signing_eku, 1);
+	assert_int_equal(sbat_x509_read(certs[CA4], cert_len[CA4], &c, &d), SBAT_OK);
+	assert_int_equal(c.module_signing_eku, 0);
 }
 
 static void
@@ -832,10 +873,15 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cases),          cmocka_unit_test(test_chains),
-		cmocka_unit_test(test_stale),          cmocka_unit_test(test_abi),
-		cmocka_unit_test(test_vendor_section), cmocka_unit_test(test_parent_verified),
-		cmocka_unit_test(test_debian_shim),    cmocka_unit_test(test_debian_grub),
+		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_key_usage),
+		cmocka_unit_test(test_chains),
+		cmocka_unit_test(test_stale),
+		cmocka_unit_test(test_abi),
+		cmocka_unit_test(test_vendor_section),
+		cmocka_unit_test(test_parent_verified),
+		cmocka_unit_test(test_debian_shim),
+		cmocka_unit_test(test_debian_grub),
 	};
 
 	return run_group(tests, setup, teardown);
