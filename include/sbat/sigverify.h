@@ -42,17 +42,23 @@ extern "C" {
  * check_denylist, check_allowlist, verify_one_signature), the same for
  * what shim starts itself and what it checks for a loader through its
  * protocol:
- *  - the image hash (shim's rule, SBAT_AUTHENTICODE_SHIM) in the vendor
- *    dbx, dbx or MokListX: refused; a buffer its loader protocol takes
- *    from a section of an image it verified (parent_verified, a UKI's):
- *    accepted; the hash in db (unless MokIgnoreDB), the vendor db or
- *    MokList: accepted; unsigned: refused;
+ *  - the image hash (shim's rule, SBAT_AUTHENTICODE_SHIM; its SHA-256,
+ *    and its SHA-1 against the EFI_CERT_SHA1 entries of the vendor dbx,
+ *    dbx and db, as check_denylist and check_allowlist read them) in the
+ *    vendor dbx, dbx or MokListX: refused; a buffer its loader protocol
+ *    takes from a section of an image it verified (parent_verified, a
+ *    UKI's): accepted; the hash in db (unless MokIgnoreDB), the vendor db
+ *    or MokList: accepted; unsigned: refused;
  *  - then each WIN_CERTIFICATE's signature: forbidden when its chain
  *    reaches an EFI_CERT_X509 certificate of the vendor dbx, dbx or
  *    MokListX (shim reads no EFI_CERT_X509_SHA256 entry); else allowed
  *    when it reaches one of db (unless MokIgnoreDB), the vendor db,
- *    MokList, or the vendor certificate. One allowed signature accepts the
- *    image even when another is forbidden (shim keeps the first success).
+ *    MokList, or the vendor certificate. Of the lists' certificates shim
+ *    tries only a DER certificate whose length takes two bytes and fills
+ *    the entry (verify_x509) and whose extendedKeyUsage is not module
+ *    signing only (verify_eku); the vendor certificate is not filtered.
+ *    One allowed signature accepts the image even when another is
+ *    forbidden (shim keeps the first success).
  *
  * A chain is built from the signature's own certificates: the signer's
  * (issuer and serial of its SignerInfo), then the certificate whose
@@ -66,11 +72,10 @@ extern "C" {
  * NOT CHECKED: the RSA signatures. Every verdict that rests on a
  * signature (`assumes_valid` 1) assumes each signature of the chain is
  * cryptographically valid; a forged one is judged as if real. Nor are
- * checked: SHA-1, SHA-384 and SHA-512 image hashes (an entry of those
- * types never matches; a signature naming such a digest is left out: the
- * firmware's verdict is unknown when nothing else accepts or refuses the
- * image, shim compares only SHA-256), shim's build certificate, the
- * extended key usage shim asks of a db certificate, and EDK2's dbt.
+ * checked: by the firmware's rule, SHA-1, SHA-384 and SHA-512 image
+ * hashes (an entry of those types never matches; a signature naming such
+ * a digest is left out: the verdict is unknown when nothing else accepts
+ * or refuses the image), shim's build certificate, and EDK2's dbt.
  */
 
 /* Which reader's rule. */
@@ -192,7 +197,9 @@ typedef struct sbat_sigverify {
 	const sbat_authenticode *signatures;               /* the image's certificate table, as read */
 	size_t n_sigs;                                     /* signatures->n_sigs */
 	const sbat_sigverify_sig *sigs;                    /* what became of each */
-	                                                   /* fields may be added at the end */
+	/* 1: decided by an EFI_CERT_SHA1 entry, the image's Authenticode SHA-1 (shim reads those in dbx and db) */
+	int hash_sha1;
+	/* fields may be added at the end */
 } sbat_sigverify;
 
 /*

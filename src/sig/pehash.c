@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* pehash.c - the Authenticode SHA-256 of an image, as EDK2's HashPeImage and shim 16.1's generate_hash compute it */
+/* pehash.c - the Authenticode SHA-256 (and SHA-1) of an image, as EDK2's HashPeImage and shim 16.1's generate_hash compute it */
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,9 +14,25 @@
 #include "sig/pehash.h"
 #include "util/ckd.h"
 #include "util/diag.h"
+#include "util/sha1.h"
 #include "util/sha256.h"
 
 #define SCRATCH_SIZE (256u * 1024u)
+
+/* The digests being computed: SHA-256 always, SHA-1 when asked (shim computes both). */
+typedef struct hctx {
+	struct sha256_ctx s256;
+	struct sha1_ctx s1;
+	int sha1;
+} hctx;
+
+static void
+hupdate(hctx *ctx, const void *data, size_t len)
+{
+	sha256_update(&ctx->s256, data, len);
+	if (ctx->sha1)
+		sha1_update(&ctx->s1, data, len);
+}
 
 /* Where the bytes come from: img's buffer, or (fd >= 0) the file it maps, through scratch. */
 typedef struct pehash_src {
@@ -27,10 +43,10 @@ typedef struct pehash_src {
 
 /* Hash [off, off+n) of the image, a range already checked against its length. */
 static sbat_err
-feed(struct sha256_ctx *ctx, const pehash_src *src, uint64_t off, uint64_t n, sbat_diag *d)
+feed(hctx *ctx, const pehash_src *src, uint64_t off, uint64_t n, sbat_diag *d)
 {
 	if (src->fd < 0) {
-		sha256_update(ctx, src->img->buf + off, (size_t)n);
+		hupdate(ctx, src->img->buf + off, (size_t)n);
 		return SBAT_OK;
 	}
 	while (n) {
@@ -43,7 +59,7 @@ feed(struct sha256_ctx *ctx, const pehash_src *src, uint64_t off, uint64_t n, sb
 			return diag_fail_errno(d, SBAT_E_IO, "cannot read the image to hash it", errno);
 		if (got == 0)
 			return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "the file ended while it was hashed", off);
-		sha256_update(ctx, src->scratch, (size_t)got);
+		hupdate(ctx, src->scratch, (size_t)got);
 		off += (uint64_t)got;
 		n -= (uint64_t)got;
 	}
@@ -69,7 +85,7 @@ sort_by_raw_pointer(const sbat_pe *pe, unsigned order[SBAT_PE_MAX_SECTIONS])
 
 /* Hash buf[from..to); fails when the range is reversed or leaves the file. */
 static sbat_err
-hash_range(struct sha256_ctx *ctx, const pehash_src *src, uint64_t from, uint64_t to, const char *what, sbat_diag *d)
+hash_range(hctx *ctx, const pehash_src *src, uint64_t from, uint64_t to, const char *what, sbat_diag *d)
 {
 	if (to < from || to > src->img->len)
 		return diag_fail_at(d, SBAT_E_PE_FIELD, what, from);
@@ -78,7 +94,7 @@ hash_range(struct sha256_ctx *ctx, const pehash_src *src, uint64_t from, uint64_
 
 /* The headers, less CheckSum and the Certificate Table entry (when the directory has one). */
 static sbat_err
-hash_headers(struct sha256_ctx *ctx, const pehash_src *src, sbat_diag *d)
+hash_headers(hctx *ctx, const pehash_src *src, sbat_diag *d)
 {
 	const sbat_pe *pe = &src->img->pe;
 	uint64_t after_checksum = pe->off_checksum + 4;
@@ -99,7 +115,7 @@ hash_headers(struct sha256_ctx *ctx, const pehash_src *src, sbat_diag *d)
 
 /* Each section's raw data by PointerToRawData; *ret_sum is SizeOfHeaders plus every SizeOfRawData. */
 static sbat_err
-hash_sections(struct sha256_ctx *ctx, const pehash_src *src, uint64_t *ret_sum, sbat_diag *d)
+hash_sections(hctx *ctx, const pehash_src *src, uint64_t *ret_sum, sbat_diag *d)
 {
 	const sbat_image *img = src->img;
 	const sbat_pe *pe = &img->pe;
@@ -129,7 +145,7 @@ hash_sections(struct sha256_ctx *ctx, const pehash_src *src, uint64_t *ret_sum, 
 
 /* EDK2: the bytes from `sum` up to the file's end less the certificate table's size. */
 static sbat_err
-hash_tail_edk2(struct sha256_ctx *ctx, const pehash_src *src, uint64_t sum, uint64_t cert_size, sbat_diag *d)
+hash_tail_edk2(hctx *ctx, const pehash_src *src, uint64_t sum, uint64_t cert_size, sbat_diag *d)
 {
 	const sbat_image *img = src->img;
 	uint64_t need;
@@ -144,7 +160,7 @@ hash_tail_edk2(struct sha256_ctx *ctx, const pehash_src *src, uint64_t sum, uint
 
 /* shim 16.1: the certificate table must end the file; without one the trailing bytes are padded to 8. */
 static sbat_err
-hash_tail_shim(struct sha256_ctx *ctx, const pehash_src *src, uint64_t sum, uint64_t cert_size, sbat_diag *d)
+hash_tail_shim(hctx *ctx, const pehash_src *src, uint64_t sum, uint64_t cert_size, sbat_diag *d)
 {
 	static const uint8_t zeros[8];
 	const sbat_image *img = src->img;
@@ -169,22 +185,24 @@ hash_tail_shim(struct sha256_ctx *ctx, const pehash_src *src, uint64_t sum, uint
 		return err;
 	if (ckd_align_u64(&padded, img->len, 8))
 		return diag_fail_at(d, SBAT_E_PE_OVERFLOW, "file size overflows", 0);
-	sha256_update(ctx, zeros, (size_t)(padded - img->len));
+	hupdate(ctx, zeros, (size_t)(padded - img->len));
 	return SBAT_OK;
 }
 
 sbat_err
-pehash_compute(const sbat_image *img, sbat_authenticode_rule rule, int fd,
-               uint8_t ret_digest[SBAT_AUTHENTICODE_SHA256_SIZE], sbat_diag *d)
+pehash_compute2(const sbat_image *img, sbat_authenticode_rule rule, int fd,
+                uint8_t ret_digest[SBAT_AUTHENTICODE_SHA256_SIZE], uint8_t *ret_sha1, sbat_diag *d)
 {
 	pehash_src src = { img, fd, NULL };
-	struct sha256_ctx ctx;
+	hctx ctx;
 	uint64_t sum = 0, cert_size = img->pe.off_cert_dir ? img->pe.cert_size : 0;
 	sbat_err err;
 
 	if (fd >= 0 && !(src.scratch = malloc(SCRATCH_SIZE)))
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory for reading the image");
-	sha256_init(&ctx);
+	sha256_init(&ctx.s256);
+	sha1_init(&ctx.s1);
+	ctx.sha1 = ret_sha1 != NULL;
 	err = hash_headers(&ctx, &src, d);
 	if (err == SBAT_OK)
 		err = hash_sections(&ctx, &src, &sum, d);
@@ -194,8 +212,17 @@ pehash_compute(const sbat_image *img, sbat_authenticode_rule rule, int fd,
 		err = hash_tail_edk2(&ctx, &src, sum, cert_size, d);
 	free(src.scratch);
 	if (err == SBAT_OK)
-		sha256_final(&ctx, ret_digest);
+		sha256_final(&ctx.s256, ret_digest);
+	if (err == SBAT_OK && ret_sha1)
+		sha1_final(&ctx.s1, ret_sha1);
 	return err;
+}
+
+sbat_err
+pehash_compute(const sbat_image *img, sbat_authenticode_rule rule, int fd,
+               uint8_t ret_digest[SBAT_AUTHENTICODE_SHA256_SIZE], sbat_diag *d)
+{
+	return pehash_compute2(img, rule, fd, ret_digest, NULL, d);
 }
 
 sbat_err

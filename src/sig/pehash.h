@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* pehash.h - the Authenticode SHA-256 of an image, from its buffer or from the file it maps */
+/* pehash.h - the Authenticode SHA-256 (and SHA-1) of an image, from its buffer or from the file it maps */
 #ifndef SBAT_SIG_PEHASH_H
 #define SBAT_SIG_PEHASH_H
 
@@ -15,5 +15,9 @@
  */
 sbat_err pehash_compute(const sbat_image *img, sbat_authenticode_rule rule, int fd,
                         uint8_t ret_digest[SBAT_AUTHENTICODE_SHA256_SIZE], sbat_diag *d);
+
+/* The same, and the Authenticode SHA-1 into ret_sha1 (20 bytes) unless it is NULL. */
+sbat_err pehash_compute2(const sbat_image *img, sbat_authenticode_rule rule, int fd,
+                         uint8_t ret_digest[SBAT_AUTHENTICODE_SHA256_SIZE], uint8_t *ret_sha1, sbat_diag *d);
 
 #endif

@@ -5,9 +5,11 @@
 #include <string.h>
 
 #include "sbat/authenticode.h"
+#include "sbat/sigdb.h"
 #include "sbat/sigverify.h"
 
 #include "sig/chain.h"
+#include "sig/pehash.h"
 #include "sig/sigverify_rules.h"
 #include "util/diag.h"
 
@@ -70,6 +72,25 @@ prepare(sigverify_run *r, sbat_diag *d)
 	return SBAT_OK;
 }
 
+static int
+has_sha1(const sbat_sigdb *db)
+{
+	const sbat_sigdb_entry *e;
+	size_t k;
+
+	for (k = 0; db && (e = sbat_sigdb_get(db, k)); k++)
+		if (e->type == SBAT_SIG_SHA1)
+			return 1;
+	return 0;
+}
+
+/* shim hashes the image with SHA-1 too; that hash is compared only with these lists' EFI_CERT_SHA1 entries. */
+static int
+wants_sha1(const sbat_sigverify_opts *o)
+{
+	return has_sha1(o->vendor_dbx) || has_sha1(o->dbx) || (!o->ignore_db && has_sha1(o->db));
+}
+
 static void
 judge(sigverify_run *r)
 {
@@ -106,8 +127,11 @@ sbat_sigverify_image(const sbat_image *img, const sbat_sigverify_opts *opts, sba
 		err = sbat_authenticode_parse(img, &r->a, reterr);
 	if (err == SBAT_OK)
 		memcpy(r->v.image_hash, r->a->image_hash, sizeof(r->v.image_hash));
-	if (err == SBAT_OK && r->o.rule == SBAT_SIGVERIFY_SHIM)
-		err = sbat_authenticode_hash(img, SBAT_AUTHENTICODE_SHIM, r->v.image_hash, reterr);
+	if (err == SBAT_OK && r->o.rule == SBAT_SIGVERIFY_SHIM) {
+		r->have_sha1 = wants_sha1(&r->o);
+		err = pehash_compute2(img, SBAT_AUTHENTICODE_SHIM, -1, r->v.image_hash, r->have_sha1 ? r->sha1 : NULL,
+		                      reterr);
+	}
 	if (err == SBAT_OK)
 		err = prepare(r, reterr);
 	if (err != SBAT_OK) {

@@ -28,6 +28,7 @@ decide(sigverify_run *r, sbat_verdict verdict, sbat_sigverify_reason reason, sba
 	r->v.cert = -1;
 	r->v.subject[0] = '\0';
 	r->v.assumes_valid = 0;
+	r->v.hash_sha1 = 0;
 }
 
 /* The verdict is what became of signature i. */
@@ -223,37 +224,69 @@ sigverify_firmware(sigverify_run *r)
 		decide(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_NOT_ALLOWED, SBAT_SIGVERIFY_DB_NONE, NULL);
 }
 
+/* A list shim compares the image hash with: by its SHA-256, or (sha1) its SHA-1 against EFI_CERT_SHA1 entries. */
+typedef struct hashref {
+	const sbat_sigdb *db;
+	sbat_sigverify_db which;
+	int sha1;
+} hashref;
+
+static const sbat_sigdb_entry *
+hash_entry(const sigverify_run *r, const hashref *h)
+{
+	const sbat_sigdb_entry *e;
+	size_t k;
+
+	if (!h->sha1)
+		return db_hash(r, h->db);
+	for (k = 0; r->have_sha1 && h->db && (e = sbat_sigdb_get(h->db, k)); k++)
+		if (e->type == SBAT_SIG_SHA1 && e->data_len == sizeof(r->sha1) &&
+		    !memcmp(e->data, r->sha1, sizeof(r->sha1)))
+			return e;
+	return NULL;
+}
+
+/* The first of n lists holding the image hash: its verdict decided; 1 when one did. */
+static int
+hash_in(sigverify_run *r, const hashref *lists, size_t n, sbat_verdict verdict, sbat_sigverify_reason reason)
+{
+	const sbat_sigdb_entry *e;
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if ((e = hash_entry(r, &lists[k]))) {
+			decide(r, verdict, reason, lists[k].which, e);
+			r->v.hash_sha1 = lists[k].sha1;
+			return 1;
+		}
+	return 0;
+}
+
 /*
  * check_denylist(NULL, ...), then (unless the image is a part of one shim
- * verified) check_allowlist(NULL, ...): 1 when they decided.
+ * verified) check_allowlist(NULL, ...), in their order: 1 when they decided.
  */
 static int
 shim_hashes(sigverify_run *r)
 {
-	const dbref deny[] = { { r->o.vendor_dbx, SBAT_SIGVERIFY_VENDOR_DBX },
-		               { r->o.dbx, SBAT_SIGVERIFY_DBX },
-		               { r->o.mokx, SBAT_SIGVERIFY_MOKX } };
-	const dbref allow[] = { { r->o.ignore_db ? NULL : r->o.db, SBAT_SIGVERIFY_DB },
-		                { r->o.vendor_db, SBAT_SIGVERIFY_VENDOR_DB },
-		                { r->o.mok, SBAT_SIGVERIFY_MOK } };
-	const sbat_sigdb_entry *e;
-	size_t k;
+	const sbat_sigdb *db = r->o.ignore_db ? NULL : r->o.db;
+	const hashref deny[] = { { r->o.vendor_dbx, SBAT_SIGVERIFY_VENDOR_DBX, 0 },
+		                 { r->o.vendor_dbx, SBAT_SIGVERIFY_VENDOR_DBX, 1 },
+		                 { r->o.dbx, SBAT_SIGVERIFY_DBX, 0 },
+		                 { r->o.dbx, SBAT_SIGVERIFY_DBX, 1 },
+		                 { r->o.mokx, SBAT_SIGVERIFY_MOKX, 0 } };
+	const hashref allow[] = { { db, SBAT_SIGVERIFY_DB, 0 },
+		                  { db, SBAT_SIGVERIFY_DB, 1 },
+		                  { r->o.vendor_db, SBAT_SIGVERIFY_VENDOR_DB, 0 },
+		                  { r->o.mok, SBAT_SIGVERIFY_MOK, 0 } };
 
-	for (k = 0; k < 3; k++)
-		if ((e = db_hash(r, deny[k].db))) {
-			decide(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_HASH_FORBIDDEN, deny[k].which, e);
-			return 1;
-		}
+	if (hash_in(r, deny, sizeof(deny) / sizeof(deny[0]), SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_HASH_FORBIDDEN))
+		return 1;
 	if (r->o.parent_verified) {
 		decide(r, SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_PARENT_VERIFIED, SBAT_SIGVERIFY_DB_NONE, NULL);
 		return 1;
 	}
-	for (k = 0; k < 3; k++)
-		if ((e = db_hash(r, allow[k].db))) {
-			decide(r, SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_HASH_ALLOWED, allow[k].which, e);
-			return 1;
-		}
-	return 0;
+	return hash_in(r, allow, sizeof(allow) / sizeof(allow[0]), SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_HASH_ALLOWED);
 }
 
 /* verify_one_signature: forbidden (-1), allowed (1) or neither (0), marked. */

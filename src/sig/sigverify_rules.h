@@ -5,6 +5,7 @@
 #define SBAT_SIG_SIGVERIFY_RULES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sbat/authenticode.h"
 #include "sbat/sigverify.h"
@@ -18,6 +19,8 @@ typedef struct sigverify_run {
 	char (*subjects)[SBAT_AUTHENTICODE_NAME_MAX]; /* the certificate each signature met */
 	int *chains;                                  /* every chain, one after the other */
 	int not_computed;                             /* signatures with a digest other than SHA-256 */
+	int have_sha1;                                /* sha1 is the image's Authenticode SHA-1 (shim's rule) */
+	uint8_t sha1[20];
 } sigverify_run;
 
 /* Judge by EDK2's rule (opts.mode is ENFORCING): fills r->v and r->sigs. */

@@ -244,8 +244,10 @@ words(const sbat_sigverify *v, int by_shim, char *text, size_t size)
 	switch (v->reason) {
 	case SBAT_SIGVERIFY_NOT_ENFORCED: snprintf(text, size, "Secure Boot is off"); break;
 	case SBAT_SIGVERIFY_CERT_ALLOWED: snprintf(text, size, "its signature chains to %s, in %s", who(v), db); break;
-	case SBAT_SIGVERIFY_HASH_ALLOWED: snprintf(text, size, "its hash is in %s", db); break;
-	case SBAT_SIGVERIFY_HASH_FORBIDDEN: snprintf(text, size, "its hash is in %s", db); break;
+	case SBAT_SIGVERIFY_HASH_ALLOWED:
+	case SBAT_SIGVERIFY_HASH_FORBIDDEN:
+		snprintf(text, size, "its %shash is in %s", v->hash_sha1 ? "SHA-1 " : "", db);
+		break;
 	case SBAT_SIGVERIFY_CERT_FORBIDDEN:
 		snprintf(text, size, "its signature chains to %s, which %s forbids%s", who(v), db,
 		         !by_shim && v->n_sigs > 1 ? " (another signature does not help: one forbidden signature is "

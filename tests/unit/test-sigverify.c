@@ -33,7 +33,15 @@ static const char *const cert_names[N_CERTS] = { "ca1", "ca2", "ca3", "ca4", "ca
  * vendor's signer, unsigned, signed by the signer of a CA whose
  * extendedKeyUsage is module signing only (CA5, as a DKMS key).
  */
-enum image { DUAL, VENDOR, UNSIGNED, MODSIGN, N_IMAGES };
+enum image { DUAL, VENDOR, UNSIGNED, MODSIGN, SHA1SIGNED, N_IMAGES };
+
+/*
+ * SHA1SIGNED: the unsigned image signed by the vendor's signer with
+ * osslsigncode -h sha1; its digest is the image's Authenticode SHA-1, as
+ * another program computes it. Its cases are decided by EFI_CERT_SHA1
+ * entries (hash_sha1).
+ */
+static uint8_t sha1_of_sha1signed[20];
 
 static char dir[64];
 static int have_tools;
@@ -130,6 +138,24 @@ append_table(const uint8_t *s1, size_t len1, const uint8_t *s2, size_t len2, siz
 	return out;
 }
 
+/* The SHA-1 digest osslsigncode signed: the image's Authenticode SHA-1, computed by another program. */
+static int
+sha1_digest(const uint8_t *buf, size_t len)
+{
+	sbat_authenticode *a = NULL;
+	sbat_image *img = NULL;
+	sbat_diag d;
+	int ok;
+
+	ok = sbat_image_parse(buf, len, &img, &d) == SBAT_OK && sbat_authenticode_parse(img, &a, &d) == SBAT_OK &&
+	     a->n_sigs == 1 && a->sigs[0].image_digest_alg == SBAT_DIGEST_SHA1 && a->sigs[0].image_digest_len == 20;
+	if (ok)
+		memcpy(sha1_of_sha1signed, a->sigs[0].image_digest, 20);
+	sbat_authenticode_free(a);
+	sbat_image_free(img);
+	return ok ? 0 : -1;
+}
+
 static int
 make_images(void)
 {
@@ -148,6 +174,12 @@ make_images(void)
 	    sign("l5", "", "s5.efi"))
 		return -1;
 	images[MODSIGN] = slurp("s5.efi", &image_len[MODSIGN]);
+	if (run("cd %s && command -v osslsigncode >/dev/null && osslsigncode sign -h sha1 -certs l4.pem -key l4.key "
+	        "-in u.efi -out s6.efi >/dev/null 2>&1",
+	        dir) == 0)
+		images[SHA1SIGNED] = slurp("s6.efi", &image_len[SHA1SIGNED]);
+	if (images[SHA1SIGNED] && sha1_digest(images[SHA1SIGNED], image_len[SHA1SIGNED]) != 0)
+		return -1;
 	s1 = slurp("s1.efi", &l1);
 	s2 = slurp("s2.efi", &l2);
 	images[VENDOR] = slurp("s4.efi", &image_len[VENDOR]);
@@ -203,6 +235,8 @@ static const uint8_t guid_x509[16] = { 0xa1, 0x59, 0xc0, 0xa5, 0xe4, 0x94, 0xa7,
 	                               0x87, 0xb5, 0xab, 0x15, 0x5c, 0x2b, 0xf0, 0x72 };
 static const uint8_t guid_sha256[16] = { 0x26, 0x16, 0xc4, 0xc1, 0x4c, 0x50, 0x92, 0x40,
 	                                 0xac, 0xa9, 0x41, 0xf9, 0x36, 0x93, 0x43, 0x28 };
+static const uint8_t guid_sha1[16] = { 0x12, 0xa5, 0x6c, 0x82, 0x10, 0xcf, 0xc9, 0x4a,
+	                               0xb1, 0x87, 0xbe, 0x01, 0x49, 0x66, 0x31, 0xbd };
 static const uint8_t guid_x509_sha256[16] = { 0x92, 0xa4, 0xd2, 0x3b, 0xc0, 0x96, 0x79, 0x40,
 	                                      0xb4, 0x20, 0xfc, 0xf9, 0x8e, 0xf1, 0x03, 0xed };
 
@@ -243,6 +277,7 @@ add_entry(sbat_sigdb *db, const uint8_t guid[16], const uint8_t *data, size_t le
 #define TBS_SIG1 (1u << 9)  /* the 2023 signature's signer certificate's TBS SHA-256 (EFI_CERT_X509_SHA256) */
 #define TBS_CA1 (1u << 10)  /* the 2011 CA's, as the 2011 signature carries it */
 #define JUNK_CA4 (1u << 11) /* the vendor CA with a byte after its DER */
+#define HASH1 (1u << 12)    /* SHA1SIGNED's Authenticode SHA-1 (EFI_CERT_SHA1) */
 
 /* The TBS SHA-256 of the certificate whose subject holds cn, in the dual-signed image's signatures. */
 static void
@@ -280,6 +315,8 @@ make_db(unsigned what, const uint8_t hash[32])
 			add_entry(db, guid_x509, certs[i], cert_len[i]);
 	if (what & HASH)
 		add_entry(db, guid_sha256, hash, 32);
+	if (what & HASH1)
+		add_entry(db, guid_sha1, sha1_of_sha1signed, 20);
 	if (what & JUNK_CA4) {
 		uint8_t *junk = calloc(1, cert_len[CA4] + 1);
 
@@ -378,6 +415,14 @@ static const vcase cases[] = {
 	  0 },
 	{ "shim: a db certificate with a byte after its DER is not tried (verify_x509)", SHIM, ON, VENDOR, JUNK_CA4, 0,
 	  0, 0, 0, -1, 0, REFUSED, R(NOT_ALLOWED), R(DB_NONE), -1, NULL, 0, S(NOT_ALLOWED), 0 },
+	{ "shim: the image's SHA-1 in dbx (EFI_CERT_SHA1), though db holds its signer's CA", SHIM, ON, SHA1SIGNED,
+	  C(CA4), HASH1, 0, 0, 0, -1, 0, REFUSED, R(HASH_FORBIDDEN), R(DBX), -1, NULL, 0, S(NOT_COMPUTED), 0 },
+	{ "shim: the image's SHA-1 in db", SHIM, ON, SHA1SIGNED, HASH1, 0, 0, 0, 0, -1, 0, BOOTS, R(HASH_ALLOWED),
+	  R(DB), -1, NULL, 0, S(NOT_COMPUTED), 0 },
+	{ "shim: the image's SHA-1 in the vendor dbx", SHIM, ON, SHA1SIGNED, HASH1, 0, 0, 0, HASH1, -1, 0, REFUSED,
+	  R(HASH_FORBIDDEN), R(VENDOR_DBX), -1, NULL, 0, S(NOT_COMPUTED), 0 },
+	{ "shim: an EFI_CERT_SHA1 entry in MokListXRT is not read", SHIM, ON, SHA1SIGNED, HASH1, 0, 0, HASH1, 0, -1, 0,
+	  BOOTS, R(HASH_ALLOWED), R(DB), -1, NULL, 0, S(NOT_COMPUTED), 0 },
 	{ "shim: a TBS hash in dbx is not read", SHIM, ON, DUAL, C(CA2), TBS_SIG1, 0, 0, 0, -1, 0, BOOTS,
 	  R(CERT_ALLOWED), R(DB), 1, "CN=Test UEFI CA 2023", 1, S(NOT_ALLOWED), S(ALLOWED) },
 };
@@ -394,6 +439,10 @@ check_case(const vcase *c)
 	int i;
 
 	print_message("# %s\n", c->name);
+	if (!images[c->image]) {
+		print_message("#   skipped: no osslsigncode\n");
+		return;
+	}
 	assert_int_equal(sbat_image_parse(images[c->image], image_len[c->image], &img, &d), SBAT_OK);
 	assert_int_equal(
 	    sbat_authenticode_hash(img, c->rule == SHIM ? SBAT_AUTHENTICODE_SHIM : SBAT_AUTHENTICODE_EDK2, hash, &d),
@@ -421,6 +470,7 @@ check_case(const vcase *c)
 	else
 		assert_string_equal(v->subject, "");
 	assert_int_equal(v->assumes_valid, c->assumes_valid);
+	assert_int_equal(v->hash_sha1, c->image == SHA1SIGNED);
 	assert_int_equal(v->entry == NULL, c->by == R(DB_NONE) || c->by == R(VENDOR_CERT));
 	if (v->n_sigs >= 1)
 		assert_string_equal(sbat_sigverify_state_name(v->sigs[0].state), sbat_sigverify_state_name(c->state0));
