@@ -333,6 +333,10 @@ walk_all(walk *w)
 			report_mark_stopped(w->report, 0, 1);
 		if (r != 0)
 			return;
+	} else {
+		walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL,
+		          "signatures: not judged: each verdict is the SBAT gate's; the firmware and shim must also "
+		          "accept each image's signature");
 	}
 	if (read_boot_numbers(w, order, &n_order, next_num, &n_next) != 0) {
 		report_mark_stopped(w->report, 0, 1);

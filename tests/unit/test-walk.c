@@ -672,9 +672,12 @@ test_stopped(void **state)
 	r = walk(&p, NULL);
 	assert_true(sbat_boot_report_outcome(r).failed);
 	assert_int_equal(sbat_boot_report_count(r), 0);
-	assert_int_equal(sbat_boot_report_note_count(r), 1);
-	assert_int_equal(sbat_boot_report_note_at(r, 0)->kind, SBAT_BOOT_NOTE_ERROR);
-	assert_int_equal(sbat_boot_report_note_at(r, 0)->diag.code, SBAT_E_EFIVAR);
+	/* the verdicts are SBAT's alone unless signatures were asked for, and the report says so */
+	assert_int_equal(sbat_boot_report_note_count(r), 2);
+	assert_int_equal(sbat_boot_report_note_at(r, 0)->kind, SBAT_BOOT_NOTE_ASSUMED);
+	assert_non_null(strstr(sbat_boot_report_note_at(r, 0)->text, "signatures: not judged"));
+	assert_int_equal(sbat_boot_report_note_at(r, 1)->kind, SBAT_BOOT_NOTE_ERROR);
+	assert_int_equal(sbat_boot_report_note_at(r, 1)->diag.code, SBAT_E_EFIVAR);
 	sbat_boot_report_free(r);
 	snprintf(p.efivarfs, sizeof(p.efivarfs), "%s/no-such-dir", base);
 	r = walk(&p, NULL);
@@ -882,6 +885,7 @@ test_signatures(void **state)
 	assert_int_equal(find(r, "Boot0001", 2)->signature_verdict, SBAT_VERDICT_BOOTS);
 	assert_int_equal(find(r, "Boot0001", 3)->verdict, SBAT_VERDICT_BOOTS);
 	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "RSA signature"));
+	assert_false(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "signatures: not judged"));
 	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED,
 	                     "the firmware's db trusts: 1 certificates (CN=Test UEFI CA); 0 image hashes"));
 	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "its dbx forbids: 0 certificates; 1 image hashes"));
