@@ -31,12 +31,15 @@ extern "C" {
  *    signature nested in another is not read): refused as soon as one is
  *    forbidden, whatever the others: its chain reaches an EFI_CERT_X509
  *    certificate of dbx, its signer certificate's TBS SHA-256 is an
- *    EFI_CERT_X509_SHA256 entry of dbx (EDK2 then compares the revocation
- *    time with the signature's timestamp against dbt: not done here, the
- *    signature is forbidden and `timestamps_ignored` says so), or the
- *    image hash is in dbx; otherwise accepted when a signature's chain
- *    reaches an EFI_CERT_X509 certificate of db whose TBS hash dbx does
- *    not hold, or the image hash is in db; else refused.
+ *    EFI_CERT_X509_SHA256 entry of dbx, or the image hash is in dbx;
+ *    otherwise accepted when a signature's chain reaches an EFI_CERT_X509
+ *    certificate of db whose TBS hash dbx does not hold, or the image
+ *    hash is in db; else refused. An EFI_CERT_X509_SHA256 entry revokes
+ *    from its time on: a zero time, or a dbt without certificates, revokes
+ *    for certain (EDK2's PassTimestampCheck fails); else a signature
+ *    timestamped before that time by an authority of dbt passes, which is
+ *    not checked here: the verdict is unknown (TIMESTAMP_NOT_CHECKED) and
+ *    `timestamps_ignored` says so.
  *
  * SBAT_SIGVERIFY_SHIM, shim 16.1 (verify.c verify_buffer_authenticode,
  * check_denylist, check_allowlist, verify_one_signature), the same for
@@ -116,6 +119,8 @@ typedef enum sbat_sigverify_reason {
 	SBAT_SIGVERIFY_SECURE_BOOT_UNKNOWN, /* unknown: whether Secure Boot is on is not known */
 	SBAT_SIGVERIFY_DIGEST_NOT_COMPUTED, /* unknown: a signature that could accept it names a digest not computed */
 	SBAT_SIGVERIFY_PARENT_VERIFIED,     /* boots (shim): a part of an image shim verified, its hash not forbidden */
+	SBAT_SIGVERIFY_TIMESTAMP_NOT_CHECKED, /* unknown: dbx revokes a certificate from a time, and dbt could
+	                                         let a signature timestamped before it pass: not checked */
 } sbat_sigverify_reason;
 
 /* What became of one signature. Values are ABI: new ones go at the end. */
@@ -164,12 +169,14 @@ typedef struct sbat_sigverify_opts {
 	size_t vendor_cert_len;
 	int ignore_db;       /* shim: MokIgnoreDB is set, db is not used to allow */
 	int parent_verified; /* shim: its loader protocol loads a section of an image it verified: hash denylist only */
+	const sbat_sigdb *dbt; /* firmware: dbt, the timestamping authorities; NULL: none */
+	int dbt_unknown;       /* firmware: dbt could not be read */
 } sbat_sigverify_opts;
 
 #define SBAT_SIGVERIFY_OPTS_INIT                                                                                       \
 	{                                                                                                              \
 		sizeof(sbat_sigverify_opts), SBAT_SIGVERIFY_FIRMWARE, SBAT_SIGVERIFY_ENFORCING, NULL, NULL, NULL,      \
-		    NULL, NULL, NULL, NULL, 0, 0, 0                                                                    \
+		    NULL, NULL, NULL, NULL, 0, 0, 0, NULL, 0                                                           \
 	}
 
 /* Fill *o with the defaults (firmware, Secure Boot on, no databases). */
@@ -192,7 +199,7 @@ typedef struct sbat_sigverify {
 	char subject
 	    [SBAT_AUTHENTICODE_NAME_MAX]; /* the deciding certificate's subject (the entry's when above), or "" */
 	int assumes_valid;      /* 1: the verdict rests on a signature whose cryptographic validity is not verified */
-	int timestamps_ignored; /* 1: refused by an EFI_CERT_X509_SHA256 whose revocation time was not compared */
+	int timestamps_ignored; /* 1: unknown: an EFI_CERT_X509_SHA256's revocation time would be compared (dbt) */
 	uint8_t image_hash[SBAT_AUTHENTICODE_SHA256_SIZE]; /* the hash the rule compares */
 	const sbat_authenticode *signatures;               /* the image's certificate table, as read */
 	size_t n_sigs;                                     /* signatures->n_sigs */

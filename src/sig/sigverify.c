@@ -169,6 +169,7 @@ static const char *const reason_names[] = {
 	[SBAT_SIGVERIFY_SECURE_BOOT_UNKNOWN] = "secure-boot-unknown",
 	[SBAT_SIGVERIFY_DIGEST_NOT_COMPUTED] = "digest-not-computed",
 	[SBAT_SIGVERIFY_PARENT_VERIFIED] = "parent-verified",
+	[SBAT_SIGVERIFY_TIMESTAMP_NOT_CHECKED] = "timestamp-not-checked",
 };
 
 static const char *const db_names[] = {

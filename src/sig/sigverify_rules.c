@@ -105,6 +105,29 @@ db_hash(const sigverify_run *r, const sbat_sigdb *db)
 	return db ? sbat_sigdb_find_sha256(db, r->v.image_hash) : NULL;
 }
 
+/*
+ * PassTimestampCheck fails for certain for an EFI_CERT_X509_SHA256 entry
+ * (TBS hash, then the EFI_TIME it revokes from) whose time is zero, or when
+ * dbt holds no certificate; otherwise a timestamp could let the signature
+ * pass: 0.
+ */
+static int
+revoked_for_certain(const sigverify_run *r, const sbat_sigdb_entry *e)
+{
+	static const uint8_t zero_time[16];
+	const sbat_sigdb_entry *t;
+	size_t k;
+
+	if (e->data_len < 48 || memcmp(e->data + 32, zero_time, sizeof(zero_time)) == 0)
+		return 1;
+	if (r->o.dbt_unknown)
+		return 0;
+	for (k = 0; r->o.dbt && (t = sbat_sigdb_get(r->o.dbt, k)); k++)
+		if (t->type == SBAT_SIG_X509)
+			return 0;
+	return 1;
+}
+
 /* IsForbiddenByDbx: a dbx certificate the chain reaches, no signer certificate, or the signer's TBS hash. */
 static int
 fw_forbidden(sigverify_run *r, size_t i)
@@ -131,9 +154,14 @@ fw_forbidden(sigverify_run *r, size_t i)
 	memset(&m, 0, sizeof(m));
 	m.cert = s->signer_cert;
 	memcpy(m.subject, s->certs[s->signer_cert].subject, sizeof(m.subject));
+	if (!revoked_for_certain(r, e)) {
+		mark(r, i, SBAT_SIGVERIFY_SIG_NOT_ALLOWED, SBAT_SIGVERIFY_DBX, e, &m);
+		decide_sig(r, SBAT_VERDICT_UNKNOWN, SBAT_SIGVERIFY_TIMESTAMP_NOT_CHECKED, i);
+		r->v.timestamps_ignored = 1;
+		return 1;
+	}
 	mark(r, i, SBAT_SIGVERIFY_SIG_FORBIDDEN, SBAT_SIGVERIFY_DBX, e, &m);
 	decide_sig(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_CERT_HASH_FORBIDDEN, i);
-	r->v.timestamps_ignored = 1;
 	return 1;
 }
 
@@ -149,6 +177,7 @@ fw_allowed(sigverify_run *r, size_t i)
 	x = r->o.dbx && m.have_tbs ? sbat_sigdb_find_x509_tbs_sha256(r->o.dbx, m.tbs_sha256) : NULL;
 	if (x) {
 		mark(r, i, SBAT_SIGVERIFY_SIG_REVOKED_ROOT, SBAT_SIGVERIFY_DBX, x, &m);
+		r->root_time_unknown |= !revoked_for_certain(r, x);
 		return 0;
 	}
 	mark(r, i, SBAT_SIGVERIFY_SIG_ALLOWED, SBAT_SIGVERIFY_DB, e, &m);
@@ -220,7 +249,10 @@ sigverify_firmware(sigverify_run *r)
 		return;
 	if (r->not_computed)
 		decide(r, SBAT_VERDICT_UNKNOWN, SBAT_SIGVERIFY_DIGEST_NOT_COMPUTED, SBAT_SIGVERIFY_DB_NONE, NULL);
-	else
+	else if (r->root_time_unknown) {
+		decide(r, SBAT_VERDICT_UNKNOWN, SBAT_SIGVERIFY_TIMESTAMP_NOT_CHECKED, SBAT_SIGVERIFY_DB_NONE, NULL);
+		r->v.timestamps_ignored = 1;
+	} else
 		decide(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_NOT_ALLOWED, SBAT_SIGVERIFY_DB_NONE, NULL);
 }
 

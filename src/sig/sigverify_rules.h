@@ -20,6 +20,7 @@ typedef struct sigverify_run {
 	int *chains;                                  /* every chain, one after the other */
 	int not_computed;                             /* signatures with a digest other than SHA-256 */
 	int have_sha1;                                /* sha1 is the image's Authenticode SHA-1 (shim's rule) */
+	int root_time_unknown;                        /* a db root's revocation in dbx hangs on a timestamp */
 	uint8_t sha1[20];
 } sigverify_run;
 

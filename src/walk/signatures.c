@@ -11,9 +11,10 @@
 
 /* The databases a boot is judged by, read once. */
 struct walk_sigs {
-	sbat_sigdb *db, *dbx, *mok, *mokx;
+	sbat_sigdb *db, *dbx, *mok, *mokx, *dbt;
 	int db_known, dbx_known;   /* the variable was read (it may be empty) */
 	int mok_known, mokx_known; /* read, or absent: shim mirrored nothing */
+	int dbt_unknown;           /* dbt is there and does not read */
 	sbat_sigverify_mode mode;
 };
 
@@ -162,6 +163,8 @@ walk_sigs_load(walk *w)
 	/* shim's lists: absent when nothing was enrolled and shim mirrored none */
 	s->mok_known = load_db(w, "MokListRT", SBAT_SIGDB_GUID_SHIM, &s->mok) >= 0;
 	s->mokx_known = load_db(w, "MokListXRT", SBAT_SIGDB_GUID_SHIM, &s->mokx) >= 0;
+	/* the timestamping authorities, for a dbx entry that revokes from a time on */
+	s->dbt_unknown = load_db(w, "dbt", SBAT_SIGDB_GUID_SECURITY_DB, &s->dbt) < 0;
 	walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL,
 	          "signatures: the verdicts take every RSA signature for valid; sbat-add does not verify them");
 	if (apply_pending(w) != 0)
@@ -182,6 +185,7 @@ walk_sigs_free(walk *w)
 	sbat_sigdb_free(w->sigs->dbx);
 	sbat_sigdb_free(w->sigs->mok);
 	sbat_sigdb_free(w->sigs->mokx);
+	sbat_sigdb_free(w->sigs->dbt);
 	free(w->sigs);
 	w->sigs = NULL;
 }
@@ -218,6 +222,8 @@ rule_opts(const walk *w, int by_shim, sbat_sigverify_opts *o)
 	o->mode = s->mode;
 	o->db = s->db;
 	o->dbx = s->dbx;
+	o->dbt = s->dbt;
+	o->dbt_unknown = s->dbt_unknown;
 	if (!by_shim)
 		return;
 	o->mok = s->mok;
@@ -267,6 +273,12 @@ words(const sbat_sigverify *v, int by_shim, char *text, size_t size)
 	case SBAT_SIGVERIFY_SECURE_BOOT_UNKNOWN: snprintf(text, size, "whether Secure Boot is on is not known"); break;
 	case SBAT_SIGVERIFY_PARENT_VERIFIED:
 		snprintf(text, size, "it lies inside an image shim verified, and its hash is not forbidden");
+		break;
+	case SBAT_SIGVERIFY_TIMESTAMP_NOT_CHECKED:
+		snprintf(text, size,
+		         "dbx revokes the certificate of %s from a time on; a signature timestamped before it by an "
+		         "authority of dbt would pass, and timestamps are not checked",
+		         v->sig >= 0 ? who(v) : "its db certificate");
 		break;
 	case SBAT_SIGVERIFY_DIGEST_NOT_COMPUTED:
 		snprintf(text, size, "a signature names a digest other than SHA-256");

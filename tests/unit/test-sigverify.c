@@ -498,6 +498,92 @@ test_key_usage(void **state)
 	assert_int_equal(c.module_signing_eku, 0);
 }
 
+/* dbx holding cn's TBS hash revoked from 2025-01-01 on (an EFI_CERT_X509_SHA256 entry with a time). */
+static sbat_sigdb *
+dbx_from_2025(const char *cn)
+{
+	uint8_t entry[48] = { 0 };
+	sbat_sigdb *db = NULL;
+	sbat_diag d;
+
+	tbs_of(cn, entry);
+	entry[32] = 0xe9; /* EFI_TIME: Year 2025 (little-endian), Month 1, Day 1 */
+	entry[33] = 0x07;
+	entry[34] = 1;
+	entry[35] = 1;
+	assert_int_equal(sbat_sigdb_new(&db, &d), SBAT_OK);
+	add_entry(db, guid_x509_sha256, entry, sizeof(entry));
+	return db;
+}
+
+/* The firmware's rule on dbx: the dual-signed image, db holding the 2011 CA. */
+static sbat_sigverify *
+judge_dual(const sbat_sigdb *dbx, const sbat_sigdb *dbt, int dbt_unknown)
+{
+	sbat_sigverify_opts o = SBAT_SIGVERIFY_OPTS_INIT;
+	sbat_sigverify *v = NULL;
+	sbat_image *img = NULL;
+	sbat_sigdb *db = make_db(C(CA1), NULL);
+	sbat_diag d;
+
+	o.db = db;
+	o.dbx = dbx;
+	o.dbt = dbt;
+	o.dbt_unknown = dbt_unknown;
+	assert_int_equal(sbat_image_parse(images[DUAL], image_len[DUAL], &img, &d), SBAT_OK);
+	assert_int_equal(sbat_sigverify_image(img, &o, &v, &d), SBAT_OK);
+	sbat_image_free(img);
+	sbat_sigdb_free(db);
+	return v;
+}
+
+/*
+ * EDK2's PassTimestampCheck: an EFI_CERT_X509_SHA256 entry with a time
+ * revokes for certain when dbt holds no certificate; with one in dbt a
+ * signature timestamped before the time would pass: not known.
+ */
+static void
+test_timestamps(void **state)
+{
+	sbat_sigdb *signer = NULL, *root = NULL, *dbt = NULL;
+	sbat_sigverify *v;
+
+	(void)state;
+	if (!have_tools)
+		skip();
+	signer = dbx_from_2025("Test Publisher 2023");
+	root = dbx_from_2025("Test UEFI CA 2011");
+	dbt = make_db(C(CA3), NULL);
+
+	v = judge_dual(signer, NULL, 0); /* no dbt: revoked */
+	assert_int_equal(v->verdict, SBAT_VERDICT_REFUSED);
+	assert_int_equal(v->reason, SBAT_SIGVERIFY_CERT_HASH_FORBIDDEN);
+	assert_int_equal(v->timestamps_ignored, 0);
+	sbat_sigverify_free(v);
+	v = judge_dual(signer, dbt, 0); /* an authority in dbt: not known */
+	assert_int_equal(v->verdict, SBAT_VERDICT_UNKNOWN);
+	assert_string_equal(sbat_sigverify_reason_name(v->reason), "timestamp-not-checked");
+	assert_int_equal(v->sig, 1);
+	assert_int_equal(v->timestamps_ignored, 1);
+	sbat_sigverify_free(v);
+	v = judge_dual(signer, NULL, 1); /* dbt does not read: not known */
+	assert_int_equal(v->verdict, SBAT_VERDICT_UNKNOWN);
+	sbat_sigverify_free(v);
+
+	v = judge_dual(root, NULL, 0); /* db's CA revoked, no dbt: nothing allows it */
+	assert_int_equal(v->verdict, SBAT_VERDICT_REFUSED);
+	assert_int_equal(v->reason, SBAT_SIGVERIFY_NOT_ALLOWED);
+	sbat_sigverify_free(v);
+	v = judge_dual(root, dbt, 0); /* with dbt, IsAllowedByDb could pass it */
+	assert_int_equal(v->verdict, SBAT_VERDICT_UNKNOWN);
+	assert_int_equal(v->reason, SBAT_SIGVERIFY_TIMESTAMP_NOT_CHECKED);
+	sbat_sigverify_free(v);
+
+	sbat_sigdb_free(signer);
+	sbat_sigdb_free(root);
+	sbat_sigdb_free(dbt);
+}
+
 static void
 test_cases(void **state)
 {
@@ -923,15 +1009,11 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cases),
-		cmocka_unit_test(test_key_usage),
-		cmocka_unit_test(test_chains),
-		cmocka_unit_test(test_stale),
-		cmocka_unit_test(test_abi),
-		cmocka_unit_test(test_vendor_section),
-		cmocka_unit_test(test_parent_verified),
-		cmocka_unit_test(test_debian_shim),
-		cmocka_unit_test(test_debian_grub),
+		cmocka_unit_test(test_cases),          cmocka_unit_test(test_key_usage),
+		cmocka_unit_test(test_timestamps),     cmocka_unit_test(test_chains),
+		cmocka_unit_test(test_stale),          cmocka_unit_test(test_abi),
+		cmocka_unit_test(test_vendor_section), cmocka_unit_test(test_parent_verified),
+		cmocka_unit_test(test_debian_shim),    cmocka_unit_test(test_debian_grub),
 	};
 
 	return run_group(tests, setup, teardown);
