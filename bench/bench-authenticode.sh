@@ -44,6 +44,8 @@ case "$runs$size" in
 esac
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 if [ -z "$sbat_add" ]; then
 	sbat_add=${SBAT_ADD:-$here/../build/sbat-add}
 fi
@@ -51,8 +53,6 @@ fi
 for tool in sha256sum bc; do
 	command -v "$tool" >/dev/null 2>&1 || { echo "bench-authenticode.sh: $tool is needed" >&2; exit 1; }
 done
-TIME=/usr/bin/time
-[ -x "$TIME" ] || { echo "bench-authenticode.sh: $TIME not found (package 'time'): no peak RSS" >&2; TIME=""; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/sbat-bench-authenticode.XXXXXX") || exit 1
 trap 'rm -rf -- "$work"' EXIT
@@ -100,44 +100,14 @@ declare -A cmd=(
 	[openssl]="openssl dgst -sha256 $image"
 )
 command -v openssl >/dev/null 2>&1 && tools+=(openssl)
-declare -A times=() rss=()
+bench_run "$runs"
 
-# one timed run: appends the wall time (s) and keeps the peak RSS (KiB)
-one() {
-	local t=$1 start end kb=0
-	start=$(date +%s.%N)
-	if [ -n "$TIME" ]; then
-		$TIME -f %M -o "$work/rss" ${cmd[$t]} >/dev/null 2>&1
-		kb=$(tail -n1 "$work/rss")
-	else
-		${cmd[$t]} >/dev/null 2>&1
-	fi
-	end=$(date +%s.%N)
-	times[$t]="${times[$t]:-} $(echo "$end - $start" | bc -l)"
-	[ "$kb" -gt "${rss[$t]:-0}" ] && rss[$t]=$kb
-}
-
-median() {
-	printf '%s\n' $1 | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-for ((r = 0; r < runs; r++)); do
-	for ((i = 0; i < ${#tools[@]}; i++)); do
-		one "${tools[(i + r) % ${#tools[@]}]}"
-	done
-done
-
-declare -A med=()
-printf '%-10s %10s %12s\n' tool median_s peak_rss_KiB
-for t in "${tools[@]}"; do
-	med[$t]=$(median "${times[$t]}")
-	printf '%-10s %10.3f %12s\n' "$t" "${med[$t]}" "${rss[$t]:-n/a}"
-done
+bench_table
 for t in print print-json; do
 	printf 'sbat-add --%s / sha256sum: %.2f (target at most 1.1)\n' "${t/-/ --}" \
-		"$(echo "${med[$t]} / ${med[sha256sum]}" | bc -l)"
+		"$(bench_ratio "$t" sha256sum)"
 	[ -n "${med[openssl]:-}" ] && printf 'sbat-add --%s / openssl dgst -sha256: %.2f (for scale)\n' "${t/-/ --}" \
-		"$(echo "${med[$t]} / ${med[openssl]}" | bc -l)"
+		"$(bench_ratio "$t" openssl)"
 done
 for t in print print-json; do
 	[ -n "${rss[$t]:-}" ] && printf 'sbat-add --%s peak RSS: %s KiB (target under 8192)\n' "${t/-/ --}" "${rss[$t]}"

@@ -42,6 +42,8 @@ case "$runs$size" in
 esac
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 if [ -z "$sbat_add" ]; then
 	sbat_add=${SBAT_ADD:-$here/../build/sbat-add}
 fi
@@ -49,8 +51,6 @@ fi
 for tool in python3 sha256sum openssl; do
 	command -v "$tool" >/dev/null 2>&1 || { echo "bench-pcr11.sh: $tool is needed" >&2; exit 1; }
 done
-TIME=/usr/bin/time
-[ -x "$TIME" ] || { echo "bench-pcr11.sh: $TIME not found (package 'time'): no peak RSS" >&2; TIME=""; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/sbat-bench-pcr11.XXXXXX") || exit 1
 trap 'rm -rf -- "$work"' EXIT
@@ -117,41 +117,11 @@ declare -A cmd=(
 	[sha256sum]="sha256sum $uki"
 	[openssl]="openssl dgst -sha256 $uki"
 )
-declare -A times=() rss=()
+bench_run "$runs"
 
-# one timed run: appends the wall time (s) and keeps the peak RSS (KiB)
-one() {
-	local t=$1 start end kb=0
-	start=$(date +%s.%N)
-	if [ -n "$TIME" ]; then
-		$TIME -f %M -o "$work/rss" ${cmd[$t]} >/dev/null 2>&1
-		kb=$(tail -n1 "$work/rss")
-	else
-		${cmd[$t]} >/dev/null 2>&1
-	fi
-	end=$(date +%s.%N)
-	times[$t]="${times[$t]:-} $(echo "$end - $start" | bc -l)"
-	[ "$kb" -gt "${rss[$t]:-0}" ] && rss[$t]=$kb
-}
-
-median() {
-	printf '%s\n' $1 | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-for ((r = 0; r < runs; r++)); do
-	for ((i = 0; i < ${#tools[@]}; i++)); do
-		one "${tools[(i + r) % ${#tools[@]}]}"
-	done
-done
-
-declare -A med=()
-printf '%-10s %10s %10s\n' tool median_s peak_rss_KiB
-for t in "${tools[@]}"; do
-	med[$t]=$(median "${times[$t]}")
-	printf '%-10s %10.3f %10s\n' "$t" "${med[$t]}" "${rss[$t]:-n/a}"
-done
-r1=$(echo "${med[sbat-add]} / ${med[sha256sum]}" | bc -l)
-r2=$(echo "${med[sbat-add]} / ${med[openssl]}" | bc -l)
+bench_table
+r1=$(bench_ratio sbat-add sha256sum)
+r2=$(bench_ratio sbat-add openssl)
 printf 'sbat-add / sha256sum: %.2f (target at most 1.0)\n' "$r1"
 printf 'sbat-add / openssl dgst -sha256: %.2f (target at most 1.5)\n' "$r2"
 [ -n "${rss[sbat-add]:-}" ] && printf 'sbat-add peak RSS: %s KiB (target under 8192)\n' "${rss[sbat-add]}"
