@@ -61,6 +61,17 @@ SBAT_API sbat_err sbat_file_map(const char *path, size_t max_size, sbat_mapped_f
 SBAT_API sbat_err sbat_file_map_fd(int fd, size_t max_size, sbat_mapped_file **ret, sbat_diag *reterr);
 
 /*
+ * sbat_file_map of path beneath the directory root, opened as
+ * sbat_file_read_beneath opens it: one component at a time, never through
+ * a symbolic link, no "." or ".." component. Its pages are read only where
+ * they are used (a reader that needs every byte once can pread through
+ * sbat_mapped_file_fd instead and keep them out of memory). Another
+ * program cutting the file short while it is mapped raises SIGBUS.
+ */
+SBAT_API sbat_err sbat_file_map_beneath(const char *root, const char *path, size_t max_size, sbat_mapped_file **ret,
+                                        sbat_diag *reterr);
+
+/*
  * Open and map an image that is to be replaced in place. The directory of
  * `path` is opened once; the file, the temporary that replaces it and the
  * rename are all relative to that descriptor (see sbat_output_open_replace),

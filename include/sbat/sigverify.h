@@ -171,12 +171,13 @@ typedef struct sbat_sigverify_opts {
 	int parent_verified; /* shim: its loader protocol loads a section of an image it verified: hash denylist only */
 	const sbat_sigdb *dbt; /* firmware: dbt, the timestamping authorities; NULL: none */
 	int dbt_unknown;       /* firmware: dbt could not be read */
+	int fd; /* >= 0: the file img's buffer maps, hashed through a small buffer (its pages stay out); -1: the buffer */
 } sbat_sigverify_opts;
 
 #define SBAT_SIGVERIFY_OPTS_INIT                                                                                       \
 	{                                                                                                              \
 		sizeof(sbat_sigverify_opts), SBAT_SIGVERIFY_FIRMWARE, SBAT_SIGVERIFY_ENFORCING, NULL, NULL, NULL,      \
-		    NULL, NULL, NULL, NULL, 0, 0, 0, NULL, 0                                                           \
+		    NULL, NULL, NULL, NULL, 0, 0, 0, NULL, 0, -1                                                       \
 	}
 
 /* Fill *o with the defaults (firmware, Secure Boot on, no databases). */

@@ -143,16 +143,15 @@ open_dir_nofollow(int dir_fd, const char *name, int follow, sbat_diag *d)
 	return fd;
 }
 
-sbat_err
-sbat_file_read_beneath(const char *root, const char *path, size_t max_size, uint8_t **ret_buf, size_t *ret_len,
-                       sbat_diag *d)
+/* Open path beneath root one component at a time, never through a link; *ret_fd and *st on success. */
+static sbat_err
+open_beneath(const char *root, const char *path, size_t max_size, int *ret_fd, struct stat *st, sbat_diag *d)
 {
 	char comp[256];
-	struct stat st;
 	int dir_fd, fd;
 	sbat_err e;
 
-	if (!root || !path || !ret_buf || !ret_len)
+	if (!root || !path)
 		return diag_fail(d, SBAT_E_IO, "no directory or path to read");
 	dir_fd = open_dir_nofollow(AT_FDCWD, root, 1, d);
 	if (dir_fd < 0)
@@ -177,8 +176,22 @@ sbat_file_read_beneath(const char *root, const char *path, size_t max_size, uint
 			return d ? d->code : SBAT_E_IO;
 		dir_fd = fd;
 	}
-	e = open_regular(dir_fd, comp, 2, max_size, &fd, &st, d);
+	e = open_regular(dir_fd, comp, 2, max_size, ret_fd, st, d);
 	close(dir_fd);
+	return e;
+}
+
+sbat_err
+sbat_file_read_beneath(const char *root, const char *path, size_t max_size, uint8_t **ret_buf, size_t *ret_len,
+                       sbat_diag *d)
+{
+	struct stat st;
+	int fd;
+	sbat_err e;
+
+	if (!ret_buf || !ret_len)
+		return diag_fail(d, SBAT_E_IO, "no directory or path to read");
+	e = open_beneath(root, path, max_size, &fd, &st, d);
 	return e ? e : read_open_file(fd, &st, ret_buf, ret_len, d);
 }
 
@@ -376,6 +389,30 @@ sbat_file_map(const char *path, size_t max_size, sbat_mapped_file **ret, sbat_di
 	if (!f)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
 	e = map_path(path, max_size, f, d);
+	if (e) {
+		free(f);
+		return e;
+	}
+	*ret = f;
+	return SBAT_OK;
+}
+
+sbat_err
+sbat_file_map_beneath(const char *root, const char *path, size_t max_size, sbat_mapped_file **ret, sbat_diag *d)
+{
+	sbat_mapped_file *f;
+	struct stat st;
+	int fd;
+	sbat_err e;
+
+	if (!ret)
+		return diag_fail(d, SBAT_E_IO, "no place for the mapped file");
+	*ret = NULL;
+	if (!(f = mapped_new()))
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	e = open_beneath(root, path, max_size, &fd, &st, d);
+	if (!e)
+		e = map_open_file(fd, &st, f, d);
 	if (e) {
 		free(f);
 		return e;

@@ -218,6 +218,21 @@ pehash_compute2(const sbat_image *img, sbat_authenticode_rule rule, int fd,
 	return err;
 }
 
+int
+pehash_rules_agree(const sbat_image *img)
+{
+	const sbat_pe *pe = &img->pe;
+	uint64_t sum = pe->size_of_headers, cert_size = pe->off_cert_dir ? pe->cert_size : 0;
+	unsigned i;
+
+	if (cert_size == 0 || img->len < cert_size || img->len - cert_size != pe->cert_offset)
+		return 0;
+	for (i = 0; i < pe->number_of_sections; i++)
+		if (ckd_add_u64(&sum, sum, pe->sections[i].size_of_raw_data))
+			return 0;
+	return sum <= img->len - cert_size;
+}
+
 sbat_err
 pehash_compute(const sbat_image *img, sbat_authenticode_rule rule, int fd,
                uint8_t ret_digest[SBAT_AUTHENTICODE_SHA256_SIZE], sbat_diag *d)

@@ -20,4 +20,11 @@ sbat_err pehash_compute(const sbat_image *img, sbat_authenticode_rule rule, int 
 sbat_err pehash_compute2(const sbat_image *img, sbat_authenticode_rule rule, int fd,
                          uint8_t ret_digest[SBAT_AUTHENTICODE_SHA256_SIZE], uint8_t *ret_sha1, sbat_diag *d);
 
+/*
+ * 1 when shim 16.1's rule hashes the same bytes as EDK2's: a certificate
+ * table that ends the file, the sections' raw data before it. Then one
+ * hash serves both (shim pads only an unsigned image's tail).
+ */
+int pehash_rules_agree(const sbat_image *img);
+
 #endif

@@ -124,13 +124,15 @@ sbat_sigverify_image(const sbat_image *img, const sbat_sigverify_opts *opts, sba
 		return diag_fail(reterr, SBAT_E_NOMEM, "out of memory for the signature verdict");
 	err = take_opts(opts, &r->o, reterr);
 	if (err == SBAT_OK)
-		err = sbat_authenticode_parse(img, &r->a, reterr);
+		err = sbat_authenticode_parse_fd(img, r->o.fd, &r->a, reterr);
 	if (err == SBAT_OK)
 		memcpy(r->v.image_hash, r->a->image_hash, sizeof(r->v.image_hash));
 	if (err == SBAT_OK && r->o.rule == SBAT_SIGVERIFY_SHIM) {
+		/* shim's hash, unless it is EDK2's already computed; with SHA-1 when a list holds one */
 		r->have_sha1 = wants_sha1(&r->o);
-		err = pehash_compute2(img, SBAT_AUTHENTICODE_SHIM, -1, r->v.image_hash, r->have_sha1 ? r->sha1 : NULL,
-		                      reterr);
+		if (r->have_sha1 || !pehash_rules_agree(img))
+			err = pehash_compute2(img, SBAT_AUTHENTICODE_SHIM, r->o.fd, r->v.image_hash,
+			                      r->have_sha1 ? r->sha1 : NULL, reterr);
 	}
 	if (err == SBAT_OK)
 		err = prepare(r, reterr);

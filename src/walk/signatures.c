@@ -308,6 +308,7 @@ sigs_check(walk *w, const image *im, int by_shim, char *text, size_t size)
 		return STAGE_UNKNOWN;
 	}
 	rule_opts(w, by_shim, &o);
+	o.fd = im->map ? sbat_mapped_file_fd(im->map) : -1;
 	if (sbat_sigverify_image(im->img, &o, &v, &d) != SBAT_OK) {
 		snprintf(text, size, "%s", d.what ? d.what : sbat_strerror(d.code));
 		return STAGE_UNKNOWN;

@@ -170,11 +170,15 @@ walk_image_open(const char *root, const char *path, image *im)
 	if (root && strncmp(path, root, n) == 0 && path[n] == '/') {
 		for (path += n; *path == '/'; path++)
 			;
-		r = sbat_file_read_beneath(root, path, SBAT_FILE_MAX_SIZE, &im->buf, &im->len, &im->d);
+		r = sbat_file_map_beneath(root, path, SBAT_FILE_MAX_SIZE, &im->map, &im->d);
 	} else {
-		r = sbat_file_read(path, SBAT_FILE_MAX_SIZE, &im->buf, &im->len, &im->d);
+		r = sbat_file_map(path, SBAT_FILE_MAX_SIZE, &im->map, &im->d);
 	}
-	if (r != SBAT_OK || sbat_image_parse(im->buf, im->len, &im->img, &im->d) != SBAT_OK)
+	if (r != SBAT_OK)
+		return -1;
+	im->buf = sbat_mapped_file_data(im->map);
+	im->len = sbat_mapped_file_size(im->map);
+	if (sbat_image_parse(im->buf, im->len, &im->img, &im->d) != SBAT_OK)
 		return -1;
 	im->machine = sbat_image_get_info(im->img)->machine;
 	im->is_shim = sbat_image_find_section(im->img, SBAT_LEVEL_SECTION_NAME) >= 0 ||
@@ -190,7 +194,7 @@ walk_image_close(image *im)
 {
 	sbat_judgement_free(im->read);
 	sbat_image_free(im->img);
-	free(im->buf);
+	sbat_file_unmap(im->map);
 }
 
 sbat_verdict

@@ -53,7 +53,8 @@ typedef struct walk {
 
 /* An image read from a partition. */
 typedef struct image {
-	uint8_t *buf;
+	sbat_mapped_file *map; /* the file, mapped: only the pages read are brought in */
+	const uint8_t *buf;
 	size_t len;
 	sbat_image *img;
 	sbat_judgement *read; /* its .sbat as shim reads it (judged by no level) */

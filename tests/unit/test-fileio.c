@@ -910,6 +910,27 @@ test_read_beneath(void **state)
 	assert_int_equal(sbat_file_read_beneath(dir, "EFI/debian/none.efi", 1024, &buf, &len, &d), SBAT_E_IO);
 	assert_int_equal(d.sys_errno, ENOENT);
 	assert_int_equal(sbat_file_read_beneath(dir, "EFI/debian/shimx64.efi", 4, &buf, &len, &d), SBAT_E_TOO_BIG);
+
+	/* mapped beneath the root by the same rules; its descriptor reads the same bytes */
+	{
+		sbat_mapped_file *m = NULL;
+		char back[64] = "";
+
+		assert_int_equal(sbat_file_map_beneath(link_root, "EFI/debian/shimx64.efi", 1024, &m, &d), SBAT_OK);
+		assert_int_equal(sbat_mapped_file_size(m), strlen(CONTENT_A));
+		assert_memory_equal(sbat_mapped_file_data(m), CONTENT_A, strlen(CONTENT_A));
+		assert_int_equal(pread(sbat_mapped_file_fd(m), back, sizeof(back), 0), (ssize_t)strlen(CONTENT_A));
+		assert_memory_equal(back, CONTENT_A, strlen(CONTENT_A));
+		sbat_file_unmap(m);
+		assert_int_equal(sbat_file_map_beneath(dir, "EFI/other/shimx64.efi", 1024, &m, &d), SBAT_E_NOT_REGULAR);
+		assert_null(m);
+		assert_int_equal(sbat_file_map_beneath(dir, "EFI/debian/revocations_sbat.efi", 1024, &m, &d),
+		                 SBAT_E_NOT_REGULAR);
+		assert_int_equal(sbat_file_map_beneath(dir, "EFI/../EFI/debian/shimx64.efi", 1024, &m, &d),
+		                 SBAT_E_NOT_REGULAR);
+		assert_int_equal(sbat_file_map_beneath(dir, "EFI/debian/shimx64.efi", 4, &m, &d), SBAT_E_TOO_BIG);
+		assert_null(m);
+	}
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup_dir, teardown_dir)
