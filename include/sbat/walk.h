@@ -68,7 +68,9 @@ SBAT_API void sbat_walk_opts_init(sbat_walk_opts *o);
  * systemd-boot or GRUB starts from its menu) is one stage of the report,
  * judged by shim's rules with the SbatLevel of the next boot; what could
  * not be followed is UNKNOWN, never BOOTS. Files are opened beneath their
- * partition without following symbolic links. Notes say what was assumed,
+ * partition without following symbolic links, and images are mapped
+ * (sbat_file_map_beneath): one that another program cuts short while it is
+ * judged raises SIGBUS, which a caller may catch. Notes say what was assumed,
  * which lines of the loaders' files were ignored and what did not read.
  * A machine without UEFI variables, or whose BootOrder does not read,
  * gives SBAT_OK and says so in sbat_boot_report_outcome (no_variables,
