@@ -3,6 +3,7 @@
 /* sha1.c - SHA-1 (FIPS 180-4 section 6.1), portable */
 #include <string.h>
 
+#include "util/md.h"
 #include "util/sha1.h"
 
 static uint32_t
@@ -38,7 +39,7 @@ round_f(unsigned t, uint32_t b, uint32_t c, uint32_t d, uint32_t *k)
 }
 
 static void
-block(uint32_t h[5], const uint8_t *p)
+block(uint32_t *h, const uint8_t *p)
 {
 	uint32_t w[80], a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f, k, tmp;
 	unsigned t;
@@ -63,6 +64,13 @@ block(uint32_t h[5], const uint8_t *p)
 	h[4] += e;
 }
 
+static void
+blocks(uint32_t *h, const uint8_t *p, size_t n)
+{
+	for (; n > 0; n--, p += SHA1_BLOCK_SIZE)
+		block(h, p);
+}
+
 void
 sha1_init(struct sha1_ctx *ctx)
 {
@@ -76,51 +84,13 @@ sha1_init(struct sha1_ctx *ctx)
 void
 sha1_update(struct sha1_ctx *ctx, const void *data, size_t len)
 {
-	const uint8_t *p = data;
-	size_t take;
-
 	ctx->bytes += len;
-	while (len) {
-		if (ctx->fill == 0 && len >= SHA1_BLOCK_SIZE) {
-			block(ctx->h, p);
-			p += SHA1_BLOCK_SIZE;
-			len -= SHA1_BLOCK_SIZE;
-			continue;
-		}
-		take = SHA1_BLOCK_SIZE - ctx->fill;
-		if (take > len)
-			take = len;
-		memcpy(ctx->buf + ctx->fill, p, take);
-		ctx->fill += take;
-		p += take;
-		len -= take;
-		if (ctx->fill == SHA1_BLOCK_SIZE) {
-			block(ctx->h, ctx->buf);
-			ctx->fill = 0;
-		}
-	}
+	md_update(ctx->h, ctx->buf, &ctx->fill, data, len, blocks);
 }
 
 void
 sha1_final(struct sha1_ctx *ctx, uint8_t out[SHA1_DIGEST_SIZE])
 {
-	uint64_t bits = ctx->bytes * 8;
-	unsigned i;
-
-	ctx->buf[ctx->fill++] = 0x80;
-	if (ctx->fill > SHA1_BLOCK_SIZE - 8) {
-		memset(ctx->buf + ctx->fill, 0, SHA1_BLOCK_SIZE - ctx->fill);
-		block(ctx->h, ctx->buf);
-		ctx->fill = 0;
-	}
-	memset(ctx->buf + ctx->fill, 0, SHA1_BLOCK_SIZE - 8 - ctx->fill);
-	for (i = 0; i < 8; i++)
-		ctx->buf[SHA1_BLOCK_SIZE - 1 - i] = (uint8_t)(bits >> (8 * i));
-	block(ctx->h, ctx->buf);
-	for (i = 0; i < 5; i++) {
-		out[4 * i] = (uint8_t)(ctx->h[i] >> 24);
-		out[4 * i + 1] = (uint8_t)(ctx->h[i] >> 16);
-		out[4 * i + 2] = (uint8_t)(ctx->h[i] >> 8);
-		out[4 * i + 3] = (uint8_t)ctx->h[i];
-	}
+	md_final(ctx->h, ctx->buf, ctx->fill, ctx->bytes, blocks, 5, out);
+	memset(ctx, 0, sizeof(*ctx));
 }

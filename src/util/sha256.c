@@ -4,6 +4,7 @@
  * C99; the x86-64 one uses the SHA extensions through compiler intrinsics in
  * a function compiled for that target only, called only when CPUID reports
  * them, so the rest of the build targets the baseline CPU. */
+#include "util/md.h"
 #include "util/sha256.h"
 
 #include <string.h>
@@ -228,58 +229,14 @@ sha256_init(struct sha256_ctx *ctx)
 void
 sha256_update(struct sha256_ctx *ctx, const void *data, size_t len)
 {
-	const uint8_t *p = data;
-
-	if (len == 0)
-		return;
 	ctx->bytes += len;
-	if (ctx->fill > 0) {
-		size_t take = SHA256_BLOCK_SIZE - ctx->fill;
-		if (take > len)
-			take = len;
-		memcpy(ctx->buf + ctx->fill, p, take);
-		ctx->fill += take;
-		p += take;
-		len -= take;
-		if (ctx->fill < SHA256_BLOCK_SIZE)
-			return;
-		blocks(ctx->h, ctx->buf, 1);
-		ctx->fill = 0;
-	}
-	if (len >= SHA256_BLOCK_SIZE) {
-		size_t n = len / SHA256_BLOCK_SIZE;
-		blocks(ctx->h, p, n);
-		p += n * SHA256_BLOCK_SIZE;
-		len -= n * SHA256_BLOCK_SIZE;
-	}
-	if (len > 0) {
-		memcpy(ctx->buf, p, len);
-		ctx->fill = len;
-	}
+	md_update(ctx->h, ctx->buf, &ctx->fill, data, len, blocks);
 }
 
 void
 sha256_final(struct sha256_ctx *ctx, uint8_t out[SHA256_DIGEST_SIZE])
 {
-	uint64_t bits = ctx->bytes * 8;
-	int i;
-
-	ctx->buf[ctx->fill++] = 0x80;
-	if (ctx->fill > SHA256_BLOCK_SIZE - 8) {
-		memset(ctx->buf + ctx->fill, 0, SHA256_BLOCK_SIZE - ctx->fill);
-		blocks(ctx->h, ctx->buf, 1);
-		ctx->fill = 0;
-	}
-	memset(ctx->buf + ctx->fill, 0, SHA256_BLOCK_SIZE - 8 - ctx->fill);
-	for (i = 0; i < 8; i++)
-		ctx->buf[SHA256_BLOCK_SIZE - 1 - i] = (uint8_t)(bits >> (8 * i));
-	blocks(ctx->h, ctx->buf, 1);
-	for (i = 0; i < 8; i++) {
-		out[4 * i + 0] = (uint8_t)(ctx->h[i] >> 24);
-		out[4 * i + 1] = (uint8_t)(ctx->h[i] >> 16);
-		out[4 * i + 2] = (uint8_t)(ctx->h[i] >> 8);
-		out[4 * i + 3] = (uint8_t)ctx->h[i];
-	}
+	md_final(ctx->h, ctx->buf, ctx->fill, ctx->bytes, blocks, 8, out);
 	memset(ctx, 0, sizeof(*ctx));
 }
 
