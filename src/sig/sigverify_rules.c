@@ -321,6 +321,18 @@ shim_hashes(sigverify_run *r)
 	return hash_in(r, allow, sizeof(allow) / sizeof(allow[0]), SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_HASH_ALLOWED);
 }
 
+/* The first of n lists with a certificate signature i's chain reaches: its index, or -1; *ret_e and *m set. */
+static int
+cert_in(const sigverify_run *r, size_t i, const dbref *lists, size_t n, const sbat_sigdb_entry **ret_e, chain_match *m)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if ((*ret_e = db_cert(r, lists[k].db, i, m)))
+			return (int)k;
+	return -1;
+}
+
 /* verify_one_signature: forbidden (-1), allowed (1) or neither (0), marked. */
 static int
 shim_signature(sigverify_run *r, size_t i)
@@ -333,18 +345,16 @@ shim_signature(sigverify_run *r, size_t i)
 		                { r->o.mok, SBAT_SIGVERIFY_MOK } };
 	const sbat_sigdb_entry *e;
 	chain_match m;
-	size_t k;
+	int k;
 
-	for (k = 0; k < 3; k++)
-		if ((e = db_cert(r, deny[k].db, i, &m))) {
-			mark(r, i, SBAT_SIGVERIFY_SIG_FORBIDDEN, deny[k].which, e, &m);
-			return -1;
-		}
-	for (k = 0; k < 3; k++)
-		if ((e = db_cert(r, allow[k].db, i, &m))) {
-			mark(r, i, SBAT_SIGVERIFY_SIG_ALLOWED, allow[k].which, e, &m);
-			return 1;
-		}
+	if ((k = cert_in(r, i, deny, 3, &e, &m)) >= 0) {
+		mark(r, i, SBAT_SIGVERIFY_SIG_FORBIDDEN, deny[k].which, e, &m);
+		return -1;
+	}
+	if ((k = cert_in(r, i, allow, 3, &e, &m)) >= 0) {
+		mark(r, i, SBAT_SIGVERIFY_SIG_ALLOWED, allow[k].which, e, &m);
+		return 1;
+	}
 	if (r->o.vendor_cert && usable(r, i) &&
 	    chain_reaches(&r->a->sigs[i], r->sigs[i].chain, r->sigs[i].n_chain, r->o.vendor_cert, r->o.vendor_cert_len,
 	                  &m)) {
