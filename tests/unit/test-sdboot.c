@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "test-tree.h"
 #include "test-util.h"
 
 #include <stdio.h>
@@ -20,25 +21,20 @@
 
 #define SELF "\\EFI\\systemd\\systemd-bootx64.efi"
 
-static char base[1024];
 static unsigned seq;
 
 static int
 setup(void **state)
 {
 	(void)state;
-	snprintf(base, sizeof(base), "%s/sbat-sdboot-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	return mkdtemp(base) ? 0 : -1;
+	return tree_setup("sbat-sdboot");
 }
 
 static int
 teardown(void **state)
 {
-	char cmd[4200];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-	return system(cmd) == 0 ? 0 : -1;
+	return tree_teardown();
 }
 
 /* A new empty partition below base; a static path of its own. */
@@ -48,28 +44,6 @@ new_part(char *out, size_t size)
 	snprintf(out, size, "%s/p%u", base, seq++);
 	assert_int_equal(mkdir(out, 0755), 0);
 	return out;
-}
-
-/* Write len bytes (len 0: the text's length) to rel below root, making its directories. */
-static void
-put(const char *root, const char *rel, const void *data, size_t len)
-{
-	char p[8192];
-	char *s;
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	for (s = p + strlen(root) + 1; (s = strchr(s, '/')) != NULL; s++) {
-		*s = '\0';
-		assert_true(mkdir(p, 0755) == 0 || access(p, F_OK) == 0);
-		*s = '/';
-	}
-	f = fopen(p, "wb");
-	assert_non_null(f);
-	if (!len)
-		len = strlen(data);
-	assert_int_equal(fwrite(data, 1, len, f), len);
-	fclose(f);
 }
 
 /* A Type #1 entry starting /k (present) with a title, and the extra lines given. */

@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "test-tree.h"
 #include "test-util.h"
 
 #include <stdio.h>
@@ -24,45 +25,20 @@
 #define GRUB_SBAT "sbat,1,SBAT Version,sbat,1,https://example.org/sbat\ngrub,3,Free Software Foundation,grub,2.12,x\n"
 #define GRUB_CFG "set timeout=5\nmenuentry 'Debian' {\n\tlinux /vmlinuz\n}\n"
 
-static char base[1024];
 static unsigned seq;
 
 static int
 setup(void **state)
 {
 	(void)state;
-	snprintf(base, sizeof(base), "%s/sbat-walk-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	return mkdtemp(base) ? 0 : -1;
+	return tree_setup("sbat-walk");
 }
 
 static int
 teardown(void **state)
 {
-	char cmd[4200];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-	return system(cmd) == 0 ? 0 : -1;
-}
-
-/* Write len bytes to rel below root, making its directories. */
-static void
-put(const char *root, const char *rel, const void *data, size_t len)
-{
-	char p[8192];
-	char *s;
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	for (s = p + strlen(root) + 1; (s = strchr(s, '/')) != NULL; s++) {
-		*s = '\0';
-		assert_true(mkdir(p, 0755) == 0 || access(p, F_OK) == 0);
-		*s = '/';
-	}
-	f = fopen(p, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(data, 1, len, f), len);
-	fclose(f);
+	return tree_teardown();
 }
 
 /* A variable: 4 attribute bytes (NV, BS, RT), then data. */
