@@ -54,7 +54,11 @@ const char *s3_is(const char *why);
 void s3_copy(char *buf, size_t size, const char *text);
 
 /* Append formatted text to buf[0..size), keeping it NUL-terminated. */
-void s3_append(char *buf, size_t size, const char *fmt, ...);
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+void
+s3_append(char *buf, size_t size, const char *fmt, ...);
 
 /* systemd-boot: recognised by its .sdmagic LoaderInfo (or .osrel ID). */
 int stage3_is_sdboot(const image *im);

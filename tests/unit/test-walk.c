@@ -734,6 +734,9 @@ test_sdboot_release(void **state)
 /* ---- signatures ---- */
 
 /* A shell command; its status. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
 static int
 sh(const char *fmt, ...)
 {
