@@ -55,7 +55,7 @@ void s3_copy(char *buf, size_t size, const char *text);
 
 /* Append formatted text to buf[0..size), keeping it NUL-terminated. */
 #if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
+__attribute__((format(__printf__, 3, 4)))
 #endif
 void
 s3_append(char *buf, size_t size, const char *fmt, ...);
