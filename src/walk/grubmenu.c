@@ -21,8 +21,7 @@ typedef struct gctx {
 	char boot_uuid[80];           /* the file system --boot stands for: where the chain's grub.cfg is */
 	char boot_sub[WALK_PATH_MAX]; /* the directory of it that --boot is ("/boot", or "/" for a /boot of its own) */
 	char visited[MAX_CHAIN][WALK_PATH_MAX];
-	char env[WALK_PATH_MAX];       /* $prefix/grubenv on this machine, "" when unknown */
-	char last_root[WALK_PATH_MAX]; /* the directory map_file's last lookup started from */
+	char env[WALK_PATH_MAX]; /* $prefix/grubenv on this machine, "" when unknown */
 } gctx;
 
 int
@@ -54,16 +53,26 @@ below(const char *path, const char *prefix)
 	return path + n;
 }
 
-/* The file on this machine that (device)path names; NULL with why set. */
+static void
+set_root(char *root_out, const char *dir)
+{
+	if (root_out)
+		s3_copy(root_out, WALK_PATH_MAX, dir);
+}
+
+/*
+ * The file on this machine that (device)path names; NULL with why set.
+ * root (NULL: not wanted) gets the directory the lookup started from.
+ */
 static char *
-map_file(gctx *g, const char *device, const char *path, char *why, size_t why_size)
+map_file(gctx *g, const char *device, const char *path, char root_out[WALK_PATH_MAX], char *why, size_t why_size)
 {
 	char mnt[1024], root[1024];
 	const char *rel, *reason;
 	char *host;
 
 	if (strcmp(device, ESP_DEVICE) == 0) {
-		s3_copy(g->last_root, sizeof(g->last_root), g->esp);
+		set_root(root_out, g->esp);
 		host = walk_resolve(g->esp, path, 0, &reason);
 	} else if (g->w->o->boot && g->boot_uuid[0] && strcmp(device, g->boot_uuid) == 0) {
 		if (!(rel = below(path, g->boot_sub))) {
@@ -71,7 +80,7 @@ map_file(gctx *g, const char *device, const char *path, char *why, size_t why_si
 			         g->boot_sub);
 			return NULL;
 		}
-		s3_copy(g->last_root, sizeof(g->last_root), g->w->o->boot);
+		set_root(root_out, g->w->o->boot);
 		host = walk_resolve(g->w->o->boot, rel, WALK_RESOLVE_EXACT, &reason);
 	} else if (!sbat_partition_mount_of_uuid(device, mnt, sizeof(mnt), root, sizeof(root))) {
 		snprintf(why, why_size, "the file system with UUID %s is not mounted (give --boot DIR)", device);
@@ -81,7 +90,7 @@ map_file(gctx *g, const char *device, const char *path, char *why, size_t why_si
 		         device, mnt);
 		return NULL;
 	} else {
-		s3_copy(g->last_root, sizeof(g->last_root), mnt);
+		set_root(root_out, mnt);
 		host = walk_resolve(mnt, rel, WALK_RESOLVE_EXACT, &reason);
 	}
 	if (!host)
@@ -235,7 +244,7 @@ initrd_note(gctx *g, const sbat_grub_entry *e, char *note, size_t size)
 
 	for (i = 0; i < e->n_initrds; i++) {
 		const sbat_grub_file *f = &e->initrds[i];
-		char *host = f->path ? map_file(g, f->device, f->path, why, sizeof(why)) : NULL;
+		char *host = f->path ? map_file(g, f->device, f->path, NULL, why, sizeof(why)) : NULL;
 
 		if (f->path && !host && strstr(why, " is missing"))
 			snprintf(note, size, " (its initrd %s is missing: GRUB fails to start the entry)", f->word);
@@ -267,6 +276,7 @@ menu_items(gctx *g, const sbat_grub_cfg *cfg, const char *config, const char *na
 	m->default_known = def >= 0;
 	for (i = 0; i < cfg->n_entries; i++) {
 		const sbat_grub_entry *e = &cfg->entries[i];
+		char root[WALK_PATH_MAX] = "";
 		s3_item *it;
 
 		if (!e->command || !(it = s3_add(m)))
@@ -282,12 +292,12 @@ menu_items(gctx *g, const sbat_grub_cfg *cfg, const char *config, const char *na
 			    "known (%.600s:%u)",
 			    config, e->line);
 		else if (e->kernel.path)
-			it->host = map_file(g, e->kernel.device, e->kernel.path, it->why, sizeof(it->why));
+			it->host = map_file(g, e->kernel.device, e->kernel.path, root, it->why, sizeof(it->why));
 		else
 			snprintf(it->why, sizeof(it->why), "%s %s (%.600s:%u)", e->command, e->kernel.why, config,
 			         e->kernel.line);
 		if (it->host)
-			it->root = strdup(g->last_root);
+			it->root = strdup(root);
 		initrd_note(g, e, it->note, sizeof(it->note));
 	}
 	if (m->n_items == 0) {
@@ -353,7 +363,7 @@ next_config(gctx *g, const sbat_grub_cfg *cfg, const char *host, size_t depth, s
 		if (!g->boot_sub[0])
 			snprintf(g->boot_sub, sizeof(g->boot_sub), "/");
 	}
-	if (!(h = map_file(g, f->device, f->path, why, sizeof(why)))) {
+	if (!(h = map_file(g, f->device, f->path, NULL, why, sizeof(why)))) {
 		config_line(m, name, why);
 		return 0;
 	}
@@ -379,7 +389,7 @@ find_grubenv(gctx *g, const sbat_grub_cfg *cfg)
 	if (!cfg->prefix.path || !cfg->prefix.device)
 		return;
 	snprintf(path, sizeof(path), "%s/grubenv", cfg->prefix.path);
-	h = map_file(g, cfg->prefix.device, path, why, sizeof(why));
+	h = map_file(g, cfg->prefix.device, path, NULL, why, sizeof(why));
 	if (h)
 		s3_copy(g->env, sizeof(g->env), h);
 	free(h);
