@@ -7,6 +7,10 @@ and MokListX, and an image with two signatures.
 usage: secure-boot.py x509 OUT CERT.der     EFI_SIGNATURE_LIST of one certificate
        secure-boot.py sha256 OUT HEX        EFI_SIGNATURE_LIST of one image hash
        secure-boot.py cosign A B OUT        A with B's signatures appended
+       secure-boot.py cert VARS.fd VAR TEXT OUT.der
+                                            the certificate of OVMF varstore
+                                            VARS.fd's variable VAR (db, KEK)
+                                            whose DER holds TEXT
 
 cosign: A and B are one image signed twice (sbsign cannot add a signature to
 a signed image); OUT is A whose certificate table also holds B's
@@ -55,11 +59,50 @@ def cosign(a_path, b_path, out_path):
     open(out_path, "wb").write(out)
 
 
+def variable(path, name):
+    """The data of the live variable NAME in an OVMF varstore (authenticated store)."""
+    image = open(path, "rb").read()
+    store = struct.unpack_from("<H", image, 48)[0]
+    end = store + struct.unpack_from("<I", image, store + 16)[0]
+    pos = (store + 28 + 3) & ~3
+    want = (name + "\0").encode("utf-16-le")
+    found = None
+    while pos + 60 <= end and struct.unpack_from("<H", image, pos)[0] == 0x55AA:
+        state = image[pos + 2]
+        name_size, data_size = struct.unpack_from("<II", image, pos + 36)
+        if state in (0x3F, 0x3E) and image[pos + 60:pos + 60 + name_size] == want:
+            found = image[pos + 60 + name_size:pos + 60 + name_size + data_size]
+        pos = (pos + 60 + name_size + data_size + 3) & ~3
+    if found is None:
+        raise SystemExit("%s: no variable %s" % (path, name))
+    return found
+
+
+def cert_in(data, text):
+    """The EFI_CERT_X509 entry of the signature lists in data whose DER holds text."""
+    pos = 0
+    while pos + 28 <= len(data):
+        kind = uuid.UUID(bytes_le=data[pos:pos + 16])
+        size, header, entry = struct.unpack_from("<III", data, pos + 16)
+        if kind == EFI_CERT_X509:
+            at = pos + 28 + header
+            while at + entry <= pos + size:
+                der = data[at + 16:at + entry]
+                if text.encode() in der:
+                    return der
+                at += entry
+        pos += size
+    raise SystemExit("no certificate holding %r" % text)
+
+
 def main(argv):
     if len(argv) == 3 and argv[0] == "x509":
         data = signature_list(EFI_CERT_X509, open(argv[2], "rb").read())
     elif len(argv) == 3 and argv[0] == "sha256":
         data = signature_list(EFI_CERT_SHA256, bytes.fromhex(argv[2]))
+    elif len(argv) == 5 and argv[0] == "cert":
+        open(argv[4], "wb").write(cert_in(variable(argv[1], argv[2]), argv[3]))
+        return 0
     elif len(argv) == 4 and argv[0] == "cosign":
         cosign(argv[1], argv[2], argv[3])
         return 0

@@ -20,7 +20,11 @@
 #             GRUB by its hash in MokListX, the fourth boots; sbat-add
 #             --signatures in the guest must say so
 #
-# SBAT_VM_PATHS_CASES picks cases (default: all five). TAP. Skips (the plan
+#   ms        Debian's shim signed by Microsoft's 2011 and 2023 CAs: it
+#             boots with only the 2023 CA in db, and is refused with the
+#             2011 CA in dbx as well, as sbat-add --signatures says
+#
+# SBAT_VM_PATHS_CASES picks cases (default: all six). TAP. Skips (the plan
 # 1..0 # SKIP, exit 0) when qemu, OVMF, sbsigntool, a kernel, shim or the
 # unstable packages are missing, unless CI=true.
 set -u
@@ -28,7 +32,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 . "$HERE/../lib/tap.sh"
 
-CASES=" ${SBAT_VM_PATHS_CASES:-grub sdboot bootnext fallback dbx} "
+CASES=" ${SBAT_VM_PATHS_CASES:-grub sdboot bootnext fallback dbx ms} "
 W="${SBAT_VM_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/sbat-vm.XXXXXX")}"
 mkdir -p "$W"
 SB_CODE=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
@@ -463,5 +467,90 @@ if on dbx; then
 			"$SBAT_ADD" --check-level next --esp "$E" --signatures --json 2>/dev/null >"$W/dbx-host.json"
 		for num in 1 2 3 4; do verdicts dbx-host Boot010$num; done | tr '\n' /)" = \
 		"refused/refused/boots refused/boots boots boots/"
+fi
+# ------------------------------------------------ Microsoft's 2011 and 2023 CAs
+# Debian's shim 16.1 from shim-signed, signed by Microsoft twice: by the
+# Microsoft Corporation UEFI CA 2011 and by the Microsoft UEFI CA 2023, in
+# two certificate table entries. Two boots:
+#   2023   db holds the 2023 CA (and the snakeoil key), not the 2011 one:
+#          the firmware takes the second signature; shim -> GRUB 2.14 ->
+#          the kernel boots, as sbat-add --signatures predicts
+#   2011x  the 2011 CA also in dbx: the firmware refuses that shim
+#          (Boot0101) though its 2023 signature chains to db: one forbidden
+#          signature is enough for EDK2; Boot0102 (a snakeoil-signed shim,
+#          systemd-boot) boots and its guest predicts the refusal
+if on ms; then
+	MSSHIM=$(ls "$VM_CACHE"/extract/shim-signed_*_amd64/usr/lib/shim/shimx64.efi.signed 2>/dev/null | tail -n 1)
+	MS_VARS=/usr/share/OVMF/OVMF_VARS_4M.ms.fd
+	CA2023="${SBAT_SRC:-$HERE/../..}/tests/fixtures/sigdb/microsoft-uefi-ca-2023.der"
+	made=1
+	[ -n "$MSSHIM" ] && [ -f "$MS_VARS" ] && [ -f "$CA2023" ] &&
+		python3 "$HERE/secure-boot.py" cert "$MS_VARS" db "Microsoft Corporation UEFI CA 2011" "$W/ca2011.der" &&
+		python3 "$HERE/secure-boot.py" x509 "$W/ca2011.esl" "$W/ca2011.der" &&
+		python3 "$HERE/secure-boot.py" x509 "$W/ca2023.esl" "$CA2023" || made=0
+	check "ms: Debian's Microsoft-signed shim ($MSSHIM), the 2011 CA from OVMF's Microsoft varstore, the 2023 CA" \
+		test "$made" = 1
+	# ms_vars OUT [dbx]: the snakeoil varstore with the 2023 CA added to db (and the 2011 CA to dbx)
+	ms_vars() {
+		cp "$SB_VARS" "$1" &&
+			python3 "$HERE/../integration/ovmf-setvar.py" --append "$1" db "$IMAGE_SECURITY" "$W/ca2023.esl" \
+				>>"$W/setvar.log" 2>&1 || return 1
+		[ $# = 1 ] || python3 "$HERE/../integration/ovmf-setvar.py" --append "$1" dbx "$IMAGE_SECURITY" \
+			"$W/ca2011.esl" >>"$W/setvar.log" 2>&1
+	}
+	# ms_option VARS NUM DIR: Boot0NUM for \EFI\DIR\shimx64.efi
+	ms_option() {
+		python3 "$HERE/load-option.py" option "$W/Boot$2.bin" "$3" "\\EFI\\$3\\shimx64.efi" &&
+			python3 "$HERE/../integration/ovmf-setvar.py" "$1" "Boot$2" "$EFI_GLOBAL" 0x7 "$W/Boot$2.bin" \
+				>>"$W/setvar.log" 2>&1
+	}
+
+	E="$W/esp-ms2023"
+	esp_base "$E"
+	mkdir -p "$E/EFI/debian"
+	cp "$MSSHIM" "$E/EFI/debian/shimx64.efi"
+	cp "$GRUB" "$E/EFI/debian/grubx64.efi"
+	grub_cfg "$E/EFI/debian/grub.cfg" "ms2023 sbatvm.signatures"
+	set_ok=1
+	ms_vars "$W/vars-ms2023.fd" && ms_option "$W/vars-ms2023.fd" 0101 debian &&
+		python3 "$HERE/load-option.py" numbers "$W/BootOrder-ms.bin" 0101 &&
+		python3 "$HERE/../integration/ovmf-setvar.py" "$W/vars-ms2023.fd" BootOrder "$EFI_GLOBAL" 0x7 \
+			"$W/BootOrder-ms.bin" >>"$W/setvar.log" 2>&1 || set_ok=0
+	check "ms: 2023: db gets the 2023 CA; Boot0101 for the shim" test "$set_ok" = 1
+	sb_boot ms2023 "$E" "$W/vars-ms2023.fd"
+	check "ms: 2023: the guest ran to its end with Secure Boot, booted by Boot0101 ($VM_RESULT; BootCurrent Boot$(gnum ms2023 BootCurrent))" \
+		test "$BOOTED $(gnum ms2023 BootCurrent)" = "0 0101"
+	v=$(verdicts ms2023 Boot0101)
+	check "ms: 2023: predicted: shim, GRUB and the kernel boot, signatures judged ($v)" test "$v" = "boots boots boots"
+	check "ms: 2023: ... shim by its second signature, which chains to the 2023 CA in db ($(field ms2023 Boot0101 1 signature))" \
+		grep -q 'Microsoft UEFI CA 2023, in db' <<<"$(field ms2023 Boot0101 1 signature)"
+
+	E="$W/esp-ms2011x"
+	esp_base "$E"
+	mkdir -p "$E/EFI/debian" "$E/EFI/sdboot"
+	cp "$MSSHIM" "$E/EFI/debian/shimx64.efi"
+	cp "$GRUB" "$E/EFI/debian/grubx64.efi"
+	grub_cfg "$E/EFI/debian/grub.cfg" ms2011x
+	cp "$W/signed/shimx64.efi" "$E/EFI/sdboot/shimx64.efi"
+	sdboot_dir "$E" EFI/sdboot "ms2011x sbatvm.signatures"
+	set_ok=1
+	ms_vars "$W/vars-ms2011x.fd" dbx && ms_option "$W/vars-ms2011x.fd" 0101 debian &&
+		ms_option "$W/vars-ms2011x.fd" 0102 sdboot &&
+		python3 "$HERE/load-option.py" numbers "$W/BootOrder-ms2.bin" 0101 0102 &&
+		python3 "$HERE/../integration/ovmf-setvar.py" "$W/vars-ms2011x.fd" BootOrder "$EFI_GLOBAL" 0x7 \
+			"$W/BootOrder-ms2.bin" >>"$W/setvar.log" 2>&1 || set_ok=0
+	check "ms: 2011x: db gets the 2023 CA, dbx the 2011 CA; Boot0101 (Microsoft-signed shim), Boot0102 (snakeoil shim)" \
+		test "$set_ok" = 1
+	sb_boot ms2011x "$E" "$W/vars-ms2011x.fd"
+	serial=$(vm_serial_text "$W/serial-ms2011x.log")
+	check "ms: 2011x: the firmware refused Boot0101's shim (Access Denied on the console)" \
+		grep -aqE 'Boot0101.*Access Denied' <<<"$serial"
+	check "ms: 2011x: ... and booted Boot0102 ($VM_RESULT; BootCurrent Boot$(gnum ms2011x BootCurrent))" \
+		test "$BOOTED $(gnum ms2011x BootCurrent)" = "0 0102"
+	check "ms: 2011x: predicted: Boot0101 refused by its 2011 signature, though the 2023 one chains to db ($(field ms2011x Boot0101 1 signature))" \
+		test "$(verdicts ms2011x Boot0101) $(field ms2011x Boot0101 1 reason)" = "refused signature" -a \
+		-n "$(field ms2011x Boot0101 1 signature | grep 'Microsoft Corporation UEFI CA 2011, which dbx forbids (another signature does not help')"
+	v=$(verdicts ms2011x Boot0102)
+	check "ms: 2011x: predicted: Boot0102, the path that booted, boots at each stage ($v)" test "$v" = "boots boots boots"
 fi
 tap_finish
