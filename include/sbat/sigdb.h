@@ -166,6 +166,9 @@ SBAT_API const sbat_sigdb_entry *sbat_sigdb_get(const sbat_sigdb *db, size_t i);
 /* The first EFI_CERT_SHA256_GUID entry holding hash (32 bytes), or NULL. */
 SBAT_API const sbat_sigdb_entry *sbat_sigdb_find_sha256(const sbat_sigdb *db, const uint8_t hash[32]);
 
+/* The first EFI_CERT_SHA1_GUID entry holding hash (20 bytes), or NULL. */
+SBAT_API const sbat_sigdb_entry *sbat_sigdb_find_sha1(const sbat_sigdb *db, const uint8_t hash[20]);
+
 /* The first EFI_CERT_X509_GUID entry holding exactly der[0..len), or NULL. */
 SBAT_API const sbat_sigdb_entry *sbat_sigdb_find_x509(const sbat_sigdb *db, const uint8_t *der, size_t len);
 

@@ -99,6 +99,7 @@ chain_reaches(const sbat_authenticode_sig *s, const int *chain, size_t n, const 
 	memset(m, 0, sizeof(*m));
 	m->cert = -1;
 	m->have_tbs = parsed;
+	m->module_signing = parsed && anchor.module_signing_eku;
 	if (parsed)
 		memcpy(m->tbs_sha256, anchor.tbs_sha256, sizeof(m->tbs_sha256));
 	for (k = 0; k < n; k++) {

@@ -15,6 +15,7 @@ typedef struct chain_match {
 	char subject[SBAT_AUTHENTICODE_NAME_MAX]; /* the certificate met: the chain's, or the database's */
 	uint8_t tbs_sha256[SBAT_AUTHENTICODE_SHA256_SIZE]; /* the database certificate's TBS SHA-256 */
 	int have_tbs;                                      /* 0 when the database certificate does not read */
+	int module_signing; /* the database certificate reads, and its extendedKeyUsage is module signing only */
 } chain_match;
 
 /*

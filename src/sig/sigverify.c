@@ -72,23 +72,12 @@ prepare(sigverify_run *r, sbat_diag *d)
 	return SBAT_OK;
 }
 
-static int
-has_sha1(const sbat_sigdb *db)
-{
-	const sbat_sigdb_entry *e;
-	size_t k;
-
-	for (k = 0; db && (e = sbat_sigdb_get(db, k)); k++)
-		if (e->type == SBAT_SIG_SHA1)
-			return 1;
-	return 0;
-}
-
 /* shim hashes the image with SHA-1 too; that hash is compared only with these lists' EFI_CERT_SHA1 entries. */
 static int
 wants_sha1(const sbat_sigverify_opts *o)
 {
-	return has_sha1(o->vendor_dbx) || has_sha1(o->dbx) || (!o->ignore_db && has_sha1(o->db));
+	return sigverify_has_type(o->vendor_dbx, SBAT_SIG_SHA1) || sigverify_has_type(o->dbx, SBAT_SIG_SHA1) ||
+	       (!o->ignore_db && sigverify_has_type(o->db, SBAT_SIG_SHA1));
 }
 
 static void

@@ -63,24 +63,34 @@ usable(const sigverify_run *r, size_t i)
 	return r->a->sigs[i].covers_image == 1;
 }
 
+int
+sigverify_has_type(const sbat_sigdb *db, sbat_sig_type type)
+{
+	const sbat_sigdb_entry *e;
+	size_t k;
+
+	for (k = 0; db && (e = sbat_sigdb_get(db, k)); k++)
+		if (e->type == type)
+			return 1;
+	return 0;
+}
+
 /*
- * Whether shim's check_db_cert_in_ram tries entry e: verify_x509 takes only
- * a DER certificate whose length is written in two bytes and fills the
- * entry, and verify_eku turns away one whose extendedKeyUsage names module
- * signing only (as the keys DKMS enrolls in MokList do). EDK2 has neither.
+ * Whether shim's check_db_cert_in_ram tries entry e (its DER read into m
+ * by chain_reaches): verify_x509 takes only a DER certificate whose length
+ * is written in two bytes and fills the entry, and verify_eku turns away
+ * one whose extendedKeyUsage names module signing only (as the keys DKMS
+ * enrolls in MokList do). EDK2 has neither.
  */
 static int
-shim_tries(const sigverify_run *r, const sbat_sigdb_entry *e)
+shim_tries(const sigverify_run *r, const sbat_sigdb_entry *e, const chain_match *m)
 {
-	sbat_authenticode_cert c;
-	sbat_diag d;
-
 	if (r->o.rule != SBAT_SIGVERIFY_SHIM)
 		return 1;
 	if (e->data_len < 4 || e->data[0] != 0x30 || e->data[1] != 0x82 ||
 	    ((size_t)e->data[2] << 8 | e->data[3]) != e->data_len - 4)
 		return 0;
-	return sbat_x509_read(e->data, e->data_len, &c, &d) != SBAT_OK || !c.module_signing_eku;
+	return !m->module_signing;
 }
 
 /* The first EFI_CERT_X509 entry of db that signature i's chain reaches, or NULL. */
@@ -93,8 +103,9 @@ db_cert(const sigverify_run *r, const sbat_sigdb *db, size_t i, chain_match *m)
 	if (!db || !usable(r, i))
 		return NULL;
 	for (k = 0; (e = sbat_sigdb_get(db, k)); k++)
-		if (e->type == SBAT_SIG_X509 && shim_tries(r, e) &&
-		    chain_reaches(&r->a->sigs[i], r->sigs[i].chain, r->sigs[i].n_chain, e->data, e->data_len, m))
+		if (e->type == SBAT_SIG_X509 &&
+		    chain_reaches(&r->a->sigs[i], r->sigs[i].chain, r->sigs[i].n_chain, e->data, e->data_len, m) &&
+		    shim_tries(r, e, m))
 			return e;
 	return NULL;
 }
@@ -115,17 +126,10 @@ static int
 revoked_for_certain(const sigverify_run *r, const sbat_sigdb_entry *e)
 {
 	static const uint8_t zero_time[16];
-	const sbat_sigdb_entry *t;
-	size_t k;
 
 	if (e->data_len < 48 || memcmp(e->data + 32, zero_time, sizeof(zero_time)) == 0)
 		return 1;
-	if (r->o.dbt_unknown)
-		return 0;
-	for (k = 0; r->o.dbt && (t = sbat_sigdb_get(r->o.dbt, k)); k++)
-		if (t->type == SBAT_SIG_X509)
-			return 0;
-	return 1;
+	return !r->o.dbt_unknown && !sigverify_has_type(r->o.dbt, SBAT_SIG_X509);
 }
 
 /* IsForbiddenByDbx: a dbx certificate the chain reaches, no signer certificate, or the signer's TBS hash. */
@@ -266,16 +270,9 @@ typedef struct hashref {
 static const sbat_sigdb_entry *
 hash_entry(const sigverify_run *r, const hashref *h)
 {
-	const sbat_sigdb_entry *e;
-	size_t k;
-
 	if (!h->sha1)
 		return db_hash(r, h->db);
-	for (k = 0; r->have_sha1 && h->db && (e = sbat_sigdb_get(h->db, k)); k++)
-		if (e->type == SBAT_SIG_SHA1 && e->data_len == sizeof(r->sha1) &&
-		    !memcmp(e->data, r->sha1, sizeof(r->sha1)))
-			return e;
-	return NULL;
+	return r->have_sha1 ? sbat_sigdb_find_sha1(h->db, r->sha1) : NULL;
 }
 
 /* The first of n lists holding the image hash: its verdict decided; 1 when one did. */

@@ -24,6 +24,9 @@ typedef struct sigverify_run {
 	uint8_t sha1[20];
 } sigverify_run;
 
+/* 1 when db (NULL: none) holds an entry of type. */
+int sigverify_has_type(const sbat_sigdb *db, sbat_sig_type type);
+
 /* Judge by EDK2's rule (opts.mode is ENFORCING): fills r->v and r->sigs. */
 void sigverify_firmware(sigverify_run *r);
 

@@ -270,6 +270,12 @@ sbat_sigdb_find_sha256(const sbat_sigdb *db, const uint8_t hash[32])
 }
 
 SBAT_API const sbat_sigdb_entry *
+sbat_sigdb_find_sha1(const sbat_sigdb *db, const uint8_t hash[20])
+{
+	return find(db, SBAT_SIG_SHA1, hash, 20, 1);
+}
+
+SBAT_API const sbat_sigdb_entry *
 sbat_sigdb_find_x509(const sbat_sigdb *db, const uint8_t *der, size_t len)
 {
 	return len ? find(db, SBAT_SIG_X509, der, len, 1) : NULL;
