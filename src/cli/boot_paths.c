@@ -5,7 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sbat/sbat.h"
+#include "sbat/bootreport.h"
+#include "sbat/error.h"
+#include "sbat/judge.h"
+#include "sbat/walk.h"
 
 #include "boot_paths.h"
 #include "history.h"

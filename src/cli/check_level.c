@@ -8,7 +8,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sbat/sbat.h"
+#include "sbat/csv.h"
+#include "sbat/error.h"
+#include "sbat/image.h"
+#include "sbat/input.h"
+#include "sbat/judge.h"
+#include "sbat/level.h"
+#include "sbat/nextstate.h"
+#include "sbat/scan.h"
 
 #include "csv_args.h"
 #include "json.h"

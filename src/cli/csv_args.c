@@ -8,7 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sbat/sbat.h"
+#include "sbat/csv.h"
+#include "sbat/error.h"
+#include "sbat/input.h"
 
 #include "csv_args.h"
 #include "messages.h"

@@ -6,7 +6,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "sbat/sbat.h"
+#include "sbat/csv.h"
+#include "sbat/error.h"
+#include "sbat/image.h"
 #include "options.h"
 
 /*

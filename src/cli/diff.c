@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sbat/sbat.h"
+#include "sbat/csv.h"
+#include "sbat/error.h"
+#include "sbat/image.h"
 
 #include "csv_args.h"
 #include "messages.h"

@@ -6,7 +6,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sbat/sbat.h"
+#include "sbat/csv.h"
+#include "sbat/edit.h"
+#include "sbat/error.h"
+#include "sbat/image.h"
+#include "sbat/input.h"
+#include "sbat/output.h"
 
 #include "csv_args.h"
 #include "messages.h"

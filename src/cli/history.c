@@ -7,7 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sbat/sbat.h"
+#include "sbat/error.h"
+#include "sbat/history.h"
+#include "sbat/input.h"
+#include "sbat/level.h"
 #include "history.h"
 #include "messages.h"
 #include "options.h"

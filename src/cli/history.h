@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "sbat/sbat.h"
+#include "sbat/level.h"
 
 /*
  * What the history file says about the level row NAME,GENERATION: "since

@@ -6,7 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sbat/sbat.h"
+#include "sbat/csv.h"
+#include "sbat/error.h"
+#include "sbat/image.h"
+#include "sbat/input.h"
+#include "sbat/lint.h"
 
 #include "history.h"
 #include "json.h"

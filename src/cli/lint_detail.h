@@ -6,7 +6,9 @@
 
 #include <stdio.h>
 
-#include "sbat/sbat.h"
+#include "sbat/csv.h"
+#include "sbat/image.h"
+#include "sbat/lint.h"
 
 #include "options.h"
 #include "policies.h"

@@ -11,7 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sbat/sbat.h"
+#include "sbat/edit.h"
+#include "sbat/level.h"
+#include "sbat/lint.h"
+#include "sbat/version.h"
 
 #include "messages.h"
 #include "options.h"

@@ -8,7 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sbat/sbat.h"
+#include "sbat/error.h"
+#include "sbat/output.h"
 
 #include "messages.h"
 #include "options.h"

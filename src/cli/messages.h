@@ -5,7 +5,9 @@
 #define SBAT_CLI_MESSAGES_H
 
 #include <stdio.h>
-#include "sbat/sbat.h"
+#include "sbat/edit.h"
+#include "sbat/error.h"
+#include "sbat/image.h"
 
 extern const char *const cli_progname;
 

@@ -7,7 +7,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sbat/sbat.h"
+#include "sbat/boot.h"
+#include "sbat/error.h"
+#include "sbat/nextstate.h"
 
 #include "json.h"
 #include "messages.h"

@@ -6,7 +6,8 @@
 
 #include <stdio.h>
 
-#include "sbat/sbat.h"
+#include "sbat/efivar.h"
+#include "sbat/nextstate.h"
 
 #include "options.h"
 

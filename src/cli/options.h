@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "sbat/sbat.h"
+#include "sbat/walk.h"
 
 enum exit_status {
 	EXIT_OK = 0,

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "sbat/sbat.h"
+#include "sbat/level.h"
 
 /*
  * The SbatLevel this machine holds: shim's runtime copy in efivarfs

@@ -4,9 +4,14 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "sbat/sbat.h"
+#include "sbat/csv.h"
+#include "sbat/edit.h"
+#include "sbat/error.h"
+#include "sbat/image.h"
+#include "sbat/input.h"
 
 #include "json.h"
+#include "print_json.h"
 #include "messages.h"
 #include "options.h"
 #include "sigs.h"

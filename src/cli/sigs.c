@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sbat/sbat.h"
+#include "sbat/authenticode.h"
+#include "sbat/error.h"
+#include "sbat/image.h"
 
 #include "json.h"
 #include "messages.h"

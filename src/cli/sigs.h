@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "sbat/sbat.h"
+#include "sbat/image.h"
 
 /*
  * --print: a signed image's Authenticode SHA-256 and, per signature, its

@@ -4,7 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sbat/sbat.h"
+#include "sbat/edit.h"
+#include "sbat/error.h"
+#include "sbat/image.h"
+#include "sbat/uki.h"
 
 #include "messages.h"
 #include "options.h"

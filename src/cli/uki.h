@@ -7,7 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sbat/sbat.h"
+#include "sbat/edit.h"
+#include "sbat/image.h"
 
 #include "options.h"
 

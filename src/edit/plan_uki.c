@@ -164,7 +164,7 @@ judge(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payloa
 	if (err)
 		return err;
 	bits = input_bits(pe, &pcrsig);
-	changed = uki_pcr11_changes(before, after, &kind, &sec);
+	changed = compare_pcr11_changes(before, after, &kind, &sec);
 	if (changed)
 		bits |= SBAT_EDIT_PCR11_CHANGED;
 	if (changed && (bits & SBAT_EDIT_HAS_PCRSIG)) {

@@ -357,7 +357,7 @@ lint_loader_rules(linter *l)
 	lint_raw_ranges(l);
 	lint_va_chain(l);
 	lint_sbat(l);
-	uki_lint(l->pe, l->buf, l->len, report_uki, l);
+	lint_uki(l->pe, l->buf, l->len, report_uki, l);
 }
 
 void

@@ -103,7 +103,7 @@ candidates_change(const sbat_uki *before, const sbat_uki *after, unsigned p, uns
 }
 
 int
-uki_pcr11_changes(const sbat_uki *before, const sbat_uki *after, unsigned *ret_kind, int *ret_before_sec)
+compare_pcr11_changes(const sbat_uki *before, const sbat_uki *after, unsigned *ret_kind, int *ret_before_sec)
 {
 	unsigned p, k, n = before->n_profiles ? before->n_profiles : 1;
 

@@ -104,7 +104,7 @@ lint_pcrsig(ulint *l, unsigned p, int predicted)
 		free(sig);
 		return;
 	}
-	if (uki_pcrsig_parse(data, n, sig, &d) != SBAT_OK)
+	if (pcrsig_json_parse(data, n, sig, &d) != SBAT_OK)
 		say(l, SBAT_LINT_WARNING, "uki-pcrsig-malformed",
 		    ".pcrsig is not the JSON systemd-measure writes; systemd cannot read the signed PCR 11 policy", s,
 		    uki->sec[s].raw_offset + d.offset);
@@ -329,7 +329,7 @@ lint_sbat_in_profile(ulint *l)
 }
 
 void
-uki_lint(const sbat_pe *pe, const uint8_t *buf, size_t len, uki_report_fn fn, void *ctx)
+lint_uki(const sbat_pe *pe, const uint8_t *buf, size_t len, uki_report_fn fn, void *ctx)
 {
 	sbat_uki *uki = calloc(1, sizeof(*uki));
 	ulint l;

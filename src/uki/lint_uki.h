@@ -19,6 +19,6 @@ typedef void (*uki_report_fn)(void *ctx, sbat_lint_severity severity, const char
  * .profile sections, and its .sbat as ukify writes it (row order, NULs,
  * whitespace, before the first .profile). Each finding goes to fn; nothing else happens.
  */
-void uki_lint(const sbat_pe *pe, const uint8_t *buf, size_t len, uki_report_fn fn, void *ctx);
+void lint_uki(const sbat_pe *pe, const uint8_t *buf, size_t len, uki_report_fn fn, void *ctx);
 
 #endif

@@ -121,8 +121,8 @@ file_bytes(const sbat_uki *uki, uint64_t off, uint64_t n, int fd, uint8_t *scrat
 }
 
 sbat_err
-uki_section_bytes(const sbat_uki *uki, unsigned i, int fd, uint8_t *scratch, size_t scratch_len, uki_sink fn, void *ctx,
-                  sbat_diag *d)
+measure_section_bytes(const sbat_uki *uki, unsigned i, int fd, uint8_t *scratch, size_t scratch_len, uki_sink fn,
+                      void *ctx, sbat_diag *d)
 {
 	const uki_sec *s = &uki->sec[i];
 	uint64_t loaded = s->raw_size < s->virtual_size ? s->raw_size : s->virtual_size;
@@ -171,7 +171,7 @@ hash_sections(const sbat_uki *uki, int fd, uint8_t (*digest)[SHA256_DIGEST_SIZE]
 		if (!uki_section_measured(uki, i))
 			continue;
 		sha256_init(&c);
-		err = uki_section_bytes(uki, i, fd, scratch, READ_CHUNK, hash_sink, &c, d);
+		err = measure_section_bytes(uki, i, fd, scratch, READ_CHUNK, hash_sink, &c, d);
 		if (!err)
 			sha256_final(&c, digest[i]);
 	}

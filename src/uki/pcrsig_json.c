@@ -322,7 +322,7 @@ document(cursor *c, uki_pcrsig *ret)
 }
 
 sbat_err
-uki_pcrsig_parse(const uint8_t *p, size_t n, uki_pcrsig *ret, sbat_diag *d)
+pcrsig_json_parse(const uint8_t *p, size_t n, uki_pcrsig *ret, sbat_diag *d)
 {
 	cursor c;
 

@@ -142,12 +142,12 @@ int uki_alt_section(const sbat_uki *uki, unsigned p, unsigned a, unsigned j);
  * sides. *ret_kind is the first kind that differs, *ret_before_sec its
  * section in `before` (-1: it is new).
  */
-int uki_pcr11_changes(const sbat_uki *before, const sbat_uki *after, unsigned *ret_kind, int *ret_before_sec);
+int compare_pcr11_changes(const sbat_uki *before, const sbat_uki *after, unsigned *ret_kind, int *ret_before_sec);
 
 /* The bytes the stub measures of section i: VirtualSize of them. Streamed to fn in chunks. */
 typedef void (*uki_sink)(void *ctx, const uint8_t *p, size_t n);
-sbat_err uki_section_bytes(const sbat_uki *uki, unsigned i, int fd, uint8_t *scratch, size_t scratch_len, uki_sink fn,
-                           void *ctx, sbat_diag *d);
+sbat_err measure_section_bytes(const sbat_uki *uki, unsigned i, int fd, uint8_t *scratch, size_t scratch_len,
+                               uki_sink fn, void *ctx, sbat_diag *d);
 
 /* The JSON of a .pcrsig section, read as far as it goes; see pcrsig_json.c. */
 #define UKI_PCRSIG_MAX_ENTRIES 64
@@ -171,6 +171,6 @@ typedef struct uki_pcrsig {
  * SBAT_E_UKI with d->what naming the defect and d->offset its place
  * relative to p.
  */
-sbat_err uki_pcrsig_parse(const uint8_t *p, size_t n, uki_pcrsig *ret, sbat_diag *d);
+sbat_err pcrsig_json_parse(const uint8_t *p, size_t n, uki_pcrsig *ret, sbat_diag *d);
 
 #endif

@@ -7,10 +7,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sbat/sbat.h"
+#include "sbat/boot.h"
+#include "sbat/bootreport.h"
+#include "sbat/efivar.h"
+#include "sbat/error.h"
+#include "sbat/judge.h"
+#include "sbat/partition.h"
+#include "sbat/walk.h"
 
 #include "boot/report.h"
 #include "util/diag.h"
+#include "walk/bootpath.h"
+#include "walk/signatures.h"
 #include "walk/walk.h"
 
 #define MAX_OPTIONS 128
@@ -254,8 +262,8 @@ follow_file_option(walk *w, const char *label, const sbat_load_option *lo, const
 	if (!esp)
 		no_esp_line(w, label, is_default, lo, path, file_only);
 	else
-		walk_follow_path(w, label, is_default, esp, path, n ? nodes : NULL, n, buf + lo->optional_offset,
-		                 lo->optional_len);
+		bootpath_follow(w, label, is_default, esp, path, n ? nodes : NULL, n, buf + lo->optional_offset,
+		                lo->optional_len);
 	free(esp);
 }
 
@@ -325,7 +333,7 @@ walk_all(walk *w)
 		return;
 	}
 	if (w->o->signatures || w->o->n_pending) {
-		int r = walk_sigs_load(w);
+		int r = signatures_load(w);
 
 		if (r < 0)
 			w->report_failed = 1;
@@ -361,8 +369,8 @@ walk_all(walk *w)
 	}
 	w->before_current = 0;
 	if (w->o->esp)
-		walk_follow_path(w, "removable media fallback", !w->default_taken, w->o->esp, removable_name(), NULL, 0,
-		                 NULL, 0);
+		bootpath_follow(w, "removable media fallback", !w->default_taken, w->o->esp, removable_name(), NULL, 0,
+		                NULL, 0);
 }
 
 void
@@ -388,7 +396,7 @@ sbat_boot_walk(const sbat_walk_opts *o, sbat_boot_report **ret, sbat_diag *reter
 	w->efivarfs = o->efivarfs ? o->efivarfs : SBAT_EFIVAR_DIR;
 	if ((r = sbat_boot_report_new(&w->report, d)) == SBAT_OK) {
 		walk_all(w);
-		walk_sigs_free(w);
+		signatures_free(w);
 		if (w->report_failed) {
 			r = diag_fail(d, SBAT_E_NOMEM, "out of memory");
 			sbat_boot_report_free(w->report);

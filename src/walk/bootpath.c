@@ -6,8 +6,19 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sbat/sbat.h"
+#include "sbat/boot.h"
+#include "sbat/bootreport.h"
+#include "sbat/error.h"
+#include "sbat/fallback.h"
+#include "sbat/image.h"
+#include "sbat/judge.h"
+#include "sbat/nextstate.h"
+#include "sbat/partition.h"
 
+#include "walk/bootpath.h"
+#include "walk/signatures.h"
+#include "walk/stage3.h"
+#include "walk/verdict.h"
 #include "walk/walk.h"
 
 /* 1 when s ends in ".efi", in any case. */
@@ -65,9 +76,9 @@ second_stage_text(walk *w, const sbat_next_state *next, const image *im, int is_
                   judged *j)
 {
 	char text[1600];
-	enum stage_verdict v = walk_judge_image(w, next, im, 0, text, sizeof(text), j);
+	enum stage_verdict v = verdict_judge_image(w, next, im, 0, text, sizeof(text), j);
 
-	v = walk_sigs_gate(w, im, 1, v, text, sizeof(text));
+	v = signatures_gate(w, im, 1, v, text, sizeof(text));
 	snprintf(why, size, "%s [shim starts it itself: .sbat required%s]", text,
 	         is_fallback ? "; shim's fallback, run from the removable-media path: it makes boot entries "
 	                       "from BOOT*.CSV and starts the first (or resets, with a TPM, and the firmware does)" :
@@ -110,7 +121,7 @@ follow_fallback(walk *w, const char *label, int is_default, const char *esp, uin
 	snprintf(sub, sizeof(sub), "%s, fallback's entry", label);
 	w->in_fallback = 1;
 	/* the entry is HD() and one File() node of that path: the firmware opens it as any option */
-	v = walk_follow_path(w, sub, is_default, esp, e->path, e->path, 1, e->args_len ? e->args : NULL, e->args_len);
+	v = bootpath_follow(w, sub, is_default, esp, e->path, e->path, 1, e->args_len ? e->args : NULL, e->args_len);
 	w->in_fallback = 0;
 	free(e);
 	return v;
@@ -181,7 +192,7 @@ judge_second_stage(walk *w, const char *label, int is_default, const sbat_next_s
 	}
 	walk_line(w, label, is_default, 2, second, walk_verdict_of(v), why, &x);
 	if (v == STAGE_BOOTS && !is_fallback &&
-	    walk_stage3(w, label, is_default, next, esp, second, &im) == STAGE_REFUSED)
+	    stage3_follow(w, label, is_default, next, esp, second, &im) == STAGE_REFUSED)
 		v = STAGE_REFUSED;
 	if (v == STAGE_BOOTS && is_fallback && follow_fallback(w, label, is_default, esp, im.machine) == STAGE_REFUSED)
 		v = STAGE_REFUSED;
@@ -421,7 +432,7 @@ shim_signature(walk *w, const char *label, int is_default, const char *uefi_path
 {
 	char text[800];
 
-	if (!w->sigs || walk_sigs_judge(w, im, 0) != STAGE_REFUSED)
+	if (!w->sigs || signatures_judge(w, im, 0) != STAGE_REFUSED)
 		return 0; /* shim's line says it */
 	w->sig_decided = 1;
 	snprintf(text, sizeof(text), "refused: signature: %s", w->sig_text);
@@ -442,16 +453,16 @@ with_shim_keys(walk *w, const char *label, int is_default, const sbat_next_state
 
 	if (w->sigs && w->o->shim && sbat_image_parse(next->shim_buf, next->shim_len, &given, &d) != SBAT_OK)
 		given = NULL;
-	walk_sigs_enter_shim(w, w->o->shim ? given : shim->img, &saved);
+	signatures_enter_shim(w, w->o->shim ? given : shim->img, &saved);
 	v = after_shim(w, label, is_default, next, esp, uefi_path, shim, opt, opt_len);
-	walk_sigs_leave_shim(w, &saved);
+	signatures_leave_shim(w, &saved);
 	sbat_image_free(given);
 	return v;
 }
 
 enum stage_verdict
-walk_follow_path(walk *w, const char *label, int is_default, const char *esp, const char *uefi_path, const char *nodes,
-                 size_t n_nodes, const uint8_t *opt, size_t opt_len)
+bootpath_follow(walk *w, const char *label, int is_default, const char *esp, const char *uefi_path, const char *nodes,
+                size_t n_nodes, const uint8_t *opt, size_t opt_len)
 {
 	char why[1024];
 	const char *reason;
@@ -476,7 +487,7 @@ walk_follow_path(walk *w, const char *label, int is_default, const char *esp, co
 	} else if (!im.is_shim) {
 		char text[1200] = "not governed by SBAT: the firmware starts it, not shim";
 
-		v = walk_sigs_gate(w, &im, 0, STAGE_NOT_GOVERNED, text, sizeof(text));
+		v = signatures_gate(w, &im, 0, STAGE_NOT_GOVERNED, text, sizeof(text));
 		walk_line_why(w, label, is_default, 1, uefi_path, walk_verdict_of(v), SBAT_BOOT_NOT_SHIM, text);
 	} else if (!shim_signature(w, label, is_default, uefi_path, &im, &v) &&
 	           judge_shim(w, label, is_default, file, uefi_path, &next, &v) == 0 &&

@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* grub.c - GRUB's menu: grub.cfg next to it on the ESP, the one it names on /boot, its kernels and its default */
+/* grubmenu.c - GRUB's menu: grub.cfg next to it on the ESP, the one it names on /boot, its kernels and its default */
 #define _XOPEN_SOURCE 700
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sbat/sbat.h"
+#include "sbat/bootcfg.h"
+#include "sbat/error.h"
+#include "sbat/input.h"
+#include "sbat/partition.h"
 
-#include "walk/stage3.h"
+#include "walk/grubmenu.h"
+#include "walk/menu.h"
 
 /* The device a configuration read from the ESP starts on (no file-system UUID is written like it). */
 #define ESP_DEVICE "esp:"
@@ -25,11 +29,11 @@ typedef struct gctx {
 } gctx;
 
 int
-stage3_is_grub(const image *im)
+grubmenu_is_grub(const image *im)
 {
 	size_t i;
 
-	if (s3_section_has(im, "mods", "mimg", 4))
+	if (walk_section_has(im, "mods", "mimg", 4))
 		return 1;
 	for (i = 0; im->read->csv && i < im->read->csv->n_entries; i++) {
 		const char *c = im->read->csv->entries[i].component_name;
@@ -57,7 +61,7 @@ static void
 set_root(char *root_out, const char *dir)
 {
 	if (root_out)
-		s3_copy(root_out, WALK_PATH_MAX, dir);
+		menu_copy(root_out, WALK_PATH_MAX, dir);
 }
 
 /*
@@ -94,7 +98,7 @@ map_file(gctx *g, const char *device, const char *path, char root_out[WALK_PATH_
 		host = walk_resolve(mnt, rel, WALK_RESOLVE_EXACT, &reason);
 	}
 	if (!host)
-		snprintf(why, why_size, "%s %s", path, s3_is(reason));
+		snprintf(why, why_size, "%s %s", path, menu_is(reason));
 	return host;
 }
 
@@ -154,7 +158,7 @@ default_value(const gctx *g, const sbat_grub_cfg *cfg, char *value, size_t size,
 		snprintf(by, by_size, "none known: set default=\"%s\" (line %u) uses a variable", d, cfg->default_line);
 		return 0;
 	} else if (d) {
-		s3_copy(value, size, d);
+		menu_copy(value, size, d);
 		snprintf(by, by_size, "set default=\"%s\" (line %u)", d, cfg->default_line);
 	} else {
 		snprintf(by, by_size, "no default is set");
@@ -200,9 +204,9 @@ default_entry(const gctx *g, const sbat_grub_cfg *cfg, char *by, size_t by_size)
 		return -1;
 	}
 	if (fallback)
-		s3_append(by, by_size, ", which names no entry: GRUB takes the first");
+		menu_append(by, by_size, ", which names no entry: GRUB takes the first");
 	else if (!value[0])
-		s3_append(by, by_size, ": the first entry");
+		menu_append(by, by_size, ": the first entry");
 	if (conditional_up_to(cfg, idx)) {
 		snprintf(by, by_size,
 		         "not known: it, or an entry before it, is inside an if or a loop that sbat-add "
@@ -220,7 +224,7 @@ entry_desc(const sbat_grub_cfg *cfg, size_t i, char *out, size_t size)
 	const sbat_grub_entry *e = &cfg->entries[i];
 	unsigned hops = 0;
 
-	s3_copy(path, sizeof(path), e->title);
+	menu_copy(path, sizeof(path), e->title);
 	while (e->parent >= 0 && hops++ < 32) {
 		char tmp[700];
 
@@ -256,9 +260,9 @@ initrd_note(gctx *g, const sbat_grub_entry *e, char *note, size_t size)
 
 /* A line for the configuration itself (name: its GRUB file name) that cannot be followed further. */
 static void
-config_line(s3_menu *m, const char *name, const char *why)
+config_line(menu_list *m, const char *name, const char *why)
 {
-	s3_item *it = s3_add(m);
+	menu_item *it = menu_add(m);
 
 	if (!it)
 		return;
@@ -268,7 +272,7 @@ config_line(s3_menu *m, const char *name, const char *why)
 
 /* The lines of a parsed menu: one per entry that loads a kernel or another EFI program. */
 static void
-menu_items(gctx *g, const sbat_grub_cfg *cfg, const char *config, const char *name, s3_menu *m)
+menu_items(gctx *g, const sbat_grub_cfg *cfg, const char *config, const char *name, menu_list *m)
 {
 	long def = default_entry(g, cfg, m->default_by, sizeof(m->default_by));
 	size_t i;
@@ -277,9 +281,9 @@ menu_items(gctx *g, const sbat_grub_cfg *cfg, const char *config, const char *na
 	for (i = 0; i < cfg->n_entries; i++) {
 		const sbat_grub_entry *e = &cfg->entries[i];
 		char root[WALK_PATH_MAX] = "";
-		s3_item *it;
+		menu_item *it;
 
-		if (!e->command || !(it = s3_add(m)))
+		if (!e->command || !(it = menu_add(m)))
 			continue;
 		snprintf(it->file, sizeof(it->file), "%.1000s", e->kernel.word ? e->kernel.word : e->command);
 		entry_desc(cfg, i, it->desc, sizeof(it->desc));
@@ -340,7 +344,7 @@ read_cfg(gctx *g, const char *host, const char *root, const char *prefix)
  * the root and $prefix GRUB keeps. 0 after a line saying why not.
  */
 static int
-next_config(gctx *g, const sbat_grub_cfg *cfg, const char *host, size_t depth, s3_menu *m, char *next, size_t size)
+next_config(gctx *g, const sbat_grub_cfg *cfg, const char *host, size_t depth, menu_list *m, char *next, size_t size)
 {
 	const sbat_grub_file *f = &cfg->next_config;
 	char why[1024], name[WALK_PATH_MAX];
@@ -348,7 +352,7 @@ next_config(gctx *g, const sbat_grub_cfg *cfg, const char *host, size_t depth, s
 	size_t i;
 
 	if (!f->path) {
-		s3_copy(name, sizeof(name), f->word);
+		menu_copy(name, sizeof(name), f->word);
 		snprintf(why, sizeof(why), "%s %s (%.800s:%u)", cfg->next_command, f->why, host, f->line);
 		config_line(m, name, why);
 		return 0;
@@ -356,8 +360,8 @@ next_config(gctx *g, const sbat_grub_cfg *cfg, const char *host, size_t depth, s
 	grub_name(name, sizeof(name), f->device, f->path);
 	if (g->w->o->boot && !g->boot_uuid[0] && strcmp(f->device, ESP_DEVICE) != 0) {
 		/* --boot is the directory that holds this grub/grub.cfg */
-		s3_copy(g->boot_uuid, sizeof(g->boot_uuid), f->device);
-		s3_copy(g->boot_sub, sizeof(g->boot_sub), f->path);
+		menu_copy(g->boot_uuid, sizeof(g->boot_uuid), f->device);
+		menu_copy(g->boot_sub, sizeof(g->boot_sub), f->path);
 		for (i = 0; i < 2 && strrchr(g->boot_sub, '/'); i++)
 			*strrchr(g->boot_sub, '/') = '\0';
 		if (!g->boot_sub[0])
@@ -374,7 +378,7 @@ next_config(gctx *g, const sbat_grub_cfg *cfg, const char *host, size_t depth, s
 			free(h);
 			return 0;
 		}
-	s3_copy(next, size, h);
+	menu_copy(next, size, h);
 	free(h);
 	return 1;
 }
@@ -391,13 +395,13 @@ find_grubenv(gctx *g, const sbat_grub_cfg *cfg)
 	snprintf(path, sizeof(path), "%s/grubenv", cfg->prefix.path);
 	h = map_file(g, cfg->prefix.device, path, NULL, why, sizeof(why));
 	if (h)
-		s3_copy(g->env, sizeof(g->env), h);
+		menu_copy(g->env, sizeof(g->env), h);
 	free(h);
 }
 
 /* The configuration next to GRUB on the ESP: its path there, and $prefix as GRUB starts with it. */
 static char *
-esp_config(gctx *g, const char *loader_path, char *prefix, size_t size, s3_menu *m)
+esp_config(gctx *g, const char *loader_path, char *prefix, size_t size, menu_list *m)
 {
 	char dir[1024], cfg[1100];
 	const char *slash = strrchr(loader_path, '\\'), *why;
@@ -408,7 +412,7 @@ esp_config(gctx *g, const char *loader_path, char *prefix, size_t size, s3_menu 
 	snprintf(cfg, sizeof(cfg), "%s\\grub.cfg", dir);
 	for (i = 0; dir[i]; i++)
 		dir[i] = dir[i] == '\\' ? '/' : dir[i];
-	s3_copy(prefix, size, dir[0] ? dir : "/");
+	menu_copy(prefix, size, dir[0] ? dir : "/");
 	h = walk_resolve(g->esp, cfg, 0, &why);
 	if (!h) {
 		char text[300];
@@ -416,12 +420,12 @@ esp_config(gctx *g, const char *loader_path, char *prefix, size_t size, s3_menu 
 		snprintf(text, sizeof(text), "%s: GRUB finds no grub.cfg next to it", why);
 		config_line(m, cfg, text);
 	}
-	s3_copy(m->summary, sizeof(m->summary), cfg);
+	menu_copy(m->summary, sizeof(m->summary), cfg);
 	return h;
 }
 
 void
-stage3_grub_menu(walk *w, const char *esp, const char *loader_path, s3_menu *m)
+grubmenu_read(walk *w, const char *esp, const char *loader_path, menu_list *m)
 {
 	char root[128] = ESP_DEVICE, prefix[1024], name[WALK_PATH_MAX];
 	sbat_grub_cfg *cfg;
@@ -441,8 +445,8 @@ stage3_grub_menu(walk *w, const char *esp, const char *loader_path, s3_menu *m)
 		free(g);
 		return;
 	}
-	s3_copy(g->visited[0], sizeof(g->visited[0]), h);
-	s3_copy(name, sizeof(name), m->summary);
+	menu_copy(g->visited[0], sizeof(g->visited[0]), h);
+	menu_copy(name, sizeof(name), m->summary);
 	free(h);
 	for (depth = 0; depth < MAX_CHAIN; depth++) {
 		if (!(cfg = read_cfg(g, g->visited[depth], root[0] ? root : NULL, prefix[0] ? prefix : NULL))) {
@@ -456,13 +460,13 @@ stage3_grub_menu(walk *w, const char *esp, const char *loader_path, s3_menu *m)
 			config_line(m, name, "configfile and source nested too deep: not followed");
 		} else if (next_config(g, cfg, g->visited[depth], depth, m, g->visited[depth + 1], WALK_PATH_MAX)) {
 			grub_name(name, sizeof(name), cfg->next_config.device, cfg->next_config.path);
-			s3_append(m->summary, sizeof(m->summary), " -> %s (%s)", name, g->visited[depth + 1]);
-			s3_copy(root, sizeof(root), cfg->root_device ? cfg->root_device : "");
-			s3_copy(prefix, sizeof(prefix),
-			        cfg->prefix.path && cfg->root_device &&
-			                strcmp(cfg->prefix.device, cfg->root_device) == 0 ?
-			            cfg->prefix.path :
-			            "");
+			menu_append(m->summary, sizeof(m->summary), " -> %s (%s)", name, g->visited[depth + 1]);
+			menu_copy(root, sizeof(root), cfg->root_device ? cfg->root_device : "");
+			menu_copy(prefix, sizeof(prefix),
+			          cfg->prefix.path && cfg->root_device &&
+			                  strcmp(cfg->prefix.device, cfg->root_device) == 0 ?
+			              cfg->prefix.path :
+			              "");
 			sbat_grub_cfg_free(cfg);
 			continue;
 		}

@@ -7,7 +7,15 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sbat/sbat.h"
+#include "sbat/boot.h"
+#include "sbat/efivar.h"
+#include "sbat/error.h"
+#include "sbat/image.h"
+#include "sbat/input.h"
+#include "sbat/judge.h"
+#include "sbat/level.h"
+#include "sbat/nextstate.h"
+#include "sbat/partition.h"
 
 #include "util/diag.h"
 

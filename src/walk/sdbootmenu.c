@@ -7,29 +7,35 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sbat/sbat.h"
+#include "sbat/boot.h"
+#include "sbat/efivar.h"
+#include "sbat/error.h"
+#include "sbat/level.h"
+#include "sbat/partition.h"
+#include "sbat/sdboot.h"
 
-#include "walk/stage3.h"
+#include "walk/menu.h"
+#include "walk/sdbootmenu.h"
 
 /* systemd-boot's variables (LOADER_GUID) */
 #define LOADER_GUID "4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
 #define N_VARS 6
 
 int
-stage3_is_sdboot(const image *im)
+sdbootmenu_is_sdboot(const image *im)
 {
 	static const char magic[] = "LoaderInfo: systemd-boot ";
 	static const char osrel[] = "ID=systemd-boot";
 
-	return s3_section_has(im, ".sdmagic", magic, sizeof(magic) - 1) ||
-	       s3_section_has(im, ".osrel", osrel, sizeof(osrel) - 1);
+	return walk_section_has(im, ".sdmagic", magic, sizeof(magic) - 1) ||
+	       walk_section_has(im, ".osrel", osrel, sizeof(osrel) - 1);
 }
 
 /* Why a file is not found, after its name: "is missing", "is a symbolic link", ... */
 static const char *
 miss_is(sbat_partition_miss miss)
 {
-	return s3_is(walk_partition_why(miss));
+	return menu_is(walk_partition_why(miss));
 }
 
 /*
@@ -42,7 +48,7 @@ sdmagic_version(const image *im, char *out, size_t size)
 {
 	static const char magic[] = "LoaderInfo: systemd-boot ";
 	size_t n = 0, i, k;
-	const uint8_t *p = s3_section_bytes(im, ".sdmagic", &n);
+	const uint8_t *p = walk_section_bytes(im, ".sdmagic", &n);
 
 	out[0] = '\0';
 	for (i = 0; p && n >= sizeof(magic) - 1 && i <= n - (sizeof(magic) - 1); i++) {
@@ -228,22 +234,23 @@ out_text(const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e, char *why, si
 
 /* One line's item for entry e. */
 static void
-add_item(s3_menu *m, const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e, int is_default, const char *const *roots)
+add_item(menu_list *m, const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e, int is_default,
+         const char *const *roots)
 {
-	s3_item *it = s3_add(m);
+	menu_item *it = menu_add(m);
 	int uki = e->kind == SBAT_SDBOOT_KIND_UKI || e->kind == SBAT_SDBOOT_KIND_TYPE1_UKI;
 	int listed = e->out == SBAT_SDBOOT_LISTED;
 
 	if (!it)
 		return;
 	if (e->kind != SBAT_SDBOOT_KIND_NONE && e->loader)
-		s3_copy(it->file, sizeof(it->file), e->loader);
+		menu_copy(it->file, sizeof(it->file), e->loader);
 	else
 		snprintf(it->file, sizeof(it->file), "\\loader\\entries\\%s", e->name);
 	snprintf(it->desc, sizeof(it->desc), "%s %s%s", e->kind == SBAT_SDBOOT_KIND_UKI ? "UKI" : "entry", e->name,
 	         e->on_xbootldr ? " on XBOOTLDR" : "");
 	if (e->kind == SBAT_SDBOOT_KIND_UKI)
-		s3_copy(it->config, sizeof(it->config), e->file);
+		menu_copy(it->config, sizeof(it->config), e->file);
 	else if (e->loader_line)
 		snprintf(it->config, sizeof(it->config), "%s:%u", e->file, e->loader_line);
 	if (e->missing_key)
@@ -262,25 +269,25 @@ add_item(s3_menu *m, const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e, i
 
 /* An item naming \loader\entries with why. */
 static void
-add_dir_item(s3_menu *m, const char *why)
+add_dir_item(menu_list *m, const char *why)
 {
-	s3_item *it = s3_add(m);
+	menu_item *it = menu_add(m);
 
 	if (!it)
 		return;
 	snprintf(it->file, sizeof(it->file), "\\loader\\entries");
-	s3_copy(it->why, sizeof(it->why), why);
+	menu_copy(it->why, sizeof(it->why), why);
 }
 
 static void
-summarize(const sbat_sdboot_menu *menu, const char *xbootldr, s3_menu *m)
+summarize(const sbat_sdboot_menu *menu, const char *xbootldr, menu_list *m)
 {
 	snprintf(m->summary, sizeof(m->summary), "loader.conf %s", menu->conf_file ? menu->conf_file : "none");
 	if (menu->conf_default)
-		s3_append(m->summary, sizeof(m->summary), " (default \"%s\", line %u)", menu->conf_default,
-		          menu->conf_default_line);
-	s3_append(m->summary, sizeof(m->summary), "; %zu entries in the menu, %zu left out; XBOOTLDR %s",
-	          menu->n_listed, menu->n_entries - menu->n_listed, xbootldr ? xbootldr : "none");
+		menu_append(m->summary, sizeof(m->summary), " (default \"%s\", line %u)", menu->conf_default,
+		            menu->conf_default_line);
+	menu_append(m->summary, sizeof(m->summary), "; %zu entries in the menu, %zu left out; XBOOTLDR %s",
+	            menu->n_listed, menu->n_entries - menu->n_listed, xbootldr ? xbootldr : "none");
 }
 
 /*
@@ -303,7 +310,7 @@ xbootldr_dir(const walk *w, const char *esp)
 
 /* The menu's lines: a line for entries not read, or for none at all, then one per entry. */
 static void
-add_items(s3_menu *m, const sbat_sdboot_menu *menu, const char *const *roots)
+add_items(menu_list *m, const sbat_sdboot_menu *menu, const char *const *roots)
 {
 	char why[sizeof(m->items[0].why)];
 	size_t i;
@@ -323,7 +330,7 @@ add_items(s3_menu *m, const sbat_sdboot_menu *menu, const char *const *roots)
 }
 
 void
-stage3_sdboot_menu(walk *w, const char *esp, const char *loader_path, const image *loader, s3_menu *m)
+sdbootmenu_read(walk *w, const char *esp, const char *loader_path, const image *loader, menu_list *m)
 {
 	const char *xbootldr = xbootldr_dir(w, esp);
 	const char *roots[2] = { esp, xbootldr }; /* where an entry's files are: its own partition */

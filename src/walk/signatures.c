@@ -5,8 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sbat/sbat.h"
+#include "sbat/authenticode.h"
+#include "sbat/bootreport.h"
+#include "sbat/efivar.h"
+#include "sbat/error.h"
+#include "sbat/image.h"
+#include "sbat/input.h"
+#include "sbat/judge.h"
+#include "sbat/sigdb.h"
+#include "sbat/sigverify.h"
+#include "sbat/walk.h"
 
+#include "walk/signatures.h"
 #include "walk/walk.h"
 
 /* The databases a boot is judged by, read once. */
@@ -150,7 +160,7 @@ apply_pending(walk *w)
 }
 
 int
-walk_sigs_load(walk *w)
+signatures_load(walk *w)
 {
 	struct walk_sigs *s = calloc(1, sizeof(*s));
 
@@ -177,7 +187,7 @@ walk_sigs_load(walk *w)
 }
 
 void
-walk_sigs_free(walk *w)
+signatures_free(walk *w)
 {
 	if (!w->sigs)
 		return;
@@ -191,7 +201,7 @@ walk_sigs_free(walk *w)
 }
 
 void
-walk_sigs_enter_shim(walk *w, const sbat_image *shim, walk_shim_keys *saved)
+signatures_enter_shim(walk *w, const sbat_image *shim, walk_shim_keys *saved)
 {
 	sbat_diag d;
 
@@ -204,7 +214,7 @@ walk_sigs_enter_shim(walk *w, const sbat_image *shim, walk_shim_keys *saved)
 }
 
 void
-walk_sigs_leave_shim(walk *w, const walk_shim_keys *saved)
+signatures_leave_shim(walk *w, const walk_shim_keys *saved)
 {
 	sbat_sigdb_free(w->shim_keys.vdb);
 	sbat_sigdb_free(w->shim_keys.vdbx);
@@ -322,7 +332,7 @@ sigs_check(walk *w, const image *im, int by_shim, char *text, size_t size)
 }
 
 enum stage_verdict
-walk_sigs_judge(walk *w, const image *im, int by_shim)
+signatures_judge(walk *w, const image *im, int by_shim)
 {
 	enum stage_verdict s = sigs_check(w, im, by_shim, w->sig_text, sizeof(w->sig_text));
 
@@ -332,14 +342,14 @@ walk_sigs_judge(walk *w, const image *im, int by_shim)
 }
 
 enum stage_verdict
-walk_sigs_gate(walk *w, const image *im, int by_shim, enum stage_verdict v, char *text, size_t size)
+signatures_gate(walk *w, const image *im, int by_shim, enum stage_verdict v, char *text, size_t size)
 {
 	char sbat[1600];
 	enum stage_verdict s;
 
 	if (!w->sigs || !im->img)
 		return v;
-	s = walk_sigs_judge(w, im, by_shim);
+	s = signatures_judge(w, im, by_shim);
 	snprintf(sbat, sizeof(sbat), "%s", text);
 	if (s == STAGE_REFUSED || (s == STAGE_UNKNOWN && v != STAGE_REFUSED)) {
 		/* the signature decides: the SBAT verdict follows in brackets */

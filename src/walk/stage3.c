@@ -1,100 +1,22 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
 /* stage3.c - stage 3 of a boot path: the kernels and programs the loader shim started will start, judged */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sbat/sbat.h"
+#include "sbat/bootreport.h"
+#include "sbat/error.h"
+#include "sbat/image.h"
+#include "sbat/judge.h"
+#include "sbat/nextstate.h"
 
+#include "walk/grubmenu.h"
+#include "walk/menu.h"
+#include "walk/sdbootmenu.h"
+#include "walk/signatures.h"
 #include "walk/stage3.h"
-
-s3_item *
-s3_add(s3_menu *m)
-{
-	s3_item *it;
-
-	if (m->n_items == S3_MAX_ITEMS) {
-		m->n_dropped++;
-		return NULL;
-	}
-	if (!m->items) {
-		m->items = calloc(S3_MAX_ITEMS, sizeof(*m->items));
-		if (!m->items)
-			return NULL;
-	}
-	it = &m->items[m->n_items++];
-	memset(it, 0, sizeof(*it));
-	return it;
-}
-
-const char *
-s3_is(const char *why)
-{
-	return strcmp(why, "missing") == 0 ? "is missing" : why;
-}
-
-void
-s3_copy(char *buf, size_t size, const char *text)
-{
-	size_t n = strlen(text);
-
-	if (n >= size)
-		n = size - 1;
-	memcpy(buf, text, n);
-	buf[n] = '\0';
-}
-
-void
-s3_append(char *buf, size_t size, const char *fmt, ...)
-{
-	size_t n = strnlen(buf, size);
-	va_list ap;
-
-	if (n + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + n, size - n, fmt, ap);
-	va_end(ap);
-}
-
-/* bytes needle[0..n) anywhere in buf[0..len) */
-static int
-holds(const uint8_t *buf, size_t len, const void *needle, size_t n)
-{
-	size_t i;
-
-	for (i = 0; buf && n && i + n <= len; i++)
-		if (buf[i] == *(const uint8_t *)needle && memcmp(buf + i, needle, n) == 0)
-			return 1;
-	return 0;
-}
-
-const uint8_t *
-s3_section_bytes(const image *im, const char *name, size_t *len)
-{
-	int index = im->img ? sbat_image_find_section(im->img, name) : -1;
-	const sbat_section_info *s = index >= 0 ? sbat_image_section(im->img, (unsigned)index) : NULL;
-	size_t n;
-
-	if (!s || s->pointer_to_raw_data >= im->len)
-		return NULL;
-	n = s->size_of_raw_data < s->virtual_size ? s->size_of_raw_data : s->virtual_size;
-	if (n > im->len - s->pointer_to_raw_data)
-		n = im->len - s->pointer_to_raw_data;
-	*len = n;
-	return im->buf + s->pointer_to_raw_data;
-}
-
-int
-s3_section_has(const image *im, const char *name, const char *needle, size_t needle_len)
-{
-	size_t len = 0;
-	const uint8_t *p = s3_section_bytes(im, name, &len);
-
-	return holds(p, len, needle, needle_len);
-}
+#include "walk/verdict.h"
 
 /*
  * The kernel in a UKI's .linux: systemd-stub hands it to LoadImage, which
@@ -105,7 +27,7 @@ static enum stage_verdict
 judge_uki_kernel(const walk *w, const sbat_next_state *next, const image *uki, char *text, size_t size, judged *j)
 {
 	size_t len = 0;
-	const uint8_t *p = s3_section_bytes(uki, ".linux", &len);
+	const uint8_t *p = walk_section_bytes(uki, ".linux", &len);
 	image k;
 	char inner[900];
 	enum stage_verdict v = STAGE_BOOTS;
@@ -114,7 +36,7 @@ judge_uki_kernel(const walk *w, const sbat_next_state *next, const image *uki, c
 	memset(&k, 0, sizeof(k));
 	if (!p || sbat_image_parse(p, len, &k.img, &k.d) != SBAT_OK)
 		return STAGE_BOOTS; /* not a PE image: nothing for shim to check */
-	v = walk_judge_image(w, next, &k, 1, inner, sizeof(inner), &kj);
+	v = verdict_judge_image(w, next, &k, 1, inner, sizeof(inner), &kj);
 	if (v != STAGE_BOOTS) {
 		const char *colon = strchr(inner, ':');
 
@@ -128,7 +50,8 @@ judge_uki_kernel(const walk *w, const sbat_next_state *next, const image *uki, c
 
 /* One line for it; returns its verdict. */
 static enum stage_verdict
-judge_item(walk *w, const char *label, int is_default, const sbat_next_state *next, const s3_menu *m, const s3_item *it)
+judge_item(walk *w, const char *label, int is_default, const sbat_next_state *next, const menu_list *m,
+           const menu_item *it)
 {
 	char text[1200], line[2400];
 	enum stage_verdict v = STAGE_UNKNOWN;
@@ -149,13 +72,13 @@ judge_item(walk *w, const char *label, int is_default, const sbat_next_state *ne
 	} else {
 		x.reason = SBAT_BOOT_JUDGED;
 		x.j = &j;
-		v = walk_judge_image(w, next, &im, 1, text, sizeof(text), &j);
+		v = verdict_judge_image(w, next, &im, 1, text, sizeof(text), &j);
 		if (v == STAGE_BOOTS && it->is_uki &&
 		    (v = judge_uki_kernel(w, next, &im, text, sizeof(text), &j)) != STAGE_BOOTS)
 			x.reason = SBAT_BOOT_UKI_KERNEL;
 	}
 	if (im.img)
-		v = walk_sigs_gate(w, &im, 1, v, text, sizeof(text));
+		v = signatures_gate(w, &im, 1, v, text, sizeof(text));
 	lv = !it->host && it->left_out ? SBAT_VERDICT_SKIPPED : walk_verdict_of(v);
 	if (v == STAGE_UNKNOWN)
 		snprintf(line, sizeof(line), "%s%s", text, it->note);
@@ -175,12 +98,12 @@ judge_item(walk *w, const char *label, int is_default, const sbat_next_state *ne
 
 /* Entries that start the same file make one line: the first names it, the others are counted. */
 static void
-merge_items(s3_menu *m)
+merge_items(menu_list *m)
 {
 	size_t i, j, n = 0;
 
 	for (i = 0; i < m->n_items; i++) {
-		s3_item *it = &m->items[i];
+		menu_item *it = &m->items[i];
 
 		for (j = 0; j < n && it->host; j++)
 			if (m->items[j].host && strcmp(m->items[j].host, it->host) == 0 &&
@@ -202,7 +125,7 @@ merge_items(s3_menu *m)
 
 /* How shim comes to check what the loader starts, in words (the rule's name is m->rule). */
 static const char *
-rule_words(const s3_menu *m)
+rule_words(const menu_list *m)
 {
 	if (strcmp(m->rule, "shim-loader") == 0)
 		return "GRUB's shim_lock verifier (grub-core/kern/efi/sb.c) loads it through shim's image loader "
@@ -223,7 +146,7 @@ rule_words(const s3_menu *m)
  * with the stages.
  */
 static void
-summary_notes(walk *w, const char *label, const s3_menu *m)
+summary_notes(walk *w, const char *label, const menu_list *m)
 {
 	const char *name = strcmp(m->loader, "grub") == 0 ? "GRUB" : m->loader;
 	char text[sizeof(m->summary) + 64];
@@ -247,31 +170,32 @@ summary_notes(walk *w, const char *label, const s3_menu *m)
  * shim.c), else shim_lock's Verify. Both set in_protocol: the same check.
  */
 static void
-grub_rule(const sbat_next_state *next, const image *grub, s3_menu *m)
+grub_rule(const sbat_next_state *next, const image *grub, menu_list *m)
 {
 	static const char err[] = "bad shim loader signature";
 	static const uint8_t guid[16] = { 0x41, 0x20, 0x49, 0x1f, 0xdb, 0xfa, 0x59, 0x4e,
 		                          0x9e, 0x57, 0x7c, 0xaf, 0xe7, 0x3a, 0x55, 0xab };
 
-	if (!holds(grub->buf, grub->len, err, sizeof(err) - 1) || !holds(next->shim_buf, next->shim_len, guid, 16))
+	if (!walk_holds(grub->buf, grub->len, err, sizeof(err) - 1) ||
+	    !walk_holds(next->shim_buf, next->shim_len, guid, 16))
 		return;
 	m->rule = "shim-loader";
 	m->rule_text = "GRUB has shim load it through shim's image loader protocol: a missing .sbat passes";
 }
 
 enum stage_verdict
-walk_stage3(walk *w, const char *label, int is_default, const sbat_next_state *next, const char *esp,
-            const char *loader_path, const image *loader)
+stage3_follow(walk *w, const char *label, int is_default, const sbat_next_state *next, const char *esp,
+              const char *loader_path, const image *loader)
 {
 	enum stage_verdict result = STAGE_BOOTS;
-	s3_menu m;
+	menu_list m;
 	size_t i;
 
 	memset(&m, 0, sizeof(m));
-	if (stage3_is_sdboot(loader)) {
-		stage3_sdboot_menu(w, esp, loader_path, loader, &m);
-	} else if (stage3_is_grub(loader)) {
-		stage3_grub_menu(w, esp, loader_path, &m);
+	if (sdbootmenu_is_sdboot(loader)) {
+		sdbootmenu_read(w, esp, loader_path, loader, &m);
+	} else if (grubmenu_is_grub(loader)) {
+		grubmenu_read(w, esp, loader_path, &m);
 		grub_rule(next, loader, &m);
 	} else {
 		walk_line_why(w, label, is_default, 3, loader_path, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_LOADER_UNKNOWN,
@@ -282,7 +206,7 @@ walk_stage3(walk *w, const char *label, int is_default, const sbat_next_state *n
 	merge_items(&m);
 	summary_notes(w, label, &m);
 	for (i = 0; i < m.n_items; i++) {
-		const s3_item *it = &m.items[i];
+		const menu_item *it = &m.items[i];
 
 		/* an entry other than the menu's default is another path */
 		w->other_entry = m.default_known && !it->is_default;
@@ -298,7 +222,7 @@ walk_stage3(walk *w, const char *label, int is_default, const sbat_next_state *n
 
 		/* what was not judged may be what starts: never a silent cap */
 		snprintf(text, sizeof(text), "cannot be followed: %zu more files than the %d judged for one loader",
-		         m.n_dropped, S3_MAX_ITEMS);
+		         m.n_dropped, MENU_MAX_ITEMS);
 		walk_line_why(w, label, is_default, 3, loader_path, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_OVER_LIMIT, text);
 	}
 	free(m.items);

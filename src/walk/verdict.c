@@ -5,8 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sbat/sbat.h"
+#include "sbat/boot.h"
+#include "sbat/csv.h"
+#include "sbat/error.h"
+#include "sbat/judge.h"
+#include "sbat/level.h"
+#include "sbat/nextstate.h"
 
+#include "walk/verdict.h"
 #include "walk/walk.h"
 
 /* 1 when the level in text (len bytes; NULL: none) parses and revokes a row of csv. */
@@ -111,8 +117,8 @@ judged_keys(const sbat_next_state *n, const sbat_judgement *j, judged *out)
 }
 
 enum stage_verdict
-walk_judge_image(const walk *w, const sbat_next_state *n, const image *im, int in_protocol, char *why, size_t why_size,
-                 judged *out)
+verdict_judge_image(const walk *w, const sbat_next_state *n, const image *im, int in_protocol, char *why,
+                    size_t why_size, judged *out)
 {
 	static const enum stage_verdict verdicts[] = {
 		[SBAT_VERDICT_BOOTS] = STAGE_BOOTS,

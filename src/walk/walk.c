@@ -4,7 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sbat/sbat.h"
+#include "sbat/bootreport.h"
+#include "sbat/error.h"
+#include "sbat/image.h"
+#include "sbat/input.h"
+#include "sbat/judge.h"
+#include "sbat/level.h"
+#include "sbat/partition.h"
 
 #include "walk/walk.h"
 
@@ -207,4 +213,41 @@ walk_verdict_of(enum stage_verdict v)
 	case STAGE_UNKNOWN: break;
 	}
 	return SBAT_VERDICT_UNKNOWN;
+}
+
+/* bytes needle[0..n) anywhere in buf[0..len) */
+int
+walk_holds(const uint8_t *buf, size_t len, const void *needle, size_t n)
+{
+	size_t i;
+
+	for (i = 0; buf && n && i + n <= len; i++)
+		if (buf[i] == *(const uint8_t *)needle && memcmp(buf + i, needle, n) == 0)
+			return 1;
+	return 0;
+}
+
+const uint8_t *
+walk_section_bytes(const image *im, const char *name, size_t *len)
+{
+	int index = im->img ? sbat_image_find_section(im->img, name) : -1;
+	const sbat_section_info *s = index >= 0 ? sbat_image_section(im->img, (unsigned)index) : NULL;
+	size_t n;
+
+	if (!s || s->pointer_to_raw_data >= im->len)
+		return NULL;
+	n = s->size_of_raw_data < s->virtual_size ? s->size_of_raw_data : s->virtual_size;
+	if (n > im->len - s->pointer_to_raw_data)
+		n = im->len - s->pointer_to_raw_data;
+	*len = n;
+	return im->buf + s->pointer_to_raw_data;
+}
+
+int
+walk_section_has(const image *im, const char *name, const char *needle, size_t needle_len)
+{
+	size_t len = 0;
+	const uint8_t *p = walk_section_bytes(im, name, &len);
+
+	return walk_holds(p, len, needle, needle_len);
 }

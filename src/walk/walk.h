@@ -7,7 +7,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sbat/sbat.h"
+#include "sbat/bootreport.h"
+#include "sbat/error.h"
+#include "sbat/image.h"
+#include "sbat/input.h"
+#include "sbat/judge.h"
+#include "sbat/level.h"
+#include "sbat/partition.h"
+#include "sbat/sigdb.h"
+#include "sbat/sigverify.h"
+#include "sbat/walk.h"
 
 #define WALK_PATH_MAX 4096
 
@@ -124,56 +133,16 @@ const char *walk_partition_why(sbat_partition_miss miss);
 int walk_image_open(const char *root, const char *path, image *im);
 void walk_image_close(image *im);
 
+/* 1 when bytes needle[0..n) are anywhere in buf[0..len) (buf may be NULL). */
+int walk_holds(const uint8_t *buf, size_t len, const void *needle, size_t n);
+
+/* The file bytes of section `name` of im (what lies inside the file), *len of them; NULL when there is none. */
+const uint8_t *walk_section_bytes(const image *im, const char *name, size_t *len);
+
+/* 1 when section `name` of im holds needle (needle_len bytes) within its file data. */
+int walk_section_has(const image *im, const char *name, const char *needle, size_t needle_len);
+
 /* The report's verdict for a stage's. */
 sbat_verdict walk_verdict_of(enum stage_verdict v);
-
-/*
- * Judge im as shim 16.x does (sbat_judge_image) in the next boot:
- * in_protocol 0 (what shim starts itself) requires a .sbat, in_protocol 1
- * (its LoadImage hook, the shim_lock protocol) lets a missing one pass.
- * why gets the line's text from the verdict word on; j what decided.
- */
-enum stage_verdict walk_judge_image(const walk *w, const sbat_next_state *n, const image *im, int in_protocol,
-                                    char *why, size_t why_size, judged *j);
-
-/* Follow one path: its first stage at uefi_path (or a load option's File() nodes) under esp; the worst verdict. */
-enum stage_verdict walk_follow_path(walk *w, const char *label, int is_default, const char *esp, const char *uefi_path,
-                                    const char *nodes, size_t n_nodes, const uint8_t *opt, size_t opt_len);
-
-/*
- * Stage 3: what the loader that shim started (stage 2, loader_path on esp,
- * already opened as *loader) starts next, when it is systemd-boot or GRUB.
- * Returns STAGE_REFUSED when the default entry's file is refused (or any,
- * when the default entry cannot be known).
- */
-enum stage_verdict walk_stage3(walk *w, const char *label, int is_default, const sbat_next_state *next, const char *esp,
-                               const char *loader_path, const image *loader);
-
-/*
- * The signature gate (only with sbat_walk_opts.signatures): the databases,
- * read once, and the pending updates; -1 when out of memory, 1 after a note
- * when a pending update does not read.
- */
-int walk_sigs_load(walk *w);
-void walk_sigs_free(walk *w);
-
-/* shim's keys for the stages after it (shim: its image, or NULL for none), and back to the outer path's. */
-void walk_sigs_enter_shim(walk *w, const sbat_image *shim, walk_shim_keys *saved);
-void walk_sigs_leave_shim(walk *w, const walk_shim_keys *saved);
-
-/*
- * The signature gate of im, by the firmware's rule (by_shim 0) or shim's,
- * kept for the next line: its verdict, and its words (from after the
- * verdict word) in w->sig_text.
- */
-enum stage_verdict walk_sigs_judge(walk *w, const image *im, int by_shim);
-
-/*
- * A stage's SBAT verdict v and its text, with the signature gate of im
- * added: a refused or unknown signature decides (the SBAT words then
- * follow in brackets), an accepted one is added in brackets. Without
- * signatures judged, v and text as they are.
- */
-enum stage_verdict walk_sigs_gate(walk *w, const image *im, int by_shim, enum stage_verdict v, char *text, size_t size);
 
 #endif

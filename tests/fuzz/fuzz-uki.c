@@ -59,7 +59,7 @@ json(const uint8_t *p, size_t n, unsigned op)
 	(void)op;
 	if (!sig)
 		return;
-	if (uki_pcrsig_parse(p, n, sig, &d) != SBAT_OK) {
+	if (pcrsig_json_parse(p, n, sig, &d) != SBAT_OK) {
 		if (d.code != SBAT_E_UKI || !d.what || d.offset > n)
 			fail("a .pcrsig failure without SBAT_E_UKI, a reason and an offset in the input");
 	} else {

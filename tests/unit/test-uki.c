@@ -394,7 +394,7 @@ test_uki_pcrsig_json(void **state)
 	unsigned i;
 
 	(void)state;
-	assert_int_equal(uki_pcrsig_parse((const uint8_t *)good, sizeof(good) - 1, &sig, &d), SBAT_OK);
+	assert_int_equal(pcrsig_json_parse((const uint8_t *)good, sizeof(good) - 1, &sig, &d), SBAT_OK);
 	assert_int_equal(sig.n, 1);
 	assert_string_equal(sig.e[0].bank, "sha256");
 	assert_int_equal(sig.e[0].pcr_mask, 1u << 11);
@@ -404,7 +404,7 @@ test_uki_pcrsig_json(void **state)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		uint8_t *copy = dup_exact(bad[i], strlen(bad[i]));
 
-		assert_int_equal(uki_pcrsig_parse(copy, strlen(bad[i]), &sig, &d), SBAT_E_UKI);
+		assert_int_equal(pcrsig_json_parse(copy, strlen(bad[i]), &sig, &d), SBAT_E_UKI);
 		assert_true(d.offset <= strlen(bad[i]));
 		free(copy);
 	}

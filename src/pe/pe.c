@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* parse.c - read a PE/COFF image into a checked value model */
+/* pe.c - read a PE/COFF image into a checked value model */
 #include <stdlib.h>
 #include <string.h>
 
