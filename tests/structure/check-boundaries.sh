@@ -2,37 +2,27 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Copyright 2026 The sbat-add authors
 # check-boundaries.sh - the include rules of src/, checked on every source:
-# the command (src/cli) uses only the public headers and its own; the
-# library never includes the command's headers and never prints; each
-# library folder includes only the folders below it. Prints the include
-# graph between folders as TAP diagnostics.
+# every folder has its line in layers.txt; the command (src/cli) uses only
+# the public headers and its own; no file of src/ includes the umbrella
+# header; the library never includes the command's headers and never
+# prints; each library folder includes only the folders its line in
+# layers.txt names (what it calls is checked by check-file-cycles.sh).
+# Prints the include graph between folders as TAP diagnostics.
 set -u
 src=${1:?usage: check-boundaries.sh SRCDIR}
 . "$(dirname "$0")/../lib/tap.sh"
 
-# which library folders each one may include ("sbat/" public headers always)
-declare -A allowed=(
-	[util]=""
-	[pe]="util"
-	[file]="util"
-	[uki]="pe util"
-	[sbat]="pe util uki"
-	[edit]="pe sbat file util uki"
-	[boot]="sbat pe util"
-	[sigdb]="util"
-	[sig]="pe util"
-	[walk]="boot util"
-)
-library_dirs="util pe file uki sbat edit boot sigdb sig walk"
+# library_dirs and allowed[FOLDER]: the folders each may use (layers.txt)
+. "$(dirname "$0")/layers.sh"
 
 # includes FILE: the quoted includes of FILE, one a line
 includes() {
 	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$1"
 }
 
-# every folder of src/ is known: a new one must be given its rule here
+# every folder of src/ is known: a new one must be given its line in layers.txt
 unknown=$(cd "$src" && for d in */; do d=${d%/}; case " $library_dirs cli " in *" $d "*) ;; *) echo "$d" ;; esac; done)
-check "every folder of src/ has an include rule" test -z "$unknown"
+check "every folder of src/ has its line in tests/structure/layers.txt" test -z "$unknown"
 [ -z "$unknown" ] || echo "#   unknown folders: $unknown"
 
 bad=()
@@ -46,6 +36,15 @@ for f in "$src"/cli/*.[ch]; do
 	done < <(includes "$f")
 done
 if [ ${#bad[@]} = 0 ]; then ok "src/cli includes only public headers and its own"; else not_ok "src/cli includes only public headers and its own" "${bad[@]}"; fi
+
+# the umbrella header is for programs that use the library: inside src/,
+# each file names the public headers it uses, so that its arrows are seen
+mapfile -t umbrella < <(cd "$src" && grep -lE '^[[:space:]]*#[[:space:]]*include[[:space:]]*["<]sbat/sbat\.h[">]' */*.[ch] 2>/dev/null)
+if [ ${#umbrella[@]} = 0 ]; then
+	ok "no file of src/ includes the umbrella header sbat/sbat.h"
+else
+	not_ok "no file of src/ includes the umbrella header sbat/sbat.h: ${#umbrella[@]} do" "${umbrella[@]}"
+fi
 
 declare -A edges=()
 bad=()
@@ -64,7 +63,7 @@ for dir in $library_dirs; do
 			edges["$dir -> $to"]=1
 			case " ${allowed[$dir]} " in
 			*" $to "*) ;;
-			*) bad+=("$rel: includes \"$inc\"; $dir may include only: ${allowed[$dir]:-nothing}") ;;
+			*) bad+=("$rel: includes \"$inc\"; $dir may use only: ${allowed[$dir]:-nothing}") ;;
 			esac
 		done < <(includes "$f")
 		# the library never prints: output belongs to the command

@@ -1,25 +1,34 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Copyright 2026 The sbat-add authors
-# check-file-cycles.sh - the rules between the FILES of the library (src/
-# but src/cli), where check-boundaries.sh sees only its folders:
-#   - no two files of one basename;
+# check-file-cycles.sh - the rules between the FILES of src/, where
+# check-boundaries.sh sees only the includes between its folders:
+#   - no two library files of one basename;
 #   - no circle: file A that uses B (includes B's header, or calls or reads
-#     a symbol B defines) while B, directly or through others, uses A;
+#     a symbol B defines) while B, directly or through others, uses A; the
+#     command's files (src/cli) are nodes too;
+#   - a library folder calls or reads only what the folders of its line in
+#     layers.txt define (the public headers included);
 #   - an internal function (external linkage, not exported) is named by its
-#     module, never sbat_ (that prefix is the exported interface's).
+#     module: the file's basename or its first word, never sbat_ (that
+#     prefix is the exported interface's).
 # A file's header belongs to it: edit/plan.h and edit/plan.c are the node
-# edit/plan. The calls come from `nm` on the compiled objects (or the
-# static libraries holding them) given after SRCDIR.
+# edit/plan. The calls come from `nm` on the compiled objects given after
+# SRCDIR: objects, static libraries holding them, or folders of objects.
 set -u
-src=${1:?usage: check-file-cycles.sh SRCDIR OBJECT-OR-ARCHIVE...}
+src=${1:?usage: check-file-cycles.sh SRCDIR OBJECT-ARCHIVE-OR-FOLDER...}
 shift
 . "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/layers.sh"
 command -v nm >/dev/null || skip_all "nm (binutils) is not installed"
+all_dirs="$library_dirs cli"
 
-library_dirs="util pe file uki sbat edit boot"
+objects=()
+for o in "$@"; do
+	if [ -d "$o" ]; then objects+=("$o"/*.o); else objects+=("$o"); fi
+done
 
-# two files of one basename (a.c, a.h: one module; two a.c: two)
+# two library files of one basename (a.c, a.h: one module; two a.c: two)
 dups=$(cd "$src" && for d in $library_dirs; do ls "$d"; done | sort | uniq -d)
 if [ -z "$dups" ]; then
 	ok "no two library files of one basename"
@@ -28,61 +37,82 @@ else
 	not_ok "no two library files of one basename" "${lines[@]}"
 fi
 
-# edges: "from to why" lines, first the includes, then the symbols
+# edges: "from to why" lines, first the includes, then the symbols; the
+# command includes its own headers by their bare name
 edges=$(
-	for dir in $library_dirs; do
+	for dir in $all_dirs; do
 		for f in "$src/$dir"/*.[ch]; do
 			[ -e "$f" ] || continue
 			rel=${f#"$src"/}
 			sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
 				while read -r inc; do
-					case $inc in sbat/* | */*/*) continue ;; */*) ;; *) continue ;; esac
-					echo "${rel%.*} ${inc%.*} $rel includes $inc"
+					case $inc in
+					sbat/* | */*/*) continue ;;
+					*/*) to=${inc%.*} ;;
+					*) [ "$dir" = cli ] || continue; to=cli/${inc%.*} ;;
+					esac
+					echo "${rel%.*} $to $rel includes $inc"
 				done
 		done
 	done
 )
-nm_out=$(nm -A -g "$@" 2>/dev/null)
-calls=$(printf '%s\n' "$nm_out" | awk -F: -v dirs="$library_dirs" '
-	function node(obj,   n, d, i, parts) {
-		n = obj
+nm_out=$(nm -A -g "${objects[@]}" 2>/dev/null)
+# symbols: "node kind symbol" for every global symbol of a file of src/
+symbols=$(printf '%s\n' "$nm_out" | awk -F: -v dirs="$all_dirs" '
+	NF < 2 { next }
+	{
+		n = $(NF - 1)
 		sub(/.*\//, "", n)
 		if (n !~ /^src_/ || n !~ /\.c\.o(bj)?$/)
-			return ""
+			next
 		sub(/^src_/, "", n)
 		sub(/\.c\.o(bj)?$/, "", n)
-		split(dirs, parts, " ")
-		for (i in parts) {
-			d = parts[i]
-			if (index(n, d "_") == 1)
-				return d "/" substr(n, length(d) + 2)
-		}
-		return ""
-	}
-	{
-		from = node($(NF - 1))
-		if (from == "")
+		k = split(dirs, parts, " ")
+		node = ""
+		for (i = 1; i <= k; i++)
+			if (index(n, parts[i] "_") == 1)
+				node = parts[i] "/" substr(n, length(parts[i]) + 2)
+		if (node == "")
 			next
 		k = split($NF, f, " ")
 		sym = f[k]
 		sub(/@.*/, "", sym)
-		if (f[k - 1] == "U") {
+		print node, f[k - 1], sym
+	}' | sort -u)
+calls=$(printf '%s\n' "$symbols" | awk '
+	NF == 3 {
+		if ($2 == "U") {
 			nu++
-			uf[nu] = from
-			us[nu] = sym
+			uf[nu] = $1
+			us[nu] = $3
 		} else
-			def[sym] = from
+			def[$3] = $1
 	}
 	END {
 		for (i = 1; i <= nu; i++)
 			if ((us[i] in def) && def[us[i]] != uf[i])
 				print uf[i], def[us[i]], uf[i] ".c uses " us[i] " of " def[us[i]] ".c"
 	}')
-nodes=$(printf '%s\n' "$nm_out" | sed -n 's/.*:[^:]*src_\([a-z0-9]*\)_\([^:]*\)\.c\.o:.*/\1\/\2/p' | sort -u)
-if [ -n "$nodes" ]; then
-	ok "the objects given hold $(echo "$nodes" | wc -l) library files"
+nodes=$(printf '%s\n' "$symbols" | awk 'NF == 3 { print $1 }' | sort -u)
+for dir in $all_dirs; do
+	if printf '%s\n' "$nodes" | grep -q "^$dir/"; then
+		ok "the objects given hold the files of src/$dir ($(printf '%s\n' "$nodes" | grep -c "^$dir/"))"
+	else
+		not_ok "the objects given hold the files of src/$dir" "none in: $*"
+	fi
+done
+
+# what each library folder calls or reads, against its line in layers.txt
+mapfile -t past < <(printf '%s\n' "$calls" | while read -r from to why; do
+	[ -n "$from" ] || continue
+	a=${from%%/*} b=${to%%/*}
+	[ "$a" != "$b" ] && [ "$a" != cli ] || continue
+	case " ${allowed[$a]} " in *" $b "*) ;; *) echo "$why ($a may use only: ${allowed[$a]:-nothing})" ;; esac
+done | sort)
+if [ ${#past[@]} = 0 ]; then
+	ok "each library folder uses only the folders its line in layers.txt names"
 else
-	not_ok "the objects given hold library files" "none in: $*"
+	not_ok "each library folder uses only the folders its line in layers.txt names: ${#past[@]} uses are past it" "${past[@]}"
 fi
 
 # the strongly connected groups of files: each a circle (or several)
@@ -127,29 +157,47 @@ cycles=$(printf '%s\n%s\n' "$edges" "$calls" | awk '
 		}
 	}')
 if [ -z "$cycles" ]; then
-	ok "no circle between library files"
+	ok "no circle between the files of src/ (the command's included)"
 else
 	while read -r line; do
 		case $line in
 		CYCLE*)
-			[ -n "${group:-}" ] && not_ok "library files in a circle:$group" "${why[@]}"
+			[ -n "${group:-}" ] && not_ok "files in a circle:$group" "${why[@]}"
 			group=$(echo "${line#CYCLE}" | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
 			why=()
 			;;
 		EDGE*) why+=("${line#EDGE }") ;;
 		esac
 	done < <(printf '%s\n' "$cycles")
-	not_ok "library files in a circle:$group" "${why[@]}"
+	not_ok "files in a circle:$group" "${why[@]}"
 fi
 
 # the exported functions: declared SBAT_API in the public headers
 exported=$(cat "$src"/../include/sbat/*.h | tr '\n' ' ' | grep -o 'SBAT_API[^(;]*(' | grep -o 'sbat_[A-Za-z0-9_]*[[:space:]]*($' |
 	tr -d ' (' | sort -u)
-mapfile -t misnamed < <(printf '%s\n' "$nm_out" | awk -F: '{ k = split($NF, f, " "); if (f[k - 1] != "U") print f[k] }' |
-	sed 's/@.*//' | grep '^sbat_' | sort -u | comm -23 - <(printf '%s\n' "$exported"))
+mapfile -t misnamed < <(printf '%s\n' "$symbols" | awk 'NF == 3 && $2 != "U" && $1 !~ /^cli\// { print $3 }' |
+	grep '^sbat_' | sort -u | comm -23 - <(printf '%s\n' "$exported"))
 if [ ${#misnamed[@]} = 0 ]; then
 	ok "no internal symbol is named sbat_ (only exports are)"
 else
 	not_ok "no internal symbol is named sbat_ (only exports are): ${#misnamed[@]} are" "${misnamed[@]}"
+fi
+
+# an internal function is named by its module: the file's basename or its
+# first word (edit/plan_uki.c: plan_uki_ or plan_); exports and the
+# command's functions aside
+mapfile -t unprefixed < <(printf '%s\n' "$symbols" | awk '
+	NF == 3 && $2 == "T" && $3 !~ /^sbat_/ && $1 !~ /^cli\// {
+		base = $1
+		sub(/.*\//, "", base)
+		word = base
+		sub(/_.*/, "", word)
+		if ($3 != base && index($3, base "_") != 1 && index($3, word "_") != 1)
+			print $1 ".c: " $3
+	}')
+if [ ${#unprefixed[@]} = 0 ]; then
+	ok "each internal function is named by its file"
+else
+	not_ok "each internal function is named by its file: ${#unprefixed[@]} are not" "${unprefixed[@]}"
 fi
 tap_finish
