@@ -167,6 +167,15 @@ typedef struct sbat_sdboot_note {
 	sbat_diag diag;
 } sbat_sdboot_note;
 
+/* What a systemd-boot release changed in how it builds its menu (sbat_sdboot_menu.features). */
+typedef enum sbat_sdboot_feature {
+	SBAT_SDBOOT_CASE_FOLDED = 1u << 0, /* 257: `architecture`, "auto-", the suffix after a counter in any case */
+	SBAT_SDBOOT_UKI_KEY = 1u << 1,     /* 258: `uki` starts a UKI */
+	SBAT_SDBOOT_ONE_KIND = 1u << 2,    /* 258: two of linux, efi and uki lines leave the entry out */
+	SBAT_SDBOOT_SYSFAIL = 1u << 3,     /* 258: LoaderEntrySysFail can start first */
+	SBAT_SDBOOT_ID_WITHOUT_COUNTER = 1u << 4, /* 259: an id loses its boot counter */
+} sbat_sdboot_feature;
+
 /* systemd-boot's menu. Allocated by the library; fields may be added at the end. */
 typedef struct sbat_sdboot_menu {
 	size_t n_entries;         /* those in the menu first, in its order; then those left out, by name */
@@ -186,8 +195,9 @@ typedef struct sbat_sdboot_menu {
 	size_t n_notes;
 	const sbat_sdboot_note *notes;
 	size_t notes_dropped;
-	unsigned release; /* systemd-boot's major version from vars->version; 0: not known */
-	unsigned rules;   /* the release whose rules built the menu: 252, 257, 258 or 259 */
+	unsigned release;  /* systemd-boot's major version from vars->version; 0: not known */
+	unsigned rules;    /* the release whose rules built the menu: 252, 257, 258 or 259 */
+	unsigned features; /* those rules, as sbat_sdboot_feature bits */
 } sbat_sdboot_menu;
 
 /*

@@ -137,7 +137,7 @@ loader_line(sdentry_ctx *c, sbat_sdboot_entry *e, const sbat_kv_line *kv)
 	                        key_is(kv, "efi")   ? SBAT_SDBOOT_KIND_EFI :
 	                                              SBAT_SDBOOT_KIND_TYPE1_UKI;
 
-	if (c->rules >= 258 && e->kind != SBAT_SDBOOT_KIND_NONE && e->kind != kind) {
+	if ((c->features & SBAT_SDBOOT_ONE_KIND) && e->kind != SBAT_SDBOOT_KIND_NONE && e->kind != kind) {
 		e->out = SBAT_SDBOOT_OUT_CONFLICT;
 		return 1;
 	}
@@ -158,8 +158,8 @@ arch_matches(const sdentry_ctx *c, const sbat_kv_line *kv)
 {
 	if (kv->value_len != strlen(c->arch))
 		return 0;
-	return c->rules >= 257 ? strncasecmp(kv->value, c->arch, kv->value_len) == 0 :
-	                         memcmp(kv->value, c->arch, kv->value_len) == 0;
+	return (c->features & SBAT_SDBOOT_CASE_FOLDED) ? strncasecmp(kv->value, c->arch, kv->value_len) == 0 :
+	                                                 memcmp(kv->value, c->arch, kv->value_len) == 0;
 }
 
 /* One key of a Type #1 entry; 1 when the entry is out for good. */
@@ -174,7 +174,7 @@ type1_key(sdentry_ctx *c, sbat_sdboot_entry *e, const char *root, const sbat_kv_
 		set_text(c, &e->machine_id, &e->machine_id_line, kv);
 	else if (key_is(kv, "sort-key"))
 		set_text(c, &e->sort_key, &e->sort_key_line, kv);
-	else if (key_is(kv, "linux") || key_is(kv, "efi") || (c->rules >= 258 && key_is(kv, "uki")))
+	else if (key_is(kv, "linux") || key_is(kv, "efi") || ((c->features & SBAT_SDBOOT_UKI_KEY) && key_is(kv, "uki")))
 		return loader_line(c, e, kv);
 	else if (key_is(kv, "architecture") && !arch_matches(c, kv)) {
 		e->arch = sdentry_strndup(c, kv->value, kv->value_len);
@@ -390,11 +390,11 @@ sdentry_tries(sdentry_ctx *c, sbat_sdboot_entry *e, const char *suffix, int type
 		return;
 	if (*p == '-' && (++p, done = counter(&p)) < 0)
 		return;
-	if (c->rules >= 257 ? strcasecmp(p, suffix) != 0 : strcmp(p, suffix) != 0)
+	if ((c->features & SBAT_SDBOOT_CASE_FOLDED) ? strcasecmp(p, suffix) != 0 : strcmp(p, suffix) != 0)
 		return;
 	e->tries_left = left;
 	e->tries_done = done;
-	if (c->rules >= 259)
+	if (c->features & SBAT_SDBOOT_ID_WITHOUT_COUNTER)
 		id_without_counter(c, e, plus, suffix, type1);
 }
 

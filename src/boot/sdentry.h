@@ -13,7 +13,7 @@
 typedef struct sdentry_ctx {
 	const char *self;        /* systemd-boot's own path on the ESP */
 	const char *arch;        /* EFI_MACHINE_TYPE_NAME */
-	unsigned rules;          /* the release whose rules apply: 252, 257, 258 or 259 (sbat_sdboot_menu.rules) */
+	unsigned features;       /* the rules that apply: sbat_sdboot_feature bits (sbat_sdboot_menu.features) */
 	sbat_sdboot_note *notes; /* SBAT_SDBOOT_MAX_NOTES of them */
 	size_t n_notes, notes_dropped;
 	int nomem; /* an allocation failed */

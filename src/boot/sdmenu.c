@@ -15,6 +15,7 @@
 #include "sbat/sdboot.h"
 
 #include "boot/sdentry.h"
+#include "boot/sdrelease.h"
 #include "util/diag.h"
 
 /* names read from one directory, before the filter; more is a note */
@@ -140,10 +141,11 @@ read_loader_conf(menu_impl *m, sdentry_ctx *c, const char *esp)
  * (valid_type1_filename); "auto-" in this case before 257, in any case on.
  */
 static int
-entry_name(const char *name, const char *suffix, unsigned rules)
+entry_name(const char *name, const char *suffix, unsigned features)
 {
 	size_t len = strlen(name), sl = strlen(suffix);
-	int is_auto = rules >= 257 ? strncasecmp(name, "auto-", 5) == 0 : strncmp(name, "auto-", 5) == 0;
+	int is_auto = (features & SBAT_SDBOOT_CASE_FOLDED) ? strncasecmp(name, "auto-", 5) == 0 :
+	                                                     strncmp(name, "auto-", 5) == 0;
 
 	return name[0] != '.' && !is_auto && len > sl && strcasecmp(name + len - sl, suffix) == 0;
 }
@@ -198,7 +200,7 @@ scan_dir(menu_impl *m, sdentry_ctx *c, const char *root, int on_xbootldr, int ty
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		if (!entry_name(names[i], suffix, c->rules))
+		if (!entry_name(names[i], suffix, c->features))
 			continue;
 		if (taken == SBAT_SDBOOT_MAX_ENTRIES) {
 			m->pub.entries_over++; /* counted, never cut silently */
@@ -377,7 +379,8 @@ check_sysfail(menu_impl *m, sdentry_ctx *c, const sbat_sdboot_vars *v)
 	char sysfail[256];
 	long i;
 
-	if (c->rules < 258 || !var_text(c, v, SBAT_SDBOOT_VAR_ENTRY_SYSFAIL, sysfail, sizeof(sysfail)) ||
+	if (!(c->features & SBAT_SDBOOT_SYSFAIL) ||
+	    !var_text(c, v, SBAT_SDBOOT_VAR_ENTRY_SYSFAIL, sysfail, sizeof(sysfail)) ||
 	    (i = find_entry(m, sysfail)) < 0 || m->pub.default_by == SBAT_SDBOOT_BY_MENU_FORCE)
 		return;
 	if (m->pub.has_default && m->pub.default_index == (size_t)i)
@@ -434,17 +437,6 @@ parse_release(const char *text)
 	return *p == '\0' || strchr(".~-+_ ", *p) ? (unsigned)n : 0;
 }
 
-/* The rules release follows (sbat_sdboot_menu.rules); 0: not known (before 252, or no version). */
-static unsigned
-rules_of(unsigned release)
-{
-	if (release < 252)
-		return 0;
-	if (release < 257)
-		return 252;
-	return release > 259 ? 259 : release;
-}
-
 /* What sbat_sdboot_menu_load was given. */
 typedef struct load_in {
 	const char *esp, *xbootldr, *loader_path;
@@ -452,9 +444,9 @@ typedef struct load_in {
 	const sbat_sdboot_vars *vars;
 } load_in;
 
-/* The menu of in, as the release whose rules are `rules` builds it, into *ret. */
+/* The menu of in, as a release of row `rules` builds it, into *ret. */
 static sbat_err
-menu_build(const load_in *in, unsigned rules, menu_impl **ret)
+menu_build(const load_in *in, const sdrelease *rules, menu_impl **ret)
 {
 	static const sbat_sdboot_vars none = SBAT_SDBOOT_VARS_INIT;
 	menu_impl *m = calloc(1, sizeof(*m));
@@ -469,7 +461,8 @@ menu_build(const load_in *in, unsigned rules, menu_impl **ret)
 	memset(&c, 0, sizeof(c));
 	c.self = in->loader_path;
 	c.arch = m->pub.arch = arch_name(in->machine);
-	c.rules = m->pub.rules = rules;
+	m->pub.rules = rules->release;
+	c.features = m->pub.features = rules->features;
 	c.notes = m->notes;
 	build(m, &c, in->esp, in->xbootldr);
 	choose_default(m, &c, in->vars ? in->vars : &none);
@@ -512,7 +505,7 @@ entry_of(const menu_impl *m, const char *file)
 	return NULL;
 }
 
-/* m, built by 252's rules for a version not known, against o, built by a later release's. */
+/* m, built by the oldest row's rules for a version not known, against o, built by a later row's. */
 static void
 compare_rules(menu_impl *m, const menu_impl *o)
 {
@@ -541,21 +534,23 @@ sbat_err
 sbat_sdboot_menu_load(const char *esp, const char *xbootldr, const char *loader_path, uint16_t machine,
                       const sbat_sdboot_vars *vars, sbat_sdboot_menu **ret, sbat_diag *reterr)
 {
-	static const unsigned later[] = { 257, 258, 259 };
 	load_in in = { esp, xbootldr, loader_path, machine, vars };
 	menu_impl *m = NULL, *o = NULL;
-	unsigned release, rules;
-	size_t i;
+	const sdrelease *rows, *rules;
+	unsigned release;
+	size_t i, n;
 
 	*ret = NULL;
 	if (!vars_known(vars))
 		return diag_fail(reterr, SBAT_E_ABI, "sbat_sdboot_vars: a size this library does not know");
 	release = vars && vars->size > offsetof(sbat_sdboot_vars, version) ? parse_release(vars->version) : 0;
-	rules = rules_of(release);
-	if (menu_build(&in, rules ? rules : 252, &m) != SBAT_OK)
+	rows = sdrelease_rows(&n);
+	rules = sdrelease_of(release);
+	if (menu_build(&in, rules ? rules : &rows[0], &m) != SBAT_OK)
 		return diag_fail(reterr, SBAT_E_NOMEM, "systemd-boot menu: out of memory");
-	for (i = 0; !rules && i < sizeof(later) / sizeof(later[0]); i++) {
-		if (menu_build(&in, later[i], &o) != SBAT_OK) {
+	/* not known: built by the oldest row's rules, against each later row's */
+	for (i = 1; !rules && i < n; i++) {
+		if (menu_build(&in, &rows[i], &o) != SBAT_OK) {
 			sbat_sdboot_menu_free(&m->pub);
 			return diag_fail(reterr, SBAT_E_NOMEM, "systemd-boot menu: out of memory");
 		}

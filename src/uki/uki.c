@@ -26,35 +26,50 @@ uki_kind_name(unsigned kind)
 #define BIT(k) (1u << (k))
 
 /*
- * What each stub release looks for (systemd's UnifiedSection list and its
- * pe.c, release by release): 252 and 253 the first seven kinds below
- * (.pcrsig found but not measured); 254 adds .uname and .sbat; 256 adds
- * .ucode and matches names exactly, first match winning (before, a name
- * that starts with the kind's matched and the last match won); 257 adds
- * .profile, .dtbauto and .hwids and boots profiles; 258 adds .efifw.
+ * systemd-stub by release: one row per release that changed which sections
+ * the stub looks for or how (systemd's UnifiedSection list and its pe.c,
+ * tag by tag); each row adds to the ones before it. A new release that
+ * changes them is one row here.
  */
+#define NAMES_EXACT 1u   /* the 8-byte name equals the kind's; before: the name starts with it */
+#define FIRST_WINS 2u    /* the first match in the table counts; before: the last one */
+#define WITH_PROFILES 4u /* .profile sections split the table into profiles */
+
+static const struct stub_release {
+	unsigned major;
+	uint32_t adds;  /* the uki_kind bits it looks for that the release before did not */
+	unsigned flags; /* NAMES_EXACT, ... from this release on */
+} stub_releases[] = {
+	/* 252 and 253: .pcrsig found but not measured */
+	{ 252,
+	  BIT(UKI_LINUX) | BIT(UKI_OSREL) | BIT(UKI_CMDLINE) | BIT(UKI_INITRD) | BIT(UKI_SPLASH) | BIT(UKI_DTB) |
+	      BIT(UKI_PCRSIG) | BIT(UKI_PCRPKEY),
+	  0 },
+	{ 254, BIT(UKI_UNAME) | BIT(UKI_SBAT), 0 },
+	{ 256, BIT(UKI_UCODE), NAMES_EXACT | FIRST_WINS },
+	{ 257, BIT(UKI_PROFILE) | BIT(UKI_DTBAUTO) | BIT(UKI_HWIDS), WITH_PROFILES },
+	{ 258, BIT(UKI_EFIFW), 0 },
+};
+
 uki_rules
 uki_rules_for(unsigned major)
 {
+	unsigned flags = 0;
 	uki_rules r;
+	size_t i;
 
-	r.known = BIT(UKI_LINUX) | BIT(UKI_OSREL) | BIT(UKI_CMDLINE) | BIT(UKI_INITRD) | BIT(UKI_SPLASH) |
-	          BIT(UKI_DTB) | BIT(UKI_PCRSIG) | BIT(UKI_PCRPKEY);
-	r.exact_names = r.first_wins = r.profiles = 0;
+	r.known = 0;
 	if (major == 0)
 		major = UINT32_MAX; /* unknown: the newest rules */
-	if (major >= 254)
-		r.known |= BIT(UKI_UNAME) | BIT(UKI_SBAT);
-	if (major >= 256) {
-		r.known |= BIT(UKI_UCODE);
-		r.exact_names = r.first_wins = 1;
+	for (i = 0; i < sizeof(stub_releases) / sizeof(stub_releases[0]); i++) {
+		if (i > 0 && major < stub_releases[i].major)
+			break; /* the oldest row applies to any release */
+		r.known |= stub_releases[i].adds;
+		flags |= stub_releases[i].flags;
 	}
-	if (major >= 257) {
-		r.known |= BIT(UKI_PROFILE) | BIT(UKI_DTBAUTO) | BIT(UKI_HWIDS);
-		r.profiles = 1;
-	}
-	if (major >= 258)
-		r.known |= BIT(UKI_EFIFW);
+	r.exact_names = (flags & NAMES_EXACT) != 0;
+	r.first_wins = (flags & FIRST_WINS) != 0;
+	r.profiles = (flags & WITH_PROFILES) != 0;
 	return r;
 }
 

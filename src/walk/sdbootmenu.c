@@ -115,7 +115,8 @@ report_vars(walk *w, const sbat_sdboot_menu *menu, const sbat_sdboot_vars *v, co
 
 	for (i = 0; i < N_VARS; i++) {
 		if (!failed[i] || (i == SBAT_SDBOOT_VAR_ENTRY_LAST_BOOTED && !reads_last_booted(menu, v)) ||
-		    (i == SBAT_SDBOOT_VAR_ENTRY_SYSFAIL && menu && menu->release && menu->rules < 258))
+		    (i == SBAT_SDBOOT_VAR_ENTRY_SYSFAIL && menu && menu->release &&
+		     !(menu->features & SBAT_SDBOOT_SYSFAIL)))
 			continue;
 		snprintf(where, sizeof(where), "%s/%s-%s", w->efivarfs, sbat_sdboot_var_name((sbat_sdboot_var)i),
 		         LOADER_GUID);

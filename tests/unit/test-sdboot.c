@@ -19,6 +19,8 @@
 #include "fixture.h"
 #include "sbat/sdboot.h"
 
+#include "boot/sdrelease.h"
+
 #define SELF "\\EFI\\systemd\\systemd-bootx64.efi"
 
 static unsigned seq;
@@ -777,6 +779,52 @@ test_version_unknown(void **state)
 	sbat_sdboot_menu_free(m);
 }
 
+/* The release table: rows oldest first, each release after the first a row's, features only ever added. */
+static void
+test_release_table(void **state)
+{
+	static const struct {
+		unsigned release, rules, features;
+	} cases[] = {
+		{ 251, 0, 0 },
+		{ 252, 252, 0 },
+		{ 256, 252, 0 },
+		{ 257, 257, SBAT_SDBOOT_CASE_FOLDED },
+		{ 258, 258,
+		  SBAT_SDBOOT_CASE_FOLDED | SBAT_SDBOOT_UKI_KEY | SBAT_SDBOOT_ONE_KIND | SBAT_SDBOOT_SYSFAIL },
+		{ 300, 259,
+		  SBAT_SDBOOT_CASE_FOLDED | SBAT_SDBOOT_UKI_KEY | SBAT_SDBOOT_ONE_KIND | SBAT_SDBOOT_SYSFAIL |
+		      SBAT_SDBOOT_ID_WITHOUT_COUNTER },
+	};
+	const sdrelease *rows;
+	size_t i, n;
+	char esp[4096];
+	char version[16];
+	sbat_sdboot_menu *m;
+
+	(void)state;
+	rows = sdrelease_rows(&n);
+	assert_true(n >= 2);
+	for (i = 1; i < n; i++) {
+		assert_true(rows[i].release > rows[i - 1].release);
+		assert_int_equal(rows[i].features & rows[i - 1].features, rows[i - 1].features);
+	}
+	new_part(esp, sizeof(esp));
+	put(esp, "k", "kernel", 0);
+	entry(esp, "a.conf", NULL);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const sdrelease *r = sdrelease_of(cases[i].release);
+
+		assert_int_equal(r ? r->release : 0, cases[i].rules);
+		assert_int_equal(r ? r->features : 0, cases[i].features);
+		snprintf(version, sizeof(version), "%u.1", cases[i].release);
+		m = load_version(esp, version, NULL);
+		assert_int_equal(m->rules, cases[i].rules ? cases[i].rules : rows[0].release);
+		assert_int_equal(m->features, cases[i].rules ? cases[i].features : rows[0].features);
+		sbat_sdboot_menu_free(m);
+	}
+}
+
 int
 main(void)
 {
@@ -798,6 +846,7 @@ main(void)
 		cmocka_unit_test(test_version_id_without_counter),
 		cmocka_unit_test(test_version_sysfail),
 		cmocka_unit_test(test_version_unknown),
+		cmocka_unit_test(test_release_table),
 	};
 
 	return run_group(tests, setup, teardown);

@@ -15,6 +15,7 @@
 
 #include "fixture.h"
 #include "test-util.h"
+#include "uki/uki_model.h"
 #include "util/sha256.h"
 #include "uki/uki_model.h"
 
@@ -1056,12 +1057,38 @@ test_uki_edit_opts_of_0_2(void **state)
 	built_free(&b);
 }
 
+/* systemd-stub by release: what each release looks for and how, as its row says. */
+static void
+test_uki_stub_release_rows(void **state)
+{
+#define B(k) (1u << (k))
+	const uint32_t base = B(UKI_LINUX) | B(UKI_OSREL) | B(UKI_CMDLINE) | B(UKI_INITRD) | B(UKI_SPLASH) |
+	                      B(UKI_DTB) | B(UKI_PCRSIG) | B(UKI_PCRPKEY);
+	const uint32_t r254 = base | B(UKI_UNAME) | B(UKI_SBAT), r256 = r254 | B(UKI_UCODE);
+	const uint32_t r257 = r256 | B(UKI_PROFILE) | B(UKI_DTBAUTO) | B(UKI_HWIDS), r258 = r257 | B(UKI_EFIFW);
+	static const unsigned majors[] = { 1, 252, 253, 254, 255, 256, 257, 258, 300, 0 };
+	const uint32_t known[] = { base, base, base, r254, r254, r256, r257, r258, r258, r258 };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(majors) / sizeof(majors[0]); i++) {
+		uki_rules r = uki_rules_for(majors[i]);
+
+		assert_int_equal(r.known, known[i]);
+		assert_int_equal(r.exact_names, majors[i] == 0 || majors[i] >= 256);
+		assert_int_equal(r.first_wins, majors[i] == 0 || majors[i] >= 256);
+		assert_int_equal(r.profiles, majors[i] == 0 || majors[i] >= 257);
+	}
+#undef B
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_uki_detects_systemd_stub),
 		cmocka_unit_test(test_uki_measured_sections_by_release),
+		cmocka_unit_test(test_uki_stub_release_rows),
 		cmocka_unit_test(test_uki_pcr11_matches_systemd_measure_252),
 		cmocka_unit_test(test_uki_pcr11_chain_257),
 		cmocka_unit_test(test_uki_profiles),
