@@ -9,6 +9,7 @@
 
 #include "sbat/sbat.h"
 
+#include "boot/loadopt.h"
 #include "boot/report.h"
 #include "util/diag.h"
 #include "walk/walk.h"
@@ -412,9 +413,15 @@ follow_option(walk *w, uint16_t num, int is_boot_next)
 		    w, label, 0, 0, NULL, SBAT_VERDICT_NOT_GOVERNED, SBAT_BOOT_APPLICATION,
 		    "not governed by SBAT: an application (not LOAD_OPTION_CATEGORY_BOOT), started from a menu only");
 	} else if (lo.has_other_media) {
+		/* EDK2's DxeImageVerificationLib: GetImageType says IMAGE_FROM_FV, whose policy is ALWAYS_EXECUTE */
 		is_default = take_default(w, 1);
 		walk_line_why(w, label, is_default, 0, NULL, SBAT_VERDICT_NOT_GOVERNED, SBAT_BOOT_NOT_A_FILE,
-		              "not governed by SBAT: not a file on a disk (network boot or a firmware application)");
+		              loadopt_in_firmware(buf, lo.optional_offset + lo.optional_len) ?
+		                  "not governed by SBAT: a file of the firmware's own volume (its shell or another "
+		                  "built-in application), which EDK2 starts without a signature check, Secure Boot on "
+		                  "or off" :
+		                  "not governed by SBAT: not a file on a disk (network boot, a RAM disk, a vendor's "
+		                  "device)");
 	} else {
 		follow_file_option(w, label, &lo, buf, is_current);
 	}

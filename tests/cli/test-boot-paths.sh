@@ -314,8 +314,8 @@ expect "OVMF's variables: UiApp is an application the boot order never starts, a
 	'has_line "Boot0000 UiApp: not governed by SBAT: an application (not LOAD_OPTION_CATEGORY_BOOT), started from a menu only"'
 expect "OVMF's variables: the DVD ahead of the booted disk had nothing to start, and is not the default" \
 	'has_line "Boot0001 UEFI QEMU DVD-ROM QM00005 : stage 1 \\EFI\\BOOT\\BOOTX64.EFI: cannot be followed: the firmware starts \\EFI\\BOOT\\BOOTX64.EFI from this device if it holds one; it did not this boot, which came from Boot0002"'
-expect "OVMF's variables: the built-in shell is not governed by SBAT" \
-	'has_line "Boot0003 EFI Internal Shell: not governed by SBAT: not a file on a disk (network boot or a firmware application)"'
+expect "OVMF's variables: the built-in shell, a file of the firmware's volume, is not governed by SBAT, and the line says the firmware checks no signature of it" \
+	'has_line "Boot0003 EFI Internal Shell: not governed by SBAT: a file of the firmware'"'"'s own volume (its shell or another built-in application), which EDK2 starts without a signature check, Secure Boot on or off"'
 grub "$OESP/EFI/BOOT/grubx64.efi" 4
 SBAT_ADD_EFIVARFS="$OV" run --check-level next --esp "$OESP"
 expect "OVMF's variables, grub,4 behind Debian shim 16.1 on the disk that booted: the default path is refused (exit 4)" \
