@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "sbat/boot.h"
+
+#include "boot/loadopt.h"
 #include "util/bview.h"
 #include "util/diag.h"
 
@@ -19,6 +21,7 @@
 #define DP_MEDIA_HD 0x01
 #define DP_MEDIA_CDROM 0x02
 #define DP_MEDIA_FILE 0x04
+#define DP_MEDIA_FV_FILE 0x06
 #define DP_MSG_MAC 11
 #define DP_MSG_IPV4 12
 #define DP_MSG_IPV6 13
@@ -302,4 +305,21 @@ sbat_load_option_file_nodes(const uint8_t *buf, size_t len, char *out, size_t ou
 	if (r == SBAT_OK)
 		*ret_n = sink.n;
 	return r;
+}
+
+int
+loadopt_in_firmware(const uint8_t *buf, size_t len)
+{
+	sbat_load_option o;
+	size_t off;
+	bview v;
+
+	if (sbat_load_option_parse(buf, len, &o, NULL) != SBAT_OK)
+		return 0;
+	bv_init(&v, buf, len);
+	/* the list ends where the optional data starts; the parse checked each node's length up to the end node */
+	for (off = o.optional_offset - bv_le16(&v, ATTR + 4); buf[off] != DP_END; off += bv_le16(&v, off + 2))
+		if (buf[off] == DP_MEDIA && buf[off + 1] == DP_MEDIA_FV_FILE)
+			return 1;
+	return 0;
 }

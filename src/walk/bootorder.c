@@ -12,16 +12,36 @@
 #include "sbat/efivar.h"
 #include "sbat/error.h"
 #include "sbat/judge.h"
+#include "sbat/level.h"
 #include "sbat/partition.h"
 #include "sbat/walk.h"
 
+#include "boot/loadopt.h"
 #include "boot/report.h"
 #include "util/diag.h"
 #include "walk/bootpath.h"
 #include "walk/signatures.h"
 #include "walk/walk.h"
 
-#define MAX_OPTIONS 128
+/* How many of BootNext's and BootOrder's options are opened to find the firmware's machine. */
+#define MACHINE_OPTIONS 64
+
+/* The PE machine type sbat-add is built for: what the removable-media path is taken for when nothing else tells. */
+#if defined(__x86_64__)
+#define BUILD_MACHINE 0x8664
+#elif defined(__aarch64__)
+#define BUILD_MACHINE 0xaa64
+#elif defined(__i386__)
+#define BUILD_MACHINE 0x014c
+#elif defined(__arm__)
+#define BUILD_MACHINE 0x01c2
+#elif defined(__riscv) && __riscv_xlen == 64
+#define BUILD_MACHINE 0x5064
+#elif defined(__loongarch64)
+#define BUILD_MACHINE 0x6264
+#else
+#define BUILD_MACHINE 0x8664
+#endif
 
 /* The partition GUID of the block device the ESP is on ("" when not known: no /dev/disk/by-partuuid, or a copy). */
 static const char *
@@ -33,33 +53,45 @@ esp_guid(walk *w)
 	return w->esp_guid;
 }
 
+/* A variable of at most max_size bytes (0: the library's largest); 0, or -1 after a note. */
 static int
-read_var(walk *w, const char *name, uint8_t **buf, size_t *len)
+read_var(walk *w, const char *name, size_t max_size, uint8_t **buf, size_t *len)
 {
 	char where[WALK_PATH_MAX + 128];
 	sbat_diag d;
 
-	if (sbat_efivar_read(w->efivarfs, name, WALK_VAR_MAX_SIZE, buf, len, &d) == SBAT_OK)
+	if (sbat_efivar_read(w->efivarfs, name, max_size, buf, len, &d) == SBAT_OK)
 		return 0;
 	snprintf(where, sizeof(where), "%s/%s", w->efivarfs, name);
 	walk_error(w, where, &d);
 	return -1;
 }
 
-/* BootNext, BootOrder or BootCurrent: *n numbers (0 when it is not set); -1 after a note. */
+/*
+ * BootNext or BootCurrent (max 1), or BootOrder (max 0: as many as it
+ * holds, as EDK2's EfiBootManagerGetLoadOptions takes them all): *ret
+ * malloc'ed with *n numbers, NULL when it is not set; -1 after a note.
+ */
 static int
-read_numbers(walk *w, const char *name, size_t max, uint16_t *out, size_t *n)
+read_numbers(walk *w, const char *name, size_t max, uint16_t **ret, size_t *n)
 {
 	char where[WALK_PATH_MAX + 128];
 	uint8_t *buf;
-	size_t len;
+	size_t len, room;
 	sbat_diag d;
-	int status = read_var(w, name, &buf, &len);
+	int status = read_var(w, name, max ? WALK_VAR_MAX_SIZE : 0, &buf, &len);
 
+	*ret = NULL;
 	*n = 0;
 	if (status != 0 || !buf)
 		return status;
-	if (sbat_boot_order_parse(buf, len, out, max, n, &d) != SBAT_OK) {
+	room = len > SBAT_EFIVAR_ATTRIBUTES_SIZE ? (len - SBAT_EFIVAR_ATTRIBUTES_SIZE) / 2 : 0;
+	if (max && room > max)
+		room = max;
+	if (!(*ret = malloc((room ? room : 1) * sizeof(**ret)))) {
+		w->report_failed = 1;
+		status = -1;
+	} else if (sbat_boot_order_parse(buf, len, *ret, max ? max : room, n, &d) != SBAT_OK) {
 		snprintf(where, sizeof(where), "%s/%s", w->efivarfs, name);
 		walk_error(w, where, &d);
 		status = -1;
@@ -68,18 +100,114 @@ read_numbers(walk *w, const char *name, size_t max, uint16_t *out, size_t *n)
 	return status;
 }
 
+/* EDK2's EFI_REMOVABLE_MEDIA_FILE_NAME (UefiSpec.h) for a PE machine type; NULL for one it has none for. */
 static const char *
-removable_name(void)
+removable_for(uint16_t machine)
 {
-#if defined(__aarch64__)
-	return "\\EFI\\BOOT\\BOOTAA64.EFI";
-#elif defined(__i386__)
-	return "\\EFI\\BOOT\\BOOTIA32.EFI";
-#elif defined(__riscv) && __riscv_xlen == 64
-	return "\\EFI\\BOOT\\BOOTRISCV64.EFI";
-#else
-	return "\\EFI\\BOOT\\BOOTX64.EFI";
-#endif
+	switch (machine) {
+	case 0x8664: return "\\EFI\\BOOT\\BOOTX64.EFI";
+	case 0x014c: return "\\EFI\\BOOT\\BOOTIA32.EFI";
+	case 0xaa64: return "\\EFI\\BOOT\\BOOTAA64.EFI";
+	case 0x01c2: return "\\EFI\\BOOT\\BOOTARM.EFI";
+	case 0x5064: return "\\EFI\\BOOT\\BOOTRISCV64.EFI";
+	case 0x6264: return "\\EFI\\BOOT\\BOOTLOONGARCH64.EFI";
+	default: return NULL;
+	}
+}
+
+/* The removable-media path of the firmware's machine (w->removable), saying once when it is this build's guess. */
+static const char *
+removable_name(walk *w)
+{
+	static const char with_esp[] = "the removable-media path is taken as this build's machine's: no option the "
+	                               "firmware starts opens on --esp, and its \\EFI\\BOOT holds no one BOOT*.EFI "
+	                               "that tells the firmware's machine";
+	static const char no_esp[] = "the removable-media path is taken as this build's machine's: without --esp "
+	                             "nothing tells the firmware's machine";
+
+	if (w->removable_guessed == 1) {
+		w->removable_guessed = 2;
+		walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL, w->o->esp ? with_esp : no_esp);
+	}
+	return w->removable;
+}
+
+/* The PE machine of the image option num starts from File() nodes on --esp; 0 when none opens there. */
+static uint16_t
+option_machine(walk *w, uint16_t num)
+{
+	char name[64], nodes[2 * SBAT_LOAD_OPTION_TEXT_MAX], *file = NULL;
+	sbat_load_option lo;
+	uint8_t *buf = NULL;
+	uint16_t machine = 0;
+	unsigned n = 0;
+	size_t len;
+	sbat_diag d;
+	image im;
+
+	snprintf(name, sizeof(name), "Boot%04X-%s", (unsigned)num, SBAT_EFIVAR_GLOBAL_GUID);
+	if (sbat_efivar_read(w->efivarfs, name, WALK_VAR_MAX_SIZE, &buf, &len, &d) == SBAT_OK && buf &&
+	    sbat_load_option_parse(buf, len, &lo, &d) == SBAT_OK && lo.has_file && !lo.has_other_media &&
+	    !(lo.has_hd && lo.signature_type == 2 && esp_guid(w)[0] && strcmp(esp_guid(w), lo.partition_guid) != 0) &&
+	    sbat_load_option_file_nodes(buf, len, nodes, sizeof(nodes), &n, &d) == SBAT_OK && n &&
+	    sbat_partition_resolve_uefi(w->o->esp, nodes, n, &file) == SBAT_PARTITION_FOUND) {
+		if (walk_image_open(w->o->esp, file, &im) == 0)
+			machine = im.machine;
+		walk_image_close(&im);
+	}
+	free(file);
+	free(buf);
+	return machine;
+}
+
+/* The machine of the one EDK2 removable-media file name that --esp's \EFI\BOOT holds; 0 for none or several. */
+static uint16_t
+esp_machine(walk *w)
+{
+	static const uint16_t machines[] = { 0x8664, 0x014c, 0xaa64, 0x01c2, 0x5064, 0x6264 };
+	uint16_t found = 0;
+	const char *why;
+	size_t i;
+
+	for (i = 0; i < sizeof(machines) / sizeof(machines[0]); i++) {
+		char *f = walk_resolve(w->o->esp, removable_for(machines[i]), 0, &why);
+
+		if (f && found)
+			found = 0xffff; /* several: an ESP for more than one machine */
+		else if (f)
+			found = machines[i];
+		free(f);
+	}
+	return found == 0xffff ? 0 : found;
+}
+
+/*
+ * w->removable: the file the firmware's boot manager looks for on a device
+ * (its EFI_REMOVABLE_MEDIA_FILE_NAME), which is the firmware's machine's,
+ * not this build's (an ESP checked from another machine). That machine is,
+ * as stage 2 takes shim's from its image: the PE machine of what an option
+ * in the variables starts from --esp (BootCurrent's first: the firmware ran
+ * it), else the one machine whose BOOT*.EFI \EFI\BOOT holds, else this
+ * build's (w->removable_guessed: said when used).
+ */
+static void
+find_removable(walk *w, const uint16_t *order, size_t n_order, const uint16_t *next, size_t n_next)
+{
+	uint16_t machine = 0;
+	size_t i;
+
+	if (w->o->esp && w->has_current)
+		machine = option_machine(w, w->current);
+	/* the first options only: one that starts a file on --esp comes early in a BootOrder */
+	for (i = 0; w->o->esp && !removable_for(machine) && i < n_next + n_order && i < MACHINE_OPTIONS; i++)
+		machine = option_machine(w, i < n_next ? next[i] : order[i - n_next]);
+	if (w->o->esp && !removable_for(machine))
+		machine = esp_machine(w);
+	if (!removable_for(machine)) {
+		machine = BUILD_MACHINE;
+		w->removable_guessed = 1;
+	}
+	w->removable = removable_for(machine);
 }
 
 /* 1 for the first eligible path: the one that boots when nobody touches the keyboard. */
@@ -103,7 +231,7 @@ read_option(walk *w, uint16_t num, sbat_load_option *lo, uint8_t **ret_buf)
 	snprintf(name, sizeof(name), "Boot%04X-%s", (unsigned)num, SBAT_EFIVAR_GLOBAL_GUID);
 	snprintf(where, sizeof(where), "%s/%s", w->efivarfs, name);
 	snprintf(label, sizeof(label), "Boot%04X", (unsigned)num);
-	if (read_var(w, name, ret_buf, &len) != 0) {
+	if (read_var(w, name, WALK_VAR_MAX_SIZE, ret_buf, &len) != 0) {
 		walk_line_why(w, label, 0, 0, NULL, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_VARIABLE,
 		              "cannot be followed: the variable does not read (see above)");
 		return -1;
@@ -132,15 +260,20 @@ static void
 find_other_esp(walk *w, const uint16_t *order, size_t n_order, const uint16_t *next, size_t n_next)
 {
 	char first[40] = "", name[64];
+	uint8_t seen[65536 / 8];
 	size_t i, len, n = n_order + n_next;
 
+	memset(seen, 0, sizeof(seen));
 	for (i = 0; i < n && !w->other_esp[0]; i++) {
+		unsigned num = i < n_next ? next[i] : order[i - n_next];
 		sbat_load_option lo;
 		uint8_t *buf = NULL;
 		sbat_diag d;
 
-		snprintf(name, sizeof(name), "Boot%04X-%s", (unsigned)(i < n_next ? next[i] : order[i - n_next]),
-		         SBAT_EFIVAR_GLOBAL_GUID);
+		if (seen[num / 8] & (1u << (num % 8)))
+			continue; /* a number BootOrder repeats */
+		seen[num / 8] |= (uint8_t)(1u << (num % 8));
+		snprintf(name, sizeof(name), "Boot%04X-%s", num, SBAT_EFIVAR_GLOBAL_GUID);
 		if (sbat_efivar_read(w->efivarfs, name, WALK_VAR_MAX_SIZE, &buf, &len, &d) == SBAT_OK && buf &&
 		    sbat_load_option_parse(buf, len, &lo, &d) == SBAT_OK && lo.has_hd && lo.signature_type == 2) {
 			const char *mine = esp_guid(w)[0] ? esp_guid(w) : first;
@@ -247,7 +380,7 @@ static void
 follow_file_option(walk *w, const char *label, const sbat_load_option *lo, const uint8_t *buf, int is_current)
 {
 	char nodes[2 * SBAT_LOAD_OPTION_TEXT_MAX], *esp;
-	const char *path = lo->has_file ? lo->file_path : removable_name();
+	const char *path = lo->has_file ? lo->file_path : removable_name(w);
 	unsigned n = 0;
 	int is_default, file_only;
 	sbat_diag d;
@@ -289,39 +422,114 @@ follow_option(walk *w, uint16_t num, int is_boot_next)
 		    w, label, 0, 0, NULL, SBAT_VERDICT_NOT_GOVERNED, SBAT_BOOT_APPLICATION,
 		    "not governed by SBAT: an application (not LOAD_OPTION_CATEGORY_BOOT), started from a menu only");
 	} else if (lo.has_other_media) {
+		/* EDK2's DxeImageVerificationLib: GetImageType says IMAGE_FROM_FV, whose policy is ALWAYS_EXECUTE */
 		is_default = take_default(w, 1);
 		walk_line_why(w, label, is_default, 0, NULL, SBAT_VERDICT_NOT_GOVERNED, SBAT_BOOT_NOT_A_FILE,
-		              "not governed by SBAT: not a file on a disk (network boot or a firmware application)");
+		              loadopt_in_firmware(buf, lo.optional_offset + lo.optional_len) ?
+		                  "not governed by SBAT: a file of the firmware's own volume (its shell or another "
+		                  "built-in application), which EDK2 starts without a signature check, Secure Boot on "
+		                  "or off" :
+		                  "not governed by SBAT: not a file on a disk (network boot, a RAM disk, a vendor's "
+		                  "device)");
 	} else {
 		follow_file_option(w, label, &lo, buf, is_current);
 	}
 	free(buf);
 }
 
-/* BootNext, BootOrder and BootCurrent; -1 after a note when one does not read. */
+/* BootNext, BootOrder (malloc'ed in *order) and BootCurrent; -1 after a note when one does not read. */
 static int
-read_boot_numbers(walk *w, uint16_t *order, size_t *n_order, uint16_t *next, size_t *n_next)
+read_boot_numbers(walk *w, uint16_t **order, size_t *n_order, uint16_t *next, size_t *n_next)
 {
+	uint16_t *one = NULL;
 	size_t n_current = 0, i;
+	int r = read_numbers(w, "BootNext-" SBAT_EFIVAR_GLOBAL_GUID, 1, &one, n_next);
 
-	if (read_numbers(w, "BootNext-" SBAT_EFIVAR_GLOBAL_GUID, 1, next, n_next) != 0 ||
-	    read_numbers(w, "BootOrder-" SBAT_EFIVAR_GLOBAL_GUID, MAX_OPTIONS, order, n_order) != 0 ||
-	    read_numbers(w, "BootCurrent-" SBAT_EFIVAR_GLOBAL_GUID, 1, &w->current, &n_current) != 0)
+	if (r == 0 && *n_next)
+		*next = one[0];
+	free(one);
+	if (r != 0 || read_numbers(w, "BootCurrent-" SBAT_EFIVAR_GLOBAL_GUID, 1, &one, &n_current) != 0)
 		return -1;
 	w->has_current = n_current == 1;
-	for (i = 0; w->has_current && i < *n_order && order[i] != w->current; i++)
+	if (w->has_current)
+		w->current = one[0];
+	free(one);
+	if (read_numbers(w, "BootOrder-" SBAT_EFIVAR_GLOBAL_GUID, 0, order, n_order) != 0)
+		return -1;
+	for (i = 0; w->has_current && i < *n_order && (*order)[i] != w->current; i++)
 		;
 	/* BootCurrent in BootOrder: the options ahead of it had nothing to start this boot (or were passed over) */
 	w->before_current = w->has_current && i < *n_order;
 	return 0;
 }
 
+/*
+ * Neither BootOrder nor BootNext. EDK2's BdsEntry then has no option of
+ * its own to try (EfiBootManagerGetLoadOptions reads BootOrder only); OVMF's
+ * PlatformBootManagerAfterConsole first makes them: EfiBootManagerRefreshAllBootOption
+ * adds one Boot#### per device that BmEnumerateBootOptions finds (removable
+ * media, then fixed disks, then other file systems, then network) to a new
+ * BootOrder, each a whole device whose removable-media path the boot
+ * manager starts; a platform that makes none ends in the PlatformRecovery
+ * option BdsEntry writes, the short-form File() path of
+ * EFI_REMOVABLE_MEDIA_FILE_NAME, looked for on every file system. Either way
+ * what starts is the removable-media path of the first device that holds it:
+ * on --esp, the path that boots (followed next), else not known.
+ */
+static void
+no_boot_order(walk *w)
+{
+	char text[400];
+
+	if (w->o->esp) {
+		walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL,
+		          "no BootOrder and no BootNext: the firmware makes boot options of its own, one per device "
+		          "(removable media first), and starts the removable-media path of the first that holds it: "
+		          "taken as --esp's");
+		return;
+	}
+	snprintf(text, sizeof(text),
+	         "cannot be followed: neither BootOrder nor BootNext is set, so the firmware makes boot options of its "
+	         "own and starts %s of the first device that holds it (give --esp DIR)",
+	         removable_name(w));
+	walk_line_why(w, "BootOrder", 1, 0, NULL, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_NO_OPTIONS, text);
+	w->default_taken = 1;
+}
+
+/* BootNext, then BootOrder's options, each once, as EDK2's BdsEntry tries them, then the removable-media path. */
+static void
+follow_all(walk *w, const uint16_t *order, size_t n_order, const uint16_t *next, size_t n_next)
+{
+	uint8_t seen[65536 / 8];
+	size_t i;
+
+	memset(seen, 0, sizeof(seen));
+	if (!n_next && !n_order)
+		no_boot_order(w);
+	if (n_next) {
+		follow_option(w, next[0], 1);
+		seen[next[0] / 8] |= (uint8_t)(1u << (next[0] % 8));
+	}
+	for (i = 0; i < n_order; i++) {
+		if (w->has_current && order[i] == w->current)
+			w->before_current = 0;
+		if (seen[order[i] / 8] & (1u << (order[i] % 8)))
+			continue;
+		seen[order[i] / 8] |= (uint8_t)(1u << (order[i] % 8));
+		follow_option(w, order[i], 0);
+	}
+	w->before_current = 0;
+	if (w->o->esp)
+		bootpath_follow(w, "removable media fallback", !w->default_taken, w->o->esp, removable_name(w), NULL, 0,
+		                NULL, 0);
+}
+
 /* Every path: BootNext, BootOrder's options, the removable-media path. */
 static void
 walk_all(walk *w)
 {
-	uint16_t order[MAX_OPTIONS], next_num[1];
-	size_t n_order = 0, n_next = 0, i, j;
+	uint16_t *order = NULL, next_num[1];
+	size_t n_order = 0, n_next = 0;
 	struct stat st;
 
 	if (stat(w->efivarfs, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -346,31 +554,14 @@ walk_all(walk *w)
 		          "signatures: not judged: each verdict is the SBAT gate's; the firmware and shim must also "
 		          "accept each image's signature");
 	}
-	if (read_boot_numbers(w, order, &n_order, next_num, &n_next) != 0) {
+	if (read_boot_numbers(w, &order, &n_order, next_num, &n_next) != 0) {
 		report_mark_stopped(w->report, 0, 1);
-		return;
+	} else {
+		find_other_esp(w, order, n_order, next_num, n_next);
+		find_removable(w, order, n_order, next_num, n_next);
+		follow_all(w, order, n_order, next_num, n_next);
 	}
-	find_other_esp(w, order, n_order, next_num, n_next);
-	if (!n_next && !n_order)
-		walk_line_why(
-		    w, "BootOrder", 1, 0, NULL, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_NO_OPTIONS,
-		    "cannot be followed: neither BootOrder nor BootNext is set, so the firmware makes its own "
-		    "boot options");
-	if (n_next)
-		follow_option(w, next_num[0], 1);
-	for (i = 0; i < n_order; i++) {
-		for (j = 0; j < i && order[j] != order[i]; j++)
-			;
-		if (w->has_current && order[i] == w->current)
-			w->before_current = 0;
-		if (j < i || (n_next && order[i] == next_num[0]))
-			continue;
-		follow_option(w, order[i], 0);
-	}
-	w->before_current = 0;
-	if (w->o->esp)
-		bootpath_follow(w, "removable media fallback", !w->default_taken, w->o->esp, removable_name(), NULL, 0,
-		                NULL, 0);
+	free(order);
 }
 
 void

@@ -52,6 +52,8 @@ typedef struct walk {
 	int has_current;    /* BootCurrent is set: the option this boot came from */
 	uint16_t current;
 	int before_current;       /* following BootOrder ahead of BootCurrent's option */
+	const char *removable;    /* the removable-media path of the firmware's machine (\EFI\BOOT\BOOTX64.EFI, ...) */
+	int removable_guessed;    /* the machine is this build's: nothing told the firmware's (said once, when used) */
 	struct walk_sigs *sigs;   /* the signature databases, when signatures are judged; else NULL */
 	walk_shim_keys shim_keys; /* the keys of the shim of the path followed */
 	int sig_pending;          /* the next line's signature verdict is below */

@@ -149,8 +149,9 @@ expect "no efivarfs: the boot paths are not known, exit 6 (not an empty report a
 	'[ "$RC" -eq 6 ] && [ -z "$OUT" ] && [[ "$ERR" == "sbat-add: $T/no-such-efivarfs: no UEFI variables:"* ]]'
 mkdir -p -- "$T/efivars-bare"
 SBAT_ADD_EFIVARFS="$T/efivars-bare" run --check-level next
-expect "neither BootOrder nor BootNext: the default path is not known, exit 8" \
-	'[ "$RC" -eq 8 ] && has_line "BootOrder [default]: cannot be followed: neither BootOrder nor BootNext is set, so the firmware makes its own boot options"'
+expect "neither BootOrder nor BootNext, and no --esp: the default path is not known, exit 8; the removable-media name is this build's, and that is said" \
+	'[ "$RC" -eq 8 ] && [[ "$OUT" == *"BootOrder [default]: cannot be followed: neither BootOrder nor BootNext is set, so the firmware makes boot options of its own and starts \\EFI\\BOOT\\BOOT"*".EFI of the first device that holds it (give --esp DIR)"* ]] &&
+	 has_line "  the removable-media path is taken as this build'"'"'s machine'"'"'s: without --esp nothing tells the firmware'"'"'s machine"'
 cp -- "$EV"/Boot0001-* "$EV"/BootOrder-* "$T/efivars-bare/"
 SBAT_ADD_EFIVARFS="$T/efivars-bare" run --check-level next --esp "$ESP"
 expect "no SecureBoot variable: shim's stage is not known (not taken as Secure Boot off, where nothing is refused), exit 8" \
@@ -313,8 +314,8 @@ expect "OVMF's variables: UiApp is an application the boot order never starts, a
 	'has_line "Boot0000 UiApp: not governed by SBAT: an application (not LOAD_OPTION_CATEGORY_BOOT), started from a menu only"'
 expect "OVMF's variables: the DVD ahead of the booted disk had nothing to start, and is not the default" \
 	'has_line "Boot0001 UEFI QEMU DVD-ROM QM00005 : stage 1 \\EFI\\BOOT\\BOOTX64.EFI: cannot be followed: the firmware starts \\EFI\\BOOT\\BOOTX64.EFI from this device if it holds one; it did not this boot, which came from Boot0002"'
-expect "OVMF's variables: the built-in shell is not governed by SBAT" \
-	'has_line "Boot0003 EFI Internal Shell: not governed by SBAT: not a file on a disk (network boot or a firmware application)"'
+expect "OVMF's variables: the built-in shell, a file of the firmware's volume, is not governed by SBAT, and the line says the firmware checks no signature of it" \
+	'has_line "Boot0003 EFI Internal Shell: not governed by SBAT: a file of the firmware'"'"'s own volume (its shell or another built-in application), which EDK2 starts without a signature check, Secure Boot on or off"'
 grub "$OESP/EFI/BOOT/grubx64.efi" 4
 SBAT_ADD_EFIVARFS="$OV" run --check-level next --esp "$OESP"
 expect "OVMF's variables, grub,4 behind Debian shim 16.1 on the disk that booted: the default path is refused (exit 4)" \
@@ -383,6 +384,11 @@ printf '\7\0\0\0\1' >"$EV/BootOrder-$EFI_GUID"
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
 expect "a BootOrder of odd length: exit 1, naming it and the offset" \
 	'[ "$RC" -eq 1 ] && [[ "$ERR" == *"BootOrder-$EFI_GUID"*"odd length for an array of UINT16"* ]]'
+order "$EV" BootOrder 0001 $(seq 256 455 | xargs printf '%04X ')
+SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
+expect "a BootOrder of 201 numbers: every one followed, not an error (exit 8, as the default path's GRUB has no grub.cfg)" \
+	'[ "$RC" -eq 8 ] && has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\grubx64.efi: boots: not revoked by SbatLevel 2025021800 [shim starts it itself: .sbat required]" &&
+	 has_line "Boot01C7: skipped: no such variable; the firmware goes on to the next option"'
 order "$EV" BootOrder 0001
 
 run --check-level next "$ESP/EFI/debian/grubx64.efi"
@@ -457,6 +463,36 @@ assert v[(\"Boot0009\", 0)] == \"skipped\" and v[(\"removable media fallback\", 
 assert not d[\"default_unknown\"] and not d[\"other_unknown\"] and d[\"exit_status\"] == 0, d
 " "$T/out"'
 order "$SV" BootOrder 0001
+
+# no BootOrder: the firmware makes its own options and starts the removable-media path
+NESP="$T/esp-removable"
+cp -R -- "$SESP" "$NESP"
+mkdir -p -- "$NESP/EFI/BOOT"
+cp -- "$SESP/EFI/debian/shimx64.efi" "$NESP/EFI/BOOT/BOOTX64.EFI"
+cp -- "$SESP/EFI/debian/grubx64.efi" "$NESP/EFI/BOOT/grubx64.efi"
+NV="$T/efivars-no-order"
+machine "$NV"
+SBAT_ADD_EFIVARFS="$NV" run --check-level next --esp "$NESP"
+expect "no BootOrder: the removable-media path is what the firmware starts, the one default path, followed to the kernel (exit 0), and what is taken is said" \
+	'[ "$RC" -eq 0 ] && has_line "removable media fallback [default]: stage 1 \\EFI\\BOOT\\BOOTX64.EFI: boots: shim, next boot enforces SbatLevel 2025021800" &&
+	 [ "$(printf "%s\n" "$OUT" | grep -c "\[default\]: stage 1")" -eq 1 ] && [[ "$OUT" != *"BootOrder [default]"* ]] &&
+	 [[ "$OUT" == *"  no BootOrder"* ]]'
+# an arm64 ESP checked by any build: \EFI\BOOT\BOOTAA64.EFI, shim's machine, then grubaa64.efi
+set_machine() {
+	local pe
+	pe=$(od -An -tu4 -j 60 -N 4 -- "$1" | tr -d ' ')
+	printf "\\$(printf '%03o' $(($2 & 255)))\\$(printf '%03o' $(($2 >> 8)))" |
+		dd of="$1" bs=1 seek=$((pe + 4)) conv=notrunc status=none
+}
+AESP="$T/esp-arm64"
+mkdir -p -- "$AESP/EFI/BOOT"
+cp -- "$ESP/EFI/debian/shimx64.efi" "$AESP/EFI/BOOT/BOOTAA64.EFI"
+set_machine "$AESP/EFI/BOOT/BOOTAA64.EFI" $((0xaa64))
+grub "$AESP/EFI/BOOT/grubaa64.efi" 4
+SBAT_ADD_EFIVARFS="$NV" run --check-level next --esp "$AESP"
+expect "an arm64 ESP: the firmware starts \\EFI\\BOOT\\BOOTAA64.EFI whatever machine sbat-add was built for, and shim refuses its grub,4 (exit 4)" \
+	'[ "$RC" -eq 4 ] && has_line "removable media fallback [default]: stage 1 \\EFI\\BOOT\\BOOTAA64.EFI: boots: shim, next boot enforces SbatLevel 2025021800" &&
+	 has_line "removable media fallback [default]: stage 2 \\EFI\\BOOT\\grubaa64.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800); install one with grub,5 or later [shim starts it itself: .sbat required]"'
 
 printf "$LINUX2" >"$SV/SbatLevelRT-$SHIM_GUID"
 SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP"

@@ -15,6 +15,8 @@
 #include "sbat/boot.h"
 #include "sbat/csv.h"
 
+#include "boot/loadopt.h"
+
 #define ORIGINAL "sbat,1,2021030218\n"
 #define LEVEL_2024 "sbat,1,2024010900\nshim,4\ngrub,3\ngrub.debian,4\n"
 #define AUTOMATIC "sbat,1,2025021800\nshim,4\ngrub,5\n"
@@ -620,6 +622,33 @@ test_load_option_firmware_volume(void **state)
 	assert_int_equal(lo.has_hd, 0);
 	assert_int_equal(lo.has_file, 0);
 	assert_int_equal(lo.optional_len, 0);
+	/* a volume alone names no file of it */
+	assert_int_equal(loadopt_in_firmware(o.b, o.n), 0);
+}
+
+/* FvFile() after the volume: a file of the firmware's own (its shell); a File() on a disk is not. */
+static void
+test_load_option_in_firmware(void **state)
+{
+	opt_buf o;
+	size_t s = start_option(&o, 1, "EFI Internal Shell");
+	uint8_t fv[20] = { 0x04, 0x07, 20, 0 }, file[20] = { 0x04, 0x06, 20, 0, 0x83, 0xa5, 0x04, 0x7c };
+
+	(void)state;
+	put(&o, fv, sizeof(fv));
+	put(&o, file, sizeof(file));
+	put_end(&o);
+	finish(&o, s, o.n);
+	assert_int_equal(loadopt_in_firmware(o.b, o.n), 1);
+	/* malformed: not one */
+	assert_int_equal(loadopt_in_firmware(o.b, 8), 0);
+
+	s = start_option(&o, 1, "debian");
+	put_hd(&o);
+	put_file(&o, "\\EFI\\debian\\shimx64.efi");
+	put_end(&o);
+	finish(&o, s, o.n);
+	assert_int_equal(loadopt_in_firmware(o.b, o.n), 0);
 }
 
 static void
@@ -782,6 +811,7 @@ main(void)
 		cmocka_unit_test(test_load_option_split_path),
 		cmocka_unit_test(test_load_option_file_nodes),
 		cmocka_unit_test(test_load_option_firmware_volume),
+		cmocka_unit_test(test_load_option_in_firmware),
 		cmocka_unit_test(test_load_option_malformed),
 		cmocka_unit_test(test_load_option_every_truncation),
 		cmocka_unit_test(test_boot_order),

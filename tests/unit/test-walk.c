@@ -26,6 +26,7 @@
 #define GRUB_CFG "set timeout=5\nmenuentry 'Debian' {\n\tlinux /vmlinuz\n}\n"
 
 static unsigned seq;
+static uint16_t img_machine; /* the machine of the images put_image makes; 0: the fixture's (x86-64) */
 
 static int
 setup(void **state)
@@ -77,6 +78,8 @@ put_image(const char *root, const char *rel, const char *const *names, const uin
 	unsigned i;
 
 	fx_spec_init(&spec, FX_PLAIN);
+	if (img_machine)
+		spec.machine = img_machine;
 	for (i = 0; i < n; i++) {
 		memset(&sec, 0, sizeof(sec));
 		sec.name = names[i];
@@ -175,12 +178,15 @@ put_option(const char *dir, unsigned num, uint32_t attrs, const char *desc, cons
 static void
 put_order(const char *dir, const char *name, const unsigned *nums, size_t n)
 {
-	uint8_t buf[64];
+	uint8_t *buf = malloc(4 + 2 * n);
 	size_t i;
 
+	assert_non_null(buf);
+	fx_put32(buf, 7);
 	for (i = 0; i < n; i++)
-		fx_put16(buf + 2 * i, (uint16_t)nums[i]);
-	put_var(dir, name, buf, 2 * n);
+		fx_put16(buf + 4 + 2 * i, (uint16_t)nums[i]);
+	put(dir, name, buf, 4 + 2 * n);
+	free(buf);
 }
 
 /* The directory of path, in a static buffer. */
@@ -661,6 +667,172 @@ test_stopped(void **state)
 	sbat_boot_report_free(r);
 }
 
+/* ---- BootOrder of any length, no BootOrder, the removable-media name ---- */
+
+static unsigned long_order[40000];
+
+/* Lines of stage 0 with this verdict. */
+static size_t
+count_stage0(const sbat_boot_report *r, sbat_verdict v)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < sbat_boot_report_count(r); i++)
+		if (sbat_boot_report_stage(r, i)->stage == 0 && sbat_boot_report_stage(r, i)->verdict == v)
+			n++;
+	return n;
+}
+
+/* A BootOrder longer than 128 numbers, and one longer than 64 KiB that repeats numbers: each option taken once. */
+static void
+test_long_boot_order(void **state)
+{
+	machine m = { 0 };
+	sbat_boot_report *r;
+	size_t i;
+	paths p;
+
+	(void)state;
+	build(&m, &p);
+	long_order[0] = 1, long_order[1] = 2;
+	for (i = 2; i < 200; i++)
+		long_order[i] = (unsigned)(0x100 + i);
+	put_order(p.efivarfs, "BootOrder" GLOBAL, long_order, 200);
+	r = walk(&p, NULL);
+	assert_false(sbat_boot_report_outcome(r).failed);
+	assert_true(find(r, "Boot0001", 1)->is_default);
+	assert_int_equal(find(r, "Boot0001", 3)->verdict, SBAT_VERDICT_BOOTS);
+	assert_int_equal(find(r, "Boot01C7", 0)->verdict, SBAT_VERDICT_SKIPPED);
+	assert_int_equal(count_stage0(r, SBAT_VERDICT_SKIPPED), 198);
+	sbat_boot_report_free(r);
+
+	for (i = 2; i < 40000; i++)
+		long_order[i] = (unsigned)(0x100 + i % 300);
+	put_order(p.efivarfs, "BootOrder" GLOBAL, long_order, 40000);
+	r = walk(&p, NULL);
+	assert_false(sbat_boot_report_outcome(r).failed);
+	assert_int_equal(find(r, "Boot0001", 3)->verdict, SBAT_VERDICT_BOOTS);
+	assert_int_equal(count_stage0(r, SBAT_VERDICT_SKIPPED), 300);
+	sbat_boot_report_free(r);
+}
+
+/* The standard machine without BootOrder (its Boot#### kept), with what the ESP's \EFI\BOOT holds. */
+static void
+no_order_machine(paths *p)
+{
+	machine m = { 0 };
+	char order[1200];
+
+	build(&m, p);
+	snprintf(order, sizeof(order), "%s/BootOrder" GLOBAL, p->efivarfs);
+	assert_int_equal(unlink(order), 0);
+}
+
+/* Lines marked default, of any stage. */
+static size_t
+count_default(const sbat_boot_report *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < sbat_boot_report_count(r); i++)
+		if (sbat_boot_report_stage(r, i)->is_default && sbat_boot_report_stage(r, i)->stage <= 1)
+			n++;
+	return n;
+}
+
+/*
+ * No BootOrder nor BootNext: the firmware makes options of its own and
+ * starts the removable-media path; it is the one default path, followed
+ * to the kernel, and a note says what is taken.
+ */
+static void
+test_no_boot_order(void **state)
+{
+	sbat_boot_report *r;
+	sbat_boot_outcome out;
+	paths p;
+
+	(void)state;
+	no_order_machine(&p);
+	img_machine = FX_MACHINE_X86_64;
+	put_shim(p.esp, "EFI/BOOT/BOOTX64.EFI", "sbat,1,2021030218\n");
+	put_sbat_image(p.esp, "EFI/BOOT/grubx64.efi", GRUB_SBAT);
+	img_machine = 0;
+	put(p.esp, "EFI/BOOT/grub.cfg", GRUB_CFG, strlen(GRUB_CFG));
+	r = walk(&p, NULL);
+	assert_int_equal(count_default(r), 1);
+	assert_true(find(r, "removable media", 1)->is_default);
+	assert_string_equal(find(r, "removable media", 1)->file, "\\EFI\\BOOT\\BOOTX64.EFI");
+	assert_int_equal(find(r, "removable media", 3)->verdict, SBAT_VERDICT_BOOTS);
+	out = sbat_boot_report_outcome(r);
+	assert_false(out.default_unknown || out.default_refused || out.other_unknown || out.failed);
+	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "no BootOrder"));
+	sbat_boot_report_free(r);
+}
+
+#if defined(__aarch64__)
+#define OTHER_MACHINE FX_MACHINE_X86_64
+#define OTHER_ARCH "x64"
+#define OTHER_BOOT "BOOTX64.EFI"
+#else
+#define OTHER_MACHINE FX_MACHINE_ARM64
+#define OTHER_ARCH "aa64"
+#define OTHER_BOOT "BOOTAA64.EFI"
+#endif
+
+/*
+ * The removable-media name is the ESP's machine's, not this build's: the
+ * only BOOT*.EFI there, else the machine of what an option starts; when
+ * nothing tells, this build's, and a note says so.
+ */
+static void
+test_removable_machine(void **state)
+{
+	sbat_boot_report *r;
+	paths p;
+
+	(void)state;
+	/* an ESP of another machine: its only BOOT*.EFI, shim, then a GRUB its level revokes */
+	no_order_machine(&p);
+	img_machine = OTHER_MACHINE;
+	put_shim(p.esp, "EFI/BOOT/" OTHER_BOOT, "sbat,1,2099010100\ngrub,5\n");
+	put_sbat_image(p.esp, "EFI/BOOT/grub" OTHER_ARCH ".efi", GRUB_SBAT);
+	img_machine = 0;
+	r = walk(&p, NULL);
+	assert_string_equal(find(r, "removable media", 1)->file, "\\EFI\\BOOT\\" OTHER_BOOT);
+	assert_string_equal(find(r, "removable media", 2)->file, "\\EFI\\BOOT\\grub" OTHER_ARCH ".efi");
+	assert_int_equal(find(r, "removable media", 2)->verdict, SBAT_VERDICT_REFUSED);
+	assert_true(sbat_boot_report_outcome(r).default_refused);
+	assert_false(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "this build's"));
+	sbat_boot_report_free(r);
+
+	/* two BOOT*.EFI: the machine of the shim Boot0001 starts decides */
+	put_sbat_image(p.esp, "EFI/BOOT/BOOTX64.EFI", GRUB_SBAT);
+	put_sbat_image(p.esp, "EFI/BOOT/BOOTAA64.EFI", GRUB_SBAT);
+	img_machine = OTHER_MACHINE;
+	put_shim(p.esp, "EFI/BOOT/" OTHER_BOOT, "sbat,1,2099010100\ngrub,5\n");
+	put_shim(p.esp, "EFI/debian/shimx64.efi", "sbat,1,2021030218\n");
+	img_machine = 0;
+	{
+		static const unsigned one[] = { 1 };
+
+		put_order(p.efivarfs, "BootOrder" GLOBAL, one, 1);
+	}
+	r = walk(&p, NULL);
+	assert_string_equal(find(r, "removable media", 1)->file, "\\EFI\\BOOT\\" OTHER_BOOT);
+	assert_int_equal(find(r, "removable media", 2)->verdict, SBAT_VERDICT_REFUSED);
+	assert_false(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "this build's"));
+	sbat_boot_report_free(r);
+
+	/* nothing tells: no option starts a file, two BOOT*.EFI; this build's name, said in a note */
+	no_order_machine(&p);
+	put_sbat_image(p.esp, "EFI/BOOT/BOOTX64.EFI", GRUB_SBAT);
+	put_sbat_image(p.esp, "EFI/BOOT/BOOTAA64.EFI", GRUB_SBAT);
+	r = walk(&p, NULL);
+	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "this build's"));
+	sbat_boot_report_free(r);
+}
+
 /* ---- systemd-boot's release, from the loader's .sdmagic ---- */
 
 /* The standard machine with systemd-boot of release `release` as shim's second stage: a.conf and b+3.conf, loader.conf's default b.conf. */
@@ -973,6 +1145,9 @@ main(void)
 		cmocka_unit_test(test_next_shim),
 		cmocka_unit_test(test_file_only_assumed),
 		cmocka_unit_test(test_stopped),
+		cmocka_unit_test(test_long_boot_order),
+		cmocka_unit_test(test_no_boot_order),
+		cmocka_unit_test(test_removable_machine),
 		cmocka_unit_test(test_sdboot_release),
 		cmocka_unit_test(test_signatures),
 		cmocka_unit_test(test_abi),
