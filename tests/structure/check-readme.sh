@@ -26,7 +26,7 @@ declare -A package=(
 	[mkfs.vfat]=dosfstools [openssl]=openssl [perl]=perl [pkg-config]=pkg-config
 	[osslsigncode]=osslsigncode [python3]=python3 [sbsign]=sbsigntool [sbverify]=sbsigntool [setfacl]=acl
 	[setfattr]=attr [zsh]=zsh [mkfs.ext4]=e2fsprogs [setpriv]=util-linux [strace]=strace
-	[abidiff]=abigail-tools [abidw]=abigail-tools [nm]=binutils [readelf]=binutils
+	[abidiff]=abigail-tools [abidw]=abigail-tools [nm]=binutils [readelf]=binutils [reuse]=reuse
 )
 # what meson.build needs to build the command and the library (the rest is optional)
 build_needs=(meson ninja-build gcc libc6-dev)
@@ -66,7 +66,7 @@ for pkg in "${build_list[@]}" "${test_list[@]}"; do
 done
 
 mapfile -t tools < <(grep -rhoE 'command -v [a-z0-9_.+-]+' "$src/tests/cli" "$src/tests/trust" \
-	"$src/tests/example" "$src/tests/unit" "$src/tests/abi" | awk '{ print $3 }' | LC_ALL=C sort -u)
+	"$src/tests/example" "$src/tests/unit" "$src/tests/abi" "$src/tests/structure" | awk '{ print $3 }' | LC_ALL=C sort -u)
 for tool in "${tools[@]}"; do
 	pkg=${package[$tool]:-}
 	if [ -z "$pkg" ]; then
