@@ -78,6 +78,40 @@ for page in "$@"; do
 	done
 done
 
+# sbat-add-boot(7) answers the three questions users ask, each with its
+# command: will my next boot work, what does this dbx update do to my paths,
+# is this ESP safe to ship; its examples fit 80 columns as mandoc renders them
+boot_page=$2
+examples=$(sed -n '/^\.SH EXAMPLES/,/^\.SH /p' "$boot_page" | sed 's/\\-/-/g')
+if [ -n "$examples" ]; then
+	pass "sbat-add-boot.7 has an EXAMPLES section"
+else
+	fail "sbat-add-boot.7 has no EXAMPLES section"
+fi
+for q in 'Will my next boot work?|sbat-add --check-level next --esp /boot/efi' \
+	'What does this dbx update do to my paths?|    --pending dbx=' \
+	'Is this ESP safe to ship?|sbat-add --check-level latest:'; do
+	question=${q%%|*}
+	command=${q#*|}
+	case $command in
+	' '*) line=$command ;;
+	*) line="\$ $command" ;;
+	esac
+	if printf '%s\n' "$examples" | grep -qF -- "$question" && printf '%s\n' "$examples" | grep -qF -- "$line"; then
+		pass "sbat-add-boot.7 EXAMPLES: \"$question\" with $command"
+	else
+		fail "sbat-add-boot.7 EXAMPLES: no \"$question\" with \"$line\""
+	fi
+done
+bs=$(printf '\b')
+wide=$(mandoc -Tascii -Owidth=80 "$boot_page" | sed "s/.$bs//g" | awk 'length > 80' | head -n 3)
+if [ -z "$wide" ]; then
+	pass "sbat-add-boot.7 fits 80 columns"
+else
+	fail "sbat-add-boot.7 has lines over 80 columns:"
+	printf '%s\n' "$wide"
+fi
+
 # sbat-add(1) is the command reference; the rules of a boot are sbat-add-boot(7)
 lines=$(wc -l <"$command_page")
 if [ "$lines" -le 2600 ]; then

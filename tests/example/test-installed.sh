@@ -12,13 +12,13 @@
 # runs from the build tree and from the install.
 #
 # Environment (set by meson): BUILD_ROOT, EXAMPLE, EXAMPLE_CXX, GEN_FIXTURES,
-# CC, CXX (empty: no C++ compiler), DEFAULT_LIBRARY, MAN_LIBSBAT (the built
+# CC, CXX (empty: no C++ compiler), DEFAULT_LIBRARY, PROJECT_VERSION, MAN_LIBSBAT (the built
 # libsbat.3, whose example program is compiled and run too).
 # Skipped (a TAP plan of 1..0) when no C compiler or pkg-config is there.
 set -u
 
 . "$(dirname "$0")/../lib/tap.sh"
-need_env BUILD_ROOT EXAMPLE GEN_FIXTURES
+need_env BUILD_ROOT EXAMPLE GEN_FIXTURES PROJECT_VERSION
 CC=${CC:-cc}
 CXX=${CXX:-}
 DEFAULT_LIBRARY=${DEFAULT_LIBRARY:-shared}
@@ -35,12 +35,32 @@ quiet() {
 	"$@" >"$T/log" 2>&1
 }
 check "meson install into a scratch root" quiet meson install -C "$BUILD_ROOT" --no-rebuild --quiet --destdir "$T/root"
-pc=$(find "$T/root" -name sbat.pc | head -n1)
-check "sbat.pc is installed" quiet test -n "$pc"
+# the module is libsbat (libsbat.pc, the library's name, as a packager and
+# meson's dependency('libsbat') look for it); sbat.pc, the name 0.1.0 and
+# 0.2.0 shipped, stays for the programs built with it and gives the same flags
+pc=$(find "$T/root" -name libsbat.pc | head -n1)
+check "libsbat.pc is installed" quiet test -n "$pc"
+[ -n "$pc" ] || pc=$(find "$T/root" -name sbat.pc | head -n1)
 export PKG_CONFIG_SYSROOT_DIR="$T/root" PKG_CONFIG_PATH="$(dirname "$pc")"
 libdir=$(dirname "$(dirname "$pc")")
 check "the installed headers compile the example (C99, all warnings, pedantic)" quiet \
-	sh -c "$CC -std=c99 -Wall -Wextra -Wpedantic -Werror $EXAMPLE \$(pkg-config --cflags --libs sbat) -o $T/show-shared"
+	sh -c "$CC -std=c99 -Wall -Wextra -Wpedantic -Werror $EXAMPLE \$(pkg-config --cflags --libs libsbat) -o $T/show-shared"
+check "pkg-config libsbat: the installed version, the include directory and -lsbat" quiet \
+	sh -c "test \"\$(pkg-config --modversion libsbat)\" = '$PROJECT_VERSION' &&
+	pkg-config --cflags libsbat | grep -q -e '-I$T/root/[^ ]*/include' && pkg-config --libs libsbat | grep -q -e '-lsbat'"
+check "sbat.pc, the module of 0.1.0 and 0.2.0, is still installed beside it" quiet test -f "$(dirname "$pc")/sbat.pc"
+check "... and gives the flags libsbat gives" quiet \
+	sh -c "test \"\$(pkg-config --cflags --libs sbat)\" = \"\$(pkg-config --cflags --libs libsbat)\" &&
+	test \"\$(pkg-config --static --libs sbat)\" = \"\$(pkg-config --static --libs libsbat)\" &&
+	test \"\$(pkg-config --modversion sbat)\" = '$PROJECT_VERSION'"
+check "the example compiles with pkg-config sbat too" quiet \
+	sh -c "$CC -std=c99 -Wall -Wextra -Wpedantic -Werror $EXAMPLE \$(pkg-config --cflags --libs sbat) -o $T/show-old-name"
+# another meson project: dependency('libsbat') finds the installed library
+mkdir -p "$T/user"
+cp -- "$EXAMPLE" "$T/user/show.c"
+printf '%s\n' "project('user', 'c')" "executable('show', 'show.c', dependencies : dependency('libsbat'))" >"$T/user/meson.build"
+check "a meson project's dependency('libsbat') finds the installed library and builds the example" quiet \
+	sh -c "CC='$CC' meson setup $T/user/build $T/user && ninja -C $T/user/build"
 case $DEFAULT_LIBRARY in
 shared) check "default_library=shared installs no static library" quiet test ! -e "$libdir/libsbat.a" ;;
 static) check "default_library=static installs no shared library" quiet test ! -e "$libdir/libsbat.so" ;;
@@ -62,7 +82,7 @@ if [ -e "$libdir/libsbat.a" ]; then
 		test -z \"\$(awk '\$5 == \"GLOBAL\" && \$6 == \"DEFAULT\" && \$7 != \"UND\" {print \$8}' $T/static-syms |
 			grep -v -e '^sbat_' -e '^edit_opts_init_0_[23]$' -e '^__odr_asan[.]')\""
 	check "the example links against the static library too" quiet \
-		sh -c "$CC -std=c99 $EXAMPLE \$(pkg-config --cflags sbat) $libdir/libsbat.a -o $T/show-static"
+		sh -c "$CC -std=c99 $EXAMPLE \$(pkg-config --cflags libsbat) $libdir/libsbat.a -o $T/show-static"
 fi
 "$GEN_FIXTURES" "$T/fx" >/dev/null
 check "the installed-library example describes an image with .sbat" quiet \
@@ -81,7 +101,7 @@ if [ -n "${MAN_LIBSBAT:-}" ]; then
 		sed -e 's/\\e/\\/g' -e 's/\\-/-/g' >"$T/add-sbat.c"
 	check "libsbat(3) has an example program" quiet grep -q 'main(int argc' "$T/add-sbat.c"
 	check "the example of libsbat(3) compiles against the installed library (C99, all warnings, pedantic)" quiet \
-		sh -c "$CC -std=c99 -Wall -Wextra -Wpedantic -Werror $T/add-sbat.c \$(pkg-config --cflags --libs sbat) -o $T/add-sbat"
+		sh -c "$CC -std=c99 -Wall -Wextra -Wpedantic -Werror $T/add-sbat.c \$(pkg-config --cflags --libs libsbat) -o $T/add-sbat"
 	cp "$T/fx/efi-x86_64.efi" "$T/man-example.efi"
 	check "... adds a .sbat in place" quiet \
 		sh -c "LD_LIBRARY_PATH=$libdir $T/add-sbat $T/man-example.efi | grep -q ': insert\$' &&
@@ -120,7 +140,7 @@ check "the installed sbat-add runs with the installed library" quiet \
 # C++: the headers' extern "C" blocks make the names link
 if [ -n "$CXX" ] && [ -n "${EXAMPLE_CXX:-}" ]; then
 	check "a C++ program compiles against the installed headers and links the installed library (C++11, all warnings, pedantic)" quiet \
-		sh -c "$CXX -std=c++11 -Wall -Wextra -Wpedantic -Werror $EXAMPLE_CXX \$(pkg-config --cflags --libs sbat) -o $T/edit-cxx"
+		sh -c "$CXX -std=c++11 -Wall -Wextra -Wpedantic -Werror $EXAMPLE_CXX \$(pkg-config --cflags --libs libsbat) -o $T/edit-cxx"
 	check "the C++ program inserts a .sbat in memory and reads it back" quiet \
 		sh -c "LD_LIBRARY_PATH=$libdir $T/edit-cxx $T/fx/efi-x86_64.efi >$T/cxx.out && grep -q ': insert (report version 2, library ' $T/cxx.out &&
 		grep -q '^  example 1\$' $T/cxx.out && grep -q '^  sbat 1\$' $T/cxx.out"

@@ -66,6 +66,8 @@ PY
 sed 's/^/# /' "$T/results.tsv"
 
 if [ "${SBAT_PROFILES_UPDATE:-}" = 1 ]; then
+	# (the lines the file gets, not this script's: reuse skips them)
+	# REUSE-IgnoreStart
 	{
 		echo "# SPDX-License-Identifier: LGPL-2.1-or-later"
 		echo "# Copyright 2026 The sbat-add authors"
@@ -73,6 +75,7 @@ if [ "${SBAT_PROFILES_UPDATE:-}" = 1 ]; then
 		echo "# every other rule of the profile is met. Rewritten by SBAT_PROFILES_UPDATE=1."
 		cat "$T/results.tsv"
 	} >"$EXPECTED"
+	# REUSE-IgnoreEnd
 	ok "wrote $EXPECTED"
 	tap_finish
 	exit
