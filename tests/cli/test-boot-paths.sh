@@ -646,6 +646,13 @@ SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
 expect "GRUB: an entry under a condition sbat-add cannot know is not known (nor then the default), one under a false one does not count, and a body runs with the variables the whole file leaves" \
 	'[ "$RC" -eq 8 ] && has_line "$G /boot/vmlinuz-6.1.0-18-amd64 (menuentry '"'"'maybe'"'"'): cannot be followed: it is inside an if or a loop that sbat-add cannot run, so whether GRUB adds it is not known ($GB/grub/grub.cfg:3)" &&
 	 [[ "$OUT" == *"(menuentry '"'"'late'"'"'): boots: "* ]] && [[ "$OUT" != *never* ]]'
+printf 'set timeout=0\nset k=6.1.0-9-amd64 j=none\nmenuentry "by variable" {\n\tlinux /boot/vmlinuz-$k\n\tinitrd /boot/initrd.img-$k\n}\nsubmenu "more" {\nmenuentry "device and variable" {\n\tlinux ($root)/boot/vmlinuz-$j\n\tinitrd /boot/initrd.img-$j.gone\n}\n}\nset j=6.1.0-18-amd64\n' >"$GB/grub/grub.cfg"
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
+expect "GRUB: a kernel named with variables the file sets is named by the file GRUB opens (the path on \$root, or (UUID)path when the word names the device), its missing initrd too" \
+	'[ "$RC" -eq 4 ] &&
+	 has_line "$G /boot/vmlinuz-6.1.0-9-amd64 (menuentry '"'"'by variable'"'"') [default entry]: refused: linux,1 is below linux,2 (SbatLevel 2099010100); install one with linux,2 or later $SHIMLOCK" &&
+	 has_line "$G ($UUID)/boot/vmlinuz-6.1.0-18-amd64 (menuentry '"'"'more>device and variable'"'"'): boots: no .sbat, which this check lets pass $SHIMLOCK (its initrd /boot/initrd.img-6.1.0-18-amd64.gone is missing: GRUB fails to start the entry)" &&
+	 [[ "$OUT" != *"\$"* ]]'
 printf 'set timeout=0\nconfigfile $prefix/grub.cfg\n' >"$GB/grub/grub.cfg"
 SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
 expect "GRUB: a grub.cfg that hands over to itself is a loop, said and not followed" \
