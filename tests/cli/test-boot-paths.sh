@@ -164,8 +164,13 @@ SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$T/new-shim.efi" --esp "$ESP"
 expect "next:SHIM without IMAGE: every path is walked with SHIM as the shim the firmware starts (a package update): its level revokes the default path's grub,5 (exit 4)" \
 	'[ "$RC" -eq 4 ] && has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: boots: shim (judged as the shim given to next:), next boot enforces SbatLevel 2026010100" &&
 	 has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\grubx64.efi: refused: grub,5 is below grub,6 (SbatLevel 2026010100); install one with grub,6 or later [shim starts it itself: .sbat required]"'
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$T/new-shim.efi" "$ESP/EFI/debian/grubx64.efi"
+expect "... and with an IMAGE, that image alone is judged: one line, for it, and no boot path (exit 4)" \
+	'[ "$RC" -eq 4 ] && [ "$OUT" = "$ESP/EFI/debian/grubx64.efi: next boot: revoked: grub,5 is below grub,6 (SbatLevel 2026010100)" ]'
 SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$T/new-shim.efi" --esp "$ESP" "$ESP/EFI/debian/grubx64.efi"
-expect "... and with an IMAGE, that image alone is judged, --esp refused" '[ "$RC" -eq 2 ]'
+expect "... and --esp with an IMAGE is refused, by a message that says the IMAGE is judged alone; nothing on stdout (exit 2)" \
+	'[ "$RC" -eq 2 ] && [ -z "$OUT" ] &&
+	 [ "$(head -n 1 "$T/err")" = "sbat-add: --esp goes with --check-level next without IMAGEs: next:SHIM with IMAGEs judges those images alone" ]'
 
 # one judge: a .sbat vendor field with a byte that is not ASCII (shim reads it)
 cp -- "$ESP/EFI/debian/grubx64.efi" "$T/grub5.saved"
