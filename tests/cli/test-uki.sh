@@ -239,10 +239,26 @@ cp "$T/fx/uki-257-profiles.efi" "$T/prof.efi"
 run --relocate --file "$T/prof.efi" --csv "$BIG"
 expect "a .sbat that would move into the last profile is refused (exit 1), the file untouched" \
 	'[ "$RC" = 1 ] && cmp -s "$T/prof.efi" "$T/fx/uki-257-profiles.efi"'
-expect "... one line naming the first .profile and its offset" \
-	'[ "$(wc -l <"$T/err")" = 1 ] && err_has "section 9 \".profile\"" && err_has "(at offset 0x2f0)" && err_has "belong to that profile alone"'
+expect "... one line naming the first .profile, both sizes and .sbat's SizeOfRawData" \
+	'[ "$(wc -l <"$T/err")" = 1 ] && err_has "section 9 \".profile\"" && err_has "needs $(wc -c <"$BIG") bytes, has 512" && err_has "(at offset 0x1c0)" && err_has "belong to the last profile alone" && err_has "ukify build --sbat=@FILE"'
+expect "... and does not advise --relocate" '! err_has "use --relocate"'
+run --file "$T/prof.efi" --csv "$BIG"
+expect "... nor without --relocate (exit 1), the file untouched" \
+	'[ "$RC" = 1 ] && err_has "section 9 \".profile\"" && ! err_has "use --relocate" && cmp -s "$T/prof.efi" "$T/fx/uki-257-profiles.efi"'
 run --file "$T/prof.efi" --csv "$CSV"
 expect "... an edit in place goes ahead (exit 0)" '[ "$RC" = 0 ]'
+cp "$T/prof.efi" "$T/prof-a.efi"
+# --remove leaves a zeroed .oldsbat before the first .profile: the .sbat goes back there
+run --remove --file "$T/prof.efi"
+expect "... --remove retires it in place (exit 0)" '[ "$RC" = 0 ] && ! "$SBAT_ADD" --print "$T/prof.efi" >/dev/null 2>&1'
+run --file "$T/prof.efi" --csv "$CSV"
+expect "... put back: exit 0, into the .oldsbat slot (section 1), said once" \
+	'[ "$RC" = 0 ] && err_has "zeroed .oldsbat (section 1) before the first .profile is .sbat again"'
+expect "... the image is the one the edit in place made" 'cmp -s "$T/prof.efi" "$T/prof-a.efi"'
+run --file "$T/prof.efi" --remove
+run --file "$T/prof.efi" --csv "$BIG"
+expect "... too large for the slot: refused (exit 1), naming the first .profile" \
+	'[ "$RC" = 1 ] && err_has "section 9 \".profile\"" && err_has "has 512"'
 # .sbat moved into the last profile by hand: the last .cmdline holds the CSV and is renamed .sbat
 cp "$T/fx/uki-257-profiles.efi" "$T/inprof.efi"
 python3 - "$T/inprof.efi" "$CSV" <<'PY'

@@ -987,7 +987,8 @@ assert_refused_in_profile(const built *b, const char *csv, size_t csv_len, int r
 
 /*
  * 257+ stubs give the sections after a .profile to that profile: a new or
- * moved .sbat, appended after the last one, is refused; an edit in place,
+ * moved .sbat, appended after the last one, is refused (a zeroed .oldsbat
+ * before the first .profile is reused: test_uki_sbat_back_in_base); an edit in place,
  * or one for a stub without profiles, is not. --lint reports a .sbat that
  * belongs to a profile.
  */
@@ -1004,7 +1005,13 @@ test_uki_sbat_in_profile(void **state)
 	fx_spec spec;
 
 	(void)state;
-	assert_refused_in_profile(&b, csv, csv_len, 1);
+	/* too large for its place: --relocate would append it, so the refusal names the first .profile */
+	o.relocate = 1;
+	assert_int_equal(sbat_edit(b.img, (const uint8_t *)csv, csv_len, &o, &out, &out_len, NULL, &d),
+	                 SBAT_E_SBAT_NO_ROOM);
+	assert_null(out);
+	assert_string_equal(d.other_name, ".profile");
+	o.relocate = 0;
 	/* in place: .sbat stays where ukify put it */
 	assert_int_equal(sbat_edit(b.img, (const uint8_t *)NEW_CSV, strlen(NEW_CSV), &o, &out, &out_len, NULL, &d),
 	                 SBAT_OK);
@@ -1030,6 +1037,134 @@ test_uki_sbat_in_profile(void **state)
 	o.relocate = 1;
 	assert_int_equal(sbat_edit(b.img, (const uint8_t *)csv, csv_len, &o, &out, &out_len, NULL, &d), SBAT_OK);
 	free(out);
+	built_free(&b);
+	free(csv);
+}
+
+/* A UKI image from an edit's output: parsed, inspected and predicted. */
+static built
+built_from(uint8_t *buf, size_t len)
+{
+	built b;
+	sbat_diag d;
+
+	memset(&b, 0, sizeof(b));
+	b.buf = buf;
+	b.len = len;
+	assert_int_equal(sbat_image_parse(b.buf, b.len, &b.img, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_inspect(b.img, &b.uki, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_predict(b.uki, -1, &d), SBAT_OK);
+	return b;
+}
+
+/* 1 if profile `profile` of uki measures section `index` under `name`. */
+static int
+measures(const sbat_uki *uki, int profile, const char *name, int index)
+{
+	unsigned i;
+
+	for (i = 0; i < sbat_uki_measured_count(uki, profile); i++)
+		if (strcmp(sbat_uki_measured_name(uki, profile, i), name) == 0)
+			return sbat_uki_measured_section(uki, profile, i) == index;
+	return 0;
+}
+
+/* 1 if every profile's PCR 11, in every phase, is the same in a and b. */
+static int
+same_pcr11(const sbat_uki *a, const sbat_uki *b)
+{
+	unsigned p, ph;
+
+	for (p = 0; p < sbat_uki_profile_count(a); p++)
+		for (ph = 0; ph < SBAT_UKI_PHASES; ph++)
+			if (memcmp(sbat_uki_pcr11(a, (int)p, ph), sbat_uki_pcr11(b, (int)p, ph), 32) != 0)
+				return 0;
+	return 1;
+}
+
+/* Data too large for the base's .sbat or .oldsbat is refused with both sizes, naming the first .profile. */
+static void
+assert_refused_in_base(const built *b, const char *csv, size_t csv_len, int first)
+{
+	sbat_edit_opts o = SBAT_EDIT_OPTS_INIT;
+	uint8_t *out;
+	size_t out_len;
+	sbat_diag d;
+
+	for (o.relocate = 0; o.relocate < 2; o.relocate++) {
+		out = NULL;
+		assert_int_equal(sbat_edit(b->img, (const uint8_t *)csv, csv_len, &o, &out, &out_len, NULL, &d),
+		                 SBAT_E_SBAT_NO_ROOM);
+		assert_null(out);
+		assert_string_equal(d.other_name, ".profile");
+		assert_int_equal(d.other_index, first);
+		assert_int_equal(d.size_needed, csv_len);
+		assert_int_equal(d.size_available, 0x200);
+		assert_non_null(strstr(d.what, "ukify"));
+	}
+}
+
+/*
+ * A multi-profile UKI's .sbat goes back into the zeroed .oldsbat that
+ * --remove left before the first .profile: every profile measures it
+ * again, each PCR 11 as before the removal; the image is the one the
+ * in-place edit made. Data too large for that slot, or for the .sbat
+ * itself, is refused with both sizes, naming the first .profile (relocated,
+ * it would be appended to the last profile).
+ */
+static void
+test_uki_sbat_back_in_base(void **state)
+{
+	fx_uki u = { "257.9-1", NULL, FX_UKI_PCRPKEY, NULL, 0, 3 };
+	built b = build_uki(&u), a, r, c;
+	sbat_edit_opts o = SBAT_EDIT_OPTS_INIT;
+	sbat_edit_report rep;
+	sbat_uki *predicted = NULL;
+	uint8_t *out = NULL;
+	size_t out_len, csv_len;
+	char *csv = big_csv(&csv_len);
+	int first = sbat_image_find_section(b.img, ".profile"), slot = sbat_image_find_section(b.img, ".sbat");
+	unsigned prof, ph;
+	sbat_diag d;
+
+	(void)state;
+	assert_true(slot > 0 && first > slot);
+	assert_int_equal(sbat_edit(b.img, (const uint8_t *)NEW_CSV, strlen(NEW_CSV), &o, &out, &out_len, NULL, &d),
+	                 SBAT_OK);
+	a = built_from(out, out_len);
+	o.remove = 1;
+	assert_int_equal(sbat_edit(a.img, NULL, 0, &o, &out, &out_len, &rep, &d), SBAT_OK);
+	assert_int_equal(rep.action, SBAT_ACTION_RETIRE);
+	r = built_from(out, out_len);
+	for (prof = 0; prof < 3; prof++)
+		assert_memory_not_equal(sbat_uki_pcr11(a.uki, (int)prof, 0), sbat_uki_pcr11(r.uki, (int)prof, 0), 32);
+	o.remove = 0;
+	if (sbat_edit(r.img, (const uint8_t *)NEW_CSV, strlen(NEW_CSV), &o, &out, &out_len, &rep, &d) != SBAT_OK)
+		fail_msg("putting .sbat back: %s", d.what);
+	assert_int_equal(rep.action, SBAT_ACTION_REPLACE);
+	assert_int_equal(rep.section_index, (unsigned)slot);
+	assert_true(rep.uki & SBAT_EDIT_SBAT_REVIVED);
+	assert_true(rep.uki & SBAT_EDIT_PCR11_CHANGED);
+	c = built_from(out, out_len);
+	assert_int_equal(c.len, a.len);
+	assert_memory_equal(c.buf, a.buf, a.len);
+	for (prof = 0; prof < 3; prof++)
+		assert_true(measures(c.uki, (int)prof, ".sbat", slot));
+	assert_true(same_pcr11(a.uki, c.uki));
+	/* the prediction before the edit says the same */
+	assert_int_equal(sbat_edit_predict_uki(r.img, (const uint8_t *)NEW_CSV, strlen(NEW_CSV), &o, &predicted, &d),
+	                 SBAT_OK);
+	assert_int_equal(sbat_uki_predict(predicted, -1, &d), SBAT_OK);
+	for (prof = 0; prof < 3; prof++)
+		for (ph = 0; ph < SBAT_UKI_PHASES; ph++)
+			assert_memory_equal(sbat_uki_pcr11(predicted, (int)prof, ph),
+			                    sbat_uki_pcr11(c.uki, (int)prof, ph), 32);
+	sbat_uki_free(predicted);
+	assert_refused_in_base(&r, csv, csv_len, first);
+	assert_refused_in_base(&a, csv, csv_len, first);
+	built_free(&c);
+	built_free(&r);
+	built_free(&a);
 	built_free(&b);
 	free(csv);
 }
@@ -1105,6 +1240,7 @@ main(void)
 		cmocka_unit_test(test_uki_edit_prediction_matches_result),
 		cmocka_unit_test(test_uki_edit_prediction_alternatives),
 		cmocka_unit_test(test_uki_edit_opts_of_0_2),
+		cmocka_unit_test(test_uki_sbat_back_in_base),
 		cmocka_unit_test(test_uki_edit_drop_and_relocate),
 		cmocka_unit_test(test_uki_sbat_in_profile),
 	};
