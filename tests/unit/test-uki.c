@@ -506,23 +506,13 @@ add_text(fx_spec *spec, const char *name, const char *text)
 	s->raw_size = s->virtual_size = (uint32_t)strlen(text);
 }
 
-/*
- * A UKI with what the machine selects: the fixture's sections (.text .sbat
- * .sdmagic .pcrsig(3) .osrel(4) .cmdline(5) .uname(6) .pcrpkey(7)
- * .linux(8) .initrd(9)), then .hwids(10) (or, without hwids, a section
- * of another name), .dtbauto(11), .dtbauto(12), .efifw(13).
- */
+/* A UKI with what the machine selects: see fx_uki_machine (without hwids, that section has another name). */
 static built
 build_machine_uki(const char *version, int hwids)
 {
-	fx_uki u = { version, NULL, FX_UKI_PCRPKEY, FX_UKI_PCRSIG, 1, 0 };
 	fx_spec spec;
 
-	fx_uki_spec(&spec, &u);
-	add_text(&spec, hwids ? ".hwids" : ".hwidz", "device table: chid, compatible, fwid");
-	add_text(&spec, ".dtbauto", "device tree: compatible vendor,board-a");
-	add_text(&spec, ".dtbauto", "device tree: compatible vendor,board-b");
-	add_text(&spec, ".efifw", "firmware blob: fwid vendor-fw-b");
+	fx_uki_machine(&spec, version, hwids);
 	return build_spec(&spec);
 }
 
@@ -650,6 +640,62 @@ test_uki_pcr11_alternatives(void **state)
 	assert_int_equal(sbat_uki_pcr11_alternatives(b.uki, -1), 1);
 	for (ph = 0; ph < SBAT_UKI_PHASES; ph++)
 		assert_ptr_equal(sbat_uki_pcr11(b.uki, -1, ph), sbat_uki_pcr11_alternative(b.uki, -1, 0, ph));
+	built_free(&b);
+}
+
+/* The alternatives of profile: each combination once, naming only sections in dts and fws (-1 ends each). */
+static void
+assert_only(const built *b, int profile, const int *dts, const int *fws)
+{
+	unsigned a, n = sbat_uki_pcr11_alternatives(b->uki, profile), i, j, want = 0, seen[8][8];
+
+	memset(seen, 0, sizeof(seen));
+	for (a = 0; a < n; a++) {
+		int dt = sbat_uki_alternative_section(b->uki, profile, a, ".dtbauto");
+		int fw = sbat_uki_alternative_section(b->uki, profile, a, ".efifw");
+
+		for (i = 0; dts[i] != dt; i++)
+			assert_int_not_equal(dts[i], -2); /* a .dtbauto the stub never selects */
+		for (j = 0; fws[j] != fw; j++)
+			assert_int_not_equal(fws[j], -2); /* an .efifw the stub never selects */
+		seen[i][j]++;
+	}
+	for (i = 0; dts[i] != -2; i++)
+		for (j = 0; fws[j] != -2; j++, want++)
+			assert_int_equal(seen[i][j], 1);
+	assert_int_equal(n, want);
+}
+
+/*
+ * Only what systemd-stub can select counts: the first .dtbauto of each
+ * compatible that is a device tree, and the first .efifw of each firmware
+ * id that an .hwids firmware entry of its own range names (a profile's
+ * .efifw needs a .hwids in that profile; ukify copies none there).
+ */
+static void
+test_uki_alternatives_the_stub_can_select(void **state)
+{
+	static const int dts[] = { -1, 11, 12, -2 }, fws[] = { -1, 13, -2 };
+	uint8_t dup_dt[128], fw_c[128], dup_fw[128];
+	fx_spec spec;
+	built b;
+
+	(void)state;
+	fx_uki_machine(&spec, "262.1-1", 1);
+	fx_uki_add(&spec, ".dtbauto", dup_dt, fx_dtb("vendor,board-a", dup_dt, sizeof(dup_dt)));            /* 14 */
+	add_text(&spec, ".dtbauto", "not a device tree");                                                   /* 15 */
+	fx_uki_add(&spec, ".efifw", fw_c, fx_efifw("vendor-fw-c", "payload C", fw_c, sizeof(fw_c)));        /* 16 */
+	fx_uki_add(&spec, ".efifw", dup_fw, fx_efifw("vendor-fw-b", "payload B2", dup_fw, sizeof(dup_fw))); /* 17 */
+	b = build_spec(&spec);
+	assert_only(&b, -1, dts, fws);
+	built_free(&b);
+
+	/* a profile with an .efifw of its own and no .hwids: the base's .efifw only */
+	fx_uki_machine(&spec, "262.1-1", 1);
+	add_text(&spec, ".profile", "ID=fw\n");                                                             /* 14 */
+	fx_uki_add(&spec, ".efifw", dup_fw, fx_efifw("vendor-fw-b", "payload B2", dup_fw, sizeof(dup_fw))); /* 15 */
+	b = build_spec(&spec);
+	assert_only(&b, 0, dts, fws);
 	built_free(&b);
 }
 
@@ -1072,6 +1118,7 @@ main(void)
 		cmocka_unit_test(test_uki_lint_sbat_and_profile),
 		cmocka_unit_test(test_uki_machine_selected_sections),
 		cmocka_unit_test(test_uki_pcr11_alternatives),
+		cmocka_unit_test(test_uki_alternatives_the_stub_can_select),
 		cmocka_unit_test(test_uki_edit_refused_and_opt_ins),
 		cmocka_unit_test(test_uki_edit_drop_retires_mid_pcrsig),
 		cmocka_unit_test(test_uki_edit_252_not_refused),
