@@ -188,4 +188,7 @@ typedef struct uki_pcrsig {
  */
 sbat_err uki_pcrsig_parse(const uint8_t *p, size_t n, uki_pcrsig *ret, sbat_diag *d);
 
+/* 1 if a SHA-256 entry of sig for PCR 11 alone signs a value (any phase) of alternative a of profile p (predicted). */
+int uki_alt_signed(const sbat_uki *uki, unsigned p, unsigned a, const uki_pcrsig *sig);
+
 #endif

@@ -158,6 +158,14 @@ elif cmd == "sign":
     open(path, "wb").write(b)
 elif cmd == "alternatives":
     print(json.dumps(sorted(alternatives(b), key=lambda a: json.dumps(a, sort_keys=True)), sort_keys=True))
+elif cmd == "hwidentry":
+    # hwidentry FILE K: the file offset of entry K of the first .hwids, in hex
+    pe = struct.unpack_from("<I", b, 0x3c)[0]
+    n, = struct.unpack_from("<H", b, pe + 6)
+    opt, = struct.unpack_from("<H", b, pe + 20)
+    hdr = [pe + 24 + opt + 40 * i for i in range(n)]
+    h = next(x for x in hdr if b[x:x + 8].rstrip(b"\0") == b".hwids")
+    print("%x" % (struct.unpack_from("<I", b, h + 20)[0] + 28 * int(sys.argv[3])))
 elif cmd == "signalt":
     # signalt FILE INDEX: the enter-initrd value of alternative INDEX (in the order above) into .pcrsig
     v = alternatives(b)[int(sys.argv[3])]["pcr11"]["sha256"]["enter-initrd"]
@@ -217,7 +225,9 @@ check "a 262 stub's UKI: .dtbauto and .efifw are not among the sections measured
 	test "$(field "$U" measured_sections)" = '[".linux", ".osrel", ".cmdline", ".initrd", ".uname", ".sbat", ".pcrpkey", ".hwids"]'
 check "... no single PCR 11 value: pcr11 is null" test "$(field "$U" pcr11)" = null
 check "... pcr11_alternatives: none or one .dtbauto times none or one .efifw the stub can select, as Python works them out" \
-	test "$(field "$U" pcr11_alternatives | python3 -c 'import json, sys; print(json.dumps(sorted(json.load(sys.stdin), key=lambda a: json.dumps(a, sort_keys=True)), sort_keys=True))')" = "$(py alternatives "$M")"
+	test "$(field "$U" pcr11_alternatives | python3 -c 'import json, sys; print(json.dumps(sorted(({"selects": a["selects"], "pcr11": a["pcr11"]} for a in json.load(sys.stdin)), key=lambda a: json.dumps(a, sort_keys=True)), sort_keys=True))')" = "$(py alternatives "$M")"
+check "... each names the .hwids entries that select its sections" \
+	test "$(field "$U" pcr11_alternatives | python3 -c 'import json, sys; print(sorted((a["selects"][".dtbauto"] or 0, a["selects"][".efifw"] or 0, a["hwids"][".dtbauto"], a["hwids"][".efifw"]) for a in json.load(sys.stdin)))')" = "[(0, 0, None, None), (0, 13, None, 'Firmware B'), (11, 0, 'Board A', None), (11, 13, 'Board A', 'Firmware B'), (12, 0, 'Board B', None), (12, 13, 'Board B', 'Firmware B')]"
 check "... six of them, the first selecting nothing" test "$(field "$U" pcr11_alternatives | python3 -c 'import json, sys; a = json.load(sys.stdin); print(len(a), a[0]["selects"])')" = "6 {'.dtbauto': None, '.efifw': None}"
 cp "$M" "$T/m.efi"
 chmod u+w "$T/m.efi"
@@ -229,10 +239,16 @@ run --lint "$T/m.efi"
 expect "--lint: its placeholder .pcrsig is stale" 'printf "%s" "$OUT" | grep -q "warning: uki-pcrsig-stale: "'
 py signalt "$T/m.efi" 0
 run --lint "$T/m.efi"
-expect "... a .pcrsig signing the boot in which the machine selects nothing is not" '[ "$RC" = 0 ] && ! printf "%s" "$OUT" | grep -q uki-pcrsig'
+expect "... a .pcrsig signing the boot in which the machine selects nothing is not" '! printf "%s" "$OUT" | grep -q uki-pcrsig-stale'
+fw_entry=$(py hwidentry "$T/m.efi" 2)
+expect "... but the boots in which it selects a section are not signed: one warning per section that decides them, the .efifw at the .hwids entry that selects it (exit 5)" \
+	'[ "$RC" = 5 ] && [ "$(printf "%s\n" "$OUT" | grep -c "warning: uki-pcrsig-uncovered: ")" = 3 ] && printf "%s" "$OUT" | grep -q "warning: uki-pcrsig-uncovered: on a machine whose hardware IDs match the .hwids entry at this offset.*(section 13 \".efifw\") (at offset 0x$fw_entry) \[tpm-unlock\]"'
+check "--print --json: signed is true for that boot alone" \
+	test "$(field "$(uki_json "$T/m.efi")" pcr11_alternatives | python3 -c 'import json, sys; print([a["signed"] for a in json.load(sys.stdin)])')" = "[True, False, False, False, False, False]"
 py signalt "$T/m.efi" 5
 run --lint "$T/m.efi"
-expect "... nor one signing the boot in which it selects the second .dtbauto and the .efifw" '[ "$RC" = 0 ] && ! printf "%s" "$OUT" | grep -q uki-pcrsig'
+expect "... nor one signing the boot in which it selects the second .dtbauto and the .efifw, which leaves the others unsigned" \
+	'[ "$RC" = 5 ] && ! printf "%s" "$OUT" | grep -q uki-pcrsig-stale && printf "%s" "$OUT" | grep -q "uki-pcrsig-uncovered"'
 
 # the refusal and the opt-ins
 cp "$T/fx/uki-257.efi" "$T/u.efi"

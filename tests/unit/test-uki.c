@@ -410,9 +410,9 @@ test_uki_pcrsig_json(void **state)
 	}
 }
 
-/* Put the policy of the PCR 11 value pcr into a fixture's .pcrsig (in place of its first policy digest). */
+/* Put the policy of the PCR 11 value pcr into a fixture's .pcrsig, in place of its nth policy digest. */
 static void
-sign_value(built *b, const uint8_t pcr[32])
+sign_nth(built *b, unsigned nth, const uint8_t pcr[32])
 {
 	uint8_t pol[32];
 	char *at = NULL;
@@ -421,7 +421,7 @@ sign_value(built *b, const uint8_t pcr[32])
 
 	sbat_uki_policy_digest(pcr, pol);
 	for (i = 0; i + 64 <= b->len && !at; i++)
-		if (memcmp(b->buf + i, "\"pol\":\"", 7) == 0)
+		if (memcmp(b->buf + i, "\"pol\":\"", 7) == 0 && nth-- == 0)
 			at = (char *)b->buf + i + 7;
 	assert_non_null(at);
 	for (k = 0; k < 32; k++) {
@@ -433,6 +433,13 @@ sign_value(built *b, const uint8_t pcr[32])
 }
 
 /* Put the real policy of the stub's enter-initrd value into a fixture's .pcrsig (its zeros placeholder). */
+/* The same in place of the first. */
+static void
+sign_value(built *b, const uint8_t pcr[32])
+{
+	sign_nth(b, 0, pcr);
+}
+
 static void
 sign_fixture(built *b)
 {
@@ -696,6 +703,74 @@ test_uki_alternatives_the_stub_can_select(void **state)
 	fx_uki_add(&spec, ".efifw", dup_fw, fx_efifw("vendor-fw-b", "payload B2", dup_fw, sizeof(dup_fw))); /* 15 */
 	b = build_spec(&spec);
 	assert_only(&b, 0, dts, fws);
+	built_free(&b);
+}
+
+/* The alternative of the default boot that selects .dtbauto dt and .efifw fw (-1: none). */
+static unsigned
+alt_of(const built *b, int dt, int fw)
+{
+	unsigned a;
+
+	for (a = 0; a < sbat_uki_pcr11_alternatives(b->uki, -1); a++)
+		if (sbat_uki_alternative_section(b->uki, -1, a, ".dtbauto") == dt &&
+		    sbat_uki_alternative_section(b->uki, -1, a, ".efifw") == fw)
+			return a;
+	fail_msg("no alternative selects %d and %d", dt, fw);
+	return 0;
+}
+
+#define PCRSIG_ENTRY "{\"pcrs\":[11],\"pkfp\":\"00\",\"pol\":\"" FX_ZEROS64 "\",\"sig\":\"AA==\"}"
+#define FX_ZEROS64 "0000000000000000000000000000000000000000000000000000000000000000"
+
+/*
+ * ukify 262 signs the boots without .efifw only, systemd-stub 262 measures
+ * the .efifw that a firmware entry of .hwids selects: each alternative
+ * says whether .pcrsig signs it and which .hwids entry selects its
+ * sections, and --lint warns of a selecting alternative left unsigned.
+ */
+static void
+test_uki_pcrsig_covers_alternatives(void **state)
+{
+	static const int dts[] = { -1, 11, 12 };
+	fx_spec spec;
+	built b;
+	sbat_diag d;
+	unsigned i, a;
+
+	(void)state;
+	fx_uki_machine(&spec, "262.1-1", 1);
+	spec.sections[fx_spec_find_section(&spec, ".pcrsig")].content = "{\"sha256\":[" PCRSIG_ENTRY "," PCRSIG_ENTRY
+	                                                                "," PCRSIG_ENTRY "," PCRSIG_ENTRY
+	                                                                "," PCRSIG_ENTRY "," PCRSIG_ENTRY "]}";
+	spec.sections[fx_spec_find_section(&spec, ".pcrsig")].raw_size =
+	    spec.sections[fx_spec_find_section(&spec, ".pcrsig")].virtual_size = (uint32_t)strlen(
+	        spec.sections[fx_spec_find_section(&spec, ".pcrsig")].content);
+	spec.sections[fx_spec_find_section(&spec, ".pcrsig")].content_len = 0;
+	b = build_spec(&spec);
+	assert_int_equal(sbat_uki_alternative_signed(b.uki, -1, 0), -1); /* not before predict */
+	assert_int_equal(sbat_uki_predict(b.uki, -1, &d), SBAT_OK);
+	/* as ukify 262 signs it: each .dtbauto alone, no .efifw */
+	for (i = 1; i < 3; i++)
+		sign_nth(&b, i - 1, sbat_uki_pcr11_alternative(b.uki, -1, alt_of(&b, dts[i], -1), 1));
+	assert_false(has_rule(b.img, "uki-pcrsig-stale"));
+	assert_true(has_rule(b.img, "uki-pcrsig-uncovered"));
+	sbat_uki_free(b.uki);
+	assert_int_equal(sbat_uki_inspect(b.img, &b.uki, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_predict(b.uki, -1, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_alternative_signed(b.uki, -1, alt_of(&b, 11, -1)), 1);
+	assert_int_equal(sbat_uki_alternative_signed(b.uki, -1, alt_of(&b, 11, 13)), 0);
+	assert_int_equal(sbat_uki_alternative_signed(b.uki, -1, alt_of(&b, -1, -1)), 0);
+	assert_string_equal(sbat_uki_alternative_hwid(b.uki, -1, alt_of(&b, 11, 13), ".efifw"), "Firmware B");
+	assert_string_equal(sbat_uki_alternative_hwid(b.uki, -1, alt_of(&b, 11, 13), ".dtbauto"), "Board A");
+	assert_string_equal(sbat_uki_alternative_hwid(b.uki, -1, alt_of(&b, 12, -1), ".dtbauto"), "Board B");
+	assert_null(sbat_uki_alternative_hwid(b.uki, -1, alt_of(&b, 12, -1), ".efifw"));
+	/* every boot in which the machine selects a section signed: nothing uncovered */
+	for (i = 0; i < 3; i++)
+		sign_nth(&b, 2 + i, sbat_uki_pcr11_alternative(b.uki, -1, alt_of(&b, dts[i], 13), 1));
+	assert_false(has_rule(b.img, "uki-pcrsig-uncovered"));
+	for (a = 0; a < sbat_uki_pcr11_alternatives(b.uki, -1); a++)
+		assert_int_equal(sbat_uki_alternative_signed(b.uki, -1, a), a == alt_of(&b, -1, -1) ? 0 : 1);
 	built_free(&b);
 }
 
@@ -1119,6 +1194,7 @@ main(void)
 		cmocka_unit_test(test_uki_machine_selected_sections),
 		cmocka_unit_test(test_uki_pcr11_alternatives),
 		cmocka_unit_test(test_uki_alternatives_the_stub_can_select),
+		cmocka_unit_test(test_uki_pcrsig_covers_alternatives),
 		cmocka_unit_test(test_uki_edit_refused_and_opt_ins),
 		cmocka_unit_test(test_uki_edit_drop_retires_mid_pcrsig),
 		cmocka_unit_test(test_uki_edit_252_not_refused),
