@@ -341,6 +341,93 @@ lint_sbat_in_profile(ulint *l)
 	}
 }
 
+/* Section i's .sbat text up to its first NUL, or NULL. */
+static const uint8_t *
+sbat_text(const sbat_uki *uki, unsigned i, size_t *ret_len)
+{
+	const uint8_t *t = bytes_of(uki, (int)i, ret_len), *nul;
+
+	if (t && (nul = memchr(t, '\0', *ret_len)))
+		*ret_len = (size_t)(nul - t);
+	return t;
+}
+
+/* 1 if the rows t[0..n) have one whose component is comp[0..len). */
+static int
+has_component(const uint8_t *t, size_t n, const uint8_t *comp, size_t len)
+{
+	size_t pos = 0;
+
+	while (pos < n) {
+		const uint8_t *line = t + pos, *end = memchr(line, '\n', n - pos);
+		size_t ll = end ? (size_t)(end - line) : n - pos;
+
+		if (ll > len && line[len] == ',' && memcmp(line, comp, len) == 0)
+			return 1;
+		pos += ll + 1;
+	}
+	return 0;
+}
+
+/* 1 if the rows t[0..n) have every systemd-stub row of base[0..bn) (systemd-stub itself at least). */
+static int
+has_stub_rows(const uint8_t *t, size_t n, const uint8_t *base, size_t bn)
+{
+	size_t pos = 0;
+
+	if (!has_component(t, n, (const uint8_t *)"systemd-stub", 12))
+		return 0;
+	while (pos < bn) {
+		const uint8_t *line = base + pos, *end = memchr(line, '\n', bn - pos), *comma;
+		size_t ll = end ? (size_t)(end - line) : bn - pos;
+
+		comma = memchr(line, ',', ll);
+		if (comma && ll > 13 && memcmp(line, "systemd-stub.", 13) == 0 &&
+		    !has_component(t, n, line, (size_t)(comma - line)))
+			return 0;
+		pos += ll + 1;
+	}
+	return 1;
+}
+
+/*
+ * systemd-stub's own rows (systemd-stub, systemd-stub.VENDOR), which ukify
+ * merges into the UKI's .sbat: missing from the base .sbat, or from a
+ * profile's, which the stub (257+) takes in place of the base's when that
+ * profile boots (ukify 262 copies a profile's .sbat when it joins profiles).
+ */
+static void
+lint_stub_rows(ulint *l)
+{
+	const sbat_uki *uki = l->uki;
+	const uint8_t *base = NULL, *t;
+	size_t bn = 0, n;
+	unsigned i;
+	int profile = 0;
+
+	for (i = 0; i < uki->n; i++) {
+		if (memcmp(uki->sec[i].name, ".profile", 8) == 0 && uki->n_profiles)
+			profile = 1;
+		if (memcmp(uki->sec[i].name, SBAT_SECTION_NAME_FIELD, SBAT_SECTION_NAME_SIZE) != 0 ||
+		    !(t = sbat_text(uki, i, &n)) || (base && !profile))
+			continue;
+		if (!base && !profile) {
+			base = t;
+			bn = n;
+		}
+		if (!has_stub_rows(t, n, base ? base : t, base ? bn : n))
+			say(l, SBAT_LINT_WARNING, "uki-sbat-stub-rows",
+			    t == base ? "the UKI's .sbat lacks systemd-stub's own rows (systemd-stub, and its "
+			                "vendor's systemd-stub.VENDOR), which ukify merges in: revoking this "
+			                "systemd-stub by SBAT does not reach this image" :
+			                "a profile's .sbat lacks systemd-stub's own rows that the base .sbat has "
+			                "(systemd-stub, systemd-stub.VENDOR): the stub takes it in place of the base "
+			                "one when that profile boots (ukify copies a profile's .sbat when it joins "
+			                "profiles)",
+			    (int)i, uki->sec[i].raw_offset);
+	}
+}
+
 void
 uki_lint(const sbat_pe *pe, const uint8_t *buf, size_t len, uki_report_fn fn, void *ctx)
 {
@@ -357,6 +444,7 @@ uki_lint(const sbat_pe *pe, const uint8_t *buf, size_t len, uki_report_fn fn, vo
 		lint_signature(&l);
 		lint_uki_sbat(&l);
 		lint_sbat_in_profile(&l);
+		lint_stub_rows(&l);
 	}
 	sbat_uki_free(uki);
 }

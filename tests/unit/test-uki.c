@@ -774,6 +774,53 @@ test_uki_pcrsig_covers_alternatives(void **state)
 	built_free(&b);
 }
 
+#define STUB_ROWS                                                                                                      \
+	"sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"                                \
+	"systemd-stub,1,The systemd Developers,systemd,262,https://systemd.io/\n"                                      \
+	"systemd-stub.debian,1,Debian,systemd,262.1-1,https://tracker.debian.org/pkg/systemd\n"                        \
+	"uki,1,UKI,uki,1,https://uapi-group.org/specifications/specs/unified_kernel_image/\n"
+#define NO_STUB_ROWS                                                                                                   \
+	"sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"                                \
+	"uki,1,UKI,uki,1,https://uapi-group.org/specifications/specs/unified_kernel_image/\n"
+
+/* Whether --lint finds systemd-stub's rows missing in a UKI with this base .sbat and, unless NULL, a profile's. */
+static int
+stub_rows_missing(const char *base, const char *profile_sbat)
+{
+	fx_uki u = { "262.1-1", NULL, NULL, NULL, 0, 1 };
+	fx_spec spec;
+	built b;
+	int r;
+
+	u.sbat = base;
+	fx_uki_spec(&spec, &u);
+	if (profile_sbat)
+		add_text(&spec, ".sbat", profile_sbat);
+	b = build_spec(&spec);
+	r = has_rule(b.img, "uki-sbat-stub-rows");
+	built_free(&b);
+	return r;
+}
+
+/*
+ * The stub's own rows (systemd-stub and systemd-stub.VENDOR) belong in
+ * every .sbat of a UKI: ukify 262 copies a profile's .sbat when it joins
+ * profiles, and the stub takes it in place of the base's.
+ */
+static void
+test_uki_lint_stub_rows(void **state)
+{
+	(void)state;
+	assert_false(stub_rows_missing(STUB_ROWS, NULL));
+	assert_true(stub_rows_missing(NO_STUB_ROWS, NULL));
+	assert_true(stub_rows_missing(STUB_ROWS, NO_STUB_ROWS));
+	/* the vendor row counts too */
+	assert_true(stub_rows_missing(STUB_ROWS, "sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/"
+	                                         "SBAT.md\nsystemd-stub,1,The systemd Developers,systemd,262,https://"
+	                                         "systemd.io/\n"));
+	assert_false(stub_rows_missing(STUB_ROWS, STUB_ROWS));
+}
+
 static void
 test_uki_lint_sbat_and_profile(void **state)
 {
@@ -1195,6 +1242,7 @@ main(void)
 		cmocka_unit_test(test_uki_pcr11_alternatives),
 		cmocka_unit_test(test_uki_alternatives_the_stub_can_select),
 		cmocka_unit_test(test_uki_pcrsig_covers_alternatives),
+		cmocka_unit_test(test_uki_lint_stub_rows),
 		cmocka_unit_test(test_uki_edit_refused_and_opt_ins),
 		cmocka_unit_test(test_uki_edit_drop_retires_mid_pcrsig),
 		cmocka_unit_test(test_uki_edit_252_not_refused),
