@@ -411,9 +411,9 @@ test_uki_pcrsig_json(void **state)
 	}
 }
 
-/* Put the policy of the PCR 11 value pcr into a fixture's .pcrsig (in place of its first policy digest). */
+/* Put the policy of the PCR 11 value pcr into a fixture's .pcrsig, in place of its nth policy digest. */
 static void
-sign_value(built *b, const uint8_t pcr[32])
+sign_nth(built *b, unsigned nth, const uint8_t pcr[32])
 {
 	uint8_t pol[32];
 	char *at = NULL;
@@ -422,7 +422,7 @@ sign_value(built *b, const uint8_t pcr[32])
 
 	sbat_uki_policy_digest(pcr, pol);
 	for (i = 0; i + 64 <= b->len && !at; i++)
-		if (memcmp(b->buf + i, "\"pol\":\"", 7) == 0)
+		if (memcmp(b->buf + i, "\"pol\":\"", 7) == 0 && nth-- == 0)
 			at = (char *)b->buf + i + 7;
 	assert_non_null(at);
 	for (k = 0; k < 32; k++) {
@@ -434,6 +434,13 @@ sign_value(built *b, const uint8_t pcr[32])
 }
 
 /* Put the real policy of the stub's enter-initrd value into a fixture's .pcrsig (its zeros placeholder). */
+/* The same in place of the first. */
+static void
+sign_value(built *b, const uint8_t pcr[32])
+{
+	sign_nth(b, 0, pcr);
+}
+
 static void
 sign_fixture(built *b)
 {
@@ -507,23 +514,13 @@ add_text(fx_spec *spec, const char *name, const char *text)
 	s->raw_size = s->virtual_size = (uint32_t)strlen(text);
 }
 
-/*
- * A UKI with what the machine selects: the fixture's sections (.text .sbat
- * .sdmagic .pcrsig(3) .osrel(4) .cmdline(5) .uname(6) .pcrpkey(7)
- * .linux(8) .initrd(9)), then .hwids(10) (or, without hwids, a section
- * of another name), .dtbauto(11), .dtbauto(12), .efifw(13).
- */
+/* A UKI with what the machine selects: see fx_uki_machine (without hwids, that section has another name). */
 static built
 build_machine_uki(const char *version, int hwids)
 {
-	fx_uki u = { version, NULL, FX_UKI_PCRPKEY, FX_UKI_PCRSIG, 1, 0 };
 	fx_spec spec;
 
-	fx_uki_spec(&spec, &u);
-	add_text(&spec, hwids ? ".hwids" : ".hwidz", "device table: chid, compatible, fwid");
-	add_text(&spec, ".dtbauto", "device tree: compatible vendor,board-a");
-	add_text(&spec, ".dtbauto", "device tree: compatible vendor,board-b");
-	add_text(&spec, ".efifw", "firmware blob: fwid vendor-fw-b");
+	fx_uki_machine(&spec, version, hwids);
 	return build_spec(&spec);
 }
 
@@ -652,6 +649,177 @@ test_uki_pcr11_alternatives(void **state)
 	for (ph = 0; ph < SBAT_UKI_PHASES; ph++)
 		assert_ptr_equal(sbat_uki_pcr11(b.uki, -1, ph), sbat_uki_pcr11_alternative(b.uki, -1, 0, ph));
 	built_free(&b);
+}
+
+/* The alternatives of profile: each combination once, naming only sections in dts and fws (-1 ends each). */
+static void
+assert_only(const built *b, int profile, const int *dts, const int *fws)
+{
+	unsigned a, n = sbat_uki_pcr11_alternatives(b->uki, profile), i, j, want = 0, seen[8][8];
+
+	memset(seen, 0, sizeof(seen));
+	for (a = 0; a < n; a++) {
+		int dt = sbat_uki_alternative_section(b->uki, profile, a, ".dtbauto");
+		int fw = sbat_uki_alternative_section(b->uki, profile, a, ".efifw");
+
+		for (i = 0; dts[i] != dt; i++)
+			assert_int_not_equal(dts[i], -2); /* a .dtbauto the stub never selects */
+		for (j = 0; fws[j] != fw; j++)
+			assert_int_not_equal(fws[j], -2); /* an .efifw the stub never selects */
+		seen[i][j]++;
+	}
+	for (i = 0; dts[i] != -2; i++)
+		for (j = 0; fws[j] != -2; j++, want++)
+			assert_int_equal(seen[i][j], 1);
+	assert_int_equal(n, want);
+}
+
+/*
+ * Only what systemd-stub can select counts: the first .dtbauto of each
+ * compatible that is a device tree, and the first .efifw of each firmware
+ * id that an .hwids firmware entry of its own range names (a profile's
+ * .efifw needs a .hwids in that profile; ukify copies none there).
+ */
+static void
+test_uki_alternatives_the_stub_can_select(void **state)
+{
+	static const int dts[] = { -1, 11, 12, -2 }, fws[] = { -1, 13, -2 };
+	uint8_t dup_dt[128], fw_c[128], dup_fw[128];
+	fx_spec spec;
+	built b;
+
+	(void)state;
+	fx_uki_machine(&spec, "262.1-1", 1);
+	fx_uki_add(&spec, ".dtbauto", dup_dt, fx_dtb("vendor,board-a", dup_dt, sizeof(dup_dt)));            /* 14 */
+	add_text(&spec, ".dtbauto", "not a device tree");                                                   /* 15 */
+	fx_uki_add(&spec, ".efifw", fw_c, fx_efifw("vendor-fw-c", "payload C", fw_c, sizeof(fw_c)));        /* 16 */
+	fx_uki_add(&spec, ".efifw", dup_fw, fx_efifw("vendor-fw-b", "payload B2", dup_fw, sizeof(dup_fw))); /* 17 */
+	b = build_spec(&spec);
+	assert_only(&b, -1, dts, fws);
+	built_free(&b);
+
+	/* a profile with an .efifw of its own and no .hwids: the base's .efifw only */
+	fx_uki_machine(&spec, "262.1-1", 1);
+	add_text(&spec, ".profile", "ID=fw\n");                                                             /* 14 */
+	fx_uki_add(&spec, ".efifw", dup_fw, fx_efifw("vendor-fw-b", "payload B2", dup_fw, sizeof(dup_fw))); /* 15 */
+	b = build_spec(&spec);
+	assert_only(&b, 0, dts, fws);
+	built_free(&b);
+}
+
+/* The alternative of the default boot that selects .dtbauto dt and .efifw fw (-1: none). */
+static unsigned
+alt_of(const built *b, int dt, int fw)
+{
+	unsigned a;
+
+	for (a = 0; a < sbat_uki_pcr11_alternatives(b->uki, -1); a++)
+		if (sbat_uki_alternative_section(b->uki, -1, a, ".dtbauto") == dt &&
+		    sbat_uki_alternative_section(b->uki, -1, a, ".efifw") == fw)
+			return a;
+	fail_msg("no alternative selects %d and %d", dt, fw);
+	return 0;
+}
+
+#define PCRSIG_ENTRY "{\"pcrs\":[11],\"pkfp\":\"00\",\"pol\":\"" FX_ZEROS64 "\",\"sig\":\"AA==\"}"
+#define FX_ZEROS64 "0000000000000000000000000000000000000000000000000000000000000000"
+
+/*
+ * ukify 262 signs the boots without .efifw only, systemd-stub 262 measures
+ * the .efifw that a firmware entry of .hwids selects: each alternative
+ * says whether .pcrsig signs it and which .hwids entry selects its
+ * sections, and --lint warns of a selecting alternative left unsigned.
+ */
+static void
+test_uki_pcrsig_covers_alternatives(void **state)
+{
+	static const int dts[] = { -1, 11, 12 };
+	fx_spec spec;
+	built b;
+	sbat_diag d;
+	unsigned i, a;
+
+	(void)state;
+	fx_uki_machine(&spec, "262.1-1", 1);
+	spec.sections[fx_spec_find_section(&spec, ".pcrsig")].content = "{\"sha256\":[" PCRSIG_ENTRY "," PCRSIG_ENTRY
+	                                                                "," PCRSIG_ENTRY "," PCRSIG_ENTRY
+	                                                                "," PCRSIG_ENTRY "," PCRSIG_ENTRY "]}";
+	spec.sections[fx_spec_find_section(&spec, ".pcrsig")].raw_size =
+	    spec.sections[fx_spec_find_section(&spec, ".pcrsig")].virtual_size = (uint32_t)strlen(
+	        spec.sections[fx_spec_find_section(&spec, ".pcrsig")].content);
+	spec.sections[fx_spec_find_section(&spec, ".pcrsig")].content_len = 0;
+	b = build_spec(&spec);
+	assert_int_equal(sbat_uki_alternative_signed(b.uki, -1, 0), -1); /* not before predict */
+	assert_int_equal(sbat_uki_predict(b.uki, -1, &d), SBAT_OK);
+	/* as ukify 262 signs it: each .dtbauto alone, no .efifw */
+	for (i = 1; i < 3; i++)
+		sign_nth(&b, i - 1, sbat_uki_pcr11_alternative(b.uki, -1, alt_of(&b, dts[i], -1), 1));
+	assert_false(has_rule(b.img, "uki-pcrsig-stale"));
+	assert_true(has_rule(b.img, "uki-pcrsig-uncovered"));
+	sbat_uki_free(b.uki);
+	assert_int_equal(sbat_uki_inspect(b.img, &b.uki, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_predict(b.uki, -1, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_alternative_signed(b.uki, -1, alt_of(&b, 11, -1)), 1);
+	assert_int_equal(sbat_uki_alternative_signed(b.uki, -1, alt_of(&b, 11, 13)), 0);
+	assert_int_equal(sbat_uki_alternative_signed(b.uki, -1, alt_of(&b, -1, -1)), 0);
+	assert_string_equal(sbat_uki_alternative_hwid(b.uki, -1, alt_of(&b, 11, 13), ".efifw"), "Firmware B");
+	assert_string_equal(sbat_uki_alternative_hwid(b.uki, -1, alt_of(&b, 11, 13), ".dtbauto"), "Board A");
+	assert_string_equal(sbat_uki_alternative_hwid(b.uki, -1, alt_of(&b, 12, -1), ".dtbauto"), "Board B");
+	assert_null(sbat_uki_alternative_hwid(b.uki, -1, alt_of(&b, 12, -1), ".efifw"));
+	/* every boot in which the machine selects a section signed: nothing uncovered */
+	for (i = 0; i < 3; i++)
+		sign_nth(&b, 2 + i, sbat_uki_pcr11_alternative(b.uki, -1, alt_of(&b, dts[i], 13), 1));
+	assert_false(has_rule(b.img, "uki-pcrsig-uncovered"));
+	for (a = 0; a < sbat_uki_pcr11_alternatives(b.uki, -1); a++)
+		assert_int_equal(sbat_uki_alternative_signed(b.uki, -1, a), a == alt_of(&b, -1, -1) ? 0 : 1);
+	built_free(&b);
+}
+
+#define STUB_ROWS                                                                                                      \
+	"sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"                                \
+	"systemd-stub,1,The systemd Developers,systemd,262,https://systemd.io/\n"                                      \
+	"systemd-stub.debian,1,Debian,systemd,262.1-1,https://tracker.debian.org/pkg/systemd\n"                        \
+	"uki,1,UKI,uki,1,https://uapi-group.org/specifications/specs/unified_kernel_image/\n"
+#define NO_STUB_ROWS                                                                                                   \
+	"sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"                                \
+	"uki,1,UKI,uki,1,https://uapi-group.org/specifications/specs/unified_kernel_image/\n"
+
+/* Whether --lint finds systemd-stub's rows missing in a UKI with this base .sbat and, unless NULL, a profile's. */
+static int
+stub_rows_missing(const char *base, const char *profile_sbat)
+{
+	fx_uki u = { "262.1-1", NULL, NULL, NULL, 0, 1 };
+	fx_spec spec;
+	built b;
+	int r;
+
+	u.sbat = base;
+	fx_uki_spec(&spec, &u);
+	if (profile_sbat)
+		add_text(&spec, ".sbat", profile_sbat);
+	b = build_spec(&spec);
+	r = has_rule(b.img, "uki-sbat-stub-rows");
+	built_free(&b);
+	return r;
+}
+
+/*
+ * The stub's own rows (systemd-stub and systemd-stub.VENDOR) belong in
+ * every .sbat of a UKI: ukify 262 copies a profile's .sbat when it joins
+ * profiles, and the stub takes it in place of the base's.
+ */
+static void
+test_uki_lint_stub_rows(void **state)
+{
+	(void)state;
+	assert_false(stub_rows_missing(STUB_ROWS, NULL));
+	assert_true(stub_rows_missing(NO_STUB_ROWS, NULL));
+	assert_true(stub_rows_missing(STUB_ROWS, NO_STUB_ROWS));
+	/* the vendor row counts too */
+	assert_true(stub_rows_missing(STUB_ROWS, "sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/"
+	                                         "SBAT.md\nsystemd-stub,1,The systemd Developers,systemd,262,https://"
+	                                         "systemd.io/\n"));
+	assert_false(stub_rows_missing(STUB_ROWS, STUB_ROWS));
 }
 
 static void
@@ -1234,6 +1402,9 @@ main(void)
 		cmocka_unit_test(test_uki_lint_sbat_and_profile),
 		cmocka_unit_test(test_uki_machine_selected_sections),
 		cmocka_unit_test(test_uki_pcr11_alternatives),
+		cmocka_unit_test(test_uki_alternatives_the_stub_can_select),
+		cmocka_unit_test(test_uki_pcrsig_covers_alternatives),
+		cmocka_unit_test(test_uki_lint_stub_rows),
 		cmocka_unit_test(test_uki_edit_refused_and_opt_ins),
 		cmocka_unit_test(test_uki_edit_drop_retires_mid_pcrsig),
 		cmocka_unit_test(test_uki_edit_252_not_refused),
