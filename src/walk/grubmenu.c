@@ -73,6 +73,7 @@ map_file(gctx *g, const char *device, const char *path, char root_out[WALK_PATH_
 {
 	char mnt[1024], root[1024];
 	const char *rel, *reason;
+	sbat_diag d;
 	char *host;
 
 	if (strcmp(device, ESP_DEVICE) == 0) {
@@ -86,7 +87,8 @@ map_file(gctx *g, const char *device, const char *path, char root_out[WALK_PATH_
 		}
 		set_root(root_out, g->w->o->boot);
 		host = walk_resolve(g->w->o->boot, rel, WALK_RESOLVE_EXACT, &reason);
-	} else if (!sbat_partition_mount_of_uuid(device, mnt, sizeof(mnt), root, sizeof(root))) {
+	} else if (sbat_partition_mount_of_uuid(device, mnt, sizeof(mnt), root, sizeof(root), &d) != SBAT_OK ||
+	           !mnt[0]) {
 		snprintf(why, why_size, "the file system with UUID %s is not mounted (give --boot DIR)", device);
 		return NULL;
 	} else if (!(rel = below(path, root))) {
