@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sbat/bootcfg.h"
+#include "sbat/grubcfg.h"
 #include "util/diag.h"
 
 /*
@@ -1369,8 +1369,8 @@ choose_in_menu(const sbat_grub_cfg *cfg, int parent, const char *spec)
 }
 
 sbat_err
-sbat_grub_default_entry(const sbat_grub_cfg *cfg, const char *value, size_t *ret_index, int *ret_fallback,
-                        sbat_diag *reterr)
+sbat_grub_cfg_default_entry(const sbat_grub_cfg *cfg, const char *value, size_t *ret_index, int *ret_fallback,
+                            sbat_diag *reterr)
 {
 	int parent = -1;
 	const char *spec = value;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "sbat/boot.h"
+#include "sbat/loadoption.h"
 #include "sbat/bootreport.h"
 #include "sbat/efivar.h"
 #include "sbat/error.h"

@@ -7,6 +7,8 @@
 #include <strings.h>
 
 #include "sbat/boot.h"
+#include "sbat/loadoption.h"
+#include "sbat/shim.h"
 #include "sbat/bootreport.h"
 #include "sbat/error.h"
 #include "sbat/fallback.h"

@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sbat/bootcfg.h"
 #include "sbat/error.h"
+#include "sbat/grubcfg.h"
 #include "sbat/input.h"
+#include "sbat/kv.h"
 #include "sbat/partition.h"
 
 #include "walk/grubmenu.h"
@@ -218,7 +219,7 @@ default_entry(const gctx *g, const sbat_grub_cfg *cfg, char *by, size_t by_size)
 	}
 	if (!default_value(g, cfg, value, sizeof(value), by, by_size))
 		return -1;
-	if (sbat_grub_default_entry(cfg, value[0] ? value : NULL, &idx, &fallback, &d) != SBAT_OK) {
+	if (sbat_grub_cfg_default_entry(cfg, value[0] ? value : NULL, &idx, &fallback, &d) != SBAT_OK) {
 		snprintf(by, by_size, "none: the menu has no entries");
 		return -1;
 	}
