@@ -271,7 +271,7 @@ walk_stage3(walk *w, const char *label, int is_default, const sbat_next_state *n
 	if (stage3_is_sdboot(loader)) {
 		stage3_sdboot_menu(w, esp, loader_path, loader, &m);
 	} else if (stage3_is_grub(loader)) {
-		stage3_grub_menu(w, esp, loader_path, &m);
+		stage3_grub_menu(w, esp, loader_path, loader, &m);
 		grub_rule(next, loader, &m);
 	} else {
 		walk_line_why(w, label, is_default, 3, loader_path, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_LOADER_UNKNOWN,

@@ -64,8 +64,11 @@ s3_append(char *buf, size_t size, const char *fmt, ...);
 int stage3_is_sdboot(const image *im);
 void stage3_sdboot_menu(walk *w, const char *esp, const char *loader_path, const image *loader, s3_menu *m);
 
-/* GRUB: recognised by its module section "mods" or a grub row in its .sbat. */
+/*
+ * GRUB: recognised by its module section "mods" or a grub row in its .sbat;
+ * its menu starts from what its mods section carries (loader, opened).
+ */
 int stage3_is_grub(const image *im);
-void stage3_grub_menu(walk *w, const char *esp, const char *loader_path, s3_menu *m);
+void stage3_grub_menu(walk *w, const char *esp, const char *loader_path, const image *loader, s3_menu *m);
 
 #endif
