@@ -655,7 +655,11 @@ first_config(gctx *g, const image *loader, const char *loader_path, char *root, 
 	}
 	snprintf(why, sizeof(why), "%s/grub.cfg", strcmp(prefix, "/") == 0 ? "" : prefix);
 	grub_name(m->summary, sizeof(m->summary), root, why);
-	return follow(g, root, why, 0, m);
+	if (!follow(g, root, why, 0, m))
+		return 0;
+	if (g->where[0] == ON_HOST)
+		s3_append(m->summary, sizeof(m->summary), " (%s)", g->visited[0]);
+	return 1;
 }
 
 /* After configuration depth hands over to f: root and $prefix as it leaves them, the summary, the next name. */
