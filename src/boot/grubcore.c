@@ -52,6 +52,20 @@ take_prefix(grubcore *c, const uint8_t *p, size_t n, uint64_t at, sbat_diag *d)
 	return SBAT_OK;
 }
 
+/* 1 when needle (n bytes) is in p[0..len). */
+static int
+holds(const uint8_t *p, size_t len, const char *needle, size_t n)
+{
+	const uint8_t *at = p, *end = p + len;
+
+	while ((size_t)(end - at) >= n && (at = memchr(at, needle[0], (size_t)(end - at) - n + 1)) != NULL) {
+		if (memcmp(at, needle, n) == 0)
+			return 1;
+		at++;
+	}
+	return 0;
+}
+
 /* One object of type type, its content p[0..n) at offset at. */
 static sbat_err
 take_object(grubcore *c, uint32_t type, const uint8_t *p, size_t n, uint64_t at, sbat_diag *d)
@@ -60,6 +74,8 @@ take_object(grubcore *c, uint32_t type, const uint8_t *p, size_t n, uint64_t at,
 
 	if (type == OBJ_PREFIX)
 		return take_prefix(c, p, n, at, d);
+	if (type == OBJ_ELF && !c->fw_path_first)
+		c->fw_path_first = holds(p, n, "fw_path", 8) && holds(p, n, "%s/grub.cfg", 12);
 	if (type == OBJ_CONFIG && !c->config) {
 		nul = memchr(p, '\0', n);
 		c->config = p;

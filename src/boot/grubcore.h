@@ -23,6 +23,13 @@ typedef struct grubcore {
 	const uint8_t *memdisk; /* the first memdisk object; NULL: none */
 	size_t memdisk_len;
 	uint64_t memdisk_offset; /* where it starts in the section */
+	/*
+	 * a module (normal.mod) names "fw_path" beside "%s/grub.cfg": normal
+	 * mode reads $fw_path/grub.cfg, in the directory GRUB was started
+	 * from, before $prefix/grub.cfg (the "Try $prefix if $fw_path doesn't
+	 * work" change Fedora's and Debian's 2.12 and later carry)
+	 */
+	int fw_path_first;
 } grubcore;
 
 /*

@@ -507,6 +507,30 @@ boot_is(gctx *g, const sbat_grub_file *f)
 }
 
 /*
+ * The file normal mode reads (normal/main.c): $prefix/grub.cfg (prefix_path
+ * on device; NULL: $prefix is not known), after $fw_path/grub.cfg, in the
+ * directory GRUB was started from, when this GRUB tries that first and it
+ * is there. *ret_device and path[0..size) get it; 0 when it is not known.
+ */
+static int
+normal_file(gctx *g, const char *device, const char *prefix_path, const char **ret_device, char *path, size_t size)
+{
+	char fw[WALK_PATH_MAX];
+
+	snprintf(fw, sizeof(fw), "%.4000s/grub.cfg", strcmp(g->cmd_dir, "/") == 0 ? "" : g->cmd_dir);
+	if (g->core.fw_path_first && file_kind(g, ESP_DEVICE, fw) == GRUBCFG_FILE) {
+		*ret_device = ESP_DEVICE;
+		s3_copy(path, size, fw);
+		return 1;
+	}
+	if (!prefix_path)
+		return 0;
+	*ret_device = device;
+	snprintf(path, size, "%.4000s/grub.cfg", strcmp(prefix_path, "/") == 0 ? "" : prefix_path);
+	return 1;
+}
+
+/*
  * The configuration that cfg (configuration `depth`) hands over to with
  * configfile, source or normal FILE, when it has no menu of its own; after
  * GRUB's embedded configuration, normal mode's $prefix/grub.cfg. *f gets
@@ -522,14 +546,13 @@ next_config(gctx *g, const sbat_grub_cfg *cfg, size_t depth, s3_menu *m, sbat_gr
 	if (!cfg->next_command) {
 		/* normal mode reads $prefix/grub.cfg (normal/main.c) */
 		*f = cfg->prefix;
-		if (!f->path) {
+		if (!normal_file(g, f->device, f->path, &f->device, path, size)) {
 			snprintf(why, sizeof(why),
 			         "GRUB's normal mode reads $prefix/grub.cfg, and $prefix is not known: %s",
 			         f->word ? f->why : "it is not set");
 			config_line(m, "$prefix/grub.cfg", why);
 			return 0;
 		}
-		snprintf(path, size, "%s/grub.cfg", strcmp(f->path, "/") == 0 ? "" : f->path);
 		f->path = path;
 	} else if (!f->path) {
 		s3_copy(name, sizeof(name), f->word);
@@ -624,6 +647,7 @@ first_config(gctx *g, const image *loader, const char *loader_path, char *root, 
 {
 	size_t len = 0, i;
 	const uint8_t *mods = s3_section_bytes(loader, "mods", &len);
+	const char *device = root;
 	char why[1200];
 	sbat_diag d;
 
@@ -653,9 +677,9 @@ first_config(gctx *g, const image *loader, const char *loader_path, char *root, 
 		s3_copy(m->summary, sizeof(m->summary), EMBEDDED_NAME);
 		return 1;
 	}
-	snprintf(why, sizeof(why), "%s/grub.cfg", strcmp(prefix, "/") == 0 ? "" : prefix);
-	grub_name(m->summary, sizeof(m->summary), root, why);
-	if (!follow(g, root, why, 0, m))
+	normal_file(g, root, prefix, &device, why, sizeof(why));
+	grub_name(m->summary, sizeof(m->summary), device, why);
+	if (!follow(g, device, why, 0, m))
 		return 0;
 	if (g->where[0] == ON_HOST)
 		s3_append(m->summary, sizeof(m->summary), " (%s)", g->visited[0]);

@@ -9,8 +9,8 @@
 # (/EFI/debian) and, in bookworm's, its embedded `normal (memdisk)/grub.cfg`
 # and the script in its FAT memdisk lead to \EFI\debian\grub.cfg, which hands
 # over to /boot (--boot): the walk must follow them to the kernel. With no
-# grub.cfg in \EFI\debian, bookworm's script reads the one beside GRUB,
-# trixie's GRUB (no embedded configuration) none. Then, when
+# grub.cfg in \EFI\debian, bookworm's script reads the one beside GRUB, as
+# trixie's normal mode does first whenever it is there. Then, when
 # grub-mkstandalone, grub-mkimage and the x86_64-efi modules are there
 # (fetch-corpus.sh unpacks grub-efi-amd64-bin), images they make: a tar
 # memdisk with prefix (memdisk)/boot/grub, and a prefix /EFI/debian alone.
@@ -66,8 +66,8 @@ has_text() { printf '%s\n' "$OUT" | grep -qF -- "$1"; }
 
 BOOTS="$STAGE3 /boot/vmlinuz-$KVER (menuentry 'Debian GNU/Linux') [default entry]: boots:"
 # bookworm's GRUB 2.06 carries prefix /EFI/debian, `normal (memdisk)/grub.cfg` and a FAT memdisk with the
-# script; trixie's 2.12 the prefix and a squashfs memdisk of modules, no configuration: normal mode reads
-# $prefix/grub.cfg itself
+# script; trixie's 2.12 the prefix and a squashfs memdisk of modules, no configuration: its normal mode reads
+# $fw_path/grub.cfg (beside GRUB) when it is there, else $prefix/grub.cfg
 for rel in bookworm trixie; do
 	grub=$CACHE/signed/grubx64.efi.signed-$rel shim=$CACHE/signed/shimx64.efi.signed-$rel
 	if [ ! -s "$grub" ] || [ ! -s "$shim" ]; then
@@ -86,7 +86,15 @@ for rel in bookworm trixie; do
 	mv -- "$M/esp/EFI/debian/grub.cfg" "$M/esp/EFI/BOOT/grub.cfg"
 	walk "$M" --verbose
 	if [ "$rel" = trixie ]; then
-		check "$rel: without \\EFI\\debian\\grub.cfg, normal mode finds no \$prefix/grub.cfg (the one beside GRUB is not read)" \
+		check "$rel: without \\EFI\\debian\\grub.cfg, normal mode reads \$fw_path/grub.cfg, \\EFI\\BOOT\\grub.cfg" \
+			has_text "GRUB menu: (ESP)/EFI/BOOT/grub.cfg ($M/esp/EFI/BOOT/grub.cfg) -> ($UUID)"
+		# both: the one beside GRUB comes first
+		printf 'configfile (hd9)/nowhere\n' >"$M/esp/EFI/debian/grub.cfg"
+		walk "$M"
+		check "$rel: with both, normal mode reads the one beside GRUB first, and the kernel boots" has_text "$BOOTS"
+		rm -f -- "$M/esp/EFI/BOOT/grub.cfg" "$M/esp/EFI/debian/grub.cfg"
+		walk "$M"
+		check "$rel: with no grub.cfg on the ESP, the walk says which file GRUB misses" \
 			has_line "$STAGE3 (ESP)/EFI/debian/grub.cfg: cannot be followed: /EFI/debian/grub.cfg is missing"
 		continue
 	fi

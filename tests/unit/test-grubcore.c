@@ -66,6 +66,19 @@ test_objects(void **state)
 		assert_int_equal(c.memdisk_len, 5);
 		assert_memory_equal(c.memdisk, "disk", 5);
 	}
+	assert_false(c.fw_path_first);
+	/* a module naming fw_path beside %s/grub.cfg (normal.mod of Fedora and Debian 2.12): $fw_path first */
+	{
+		static const uint32_t elf[] = { 0, 0 };
+		static const char *const normal[] = { "fw_path", "fw_path %s/grub.cfg" };
+
+		n = mods(buf, sizeof(buf), 1, elf, normal, 2);
+		assert_int_equal(grubcore_read(buf, n, 1, &c, &d), SBAT_OK);
+		assert_false(c.fw_path_first); /* not both in one module, with their NULs */
+		buf[24 + 16 + 8 + 7] = '\0';   /* the second: "fw_path\0%s/grub.cfg\0" */
+		assert_int_equal(grubcore_read(buf, n, 1, &c, &d), SBAT_OK);
+		assert_true(c.fw_path_first);
+	}
 	/* no objects at all */
 	n = mods(buf, sizeof(buf), 1, types, texts, 0);
 	assert_int_equal(grubcore_read(buf, n, 1, &c, &d), SBAT_OK);

@@ -1066,6 +1066,41 @@ test_grub_prefix(void **state)
 	sbat_boot_report_free(r);
 }
 
+/*
+ * A normal module that names fw_path (Fedora's and Debian's 2.12 and later): normal mode reads grub.cfg in the
+ * directory GRUB was started from before $prefix/grub.cfg, when it is there.
+ */
+static void
+test_grub_fw_path(void **state)
+{
+	static const char normal[] = "\x7f"
+	                             "ELF normal fw_path\0prefix\0%s/grub.cfg\0",
+	                  prefix[] = "/EFI/debian";
+	const uint32_t types[] = { 0, 3 };
+	const uint8_t *objs[] = { (const uint8_t *)normal, (const uint8_t *)prefix };
+	const size_t lens[] = { sizeof(normal), sizeof(prefix) };
+	uint8_t mods[256];
+	sbat_boot_report *r;
+	paths p;
+
+	(void)state;
+	removable_machine(&p, mods, grub_mods(mods, sizeof(mods), types, objs, lens, 2));
+	r = walk(&p, NULL);
+	assert_non_null(strstr(removable_stage3(r)->config, "EFI/debian/grub.cfg:3"));
+	sbat_boot_report_free(r);
+	put(p.esp, "EFI/BOOT/grub.cfg", "set timeout=1\nmenuentry 'Beside' {\n\tlinux /beside\n}\n", 0);
+	put_sbat_image(p.esp, "beside", NULL);
+	r = walk(&p, NULL);
+	assert_string_equal(removable_stage3(r)->file, "/beside");
+	sbat_boot_report_free(r);
+	/* without that module, $prefix/grub.cfg alone */
+	removable_machine(&p, mods, grub_mods(mods, sizeof(mods), types + 1, objs + 1, lens + 1, 1));
+	put(p.esp, "EFI/BOOT/grub.cfg", "set timeout=1\nmenuentry 'Beside' {\n\tlinux /beside\n}\n", 0);
+	r = walk(&p, NULL);
+	assert_string_equal(removable_stage3(r)->file, "/vmlinuz");
+	sbat_boot_report_free(r);
+}
+
 /* Debian's signed GRUB: prefix /EFI/debian, `normal (memdisk)/grub.cfg`, and the memdisk's script, which sources $prefix/grub.cfg. */
 static void
 test_grub_debian_memdisk(void **state)
@@ -1194,6 +1229,7 @@ main(void)
 		cmocka_unit_test(test_sdboot_release),
 		cmocka_unit_test(test_signatures),
 		cmocka_unit_test(test_grub_prefix),
+		cmocka_unit_test(test_grub_fw_path),
 		cmocka_unit_test(test_grub_debian_memdisk),
 		cmocka_unit_test(test_grub_standalone),
 		cmocka_unit_test(test_grub_core_unknown),
