@@ -54,7 +54,8 @@ typedef struct sbat_grub_cfg {
 	unsigned next_entry_line; /* a `set default="${next_entry}"` (grubenv's one-shot entry); 0: none */
 	const char *timeout;      /* the last `set timeout=`, as written; NULL: none */
 	unsigned timeout_line;
-	const char *next_command; /* "configfile" or "source": the last one at the top, which reads next_config */
+	const char *next_command; /* "configfile", "source" or "normal" (normal FILE): the last one at the top, which
+	                             reads next_config (no path when it is in an if or a loop that is not known) */
 	sbat_grub_file next_config;
 	const char *root_device; /* the root device when the file has run; NULL: not known */
 	sbat_grub_file prefix;   /* $prefix when the file has run (word NULL: not set) */
@@ -68,10 +69,11 @@ typedef struct sbat_grub_cfg {
  * without running anything: the menuentry and submenu blocks, their
  * linux/linuxefi, initrd/initrdefi and chainloader lines, `set default=`
  * and `set timeout=`, `search` (--fs-uuid and search.fs_uuid) and `set`
- * for the root device and other variables, and the top's configfile or
- * source. Quotes, escapes and $variables are handled as GRUB's script
- * lexer does; an entry's body is read with the variables as the whole file
- * leaves them, since GRUB runs it at boot, after the file; what this cannot follow (function bodies, loops, a kernel
+ * for the root device and other variables, and the top's configfile,
+ * source or normal FILE; the branch of an if whose condition is known from
+ * the words (true, false, [ ... ] with =, !=, -z, -n, !, -a, -o). Quotes,
+ * escapes and $variables are handled as GRUB's script lexer does; an
+ * entry's body is read with the variables as the whole file leaves them, since GRUB runs it at boot, after the file; what this cannot follow (function bodies, loops, a kernel
  * path with a variable the file does not set, a device name such as
  * (hd0,gpt2), a quote that is never closed) is left unresolved, with a note
  * or a why. root_device names the device the file starts on (its root) and

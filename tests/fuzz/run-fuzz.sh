@@ -38,8 +38,8 @@ builddir=$2
 case $duration in
 '' | *[!0-9]*) usage ;;
 esac
-# each of the ten harnesses sharing the last third gets at least a second (0 would run for ever)
-[ "$duration" -ge 30 ] || { echo "$0: DURATION_SECONDS must be at least 30" >&2; exit 2; }
+# each of the eleven harnesses sharing the last third gets at least a second (0 would run for ever)
+[ "$duration" -ge 33 ] || { echo "$0: DURATION_SECONDS must be at least 33" >&2; exit 2; }
 
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 fuzzdir=$srcdir/tests/fuzz
@@ -52,7 +52,7 @@ else
 fi
 ninja -C "$builddir" tests/fuzz/fuzz-edit tests/fuzz/fuzz-edit-fd tests/fuzz/fuzz-csv tests/fuzz/fuzz-loadopt \
 	tests/fuzz/fuzz-uki tests/fuzz/fuzz-bootcfg tests/fuzz/fuzz-lint tests/fuzz/fuzz-sigdb tests/fuzz/fuzz-authenticode \
-	tests/fuzz/fuzz-fallback tests/fuzz/fuzz-sdboot tests/fuzz/fuzz-partition
+	tests/fuzz/fuzz-fallback tests/fuzz/fuzz-sdboot tests/fuzz/fuzz-partition tests/fuzz/fuzz-grubcore
 
 builddir=$(cd "$builddir" && pwd)
 work=$builddir/fuzz-work
@@ -102,13 +102,14 @@ run_one() {
 # shared by the CSV parser, the EFI load option and device path parser,
 # the UKI reader, the boot loader configuration parsers, the lint with its
 # profiles, the signature database reader, the Authenticode reader, shim
-# fallback's BOOT CSV, systemd-boot's menu and EDK2's File() path opening
+# fallback's BOOT CSV, systemd-boot's menu, EDK2's File() path opening and
+# GRUB's core image with its memdisk
 third=$((duration / 3))
 rest=$((duration - 2 * third))
-tenth=$((rest / 10))
+tenth=$((rest / 11))
 run_one edit "$third"
 run_one edit-fd "$third" edit
-run_one csv $((rest - 9 * tenth))
+run_one csv $((rest - 10 * tenth))
 run_one loadopt "$tenth"
 run_one uki "$tenth"
 run_one bootcfg "$tenth"
@@ -118,6 +119,7 @@ run_one authenticode "$tenth"
 run_one fallback "$tenth"
 run_one sdboot "$tenth"
 run_one partition "$tenth"
+run_one grubcore "$tenth"
 
 echo "== summary"
 printf '%s\n' "${summary[@]}"
