@@ -7,6 +7,9 @@
 #include "sig/bignum.h"
 #include "sig/rsa.h"
 #include "util/diag.h"
+#include "util/sha1.h"
+#include "util/sha256.h"
+#include "util/sha512.h"
 
 #define EM_MAX (RSA_MAX_BITS / 8)
 
@@ -156,4 +159,115 @@ rsa_verify_pkcs1(const uint8_t *n, size_t n_len, const uint8_t *e, size_t e_len,
 	if (memcmp(want, op.em, op.k) != 0)
 		return diag_fail(reterr, SBAT_E_SIGNATURE, "RSA PKCS#1 v1.5 signature does not verify");
 	return SBAT_OK;
+}
+
+/* out = Hash(a || b || c) by alg (a known one) */
+static void
+hash3(sbat_digest_alg alg, const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len, const uint8_t *c,
+      size_t c_len, uint8_t *out)
+{
+	struct sha1_ctx c1;
+	struct sha256_ctx c256;
+	struct sha512_ctx c512;
+
+	if (alg == SBAT_DIGEST_SHA1) {
+		sha1_init(&c1);
+		sha1_update(&c1, a, a_len);
+		sha1_update(&c1, b, b_len);
+		sha1_update(&c1, c, c_len);
+		sha1_final(&c1, out);
+	} else if (alg == SBAT_DIGEST_SHA256) {
+		sha256_init(&c256);
+		sha256_update(&c256, a, a_len);
+		sha256_update(&c256, b, b_len);
+		sha256_update(&c256, c, c_len);
+		sha256_final(&c256, out);
+	} else {
+		if (alg == SBAT_DIGEST_SHA384)
+			sha512_init_384(&c512);
+		else
+			sha512_init(&c512);
+		sha512_update(&c512, a, a_len);
+		sha512_update(&c512, b, b_len);
+		sha512_update(&c512, c, c_len);
+		sha512_final(&c512, out);
+	}
+}
+
+/* db[0..len) ^= MGF1(seed) by alg (RFC 8017 B.2.1) */
+static void
+mgf1_xor(sbat_digest_alg alg, const uint8_t *seed, size_t seed_len, uint8_t *db, size_t len)
+{
+	uint8_t t[64], ctr[4];
+	size_t h_len = rsa_digest_size(alg), done, i;
+	uint32_t counter = 0;
+
+	for (done = 0; done < len; done += h_len, counter++) {
+		ctr[0] = (uint8_t)(counter >> 24);
+		ctr[1] = (uint8_t)(counter >> 16);
+		ctr[2] = (uint8_t)(counter >> 8);
+		ctr[3] = (uint8_t)counter;
+		hash3(alg, seed, seed_len, ctr, 4, NULL, 0, t);
+		for (i = 0; i < h_len && done + i < len; i++)
+			db[done + i] ^= t[i];
+	}
+}
+
+/*
+ * RFC 8017 9.1.2 EMSA-PSS-VERIFY from step 3: em[0..em_len) holds the
+ * encoded message of em_bits bits; m_hash is the digest (h_len bytes).
+ */
+static sbat_err
+pss_check(uint8_t *em, size_t em_len, size_t em_bits, sbat_digest_alg alg, const uint8_t *m_hash, size_t h_len,
+          const rsa_pss_params *pss, sbat_diag *d)
+{
+	static const uint8_t zeros[8];
+	size_t db_len, zbits = 8 * em_len - em_bits, ps, i;
+	uint8_t h2[64];
+
+	if (pss->salt_len > em_len || em_len - pss->salt_len < h_len + 2)
+		return diag_fail(d, SBAT_E_SIGNATURE, "RSA-PSS: the digest and salt do not fit the modulus");
+	if (em[em_len - 1] != 0xbc)
+		return diag_fail(d, SBAT_E_SIGNATURE, "RSA-PSS signature does not verify: no 0xBC trailer");
+	db_len = em_len - h_len - 1;
+	if (zbits > 0 && (em[0] >> (8 - zbits)) != 0)
+		return diag_fail(d, SBAT_E_SIGNATURE, "RSA-PSS signature does not verify: top bits not zero");
+	mgf1_xor(pss->mgf1_alg, em + db_len, h_len, em, db_len);
+	em[0] &= (uint8_t)(0xff >> zbits);
+	/* DB = PS (zeros) || 0x01 || salt */
+	ps = db_len - pss->salt_len - 1;
+	for (i = 0; i < ps; i++)
+		if (em[i] != 0)
+			break;
+	if (i < ps || em[ps] != 0x01)
+		return diag_fail(d, SBAT_E_SIGNATURE, "RSA-PSS signature does not verify: padding");
+	hash3(alg, zeros, sizeof(zeros), m_hash, h_len, em + db_len - pss->salt_len, pss->salt_len, h2);
+	if (memcmp(h2, em + db_len, h_len) != 0)
+		return diag_fail(d, SBAT_E_SIGNATURE, "RSA-PSS signature does not verify");
+	return SBAT_OK;
+}
+
+sbat_err
+rsa_verify_pss(const uint8_t *n, size_t n_len, const uint8_t *e, size_t e_len, sbat_digest_alg alg,
+               const uint8_t *digest, size_t digest_len, const uint8_t *sig, size_t sig_len, const rsa_pss_params *pss,
+               sbat_diag *reterr)
+{
+	rsa_op op;
+	size_t h_len = rsa_digest_size(alg), em_bits, em_len;
+	sbat_err err;
+
+	if (h_len == 0 || !pss || rsa_digest_size(pss->mgf1_alg) == 0)
+		return diag_fail(reterr, SBAT_E_SIGNATURE, "RSA-PSS signature: digest algorithm unknown");
+	if (digest_len != h_len)
+		return diag_fail(reterr, SBAT_E_SIGNATURE, "RSA signature: digest length is not its algorithm's");
+	err = rsa_public(&op, n, n_len, e, e_len, sig, sig_len, reterr);
+	if (err != SBAT_OK)
+		return err;
+	/* RFC 8017 8.1.2 step 2c: EM = I2OSP(m, emLen), emLen = ceil((modBits - 1) / 8), one byte under k
+	 * when modBits is 1 mod 8: that byte of m must then be 0 */
+	em_bits = op.bits - 1;
+	em_len = (em_bits + 7) / 8;
+	if (em_len < op.k && op.em[0] != 0)
+		return diag_fail(reterr, SBAT_E_SIGNATURE, "RSA-PSS signature does not verify: too large");
+	return pss_check(op.em + (op.k - em_len), em_len, em_bits, alg, digest, h_len, pss, reterr);
 }

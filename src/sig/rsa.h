@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* rsa.h - RSA signature verification (RFC 8017): RSASSA-PKCS1-v1_5,
- * over a digest the caller computed. Public keys and
+/* rsa.h - RSA signature verification (RFC 8017): RSASSA-PKCS1-v1_5 and
+ * RSASSA-PSS with MGF1, over a digest the caller computed. Public keys and
  * signatures only: no secrets, nothing in constant time. */
 #ifndef SBAT_SIG_RSA_H
 #define SBAT_SIG_RSA_H
@@ -35,6 +35,12 @@
 #define RSA_SMALL_MODULUS_BITS 3072 /* over it, e may have at most RSA_MAX_LARGE_E_BITS bits */
 #define RSA_MAX_LARGE_E_BITS 64
 
+/* RSASSA-PSS-params (RFC 4055): the message digest is the alg given to rsa_verify_pss */
+typedef struct rsa_pss_params {
+	sbat_digest_alg mgf1_alg; /* the hash of MGF1 */
+	size_t salt_len;          /* the salt's length in bytes: exactly this, as OpenSSL checks it */
+} rsa_pss_params;
+
 /* The digest length of alg: 20, 32, 48 or 64; 0 for SBAT_DIGEST_UNKNOWN or a value past the list. */
 size_t rsa_digest_size(sbat_digest_alg alg);
 
@@ -50,5 +56,14 @@ size_t rsa_digest_size(sbat_digest_alg alg);
 sbat_err rsa_verify_pkcs1(const uint8_t *n, size_t n_len, const uint8_t *e, size_t e_len, sbat_digest_alg alg,
                           const uint8_t *digest, size_t digest_len, const uint8_t *sig, size_t sig_len,
                           sbat_diag *reterr);
+
+/*
+ * Verify an RSASSA-PSS signature over digest (of algorithm alg) by
+ * EMSA-PSS-VERIFY (RFC 8017 9.1.2) with MGF1 of pss->mgf1_alg and a salt of
+ * exactly pss->salt_len bytes, trailer 0xBC. Returns as rsa_verify_pkcs1.
+ */
+sbat_err rsa_verify_pss(const uint8_t *n, size_t n_len, const uint8_t *e, size_t e_len, sbat_digest_alg alg,
+                        const uint8_t *digest, size_t digest_len, const uint8_t *sig, size_t sig_len,
+                        const rsa_pss_params *pss, sbat_diag *reterr);
 
 #endif

@@ -516,6 +516,97 @@ hostile_signature(void **state)
 	assert_int_equal(rsa_digest_size(SBAT_DIGEST_SHA384), 48);
 }
 
+static sbat_err
+verify_pss(const struct vec *v, const loaded *l, sbat_digest_alg mgf1, size_t salt, sbat_diag *d)
+{
+	rsa_pss_params pss;
+
+	pss.mgf1_alg = mgf1;
+	pss.salt_len = salt;
+	return rsa_verify_pss(l->n, l->n_len, l->e, l->e_len, v->alg, l->digest, l->digest_len, l->sig, l->sig_len,
+	                      &pss, d);
+}
+
+/* verify_pss fails with SBAT_E_SIGNATURE, for a reason that starts with what */
+static void
+pss_refused(const struct vec *v, const loaded *l, sbat_digest_alg mgf1, size_t salt, const char *what)
+{
+	sbat_diag d;
+
+	memset(&d, 0, sizeof(d));
+	assert_int_equal(verify_pss(v, l, mgf1, salt, &d), SBAT_E_SIGNATURE);
+	assert_int_equal(d.code, SBAT_E_SIGNATURE);
+	assert_non_null(d.what);
+	assert_memory_equal(d.what, what, strlen(what));
+}
+
+/* each OpenSSL PSS signature verifies with its parameters; other parameters, a changed digest or signature, and
+ * the other scheme do not */
+static void
+pss_openssl(void **state)
+{
+	static loaded l;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++) {
+		const struct vec *v = &vecs[i];
+		sbat_digest_alg other = v->mgf1 == SBAT_DIGEST_SHA1 ? SBAT_DIGEST_SHA256 : SBAT_DIGEST_SHA1;
+
+		load(v, &l);
+		if (!v->pss) {
+			/* a PKCS#1 v1.5 signature is no PSS one */
+			pss_refused(v, &l, v->alg, rsa_digest_size(v->alg), "RSA-PSS signature does not verify");
+			continue;
+		}
+		assert_int_equal(verify_pss(v, &l, v->mgf1, v->salt, NULL), SBAT_OK);
+		pss_refused(v, &l, v->mgf1, v->salt + 1, "RSA-PSS signature does not verify");
+		if (v->salt > 0)
+			pss_refused(v, &l, v->mgf1, v->salt - 1, "RSA-PSS signature does not verify");
+		pss_refused(v, &l, other, v->salt, "RSA-PSS signature does not verify");
+		refused(v, &l, "RSA PKCS#1 v1.5 signature does not verify");
+		l.digest[0] ^= 0x80;
+		pss_refused(v, &l, v->mgf1, v->salt, "RSA-PSS signature does not verify");
+		l.digest[0] ^= 0x80;
+		l.sig[l.sig_len - 1] ^= 0x01;
+		pss_refused(v, &l, v->mgf1, v->salt, "RSA-PSS signature does not verify");
+	}
+}
+
+/* parameters that cannot fit, unknown hashes, and the key and signature checks PKCS#1 v1.5 has */
+static void
+pss_hostile(void **state)
+{
+	const struct vec *v = find(2048, 1);
+	static loaded l;
+	sbat_diag d;
+
+	(void)state;
+	load(v, &l);
+	pss_refused(v, &l, v->mgf1, 256 - 32 - 1, "RSA-PSS: the digest and salt do not fit the modulus");
+	assert_int_equal(verify_pss(v, &l, v->mgf1, 256 - 32 - 2, NULL), SBAT_E_SIGNATURE);
+	pss_refused(v, &l, v->mgf1, (size_t)-1, "RSA-PSS: the digest and salt do not fit the modulus");
+	pss_refused(v, &l, SBAT_DIGEST_UNKNOWN, v->salt, "RSA-PSS signature: digest algorithm unknown");
+	pss_refused(v, &l, (sbat_digest_alg)99, v->salt, "RSA-PSS signature: digest algorithm unknown");
+	assert_int_equal(
+	    rsa_verify_pss(l.n, l.n_len, l.e, l.e_len, v->alg, l.digest, l.digest_len, l.sig, l.sig_len, NULL, &d),
+	    SBAT_E_SIGNATURE);
+	l.digest_len--;
+	pss_refused(v, &l, v->mgf1, v->salt, "RSA signature: digest length is not its algorithm's");
+	l.digest_len++;
+	l.e[l.e_len - 1] = 0x00;
+	pss_refused(v, &l, v->mgf1, v->salt, "RSA public exponent is even (or zero)");
+	load(v, &l);
+	l.sig_len++;
+	pss_refused(v, &l, v->mgf1, v->salt, "RSA signature longer than the modulus");
+	memcpy(l.sig, l.n, l.n_len);
+	l.sig_len = l.n_len;
+	pss_refused(v, &l, v->mgf1, v->salt, "RSA signature is not below the modulus");
+	/* 0: its encoded message has no 0xBC trailer */
+	memset(l.sig, 0, l.sig_len);
+	pss_refused(v, &l, v->mgf1, v->salt, "RSA-PSS signature does not verify: no 0xBC trailer");
+}
+
 /* Not a timed test: what one verification costs, printed for the record. */
 static void
 speed(void **state)
@@ -546,6 +637,8 @@ main(void)
 		cmocka_unit_test(hostile_modulus),
 		cmocka_unit_test(hostile_exponent),
 		cmocka_unit_test(hostile_signature),
+		cmocka_unit_test(pss_openssl),
+		cmocka_unit_test(pss_hostile),
 		cmocka_unit_test(speed),
 	};
 
