@@ -86,8 +86,8 @@ typedef struct sbat_boot_outcome {
 	int other_unknown;   /* one on another path could not */
 	int default_refused; /* a stage on the default path is refused */
 	int other_refused;   /* one on another path is */
-	int no_variables;    /* sbat_boot_walk: no UEFI variables, so no path is known */
-	int failed; /* sbat_boot_walk stopped: BootOrder, BootNext or BootCurrent does not read (a note says why) */
+	int no_variables;    /* sbat_walk_next_boot: no UEFI variables, so no path is known */
+	int failed; /* sbat_walk_next_boot stopped: BootOrder, BootNext or BootCurrent does not read (a note says why) */
 } sbat_boot_outcome;
 
 /* What a note of the report is. */
@@ -146,8 +146,8 @@ SBAT_API size_t sbat_boot_report_note_count(const sbat_boot_report *r);
 SBAT_API const sbat_boot_note *sbat_boot_report_note_at(const sbat_boot_report *r, size_t i);
 
 /* Short words for the enums, for JSON: "judged", "not-shim", ...; "assumed", "verbose", ... */
-SBAT_API const char *sbat_boot_reason_name(sbat_boot_reason reason);
-SBAT_API const char *sbat_boot_note_kind_name(sbat_boot_note_kind kind);
+SBAT_API const char *sbat_boot_report_reason_name(sbat_boot_reason reason);
+SBAT_API const char *sbat_boot_report_note_kind_name(sbat_boot_note_kind kind);
 
 /* NULL-safe. */
 SBAT_API void sbat_boot_report_free(sbat_boot_report *r);

@@ -62,8 +62,8 @@ SBAT_API sbat_err sbat_uki_inspect(const sbat_image *img, sbat_uki **ret, sbat_d
  */
 SBAT_API sbat_err sbat_uki_predict(sbat_uki *uki, int fd, sbat_diag *reterr);
 
-/* NULL-safe; returns NULL. */
-SBAT_API sbat_uki *sbat_uki_free(sbat_uki *uki);
+/* NULL-safe. */
+SBAT_API void sbat_uki_free(sbat_uki *uki);
 
 /* The stub's version as .sdmagic spells it ("257.9-1"), or NULL when it cannot be read. */
 SBAT_API const char *sbat_uki_stub_version(const sbat_uki *uki);

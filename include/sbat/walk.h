@@ -21,7 +21,7 @@ typedef struct sbat_walk_pending {
 } sbat_walk_pending;
 
 /*
- * What sbat_boot_walk reads. Fields are added at the end only, and a
+ * What sbat_walk_next_boot reads. Fields are added at the end only, and a
  * caller never uses sizeof on it: sbat_walk_opts_init zeroes one and
  * stamps its size.
  */
@@ -76,7 +76,7 @@ SBAT_API void sbat_walk_opts_init(sbat_walk_opts *o);
  * gives SBAT_OK and says so in sbat_boot_report_outcome (no_variables,
  * failed). SBAT_E_ABI, SBAT_E_NOMEM.
  */
-SBAT_API sbat_err sbat_boot_walk(const sbat_walk_opts *o, sbat_boot_report **ret, sbat_diag *reterr);
+SBAT_API sbat_err sbat_walk_next_boot(const sbat_walk_opts *o, sbat_boot_report **ret, sbat_diag *reterr);
 
 #ifdef __cplusplus
 }

@@ -175,7 +175,7 @@ report_mark_stopped(sbat_boot_report *r, int no_variables, int failed)
 }
 
 const char *
-sbat_boot_reason_name(sbat_boot_reason reason)
+sbat_boot_report_reason_name(sbat_boot_reason reason)
 {
 	static const char *const names[] = {
 		"judged",       "not-shim",           "shim-goes-on",
@@ -192,7 +192,7 @@ sbat_boot_reason_name(sbat_boot_reason reason)
 }
 
 const char *
-sbat_boot_note_kind_name(sbat_boot_note_kind kind)
+sbat_boot_report_note_kind_name(sbat_boot_note_kind kind)
 {
 	static const char *const names[] = { "assumed", "verbose", "config", "error" };
 

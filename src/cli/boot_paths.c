@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* boot_paths.c - --check-level next without IMAGEs: the library's walk (sbat_boot_walk) as text or JSON */
+/* boot_paths.c - --check-level next without IMAGEs: the library's walk (sbat_walk_next_boot) as text or JSON */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +97,7 @@ print_stage_json(const sbat_boot_stage *st, size_t i)
 	cli_json_cstr_or_null(stdout, st->file);
 	printf(", \"verdict\": \"%s\", \"detail\": ", sbat_judge_verdict_name(st->verdict));
 	cli_json_cstr(stdout, st->detail);
-	printf(", \"reason\": \"%s\", \"judge_reason\": ", sbat_boot_reason_name(st->reason));
+	printf(", \"reason\": \"%s\", \"judge_reason\": ", sbat_boot_report_reason_name(st->reason));
 	cli_json_cstr_or_null(
 	    stdout, st->judge_reason >= 0 ? sbat_judge_reason_name((sbat_judge_reason)st->judge_reason) : NULL);
 	printf(", \"level\": ");
@@ -127,7 +127,8 @@ print_notes_json(const sbat_boot_report *r)
 
 		if (note->kind != SBAT_BOOT_NOTE_ASSUMED && note->kind != SBAT_BOOT_NOTE_VERBOSE)
 			continue;
-		printf("%s\n    {\"kind\": \"%s\", \"entry\": ", n++ ? "," : "", sbat_boot_note_kind_name(note->kind));
+		printf("%s\n    {\"kind\": \"%s\", \"entry\": ", n++ ? "," : "",
+		       sbat_boot_report_note_kind_name(note->kind));
 		cli_json_cstr_or_null(stdout, note->path);
 		fputs(", \"file\": ", stdout);
 		cli_json_cstr_or_null(stdout, note->file);
@@ -203,7 +204,7 @@ cli_run_boot_paths(const cli_opts *o)
 	wo.signatures = o->signatures;
 	wo.pending = o->pending;
 	wo.n_pending = o->n_pending;
-	if (sbat_boot_walk(&wo, &r, &d) != SBAT_OK)
+	if (sbat_walk_next_boot(&wo, &r, &d) != SBAT_OK)
 		return cli_report_error("--check-level next", &d);
 	out = sbat_boot_report_outcome(r);
 	if (out.no_variables || out.failed) {

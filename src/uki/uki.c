@@ -482,14 +482,13 @@ sbat_uki_inspect(const sbat_image *img, sbat_uki **ret, sbat_diag *d)
 	return SBAT_OK;
 }
 
-sbat_uki *
+void
 sbat_uki_free(sbat_uki *uki)
 {
-	if (uki) {
-		uki_clear(uki);
-		free(uki);
-	}
-	return NULL;
+	if (!uki)
+		return;
+	uki_clear(uki);
+	free(uki);
 }
 
 const char *

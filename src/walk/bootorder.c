@@ -577,7 +577,7 @@ sbat_walk_opts_init(sbat_walk_opts *o)
 }
 
 sbat_err
-sbat_boot_walk(const sbat_walk_opts *o, sbat_boot_report **ret, sbat_diag *reterr)
+sbat_walk_next_boot(const sbat_walk_opts *o, sbat_boot_report **ret, sbat_diag *reterr)
 {
 	sbat_diag local, *d = reterr ? reterr : &local;
 	sbat_err r;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* test-walk.c - sbat_boot_walk's decisions on the report, from small efivarfs and ESP snapshots, one table row each */
+/* test-walk.c - sbat_walk_next_boot's decisions on the report, from small efivarfs and ESP snapshots, one table row each */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -266,7 +266,7 @@ walk(const paths *p, const char *shim)
 	o.efivarfs = p->efivarfs;
 	o.esp = p->esp;
 	o.shim = shim;
-	assert_int_equal(sbat_boot_walk(&o, &r, &d), SBAT_OK);
+	assert_int_equal(sbat_walk_next_boot(&o, &r, &d), SBAT_OK);
 	assert_non_null(r);
 	return r;
 }
@@ -1004,7 +1004,7 @@ walk_signatures(const paths *p)
 	o.efivarfs = p->efivarfs;
 	o.esp = p->esp;
 	o.signatures = 1;
-	assert_int_equal(sbat_boot_walk(&o, &r, &d), SBAT_OK);
+	assert_int_equal(sbat_walk_next_boot(&o, &r, &d), SBAT_OK);
 	return r;
 }
 
@@ -1071,12 +1071,12 @@ test_signatures(void **state)
 		o.signatures = 1;
 		o.pending = &pending;
 		o.n_pending = 1;
-		assert_int_equal(sbat_boot_walk(&o, &r, &d), SBAT_OK);
+		assert_int_equal(sbat_walk_next_boot(&o, &r, &d), SBAT_OK);
 		assert_int_equal(find(r, "Boot0001", 1)->verdict, SBAT_VERDICT_REFUSED);
 		assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "appended to dbx (1 new entries)"));
 		sbat_boot_report_free(r);
 		pending.file = "/nonexistent/update.bin";
-		assert_int_equal(sbat_boot_walk(&o, &r, &d), SBAT_OK);
+		assert_int_equal(sbat_walk_next_boot(&o, &r, &d), SBAT_OK);
 		assert_true(sbat_boot_report_outcome(r).failed);
 		sbat_boot_report_free(r);
 	}
@@ -1383,7 +1383,7 @@ test_abi(void **state)
 
 	(void)state;
 	memset(&o, 0, sizeof(o));
-	assert_int_equal(sbat_boot_walk(&o, &r, &d), SBAT_E_ABI);
+	assert_int_equal(sbat_walk_next_boot(&o, &r, &d), SBAT_E_ABI);
 	assert_null(r);
 }
 
