@@ -27,18 +27,6 @@ SBAT_API sbat_err sbat_file_read(const char *path, size_t max_size, uint8_t **re
                                  sbat_diag *reterr);
 
 /*
- * Read path, relative to the directory root, as sbat_file_read does, but
- * opening it one component at a time without following a symbolic link
- * (root itself may be reached through links): for files on a partition
- * given by its mount point, such as an ESP, whose links belong to the
- * machine that mounts it, not to the firmware. Components are separated by
- * '/'; an empty, "." or ".." component is refused (SBAT_E_NOT_REGULAR), as
- * is a link (SBAT_E_NOT_REGULAR, "not followed").
- */
-SBAT_API sbat_err sbat_file_read_beneath(const char *root, const char *path, size_t max_size, uint8_t **ret_buf,
-                                         size_t *ret_len, sbat_diag *reterr);
-
-/*
  * A regular file mapped read-only, opaque: sbat_file_map and
  * sbat_file_open_image allocate it, sbat_file_unmap frees it, the accessors
  * below read it. Only the pages that parsing touches are read; the bulk of

@@ -10,6 +10,8 @@
 #include "sbat/input.h"
 #include "sbat/partition.h"
 
+#include "file/input.h"
+
 /* shim's EFI_ARCH for a PE machine type: the part of fb*.efi and BOOT*.CSV names that varies. */
 static const char *
 efi_arch(uint16_t machine)
@@ -123,7 +125,7 @@ dir_entry(const char *esp, const char *name, uint16_t machine, sbat_fallback_ent
 	if (r <= 0)
 		return r;
 	/* the name found, beneath the ESP, not through a link */
-	ok = sbat_file_read_beneath(esp, e->csv, SBAT_FALLBACK_CSV_MAX, &buf, &len, &d) == SBAT_OK &&
+	ok = input_read_beneath(esp, e->csv, SBAT_FALLBACK_CSV_MAX, &buf, &len, &d) == SBAT_OK &&
 	     first_stanza(buf, len / 2, file, sizeof(file), arg, sizeof(arg)) &&
 	     snprintf(e->path, sizeof(e->path), "\\EFI\\%s\\%s", name, file) < (int)sizeof(e->path);
 	free(buf);

@@ -14,6 +14,7 @@
 #include "sbat/sdboot.h"
 
 #include "boot/sdentry.h"
+#include "file/input.h"
 #include "util/bview.h"
 #include "util/ckd.h"
 #include "util/diag.h"
@@ -61,7 +62,7 @@ sdentry_read(const char *root, const char *host, size_t max, uint8_t **ret_buf, 
 	*ret_len = 0;
 	if (strncmp(host, root, n) != 0 || (host[n] != '/' && n && root[n - 1] != '/'))
 		return sbat_file_read(host, max, ret_buf, ret_len, reterr);
-	return sbat_file_read_beneath(root, host + n + strspn(host + n, "/"), max, ret_buf, ret_len, reterr);
+	return input_read_beneath(root, host + n + strspn(host + n, "/"), max, ret_buf, ret_len, reterr);
 }
 
 /* A path as systemd-boot opens it (xstr8_to_path): a leading '\', '/' read as '\', doubled ones as one. */

@@ -7,6 +7,7 @@
 #include "sbat/efivar.h"
 #include "sbat/input.h"
 
+#include "file/input.h"
 #include "util/diag.h"
 
 /* The 4 attribute bytes every efivarfs file starts with. */
@@ -22,7 +23,7 @@ sbat_efivar_read(const char *dir, const char *name, size_t max_size, uint8_t **r
 	*ret_len = 0;
 	if (!dir || !name)
 		return diag_fail(d, SBAT_E_IO, "no variable directory or name");
-	e = sbat_file_read_beneath(dir, name, max_size ? max_size : SBAT_EFIVAR_MAX_SIZE, ret_buf, ret_len, &local);
+	e = input_read_beneath(dir, name, max_size ? max_size : SBAT_EFIVAR_MAX_SIZE, ret_buf, ret_len, &local);
 	if (e == SBAT_E_IO && local.sys_errno == ENOENT) {
 		*ret_buf = NULL;
 		return SBAT_OK;

@@ -15,10 +15,11 @@
 
 #include "sbat/input.h"
 
-#include "util/diag.h"
 #include "file/identity.h"
+#include "file/input.h"
 #include "file/mapped.h"
 #include "file/path.h"
+#include "util/diag.h"
 
 /*
  * Open a regular file for reading, `name` relative to dir_fd (AT_FDCWD for
@@ -182,8 +183,8 @@ open_beneath(const char *root, const char *path, size_t max_size, int *ret_fd, s
 }
 
 sbat_err
-sbat_file_read_beneath(const char *root, const char *path, size_t max_size, uint8_t **ret_buf, size_t *ret_len,
-                       sbat_diag *d)
+input_read_beneath(const char *root, const char *path, size_t max_size, uint8_t **ret_buf, size_t *ret_len,
+                   sbat_diag *d)
 {
 	struct stat st;
 	int fd;

@@ -17,6 +17,7 @@
 #include "sbat/nextstate.h"
 #include "sbat/partition.h"
 
+#include "file/input.h"
 #include "util/diag.h"
 
 /* A variable larger than this is not one shim or the firmware sets. */
@@ -198,7 +199,7 @@ load_revocations(state *s, sbat_diag *d)
 	}
 	s->revocations = slash ? join(dir, name) : strdup(name);
 	s->pub.revocations = s->revocations;
-	r = s->revocations ? sbat_file_read_beneath(dir, name, SBAT_FILE_MAX_SIZE, &s->rev_buf, &len, d) :
+	r = s->revocations ? input_read_beneath(dir, name, SBAT_FILE_MAX_SIZE, &s->rev_buf, &len, d) :
 	                     diag_fail(d, SBAT_E_NOMEM, "out of memory");
 	free(dir);
 	free(name);

@@ -26,6 +26,7 @@
 #include "sbat/input.h"
 #include "sbat/output.h"
 #include "file/identity.h"
+#include "file/input.h"
 #include "file/timestamps.h"
 
 #define CONTENT_A "old contents of the image\n"
@@ -876,7 +877,7 @@ test_read_beneath(void **state)
 	assert_int_equal(mkdir(path, 0700), 0);
 	path_in(path, sizeof(path), dir, "EFI/debian/shimx64.efi");
 	write_file(path, CONTENT_A, strlen(CONTENT_A), 0644);
-	assert_int_equal(sbat_file_read_beneath(dir, "EFI/debian/shimx64.efi", 1024, &buf, &len, &d), SBAT_OK);
+	assert_int_equal(input_read_beneath(dir, "EFI/debian/shimx64.efi", 1024, &buf, &len, &d), SBAT_OK);
 	assert_int_equal(len, strlen(CONTENT_A));
 	assert_memory_equal(buf, CONTENT_A, len);
 	free(buf);
@@ -884,32 +885,31 @@ test_read_beneath(void **state)
 	/* the root itself may be a link */
 	path_in(link_root, sizeof(link_root), dir, "esp-link");
 	assert_int_equal(symlink(dir, link_root), 0);
-	assert_int_equal(sbat_file_read_beneath(link_root, "/EFI//debian/shimx64.efi", 1024, &buf, &len, &d), SBAT_OK);
+	assert_int_equal(input_read_beneath(link_root, "/EFI//debian/shimx64.efi", 1024, &buf, &len, &d), SBAT_OK);
 	free(buf);
 
 	/* a link as the file, or as a directory on the way: refused */
 	path_in(path, sizeof(path), dir, "EFI/debian/revocations_sbat.efi");
 	assert_int_equal(symlink("shimx64.efi", path), 0);
-	assert_int_equal(sbat_file_read_beneath(dir, "EFI/debian/revocations_sbat.efi", 1024, &buf, &len, &d),
+	assert_int_equal(input_read_beneath(dir, "EFI/debian/revocations_sbat.efi", 1024, &buf, &len, &d),
 	                 SBAT_E_NOT_REGULAR);
 	assert_string_equal(d.what, "is a symbolic link, not followed");
 	path_in(path, sizeof(path), dir, "EFI/other");
 	assert_int_equal(symlink("debian", path), 0);
-	assert_int_equal(sbat_file_read_beneath(dir, "EFI/other/shimx64.efi", 1024, &buf, &len, &d),
-	                 SBAT_E_NOT_REGULAR);
+	assert_int_equal(input_read_beneath(dir, "EFI/other/shimx64.efi", 1024, &buf, &len, &d), SBAT_E_NOT_REGULAR);
 	assert_string_equal(d.what, "a directory on the path is a symbolic link, not followed");
 
 	/* . and .., a FIFO (refused at once, not waited on), a missing file, a file over the bound */
-	assert_int_equal(sbat_file_read_beneath(dir, "EFI/../EFI/debian/shimx64.efi", 1024, &buf, &len, &d),
+	assert_int_equal(input_read_beneath(dir, "EFI/../EFI/debian/shimx64.efi", 1024, &buf, &len, &d),
 	                 SBAT_E_NOT_REGULAR);
 	path_in(path, sizeof(path), dir, "EFI/debian/fifo");
 	assert_int_equal(mkfifo(path, 0600), 0);
 	alarm(10);
-	assert_int_equal(sbat_file_read_beneath(dir, "EFI/debian/fifo", 1024, &buf, &len, &d), SBAT_E_NOT_REGULAR);
+	assert_int_equal(input_read_beneath(dir, "EFI/debian/fifo", 1024, &buf, &len, &d), SBAT_E_NOT_REGULAR);
 	alarm(0);
-	assert_int_equal(sbat_file_read_beneath(dir, "EFI/debian/none.efi", 1024, &buf, &len, &d), SBAT_E_IO);
+	assert_int_equal(input_read_beneath(dir, "EFI/debian/none.efi", 1024, &buf, &len, &d), SBAT_E_IO);
 	assert_int_equal(d.sys_errno, ENOENT);
-	assert_int_equal(sbat_file_read_beneath(dir, "EFI/debian/shimx64.efi", 4, &buf, &len, &d), SBAT_E_TOO_BIG);
+	assert_int_equal(input_read_beneath(dir, "EFI/debian/shimx64.efi", 4, &buf, &len, &d), SBAT_E_TOO_BIG);
 
 	/* mapped beneath the root by the same rules; its descriptor reads the same bytes */
 	{
