@@ -11,7 +11,9 @@
 #   - every call that can fail returns sbat_err: a function returning
 #     anything else but void is an enum's name (*_name, const char *), a
 #     count (*_count) or a value listed in api-values.txt, with why it
-#     cannot fail.
+#     cannot fail;
+#   - a type the library hands out is opaque or a record listed in
+#     api-records.txt (HACKING.md, "How structures grow").
 set -u
 root=${1:?usage: check-api.sh SRCROOT}
 here=$(dirname "$0")
@@ -76,6 +78,26 @@ else
 	not_ok "each function added since 0.2 returns sbat_err or void, or is a value listed in api-values.txt: ${#bad_return[@]} are not" \
 		"${bad_return[@]}"
 fi
+# the types the library hands out (through a ret pointer, or a const
+# pointer it returns): opaque, a record listed in api-records.txt, or one
+# of 0.2's (ABI, as they are)
+handed=$(cat "$root"/include/sbat/*.h | tr '\n' ' ' | grep -o 'SBAT_API [^;]*;' |
+	grep -o 'const sbat_[a-z0-9_]* \*sbat_[a-z0-9_]*(\|sbat_[a-z0-9_]* \*\*ret[a-z_]*' | grep -o '^[a-z ]*sbat_[a-z0-9_]*' |
+	sed 's/^const //' | sort -u)
+old_types="sbat_csv sbat_level sbat_image_info sbat_section_info sbat_io sbat_lint_rule"
+unlisted=()
+for t in $handed; do
+	case " $old_types " in *" $t "*) continue ;; esac
+	grep -q "typedef struct $t $t;" "$root"/include/sbat/*.h && continue # opaque
+	awk -v t="$t" '$1 == t { found = 1 } END { exit !found }' "$here/api-records.txt" || unlisted+=("$t")
+done
+if [ ${#unlisted[@]} = 0 ]; then
+	ok "each type the library hands out is opaque, or a record listed in api-records.txt"
+else
+	not_ok "each type the library hands out is opaque, or a record listed in api-records.txt: ${#unlisted[@]} are not" \
+		"${unlisted[@]}"
+fi
+
 # a listed value that is no longer one is stale
 stale=$(awk '!/^#/ && NF { print $1 }' "$here/api-values.txt" | while read -r f; do
 	printf '%s\n' "$decls" | awk -v f="$f" '$2 == f && $3 != "sbat_err" && $3 != "void" { found = 1 } END { exit found }' && echo "$f"
