@@ -17,9 +17,6 @@
 extern "C" {
 #endif
 
-/* The file shim 16.x reads revocations from, in its own directory (any case, as FAT). */
-#define SBAT_REVOCATIONS_FILE "revocations_sbat.efi"
-
 /* How a boot treats the images after shim. */
 typedef enum sbat_next_mode {
 	SBAT_NEXT_MODE_ENFORCED,     /* Secure Boot on: every image shim checks is judged by the level */
@@ -35,7 +32,7 @@ typedef enum sbat_next_mode {
 typedef struct sbat_next_state {
 	const char *efivarfs;    /* the directory the variables were read from */
 	const char *shim;        /* the shim binary */
-	const char *revocations; /* revocations_sbat.efi next to it, or NULL */
+	const char *revocations; /* the revocations file next to it (revocations_name), or NULL */
 	int secure_boot_var;     /* the SecureBoot byte; -1: absent, and nothing below is filled */
 	int setup_mode_var;      /* the SetupMode byte, -1 when absent */
 	const char *automatic;   /* shim's .sbatlevel payloads, as "sbat,1,DATE" and one "name,gen" line a row */
@@ -50,12 +47,24 @@ typedef struct sbat_next_state {
 	sbat_next_mode mode[2];
 	sbat_level *level[2]; /* what images are judged by in each boot (the stored level when not enforced) */
 	int differ;           /* the boot after next judges differently */
+	/*
+	 * shim's release, from the version string in its image ("$Version:
+	 * 16.1 $"; 0, 0: none), and the rules applied: those of the modelled
+	 * release it follows (rules_major, rules_minor: the first release with
+	 * them; the newest for a shim that names none); rules_assumed when it
+	 * is older than every release modelled, whose oldest rules are applied.
+	 */
+	unsigned shim_major, shim_minor;
+	unsigned rules_major, rules_minor;
+	int rules_assumed;
+	const char *revocations_name; /* the file those rules read revocations from, in shim's directory (any case) */
 } sbat_next_state;
 
 /*
  * Read SecureBoot, SetupMode, SbatPolicy and SbatLevelRT from efivarfs
- * (NULL: SBAT_EFIVAR_DIR), the shim binary and revocations_sbat.efi in its
- * directory (never through a symbolic link), and predict both boots.
+ * (NULL: SBAT_EFIVAR_DIR), the shim binary and the revocations file of its
+ * release (revocations_sbat.efi from 16.0 on) in its directory (never
+ * through a symbolic link), and predict both boots.
  * On failure *ret is NULL and ret_failed (failed_size bytes; NULL: not
  * wanted) names the file or variable the error is about. Without a
  * SecureBoot variable the result is SBAT_OK with secure_boot_var -1:

@@ -146,7 +146,7 @@ cli_next_print_text(const sbat_next_state *n, FILE *out)
 		fprintf(out, "%s:\n", boot_names[b]);
 		print_step_text(out, "shim's .sbatlevel", &n->boot[b].builtin);
 		if (n->in[b].secure_boot && !n->boot[b].shim_stops)
-			print_step_text(out, "revocations_sbat.efi", &n->boot[b].revocations);
+			print_step_text(out, n->revocations_name, &n->boot[b].revocations);
 		fputs("  stored SbatLevel: ", out);
 		print_level_brief(out, n->boot[b].stored, n->boot[b].stored_len);
 		fputs("\n  images after shim are checked against: ", out);

@@ -17,6 +17,7 @@
 #include "sbat/nextstate.h"
 #include "sbat/partition.h"
 
+#include "boot/shimrelease.h"
 #include "file/input.h"
 #include "util/diag.h"
 
@@ -104,6 +105,25 @@ image_sbat(const sbat_image *img, int strict, sbat_judgement **ret, sbat_diag *d
 	return d->code;
 }
 
+/* The release shim names, and the rules of the row it follows (the oldest when it is older than all). */
+static void
+release_rules(state *s, const uint8_t *buf, size_t len)
+{
+	sbat_next_state *p = &s->pub;
+	const shimrelease *row, *rows;
+	size_t n;
+
+	if (!shimrelease_version(buf, len, &p->shim_major, &p->shim_minor))
+		p->shim_major = p->shim_minor = 0;
+	rows = shimrelease_rows(&n);
+	row = shimrelease_for(p->shim_major, p->shim_minor);
+	p->rules_assumed = !row;
+	row = row ? row : &rows[0];
+	p->rules_major = row->major;
+	p->rules_minor = row->minor;
+	p->revocations_name = row->revocations;
+}
+
 static sbat_err
 load_shim(state *s, sbat_diag *d)
 {
@@ -114,6 +134,8 @@ load_shim(state *s, sbat_diag *d)
 
 	r = sbat_file_read(s->shim, SBAT_FILE_MAX_SIZE, &s->shim_buf, &len, d);
 	s->pub.shim_len = r ? 0 : len;
+	if (!r)
+		release_rules(s, s->shim_buf, len);
 	if (!r)
 		r = sbat_image_parse(s->shim_buf, len, &img, d);
 	if (!r)
@@ -164,9 +186,9 @@ revocation_payload(state *s, const sbat_image *img, size_t len, const char *name
 	return *ret ? SBAT_OK : diag_fail(d, SBAT_E_NOMEM, "out of memory");
 }
 
-/* revocations_sbat.efi's name in dir (any case, as FAT; links included, so one named so is reported). */
+/* The revocations file `file` as named in dir (any case, as FAT; links included, so one named so is reported). */
 static char *
-find_revocations(const char *dir)
+find_revocations(const char *dir, const char *file)
 {
 	char **names = NULL, *found = NULL;
 	size_t n_names = 0, i;
@@ -174,19 +196,19 @@ find_revocations(const char *dir)
 
 	if (sbat_partition_list(dir, SBAT_PARTITION_LIST_ANY, 65536, &names, &n_names, &d) == SBAT_OK)
 		for (i = 0; i < n_names && !found; i++)
-			if (strcasecmp(names[i], SBAT_REVOCATIONS_FILE) == 0)
+			if (strcasecmp(names[i], file) == 0)
 				found = strdup(names[i]);
 	sbat_partition_names_free(names, n_names);
 	return found;
 }
 
-/* revocations_sbat.efi in the shim's directory, when there is one: read there, not through a link. */
+/* The revocations file of shim's release in its directory, when there is one: read there, not through a link. */
 static sbat_err
 load_revocations(state *s, sbat_diag *d)
 {
 	const char *slash = strrchr(s->shim, '/');
 	char *dir = slash ? strndup(s->shim, (size_t)(slash - s->shim) + (slash == s->shim)) : strdup(".");
-	char *name = dir ? find_revocations(dir) : NULL;
+	char *name = dir ? find_revocations(dir, s->pub.revocations_name) : NULL;
 	sbat_image *img = NULL;
 	size_t len;
 	sbat_err r;
@@ -212,7 +234,7 @@ load_revocations(state *s, sbat_diag *d)
 	if (r == SBAT_OK)
 		r = revocation_payload(s, img, len, ".sbatl", &s->rev_latest, d);
 	sbat_image_free(img);
-	return r ? failed(s, NULL, s->revocations ? s->revocations : SBAT_REVOCATIONS_FILE, r) : SBAT_OK;
+	return r ? failed(s, NULL, s->revocations ? s->revocations : s->pub.revocations_name, r) : SBAT_OK;
 }
 
 static sbat_err

@@ -17,6 +17,7 @@
 #include "sbat/csv.h"
 
 #include "boot/loadopt.h"
+#include "boot/shimrelease.h"
 
 #define ORIGINAL "sbat,1,2021030218\n"
 #define LEVEL_2024 "sbat,1,2024010900\nshim,4\ngrub,3\ngrub.debian,4\n"
@@ -782,6 +783,44 @@ test_ucs2(void **state)
 	assert_string_equal(out, "");
 }
 
+/* shim by release: the version its image names, and the row whose rules follow. */
+static void
+test_shim_release(void **state)
+{
+	static const uint8_t image[] = "MZ....\0UEFI SHIM\n$Version: 16.1 $\n$BuildMachine: x $";
+	static const uint8_t old[] = "UEFI SHIM\n$Version: 15.8 $";
+	static const uint8_t *const bad[] = {
+		(const uint8_t *)"UEFI SHIM\n$Version: x.1 $", (const uint8_t *)"UEFI SHIM\n$Version: 16",
+		(const uint8_t *)"UEFI SHIM\n$Version: 16.",   (const uint8_t *)"UEFI SHIM\n$Version: 123456.1 $",
+		(const uint8_t *)"UEFI SHIM $Version: 16.1 $", (const uint8_t *)"",
+	};
+	const shimrelease *rows, *r;
+	unsigned major = 9, minor = 9;
+	size_t i, n;
+
+	(void)state;
+	rows = shimrelease_rows(&n);
+	assert_true(n >= 1);
+	for (i = 1; i < n; i++)
+		assert_true(rows[i].major > rows[i - 1].major ||
+		            (rows[i].major == rows[i - 1].major && rows[i].minor > rows[i - 1].minor));
+	assert_int_equal(shimrelease_version(image, sizeof(image) - 1, &major, &minor), 1);
+	assert_int_equal(major, 16);
+	assert_int_equal(minor, 1);
+	r = shimrelease_for(major, minor);
+	assert_non_null(r);
+	assert_int_equal(r->major, 16);
+	assert_string_equal(r->revocations, "revocations_sbat.efi");
+	assert_true(r->features & SHIMRELEASE_LOADER_PROTOCOL);
+	assert_ptr_equal(shimrelease_for(0, 0), &rows[n - 1]);
+	assert_ptr_equal(shimrelease_for(99, 0), &rows[n - 1]);
+	assert_int_equal(shimrelease_version(old, sizeof(old) - 1, &major, &minor), 1);
+	assert_null(shimrelease_for(major, minor)); /* 15.8: not modelled */
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(shimrelease_version(bad[i], strlen((const char *)bad[i]), &major, &minor), 0);
+	assert_int_equal(shimrelease_version(NULL, 0, &major, &minor), 0);
+}
+
 int
 main(void)
 {
@@ -817,6 +856,7 @@ main(void)
 		cmocka_unit_test(test_load_option_every_truncation),
 		cmocka_unit_test(test_boot_order),
 		cmocka_unit_test(test_ucs2),
+		cmocka_unit_test(test_shim_release),
 	};
 
 	return run_group(tests, setup, teardown);
