@@ -433,8 +433,8 @@ grubmenu_read(walk *w, const char *esp, const char *loader_path, menu_list *m)
 	gctx *g = calloc(1, sizeof(*g));
 	char *h;
 
-	m->loader = "grub";
-	m->rule = "shim-lock";
+	m->loader = SBAT_BOOT_LOADER_GRUB;
+	m->rule = SBAT_BOOT_RULE_SHIM_LOCK;
 	m->rule_text = "GRUB has shim verify it through the shim_lock protocol: a missing .sbat passes";
 	snprintf(m->default_by, sizeof(m->default_by), "none: GRUB's menu is not known");
 	if (!g)

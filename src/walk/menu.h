@@ -28,9 +28,9 @@ typedef struct menu_item {
 
 /* What one loader's files say. */
 typedef struct menu_list {
-	const char *loader;    /* "systemd-boot" or "grub" */
-	const char *rule;      /* the JSON name of the check shim makes on what it starts */
-	const char *rule_text; /* the same for the line's brackets */
+	sbat_boot_loader loader; /* systemd-boot or GRUB */
+	sbat_boot_rule rule;     /* the check shim makes on what it starts */
+	const char *rule_text;   /* the same for the line's brackets */
 	menu_item *items;
 	size_t n_items, n_dropped;
 	int default_known;

@@ -344,8 +344,8 @@ sdbootmenu_read(walk *w, const char *esp, const char *loader_path, const image *
 	sbat_diag d;
 	size_t i;
 
-	m->loader = "systemd-boot";
-	m->rule = "loadimage-hook";
+	m->loader = SBAT_BOOT_LOADER_SDBOOT;
+	m->rule = SBAT_BOOT_RULE_LOADIMAGE_HOOK;
 	m->rule_text = "systemd-boot starts it with LoadImage, which shim hooks: a missing .sbat passes";
 	read_vars(w, &vars, bufs, errs, failed);
 	sdmagic_version(loader, version, sizeof(version));

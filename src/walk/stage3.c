@@ -89,7 +89,7 @@ judge_item(walk *w, const char *label, int is_default, const sbat_next_state *ne
 	x.more = it->more;
 	x.default_entry = it->is_default;
 	x.default_by = m->default_by;
-	x.rule = v == STAGE_UNKNOWN ? NULL : m->rule;
+	x.rule = v == STAGE_UNKNOWN ? SBAT_BOOT_RULE_NONE : m->rule;
 	x.config = it->config[0] ? it->config : NULL;
 	walk_line(w, label, is_default, 3, it->file, lv, line, &x);
 	walk_image_close(&im);
@@ -127,12 +127,12 @@ merge_items(menu_list *m)
 static const char *
 rule_words(const menu_list *m)
 {
-	if (strcmp(m->rule, "shim-loader") == 0)
+	if (m->rule == SBAT_BOOT_RULE_SHIM_LOADER)
 		return "GRUB's shim_lock verifier (grub-core/kern/efi/sb.c) loads it through shim's image loader "
 		       "protocol when shim installs one (shim 16.x: loader-proto.c shim_load_image), which sets "
 		       "in_protocol: verify_sbat_section lets an image without .sbat pass and checks the rows of one "
 		       "that has it";
-	if (strcmp(m->rule, "shim-lock") == 0)
+	if (m->rule == SBAT_BOOT_RULE_SHIM_LOCK)
 		return "GRUB's shim_lock verifier calls shim's Verify (verify.c shim_verify), which sets in_protocol: "
 		       "verify_sbat_section lets an image without .sbat pass and checks the rows of one that has it";
 	return "systemd-boot calls LoadImage, which shim 16.x replaces (loader-proto.c shim_load_image) and "
@@ -148,7 +148,7 @@ rule_words(const menu_list *m)
 static void
 summary_notes(walk *w, const char *label, const menu_list *m)
 {
-	const char *name = strcmp(m->loader, "grub") == 0 ? "GRUB" : m->loader;
+	const char *name = m->loader == SBAT_BOOT_LOADER_GRUB ? "GRUB" : "systemd-boot";
 	char text[sizeof(m->summary) + 64];
 	size_t i, entries = 0;
 
@@ -179,7 +179,7 @@ grub_rule(const sbat_next_state *next, const image *grub, menu_list *m)
 	if (!walk_holds(grub->buf, grub->len, err, sizeof(err) - 1) ||
 	    !walk_holds(next->shim_buf, next->shim_len, guid, 16))
 		return;
-	m->rule = "shim-loader";
+	m->rule = SBAT_BOOT_RULE_SHIM_LOADER;
 	m->rule_text = "GRUB has shim load it through shim's image loader protocol: a missing .sbat passes";
 }
 

@@ -60,6 +60,26 @@ extra_keys(sbat_boot_stage *st, const stage_extra *x)
 }
 
 void
+walk_stage(sbat_boot_stage *st, const char *label, int is_default, int stage, const char *file)
+{
+	sbat_boot_stage_init(st);
+	st->entry = label;
+	st->is_default = is_default;
+	st->stage = stage;
+	st->file = file;
+}
+
+void
+walk_add(walk *w, sbat_boot_stage *st)
+{
+	sbat_diag d;
+
+	st->off_default = w->other_entry;
+	if (sbat_boot_report_add(w->report, st, &d) != SBAT_OK)
+		w->report_failed = 1;
+}
+
+void
 walk_line(walk *w, const char *label, int is_default, int stage, const char *file, sbat_verdict verdict,
           const char *text, const stage_extra *x)
 {
@@ -75,11 +95,11 @@ walk_line(walk *w, const char *label, int is_default, int stage, const char *fil
 	st.verdict = verdict;
 	st.text = text;
 	st.detail = verdict_detail(verdict, text);
-	st.judge_reason = -1;
 	if (x)
 		extra_keys(&st, x);
 	if (w->sig_pending) {
 		st.signature = w->sig_text;
+		st.signature_judged = 1;
 		st.signature_verdict = w->sig_verdict;
 		if (w->sig_decided)
 			st.reason = SBAT_BOOT_SIGNATURE;

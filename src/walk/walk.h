@@ -85,14 +85,14 @@ typedef struct judged {
 /* The keys of a line besides its verdict: its reason, and for stage 3 the loader's menu. */
 typedef struct stage_extra {
 	sbat_boot_reason reason;
-	const judged *j;        /* the check that decided, or NULL */
-	const char *loader;     /* stage 3: "systemd-boot" or "grub" */
-	const char *menu_entry; /* the entry it is for; NULL: the loader's configuration itself */
-	unsigned more;          /* further entries that start the same file */
-	int default_entry;      /* 1: the entry started when nobody touches the keyboard */
-	const char *default_by; /* what chose the menu's default entry, or why no entry starts by itself */
-	const char *rule;       /* "loadimage-hook", "shim-lock"; NULL: no check ran */
-	const char *config;     /* FILE:LINE the entry comes from */
+	const judged *j;         /* the check that decided, or NULL */
+	sbat_boot_loader loader; /* stage 3: systemd-boot or GRUB */
+	const char *menu_entry;  /* the entry it is for; NULL: the loader's configuration itself */
+	unsigned more;           /* further entries that start the same file */
+	int default_entry;       /* 1: the entry started when nobody touches the keyboard */
+	const char *default_by;  /* what chose the menu's default entry, or why no entry starts by itself */
+	sbat_boot_rule rule;     /* the check shim makes; NONE: no check ran */
+	const char *config;      /* FILE:LINE the entry comes from */
 } stage_extra;
 
 /*
@@ -102,6 +102,12 @@ typedef struct stage_extra {
  */
 void walk_line(walk *w, const char *label, int is_default, int stage, const char *file, sbat_verdict verdict,
                const char *text, const stage_extra *x);
+
+/* A stage of the path followed: *st initialised with its place on it, for its facts to be filled in. */
+void walk_stage(sbat_boot_stage *st, const char *label, int is_default, int stage, const char *file);
+
+/* Add a stage made by walk_stage to the report. */
+void walk_add(walk *w, sbat_boot_stage *st);
 
 /* The same with only a reason besides. */
 void walk_line_why(walk *w, const char *label, int is_default, int stage, const char *file, sbat_verdict verdict,

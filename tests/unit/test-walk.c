@@ -592,8 +592,8 @@ test_stage3_keys(void **state)
 	build(&m, &p);
 	r = walk(&p, NULL);
 	s = find(r, "Boot0001", 3);
-	assert_string_equal(s->loader, "grub");
-	assert_string_equal(s->rule, "shim-lock");
+	assert_int_equal(s->loader, SBAT_BOOT_LOADER_GRUB);
+	assert_int_equal(s->rule, SBAT_BOOT_RULE_SHIM_LOCK);
 	assert_string_equal(s->menu_entry, "menuentry 'Debian'");
 	assert_true(s->default_entry);
 	assert_non_null(strstr(s->config, "grub.cfg:3"));
@@ -890,7 +890,7 @@ test_sdboot_release(void **state)
 	(void)state;
 	sdboot_machine("259.1", &p);
 	r = walk(&p, NULL);
-	assert_string_equal(find_file(r, "\\kb")->loader, "systemd-boot");
+	assert_int_equal(find_file(r, "\\kb")->loader, SBAT_BOOT_LOADER_SDBOOT);
 	assert_true(find_file(r, "\\kb")->default_entry);
 	assert_string_equal(find_file(r, "\\kb")->default_by, "loader.conf's default \"b.conf\" (line 1)");
 	sbat_boot_report_free(r);
