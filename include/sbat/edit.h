@@ -98,6 +98,9 @@ enum {
 	SBAT_EDIT_PCRSIG_KEPT = 1u << 4,    /* SBAT_PCRSIG_KEEP: .pcrsig kept, no longer matching */
 	SBAT_EDIT_PCRSIG_REMOVED = 1u << 5, /* SBAT_PCRSIG_DROP: .pcrsig (the last section) taken out */
 	SBAT_EDIT_PCRSIG_RETIRED = 1u << 6, /* SBAT_PCRSIG_DROP: .pcrsig renamed SBAT_RETIRED_PCRSIG_NAME and zeroed */
+	SBAT_EDIT_SBAT_REVIVED = 1u << 7,   /* a multi-profile UKI's zeroed SBAT_RETIRED_SECTION_NAME before its
+	                                       first .profile is .sbat again and holds the data (action REPLACE):
+	                                       every profile measures it */
 };
 
 typedef struct sbat_edit_report {

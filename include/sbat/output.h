@@ -59,7 +59,9 @@ SBAT_API sbat_err sbat_output_open_replace(const sbat_mapped_file *image, const 
 /*
  * A new file at `path`, as cp without -p makes one: permission bits `mode`
  * (setuid, setgid and sticky bits dropped) less the umask, owned by the
- * caller. An existing regular file there is replaced; a symbolic link, a
+ * caller. The umask is read (/proc/self/status; without /proc, the mode a
+ * nameless probe file gets in that directory; else 077), never set: the
+ * caller's other threads are not disturbed. An existing regular file there is replaced; a symbolic link, a
  * directory or another kind of file is refused (SBAT_E_NOT_REGULAR), and so
  * is a name the directory cannot hold (too long), before anything is written.
  */

@@ -163,21 +163,16 @@ SBAT_API size_t sbat_sigdb_count(const sbat_sigdb *db);
 /* Entry i (in the order added), or NULL when i is not below sbat_sigdb_count: for (i = 0; (e = get(db, i)); i++). */
 SBAT_API const sbat_sigdb_entry *sbat_sigdb_get(const sbat_sigdb *db, size_t i);
 
-/* The first EFI_CERT_SHA256_GUID entry holding hash (32 bytes), or NULL. */
-SBAT_API const sbat_sigdb_entry *sbat_sigdb_find_sha256(const sbat_sigdb *db, const uint8_t hash[32]);
-
-/* The first EFI_CERT_SHA1_GUID entry holding hash (20 bytes), or NULL. */
-SBAT_API const sbat_sigdb_entry *sbat_sigdb_find_sha1(const sbat_sigdb *db, const uint8_t hash[20]);
-
-/* The first EFI_CERT_X509_GUID entry holding exactly der[0..len), or NULL. */
-SBAT_API const sbat_sigdb_entry *sbat_sigdb_find_x509(const sbat_sigdb *db, const uint8_t *der, size_t len);
-
 /*
- * The first EFI_CERT_X509_SHA256_GUID entry whose ToBeSignedHash is hash
- * (the SHA-256 of a certificate's tbsCertificate, 32 bytes), or NULL. Its
- * data's last 16 bytes are the EFI_TIME of revocation.
+ * The first entry of `type` whose signature data is data[0..len): an image
+ * hash (SBAT_SIG_SHA256, _SHA1, _SHA384, ...), a DER certificate
+ * (SBAT_SIG_X509), or, for SBAT_SIG_X509_SHA256/384/512, a certificate's
+ * ToBeSignedHash (the hash of its tbsCertificate; the entry's data is that
+ * hash and the 16-byte EFI_TIME of revocation after it, which is not
+ * compared). NULL when there is none (or db or data is NULL, or len 0).
  */
-SBAT_API const sbat_sigdb_entry *sbat_sigdb_find_x509_tbs_sha256(const sbat_sigdb *db, const uint8_t hash[32]);
+SBAT_API const sbat_sigdb_entry *sbat_sigdb_find(const sbat_sigdb *db, sbat_sig_type type, const uint8_t *data,
+                                                 size_t len);
 
 /* "EFI_CERT_SHA256_GUID" and so on; "unknown" for SBAT_SIG_UNKNOWN or a value out of range. */
 SBAT_API const char *sbat_sigdb_type_name(sbat_sig_type type);

@@ -116,6 +116,24 @@ SBAT_API const uint8_t *sbat_uki_pcr11_alternative(const sbat_uki *uki, int prof
 SBAT_API int sbat_uki_alternative_section(const sbat_uki *uki, int profile, unsigned alt, const char *name);
 
 /*
+ * Whether the .pcrsig that `profile` boots with signs alternative `alt`:
+ * 1 when one of its SHA-256 entries for PCR 11 signs the policy of one of
+ * the alternative's values (any phase), 0 when none does, -1 when there is
+ * nothing to say (before sbat_uki_predict, no .pcrsig, or one that is not
+ * systemd-measure's JSON or signs no SHA-256 PCR 11 policy).
+ */
+SBAT_API int sbat_uki_alternative_signed(const sbat_uki *uki, int profile, unsigned alt);
+/*
+ * The name of the `.hwids` entry through which a machine selects the
+ * section alternative `alt` measures as `name` (".dtbauto": the
+ * device-tree entry naming its compatible; ".efifw": the firmware entry
+ * naming its firmware id), or NULL: the alternative selects none, or (a
+ * `.dtbauto`) only a firmware's own device tree selects it, or the entry
+ * has no name. It lives as long as uki.
+ */
+SBAT_API const char *sbat_uki_alternative_hwid(const sbat_uki *uki, int profile, unsigned alt, const char *name);
+
+/*
  * The TPM2 policy digest that systemd-measure signs for a PCR 11 value of
  * the SHA-256 bank: TPM2_PolicyPCR over PCR 11 of that bank, starting from
  * an empty SHA-256 policy (the "pol" field of a .pcrsig entry).

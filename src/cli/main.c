@@ -616,6 +616,26 @@ check_lint_mode(int argc, char **argv, cli_opts *o)
  * Fill *o from argv and check every combination before any file is opened.
  * targets has room for argc names (each one takes an argument of its own).
  */
+/*
+ * --esp, --xbootldr, --boot, --signatures and --pending given where no boot
+ * path is walked: without next, or with next:SHIM and IMAGEs, which are
+ * judged alone.
+ */
+static parse_result
+walk_option_error(const cli_opts *o)
+{
+	const char *name = o->esp        ? "--esp" :
+	                   o->xbootldr   ? "--xbootldr" :
+	                   o->n_pending  ? "--pending" :
+	                   o->signatures ? "--signatures" :
+	                                   "--boot";
+	char msg[160];
+
+	snprintf(msg, sizeof(msg), "%s goes with --check-level next%s", name,
+	         o->next_level ? " without IMAGEs: next:SHIM with IMAGEs judges those images alone" : "");
+	return usage_error(msg, NULL);
+}
+
 static parse_result
 parse_args(int argc, char **argv, const char **targets, const char **against, cli_opts *o)
 {
@@ -642,12 +662,7 @@ parse_args(int argc, char **argv, const char **targets, const char **against, cl
 		return r;
 	r = o->print || o->check_level ? check_read_modes(o) : check_edit_mode(o);
 	if (r == PARSE_RUN && (o->esp || o->xbootldr || o->boot || o->signatures) && !(o->next_level && !o->n_targets))
-		return usage_error(o->esp        ? "--esp goes with --check-level next" :
-		                   o->xbootldr   ? "--xbootldr goes with --check-level next" :
-		                   o->n_pending  ? "--pending goes with --check-level next" :
-		                   o->signatures ? "--signatures goes with --check-level next" :
-		                                   "--boot goes with --check-level next",
-		                   NULL);
+		return walk_option_error(o);
 	return r;
 }
 

@@ -93,7 +93,8 @@ advice(const sbat_diag *d)
 {
 	switch (d->code) {
 	case SBAT_E_SIGNED: return "; sign after editing, or pass --strip-signature";
-	case SBAT_E_SBAT_NO_ROOM: return d->size_needed ? "; use --relocate" : "";
+	/* a multi-profile UKI's refusal names its .profile: --relocate cannot help there */
+	case SBAT_E_SBAT_NO_ROOM: return d->size_needed && d->other_index < 0 ? "; use --relocate" : "";
 	case SBAT_E_LOCKED: return " (see --lock-timeout)";
 	case SBAT_E_PCRSIG:
 		return "; rebuild the UKI with ukify, or sign its new PCR 11 values with systemd-measure sign, or "

@@ -109,8 +109,11 @@ print_pcr11_alt(FILE *out, const sbat_uki *uki, int profile, unsigned alt)
 /*
  * The value of "pcr11": the values when the image alone decides them;
  * else null, then "pcr11_alternatives": per combination of sections the
- * machine may select, {"selects": {".dtbauto": INDEX|null, ".efifw":
- * INDEX|null}, "pcr11": {...}}. indent: that of the enclosing object's keys.
+ * machine can select, {"selects": {".dtbauto": INDEX|null, ".efifw":
+ * INDEX|null}, "hwids": {".dtbauto": NAME|null, ".efifw": NAME|null} (the
+ * .hwids entries that select them), "signed": true|false|null (whether
+ * .pcrsig signs it; null without one that signs PCR 11), "pcr11": {...}}.
+ * indent: that of the enclosing object's keys.
  */
 static void
 print_pcr11(FILE *out, const sbat_uki *uki, int profile, const char *indent)
@@ -131,7 +134,18 @@ print_pcr11(FILE *out, const sbat_uki *uki, int profile, const char *indent)
 
 			fprintf(out, s < 0 ? "%s\"%s\": null" : "%s\"%s\": %d", j ? ", " : "", selected[j], s);
 		}
-		fputs("}, \"pcr11\": ", out);
+		fputs("}, \"hwids\": {", out);
+		for (j = 0; j < 2; j++) {
+			const char *h = sbat_uki_alternative_hwid(uki, profile, a, selected[j]);
+
+			fprintf(out, "%s\"%s\": ", j ? ", " : "", selected[j]);
+			if (h)
+				cli_json_cstr(out, h);
+			else
+				fputs("null", out);
+		}
+		j = (unsigned)(sbat_uki_alternative_signed(uki, profile, a) + 1);
+		fprintf(out, "}, \"signed\": %s, \"pcr11\": ", j == 0 ? "null" : j == 2 ? "true" : "false");
 		print_pcr11_alt(out, uki, profile, a);
 		fputc('}', out);
 	}

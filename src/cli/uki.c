@@ -46,6 +46,11 @@ cli_uki_notes(const cli_opts *o, const sbat_image *img, const sbat_edit_report *
 		        cli_progname, file, dry, stub);
 	if (o->quiet)
 		return;
+	if (r->uki & SBAT_EDIT_SBAT_REVIVED)
+		fprintf(stderr,
+		        "%s: %s: %sthe zeroed " SBAT_RETIRED_SECTION_NAME " (section %u) before the first .profile is "
+		        ".sbat again and holds the new data: every profile measures it\n",
+		        cli_progname, file, dry, r->section_index);
 	if (r->uki & (SBAT_EDIT_PCRSIG_REMOVED | SBAT_EDIT_PCRSIG_RETIRED))
 		fprintf(stderr,
 		        "%s: %s: %s.pcrsig %s (--pcrsig=drop): the edit changes PCR 11 as %s measures it; sign the "

@@ -104,7 +104,7 @@ sbat_edit(const sbat_image *img, const uint8_t *payload, size_t payload_len, con
 	if (!err)
 		err = verify_output(&w->p, w->pe, in, s.mem, (size_t)w->p.output_size, payload, payload_len, d);
 	if (!err)
-		err = verify_kept(&w->p, w->pe, in, s.mem, UINT64_MAX, 0, d);
+		err = verify_kept(&w->p, w->pe, in, s.mem, UINT64_MAX, 0, 0, d);
 	if (err) {
 		free(s.mem);
 		work_free(w);
@@ -120,10 +120,13 @@ sbat_edit(const sbat_image *img, const uint8_t *payload, size_t payload_len, con
 	return SBAT_OK;
 }
 
-/* Check the written file through a mapping (a dry run wrote only up to sparse_from). */
+/*
+ * Check the written file through a mapping (a dry run wrote only up to
+ * sparse_from); in_file when the input is a file, as verify_kept has it.
+ */
 static sbat_err
 verify_file(const work *w, const uint8_t *in, int fd, const uint8_t *payload, size_t payload_len, uint64_t sparse_from,
-            sbat_diag *d)
+            int in_file, sbat_diag *d)
 {
 	size_t len = (size_t)w->p.output_size;
 	void *map;
@@ -136,7 +139,7 @@ verify_file(const work *w, const uint8_t *in, int fd, const uint8_t *payload, si
 		return diag_fail_errno(d, SBAT_E_IO, "cannot map the output to verify it", errno);
 	err = verify_output(&w->p, w->pe, in, map, len, payload, payload_len, d);
 	if (!err)
-		err = verify_kept(&w->p, w->pe, in, map, sparse_from, VERIFY_WINDOW, d);
+		err = verify_kept(&w->p, w->pe, in, map, sparse_from, VERIFY_WINDOW, in_file, d);
 	munmap(map, len);
 	return err;
 }
@@ -272,7 +275,7 @@ write_and_verify(work *w, const sbat_image *img, int in_fd, const struct stat *b
 		err = diag_fail(d, SBAT_E_LAYOUT, "internal error: the input's fingerprint does not cover it once");
 	if (err)
 		return err;
-	err = verify_file(w, in, s.fd, payload, payload_len, s.sparse_from, d);
+	err = verify_file(w, in, s.fd, payload, payload_len, s.sparse_from, in_fd >= 0, d);
 	/*
 	 * Bytes copied from a file that changed meanwhile may mix two
 	 * versions; the change also explains any mismatch verification saw.

@@ -816,6 +816,116 @@ plan_is_identity(const plan *p, const uint8_t *in, size_t in_len, const uint8_t 
 	return 1;
 }
 
+/* 1 if section i's 8-byte name is `name`. */
+static int
+named(const sbat_pe *pe, unsigned i, const char *name)
+{
+	return memcmp(pe->sections[i].name, name, 8) == 0;
+}
+
+/*
+ * A base section (before section `profiles`, the first .profile) named
+ * SBAT_RETIRED_SECTION_NAME whose data is all zeros (what --remove leaves
+ * of a mid-file .sbat): the place a .sbat goes back to. Its index, or -1.
+ */
+static int
+base_oldsbat_slot(const sbat_pe *pe, const uint8_t *in, int profiles)
+{
+	int i;
+
+	for (i = 0; i < profiles; i++) {
+		const sbat_pe_section *s = &pe->sections[i];
+
+		if (named(pe, (unsigned)i, SBAT_RETIRED_SECTION_NAME) && s->size_of_raw_data != 0 &&
+		    (uint64_t)s->pointer_to_raw_data + s->size_of_raw_data <= pe->file_size &&
+		    plan_all_bytes(in + s->pointer_to_raw_data, s->size_of_raw_data, 0))
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * The refusal when a multi-profile UKI's .sbat has no base slot that holds
+ * the data: appended, a new .sbat would belong to the last profile alone.
+ */
+static sbat_err
+refuse_profile_sbat(const sbat_pe *pe, int place, int profiles, size_t payload_len, sbat_diag *d)
+{
+	uint64_t have = place >= 0 ? pe->sections[place].size_of_raw_data : 0;
+	uint64_t at = place >= 0 ? pe->sections[place].header_offset + SH_SIZE_OF_RAW_DATA : pe->section_table_end;
+	sbat_err err;
+
+	err = diag_fail_size(d, SBAT_E_SBAT_NO_ROOM,
+	                     "a multi-profile UKI's .sbat must stay among the sections before its first .profile, "
+	                     "which every profile measures, and no .sbat or zeroed .oldsbat there holds the new "
+	                     "data (a new one appended would belong to the last profile alone); rebuild the UKI "
+	                     "with ukify build --sbat=@FILE, its profiles joined again with --join-profile",
+	                     at, payload_len, have);
+	if (d) {
+		d->other_index = profiles;
+		memcpy(d->other_name, ".profile", sizeof(".profile"));
+	}
+	return err;
+}
+
+/*
+ * A multi-profile UKI without .sbat: the zeroed .oldsbat among its base
+ * sections becomes .sbat again and takes the data, in place, so that every
+ * profile measures it, as one ukify built. The plan is made on a model in
+ * which that slot is the .sbat (p->base); too small, it is refused.
+ */
+static sbat_err
+plan_revive(const sbat_pe *pe, const uint8_t *in, size_t payload_len, const sbat_edit_opts *opts, int profiles, plan *p,
+            const tail *t, int slot, sbat_diag *d)
+{
+	sbat_edit_opts o = *opts;
+	sbat_pe *b = malloc(sizeof(*b));
+	sbat_err err;
+
+	if (!b)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	*b = *pe;
+	b->sbat_index = slot;
+	b->sbat_count = 1;
+	o.relocate = 0;
+	err = check_sbat_owns_its_bytes(b, d);
+	if (!err)
+		err = plan_replace(b, in, payload_len, &o, p, t, d);
+	if (err) {
+		free(b);
+		return err == SBAT_E_SBAT_NO_ROOM ? refuse_profile_sbat(pe, slot, profiles, payload_len, d) : err;
+	}
+	add_patch_bytes(p, pe->sections[slot].header_offset + SH_NAME, SBAT_SECTION_NAME_FIELD, SBAT_SECTION_NAME_SIZE);
+	p->base = b;
+	p->report.uki |= SBAT_EDIT_SBAT_REVIVED;
+	return SBAT_OK;
+}
+
+/*
+ * A new .sbat, or one that outgrows its place: in a UKI whose stub boots
+ * profiles (`profiles`: the first .profile, else -1) it goes back into a
+ * zeroed .oldsbat among the base sections, or is refused (--relocate would
+ * append it after the last profile); elsewhere it is replaced, grown,
+ * relocated or inserted.
+ */
+static sbat_err
+plan_write(const sbat_pe *pe, const uint8_t *in, size_t payload_len, const sbat_edit_opts *opts, int profiles, plan *p,
+           const tail *t, sbat_diag *d)
+{
+	sbat_edit_opts o = *opts;
+	int slot = profiles >= 0 ? base_oldsbat_slot(pe, in, profiles) : -1;
+	sbat_err err;
+
+	if (pe->sbat_count == 0)
+		return slot >= 0 ? plan_revive(pe, in, payload_len, opts, profiles, p, t, slot, d) :
+		                   plan_insert(pe, in, payload_len, p, t, -1, d);
+	if (profiles < 0 || pe->sbat_index > profiles)
+		return plan_replace(pe, in, payload_len, opts, p, t, d);
+	o.relocate = 0;
+	err = plan_replace(pe, in, payload_len, &o, p, t, d);
+	return err == SBAT_E_SBAT_NO_ROOM ? refuse_profile_sbat(pe, pe->sbat_index, profiles, payload_len, d) : err;
+}
+
 /* What every edit's plan must allow before it is run; then the fields the emitter and verifier use. */
 static sbat_err
 finish_plan(const sbat_pe *pe, plan *p, const tail *t, sbat_diag *d)
@@ -852,7 +962,7 @@ finish_plan(const sbat_pe *pe, plan *p, const tail *t, sbat_diag *d)
 
 sbat_err
 plan_core(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
-          const sbat_edit_opts *opts, plan *p, sbat_diag *d)
+          const sbat_edit_opts *opts, int profiles, plan *p, sbat_diag *d)
 {
 	static const sbat_edit_opts defaults;
 	tail t;
@@ -882,10 +992,8 @@ plan_core(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *pa
 		return err;
 	if (opts->remove)
 		err = plan_remove(pe, in, p, &t, d);
-	else if (pe->sbat_count == 1)
-		err = plan_replace(pe, in, payload_len, opts, p, &t, d);
 	else
-		err = plan_insert(pe, in, payload_len, p, &t, -1, d);
+		err = plan_write(pe, in, payload_len, opts, profiles, p, &t, d);
 	/* a signed image may only be "edited" into itself: the signature then stays valid */
 	if (p->keep_signature && (err || !payload || !plan_is_identity(p, in, in_len, payload)))
 		return diag_fail_at(d, SBAT_E_SIGNED,
@@ -1012,7 +1120,7 @@ retire_pcrsigs(const sbat_pe *b, plan *p)
  */
 sbat_err
 plan_drop_pcrsig(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
-                 const sbat_edit_opts *opts, plan *p, sbat_diag *d)
+                 const sbat_edit_opts *opts, int profiles, plan *p, sbat_diag *d)
 {
 	int removed;
 	sbat_pe *b = without_last_pcrsig(pe, in, &removed);
@@ -1020,15 +1128,20 @@ plan_drop_pcrsig(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint
 
 	if (!b)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
-	err = plan_core(b, in, in_len, payload, payload_len, opts, p, d);
+	plan_release(p);
+	err = plan_core(b, in, in_len, payload, payload_len, opts, profiles, p, d);
 	if (err) {
 		free(b);
 		return err;
 	}
-	p->base = b;
+	/* a revived .oldsbat's model is b with that slot as .sbat: it stays the base */
+	if (p->base)
+		free(b);
+	else
+		p->base = b;
 	if (removed >= 0)
-		patch_removed_pcrsig(pe, b, p, removed);
-	retire_pcrsigs(b, p);
+		patch_removed_pcrsig(pe, p->base, p, removed);
+	retire_pcrsigs(p->base, p);
 	return p->overflow ?
 	           diag_fail(d, SBAT_E_LAYOUT, "internal error: the edit needs more patches than the plan holds") :
 	           SBAT_OK;

@@ -56,8 +56,9 @@ typedef struct plan {
 	int keep_signature;             /* signed input without strip_signature: only an identity is allowed */
 	patch spill;                    /* where a patch that did not fit is written, then ignored */
 	sbat_edit_report report;
-	/* a UKI's .pcrsig dropped (SBAT_PCRSIG_DROP) */
-	sbat_pe *base;                         /* the input without a removed last .pcrsig (owned), or NULL */
+	/* a UKI's .pcrsig dropped (SBAT_PCRSIG_DROP), or its .oldsbat made .sbat again */
+	sbat_pe
+	    *base; /* the input without a removed last .pcrsig, or with the revived slot as .sbat (owned), or NULL */
 	uint8_t dropped[SBAT_PE_MAX_SECTIONS]; /* input sections retired besides .sbat: their bytes go */
 } plan;
 
@@ -70,13 +71,18 @@ void plan_release(plan *p);
 /* The model the plan was made from and verification must use: p->base or pe. */
 const sbat_pe *plan_input(const plan *p, const sbat_pe *pe);
 
-/* The plan of the .sbat edit alone (plan_build, plan_uki.h, adds what a UKI's .pcrsig needs). */
+/*
+ * The plan of the .sbat edit alone (plan_build, plan_uki.h, adds what a
+ * UKI's .pcrsig needs). profiles: for a UKI whose stub boots profiles, the
+ * index of the first .profile section (the sections before it are the base
+ * every profile measures), else -1.
+ */
 sbat_err plan_core(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
-                   const sbat_edit_opts *opts, plan *ret, sbat_diag *reterr);
+                   const sbat_edit_opts *opts, int profiles, plan *ret, sbat_diag *reterr);
 
 /* SBAT_PCRSIG_DROP: re-plan without the last .pcrsig, retire the others (sets base, dropped, the report bits). */
 sbat_err plan_drop_pcrsig(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload,
-                          size_t payload_len, const sbat_edit_opts *opts, plan *p, sbat_diag *reterr);
+                          size_t payload_len, const sbat_edit_opts *opts, int profiles, plan *p, sbat_diag *reterr);
 
 /* Where input offset in_off lands in the output, by the copy extents; 0 when it is not copied. */
 int plan_map_offset(const plan *p, uint64_t in_off, uint64_t *ret);

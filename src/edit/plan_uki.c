@@ -148,6 +148,19 @@ check_new_sbat_place(const plan *p, const sbat_uki *after, sbat_diag *d)
 	                       after->sec[i].header_offset, after->sec[i].origin, ".profile");
 }
 
+/* The first .profile of a UKI whose stub boots profiles (257 on), else -1: where its base sections end. */
+static int
+profile_start(const sbat_uki *uki)
+{
+	unsigned i;
+
+	if (uki->n_profiles == 0)
+		return -1;
+	for (i = 0; i < uki->n && memcmp(uki->sec[i].name, ".profile", 8) != 0; i++)
+		;
+	return i < uki->n ? (int)i : -1;
+}
+
 /* Does the plan change PCR 11, and what then: refuse, keep .pcrsig, or drop it. */
 static sbat_err
 judge(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
@@ -171,7 +184,7 @@ judge(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payloa
 		if (opts->pcrsig == SBAT_PCRSIG_KEEP)
 			bits |= SBAT_EDIT_PCRSIG_KEPT;
 		else if (opts->pcrsig == SBAT_PCRSIG_DROP)
-			err = plan_drop_pcrsig(pe, in, in_len, payload, payload_len, opts, p, d);
+			err = plan_drop_pcrsig(pe, in, in_len, payload, payload_len, opts, profile_start(before), p, d);
 		else
 			err = refuse(pe, kind, sec, d);
 	}
@@ -180,36 +193,34 @@ judge(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payloa
 	return err;
 }
 
-sbat_err
-plan_uki(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
-         const sbat_edit_opts *opts, plan *p, sbat_diag *d)
-{
-	sbat_uki *before = calloc(1, sizeof(*before)), *after = calloc(1, sizeof(*after));
-	sbat_err err = SBAT_OK;
-	int r = -1;
-
-	if (before && after)
-		r = uki_from_pe(before, pe, in, in_len);
-	if (r < 0)
-		err = diag_fail(d, SBAT_E_NOMEM, "out of memory");
-	else if (r == 1)
-		err = judge(pe, in, in_len, payload, payload_len, opts, p, before, after, d);
-	sbat_uki_free(before);
-	sbat_uki_free(after);
-	return err;
-}
-
+/*
+ * The .sbat plan (plan_core), told where a UKI's base sections end, then
+ * for a UKI what it does to PCR 11 and .pcrsig (judge).
+ */
 sbat_err
 plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
            const sbat_edit_opts *opts, plan *p, sbat_diag *d)
 {
 	static const sbat_edit_opts defaults;
+	sbat_uki *before = calloc(1, sizeof(*before)), *after = calloc(1, sizeof(*after));
 	sbat_err err;
+	int r = -1;
 
 	if (!opts)
 		opts = &defaults;
-	err = plan_core(pe, in, in_len, payload, payload_len, opts, p, d);
-	return err ? err : plan_uki(pe, in, in_len, payload, payload_len, opts, p, d);
+	if (before && after)
+		r = uki_from_pe(before, pe, in, in_len);
+	if (r < 0) {
+		memset(p, 0, sizeof(*p));
+		err = diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	} else {
+		err = plan_core(pe, in, in_len, payload, payload_len, opts, r == 1 ? profile_start(before) : -1, p, d);
+	}
+	if (!err && r == 1)
+		err = judge(pe, in, in_len, payload, payload_len, opts, p, before, after, d);
+	sbat_uki_free(before);
+	sbat_uki_free(after);
+	return err;
 }
 
 /* The planned output of `img` as a UKI, sections of new data pointing into a copy of payload. */

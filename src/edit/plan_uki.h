@@ -15,19 +15,14 @@
 /*
  * Decide how `payload` becomes the image's .sbat (replace in place, grow
  * the last section, append a new one, relocate a mid-file one) or how the
- * .sbat is removed. Checks header room, signatures and the kernel limits;
- * does no I/O and allocates nothing.
- */
-sbat_err plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
-                    const sbat_edit_opts *opts, plan *ret, sbat_diag *reterr);
-
-/*
+ * .sbat is removed. Checks header room, signatures and the kernel limits.
  * For a UKI: does the planned edit change PCR 11? Sets the report's uki
  * bits; refuses (SBAT_E_PCRSIG) when it does and .pcrsig signs the image,
  * unless opts say to keep .pcrsig or to drop it (then re-plans on the image
- * without it). See plan_uki.c.
+ * without it). A multi-profile UKI's .sbat stays among its base sections
+ * (see plan_core). Does no I/O; what the plan owns goes with plan_release.
  */
-sbat_err plan_uki(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
-                  const sbat_edit_opts *opts, plan *p, sbat_diag *reterr);
+sbat_err plan_build(const sbat_pe *pe, const uint8_t *in, size_t in_len, const uint8_t *payload, size_t payload_len,
+                    const sbat_edit_opts *opts, plan *ret, sbat_diag *reterr);
 
 #endif

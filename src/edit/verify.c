@@ -207,9 +207,27 @@ patched(const plan *p, uint64_t at)
 	return 0;
 }
 
+/*
+ * A copied byte at input offset `at` differs in the output. From a file
+ * input (in_file), copied from the file moments before, the file changed
+ * in between: a process writing through a shared mapping moves no time
+ * stamp. From memory it is a fault of the edit.
+ */
+static sbat_err
+copy_differs(int in_file, uint64_t at, sbat_diag *d)
+{
+	if (in_file)
+		return diag_fail_at(d, SBAT_E_CHANGED,
+		                    "the file changed while being edited: its bytes here are no longer those just "
+		                    "copied from it (a write through a shared mapping moves no time stamp); "
+		                    "nothing was written",
+		                    at);
+	return layout_fail(d, "internal error: a copied byte changed in the output", at);
+}
+
 /* Copied bytes [pos, pos+len) of the output equal in[src..]; differences only under patches. */
 static sbat_err
-verify_copy(const plan *p, const uint8_t *in, uint64_t src, const uint8_t *out, uint64_t pos, uint64_t len,
+verify_copy(const plan *p, const uint8_t *in, uint64_t src, const uint8_t *out, uint64_t pos, uint64_t len, int in_file,
             sbat_diag *d)
 {
 	uint64_t off = 0;
@@ -221,8 +239,7 @@ verify_copy(const plan *p, const uint8_t *in, uint64_t src, const uint8_t *out, 
 		if (memcmp(in + src + off, out + pos + off, n) != 0)
 			for (i = 0; i < n; i++)
 				if (in[src + off + i] != out[pos + off + i] && !patched(p, pos + off + i))
-					return layout_fail(d, "internal error: a copied byte changed in the output",
-					                   src + off + i);
+					return copy_differs(in_file, src + off + i, d);
 		off += n;
 	}
 	return SBAT_OK;
@@ -274,9 +291,9 @@ verify_range_kept(const plan *p, uint64_t a, uint64_t b, int index, uint64_t hea
 /* Compare copied bytes [pos+from, pos+to) of extent e against the input. */
 static sbat_err
 verify_copy_part(const plan *p, const uint8_t *in, const extent *e, const uint8_t *out, uint64_t pos, uint64_t from,
-                 uint64_t to, sbat_diag *d)
+                 uint64_t to, int in_file, sbat_diag *d)
 {
-	return from < to ? verify_copy(p, in, e->src + from, out, pos + from, to - from, d) : SBAT_OK;
+	return from < to ? verify_copy(p, in, e->src + from, out, pos + from, to - from, in_file, d) : SBAT_OK;
 }
 
 /*
@@ -286,16 +303,16 @@ verify_copy_part(const plan *p, const uint8_t *in, const extent *e, const uint8_
  */
 static sbat_err
 verify_extent(const plan *p, const uint8_t *in, const extent *e, const uint8_t *out, uint64_t pos, uint64_t n,
-              uint64_t window, sbat_diag *d)
+              uint64_t window, int in_file, sbat_diag *d)
 {
 	sbat_err err;
 	unsigned i;
 
 	if (!window || n <= 2 * window)
-		return verify_copy_part(p, in, e, out, pos, 0, n, d);
-	err = verify_copy_part(p, in, e, out, pos, 0, window, d);
+		return verify_copy_part(p, in, e, out, pos, 0, n, in_file, d);
+	err = verify_copy_part(p, in, e, out, pos, 0, window, in_file, d);
 	if (!err)
-		err = verify_copy_part(p, in, e, out, pos, n - window, n, d);
+		err = verify_copy_part(p, in, e, out, pos, n - window, n, in_file, d);
 	for (i = 0; i < p->n_patches && !err; i++) {
 		const patch *q = &p->patches[i];
 		uint64_t a, b;
@@ -304,14 +321,14 @@ verify_extent(const plan *p, const uint8_t *in, const extent *e, const uint8_t *
 			continue;
 		a = q->offset > pos + window ? q->offset - pos - window : 0;
 		b = q->offset + q->len + window - pos;
-		err = verify_copy_part(p, in, e, out, pos, a, b < n ? b : n, d);
+		err = verify_copy_part(p, in, e, out, pos, a, b < n ? b : n, in_file, d);
 	}
 	return err;
 }
 
 sbat_err
 verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out, uint64_t sparse_from,
-            uint64_t window, sbat_diag *d)
+            uint64_t window, int in_file, sbat_diag *d)
 {
 	uint64_t pos = 0;
 	unsigned i;
@@ -323,7 +340,7 @@ verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_
 		if (e->kind == EXTENT_COPY && pos < sparse_from) {
 			uint64_t n = sparse_from - pos < e->len ? sparse_from - pos : e->len;
 
-			err = verify_extent(p, in, e, out, pos, n, window, d);
+			err = verify_extent(p, in, e, out, pos, n, window, in_file, d);
 			if (err)
 				return err;
 		}

@@ -28,8 +28,11 @@ sbat_err verify_output(const plan *p, const sbat_pe *in_pe, const uint8_t *in, c
  * only that many bytes at both ends of each copied range and around each
  * patch: enough to catch any offset mistake when the kernel copied the
  * range whole, without reading every byte of a large image again.
+ * in_file: `in` maps a file the output was copied from, which others may
+ * write; a copied byte that differs then means the file changed
+ * (SBAT_E_CHANGED), else an internal error (SBAT_E_LAYOUT).
  */
 sbat_err verify_kept(const plan *p, const sbat_pe *in_pe, const uint8_t *in, const uint8_t *out, uint64_t sparse_from,
-                     uint64_t window, sbat_diag *reterr);
+                     uint64_t window, int in_file, sbat_diag *reterr);
 
 #endif

@@ -272,12 +272,62 @@ sbat_output_open_replace(const sbat_mapped_file *image, const sbat_io *io, sbat_
 	return SBAT_OK;
 }
 
-static mode_t
-current_umask(void)
+/* The umask, from the "Umask:" line of /proc/self/status (Linux 4.7 on). 0, or -1 when it cannot be read. */
+static int
+umask_from_proc(mode_t *ret)
 {
-	mode_t m = umask(022);
+	char buf[4096], *line, *end;
+	unsigned long v;
+	ssize_t n;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
 
-	umask(m);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	line = strstr(buf, "\nUmask:");
+	if (!line)
+		return -1;
+	v = strtoul(line + 7, &end, 8);
+	if (end == line + 7 || v > 0777)
+		return -1;
+	*ret = (mode_t)v;
+	return 0;
+}
+
+/*
+ * The permission bits a new file in dir_fd is denied: the umask, read
+ * without setting it (umask(2) can only set it, and setting it for a
+ * moment changes what the caller's other threads create meanwhile). Where
+ * /proc is not mounted, a nameless probe file created there with mode 0777
+ * tells what the kernel withholds (the umask, or what the directory's
+ * default ACL allows); without O_TMPFILE either, 077: the new file is given
+ * no permission that the umask could have withheld.
+ */
+static mode_t
+new_file_mask(int dir_fd)
+{
+	mode_t m = 077;
+
+	if (umask_from_proc(&m) == 0)
+		return m;
+#ifdef O_TMPFILE
+	{
+		struct stat st;
+		int fd = openat(dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0777);
+
+		if (fd >= 0) {
+			if (fstat(fd, &st) == 0)
+				m = 0777 & ~(st.st_mode & 0777);
+			close(fd);
+		}
+	}
+#else
+	(void)dir_fd;
+#endif
 	return m;
 }
 
@@ -327,7 +377,7 @@ sbat_output_open_new(const char *path, mode_t mode, const sbat_io *io, sbat_outp
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
 	}
 	/* as cp without -p: no setuid, setgid or sticky bit, and the umask applies */
-	o->mode = mode & 0777 & ~current_umask();
+	o->mode = mode & 0777 & ~new_file_mask(dir_fd);
 	e = output_start(o, dir_fd, name, d);
 	if (e) {
 		output_free(o);

@@ -113,7 +113,7 @@ db_cert(const sigverify_run *r, const sbat_sigdb *db, size_t i, chain_match *m)
 static const sbat_sigdb_entry *
 db_hash(const sigverify_run *r, const sbat_sigdb *db)
 {
-	return db ? sbat_sigdb_find_sha256(db, r->v.image_hash) : NULL;
+	return db ? sbat_sigdb_find(db, SBAT_SIG_SHA256, r->v.image_hash, 32) : NULL;
 }
 
 /*
@@ -152,7 +152,7 @@ fw_forbidden(sigverify_run *r, size_t i)
 		decide_sig(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_SIGNER_MISSING, i);
 		return 1;
 	}
-	e = sbat_sigdb_find_x509_tbs_sha256(r->o.dbx, s->certs[s->signer_cert].tbs_sha256);
+	e = sbat_sigdb_find(r->o.dbx, SBAT_SIG_X509_SHA256, s->certs[s->signer_cert].tbs_sha256, 32);
 	if (!e)
 		return 0;
 	memset(&m, 0, sizeof(m));
@@ -178,7 +178,7 @@ fw_allowed(sigverify_run *r, size_t i)
 
 	if (!(e = db_cert(r, r->o.db, i, &m)))
 		return 0;
-	x = r->o.dbx && m.have_tbs ? sbat_sigdb_find_x509_tbs_sha256(r->o.dbx, m.tbs_sha256) : NULL;
+	x = r->o.dbx && m.have_tbs ? sbat_sigdb_find(r->o.dbx, SBAT_SIG_X509_SHA256, m.tbs_sha256, 32) : NULL;
 	if (x) {
 		mark(r, i, SBAT_SIGVERIFY_SIG_REVOKED_ROOT, SBAT_SIGVERIFY_DBX, x, &m);
 		r->root_time_unknown |= !revoked_for_certain(r, x);
@@ -272,7 +272,7 @@ hash_entry(const sigverify_run *r, const hashref *h)
 {
 	if (!h->sha1)
 		return db_hash(r, h->db);
-	return r->have_sha1 ? sbat_sigdb_find_sha1(h->db, r->sha1) : NULL;
+	return r->have_sha1 ? sbat_sigdb_find(h->db, SBAT_SIG_SHA1, r->sha1, 20) : NULL;
 }
 
 /* The first of n lists holding the image hash: its verdict decided; 1 when one did. */

@@ -246,45 +246,29 @@ sbat_sigdb_get(const sbat_sigdb *db, size_t i)
 	return db && i < db->n ? db->index[i] : NULL;
 }
 
-/* The first entry of type t whose data starts with p[0..len) (exactly len bytes when exact). */
-static const sbat_sigdb_entry *
-find(const sbat_sigdb *db, sbat_sig_type t, const uint8_t *p, size_t len, int exact)
+/* 1 when type t names a certificate by its TBS hash, an EFI_TIME of revocation after it. */
+static int
+is_tbs_hash(sbat_sig_type t)
 {
+	return t == SBAT_SIG_X509_SHA256 || t == SBAT_SIG_X509_SHA384 || t == SBAT_SIG_X509_SHA512;
+}
+
+SBAT_API const sbat_sigdb_entry *
+sbat_sigdb_find(const sbat_sigdb *db, sbat_sig_type type, const uint8_t *data, size_t len)
+{
+	/* a TBS hash entry holds the hash, then the 16-byte EFI_TIME, which is not compared */
+	size_t want = is_tbs_hash(type) ? len + 16 : len;
 	size_t i;
 
-	if (!db || !p)
+	if (!db || !data || !len || type == SBAT_SIG_UNKNOWN)
 		return NULL;
 	for (i = 0; i < db->n; i++) {
 		const sbat_sigdb_entry *e = db->index[i];
 
-		if (e->type == t && (exact ? e->data_len == len : e->data_len >= len) && memcmp(e->data, p, len) == 0)
+		if (e->type == type && e->data_len == want && memcmp(e->data, data, len) == 0)
 			return e;
 	}
 	return NULL;
-}
-
-SBAT_API const sbat_sigdb_entry *
-sbat_sigdb_find_sha256(const sbat_sigdb *db, const uint8_t hash[32])
-{
-	return find(db, SBAT_SIG_SHA256, hash, 32, 1);
-}
-
-SBAT_API const sbat_sigdb_entry *
-sbat_sigdb_find_sha1(const sbat_sigdb *db, const uint8_t hash[20])
-{
-	return find(db, SBAT_SIG_SHA1, hash, 20, 1);
-}
-
-SBAT_API const sbat_sigdb_entry *
-sbat_sigdb_find_x509(const sbat_sigdb *db, const uint8_t *der, size_t len)
-{
-	return len ? find(db, SBAT_SIG_X509, der, len, 1) : NULL;
-}
-
-SBAT_API const sbat_sigdb_entry *
-sbat_sigdb_find_x509_tbs_sha256(const sbat_sigdb *db, const uint8_t hash[32])
-{
-	return find(db, SBAT_SIG_X509_SHA256, hash, 32, 0);
 }
 
 SBAT_API const char *

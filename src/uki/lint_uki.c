@@ -40,27 +40,6 @@ bytes_of(const sbat_uki *uki, int i, size_t *ret_len)
 	return uki->buf + s->raw_offset;
 }
 
-/* 1 if some sha256 entry for PCR 11 alone signs one of the values of alternative a of profile p. */
-static int
-signs_alternative(const sbat_uki *uki, unsigned p, unsigned a, const uki_pcrsig *sig)
-{
-	uint8_t pol[SBAT_UKI_PHASES][SBAT_UKI_DIGEST_SIZE];
-	unsigned i, ph;
-
-	for (ph = 0; ph < SBAT_UKI_PHASES; ph++)
-		sbat_uki_policy_digest(uki->pcr[uki->sel[p].alt0 + a][ph], pol[ph]);
-	for (i = 0; i < sig->n; i++) {
-		const uki_pcrsig_entry *e = &sig->e[i];
-
-		if (strcmp(e->bank, "sha256") != 0 || e->pcr_mask != 1u << 11 || e->pol_len != SBAT_UKI_DIGEST_SIZE)
-			continue;
-		for (ph = 0; ph < SBAT_UKI_PHASES; ph++)
-			if (memcmp(e->pol, pol[ph], SBAT_UKI_DIGEST_SIZE) == 0)
-				return 1;
-	}
-	return 0;
-}
-
 /* 1 if .pcrsig signs a value of profile p on some machine: whatever .dtbauto and .efifw it selects. */
 static int
 signs_this_image(const sbat_uki *uki, unsigned p, const uki_pcrsig *sig)
@@ -68,7 +47,7 @@ signs_this_image(const sbat_uki *uki, unsigned p, const uki_pcrsig *sig)
 	unsigned a;
 
 	for (a = 0; a < uki_alt_count(uki, p); a++)
-		if (signs_alternative(uki, p, a, sig))
+		if (coverage_alt_signed(uki, p, a, sig))
 			return 1;
 	return 0;
 }
@@ -85,7 +64,39 @@ has_pcr11_entry(const uki_pcrsig *sig)
 	return 0;
 }
 
-/* The .pcrsig profile p boots with: parses, signs PCR 11, and signs this image's values. */
+/*
+ * The alternatives of profile p in which the machine selects a section and
+ * that sig does not sign: one warning per section that decides them (the
+ * .efifw, else the .dtbauto), at the .hwids entry that selects it.
+ */
+static void
+lint_uncovered(ulint *l, unsigned p, const uki_pcrsig *sig)
+{
+	const uki_sel *sel = &l->uki->sel[p];
+	uint8_t told[SBAT_PE_MAX_SECTIONS + 1];
+	unsigned a, j;
+	int c, s;
+
+	memset(told, 0, sizeof(told));
+	for (a = 0; a < uki_alt_count(l->uki, p); a++) {
+		for (j = UKI_MACHINE_KINDS, c = -1; c < 0 && j-- > 0;)
+			c = uki_alt_candidate(l->uki, p, a, j);
+		if (c < 0 || told[s = sel->cand[j][c]] || coverage_alt_signed(l->uki, p, a, sig))
+			continue;
+		told[s] = 1;
+		say(l, SBAT_LINT_WARNING, "uki-pcrsig-uncovered",
+		    sel->cand_hwid_offset[j][c] != l->uki->sec[s].header_offset ?
+		        "on a machine whose hardware IDs match the .hwids entry at this offset, systemd-stub measures "
+		        "this section into PCR 11 and .pcrsig signs no value of that boot (ukify signs none with an "
+		        ".efifw): secrets sealed to the signed policy do not unlock there" :
+		        "on a machine whose firmware's device tree has this .dtbauto's compatible, systemd-stub "
+		        "measures it into PCR 11 and .pcrsig signs no value of that boot: secrets sealed to the "
+		        "signed policy do not unlock there",
+		    s, sel->cand_hwid_offset[j][c]);
+	}
+}
+
+/* The .pcrsig profile p boots with: parses, signs PCR 11, signs this image's values, and every boot's that selects. */
 static void
 lint_pcrsig(ulint *l, unsigned p, int predicted)
 {
@@ -117,6 +128,8 @@ lint_pcrsig(ulint *l, unsigned p, int predicted)
 		    ".dtbauto or .efifw the machine may select): the signed policy no longer matches and "
 		    "TPM-sealed secrets bound to it will not unlock",
 		    s, uki->sec[s].raw_offset);
+	else if (predicted)
+		lint_uncovered(l, p, sig);
 	free(sig);
 }
 
@@ -328,6 +341,93 @@ lint_sbat_in_profile(ulint *l)
 	}
 }
 
+/* Section i's .sbat text up to its first NUL, or NULL. */
+static const uint8_t *
+sbat_text(const sbat_uki *uki, unsigned i, size_t *ret_len)
+{
+	const uint8_t *t = bytes_of(uki, (int)i, ret_len), *nul;
+
+	if (t && (nul = memchr(t, '\0', *ret_len)))
+		*ret_len = (size_t)(nul - t);
+	return t;
+}
+
+/* 1 if the rows t[0..n) have one whose component is comp[0..len). */
+static int
+has_component(const uint8_t *t, size_t n, const uint8_t *comp, size_t len)
+{
+	size_t pos = 0;
+
+	while (pos < n) {
+		const uint8_t *line = t + pos, *end = memchr(line, '\n', n - pos);
+		size_t ll = end ? (size_t)(end - line) : n - pos;
+
+		if (ll > len && line[len] == ',' && memcmp(line, comp, len) == 0)
+			return 1;
+		pos += ll + 1;
+	}
+	return 0;
+}
+
+/* 1 if the rows t[0..n) have every systemd-stub row of base[0..bn) (systemd-stub itself at least). */
+static int
+has_stub_rows(const uint8_t *t, size_t n, const uint8_t *base, size_t bn)
+{
+	size_t pos = 0;
+
+	if (!has_component(t, n, (const uint8_t *)"systemd-stub", 12))
+		return 0;
+	while (pos < bn) {
+		const uint8_t *line = base + pos, *end = memchr(line, '\n', bn - pos), *comma;
+		size_t ll = end ? (size_t)(end - line) : bn - pos;
+
+		comma = memchr(line, ',', ll);
+		if (comma && ll > 13 && memcmp(line, "systemd-stub.", 13) == 0 &&
+		    !has_component(t, n, line, (size_t)(comma - line)))
+			return 0;
+		pos += ll + 1;
+	}
+	return 1;
+}
+
+/*
+ * systemd-stub's own rows (systemd-stub, systemd-stub.VENDOR), which ukify
+ * merges into the UKI's .sbat: missing from the base .sbat, or from a
+ * profile's, which the stub (257+) takes in place of the base's when that
+ * profile boots (ukify 262 copies a profile's .sbat when it joins profiles).
+ */
+static void
+lint_stub_rows(ulint *l)
+{
+	const sbat_uki *uki = l->uki;
+	const uint8_t *base = NULL, *t;
+	size_t bn = 0, n;
+	unsigned i;
+	int profile = 0;
+
+	for (i = 0; i < uki->n; i++) {
+		if (memcmp(uki->sec[i].name, ".profile", 8) == 0 && uki->n_profiles)
+			profile = 1;
+		if (memcmp(uki->sec[i].name, SBAT_SECTION_NAME_FIELD, SBAT_SECTION_NAME_SIZE) != 0 ||
+		    !(t = sbat_text(uki, i, &n)) || (base && !profile))
+			continue;
+		if (!base && !profile) {
+			base = t;
+			bn = n;
+		}
+		if (!has_stub_rows(t, n, base ? base : t, base ? bn : n))
+			say(l, SBAT_LINT_WARNING, "uki-sbat-stub-rows",
+			    t == base ? "the UKI's .sbat lacks systemd-stub's own rows (systemd-stub, and its "
+			                "vendor's systemd-stub.VENDOR), which ukify merges in: revoking this "
+			                "systemd-stub by SBAT does not reach this image" :
+			                "a profile's .sbat lacks systemd-stub's own rows that the base .sbat has "
+			                "(systemd-stub, systemd-stub.VENDOR): the stub takes it in place of the base "
+			                "one when that profile boots (ukify copies a profile's .sbat when it joins "
+			                "profiles)",
+			    (int)i, uki->sec[i].raw_offset);
+	}
+}
+
 void
 lint_uki(const sbat_pe *pe, const uint8_t *buf, size_t len, uki_report_fn fn, void *ctx)
 {
@@ -344,6 +444,7 @@ lint_uki(const sbat_pe *pe, const uint8_t *buf, size_t len, uki_report_fn fn, vo
 		lint_signature(&l);
 		lint_uki_sbat(&l);
 		lint_sbat_in_profile(&l);
+		lint_stub_rows(&l);
 	}
 	sbat_uki_free(uki);
 }

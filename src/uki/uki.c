@@ -8,6 +8,7 @@
 
 #include "util/diag.h"
 #include "pe/image_internal.h"
+#include "uki/hwids.h"
 #include "uki/uki_model.h"
 
 static const char *const kind_names[UKI_KIND_MAX] = {
@@ -126,23 +127,93 @@ select_range(const sbat_uki *uki, unsigned lo, unsigned hi, uki_sel *sel)
 	}
 }
 
+/* The name the stub matches section i by as machine kind j (a device tree's compatible, a firmware id), or NULL. */
+static const char *
+blob_key(const sbat_uki *uki, unsigned i, unsigned j)
+{
+	size_t n;
+	const uint8_t *p = uki_loaded_bytes(uki, i, &n);
+
+	if (!p || uki->sec[i].virtual_size == 0)
+		return NULL;
+	return j == 0 ? hwids_dtb_compatible(p, n) : hwids_efifw_id(p, n);
+}
+
+/* The entries of the first .hwids of [lo, hi) (0: none the stub can use), and their base offset in the file. */
+static unsigned
+range_hwids(const sbat_uki *uki, unsigned lo, unsigned hi, hwids_entry *e, uint64_t *ret_base)
+{
+	unsigned i;
+	size_t n;
+	const uint8_t *p;
+
+	for (i = lo; i < hi; i++) {
+		if (!name_equal(uki->sec[i].name, ".hwids"))
+			continue;
+		*ret_base = uki->sec[i].raw_offset;
+		p = uki_loaded_bytes(uki, i, &n);
+		return p ? hwids_parse(p, n, e, HWIDS_MAX) : 0;
+	}
+	return 0;
+}
+
+/* The first entry of e[0..n) the machine can match that names key for machine kind j, or -1. */
+static int
+entry_for(const hwids_entry *e, unsigned n, unsigned j, const char *key)
+{
+	unsigned k, type = j == 0 ? HWIDS_DEVICETREE : HWIDS_UEFI_FW;
+
+	for (k = 0; k < n; k++)
+		if (e[k].type == type && e[k].key && strcmp(e[k].key, key) == 0 && hwids_reachable(e, k))
+			return (int)k;
+	return -1;
+}
+
+/* 1 if a section of [lo, i) is a candidate of kind j with the same key: the stub always takes that one first. */
+static int
+shadowed(const sbat_uki *uki, const uki_sel *sel, unsigned j, unsigned lo, unsigned i, const char *key)
+{
+	unsigned c;
+
+	for (c = 0; c < sel->n_cand[j]; c++) {
+		unsigned s = (unsigned)sel->cand[j][c];
+
+		if (s >= lo && s < i && strcmp(blob_key(uki, s, j), key) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /*
- * Add the sections of [lo, hi) the machine may select to sel's candidates,
- * in table order: the stub tries them in that order and takes the first
- * that matches the machine. One of VirtualSize 0 is measured as none.
+ * Add the sections of [lo, hi) the machine can select to sel's candidates,
+ * in table order (the stub takes the first that matches): a .dtbauto that
+ * is a device tree with a compatible no section before it in the range
+ * has (any, through the firmware's device tree; a device-tree entry of
+ * the range's .hwids may name it), an .efifw whose firmware id no section
+ * before it has and a firmware entry of the range's .hwids names.
  */
 static void
 add_candidates(const sbat_uki *uki, unsigned lo, unsigned hi, uki_sel *sel)
 {
-	unsigned j, i;
+	hwids_entry e[HWIDS_MAX];
+	uint64_t base = 0;
+	unsigned n = range_hwids(uki, lo, hi, e, &base), j, i;
 
 	for (j = 0; j < UKI_MACHINE_KINDS; j++) {
 		if (!(uki->rules.known & BIT(uki_machine_kind(j))))
 			continue;
-		for (i = lo; i < hi; i++)
-			if (name_equal(uki->sec[i].name, kind_names[uki_machine_kind(j)]) && uki->sec[i].virtual_size &&
-			    sel->n_cand[j] < SBAT_PE_MAX_SECTIONS + 1)
-				sel->cand[j][sel->n_cand[j]++] = (int16_t)i;
+		for (i = lo; i < hi && sel->n_cand[j] < SBAT_PE_MAX_SECTIONS + 1; i++) {
+			const char *key = name_equal(uki->sec[i].name, kind_names[uki_machine_kind(j)]) ?
+			                      blob_key(uki, i, j) :
+			                      NULL;
+			int k = key ? entry_for(e, n, j, key) : -1;
+
+			if (!key || shadowed(uki, sel, j, lo, i, key) || (j == 1 && k < 0))
+				continue;
+			sel->cand_hwid[j][sel->n_cand[j]] = k >= 0 ? e[k].name : NULL;
+			sel->cand_hwid_offset[j][sel->n_cand[j]] = k >= 0 ? base + e[k].at : uki->sec[i].header_offset;
+			sel->cand[j][sel->n_cand[j]++] = (int16_t)i;
+		}
 	}
 }
 
@@ -158,20 +229,16 @@ sel_clear(uki_sel *sel)
 
 /*
  * Profile p's candidates: its own range's (which the stub tries first, as
- * they override the base's), then the base's. An .efifw is selected only
- * through the device .hwids finds: none without a .hwids.
+ * they override the base's), then the base's. A base section with the key
+ * of one of the profile's stays a candidate: the profile's may match
+ * through neither the firmware's device tree nor a .hwids of its own.
  */
 static void
 select_candidates(sbat_uki *uki, uki_sel *sel, unsigned base_end, unsigned lo, unsigned hi)
 {
-	int h;
-
 	if (lo < hi)
 		add_candidates(uki, lo, hi, sel);
 	add_candidates(uki, 0, base_end, sel);
-	h = sel->sec[UKI_HWIDS];
-	if (h < 0 || uki->sec[h].virtual_size == 0)
-		sel->n_cand[1] = 0;
 	sel->alt0 = uki->n_alt;
 	uki->n_alt += uki_alt_count(uki, (unsigned)(sel - uki->sel));
 }
@@ -219,9 +286,8 @@ select_profiles(sbat_uki *uki)
 	return uki->pcr ? 0 : -1;
 }
 
-/* Section i's bytes in the input as far as they are in the file and loaded: min(raw, VirtualSize). */
-static const uint8_t *
-loaded_bytes(const sbat_uki *uki, unsigned i, size_t *ret_len)
+const uint8_t *
+uki_loaded_bytes(const sbat_uki *uki, unsigned i, size_t *ret_len)
 {
 	const uki_sec *s = &uki->sec[i];
 	uint64_t n = s->raw_size < s->virtual_size ? s->raw_size : s->virtual_size;
@@ -244,7 +310,7 @@ read_stub_version(sbat_uki *uki, unsigned i)
 {
 	static const char magic[] = "#### LoaderInfo: systemd-stub ";
 	size_t n, m = sizeof(magic) - 1, v = 0;
-	const uint8_t *p = loaded_bytes(uki, i, &n), *at;
+	const uint8_t *p = uki_loaded_bytes(uki, i, &n), *at;
 
 	if (!p || n < m || memcmp(p, magic, m) != 0)
 		return 0;
@@ -370,12 +436,20 @@ uki_alt_count(const sbat_uki *uki, unsigned p)
 }
 
 int
-uki_alt_section(const sbat_uki *uki, unsigned p, unsigned a, unsigned j)
+uki_alt_candidate(const sbat_uki *uki, unsigned p, unsigned a, unsigned j)
 {
 	const uki_sel *sel = &uki->sel[p];
 	unsigned c = j == 0 ? a % (sel->n_cand[0] + 1u) : a / (sel->n_cand[0] + 1u);
 
-	return j < UKI_MACHINE_KINDS && c > 0 && c <= sel->n_cand[j] ? sel->cand[j][c - 1] : -1;
+	return j < UKI_MACHINE_KINDS && c > 0 && c <= sel->n_cand[j] ? (int)c - 1 : -1;
+}
+
+int
+uki_alt_section(const sbat_uki *uki, unsigned p, unsigned a, unsigned j)
+{
+	int c = uki_alt_candidate(uki, p, a, j);
+
+	return c >= 0 ? uki->sel[p].cand[j][c] : -1;
 }
 
 /* The i-th measured kind of the selection, or UKI_KIND_MAX. */

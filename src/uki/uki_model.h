@@ -68,11 +68,15 @@ typedef struct uki_sec {
 } uki_sec;
 
 /*
- * The kinds the machine selects, not the image: the stub takes the first
- * .dtbauto whose device tree matches the machine's (the firmware's device
- * tree, or the device .hwids finds), and the first .efifw whose firmware id
- * is that of the device .hwids finds; none when nothing matches. The
- * machine-selected kind j is uki_machine_kind(j).
+ * The kinds the machine selects, not the image (systemd 262 pe.c
+ * pe_locate_sections): the stub takes the first .dtbauto whose device
+ * tree's first compatible string is that of the firmware's device tree,
+ * or, without one, of the device-tree entry of .hwids that matches the
+ * machine's hardware IDs; and the first .efifw whose firmware id is that
+ * of the firmware entry of .hwids that matches them (each type of entry
+ * matched on its own). .hwids is the first of the range searched: the
+ * base's, or for a profile's own sections the profile's. None when
+ * nothing matches. The machine-selected kind j is uki_machine_kind(j).
  */
 #define UKI_MACHINE_KINDS 2u
 #define uki_machine_kind(j) ((j) == 0 ? UKI_DTBAUTO : UKI_EFIFW)
@@ -80,7 +84,8 @@ typedef struct uki_sec {
 /*
  * The sections selected for one profile: for each kind a section index or
  * -1 (always -1 for the machine's kinds); the candidates of each machine
- * kind, the profile's own before the base's. Its PCR 11 values are one per
+ * kind, the profile's own before the base's: only those the stub can
+ * select (see select_candidates in uki.c). Its PCR 11 values are one per
  * alternative: alternative a selects candidate (a % (n_cand[0] + 1)) - 1 of
  * .dtbauto and (a / (n_cand[0] + 1)) - 1 of .efifw (-1: none), so
  * alternative 0 is the boot in which the machine selects nothing.
@@ -89,6 +94,10 @@ typedef struct uki_sel {
 	int16_t sec[UKI_KIND_MAX];
 	uint8_t n_cand[UKI_MACHINE_KINDS];
 	int16_t cand[UKI_MACHINE_KINDS][SBAT_PE_MAX_SECTIONS + 1];
+	/* the name of the .hwids entry through which the machine selects a candidate (NULL: none or unnamed) */
+	const char *cand_hwid[UKI_MACHINE_KINDS][SBAT_PE_MAX_SECTIONS + 1];
+	/* that entry's offset in the file; the candidate's section header when no entry selects it */
+	uint64_t cand_hwid_offset[UKI_MACHINE_KINDS][SBAT_PE_MAX_SECTIONS + 1];
 	unsigned alt0; /* its first alternative's index in uki->pcr */
 } uki_sel;
 
@@ -134,6 +143,12 @@ unsigned uki_alt_count(const sbat_uki *uki, unsigned p);
 /* The section alternative a of profile p selects as machine kind j, or -1. */
 int uki_alt_section(const sbat_uki *uki, unsigned p, unsigned a, unsigned j);
 
+/* Its candidate index (into sel->cand[j]), or -1 when it selects none. */
+int uki_alt_candidate(const sbat_uki *uki, unsigned p, unsigned a, unsigned j);
+
+/* Section i's bytes as far as they are in the file (or in new data) and loaded: min(raw, VirtualSize). */
+const uint8_t *uki_loaded_bytes(const sbat_uki *uki, unsigned i, size_t *ret_len);
+
 /*
  * Whether PCR 11 differs between two views of one image (before and after
  * an edit): 1 when the measured sequence of some profile differs (another
@@ -172,5 +187,8 @@ typedef struct uki_pcrsig {
  * relative to p.
  */
 sbat_err pcrsig_json_parse(const uint8_t *p, size_t n, uki_pcrsig *ret, sbat_diag *d);
+
+/* 1 if a SHA-256 entry of sig for PCR 11 alone signs a value (any phase) of alternative a of profile p (predicted). */
+int coverage_alt_signed(const sbat_uki *uki, unsigned p, unsigned a, const uki_pcrsig *sig);
 
 #endif

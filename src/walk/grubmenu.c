@@ -112,6 +112,23 @@ grub_name(char *out, size_t size, const char *device, const char *path)
 		snprintf(out, size, "(%s)%s", device, path);
 }
 
+/*
+ * A kernel or initrd as GRUB opens it: the word as written when it has no
+ * '$'; else, when the file sets its variables, the expansion (the path on
+ * $root for a word that starts with '/', else (device)path). A word whose
+ * value is not known stays as written: its why says so.
+ */
+static void
+opened_name(char *out, size_t size, const sbat_grub_file *f)
+{
+	if (!f->path || !strchr(f->word, '$'))
+		snprintf(out, size, "%.1000s", f->word);
+	else if (f->word[0] == '/')
+		snprintf(out, size, "%.1000s", f->path);
+	else
+		grub_name(out, size, f->device, f->path);
+}
+
 /* A variable of grubenv (name=value lines, '#' padding); 0 when it is not set or the file does not read. */
 static int
 grubenv_get(const gctx *g, const char *name, char *out, size_t size)
@@ -250,8 +267,12 @@ initrd_note(gctx *g, const sbat_grub_entry *e, char *note, size_t size)
 		const sbat_grub_file *f = &e->initrds[i];
 		char *host = f->path ? map_file(g, f->device, f->path, NULL, why, sizeof(why)) : NULL;
 
-		if (f->path && !host && strstr(why, " is missing"))
-			snprintf(note, size, " (its initrd %s is missing: GRUB fails to start the entry)", f->word);
+		if (f->path && !host && strstr(why, " is missing")) {
+			char name[1024];
+
+			opened_name(name, sizeof(name), f);
+			menu_append(note, size, " (its initrd %s is missing: GRUB fails to start the entry)", name);
+		}
 		free(host);
 		if (note[0])
 			return;
@@ -285,7 +306,10 @@ menu_items(gctx *g, const sbat_grub_cfg *cfg, const char *config, const char *na
 
 		if (!e->command || !(it = menu_add(m)))
 			continue;
-		snprintf(it->file, sizeof(it->file), "%.1000s", e->kernel.word ? e->kernel.word : e->command);
+		if (e->kernel.word)
+			opened_name(it->file, sizeof(it->file), &e->kernel);
+		else
+			menu_copy(it->file, sizeof(it->file), e->command);
 		entry_desc(cfg, i, it->desc, sizeof(it->desc));
 		snprintf(it->config, sizeof(it->config), "%s:%u", config, e->kernel.line);
 		it->is_default = (long)i == def;

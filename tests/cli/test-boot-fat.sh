@@ -67,7 +67,15 @@ cp -- "$FIX/efi-x86_64.efi" "$ESP/EFI/test/app.efi"
 EV="$T/efivars"
 mkdir -p -- "$EV"
 on_esp 0002 plain '\EFI\test\app.efi'
-ok "made an ESP with \\EFI\\test\\app.efi (an application without .sbat) and Boot0002 for it"
+boot0002=$(option_text "$EV/Boot0002-$EFI_GUID")
+if cmp -s -- "$FIX/efi-x86_64.efi" "$ESP/EFI/test/app.efi" && [ "$(head -c 2 -- "$ESP/EFI/test/app.efi")" = MZ ] &&
+	! LC_ALL=C grep -qa -- '\.sbat' "$ESP/EFI/test/app.efi" &&
+	[ "$boot0002" = 'attributes 7, option attributes 1, description "plain", HD(1) File(\EFI\test\app.efi) End, 0 bytes of optional data' ]; then
+	ok "made an ESP with \\EFI\\test\\app.efi (an application without .sbat) and Boot0002 for it (read back: active, HD() then File(\\EFI\\test\\app.efi))"
+else
+	not_ok "made an ESP with \\EFI\\test\\app.efi (an application without .sbat) and Boot0002 for it" \
+		"app.efi: $(ls -l -- "$ESP/EFI/test/app.efi" 2>&1)" "Boot0002: $boot0002"
+fi
 
 STARTS='not governed by SBAT: the firmware starts it, not shim'
 NEXT='the firmware goes on to the next option'

@@ -165,8 +165,13 @@ SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$T/new-shim.efi" --esp "$ESP"
 expect "next:SHIM without IMAGE: every path is walked with SHIM as the shim the firmware starts (a package update): its level revokes the default path's grub,5 (exit 4)" \
 	'[ "$RC" -eq 4 ] && has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: boots: shim (judged as the shim given to next:), next boot enforces SbatLevel 2026010100" &&
 	 has_line "Boot0001 debian [default]: stage 2 \\EFI\\debian\\grubx64.efi: refused: grub,5 is below grub,6 (SbatLevel 2026010100); install one with grub,6 or later [shim starts it itself: .sbat required]"'
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$T/new-shim.efi" "$ESP/EFI/debian/grubx64.efi"
+expect "... and with an IMAGE, that image alone is judged: one line, for it, and no boot path (exit 4)" \
+	'[ "$RC" -eq 4 ] && [ "$OUT" = "$ESP/EFI/debian/grubx64.efi: next boot: revoked: grub,5 is below grub,6 (SbatLevel 2026010100)" ]'
 SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$T/new-shim.efi" --esp "$ESP" "$ESP/EFI/debian/grubx64.efi"
-expect "... and with an IMAGE, that image alone is judged, --esp refused" '[ "$RC" -eq 2 ]'
+expect "... and --esp with an IMAGE is refused, by a message that says the IMAGE is judged alone; nothing on stdout (exit 2)" \
+	'[ "$RC" -eq 2 ] && [ -z "$OUT" ] &&
+	 [ "$(head -n 1 "$T/err")" = "sbat-add: --esp goes with --check-level next without IMAGEs: next:SHIM with IMAGEs judges those images alone" ]'
 
 # one judge: a .sbat vendor field with a byte that is not ASCII (shim reads it)
 cp -- "$ESP/EFI/debian/grubx64.efi" "$T/grub5.saved"
@@ -682,6 +687,13 @@ SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
 expect "GRUB: an entry under a condition sbat-add cannot know is not known (nor then the default), one under a false one does not count, and a body runs with the variables the whole file leaves" \
 	'[ "$RC" -eq 8 ] && has_line "$G /boot/vmlinuz-6.1.0-18-amd64 (menuentry '"'"'maybe'"'"'): cannot be followed: it is inside an if or a loop that sbat-add cannot run, so whether GRUB adds it is not known ($GB/grub/grub.cfg:3)" &&
 	 [[ "$OUT" == *"(menuentry '"'"'late'"'"'): boots: "* ]] && [[ "$OUT" != *never* ]]'
+printf 'set timeout=0\nset k=6.1.0-9-amd64 j=none\nmenuentry "by variable" {\n\tlinux /boot/vmlinuz-$k\n\tinitrd /boot/initrd.img-$k\n}\nsubmenu "more" {\nmenuentry "device and variable" {\n\tlinux ($root)/boot/vmlinuz-$j\n\tinitrd /boot/initrd.img-$j.gone\n}\n}\nset j=6.1.0-18-amd64\n' >"$GB/grub/grub.cfg"
+SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
+expect "GRUB: a kernel named with variables the file sets is named by the file GRUB opens (the path on \$root, or (UUID)path when the word names the device), its missing initrd too" \
+	'[ "$RC" -eq 4 ] &&
+	 has_line "$G /boot/vmlinuz-6.1.0-9-amd64 (menuentry '"'"'by variable'"'"') [default entry]: refused: linux,1 is below linux,2 (SbatLevel 2099010100); install one with linux,2 or later $SHIMLOCK" &&
+	 has_line "$G ($UUID)/boot/vmlinuz-6.1.0-18-amd64 (menuentry '"'"'more>device and variable'"'"'): boots: no .sbat, which this check lets pass $SHIMLOCK (its initrd /boot/initrd.img-6.1.0-18-amd64.gone is missing: GRUB fails to start the entry)" &&
+	 [[ "$OUT" != *"\$"* ]]'
 printf 'set timeout=0\nconfigfile $prefix/grub.cfg\n' >"$GB/grub/grub.cfg"
 SBAT_ADD_EFIVARFS="$GV" run --check-level next --esp "$GESP" --boot "$GB"
 expect "GRUB: a grub.cfg that hands over to itself is a loop, said and not followed" \

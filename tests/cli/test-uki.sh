@@ -72,15 +72,58 @@ def pcr11(b):
         values[":".join(path)] = pcr.hex()
     return values
 
+def compatible(d):
+    # a device tree's first compatible string (the root's property, as the stub reads it)
+    if len(d) < 40 or d[:4] != b"\xd0\x0d\xfe\xed":
+        return None
+    st, strs = struct.unpack_from(">II", d, 8)
+    w = st
+    while w + 4 <= strs:
+        tok, = struct.unpack_from(">I", d, w)
+        if tok == 1:
+            w += 8
+        elif tok == 3:
+            ln, no = struct.unpack_from(">II", d, w + 4)
+            if d[strs + no:strs + no + 11] == b"compatible\0":
+                return d[w + 12:w + 12 + ln].split(b"\0")[0]
+            w += 12 + (ln + 3) // 4 * 4
+        else:
+            return None
+
+def fwid(d):
+    if len(d) < 16 or struct.unpack_from("<I", d)[0] != 0xfeeddead:
+        return None
+    hl, il = struct.unpack_from("<II", d, 4)
+    return d[hl:hl + il - 1]
+
+def hwid_keys(d, kind):
+    # the keys (compatible or firmware id) the .hwids entries of a kind name, first entry per CHID
+    keys, chids, k = [], set(), 0
+    while (k + 1) * 28 < len(d) and struct.unpack_from("<I", d, 28 * k)[0]:
+        desc, = struct.unpack_from("<I", d, 28 * k)
+        off, = struct.unpack_from("<I", d, 28 * k + 24)
+        chid = d[28 * k + 4:28 * k + 20]
+        if desc >> 28 == kind and (kind, chid) not in chids:
+            keys.append(d[off:].split(b"\0")[0])
+        chids.add((desc >> 28, chid))
+        k += 1
+    return keys
+
 def alternatives(b):
-    # one value per combination the machine may select: none or one .dtbauto,
-    # none or one .efifw (258 on, and only through .hwids); .hwids always
+    # one value per combination the machine may select: none or the first
+    # .dtbauto of each compatible; none or the first .efifw of each firmware
+    # id a firmware entry of .hwids names (258 on); .hwids always
     secs = sections(b)
     base = [".linux", ".osrel", ".cmdline", ".initrd", ".ucode", ".splash", ".dtb", ".uname", ".sbat", ".pcrpkey"]
     first = lambda kind: next(((i, d) for i, (n, d) in enumerate(secs) if n == kind and d), None)
-    dts = [None] + [i for i, (n, d) in enumerate(secs) if n == ".dtbauto" and d]
     hw = first(".hwids")
-    fws = [None] + ([i for i, (n, d) in enumerate(secs) if n == ".efifw" and d] if hw and version(secs) >= 258 else [])
+    dts, fws, seen = [None], [None], set()
+    for i, (n, d) in enumerate(secs):
+        key = compatible(d) if n == ".dtbauto" else fwid(d) if n == ".efifw" and version(secs) >= 258 else None
+        if key is None or (n, key) in seen or (n == ".efifw" and (not hw or key not in hwid_keys(hw[1], 2))):
+            continue
+        seen.add((n, key))
+        (dts if n == ".dtbauto" else fws).append(i)
     ext = lambda pcr, data: hashlib.sha256(pcr + hashlib.sha256(data).digest()).digest()
     out = []
     for fw in fws:
@@ -115,6 +158,14 @@ elif cmd == "sign":
     open(path, "wb").write(b)
 elif cmd == "alternatives":
     print(json.dumps(sorted(alternatives(b), key=lambda a: json.dumps(a, sort_keys=True)), sort_keys=True))
+elif cmd == "hwidentry":
+    # hwidentry FILE K: the file offset of entry K of the first .hwids, in hex
+    pe = struct.unpack_from("<I", b, 0x3c)[0]
+    n, = struct.unpack_from("<H", b, pe + 6)
+    opt, = struct.unpack_from("<H", b, pe + 20)
+    hdr = [pe + 24 + opt + 40 * i for i in range(n)]
+    h = next(x for x in hdr if b[x:x + 8].rstrip(b"\0") == b".hwids")
+    print("%x" % (struct.unpack_from("<I", b, h + 20)[0] + 28 * int(sys.argv[3])))
 elif cmd == "signalt":
     # signalt FILE INDEX: the enter-initrd value of alternative INDEX (in the order above) into .pcrsig
     v = alternatives(b)[int(sys.argv[3])]["pcr11"]["sha256"]["enter-initrd"]
@@ -173,8 +224,10 @@ U=$(uki_json "$M")
 check "a 262 stub's UKI: .dtbauto and .efifw are not among the sections measured on every machine, .hwids is" \
 	test "$(field "$U" measured_sections)" = '[".linux", ".osrel", ".cmdline", ".initrd", ".uname", ".sbat", ".pcrpkey", ".hwids"]'
 check "... no single PCR 11 value: pcr11 is null" test "$(field "$U" pcr11)" = null
-check "... pcr11_alternatives: none or one .dtbauto times none or one .efifw, as Python works them out" \
-	test "$(field "$U" pcr11_alternatives | python3 -c 'import json, sys; print(json.dumps(sorted(json.load(sys.stdin), key=lambda a: json.dumps(a, sort_keys=True)), sort_keys=True))')" = "$(py alternatives "$M")"
+check "... pcr11_alternatives: none or one .dtbauto times none or one .efifw the stub can select, as Python works them out" \
+	test "$(field "$U" pcr11_alternatives | python3 -c 'import json, sys; print(json.dumps(sorted(({"selects": a["selects"], "pcr11": a["pcr11"]} for a in json.load(sys.stdin)), key=lambda a: json.dumps(a, sort_keys=True)), sort_keys=True))')" = "$(py alternatives "$M")"
+check "... each names the .hwids entries that select its sections" \
+	test "$(field "$U" pcr11_alternatives | python3 -c 'import json, sys; print(sorted((a["selects"][".dtbauto"] or 0, a["selects"][".efifw"] or 0, a["hwids"][".dtbauto"], a["hwids"][".efifw"]) for a in json.load(sys.stdin)))')" = "[(0, 0, None, None), (0, 13, None, 'Firmware B'), (11, 0, 'Board A', None), (11, 13, 'Board A', 'Firmware B'), (12, 0, 'Board B', None), (12, 13, 'Board B', 'Firmware B')]"
 check "... six of them, the first selecting nothing" test "$(field "$U" pcr11_alternatives | python3 -c 'import json, sys; a = json.load(sys.stdin); print(len(a), a[0]["selects"])')" = "6 {'.dtbauto': None, '.efifw': None}"
 cp "$M" "$T/m.efi"
 chmod u+w "$T/m.efi"
@@ -186,10 +239,16 @@ run --lint "$T/m.efi"
 expect "--lint: its placeholder .pcrsig is stale" 'printf "%s" "$OUT" | grep -q "warning: uki-pcrsig-stale: "'
 py signalt "$T/m.efi" 0
 run --lint "$T/m.efi"
-expect "... a .pcrsig signing the boot in which the machine selects nothing is not" '[ "$RC" = 0 ] && ! printf "%s" "$OUT" | grep -q uki-pcrsig'
+expect "... a .pcrsig signing the boot in which the machine selects nothing is not" '! printf "%s" "$OUT" | grep -q uki-pcrsig-stale'
+fw_entry=$(py hwidentry "$T/m.efi" 2)
+expect "... but the boots in which it selects a section are not signed: one warning per section that decides them, the .efifw at the .hwids entry that selects it (exit 5)" \
+	'[ "$RC" = 5 ] && [ "$(printf "%s\n" "$OUT" | grep -c "warning: uki-pcrsig-uncovered: ")" = 3 ] && printf "%s" "$OUT" | grep -q "warning: uki-pcrsig-uncovered: on a machine whose hardware IDs match the .hwids entry at this offset.*(section 13 \".efifw\") (at offset 0x$fw_entry) \[tpm-unlock\]"'
+check "--print --json: signed is true for that boot alone" \
+	test "$(field "$(uki_json "$T/m.efi")" pcr11_alternatives | python3 -c 'import json, sys; print([a["signed"] for a in json.load(sys.stdin)])')" = "[True, False, False, False, False, False]"
 py signalt "$T/m.efi" 5
 run --lint "$T/m.efi"
-expect "... nor one signing the boot in which it selects the second .dtbauto and the .efifw" '[ "$RC" = 0 ] && ! printf "%s" "$OUT" | grep -q uki-pcrsig'
+expect "... nor one signing the boot in which it selects the second .dtbauto and the .efifw, which leaves the others unsigned" \
+	'[ "$RC" = 5 ] && ! printf "%s" "$OUT" | grep -q uki-pcrsig-stale && printf "%s" "$OUT" | grep -q "uki-pcrsig-uncovered"'
 
 # the refusal and the opt-ins
 cp "$T/fx/uki-257.efi" "$T/u.efi"
@@ -239,10 +298,26 @@ cp "$T/fx/uki-257-profiles.efi" "$T/prof.efi"
 run --relocate --file "$T/prof.efi" --csv "$BIG"
 expect "a .sbat that would move into the last profile is refused (exit 1), the file untouched" \
 	'[ "$RC" = 1 ] && cmp -s "$T/prof.efi" "$T/fx/uki-257-profiles.efi"'
-expect "... one line naming the first .profile and its offset" \
-	'[ "$(wc -l <"$T/err")" = 1 ] && err_has "section 9 \".profile\"" && err_has "(at offset 0x2f0)" && err_has "belong to that profile alone"'
+expect "... one line naming the first .profile, both sizes and .sbat's SizeOfRawData" \
+	'[ "$(wc -l <"$T/err")" = 1 ] && err_has "section 9 \".profile\"" && err_has "needs $(wc -c <"$BIG") bytes, has 512" && err_has "(at offset 0x1c0)" && err_has "belong to the last profile alone" && err_has "ukify build --sbat=@FILE"'
+expect "... and does not advise --relocate" '! err_has "use --relocate"'
+run --file "$T/prof.efi" --csv "$BIG"
+expect "... nor without --relocate (exit 1), the file untouched" \
+	'[ "$RC" = 1 ] && err_has "section 9 \".profile\"" && ! err_has "use --relocate" && cmp -s "$T/prof.efi" "$T/fx/uki-257-profiles.efi"'
 run --file "$T/prof.efi" --csv "$CSV"
 expect "... an edit in place goes ahead (exit 0)" '[ "$RC" = 0 ]'
+cp "$T/prof.efi" "$T/prof-a.efi"
+# --remove leaves a zeroed .oldsbat before the first .profile: the .sbat goes back there
+run --remove --file "$T/prof.efi"
+expect "... --remove retires it in place (exit 0)" '[ "$RC" = 0 ] && ! "$SBAT_ADD" --print "$T/prof.efi" >/dev/null 2>&1'
+run --file "$T/prof.efi" --csv "$CSV"
+expect "... put back: exit 0, into the .oldsbat slot (section 1), said once" \
+	'[ "$RC" = 0 ] && err_has "zeroed .oldsbat (section 1) before the first .profile is .sbat again"'
+expect "... the image is the one the edit in place made" 'cmp -s "$T/prof.efi" "$T/prof-a.efi"'
+run --file "$T/prof.efi" --remove
+run --file "$T/prof.efi" --csv "$BIG"
+expect "... too large for the slot: refused (exit 1), naming the first .profile" \
+	'[ "$RC" = 1 ] && err_has "section 9 \".profile\"" && err_has "has 512"'
 # .sbat moved into the last profile by hand: the last .cmdline holds the CSV and is renamed .sbat
 cp "$T/fx/uki-257-profiles.efi" "$T/inprof.efi"
 python3 - "$T/inprof.efi" "$CSV" <<'PY'

@@ -78,11 +78,11 @@ check_entry(const sbat_sigdb *db, const sbat_sigdb_entry *e, const uint8_t *in, 
 	if (e->type == SBAT_SIG_X509 && e->data_len == 0)
 		fail("an X.509 entry without a certificate");
 	if (e->type == SBAT_SIG_SHA256)
-		f = sbat_sigdb_find_sha256(db, e->data);
+		f = sbat_sigdb_find(db, SBAT_SIG_SHA256, e->data, 32);
 	else if (e->type == SBAT_SIG_X509)
-		f = sbat_sigdb_find_x509(db, e->data, e->data_len);
+		f = sbat_sigdb_find(db, SBAT_SIG_X509, e->data, e->data_len);
 	else if (e->type == SBAT_SIG_X509_SHA256)
-		f = sbat_sigdb_find_x509_tbs_sha256(db, e->data);
+		f = sbat_sigdb_find(db, SBAT_SIG_X509_SHA256, e->data, 32);
 	else
 		return;
 	if (!f || f->type != e->type || memcmp(f->data, e->data, e->type == SBAT_SIG_X509_SHA256 ? 32 : e->data_len))

@@ -25,3 +25,45 @@ file_node() {
 }
 # end_node: the end of the device path
 end_node() { printf '\177\377\004\000'; }
+
+# ---------------------------------------------------------------- decoder
+
+# option_text FILE: a Boot#### variable file read back byte by byte, as one
+# line: 'attributes A, option attributes O, description "D", NODES, N bytes
+# of optional data', each node HD(PARTITION), File(PATH), End or
+# node(TYPE,SUBTYPE); a CHAR16 outside printable ASCII is shown as '?'.
+# What the encoders above wrote, read back without them.
+option_text() {
+	local -a b
+	local n i end type sub len desc nodes=""
+	mapfile -t b < <(od -An -v -tu1 -- "$1" | tr -s ' ' '\n' | sed '/^$/d')
+	n=${#b[@]}
+	[ "$n" -ge 12 ] || { echo "too short: $n bytes"; return 1; }
+	opt_u16() { echo $((b[$1] | b[$1 + 1] << 8)); }
+	opt_u32() { echo $((b[$1] | b[$1 + 1] << 8 | b[$1 + 2] << 16 | b[$1 + 3] << 24)); }
+	# opt_text AT END: the CHAR16 text from AT up to its NUL or END
+	opt_text() {
+		local at=$1 c out=""
+		while [ $((at + 1)) -lt "$2" ] && c=$(opt_u16 "$at") && [ "$c" -ne 0 ]; do
+			if [ "$c" -ge 32 ] && [ "$c" -lt 127 ]; then out+=$(printf "\\$(printf '%03o' "$c")"); else out+='?'; fi
+			at=$((at + 2))
+		done
+		printf '%s' "$out"
+	}
+	desc=$(opt_text 10 "$n")
+	i=$((10 + 2 * ${#desc} + 2))
+	end=$((i + $(opt_u16 8)))
+	while [ $((i + 4)) -le "$end" ]; do
+		type=${b[$i]} sub=${b[$i + 1]} len=$(opt_u16 $((i + 2)))
+		[ "$len" -ge 4 ] || { echo "a device path node of length $len at offset $i"; return 1; }
+		case "$type,$sub" in
+		4,1) nodes+="HD($(opt_u32 $((i + 4)))) " ;;
+		4,4) nodes+="File($(opt_text $((i + 4)) $((i + len)))) " ;;
+		127,255) nodes+="End " ;;
+		*) nodes+="node($type,$sub) " ;;
+		esac
+		i=$((i + len))
+	done
+	printf 'attributes %s, option attributes %s, description "%s", %s, %s bytes of optional data\n' \
+		"$(opt_u32 0)" "$(opt_u32 4)" "$desc" "${nodes% }" $((n - end))
+}

@@ -28,6 +28,17 @@
  *                                                with TEXT (same size, as cp and
  *                                                grub-install rewrite)
  *                             sleep:MS           wait MS milliseconds
+ *                             mapwrite:OFF:TEXT  write TEXT at byte OFF of the file
+ *                                                SBAT_TEST_MAP maps (see there)
+ *   SBAT_TEST_NO_UMASK=1      umask() is not to be called: a call ends the
+ *                             process (exit 98), since it changes what the
+ *                             caller's other threads create meanwhile
+ *   SBAT_TEST_NO_PROC=1       opening /proc/self/status fails (ENOENT), as
+ *                             where /proc is not mounted
+ *   SBAT_TEST_MAP=FILE        at load, map FILE shared and writable and dirty
+ *                             every page of it, then put its modification time
+ *                             back: a process that keeps the file mapped and
+ *                             dirty, whose later writes move no time stamp
  */
 /* each of open/open64 and openat/openat64 is hooked under its own name */
 #undef _FILE_OFFSET_BITS
@@ -42,12 +53,49 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
 
 static int done, after_seen;
+static volatile unsigned char *mapped; /* SBAT_TEST_MAP's file */
+static size_t mapped_len;
+
+/* SBAT_TEST_MAP: the file mapped and every page dirtied before main, its times put back. */
+__attribute__((constructor)) static void
+map_early(void)
+{
+	const char *path = getenv("SBAT_TEST_MAP");
+	struct timespec times[2];
+	struct stat st;
+	size_t i;
+	void *p;
+	int fd;
+
+	if (!path || !*path)
+		return;
+	fd = open(path, O_RDWR);
+	if (fd < 0 || fstat(fd, &st) != 0 || st.st_size == 0) {
+		fprintf(stderr, "hooks: cannot map %s: %s\n", path, strerror(errno));
+		_exit(99);
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "hooks: cannot map %s: %s\n", path, strerror(errno));
+		_exit(99);
+	}
+	mapped = p;
+	mapped_len = (size_t)st.st_size;
+	for (i = 0; i < mapped_len; i += 4096)
+		mapped[i] = mapped[i];
+	times[0] = st.st_atim;
+	times[1] = st.st_mtim;
+	if (futimens(fd, times) != 0)
+		fprintf(stderr, "hooks: futimens failed: %s\n", strerror(errno));
+	close(fd);
+}
 
 static void
 act(const char *call)
@@ -94,11 +142,31 @@ act(const char *call)
 			fprintf(stderr, "hooks: write failed: %s\n", strerror(errno));
 		if (fd >= 0)
 			close(fd);
+	} else if (strcmp(buf, "mapwrite") == 0 && (arg2 = strchr(arg, ':')) != NULL) {
+		size_t off = (size_t)atol(arg), n = strlen(arg2 + 1);
+
+		if (!mapped || off > mapped_len || n > mapped_len - off)
+			fprintf(stderr, "hooks: mapwrite outside the mapped file\n");
+		else
+			memcpy((unsigned char *)mapped + off, arg2 + 1, n);
 	} else if (strcmp(buf, "sleep") == 0) {
 		struct timespec ts = { atoi(arg) / 1000, (long)(atoi(arg) % 1000) * 1000000L };
 
 		nanosleep(&ts, NULL);
 	}
+}
+
+/* SBAT_TEST_NO_PROC: 1 (errno ENOENT) for /proc/self/status. */
+static int
+refuse_proc(const char *path)
+{
+	const char *no = getenv("SBAT_TEST_NO_PROC");
+
+	if (no && *no == '1' && strcmp(path, "/proc/self/status") == 0) {
+		errno = ENOENT;
+		return 1;
+	}
+	return 0;
 }
 
 static int
@@ -149,7 +217,7 @@ open(const char *path, int flags, ...)
 	mode_t mode = 0;
 
 	MODE_ARG(flags, mode);
-	if (refuse_tmpfile(flags))
+	if (refuse_tmpfile(flags) || refuse_proc(path))
 		return -1;
 	return NEXT(open_fn, "open")(path, flags, mode);
 }
@@ -160,7 +228,7 @@ open64(const char *path, int flags, ...)
 	mode_t mode = 0;
 
 	MODE_ARG(flags, mode);
-	if (refuse_tmpfile(flags))
+	if (refuse_tmpfile(flags) || refuse_proc(path))
 		return -1;
 	return NEXT(open_fn, "open64")(path, flags, mode);
 }
@@ -171,7 +239,7 @@ openat(int dir, const char *path, int flags, ...)
 	mode_t mode = 0;
 
 	MODE_ARG(flags, mode);
-	if (refuse_tmpfile(flags))
+	if (refuse_tmpfile(flags) || refuse_proc(path))
 		return -1;
 	return NEXT(openat_fn, "openat")(dir, path, flags, mode);
 }
@@ -182,9 +250,23 @@ openat64(int dir, const char *path, int flags, ...)
 	mode_t mode = 0;
 
 	MODE_ARG(flags, mode);
-	if (refuse_tmpfile(flags))
+	if (refuse_tmpfile(flags) || refuse_proc(path))
 		return -1;
 	return NEXT(openat_fn, "openat64")(dir, path, flags, mode);
+}
+
+typedef mode_t (*umask_fn)(mode_t);
+
+mode_t
+umask(mode_t mask)
+{
+	const char *no = getenv("SBAT_TEST_NO_UMASK");
+
+	if (no && *no == '1') {
+		fprintf(stderr, "hooks: umask(%03o) was called\n", (unsigned)mask);
+		_exit(98);
+	}
+	return NEXT(umask_fn, "umask")(mask);
 }
 
 int

@@ -1186,21 +1186,21 @@ test_edit_verify_kept_catches_lost_bytes(void **state)
 	out.sparse_from = UINT64_MAX;
 	assert_non_null(out.mem);
 	assert_int_equal(emit_plan(p, in.buf, in.len, PAYLOAD, PAYLOAD_LEN, &out, &d), SBAT_OK);
-	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, &d), SBAT_OK);
+	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, 0, &d), SBAT_OK);
 
 	/* one byte of .text differs in the output */
 	text = pe->sections[0].pointer_to_raw_data;
 	out.mem[text + 17] ^= 1;
-	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, &d), SBAT_E_LAYOUT);
+	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, 0, &d), SBAT_E_LAYOUT);
 	out.mem[text + 17] ^= 1;
 	/* with a window, only the ends of each copied range (and around patches) are compared */
 	out.mem[text + 17] ^= 1;
-	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 16, &d), SBAT_OK);
-	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 4096, &d), SBAT_E_LAYOUT);
+	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 16, 0, &d), SBAT_OK);
+	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 4096, 0, &d), SBAT_E_LAYOUT);
 	out.mem[text + 17] ^= 1;
 	/* a dry run did not write it: not compared */
 	out.mem[p->verify_prefix + 1] ^= 1;
-	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, p->verify_prefix, 0, &d), SBAT_OK);
+	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, p->verify_prefix, 0, 0, &d), SBAT_OK);
 	out.mem[p->verify_prefix + 1] ^= 1;
 
 	/* a plan that would zero part of .text */
@@ -1208,18 +1208,18 @@ test_edit_verify_kept_catches_lost_bytes(void **state)
 	p->patches[p->n_patches].len = 16;
 	p->patches[p->n_patches].zero = 1;
 	p->n_patches++;
-	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, &d), SBAT_E_LAYOUT);
+	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, 0, &d), SBAT_E_LAYOUT);
 	/* or write a whole header's worth into it */
 	p->patches[p->n_patches - 1].zero = 0;
 	p->patches[p->n_patches - 1].len = 40;
-	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, &d), SBAT_E_LAYOUT);
+	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, 0, &d), SBAT_E_LAYOUT);
 	/* a field-sized fix-up (a debug entry's file offset) is fine */
 	p->patches[p->n_patches - 1].len = 4;
-	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, &d), SBAT_OK);
+	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, 0, &d), SBAT_OK);
 	/* a plan that leaves out the last bytes of the section data */
 	p->n_patches--;
 	p->extents[0].len -= 8;
-	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, &d), SBAT_E_LAYOUT);
+	assert_int_equal(verify_kept(p, pe, in.buf, out.mem, UINT64_MAX, 0, 0, &d), SBAT_E_LAYOUT);
 
 	free(out.mem);
 	free(p);

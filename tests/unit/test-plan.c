@@ -196,7 +196,7 @@ test_plan_and_emit_agree(void **state)
 		assert_false(plan_is_identity(p, in, len, pl));
 		out = emit_both(sc, p, in, len, fileno(f), pl, pl_len);
 		assert_int_equal(verify_output(p, pe, in, out, (size_t)p->output_size, pl, pl_len, &d), SBAT_OK);
-		assert_int_equal(verify_kept(p, pe, in, out, UINT64_MAX, 0, &d), SBAT_OK);
+		assert_int_equal(verify_kept(p, pe, in, out, UINT64_MAX, 0, 0, &d), SBAT_OK);
 		/* planning the same edit on the result: nothing left to change */
 		if (!o.remove) {
 			assert_int_equal(pe_parse(out, (size_t)p->output_size, pe, &d), SBAT_OK);

@@ -190,8 +190,8 @@ test_sigdb_dbx_update_fixture(void **state)
 	assert_string_equal(e->source, "DBXUpdate.bin");
 	sbat_sigdb_guid_format(e->owner, guid);
 	assert_string_equal(guid, "77fa9abd-0359-4d32-bd60-28f4e78f784b");
-	assert_ptr_equal(sbat_sigdb_find_sha256(db, first), e);
-	assert_null(sbat_sigdb_find_sha256(db, other));
+	assert_ptr_equal(sbat_sigdb_find(db, SBAT_SIG_SHA256, first, 32), e);
+	assert_null(sbat_sigdb_find(db, SBAT_SIG_SHA256, other, 32));
 	assert_null(sbat_sigdb_get(db, 26));
 	/* the same file again: every entry is there already */
 	assert_int_equal(sbat_sigdb_append_update(db, buf, len, "again", &d), SBAT_OK);
@@ -224,14 +224,14 @@ test_sigdb_x509_fixture(void **state)
 	db = new_db();
 	assert_int_equal(sbat_sigdb_append(db, esl, esl_len, "db", NULL), SBAT_OK);
 	assert_int_equal(sbat_sigdb_count(db), 2);
-	e = sbat_sigdb_find_x509(db, win, win_len);
+	e = sbat_sigdb_find(db, SBAT_SIG_X509, win, win_len);
 	assert_non_null(e);
 	assert_int_equal(e->list, 1);
 	assert_int_equal(e->offset, 1492 + 28);
 	assert_string_equal(sbat_sigdb_type_name(e->type), "EFI_CERT_X509_GUID");
-	assert_non_null(sbat_sigdb_find_x509(db, ms, ms_len));
+	assert_non_null(sbat_sigdb_find(db, SBAT_SIG_X509, ms, ms_len));
 	/* a prefix of a certificate is not the certificate */
-	assert_null(sbat_sigdb_find_x509(db, ms, ms_len - 1));
+	assert_null(sbat_sigdb_find(db, SBAT_SIG_X509, ms, ms_len - 1));
 	assert_int_equal(sbat_sigdb_append_update(db, upd, upd_len, "DBUpdate2024.bin", NULL), SBAT_OK);
 	assert_int_equal(sbat_sigdb_count(db), 2);
 	sbat_sigdb_free(db);
@@ -240,10 +240,10 @@ test_sigdb_x509_fixture(void **state)
 	db = new_db();
 	assert_int_equal(sbat_sigdb_append_update(db, upd, upd_len, "DBUpdate2024.bin", NULL), SBAT_OK);
 	assert_int_equal(sbat_sigdb_count(db), 1);
-	e = sbat_sigdb_find_x509(db, win, win_len);
+	e = sbat_sigdb_find(db, SBAT_SIG_X509, win, win_len);
 	assert_non_null(e);
 	assert_int_equal(e->offset, 3334 + 28);
-	assert_null(sbat_sigdb_find_x509(db, ms, ms_len));
+	assert_null(sbat_sigdb_find(db, SBAT_SIG_X509, ms, ms_len));
 	sbat_sigdb_free(db);
 	free(esl);
 	free(upd);
@@ -495,14 +495,14 @@ test_sigdb_x509_tbs(void **state)
 	add_list(&b, X509_SHA256_GUID, 0, 16 + 48, 2, 0x70);
 	assert_int_equal(sbat_sigdb_append(db, b.b, b.n, "dbx", NULL), SBAT_OK);
 	memset(hash, 0x71, sizeof(hash));
-	e = sbat_sigdb_find_x509_tbs_sha256(db, hash);
+	e = sbat_sigdb_find(db, SBAT_SIG_X509_SHA256, hash, 32);
 	assert_non_null(e);
 	assert_int_equal(e->data_len, 48);
 	assert_int_equal(e->offset, 28 + 64);
 	/* a SHA-256 entry of the same bytes is another type */
-	assert_null(sbat_sigdb_find_sha256(db, hash));
+	assert_null(sbat_sigdb_find(db, SBAT_SIG_SHA256, hash, 32));
 	memset(hash, 0x72, sizeof(hash));
-	assert_null(sbat_sigdb_find_x509_tbs_sha256(db, hash));
+	assert_null(sbat_sigdb_find(db, SBAT_SIG_X509_SHA256, hash, 32));
 	sbat_sigdb_free(db);
 }
 

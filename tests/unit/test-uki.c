@@ -411,9 +411,9 @@ test_uki_pcrsig_json(void **state)
 	}
 }
 
-/* Put the policy of the PCR 11 value pcr into a fixture's .pcrsig (in place of its first policy digest). */
+/* Put the policy of the PCR 11 value pcr into a fixture's .pcrsig, in place of its nth policy digest. */
 static void
-sign_value(built *b, const uint8_t pcr[32])
+sign_nth(built *b, unsigned nth, const uint8_t pcr[32])
 {
 	uint8_t pol[32];
 	char *at = NULL;
@@ -422,7 +422,7 @@ sign_value(built *b, const uint8_t pcr[32])
 
 	sbat_uki_policy_digest(pcr, pol);
 	for (i = 0; i + 64 <= b->len && !at; i++)
-		if (memcmp(b->buf + i, "\"pol\":\"", 7) == 0)
+		if (memcmp(b->buf + i, "\"pol\":\"", 7) == 0 && nth-- == 0)
 			at = (char *)b->buf + i + 7;
 	assert_non_null(at);
 	for (k = 0; k < 32; k++) {
@@ -434,6 +434,13 @@ sign_value(built *b, const uint8_t pcr[32])
 }
 
 /* Put the real policy of the stub's enter-initrd value into a fixture's .pcrsig (its zeros placeholder). */
+/* The same in place of the first. */
+static void
+sign_value(built *b, const uint8_t pcr[32])
+{
+	sign_nth(b, 0, pcr);
+}
+
 static void
 sign_fixture(built *b)
 {
@@ -507,23 +514,13 @@ add_text(fx_spec *spec, const char *name, const char *text)
 	s->raw_size = s->virtual_size = (uint32_t)strlen(text);
 }
 
-/*
- * A UKI with what the machine selects: the fixture's sections (.text .sbat
- * .sdmagic .pcrsig(3) .osrel(4) .cmdline(5) .uname(6) .pcrpkey(7)
- * .linux(8) .initrd(9)), then .hwids(10) (or, without hwids, a section
- * of another name), .dtbauto(11), .dtbauto(12), .efifw(13).
- */
+/* A UKI with what the machine selects: see fx_uki_machine (without hwids, that section has another name). */
 static built
 build_machine_uki(const char *version, int hwids)
 {
-	fx_uki u = { version, NULL, FX_UKI_PCRPKEY, FX_UKI_PCRSIG, 1, 0 };
 	fx_spec spec;
 
-	fx_uki_spec(&spec, &u);
-	add_text(&spec, hwids ? ".hwids" : ".hwidz", "device table: chid, compatible, fwid");
-	add_text(&spec, ".dtbauto", "device tree: compatible vendor,board-a");
-	add_text(&spec, ".dtbauto", "device tree: compatible vendor,board-b");
-	add_text(&spec, ".efifw", "firmware blob: fwid vendor-fw-b");
+	fx_uki_machine(&spec, version, hwids);
 	return build_spec(&spec);
 }
 
@@ -652,6 +649,177 @@ test_uki_pcr11_alternatives(void **state)
 	for (ph = 0; ph < SBAT_UKI_PHASES; ph++)
 		assert_ptr_equal(sbat_uki_pcr11(b.uki, -1, ph), sbat_uki_pcr11_alternative(b.uki, -1, 0, ph));
 	built_free(&b);
+}
+
+/* The alternatives of profile: each combination once, naming only sections in dts and fws (-1 ends each). */
+static void
+assert_only(const built *b, int profile, const int *dts, const int *fws)
+{
+	unsigned a, n = sbat_uki_pcr11_alternatives(b->uki, profile), i, j, want = 0, seen[8][8];
+
+	memset(seen, 0, sizeof(seen));
+	for (a = 0; a < n; a++) {
+		int dt = sbat_uki_alternative_section(b->uki, profile, a, ".dtbauto");
+		int fw = sbat_uki_alternative_section(b->uki, profile, a, ".efifw");
+
+		for (i = 0; dts[i] != dt; i++)
+			assert_int_not_equal(dts[i], -2); /* a .dtbauto the stub never selects */
+		for (j = 0; fws[j] != fw; j++)
+			assert_int_not_equal(fws[j], -2); /* an .efifw the stub never selects */
+		seen[i][j]++;
+	}
+	for (i = 0; dts[i] != -2; i++)
+		for (j = 0; fws[j] != -2; j++, want++)
+			assert_int_equal(seen[i][j], 1);
+	assert_int_equal(n, want);
+}
+
+/*
+ * Only what systemd-stub can select counts: the first .dtbauto of each
+ * compatible that is a device tree, and the first .efifw of each firmware
+ * id that an .hwids firmware entry of its own range names (a profile's
+ * .efifw needs a .hwids in that profile; ukify copies none there).
+ */
+static void
+test_uki_alternatives_the_stub_can_select(void **state)
+{
+	static const int dts[] = { -1, 11, 12, -2 }, fws[] = { -1, 13, -2 };
+	uint8_t dup_dt[128], fw_c[128], dup_fw[128];
+	fx_spec spec;
+	built b;
+
+	(void)state;
+	fx_uki_machine(&spec, "262.1-1", 1);
+	fx_uki_add(&spec, ".dtbauto", dup_dt, fx_dtb("vendor,board-a", dup_dt, sizeof(dup_dt)));            /* 14 */
+	add_text(&spec, ".dtbauto", "not a device tree");                                                   /* 15 */
+	fx_uki_add(&spec, ".efifw", fw_c, fx_efifw("vendor-fw-c", "payload C", fw_c, sizeof(fw_c)));        /* 16 */
+	fx_uki_add(&spec, ".efifw", dup_fw, fx_efifw("vendor-fw-b", "payload B2", dup_fw, sizeof(dup_fw))); /* 17 */
+	b = build_spec(&spec);
+	assert_only(&b, -1, dts, fws);
+	built_free(&b);
+
+	/* a profile with an .efifw of its own and no .hwids: the base's .efifw only */
+	fx_uki_machine(&spec, "262.1-1", 1);
+	add_text(&spec, ".profile", "ID=fw\n");                                                             /* 14 */
+	fx_uki_add(&spec, ".efifw", dup_fw, fx_efifw("vendor-fw-b", "payload B2", dup_fw, sizeof(dup_fw))); /* 15 */
+	b = build_spec(&spec);
+	assert_only(&b, 0, dts, fws);
+	built_free(&b);
+}
+
+/* The alternative of the default boot that selects .dtbauto dt and .efifw fw (-1: none). */
+static unsigned
+alt_of(const built *b, int dt, int fw)
+{
+	unsigned a;
+
+	for (a = 0; a < sbat_uki_pcr11_alternatives(b->uki, -1); a++)
+		if (sbat_uki_alternative_section(b->uki, -1, a, ".dtbauto") == dt &&
+		    sbat_uki_alternative_section(b->uki, -1, a, ".efifw") == fw)
+			return a;
+	fail_msg("no alternative selects %d and %d", dt, fw);
+	return 0;
+}
+
+#define PCRSIG_ENTRY "{\"pcrs\":[11],\"pkfp\":\"00\",\"pol\":\"" FX_ZEROS64 "\",\"sig\":\"AA==\"}"
+#define FX_ZEROS64 "0000000000000000000000000000000000000000000000000000000000000000"
+
+/*
+ * ukify 262 signs the boots without .efifw only, systemd-stub 262 measures
+ * the .efifw that a firmware entry of .hwids selects: each alternative
+ * says whether .pcrsig signs it and which .hwids entry selects its
+ * sections, and --lint warns of a selecting alternative left unsigned.
+ */
+static void
+test_uki_pcrsig_covers_alternatives(void **state)
+{
+	static const int dts[] = { -1, 11, 12 };
+	fx_spec spec;
+	built b;
+	sbat_diag d;
+	unsigned i, a;
+
+	(void)state;
+	fx_uki_machine(&spec, "262.1-1", 1);
+	spec.sections[fx_spec_find_section(&spec, ".pcrsig")].content = "{\"sha256\":[" PCRSIG_ENTRY "," PCRSIG_ENTRY
+	                                                                "," PCRSIG_ENTRY "," PCRSIG_ENTRY
+	                                                                "," PCRSIG_ENTRY "," PCRSIG_ENTRY "]}";
+	spec.sections[fx_spec_find_section(&spec, ".pcrsig")].raw_size =
+	    spec.sections[fx_spec_find_section(&spec, ".pcrsig")].virtual_size = (uint32_t)strlen(
+	        spec.sections[fx_spec_find_section(&spec, ".pcrsig")].content);
+	spec.sections[fx_spec_find_section(&spec, ".pcrsig")].content_len = 0;
+	b = build_spec(&spec);
+	assert_int_equal(sbat_uki_alternative_signed(b.uki, -1, 0), -1); /* not before predict */
+	assert_int_equal(sbat_uki_predict(b.uki, -1, &d), SBAT_OK);
+	/* as ukify 262 signs it: each .dtbauto alone, no .efifw */
+	for (i = 1; i < 3; i++)
+		sign_nth(&b, i - 1, sbat_uki_pcr11_alternative(b.uki, -1, alt_of(&b, dts[i], -1), 1));
+	assert_false(has_rule(b.img, "uki-pcrsig-stale"));
+	assert_true(has_rule(b.img, "uki-pcrsig-uncovered"));
+	sbat_uki_free(b.uki);
+	assert_int_equal(sbat_uki_inspect(b.img, &b.uki, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_predict(b.uki, -1, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_alternative_signed(b.uki, -1, alt_of(&b, 11, -1)), 1);
+	assert_int_equal(sbat_uki_alternative_signed(b.uki, -1, alt_of(&b, 11, 13)), 0);
+	assert_int_equal(sbat_uki_alternative_signed(b.uki, -1, alt_of(&b, -1, -1)), 0);
+	assert_string_equal(sbat_uki_alternative_hwid(b.uki, -1, alt_of(&b, 11, 13), ".efifw"), "Firmware B");
+	assert_string_equal(sbat_uki_alternative_hwid(b.uki, -1, alt_of(&b, 11, 13), ".dtbauto"), "Board A");
+	assert_string_equal(sbat_uki_alternative_hwid(b.uki, -1, alt_of(&b, 12, -1), ".dtbauto"), "Board B");
+	assert_null(sbat_uki_alternative_hwid(b.uki, -1, alt_of(&b, 12, -1), ".efifw"));
+	/* every boot in which the machine selects a section signed: nothing uncovered */
+	for (i = 0; i < 3; i++)
+		sign_nth(&b, 2 + i, sbat_uki_pcr11_alternative(b.uki, -1, alt_of(&b, dts[i], 13), 1));
+	assert_false(has_rule(b.img, "uki-pcrsig-uncovered"));
+	for (a = 0; a < sbat_uki_pcr11_alternatives(b.uki, -1); a++)
+		assert_int_equal(sbat_uki_alternative_signed(b.uki, -1, a), a == alt_of(&b, -1, -1) ? 0 : 1);
+	built_free(&b);
+}
+
+#define STUB_ROWS                                                                                                      \
+	"sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"                                \
+	"systemd-stub,1,The systemd Developers,systemd,262,https://systemd.io/\n"                                      \
+	"systemd-stub.debian,1,Debian,systemd,262.1-1,https://tracker.debian.org/pkg/systemd\n"                        \
+	"uki,1,UKI,uki,1,https://uapi-group.org/specifications/specs/unified_kernel_image/\n"
+#define NO_STUB_ROWS                                                                                                   \
+	"sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/SBAT.md\n"                                \
+	"uki,1,UKI,uki,1,https://uapi-group.org/specifications/specs/unified_kernel_image/\n"
+
+/* Whether --lint finds systemd-stub's rows missing in a UKI with this base .sbat and, unless NULL, a profile's. */
+static int
+stub_rows_missing(const char *base, const char *profile_sbat)
+{
+	fx_uki u = { "262.1-1", NULL, NULL, NULL, 0, 1 };
+	fx_spec spec;
+	built b;
+	int r;
+
+	u.sbat = base;
+	fx_uki_spec(&spec, &u);
+	if (profile_sbat)
+		add_text(&spec, ".sbat", profile_sbat);
+	b = build_spec(&spec);
+	r = has_rule(b.img, "uki-sbat-stub-rows");
+	built_free(&b);
+	return r;
+}
+
+/*
+ * The stub's own rows (systemd-stub and systemd-stub.VENDOR) belong in
+ * every .sbat of a UKI: ukify 262 copies a profile's .sbat when it joins
+ * profiles, and the stub takes it in place of the base's.
+ */
+static void
+test_uki_lint_stub_rows(void **state)
+{
+	(void)state;
+	assert_false(stub_rows_missing(STUB_ROWS, NULL));
+	assert_true(stub_rows_missing(NO_STUB_ROWS, NULL));
+	assert_true(stub_rows_missing(STUB_ROWS, NO_STUB_ROWS));
+	/* the vendor row counts too */
+	assert_true(stub_rows_missing(STUB_ROWS, "sbat,1,SBAT Version,sbat,1,https://github.com/rhboot/shim/blob/main/"
+	                                         "SBAT.md\nsystemd-stub,1,The systemd Developers,systemd,262,https://"
+	                                         "systemd.io/\n"));
+	assert_false(stub_rows_missing(STUB_ROWS, STUB_ROWS));
 }
 
 static void
@@ -987,7 +1155,8 @@ assert_refused_in_profile(const built *b, const char *csv, size_t csv_len, int r
 
 /*
  * 257+ stubs give the sections after a .profile to that profile: a new or
- * moved .sbat, appended after the last one, is refused; an edit in place,
+ * moved .sbat, appended after the last one, is refused (a zeroed .oldsbat
+ * before the first .profile is reused: test_uki_sbat_back_in_base); an edit in place,
  * or one for a stub without profiles, is not. --lint reports a .sbat that
  * belongs to a profile.
  */
@@ -1004,7 +1173,13 @@ test_uki_sbat_in_profile(void **state)
 	fx_spec spec;
 
 	(void)state;
-	assert_refused_in_profile(&b, csv, csv_len, 1);
+	/* too large for its place: --relocate would append it, so the refusal names the first .profile */
+	o.relocate = 1;
+	assert_int_equal(sbat_edit(b.img, (const uint8_t *)csv, csv_len, &o, &out, &out_len, NULL, &d),
+	                 SBAT_E_SBAT_NO_ROOM);
+	assert_null(out);
+	assert_string_equal(d.other_name, ".profile");
+	o.relocate = 0;
 	/* in place: .sbat stays where ukify put it */
 	assert_int_equal(sbat_edit(b.img, (const uint8_t *)NEW_CSV, strlen(NEW_CSV), &o, &out, &out_len, NULL, &d),
 	                 SBAT_OK);
@@ -1030,6 +1205,134 @@ test_uki_sbat_in_profile(void **state)
 	o.relocate = 1;
 	assert_int_equal(sbat_edit(b.img, (const uint8_t *)csv, csv_len, &o, &out, &out_len, NULL, &d), SBAT_OK);
 	free(out);
+	built_free(&b);
+	free(csv);
+}
+
+/* A UKI image from an edit's output: parsed, inspected and predicted. */
+static built
+built_from(uint8_t *buf, size_t len)
+{
+	built b;
+	sbat_diag d;
+
+	memset(&b, 0, sizeof(b));
+	b.buf = buf;
+	b.len = len;
+	assert_int_equal(sbat_image_parse(b.buf, b.len, &b.img, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_inspect(b.img, &b.uki, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_predict(b.uki, -1, &d), SBAT_OK);
+	return b;
+}
+
+/* 1 if profile `profile` of uki measures section `index` under `name`. */
+static int
+measures(const sbat_uki *uki, int profile, const char *name, int index)
+{
+	unsigned i;
+
+	for (i = 0; i < sbat_uki_measured_count(uki, profile); i++)
+		if (strcmp(sbat_uki_measured_name(uki, profile, i), name) == 0)
+			return sbat_uki_measured_section(uki, profile, i) == index;
+	return 0;
+}
+
+/* 1 if every profile's PCR 11, in every phase, is the same in a and b. */
+static int
+same_pcr11(const sbat_uki *a, const sbat_uki *b)
+{
+	unsigned p, ph;
+
+	for (p = 0; p < sbat_uki_profile_count(a); p++)
+		for (ph = 0; ph < SBAT_UKI_PHASES; ph++)
+			if (memcmp(sbat_uki_pcr11(a, (int)p, ph), sbat_uki_pcr11(b, (int)p, ph), 32) != 0)
+				return 0;
+	return 1;
+}
+
+/* Data too large for the base's .sbat or .oldsbat is refused with both sizes, naming the first .profile. */
+static void
+assert_refused_in_base(const built *b, const char *csv, size_t csv_len, int first)
+{
+	sbat_edit_opts o = SBAT_EDIT_OPTS_INIT;
+	uint8_t *out;
+	size_t out_len;
+	sbat_diag d;
+
+	for (o.relocate = 0; o.relocate < 2; o.relocate++) {
+		out = NULL;
+		assert_int_equal(sbat_edit(b->img, (const uint8_t *)csv, csv_len, &o, &out, &out_len, NULL, &d),
+		                 SBAT_E_SBAT_NO_ROOM);
+		assert_null(out);
+		assert_string_equal(d.other_name, ".profile");
+		assert_int_equal(d.other_index, first);
+		assert_int_equal(d.size_needed, csv_len);
+		assert_int_equal(d.size_available, 0x200);
+		assert_non_null(strstr(d.what, "ukify"));
+	}
+}
+
+/*
+ * A multi-profile UKI's .sbat goes back into the zeroed .oldsbat that
+ * --remove left before the first .profile: every profile measures it
+ * again, each PCR 11 as before the removal; the image is the one the
+ * in-place edit made. Data too large for that slot, or for the .sbat
+ * itself, is refused with both sizes, naming the first .profile (relocated,
+ * it would be appended to the last profile).
+ */
+static void
+test_uki_sbat_back_in_base(void **state)
+{
+	fx_uki u = { "257.9-1", NULL, FX_UKI_PCRPKEY, NULL, 0, 3 };
+	built b = build_uki(&u), a, r, c;
+	sbat_edit_opts o = SBAT_EDIT_OPTS_INIT;
+	sbat_edit_report rep;
+	sbat_uki *predicted = NULL;
+	uint8_t *out = NULL;
+	size_t out_len, csv_len;
+	char *csv = big_csv(&csv_len);
+	int first = sbat_image_find_section(b.img, ".profile"), slot = sbat_image_find_section(b.img, ".sbat");
+	unsigned prof, ph;
+	sbat_diag d;
+
+	(void)state;
+	assert_true(slot > 0 && first > slot);
+	assert_int_equal(sbat_edit(b.img, (const uint8_t *)NEW_CSV, strlen(NEW_CSV), &o, &out, &out_len, NULL, &d),
+	                 SBAT_OK);
+	a = built_from(out, out_len);
+	o.remove = 1;
+	assert_int_equal(sbat_edit(a.img, NULL, 0, &o, &out, &out_len, &rep, &d), SBAT_OK);
+	assert_int_equal(rep.action, SBAT_ACTION_RETIRE);
+	r = built_from(out, out_len);
+	for (prof = 0; prof < 3; prof++)
+		assert_memory_not_equal(sbat_uki_pcr11(a.uki, (int)prof, 0), sbat_uki_pcr11(r.uki, (int)prof, 0), 32);
+	o.remove = 0;
+	if (sbat_edit(r.img, (const uint8_t *)NEW_CSV, strlen(NEW_CSV), &o, &out, &out_len, &rep, &d) != SBAT_OK)
+		fail_msg("putting .sbat back: %s", d.what);
+	assert_int_equal(rep.action, SBAT_ACTION_REPLACE);
+	assert_int_equal(rep.section_index, (unsigned)slot);
+	assert_true(rep.uki & SBAT_EDIT_SBAT_REVIVED);
+	assert_true(rep.uki & SBAT_EDIT_PCR11_CHANGED);
+	c = built_from(out, out_len);
+	assert_int_equal(c.len, a.len);
+	assert_memory_equal(c.buf, a.buf, a.len);
+	for (prof = 0; prof < 3; prof++)
+		assert_true(measures(c.uki, (int)prof, ".sbat", slot));
+	assert_true(same_pcr11(a.uki, c.uki));
+	/* the prediction before the edit says the same */
+	assert_int_equal(sbat_edit_predict_uki(r.img, (const uint8_t *)NEW_CSV, strlen(NEW_CSV), &o, &predicted, &d),
+	                 SBAT_OK);
+	assert_int_equal(sbat_uki_predict(predicted, -1, &d), SBAT_OK);
+	for (prof = 0; prof < 3; prof++)
+		for (ph = 0; ph < SBAT_UKI_PHASES; ph++)
+			assert_memory_equal(sbat_uki_pcr11(predicted, (int)prof, ph),
+			                    sbat_uki_pcr11(c.uki, (int)prof, ph), 32);
+	sbat_uki_free(predicted);
+	assert_refused_in_base(&r, csv, csv_len, first);
+	assert_refused_in_base(&a, csv, csv_len, first);
+	built_free(&c);
+	built_free(&r);
+	built_free(&a);
 	built_free(&b);
 	free(csv);
 }
@@ -1099,12 +1402,16 @@ main(void)
 		cmocka_unit_test(test_uki_lint_sbat_and_profile),
 		cmocka_unit_test(test_uki_machine_selected_sections),
 		cmocka_unit_test(test_uki_pcr11_alternatives),
+		cmocka_unit_test(test_uki_alternatives_the_stub_can_select),
+		cmocka_unit_test(test_uki_pcrsig_covers_alternatives),
+		cmocka_unit_test(test_uki_lint_stub_rows),
 		cmocka_unit_test(test_uki_edit_refused_and_opt_ins),
 		cmocka_unit_test(test_uki_edit_drop_retires_mid_pcrsig),
 		cmocka_unit_test(test_uki_edit_252_not_refused),
 		cmocka_unit_test(test_uki_edit_prediction_matches_result),
 		cmocka_unit_test(test_uki_edit_prediction_alternatives),
 		cmocka_unit_test(test_uki_edit_opts_of_0_2),
+		cmocka_unit_test(test_uki_sbat_back_in_base),
 		cmocka_unit_test(test_uki_edit_drop_and_relocate),
 		cmocka_unit_test(test_uki_sbat_in_profile),
 	};
