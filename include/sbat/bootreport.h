@@ -22,7 +22,7 @@ extern "C" {
 typedef enum sbat_boot_reason {
 	SBAT_BOOT_JUDGED = 0,         /* shim's check of the image decided: see judge_reason */
 	SBAT_BOOT_NOT_SHIM,           /* the firmware starts an image that is no shim: not governed */
-	SBAT_BOOT_SHIM_GOES_ON,       /* shim starts its next stage (level, shim_enforces, shim_next) */
+	SBAT_BOOT_SHIM_GOES_ON,       /* shim starts its next stage (shim_level, shim_enforces, shim_next) */
 	SBAT_BOOT_SHIM_INPUTS,        /* shim's inputs (its file, the variables) do not read */
 	SBAT_BOOT_SHIM_STOPS_REVOKED, /* the stored SbatLevel (level) revokes shim itself: it stops the machine */
 	SBAT_BOOT_SHIM_STOPS_LEVEL,   /* shim cannot parse the stored SbatLevel: it stops the machine */
@@ -175,8 +175,9 @@ typedef struct sbat_boot_stage {
 	const char *default_loader; /* DEFAULT_LOADER: the loader shim starts instead */
 	int fallback;               /* FALLBACK: the sbat_fallback_result */
 	/* shim */
-	int shim_enforces; /* SHIM_GOES_ON, POLICY_WAITS: the next boot enforces the SbatLevel (Secure Boot on) */
-	int shim_next;     /* judged as the shim given to next:SHIM */
+	int shim_enforces;      /* SHIM_GOES_ON, POLICY_WAITS: the next boot enforces the SbatLevel (Secure Boot on) */
+	int shim_next;          /* judged as the shim given to next:SHIM */
+	const char *shim_level; /* SHIM_GOES_ON, POLICY_WAITS, SHIM_STOPS_REVOKED: the SbatLevel's datestamp */
 	/* shim's check of the image */
 	int judge_reason;       /* the sbat_judge_reason; -1 when none ran */
 	const char *revoked;    /* a refusal by a revoked row: the image's row, "grub,3" */

@@ -84,6 +84,7 @@ string_field(sbat_boot_stage *s, size_t i)
 		&s->menu_entry, &s->default_by,     &s->default_value, &s->default_setting,
 		&s->config,     &s->menu_path,      &s->menu_file,     &s->menu_word,
 		&s->menu_text,  &s->menu_arch,      &s->missing,       &s->missing_key,
+		&s->shim_level,
 	};
 
 	return i < sizeof(fields) / sizeof(fields[0]) ? fields[i] : NULL;

@@ -6,9 +6,11 @@
 
 #include "sbat/bootreport.h"
 #include "sbat/error.h"
+#include "sbat/fallback.h"
 #include "sbat/judge.h"
 
 #include "render_judged.h"
+#include "render_miss.h"
 #include "render_stage.h"
 #include "render_stage3.h"
 #include "strtable.h"
@@ -143,6 +145,115 @@ partition_words(const sbat_boot_stage *st, cli_textbuf *t)
 	return 1;
 }
 
+/* What shim's fallback does on an ESP without an entry to start. */
+static const char *const fallback_words_table[] = {
+	[SBAT_FALLBACK_NO_CSV] = "fallback finds no BOOT CSV in \\EFI's directories, so it makes no entry and resets",
+	[SBAT_FALLBACK_UNREADABLE] = "a BOOT CSV that cannot be read, or whose first line names no file and label",
+	[SBAT_FALLBACK_SEVERAL] = "more than one directory of \\EFI holds a BOOT CSV; which fallback reads first is "
+	                          "the order of the directory on disk",
+};
+CLI_STRTABLE_LOOKUP(fallback_words, sbat_fallback_result)
+
+static const char *
+diag_words(const sbat_diag *d)
+{
+	return d->what ? d->what : sbat_strerror(d->code);
+}
+
+/* Stage 1 and 2 lines of a file that does not open or start, or that shim does not get to. */
+static int
+file_words(const sbat_boot_stage *st, cli_textbuf *t)
+{
+	const char *miss = cli_render_miss(st->lookup, st->miss, st->opens_root);
+
+	switch (st->reason) {
+	case SBAT_BOOT_NOT_FOUND: cli_textbuf_put(t, "cannot be followed: %s under %s", miss, st->root); return 1;
+	case SBAT_BOOT_NO_START:
+		cli_textbuf_put(t, "skipped: does not start: %s%s%s; the firmware goes on to the next option", miss,
+		                st->root ? " under " : "", st->root ? st->root : "");
+		return 1;
+	case SBAT_BOOT_DEFAULT_LOADER:
+		cli_textbuf_put(t,
+		                "skipped: %s under %s, so shim's start_image fails and shim starts its default loader "
+		                "%s instead",
+		                miss, st->root, st->default_loader);
+		return 1;
+	case SBAT_BOOT_LOAD_OPTIONS:
+		cli_textbuf_put(t, "cannot be followed: shim's load options name no path it can open: %s%s",
+		                diag_words(&st->diag), st->diag.has_offset ? " in the optional data" : "");
+		return 1;
+	case SBAT_BOOT_FALLBACK:
+		cli_textbuf_put(t, "cannot be followed: %s", fallback_words_to_string(st->fallback));
+		return 1;
+	case SBAT_BOOT_UNREADABLE: cli_textbuf_put(t, "cannot be followed: %s", diag_words(&st->diag)); return 1;
+	default: return 0;
+	}
+}
+
+/* shim's own line (stage 1). */
+static int
+shim_words(const sbat_boot_stage *st, cli_textbuf *t)
+{
+	char sbat[1200];
+	cli_textbuf w;
+
+	switch (st->reason) {
+	case SBAT_BOOT_SHIM_INPUTS:
+		cli_textbuf_put(t, "cannot be followed: shim's inputs do not read (see above)");
+		return 1;
+	case SBAT_BOOT_SHIM_STOPS_LEVEL:
+		cli_textbuf_put(t, "refused: shim cannot parse the stored SbatLevel, so it stops the machine");
+		return 1;
+	case SBAT_BOOT_SHIM_STOPS_REVOKED:
+		cli_textbuf_put(t, "refused: shim, SbatLevel %s revokes shim itself, so it stops the machine",
+		                st->shim_level);
+		return 1;
+	case SBAT_BOOT_SHIM_GOES_ON:
+	case SBAT_BOOT_POLICY_WAITS: break;
+	default: return 0;
+	}
+	cli_textbuf_init(&w, sbat, sizeof(sbat));
+	if (st->reason == SBAT_BOOT_POLICY_WAITS)
+		cli_textbuf_put(&w,
+		                "cannot be followed: SbatPolicy is not 1, 2 or 3, so shim shows an error and waits "
+		                "for a key press, which an unattended machine does not get; after one it goes on as ");
+	else
+		cli_textbuf_put(&w, "boots: ");
+	cli_textbuf_put(
+	    &w, "shim%s, next boot enforces %s%s", st->shim_next ? " (judged as the shim given to next:)" : "",
+	    st->shim_enforces ? "SbatLevel " : "nothing (Secure Boot off), stores SbatLevel ", st->shim_level);
+	cli_render_gated(st, sbat, 1, t);
+	return 1;
+}
+
+/* A line an image's checks decided: what the firmware starts, what shim or the loader starts. */
+static int
+judged_line(const sbat_boot_stage *st, cli_textbuf *t)
+{
+	char sbat[1600];
+	cli_textbuf w;
+
+	cli_textbuf_init(&w, sbat, sizeof(sbat));
+	if (st->reason == SBAT_BOOT_NOT_SHIM)
+		cli_textbuf_put(&w, "not governed by SBAT: the firmware starts it, not shim");
+	else if (st->reason == SBAT_BOOT_JUDGED)
+		cli_render_judged_words(st, &w);
+	else if (st->reason == SBAT_BOOT_UKI_KERNEL)
+		cli_render_uki_kernel_words(st, &w);
+	else
+		return 0;
+	cli_render_gated(st, sbat, 0, t);
+	if (st->rule == SBAT_BOOT_RULE_SHIM_STARTS || st->rule == SBAT_BOOT_RULE_FALLBACK)
+		cli_textbuf_put(t, " [shim starts it itself: .sbat required%s]",
+		                st->rule == SBAT_BOOT_RULE_FALLBACK ?
+		                    "; shim's fallback, run from the removable-media path: it makes boot entries from "
+		                    "BOOT*.CSV and starts the first (or resets, with a TPM, and the firmware does)" :
+		                    "");
+	else if (st->stage == 3)
+		cli_render_stage3_tail(st, t);
+	return 1;
+}
+
 void
 cli_render_stage(const sbat_boot_stage *st, char *buf, size_t size)
 {
@@ -153,7 +264,17 @@ cli_render_stage(const sbat_boot_stage *st, char *buf, size_t size)
 		cli_textbuf_put(&t, "%s", st->text);
 		return;
 	}
-	if (option_words(st, &t) || partition_words(st, &t))
+	if (st->reason == SBAT_BOOT_SIGNATURE) {
+		char sig[700];
+		cli_textbuf w;
+
+		cli_textbuf_init(&w, sig, sizeof(sig));
+		cli_render_signature_words(st, &w);
+		cli_textbuf_put(&t, "refused: signature: %s", sig);
+		return;
+	}
+	if (option_words(st, &t) || partition_words(st, &t) || file_words(st, &t) || shim_words(st, &t) ||
+	    judged_line(st, &t))
 		return;
 	cli_textbuf_put(&t, "%s", verdict_word_to_string(st->verdict) ? verdict_word_to_string(st->verdict) : "?");
 }

@@ -11,4 +11,7 @@
 /* What chose the default entry of st's loader. */
 void cli_render_stage3_default_by(const sbat_boot_stage *st, cli_textbuf *t);
 
+/* What a stage-3 line ends with: the rule shim applies in brackets (when one ran), a file the entry misses. */
+void cli_render_stage3_tail(const sbat_boot_stage *st, cli_textbuf *t);
+
 #endif
