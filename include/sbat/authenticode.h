@@ -72,7 +72,7 @@ typedef enum sbat_digest_alg {
 } sbat_digest_alg;
 
 /* "SHA-256" and so on; "unknown" for SBAT_DIGEST_UNKNOWN or a value past the list. */
-SBAT_API const char *sbat_digest_alg_name(sbat_digest_alg alg);
+SBAT_API const char *sbat_authenticode_digest_name(sbat_digest_alg alg);
 
 /*
  * One X.509 certificate of a SignedData. The pointers point into the
@@ -192,7 +192,8 @@ SBAT_API sbat_err sbat_authenticode_check(const sbat_authenticode *a, sbat_diag 
  */
 SBAT_API size_t sbat_authenticode_chain(const sbat_authenticode_sig *s, int *out);
 
-SBAT_API sbat_err sbat_x509_read(const uint8_t *der, size_t len, sbat_authenticode_cert *ret, sbat_diag *reterr);
+SBAT_API sbat_err sbat_authenticode_cert_read(const uint8_t *der, size_t len, sbat_authenticode_cert *ret,
+                                              sbat_diag *reterr);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@
 #include "csv.h"
 #include "error.h"
 #include "level.h"
+#include "loadoption.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -141,56 +142,7 @@ SBAT_API const char *sbat_next_choice_name(sbat_next_choice choice);
 SBAT_API const char *sbat_next_rule_name(sbat_next_rule rule);
 SBAT_API const char *sbat_next_payload_name(int payload);
 
-/* ------------------------------------------------ boot variables and load options */
-
-/* UEFI load option attributes. */
-#define SBAT_LOAD_OPTION_ACTIVE 0x00000001u
-#define SBAT_LOAD_OPTION_HIDDEN 0x00000008u
-#define SBAT_LOAD_OPTION_CATEGORY 0x00001f00u
-
-/* Longest texts kept from a load option (longer ones are refused, not cut). */
-#define SBAT_LOAD_OPTION_TEXT_MAX 512
-
-/* A Boot#### variable's EFI_LOAD_OPTION, as far as a boot path needs it. */
-typedef struct sbat_load_option {
-	uint32_t attributes;
-	char description[SBAT_LOAD_OPTION_TEXT_MAX]; /* UTF-8 */
-	unsigned n_nodes;                            /* device path nodes before the first end node */
-	int has_hd;                                  /* a Media/Hard Drive node */
-	uint32_t partition_number;
-	uint8_t partition_format; /* 1 MBR, 2 GPT */
-	uint8_t signature_type;   /* 1 MBR signature, 2 GUID */
-	/* the GPT partition GUID as text (lower case), when signature_type is 2 */
-	char partition_guid[37];
-	int has_file;                              /* one or more Media/File Path nodes */
-	char file_path[SBAT_LOAD_OPTION_TEXT_MAX]; /* their paths joined, UTF-8, backslashes as stored */
-	int has_other_media; /* a node that is neither hardware nor HD nor File (network, URI, firmware volume...) */
-	/* the optional data after the device paths: offsets into the buffer given */
-	size_t optional_offset;
-	size_t optional_len;
-} sbat_load_option;
-
-/*
- * Parse a Boot#### variable as efivarfs shows it: buf[0..len) is the 4
- * attribute bytes, then the EFI_LOAD_OPTION (UINT32 Attributes, UINT16
- * FilePathListLength, a NUL-terminated CHAR16 Description, the device path
- * list of FilePathListLength bytes, then optional data). Every length is
- * checked against the buffer; the first device path instance is read up to
- * its end node (type 0x7f). On failure returns SBAT_E_EFIVAR with
- * reterr->what naming the check and reterr->offset the byte of buf at
- * fault (buf's offset 0 is the first attribute byte).
- */
-SBAT_API sbat_err sbat_load_option_parse(const uint8_t *buf, size_t len, sbat_load_option *ret, sbat_diag *reterr);
-
-/*
- * The File() nodes of the Boot#### variable buf[0..len) one by one, as the
- * firmware opens them (sbat_partition_resolve_uefi), where
- * sbat_load_option's file_path joins them: *ret_n paths, UTF-8, each ended
- * by a NUL, one after another in out[0..out_size). Fails as
- * sbat_load_option_parse does, and with SBAT_E_EFIVAR when they do not fit.
- */
-SBAT_API sbat_err sbat_load_option_file_nodes(const uint8_t *buf, size_t len, char *out, size_t out_size,
-                                              unsigned *ret_n, sbat_diag *reterr);
+/* ------------------------------------------------ boot variables (load options: <sbat/loadoption.h>) */
 
 /*
  * BootOrder (or BootNext, max 1): buf[0..len) is the 4 attribute bytes and
@@ -209,64 +161,6 @@ SBAT_API sbat_err sbat_boot_order_parse(const uint8_t *buf, size_t len, uint16_t
  * that does not fit.
  */
 SBAT_API sbat_err sbat_ucs2_to_utf8(const uint8_t *buf, size_t len, char *out, size_t out_size, sbat_diag *reterr);
-
-/* ------------------------------------------------ shim's second stage */
-
-/* Where the path of shim's second stage came from (parse_load_options in shim's load-options.c). */
-typedef enum sbat_shim_stage2_from {
-	SBAT_SHIM_STAGE2_OPTION,     /* the first word of the load options */
-	SBAT_SHIM_STAGE2_NO_OPTIONS, /* none, or they begin with a NUL character: DEFAULT_LOADER */
-	SBAT_SHIM_STAGE2_ODD_SIZE,   /* an odd number of bytes, which shim ignores: DEFAULT_LOADER */
-	SBAT_SHIM_STAGE2_WINDOWS,    /* "WINDOWS" and a NUL in 8-bit, as bcdedit writes: DEFAULT_LOADER */
-	SBAT_SHIM_STAGE2_NO_WORD,    /* no space and no NUL character ends a first word: DEFAULT_LOADER */
-	SBAT_SHIM_STAGE2_EMPTY_WORD, /* the first word is empty: DEFAULT_LOADER */
-} sbat_shim_stage2_from;
-
-/* Longest path the second stage can have: shim's directory and a word of the load options. */
-#define SBAT_SHIM_STAGE2_PATH_MAX (2 * SBAT_LOAD_OPTION_TEXT_MAX)
-
-/* The file shim starts as its second stage, and how its load options led there. */
-typedef struct sbat_shim_stage2 {
-	sbat_shim_stage2_from from;
-	int bds_tag_removed;    /* the options ended in the boot manager's GUID, which shim cuts off */
-	int nested_load_option; /* the options were a whole EFI_LOAD_OPTION: its optional data was read */
-	int own_path_skipped;   /* the first word named shim itself (a shell command line): the next one was read */
-	int absolute;           /* the word starts with \EFI\ (in that case): used as it is */
-	char word[SBAT_LOAD_OPTION_TEXT_MAX]; /* the word read, UTF-8 ("" for DEFAULT_LOADER) */
-	char path[SBAT_SHIM_STAGE2_PATH_MAX]; /* the path shim opens on its own device, with backslashes */
-} sbat_shim_stage2;
-
-/*
- * What shim 16.x starts as its second stage, from the load options the
- * firmware started it with (for a Boot#### option, its optional data) and
- * shim's own path on its device (the File() path, e.g. \EFI\debian\shimx64.efi),
- * as parse_load_options, split_load_options and generate_path_from_image_path
- * in shim's load-options.c take them:
- *
- *  - an odd size, no options or a first NUL character mean DEFAULT_LOADER;
- *    the boot manager's GUID at the end of longer options is cut off;
- *  - options that are themselves an EFI_LOAD_OPTION give their optional
- *    data; otherwise a first word naming shim itself is skipped;
- *  - "WINDOWS" and a NUL (8-bit) mean DEFAULT_LOADER;
- *  - leading spaces are skipped and the word ends at the first space or
- *    NUL; no end, or an empty word, means DEFAULT_LOADER;
- *  - a word starting with \EFI\ is the path; any other word gives its last
- *    component (after the last backslash), opened in shim's directory. No
- *    ".efi" is required.
- *
- * default_loader is shim's DEFAULT_LOADER file name for its architecture
- * (sbat_shim_default_loader). SBAT_E_EFIVAR when the word is not text a
- * path can hold (a control character, a lone surrogate, too long; offset
- * into options), or the result does not fit.
- */
-SBAT_API sbat_err sbat_shim_stage2_path(const uint8_t *options, size_t len, const char *shim_path,
-                                        const char *default_loader, sbat_shim_stage2 *ret, sbat_diag *reterr);
-
-/* shim's DEFAULT_LOADER file name for a PE machine type: grubx64.efi, grubaa64.efi, ... */
-SBAT_API const char *sbat_shim_default_loader(uint16_t machine);
-
-/* Short words for sbat_shim_stage2_from, for reports: "option", "no-options", "odd-size", ... */
-SBAT_API const char *sbat_shim_stage2_from_name(sbat_shim_stage2_from from);
 
 #ifdef __cplusplus
 }

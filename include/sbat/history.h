@@ -22,11 +22,11 @@ extern "C" {
  * What the history text[0..len) says about the level row NAME,GENERATION:
  * from its first "raise|NAME|GENERATION|DATESTAMP|...|REFERENCES|SUMMARY"
  * line, "since SbatLevel DATESTAMP: SUMMARY (REFERENCES)" into out (no
- * references when they are "-"). 0 when it has such a line, -1 otherwise
- * (out is then empty).
+ * references when they are "-"; cut to fit size). SBAT_E_LEVEL when the
+ * history has no such line (out is then empty).
  */
-SBAT_API int sbat_history_explain(const uint8_t *text, size_t len, const char *name, unsigned generation, char *out,
-                                  size_t size);
+SBAT_API sbat_err sbat_history_explain(const uint8_t *text, size_t len, const char *name, unsigned generation,
+                                       char *out, size_t size, sbat_diag *reterr);
 
 /*
  * Every published level of the history text[0..len): each

@@ -50,19 +50,19 @@ typedef struct sbat_next_state {
 	sbat_next_mode mode[2];
 	sbat_level *level[2]; /* what images are judged by in each boot (the stored level when not enforced) */
 	int differ;           /* the boot after next judges differently */
-	const char *failed;   /* after an error: the file or variable it is about */
 } sbat_next_state;
 
 /*
  * Read SecureBoot, SetupMode, SbatPolicy and SbatLevelRT from efivarfs
  * (NULL: SBAT_EFIVAR_DIR), the shim binary and revocations_sbat.efi in its
  * directory (never through a symbolic link), and predict both boots.
- * *ret is set on failure too (its `failed` names what the error is about;
- * free it all the same). Without a SecureBoot variable the result is
- * SBAT_OK with secure_boot_var -1: whether shim checks SBAT is not known.
+ * On failure *ret is NULL and ret_failed (failed_size bytes; NULL: not
+ * wanted) names the file or variable the error is about. Without a
+ * SecureBoot variable the result is SBAT_OK with secure_boot_var -1:
+ * whether shim checks SBAT is not known.
  */
-SBAT_API sbat_err sbat_next_state_load(const char *efivarfs, const char *shim, sbat_next_state **ret,
-                                       sbat_diag *reterr);
+SBAT_API sbat_err sbat_next_state_load(const char *efivarfs, const char *shim, sbat_next_state **ret, char *ret_failed,
+                                       size_t failed_size, sbat_diag *reterr);
 
 /* How shim judges images in the next boot (SBAT_JUDGE_SHIM_UNKNOWN without a SecureBoot variable). */
 SBAT_API sbat_judge_shim sbat_next_state_judge_shim(const sbat_next_state *s);

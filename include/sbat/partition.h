@@ -101,28 +101,35 @@ SBAT_API const char *sbat_partition_miss_name(sbat_partition_miss m);
 /*
  * Where the partition whose GPT partition GUID is guid (lower or upper
  * case) is mounted: the device /dev/disk/by-partuuid/GUID names, found as
- * a mount source in /proc/self/mountinfo. A malloc'ed mount point, or NULL
- * when it is not mounted (or the system does not say).
+ * a mount source in /proc/self/mountinfo: *ret_mount, malloc'ed, or NULL
+ * when no such partition is mounted here. SBAT_E_IO when the mount table
+ * does not read, SBAT_E_NOMEM.
  */
-SBAT_API char *sbat_partition_mount_of_partuuid(const char *guid);
+SBAT_API sbat_err sbat_partition_mount_of_partuuid(const char *guid, char **ret_mount, sbat_diag *reterr);
 
 /*
  * Where the file system with this UUID (/dev/disk/by-uuid) is mounted, and
  * which of its directories is mounted there (the mountinfo "root" field,
- * "/" for all of it). Returns 1 with both copied (cut to fit), else 0.
+ * "/" for all of it), both copied (cut to fit); both "" when it is not
+ * mounted here. SBAT_E_IO when the mount table does not read, SBAT_E_NOMEM.
  */
-SBAT_API int sbat_partition_mount_of_uuid(const char *uuid, char *ret_mount, size_t mount_size, char *ret_root,
-                                          size_t root_size);
+SBAT_API sbat_err sbat_partition_mount_of_uuid(const char *uuid, char *ret_mount, size_t mount_size, char *ret_root,
+                                               size_t root_size, sbat_diag *reterr);
 
 /*
  * The GPT partition GUID (lower case) of the block device dir is on, from
- * /dev/disk/by-partuuid. Returns 1 with it copied, else 0 (no such links,
- * not a partition, or a copy of a partition's files).
+ * /dev/disk/by-partuuid, into ret_guid; "" when it is not known (no such
+ * links, not a partition, or a copy of a partition's files). SBAT_E_IO
+ * when dir cannot be read.
  */
-SBAT_API int sbat_partition_guid_of(const char *dir, char *ret_guid, size_t guid_size);
+SBAT_API sbat_err sbat_partition_guid_of(const char *dir, char *ret_guid, size_t guid_size, sbat_diag *reterr);
 
-/* 1 when a FAT (vfat) file system is mounted on mount_point, per /proc/self/mountinfo. */
-SBAT_API int sbat_partition_is_fat_mount(const char *mount_point);
+/*
+ * *ret_is_fat: 1 when a FAT (vfat) file system is mounted on mount_point,
+ * per /proc/self/mountinfo, else 0. SBAT_E_IO when the mount table does
+ * not read, SBAT_E_NOMEM.
+ */
+SBAT_API sbat_err sbat_partition_is_fat_mount(const char *mount_point, int *ret_is_fat, sbat_diag *reterr);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sbat/bootcfg.h"
+#include "sbat/grubcfg.h"
+
+#include "boot/grubcfg.h"
 #include "util/diag.h"
 
 /*
@@ -98,6 +100,7 @@ typedef struct parser {
 	var final_vars[MAX_VARS];
 	size_t n_final;
 	int has_final;
+	const grubcfg_opts *o;
 } parser;
 
 /* ------------------------------------------------ memory and notes */
@@ -476,6 +479,8 @@ device_id(parser *p, const char *s, size_t n)
 {
 	char *id;
 
+	if (p->o->memdisk && n == 7 && memcmp(s, "memdisk", 7) == 0)
+		return GRUBCFG_MEMDISK;
 	if (n < 2 || s[0] != DEV_OPEN || s[n - 1] != DEV_CLOSE || memchr(s + 1, DEV_CLOSE, n - 2))
 		return NULL;
 	id = p_alloc(p, n - 2);
@@ -997,8 +1002,14 @@ next_config_command(parser *p, size_t k)
 		note(p, p->cmd_line, "configfile or source without a file");
 		return;
 	}
-	c->next_command = strcmp(p->words[k].raw, "source") == 0 ? "source" : "configfile";
+	c->next_command = strcmp(p->words[k].raw, "source") == 0 ? "source" :
+	                  strcmp(p->words[k].raw, "normal") == 0 ? "normal" :
+	                                                           "configfile";
 	resolve_file(p, &p->words[k + 1], &c->next_config);
+	if (conditional(p)) {
+		c->next_config.device = c->next_config.path = NULL;
+		c->next_config.why = "it is inside an if or a loop that sbat-add cannot run";
+	}
 }
 
 static void
@@ -1025,7 +1036,8 @@ simple_command(parser *p, size_t k)
 		kernel_command(p, k);
 	} else if (strcmp(cmd, "initrd") == 0 || strcmp(cmd, "initrdefi") == 0) {
 		initrd_command(p, k);
-	} else if (strcmp(cmd, "configfile") == 0 || strcmp(cmd, "source") == 0) {
+	} else if (strcmp(cmd, "configfile") == 0 || strcmp(cmd, "source") == 0 ||
+	           (strcmp(cmd, "normal") == 0 && k + 1 < p->n_words)) {
 		next_config_command(p, k);
 	} else if (strcmp(cmd, "blscfg") == 0) {
 		note(p, p->cmd_line, "blscfg: the menu entries come from BLS files, which are not followed here");
@@ -1033,29 +1045,118 @@ simple_command(parser *p, size_t k)
 }
 
 /* Keywords that open or close a block; 1 when words[k] was one and the command is done. */
+/* Kleene's and and or over 1, 0 and -1 (not known). */
+static int
+and3(int a, int b)
+{
+	return a == 0 || b == 0 ? 0 : a == 1 && b == 1 ? 1 : -1;
+}
+
+static int
+or3(int a, int b)
+{
+	return a == 1 || b == 1 ? 1 : a == 0 && b == 0 ? 0 : -1;
+}
+
+/* -e, -f, -d or -s (op) on the file word w names, as the caller's exists finds it; -1 when not known. */
+static int
+file_test(parser *p, const char *op, const word *w)
+{
+	sbat_grub_file f;
+	enum grubcfg_kind k;
+
+	memset(&f, 0, sizeof(f));
+	resolve_exp(p, w->exp, w->unknown, &f);
+	if (!f.path || !p->o->exists)
+		return -1;
+	k = p->o->exists(p->o->ctx, f.device, f.path);
+	if (k == GRUBCFG_UNKNOWN)
+		return -1;
+	if (op[1] == 'e')
+		return k != GRUBCFG_NOTHING;
+	if (op[1] == 'f')
+		return k == GRUBCFG_FILE;
+	if (op[1] == 'd')
+		return k == GRUBCFG_DIR;
+	return k == GRUBCFG_NOTHING ? 0 : -1; /* -s: the size is not looked at */
+}
+
+/* One test of w[*i..n), ! before it: 1, 0, -1 when not known, -2 when it is not one sbat-add reads. */
+static int
+test_primary(parser *p, const word *w, size_t n, size_t *i)
+{
+	int neg = 0, r;
+
+	while (*i < n && is_word(&w[*i], "!")) {
+		neg ^= 1;
+		(*i)++;
+	}
+	if (*i >= n)
+		return -2;
+	if (*i + 1 < n && (is_word(&w[*i + 1], "=") || is_word(&w[*i + 1], "==") || is_word(&w[*i + 1], "!="))) {
+		if (*i + 2 >= n)
+			return -2;
+		r = w[*i].unknown || w[*i + 2].unknown ?
+		        -1 :
+		        (strcmp(w[*i].exp, w[*i + 2].exp) == 0) == !is_word(&w[*i + 1], "!=");
+		*i += 3;
+	} else if (*i + 1 < n &&
+	           (is_word(&w[*i], "-e") || is_word(&w[*i], "-f") || is_word(&w[*i], "-d") || is_word(&w[*i], "-s"))) {
+		r = file_test(p, w[*i].raw, &w[*i + 1]);
+		*i += 2;
+	} else if (*i + 1 < n && (is_word(&w[*i], "-z") || is_word(&w[*i], "-n"))) {
+		r = w[*i + 1].unknown ? -1 : (w[*i + 1].exp[0] == '\0') == is_word(&w[*i], "-z");
+		*i += 2;
+	} else if (w[*i].raw[0] == '-' && !w[*i].quoted) {
+		return -2;
+	} else {
+		r = w[*i].unknown ? -1 : w[*i].exp[0] != '\0'; /* a string alone: true when not empty */
+		(*i)++;
+	}
+	return r < 0 ? r : r ^ neg;
+}
+
+/* A test's words w[0..n): its tests joined by -a and -o (-a binds closer), as GRUB's test command reads them. */
+static int
+test_expr(parser *p, const word *w, size_t n)
+{
+	int any = 0, all = 1, r;
+	size_t i = 0;
+
+	for (;;) {
+		if ((r = test_primary(p, w, n, &i)) == -2)
+			return -1;
+		all = and3(all, r);
+		if (i == n)
+			return or3(any, all);
+		if (is_word(&w[i], "-o")) {
+			any = or3(any, all);
+			all = 1;
+		} else if (!is_word(&w[i], "-a")) {
+			return -1;
+		}
+		i++;
+	}
+}
+
 /*
  * The condition of an if or elif in words[k..]: 1 or 0 when it can be
- * known without running anything (true, false, or a [ A = B ] / != test of
- * words that are all known), -1 otherwise.
+ * known without running anything (true, false, or a [ ... ] or test of
+ * words that are known and of files the caller can look at), -1 otherwise.
  */
 static int
-condition(const parser *p, size_t k)
+condition(parser *p, size_t k)
 {
 	const word *w = p->words + k;
 	size_t n = p->n_words - k;
-	int eq;
 
 	if (n == 1 && (is_word(w, "true") || is_word(w, "false")))
 		return is_word(w, "true");
-	if (n != 5 || !is_word(&w[0], "[") || !is_word(&w[4], "]") || w[1].unknown || w[3].unknown)
-		return -1;
-	if (is_word(&w[2], "=") || is_word(&w[2], "=="))
-		eq = 1;
-	else if (is_word(&w[2], "!="))
-		eq = 0;
-	else
-		return -1;
-	return (strcmp(w[1].exp, w[3].exp) == 0) == eq;
+	if (n >= 3 && is_word(&w[0], "[") && is_word(&w[n - 1], "]"))
+		return test_expr(p, w + 1, n - 2);
+	if (n >= 2 && is_word(&w[0], "test"))
+		return test_expr(p, w + 1, n - 1);
+	return -1;
 }
 
 /* elif at words[k], or else (k past the end): the branch that follows and whether it runs. */
@@ -1190,30 +1291,40 @@ finish(parser *p)
 	c->notes = p->cfg->notes;
 }
 
+/* "(DEVICE)path" as a variable's value, with the device as a search leaves it. */
 static void
-seed_variables(parser *p, const char *root_device, const char *prefix_path)
+var_set_path(parser *p, const char *name, const char *device, const char *path)
 {
-	if (root_device && *root_device)
-		var_set_device(p, "root", root_device);
-	if (root_device && *root_device && prefix_path) {
-		char *v = p_alloc(p, strlen(root_device) + strlen(prefix_path) + 4);
+	char *v = p_alloc(p, strlen(device) + strlen(path) + 4);
 
-		if (v) {
-			v[0] = '(';
-			v[1] = DEV_OPEN;
-			strcpy(v + 2, root_device);
-			strcat(v, "\002)");
-			strcat(v, prefix_path);
-			var_set(p, "prefix", v);
-		}
-	}
+	if (!v)
+		return;
+	v[0] = '(';
+	v[1] = DEV_OPEN;
+	strcpy(v + 2, device);
+	strcat(v, "\002)");
+	strcat(v, path);
+	var_set(p, name, v);
+}
+
+static void
+seed_variables(parser *p)
+{
+	const grubcfg_opts *o = p->o;
+
+	if (o->root_device && *o->root_device)
+		var_set_device(p, "root", o->root_device);
+	if (o->root_device && *o->root_device && o->prefix_path)
+		var_set_path(p, "prefix", o->root_device, o->prefix_path);
+	if (o->cmd_device && *o->cmd_device && o->cmd_path)
+		var_set_path(p, "cmdpath", o->cmd_device, o->cmd_path);
 }
 
 /* Run every command of the file, from the variables the caller gives. */
 static void
-read_all(parser *p, builder *b, const char *root_device, const char *prefix_path)
+read_all(parser *p, builder *b)
 {
-	seed_variables(p, root_device, prefix_path);
+	seed_variables(p);
 	while (!p->nomem && lex_command(p, b))
 		run_command(p);
 }
@@ -1223,7 +1334,7 @@ read_all(parser *p, builder *b, const char *root_device, const char *prefix_path
  * p->final_vars (copied to p's memory); 0 on success, -1 out of memory.
  */
 static int
-final_variables(parser *p, builder *b, const char *root_device, const char *prefix_path)
+final_variables(parser *p, builder *b)
 {
 	parser *first = calloc(1, sizeof(*first));
 	size_t i;
@@ -1236,7 +1347,8 @@ final_variables(parser *p, builder *b, const char *root_device, const char *pref
 	}
 	first->buf = p->buf;
 	first->len = p->len;
-	read_all(first, b, root_device, prefix_path);
+	first->o = p->o;
+	read_all(first, b);
 	for (i = 0; i < first->n_vars && !first->nomem; i++) {
 		p->final_vars[i].name = p_strdup(p, first->vars[i].name);
 		p->final_vars[i].value = p_strdup(p, first->vars[i].value);
@@ -1272,8 +1384,7 @@ sbat_grub_cfg_free(sbat_grub_cfg *cfg)
 }
 
 sbat_err
-sbat_grub_cfg_parse(const uint8_t *buf, size_t len, const char *root_device, const char *prefix_path,
-                    sbat_grub_cfg **ret, sbat_diag *reterr)
+grubcfg_parse(const uint8_t *buf, size_t len, const grubcfg_opts *o, sbat_grub_cfg **ret, sbat_diag *reterr)
 {
 	parser *p;
 	builder *b;
@@ -1291,8 +1402,9 @@ sbat_grub_cfg_parse(const uint8_t *buf, size_t len, const char *root_device, con
 	}
 	p->buf = buf;
 	p->len = buf ? len : 0;
-	if (final_variables(p, b, root_device, prefix_path) == 0) {
-		read_all(p, b, root_device, prefix_path);
+	p->o = o;
+	if (final_variables(p, b) == 0) {
+		read_all(p, b);
 		finish(p);
 	}
 	if (p->nomem) {
@@ -1304,6 +1416,18 @@ sbat_grub_cfg_parse(const uint8_t *buf, size_t len, const char *root_device, con
 	free(b);
 	free(p);
 	return err;
+}
+
+sbat_err
+sbat_grub_cfg_parse(const uint8_t *buf, size_t len, const char *root_device, const char *prefix_path,
+                    sbat_grub_cfg **ret, sbat_diag *reterr)
+{
+	grubcfg_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.root_device = root_device;
+	o.prefix_path = prefix_path;
+	return grubcfg_parse(buf, len, &o, ret, reterr);
 }
 
 /* ------------------------------------------------ the default entry */
@@ -1369,8 +1493,8 @@ choose_in_menu(const sbat_grub_cfg *cfg, int parent, const char *spec)
 }
 
 sbat_err
-sbat_grub_default_entry(const sbat_grub_cfg *cfg, const char *value, size_t *ret_index, int *ret_fallback,
-                        sbat_diag *reterr)
+sbat_grub_cfg_default_entry(const sbat_grub_cfg *cfg, const char *value, size_t *ret_index, int *ret_fallback,
+                            sbat_diag *reterr)
 {
 	int parent = -1;
 	const char *spec = value;

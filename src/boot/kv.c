@@ -5,7 +5,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sbat/bootcfg.h"
+#include "sbat/error.h"
+#include "sbat/kv.h"
 #include "util/diag.h"
 
 /* cursor states */
@@ -201,7 +202,7 @@ compare_segment(const char **a, const char **b)
 }
 
 int
-sbat_version_compare(const char *a, const char *b)
+sbat_kv_version_compare(const char *a, const char *b)
 {
 	a = a ? a : "";
 	b = b ? b : "";

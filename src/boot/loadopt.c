@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sbat/boot.h"
+#include "sbat/loadoption.h"
 
 #include "boot/loadopt.h"
 #include "util/bview.h"

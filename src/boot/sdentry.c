@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sbat/bootcfg.h"
+#include "sbat/kv.h"
 #include "sbat/image.h"
 #include "sbat/input.h"
 #include "sbat/partition.h"

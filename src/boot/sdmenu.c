@@ -10,7 +10,8 @@
 #include <strings.h>
 
 #include "sbat/boot.h"
-#include "sbat/bootcfg.h"
+#include "sbat/error.h"
+#include "sbat/kv.h"
 #include "sbat/partition.h"
 #include "sbat/sdboot.h"
 
@@ -242,10 +243,10 @@ entry_order(const void *pa, const void *pb)
 		return r;
 	if (a->sort_key) {
 		if ((r = strcmp(a->sort_key, b->sort_key)) != 0 || (r = cmp_text(a->machine_id, b->machine_id)) != 0 ||
-		    (r = -sbat_version_compare(a->version, b->version)) != 0)
+		    (r = -sbat_kv_version_compare(a->version, b->version)) != 0)
 			return r;
 	}
-	if ((r = -sbat_version_compare(a->id, b->id)) != 0)
+	if ((r = -sbat_kv_version_compare(a->id, b->id)) != 0)
 		return r;
 	if (a->tries_left < 0 || b->tries_left < 0)
 		return 0;

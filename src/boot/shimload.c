@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "sbat/boot.h"
+#include "sbat/shim.h"
 #include "util/diag.h"
 
 /* The GUID EDK2's boot manager appends to the options it makes (shim's BDS_GUID), as stored. */

@@ -152,7 +152,7 @@ load_policy(const cli_opts *o, policy *p)
 		p->has_next = 1;
 		p->source = "next";
 		p->file = strdup(o->level_file);
-		p->level = p->next->level[0];
+		p->level = p->next ? p->next->level[0] : NULL;
 		return status != EXIT_OK ? status : p->file ? EXIT_OK : EXIT_FAILURE_;
 	}
 	p->file = strdup(o->level_file);

@@ -62,13 +62,14 @@ cli_history_explain(const char *name, unsigned generation, char *out, size_t siz
 	uint8_t *held;
 	size_t len = 0;
 	const uint8_t *text = read_history(cli_history_path(), &len, &held, &why);
+	sbat_diag d;
 	int r;
 
 	if (size)
 		out[0] = '\0';
 	if (!text)
 		return -1;
-	r = sbat_history_explain(text, len, name, generation, out, size);
+	r = sbat_history_explain(text, len, name, generation, out, size, &d) == SBAT_OK ? 0 : -1;
 	free(held);
 	return r;
 }

@@ -26,10 +26,11 @@ cli_efivarfs_dir(void)
 int
 cli_next_load(const char *shim, sbat_next_state **ret)
 {
+	char failed[4096];
 	sbat_diag d;
 
-	if (sbat_next_state_load(cli_efivarfs_dir(), shim, ret, &d) != SBAT_OK)
-		return cli_report_error(*ret && (*ret)->failed ? (*ret)->failed : shim, &d);
+	if (sbat_next_state_load(cli_efivarfs_dir(), shim, ret, failed, sizeof(failed), &d) != SBAT_OK)
+		return cli_report_error(failed[0] ? failed : shim, &d);
 	if ((*ret)->secure_boot_var < 0) {
 		/* every UEFI 2.3.1 firmware has it: without it the variables are not this machine's */
 		cli_message((*ret)->efivarfs,

@@ -70,7 +70,7 @@ text_sig_head(const char *file, size_t i, const sbat_authenticode_sig *s)
 	if (s->nested_in >= 0)
 		fprintf(stderr, "nested in signature %d, ", s->nested_in);
 	fprintf(stderr, "certificate table entry %u at 0x%" PRIx64 "): %s digest", s->entry, s->entry_offset,
-	        sbat_digest_alg_name(s->image_digest_alg));
+	        sbat_authenticode_digest_name(s->image_digest_alg));
 	if (s->covers_image == 1) {
 		fputs(", covers this image\n", stderr);
 		return;
@@ -157,9 +157,9 @@ json_sig(FILE *out, size_t i, const sbat_authenticode_sig *s)
 	        s->entry_offset);
 	fprintf(out, s->nested_in >= 0 ? "%d" : "null", s->nested_in);
 	fprintf(out, ", \"offset\": %" PRIu64 ", \"size\": %zu,\n      \"digest_algorithm\": ", s->offset, s->len);
-	cli_json_cstr(out, sbat_digest_alg_name(s->digest_alg));
+	cli_json_cstr(out, sbat_authenticode_digest_name(s->digest_alg));
 	fputs(", \"image_digest_algorithm\": ", out);
-	cli_json_cstr(out, sbat_digest_alg_name(s->image_digest_alg));
+	cli_json_cstr(out, sbat_authenticode_digest_name(s->image_digest_alg));
 	fputs(", \"image_digest\": ", out);
 	cli_json_hex(out, s->image_digest, s->image_digest_len);
 	fprintf(out, ", \"covers_image\": %s,\n      \"signer\": {\"issuer\": ",

@@ -60,7 +60,8 @@ apply_plan(sbat_uki *v, const plan *p, const uint8_t *payload, size_t payload_le
 	switch (r->action) {
 	case SBAT_ACTION_RELOCATE:
 		rename_section(v, (unsigned)r->retired_index, SBAT_RETIRED_SECTION_NAME);
-		/* fall through */
+		set_new_sbat(&v->sec[v->n++], r, payload, payload_len);
+		break;
 	case SBAT_ACTION_INSERT: set_new_sbat(&v->sec[v->n++], r, payload, payload_len); break;
 	case SBAT_ACTION_REPLACE:
 	case SBAT_ACTION_GROW: set_new_sbat(&v->sec[r->section_index], r, payload, payload_len); break;

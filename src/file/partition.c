@@ -68,7 +68,8 @@ parse_mount_line(const char *line, mount_line *m)
 
 /*
  * The first mount whose source is `source`, or (source NULL) the last one
- * on mount point `point`, the one seen there; 1 when found.
+ * on mount point `point`, the one seen there; 1 when found, 0 when not, -1
+ * when the mount table or memory cannot be had.
  */
 static int
 find_mount(const char *source, const char *point, mount_line *m)
@@ -86,71 +87,92 @@ find_mount(const char *source, const char *point, mount_line *m)
 			found = 1;
 		}
 	}
+	if (!f || !cur)
+		found = -1;
 	if (f)
 		fclose(f);
 	free(cur);
 	return found;
 }
 
-char *
-sbat_partition_mount_of_partuuid(const char *guid)
+/* find_mount's -1 as a failure of the library's kind. */
+static sbat_err
+mount_table_failed(sbat_diag *reterr)
+{
+	return diag_fail(reterr, SBAT_E_IO, "cannot read the mount table (/proc/self/mountinfo), or out of memory");
+}
+
+sbat_err
+sbat_partition_mount_of_partuuid(const char *guid, char **ret_mount, sbat_diag *reterr)
 {
 	char link[128], dev[PATH_MAX];
 	mount_line *m;
-	char *found = NULL;
+	int found;
 	size_t i;
 
+	*ret_mount = NULL;
 	if (!guid || strlen(guid) > 64)
-		return NULL;
+		return diag_fail(reterr, SBAT_E_IO, "partition GUID: longer than a GUID");
 	/* udev names the links in lower case */
 	snprintf(link, sizeof(link), "/dev/disk/by-partuuid/");
 	for (i = 0; guid[i]; i++)
 		link[22 + i] = (char)tolower((unsigned char)guid[i]);
 	link[22 + i] = '\0';
-	if (!realpath(link, dev) || !(m = malloc(sizeof(*m))))
-		return NULL;
-	if (find_mount(dev, NULL, m))
-		found = strdup(m->point);
+	if (!realpath(link, dev))
+		return SBAT_OK; /* no such partition here */
+	if (!(m = malloc(sizeof(*m))))
+		return diag_fail(reterr, SBAT_E_NOMEM, "partition lookup: out of memory");
+	found = find_mount(dev, NULL, m);
+	if (found > 0 && !(*ret_mount = strdup(m->point)))
+		found = -1;
 	free(m);
-	return found;
+	return found < 0 ? mount_table_failed(reterr) : SBAT_OK;
 }
 
-int
-sbat_partition_mount_of_uuid(const char *uuid, char *ret_mount, size_t mount_size, char *ret_root, size_t root_size)
+sbat_err
+sbat_partition_mount_of_uuid(const char *uuid, char *ret_mount, size_t mount_size, char *ret_root, size_t root_size,
+                             sbat_diag *reterr)
 {
 	char link[160], dev[PATH_MAX];
 	mount_line *m;
-	int found = 0;
+	int found;
 
-	if (!uuid || strlen(uuid) > 128 || mount_size == 0 || root_size == 0)
-		return 0;
+	if (mount_size == 0 || root_size == 0)
+		return diag_fail(reterr, SBAT_E_IO, "file system lookup: no room for the mount point");
+	ret_mount[0] = ret_root[0] = '\0';
+	if (!uuid || strlen(uuid) > 128)
+		return diag_fail(reterr, SBAT_E_IO, "file system UUID: longer than any UUID");
 	snprintf(link, sizeof(link), "/dev/disk/by-uuid/%s", uuid);
-	if (!realpath(link, dev) || !(m = malloc(sizeof(*m))))
-		return 0;
+	if (!realpath(link, dev))
+		return SBAT_OK; /* no such file system here */
+	if (!(m = malloc(sizeof(*m))))
+		return diag_fail(reterr, SBAT_E_NOMEM, "file system lookup: out of memory");
 	found = find_mount(dev, NULL, m);
-	if (found) {
+	if (found > 0) {
 		snprintf(ret_mount, mount_size, "%s", m->point);
 		snprintf(ret_root, root_size, "%s", m->root);
 	}
 	free(m);
-	return found;
+	return found < 0 ? mount_table_failed(reterr) : SBAT_OK;
 }
 
-int
-sbat_partition_is_fat_mount(const char *mount_point)
+sbat_err
+sbat_partition_is_fat_mount(const char *mount_point, int *ret_is_fat, sbat_diag *reterr)
 {
 	mount_line *m = malloc(sizeof(*m));
-	int fat;
+	int found;
 
-	if (!m || !mount_point)
-		return free(m), 0;
-	fat = find_mount(NULL, mount_point, m) && strcmp(m->fstype, "vfat") == 0;
+	*ret_is_fat = 0;
+	if (!m)
+		return diag_fail(reterr, SBAT_E_NOMEM, "mount lookup: out of memory");
+	found = mount_point ? find_mount(NULL, mount_point, m) : 0;
+	*ret_is_fat = found > 0 && strcmp(m->fstype, "vfat") == 0;
 	free(m);
-	return fat;
+	return found < 0 ? mount_table_failed(reterr) : SBAT_OK;
 }
 
-int
-sbat_partition_guid_of(const char *dir, char *ret_guid, size_t guid_size)
+sbat_err
+sbat_partition_guid_of(const char *dir, char *ret_guid, size_t guid_size, sbat_diag *reterr)
 {
 	char link[300];
 	struct stat at, dev;
@@ -158,8 +180,13 @@ sbat_partition_guid_of(const char *dir, char *ret_guid, size_t guid_size)
 	DIR *d;
 	int found = 0;
 
-	if (!dir || guid_size == 0 || stat(dir, &at) != 0 || !(d = opendir("/dev/disk/by-partuuid")))
-		return 0;
+	if (guid_size == 0)
+		return diag_fail(reterr, SBAT_E_IO, "partition GUID lookup: no room for the GUID");
+	ret_guid[0] = '\0';
+	if (!dir || stat(dir, &at) != 0)
+		return diag_fail_errno(reterr, SBAT_E_IO, "partition GUID lookup: the directory cannot be read", errno);
+	if (!(d = opendir("/dev/disk/by-partuuid")))
+		return SBAT_OK; /* no partitions named here: a copy, a container */
 	while (!found && (e = readdir(d)) != NULL) {
 		size_t i;
 
@@ -173,7 +200,7 @@ sbat_partition_guid_of(const char *dir, char *ret_guid, size_t guid_size)
 		found = 1;
 	}
 	closedir(d);
-	return found;
+	return SBAT_OK;
 }
 
 /* The entry of directory dir named like name[0..n): exactly, or in any case as FAT matches; into out. */

@@ -46,8 +46,9 @@ split(char *line, char **f, int n)
 	return i;
 }
 
-int
-sbat_history_explain(const uint8_t *text, size_t len, const char *name, unsigned generation, char *out, size_t size)
+sbat_err
+sbat_history_explain(const uint8_t *text, size_t len, const char *name, unsigned generation, char *out, size_t size,
+                     sbat_diag *reterr)
 {
 	char line[SBAT_HISTORY_LINE_MAX + 2], *f[RAISE_FIELDS];
 	size_t at = 0;
@@ -64,9 +65,9 @@ sbat_history_explain(const uint8_t *text, size_t len, const char *name, unsigned
 			snprintf(out, size, "since SbatLevel %s: %s", f[3], f[6]);
 		else
 			snprintf(out, size, "since SbatLevel %s: %s (%s)", f[3], f[6], f[5]);
-		return 0;
+		return SBAT_OK;
 	}
-	return -1;
+	return diag_fail(reterr, SBAT_E_LEVEL, "history: no raise line for this row");
 }
 
 /* "sbat,1,STAMP\nROW\n..." from the fields of a level line, into out[0..size); 0, or -1 when it does not fit. */

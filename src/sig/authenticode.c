@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "sbat/authenticode.h"
+#include "sbat/error.h"
+#include "sbat/image.h"
 
 #include "pe/image_internal.h"
 #include "sig/pehash.h"
@@ -24,7 +26,7 @@ static const char *const digest_names[] = {
 };
 
 const char *
-sbat_digest_alg_name(sbat_digest_alg alg)
+sbat_authenticode_digest_name(sbat_digest_alg alg)
 {
 	if ((unsigned)alg >= sizeof(digest_names) / sizeof(digest_names[0]))
 		return "unknown";

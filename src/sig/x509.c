@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "sbat/authenticode.h"
+#include "sbat/error.h"
 
 #include "sig/der.h"
 #include "sig/x509.h"
@@ -270,7 +271,7 @@ x509_read(const der *cert, sbat_authenticode_cert *c, sbat_diag *d)
 }
 
 sbat_err
-sbat_x509_read(const uint8_t *bytes, size_t len, sbat_authenticode_cert *ret, sbat_diag *d)
+sbat_authenticode_cert_read(const uint8_t *bytes, size_t len, sbat_authenticode_cert *ret, sbat_diag *d)
 {
 	der_cursor cur;
 	der e;

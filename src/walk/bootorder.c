@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "sbat/boot.h"
+#include "sbat/loadoption.h"
 #include "sbat/bootreport.h"
 #include "sbat/efivar.h"
 #include "sbat/error.h"
@@ -47,7 +48,10 @@
 static const char *
 esp_guid(walk *w)
 {
-	if (!w->esp_guid_done && w->o->esp && !sbat_partition_guid_of(w->o->esp, w->esp_guid, sizeof(w->esp_guid)))
+	sbat_diag d;
+
+	if (!w->esp_guid_done && w->o->esp &&
+	    sbat_partition_guid_of(w->o->esp, w->esp_guid, sizeof(w->esp_guid), &d) != SBAT_OK)
 		w->esp_guid[0] = '\0';
 	w->esp_guid_done = 1;
 	return w->esp_guid;
@@ -310,6 +314,7 @@ option_esp(walk *w, const sbat_load_option *lo, int is_current, int file_only)
 {
 	char *mounted = NULL;
 	struct stat a, b;
+	sbat_diag d;
 
 	if (file_only && w->o->esp && !w->other_esp[0]) {
 		if (!w->file_only_assumed)
@@ -322,7 +327,7 @@ option_esp(walk *w, const sbat_load_option *lo, int is_current, int file_only)
 	}
 
 	if (lo->has_hd && lo->signature_type == 2)
-		mounted = sbat_partition_mount_of_partuuid(lo->partition_guid);
+		(void)sbat_partition_mount_of_partuuid(lo->partition_guid, &mounted, &d); /* not mounted, or unknown */
 	if (mounted && w->o->esp && stat(mounted, &a) == 0 && stat(w->o->esp, &b) == 0 && a.st_dev == b.st_dev &&
 	    a.st_ino == b.st_ino) {
 		free(mounted);

@@ -7,6 +7,8 @@
 #include <strings.h>
 
 #include "sbat/boot.h"
+#include "sbat/loadoption.h"
+#include "sbat/shim.h"
 #include "sbat/bootreport.h"
 #include "sbat/error.h"
 #include "sbat/fallback.h"
@@ -204,14 +206,16 @@ judge_second_stage(walk *w, const char *label, int is_default, const sbat_next_s
 static int
 load_shim_state(walk *w, const char *file, sbat_next_state **next)
 {
+	char failed[WALK_PATH_MAX + 128];
 	sbat_diag d;
 
 	/* next:SHIM: the shim about to be installed decides, wherever a shim starts */
-	if (sbat_next_state_load(w->efivarfs, w->o->shim ? w->o->shim : file, next, &d) != SBAT_OK) {
-		if (!*next)
+	if (sbat_next_state_load(w->efivarfs, w->o->shim ? w->o->shim : file, next, failed, sizeof(failed), &d) !=
+	    SBAT_OK) {
+		if (d.code == SBAT_E_NOMEM)
 			w->report_failed = 1;
 		else
-			walk_error(w, (*next)->failed ? (*next)->failed : file, &d);
+			walk_error(w, failed[0] ? failed : file, &d);
 		return -1;
 	}
 	if ((*next)->secure_boot_var < 0) {

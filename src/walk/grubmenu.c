@@ -1,31 +1,47 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* grubmenu.c - GRUB's menu: grub.cfg next to it on the ESP, the one it names on /boot, its kernels and its default */
+/*
+ * grubmenu.c - GRUB's menu: what its core image starts with ($prefix, its embedded configuration, its memdisk) or
+ * grub.cfg next to it on the ESP, the one it names on /boot, its kernels and its default
+ */
 #define _XOPEN_SOURCE 700
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sbat/bootcfg.h"
 #include "sbat/error.h"
+#include "sbat/grubcfg.h"
 #include "sbat/input.h"
+#include "sbat/kv.h"
 #include "sbat/partition.h"
 
+#include "boot/grubcfg.h"
+#include "boot/grubcore.h"
+#include "boot/memdisk.h"
 #include "walk/grubmenu.h"
 #include "walk/menu.h"
+#include "walk/walk.h"
 
 /* The device a configuration read from the ESP starts on (no file-system UUID is written like it). */
 #define ESP_DEVICE "esp:"
-#define MAX_CHAIN 4
+#define MAX_CHAIN 6
+#define MEMDISK_NAME "(memdisk)"
+#define EMBEDDED_NAME "GRUB's embedded configuration"
+
+/* Where a configuration of the chain is read from. */
+enum cfg_where { ON_HOST, ON_MEMDISK, EMBEDDED };
 
 typedef struct gctx {
 	walk *w;
 	const char *esp;
 	char boot_uuid[80];           /* the file system --boot stands for: where the chain's grub.cfg is */
 	char boot_sub[WALK_PATH_MAX]; /* the directory of it that --boot is ("/boot", or "/" for a /boot of its own) */
-	char visited[MAX_CHAIN][WALK_PATH_MAX];
-	char env[WALK_PATH_MAX]; /* $prefix/grubenv on this machine, "" when unknown */
+	char visited[MAX_CHAIN][WALK_PATH_MAX]; /* the file on this machine, or "(memdisk)PATH", or EMBEDDED_NAME */
+	enum cfg_where where[MAX_CHAIN];
+	char env[WALK_PATH_MAX];     /* $prefix/grubenv on this machine, "" when unknown */
+	char cmd_dir[WALK_PATH_MAX]; /* $cmdpath on the ESP: the directory GRUB was started from */
+	grubcore core;               /* what GRUB's mods section carries besides its modules */
 } gctx;
 
 int
@@ -73,11 +89,15 @@ map_file(gctx *g, const char *device, const char *path, char root_out[WALK_PATH_
 {
 	char mnt[1024], root[1024];
 	const char *rel, *reason;
+	sbat_diag d;
 	char *host;
 
 	if (strcmp(device, ESP_DEVICE) == 0) {
 		set_root(root_out, g->esp);
 		host = walk_resolve(g->esp, path, 0, &reason);
+	} else if (strcmp(device, GRUBCFG_MEMDISK) == 0) {
+		snprintf(why, why_size, "(memdisk)%.400s is in GRUB's memdisk: a file there is not followed", path);
+		return NULL;
 	} else if (g->w->o->boot && g->boot_uuid[0] && strcmp(device, g->boot_uuid) == 0) {
 		if (!(rel = below(path, g->boot_sub))) {
 			snprintf(why, why_size, "%.400s is outside %.400s, the directory --boot names", path,
@@ -86,7 +106,8 @@ map_file(gctx *g, const char *device, const char *path, char root_out[WALK_PATH_
 		}
 		set_root(root_out, g->w->o->boot);
 		host = walk_resolve(g->w->o->boot, rel, WALK_RESOLVE_EXACT, &reason);
-	} else if (!sbat_partition_mount_of_uuid(device, mnt, sizeof(mnt), root, sizeof(root))) {
+	} else if (sbat_partition_mount_of_uuid(device, mnt, sizeof(mnt), root, sizeof(root), &d) != SBAT_OK ||
+	           !mnt[0]) {
 		snprintf(why, why_size, "the file system with UUID %s is not mounted (give --boot DIR)", device);
 		return NULL;
 	} else if (!(rel = below(path, root))) {
@@ -108,6 +129,8 @@ grub_name(char *out, size_t size, const char *device, const char *path)
 {
 	if (strcmp(device, ESP_DEVICE) == 0)
 		snprintf(out, size, "(ESP)%s", path);
+	else if (strcmp(device, GRUBCFG_MEMDISK) == 0)
+		snprintf(out, size, MEMDISK_NAME "%s", path);
 	else
 		snprintf(out, size, "(%s)%s", device, path);
 }
@@ -216,7 +239,7 @@ default_entry(const gctx *g, const sbat_grub_cfg *cfg, char *by, size_t by_size)
 	}
 	if (!default_value(g, cfg, value, sizeof(value), by, by_size))
 		return -1;
-	if (sbat_grub_default_entry(cfg, value[0] ? value : NULL, &idx, &fallback, &d) != SBAT_OK) {
+	if (sbat_grub_cfg_default_entry(cfg, value[0] ? value : NULL, &idx, &fallback, &d) != SBAT_OK) {
 		snprintf(by, by_size, "none: the menu has no entries");
 		return -1;
 	}
@@ -339,75 +362,241 @@ menu_items(gctx *g, const sbat_grub_cfg *cfg, const char *config, const char *na
 	}
 }
 
-/* Read and parse one configuration file; NULL after a note. */
-static sbat_grub_cfg *
-read_cfg(gctx *g, const char *host, const char *root, const char *prefix)
+/* What is at path under root (a mounted file system): a file, a directory, nothing, or not known. */
+static enum grubcfg_kind
+on_partition(const char *root, const char *path)
 {
+	char *out = NULL;
+	sbat_partition_miss miss = sbat_partition_resolve(root, path, 0, &out);
+
+	free(out);
+	if (miss == SBAT_PARTITION_NOT_REGULAR) {
+		out = NULL;
+		miss = sbat_partition_resolve(root, path, SBAT_PARTITION_DIR, &out);
+		free(out);
+		return miss == SBAT_PARTITION_FOUND ? GRUBCFG_DIR : GRUBCFG_UNKNOWN;
+	}
+	return miss == SBAT_PARTITION_FOUND   ? GRUBCFG_FILE :
+	       miss == SBAT_PARTITION_MISSING ? GRUBCFG_NOTHING :
+	                                        GRUBCFG_UNKNOWN;
+}
+
+/* The configuration's file tests ([ -e FILE ]): what is at path on device, as GRUB would find it. */
+static enum grubcfg_kind
+file_kind(void *ctx, const char *device, const char *path)
+{
+	gctx *g = ctx;
+	enum memdisk_found found;
+	char why[1024];
+	char *host;
+	sbat_diag d;
+
+	if (strcmp(device, GRUBCFG_MEMDISK) == 0) {
+		if (!g->core.memdisk ||
+		    memdisk_lookup(g->core.memdisk, g->core.memdisk_len, path, 0, &found, NULL, NULL, &d) != SBAT_OK)
+			return GRUBCFG_UNKNOWN;
+		return found == MEMDISK_FILE ? GRUBCFG_FILE : found == MEMDISK_DIR ? GRUBCFG_DIR : GRUBCFG_NOTHING;
+	}
+	if (strcmp(device, ESP_DEVICE) == 0)
+		return on_partition(g->esp, path);
+	host = map_file(g, device, path, NULL, why, sizeof(why));
+	free(host);
+	return host ? GRUBCFG_FILE : strstr(why, " is missing") ? GRUBCFG_NOTHING : GRUBCFG_UNKNOWN;
+}
+
+/* The bytes of configuration `depth` of the chain; 0 after a note. */
+static int
+load_cfg(gctx *g, size_t depth, uint8_t **buf, size_t *len)
+{
+	const char *key = g->visited[depth];
+	enum memdisk_found found;
+	sbat_diag d;
+
+	if (g->where[depth] == EMBEDDED) {
+		*len = g->core.config_len;
+		*buf = malloc(*len ? *len : 1);
+		if (*buf && *len)
+			memcpy(*buf, g->core.config, *len);
+		if (!*buf)
+			walk_error_text(g->w, key, "out of memory");
+		return *buf != NULL;
+	}
+	if (g->where[depth] == ON_MEMDISK) {
+		if (memdisk_lookup(g->core.memdisk, g->core.memdisk_len, key + strlen(MEMDISK_NAME),
+		                   SBAT_BOOTCFG_MAX_SIZE, &found, buf, len, &d) == SBAT_OK)
+			return 1;
+		d.offset += g->core.memdisk_offset;
+		walk_error(g->w, key, &d);
+		return 0;
+	}
+	if (sbat_file_read(key, SBAT_BOOTCFG_MAX_SIZE, buf, len, &d) != SBAT_OK) {
+		walk_error(g->w, key, &d);
+		return 0;
+	}
+	return 1;
+}
+
+/* Read and parse configuration `depth` of the chain, from root and $prefix as GRUB has them; NULL after a note. */
+static sbat_grub_cfg *
+read_cfg(gctx *g, size_t depth, const char *root, const char *prefix)
+{
+	const char *key = g->visited[depth];
 	sbat_grub_cfg *cfg = NULL;
+	grubcfg_opts o;
 	uint8_t *buf;
 	size_t len, i;
 	sbat_diag d;
 	char text[80];
 
-	if (sbat_file_read(host, SBAT_BOOTCFG_MAX_SIZE, &buf, &len, &d) != SBAT_OK) {
-		walk_error(g->w, host, &d);
+	if (!load_cfg(g, depth, &buf, &len))
 		return NULL;
-	}
-	if (sbat_grub_cfg_parse(buf, len, root, prefix, &cfg, &d) != SBAT_OK)
-		walk_error(g->w, host, &d);
+	memset(&o, 0, sizeof(o));
+	o.root_device = root;
+	o.prefix_path = prefix;
+	o.cmd_device = ESP_DEVICE;
+	o.cmd_path = g->cmd_dir;
+	o.memdisk = g->core.memdisk != NULL;
+	o.exists = file_kind;
+	o.ctx = g;
+	if (grubcfg_parse(buf, len, &o, &cfg, &d) != SBAT_OK)
+		walk_error(g->w, key, &d);
 	free(buf);
 	for (i = 0; cfg && i < cfg->n_notes; i++)
-		walk_config_note(g->w, host, cfg->notes[i].line, cfg->notes[i].what);
+		walk_config_note(g->w, key, cfg->notes[i].line, cfg->notes[i].what);
 	if (cfg && cfg->notes_dropped) {
 		snprintf(text, sizeof(text), "%zu more lines that are not followed", cfg->notes_dropped);
-		walk_error_text(g->w, host, text);
+		walk_error_text(g->w, key, text);
 	}
 	return cfg;
 }
 
-/*
- * The configuration that cfg (read from host) hands over to with configfile
- * or source, when it has no menu of its own: its file on this machine, with
- * the root and $prefix GRUB keeps. 0 after a line saying why not.
- */
+/* 1 when the chain has read key before, up to depth. */
 static int
-next_config(gctx *g, const sbat_grub_cfg *cfg, const char *host, size_t depth, menu_list *m, char *next, size_t size)
+seen(const gctx *g, const char *key, size_t depth)
 {
-	const sbat_grub_file *f = &cfg->next_config;
-	char why[1024], name[WALK_PATH_MAX];
-	char *h;
 	size_t i;
 
-	if (!f->path) {
-		menu_copy(name, sizeof(name), f->word);
-		snprintf(why, sizeof(why), "%s %s (%.800s:%u)", cfg->next_command, f->why, host, f->line);
-		config_line(m, name, why);
-		return 0;
-	}
-	grub_name(name, sizeof(name), f->device, f->path);
-	if (g->w->o->boot && !g->boot_uuid[0] && strcmp(f->device, ESP_DEVICE) != 0) {
-		/* --boot is the directory that holds this grub/grub.cfg */
-		menu_copy(g->boot_uuid, sizeof(g->boot_uuid), f->device);
-		menu_copy(g->boot_sub, sizeof(g->boot_sub), f->path);
-		for (i = 0; i < 2 && strrchr(g->boot_sub, '/'); i++)
-			*strrchr(g->boot_sub, '/') = '\0';
-		if (!g->boot_sub[0])
-			snprintf(g->boot_sub, sizeof(g->boot_sub), "/");
-	}
-	if (!(h = map_file(g, f->device, f->path, NULL, why, sizeof(why)))) {
-		config_line(m, name, why);
-		return 0;
-	}
 	for (i = 0; i <= depth; i++)
-		if (strcmp(g->visited[i], h) == 0) {
-			snprintf(why, sizeof(why), "a loop: %s is read again", h);
+		if (strcmp(g->visited[i], key) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The configuration (device)path as configuration `to` of the chain: on
+ * this machine or in GRUB's memdisk. 0 after a line saying why not.
+ */
+static int
+follow(gctx *g, const char *device, const char *path, size_t to, menu_list *m)
+{
+	char why[1200], name[WALK_PATH_MAX], key[WALK_PATH_MAX];
+	enum memdisk_found found = MEMDISK_MISSING;
+	char *h = NULL;
+	sbat_diag d;
+
+	grub_name(name, sizeof(name), device, path);
+	if (strcmp(device, GRUBCFG_MEMDISK) == 0) {
+		if (g->core.memdisk &&
+		    memdisk_lookup(g->core.memdisk, g->core.memdisk_len, path, 0, &found, NULL, NULL, &d) != SBAT_OK) {
+			snprintf(why, sizeof(why), "GRUB's memdisk does not read: %s", d.what);
 			config_line(m, name, why);
-			free(h);
 			return 0;
 		}
-	menu_copy(next, size, h);
-	free(h);
+		if (found != MEMDISK_FILE) {
+			config_line(m, name, g->core.memdisk ? "it is not in GRUB's memdisk" : "GRUB has no memdisk");
+			return 0;
+		}
+		snprintf(key, sizeof(key), "%s", name);
+	} else if (!(h = map_file(g, device, path, NULL, why, sizeof(why)))) {
+		config_line(m, name, why);
+		return 0;
+	} else {
+		menu_copy(key, sizeof(key), h);
+		free(h);
+	}
+	if (to && seen(g, key, to - 1)) {
+		snprintf(why, sizeof(why), "a loop: %.1100s is read again", key);
+		config_line(m, name, why);
+		return 0;
+	}
+	menu_copy(g->visited[to], sizeof(g->visited[0]), key);
+	g->where[to] = strcmp(device, GRUBCFG_MEMDISK) == 0 ? ON_MEMDISK : ON_HOST;
 	return 1;
+}
+
+/* --boot stands for the file system of f, a configuration on neither the ESP nor the memdisk: the directory of its grub/. */
+static void
+boot_is(gctx *g, const sbat_grub_file *f)
+{
+	size_t i;
+
+	if (!g->w->o->boot || g->boot_uuid[0] || strcmp(f->device, ESP_DEVICE) == 0 ||
+	    strcmp(f->device, GRUBCFG_MEMDISK) == 0)
+		return;
+	menu_copy(g->boot_uuid, sizeof(g->boot_uuid), f->device);
+	menu_copy(g->boot_sub, sizeof(g->boot_sub), f->path);
+	for (i = 0; i < 2 && strrchr(g->boot_sub, '/'); i++)
+		*strrchr(g->boot_sub, '/') = '\0';
+	if (!g->boot_sub[0])
+		snprintf(g->boot_sub, sizeof(g->boot_sub), "/");
+}
+
+/*
+ * The file normal mode reads (normal/main.c): $prefix/grub.cfg (prefix_path
+ * on device; NULL: $prefix is not known), after $fw_path/grub.cfg, in the
+ * directory GRUB was started from, when this GRUB tries that first and it
+ * is there. *ret_device and path[0..size) get it; 0 when it is not known.
+ */
+static int
+normal_file(gctx *g, const char *device, const char *prefix_path, const char **ret_device, char *path, size_t size)
+{
+	char fw[WALK_PATH_MAX];
+
+	snprintf(fw, sizeof(fw), "%.4000s/grub.cfg", strcmp(g->cmd_dir, "/") == 0 ? "" : g->cmd_dir);
+	if (g->core.fw_path_first && file_kind(g, ESP_DEVICE, fw) == GRUBCFG_FILE) {
+		*ret_device = ESP_DEVICE;
+		menu_copy(path, size, fw);
+		return 1;
+	}
+	if (!prefix_path)
+		return 0;
+	*ret_device = device;
+	snprintf(path, size, "%.4000s/grub.cfg", strcmp(prefix_path, "/") == 0 ? "" : prefix_path);
+	return 1;
+}
+
+/*
+ * The configuration that cfg (configuration `depth`) hands over to with
+ * configfile, source or normal FILE, when it has no menu of its own; after
+ * GRUB's embedded configuration, normal mode's $prefix/grub.cfg. *f gets
+ * the file. 0 after a line saying why not.
+ */
+static int
+next_config(gctx *g, const sbat_grub_cfg *cfg, size_t depth, menu_list *m, sbat_grub_file *f, char *path, size_t size)
+{
+	char why[1200], name[WALK_PATH_MAX];
+	const char *key = g->visited[depth];
+
+	*f = cfg->next_config;
+	if (!cfg->next_command) {
+		/* normal mode reads $prefix/grub.cfg (normal/main.c) */
+		*f = cfg->prefix;
+		if (!normal_file(g, f->device, f->path, &f->device, path, size)) {
+			snprintf(why, sizeof(why),
+			         "GRUB's normal mode reads $prefix/grub.cfg, and $prefix is not known: %s",
+			         f->word ? f->why : "it is not set");
+			config_line(m, "$prefix/grub.cfg", why);
+			return 0;
+		}
+		f->path = path;
+	} else if (!f->path) {
+		menu_copy(name, sizeof(name), f->word);
+		snprintf(why, sizeof(why), "%s %s (%.800s:%u)", cfg->next_command, f->why, key, f->line);
+		config_line(m, name, why);
+		return 0;
+	}
+	boot_is(g, f);
+	return follow(g, f->device, f->path, depth + 1, m);
 }
 
 /* $prefix/grubenv, which load_env reads: where grubenv_get looks. */
@@ -426,39 +615,137 @@ find_grubenv(gctx *g, const sbat_grub_cfg *cfg)
 	free(h);
 }
 
-/* The configuration next to GRUB on the ESP: its path there, and $prefix as GRUB starts with it. */
-static char *
-esp_config(gctx *g, const char *loader_path, char *prefix, size_t size, menu_list *m)
+/* The configuration next to GRUB on the ESP (it has no prefix object): configuration 0 of the chain; 0 after a line. */
+static int
+esp_config(gctx *g, const char *loader_path, menu_list *m)
 {
-	char dir[1024], cfg[1100];
+	char cfg[1100];
 	const char *slash = strrchr(loader_path, '\\'), *why;
-	size_t n = slash ? (size_t)(slash - loader_path) : 0, i;
+	size_t n = slash ? (size_t)(slash - loader_path) : 0;
 	char *h;
 
-	snprintf(dir, sizeof(dir), "%.*s", (int)n, loader_path);
-	snprintf(cfg, sizeof(cfg), "%s\\grub.cfg", dir);
-	for (i = 0; dir[i]; i++)
-		dir[i] = dir[i] == '\\' ? '/' : dir[i];
-	menu_copy(prefix, size, dir[0] ? dir : "/");
+	snprintf(cfg, sizeof(cfg), "%.*s\\grub.cfg", (int)n, loader_path);
+	menu_copy(m->summary, sizeof(m->summary), cfg);
 	h = walk_resolve(g->esp, cfg, 0, &why);
 	if (!h) {
 		char text[300];
 
 		snprintf(text, sizeof(text), "%s: GRUB finds no grub.cfg next to it", why);
 		config_line(m, cfg, text);
+		return 0;
 	}
-	menu_copy(m->summary, sizeof(m->summary), cfg);
-	return h;
+	menu_copy(g->visited[0], sizeof(g->visited[0]), h);
+	free(h);
+	return 1;
+}
+
+/* 1 for the machines whose GRUB has a 64-bit grub_module_info. */
+static int
+is64(uint16_t machine)
+{
+	return machine == 0x8664 || machine == 0xaa64 || machine == 0x5064 || machine == 0x6264;
+}
+
+/*
+ * $root and $prefix as GRUB sets them from its prefix object (kern/main.c):
+ * "(DEVICE)PATH" or "PATH" on the device it was started from, the ESP;
+ * without a path, its own directory. 0 after a line saying why not.
+ */
+static int
+prefix_of(gctx *g, char *root, size_t root_size, char *prefix, size_t size, menu_list *m)
+{
+	const char *p = g->core.prefix, *close = p[0] == '(' ? strrchr(p, ')') : NULL, *path = close ? close + 1 : p;
+	size_t n = close ? (size_t)(close - p - 1) : 0;
+	char why[1400];
+
+	menu_copy(root, root_size, ESP_DEVICE);
+	if (close && n == 7 && strncmp(p + 1, "memdisk", 7) == 0 && g->core.memdisk) {
+		menu_copy(root, root_size, GRUBCFG_MEMDISK);
+	} else if (close && n > 0) {
+		snprintf(why, sizeof(why),
+		         "GRUB's prefix %.1000s names a device by the firmware's disk numbering%s: not followed", p,
+		         n == 7 && strncmp(p + 1, "memdisk", 7) == 0 ? " (GRUB has no memdisk)" : "");
+		config_line(m, EMBEDDED_NAME, why);
+		return 0;
+	}
+	menu_copy(prefix, size, path[0] ? path : g->cmd_dir);
+	return 1;
+}
+
+/*
+ * Configuration 0 of the chain, and the root and $prefix GRUB starts with:
+ * its embedded configuration when it has one, else $prefix/grub.cfg; grub.cfg
+ * next to it when its mods section has no prefix object. 0 after a line.
+ */
+static int
+first_config(gctx *g, const image *loader, const char *loader_path, char *root, char *prefix, size_t size, menu_list *m)
+{
+	size_t len = 0, i;
+	const uint8_t *mods = walk_section_bytes(loader, "mods", &len);
+	const char *device = root;
+	char why[1200];
+	sbat_diag d;
+
+	snprintf(g->cmd_dir, sizeof(g->cmd_dir), "%s", loader_path);
+	if (strrchr(g->cmd_dir, '\\'))
+		*strrchr(g->cmd_dir, '\\') = '\0';
+	for (i = 0; g->cmd_dir[i]; i++)
+		g->cmd_dir[i] = g->cmd_dir[i] == '\\' ? '/' : g->cmd_dir[i];
+	if (!g->cmd_dir[0])
+		snprintf(g->cmd_dir, sizeof(g->cmd_dir), "/");
+	if (mods && grubcore_read(mods, len, is64(loader->machine), &g->core, &d) != SBAT_OK) {
+		snprintf(why, sizeof(why), "GRUB's mods section does not read: %s (offset %llu in it)", d.what,
+		         (unsigned long long)d.offset);
+		config_line(m, loader_path, why);
+		return 0;
+	}
+	if (!g->core.has_prefix && !g->core.config) {
+		menu_copy(root, size, ESP_DEVICE);
+		menu_copy(prefix, size, g->cmd_dir);
+		return esp_config(g, loader_path, m);
+	}
+	if (!prefix_of(g, root, size, prefix, size, m))
+		return 0;
+	if (g->core.config) {
+		menu_copy(g->visited[0], sizeof(g->visited[0]), EMBEDDED_NAME);
+		g->where[0] = EMBEDDED;
+		menu_copy(m->summary, sizeof(m->summary), EMBEDDED_NAME);
+		return 1;
+	}
+	normal_file(g, root, prefix, &device, why, sizeof(why));
+	grub_name(m->summary, sizeof(m->summary), device, why);
+	if (!follow(g, device, why, 0, m))
+		return 0;
+	if (g->where[0] == ON_HOST)
+		menu_append(m->summary, sizeof(m->summary), " (%s)", g->visited[0]);
+	return 1;
+}
+
+/* After configuration depth hands over to f: root and $prefix as it leaves them, the summary, the next name. */
+static void
+hand_over(gctx *g, const sbat_grub_cfg *cfg, const sbat_grub_file *f, size_t depth, char *root, char *prefix,
+          size_t size, char *name, menu_list *m)
+{
+	grub_name(name, WALK_PATH_MAX, f->device, f->path);
+	if (g->where[depth + 1] == ON_MEMDISK)
+		menu_append(m->summary, sizeof(m->summary), " -> %s", name);
+	else
+		menu_append(m->summary, sizeof(m->summary), " -> %s (%s)", name, g->visited[depth + 1]);
+	menu_copy(root, size, cfg->root_device ? cfg->root_device : "");
+	menu_copy(prefix, size,
+	          cfg->prefix.path && cfg->root_device && strcmp(cfg->prefix.device, cfg->root_device) == 0 ?
+	              cfg->prefix.path :
+	              "");
 }
 
 void
-grubmenu_read(walk *w, const char *esp, const char *loader_path, menu_list *m)
+grubmenu_read(walk *w, const char *esp, const char *loader_path, const image *loader, menu_list *m)
 {
-	char root[128] = ESP_DEVICE, prefix[1024], name[WALK_PATH_MAX];
+	char root[128], prefix[1024], name[WALK_PATH_MAX], path[WALK_PATH_MAX];
 	sbat_grub_cfg *cfg;
+	sbat_grub_file f;
 	size_t depth;
 	gctx *g = calloc(1, sizeof(*g));
-	char *h;
 
 	m->loader = SBAT_BOOT_LOADER_GRUB;
 	m->rule = SBAT_BOOT_RULE_SHIM_LOCK;
@@ -467,32 +754,23 @@ grubmenu_read(walk *w, const char *esp, const char *loader_path, menu_list *m)
 		return;
 	g->w = w;
 	g->esp = esp;
-	if (!(h = esp_config(g, loader_path, prefix, sizeof(prefix), m))) {
+	if (!first_config(g, loader, loader_path, root, prefix, sizeof(prefix), m)) {
 		free(g);
 		return;
 	}
-	menu_copy(g->visited[0], sizeof(g->visited[0]), h);
 	menu_copy(name, sizeof(name), m->summary);
-	free(h);
 	for (depth = 0; depth < MAX_CHAIN; depth++) {
-		if (!(cfg = read_cfg(g, g->visited[depth], root[0] ? root : NULL, prefix[0] ? prefix : NULL))) {
+		if (!(cfg = read_cfg(g, depth, root[0] ? root : NULL, prefix[0] ? prefix : NULL))) {
 			config_line(m, name, "it cannot be read (see above)");
 			break;
 		}
-		if (cfg->n_entries || !cfg->next_command) {
+		if (cfg->n_entries || (!cfg->next_command && g->where[depth] != EMBEDDED)) {
 			find_grubenv(g, cfg);
 			menu_items(g, cfg, g->visited[depth], name, m);
 		} else if (depth + 1 == MAX_CHAIN) {
 			config_line(m, name, "configfile and source nested too deep: not followed");
-		} else if (next_config(g, cfg, g->visited[depth], depth, m, g->visited[depth + 1], WALK_PATH_MAX)) {
-			grub_name(name, sizeof(name), cfg->next_config.device, cfg->next_config.path);
-			menu_append(m->summary, sizeof(m->summary), " -> %s (%s)", name, g->visited[depth + 1]);
-			menu_copy(root, sizeof(root), cfg->root_device ? cfg->root_device : "");
-			menu_copy(prefix, sizeof(prefix),
-			          cfg->prefix.path && cfg->root_device &&
-			                  strcmp(cfg->prefix.device, cfg->root_device) == 0 ?
-			              cfg->prefix.path :
-			              "");
+		} else if (next_config(g, cfg, depth, m, &f, path, sizeof(path))) {
+			hand_over(g, cfg, &f, depth, root, prefix, sizeof(prefix), name, m);
 			sbat_grub_cfg_free(cfg);
 			continue;
 		}

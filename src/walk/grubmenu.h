@@ -7,8 +7,11 @@
 #include "walk/menu.h"
 #include "walk/walk.h"
 
-/* GRUB: recognised by its module section "mods" or a grub row in its .sbat. */
+/*
+ * GRUB: recognised by its module section "mods" or a grub row in its .sbat;
+ * its menu starts from what its mods section carries (loader, opened).
+ */
 int grubmenu_is_grub(const image *im);
-void grubmenu_read(walk *w, const char *esp, const char *loader_path, menu_list *m);
+void grubmenu_read(walk *w, const char *esp, const char *loader_path, const image *loader, menu_list *m);
 
 #endif

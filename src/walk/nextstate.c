@@ -51,7 +51,6 @@ failed(state *s, const char *dir, const char *name, sbat_err r)
 {
 	free(s->failed);
 	s->failed = dir ? join(dir, name) : strdup(name);
-	s->pub.failed = s->failed;
 	return r;
 }
 
@@ -331,17 +330,12 @@ publish(state *s)
 	in->rev_sbat = s->rev_sbat ? s->rev_sbat->csv : NULL;
 }
 
-sbat_err
-sbat_next_state_load(const char *efivarfs, const char *shim, sbat_next_state **ret, sbat_diag *reterr)
+/* Everything sbat_next_state_load reads, into s; SBAT_OK or the first failure (s->failed names what). */
+static sbat_err
+load_all(state *s, const char *efivarfs, const char *shim, sbat_diag *d)
 {
-	sbat_diag local, *d = reterr ? reterr : &local;
-	state *s;
 	sbat_err r;
 
-	*ret = NULL;
-	if (!(s = calloc(1, sizeof(*s))))
-		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
-	*ret = &s->pub;
 	s->efivarfs = strdup(efivarfs ? efivarfs : SBAT_EFIVAR_DIR);
 	s->shim = strdup(shim);
 	s->pub.efivarfs = s->efivarfs;
@@ -356,6 +350,30 @@ sbat_next_state_load(const char *efivarfs, const char *shim, sbat_next_state **r
 		publish(s);
 		r = predict(s, d);
 	}
+	return r;
+}
+
+sbat_err
+sbat_next_state_load(const char *efivarfs, const char *shim, sbat_next_state **ret, char *ret_failed,
+                     size_t failed_size, sbat_diag *reterr)
+{
+	sbat_diag local, *d = reterr ? reterr : &local;
+	state *s;
+	sbat_err r;
+
+	*ret = NULL;
+	if (ret_failed && failed_size)
+		ret_failed[0] = '\0';
+	if (!(s = calloc(1, sizeof(*s))))
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	r = load_all(s, efivarfs, shim, d);
+	if (r == SBAT_OK) {
+		*ret = &s->pub;
+		return SBAT_OK;
+	}
+	if (ret_failed && failed_size)
+		snprintf(ret_failed, failed_size, "%s", s->failed ? s->failed : shim);
+	sbat_next_state_free(&s->pub);
 	return r;
 }
 

@@ -305,12 +305,14 @@ static const char *
 xbootldr_dir(const walk *w, const char *esp)
 {
 	char real[WALK_PATH_MAX];
+	sbat_diag d;
+	int fat;
 
 	if (w->o->xbootldr || w->o->esp)
 		return w->o->xbootldr;
 	if (realpath(esp, real) && strcmp(real, "/boot") == 0)
 		return NULL;
-	return sbat_partition_is_fat_mount("/boot") ? "/boot" : NULL;
+	return sbat_partition_is_fat_mount("/boot", &fat, &d) == SBAT_OK && fat ? "/boot" : NULL;
 }
 
 /* The menu's lines: a line for entries not read, or for none at all, then one per entry. */

@@ -87,7 +87,7 @@ list_db(walk *w, const char *name, const sbat_sigdb *db)
 	sbat_diag d;
 
 	for (i = 0; (e = sbat_sigdb_get(db, i)) != NULL; i++) {
-		if (e->type == SBAT_SIG_X509 && sbat_x509_read(e->data, e->data_len, &c, &d) == SBAT_OK) {
+		if (e->type == SBAT_SIG_X509 && sbat_authenticode_cert_read(e->data, e->data_len, &c, &d) == SBAT_OK) {
 			size_t n;
 			const char *cn = common_name(c.subject, &n);
 

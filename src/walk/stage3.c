@@ -210,7 +210,7 @@ stage3_follow(walk *w, const char *label, int is_default, const sbat_next_state 
 	if (sdbootmenu_is_sdboot(loader)) {
 		sdbootmenu_read(w, esp, loader_path, loader, &m);
 	} else if (grubmenu_is_grub(loader)) {
-		grubmenu_read(w, esp, loader_path, &m);
+		grubmenu_read(w, esp, loader_path, loader, &m);
 		grub_rule(next, loader, &m);
 	} else {
 		walk_line_why(w, label, is_default, 3, loader_path, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_LOADER_UNKNOWN,

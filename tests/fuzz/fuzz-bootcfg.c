@@ -6,8 +6,8 @@
  * Input: the raw bytes of a loader entry, loader.conf, os-release or
  * grub.cfg (inputs over FUZZ_MAX_INPUT bytes are ignored), read by
  * sbat_kv_next with both separators, by sbat_grub_cfg_parse from a given
- * root and prefix, and by sbat_grub_default_entry with values taken from
- * the input; sbat_version_compare compares the input's first and second
+ * root and prefix, and by sbat_grub_cfg_default_entry with values taken from
+ * the input; sbat_kv_version_compare compares the input's first and second
  * line both ways.
  *
  * These must hold, or the harness aborts:
@@ -25,7 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sbat/bootcfg.h"
+#include "sbat/error.h"
+#include "sbat/grubcfg.h"
+#include "sbat/kv.h"
 
 #define FUZZ_MAX_INPUT (256u * 1024u)
 
@@ -95,7 +97,7 @@ check_default(const sbat_grub_cfg *cfg, const char *value)
 	size_t i;
 	int fb;
 	sbat_diag d;
-	sbat_err err = sbat_grub_default_entry(cfg, value, &i, &fb, &d);
+	sbat_err err = sbat_grub_cfg_default_entry(cfg, value, &i, &fb, &d);
 
 	if (err == SBAT_OK && (i >= cfg->n_entries || cfg->entries[i].is_submenu))
 		fail("a default entry that is not a menuentry of the file");
@@ -157,10 +159,10 @@ check_versions(const uint8_t *in, size_t size)
 	for (i = 0; b[i] && b[i] != '\n'; i++)
 		;
 	b[i] = '\0';
-	if ((sbat_version_compare(a, b) > 0) != (sbat_version_compare(b, a) < 0) ||
-	    (sbat_version_compare(a, b) == 0) != (sbat_version_compare(b, a) == 0))
+	if ((sbat_kv_version_compare(a, b) > 0) != (sbat_kv_version_compare(b, a) < 0) ||
+	    (sbat_kv_version_compare(a, b) == 0) != (sbat_kv_version_compare(b, a) == 0))
 		fail("the version order is not antisymmetric");
-	if (sbat_version_compare(a, a) != 0)
+	if (sbat_kv_version_compare(a, a) != 0)
 		fail("a version that differs from itself");
 	free(a);
 }

@@ -22,6 +22,8 @@
 #include <string.h>
 
 #include "sbat/boot.h"
+#include "sbat/loadoption.h"
+#include "sbat/shim.h"
 
 #define FUZZ_MAX_INPUT (64u * 1024u)
 

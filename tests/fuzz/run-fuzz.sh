@@ -38,8 +38,8 @@ builddir=$2
 case $duration in
 '' | *[!0-9]*) usage ;;
 esac
-# each of the ten harnesses sharing the last third gets at least a second (0 would run for ever)
-[ "$duration" -ge 30 ] || { echo "$0: DURATION_SECONDS must be at least 30" >&2; exit 2; }
+# each of the twelve harnesses sharing the last third gets at least a second (0 would run for ever)
+[ "$duration" -ge 36 ] || { echo "$0: DURATION_SECONDS must be at least 36" >&2; exit 2; }
 
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 fuzzdir=$srcdir/tests/fuzz
@@ -52,7 +52,7 @@ else
 fi
 ninja -C "$builddir" tests/fuzz/fuzz-edit tests/fuzz/fuzz-edit-fd tests/fuzz/fuzz-csv tests/fuzz/fuzz-loadopt \
 	tests/fuzz/fuzz-uki tests/fuzz/fuzz-bootcfg tests/fuzz/fuzz-lint tests/fuzz/fuzz-sigdb tests/fuzz/fuzz-authenticode \
-	tests/fuzz/fuzz-fallback tests/fuzz/fuzz-sdboot tests/fuzz/fuzz-partition
+	tests/fuzz/fuzz-fallback tests/fuzz/fuzz-sdboot tests/fuzz/fuzz-partition tests/fuzz/fuzz-grubcore tests/fuzz/fuzz-rsa
 
 builddir=$(cd "$builddir" && pwd)
 work=$builddir/fuzz-work
@@ -102,22 +102,25 @@ run_one() {
 # shared by the CSV parser, the EFI load option and device path parser,
 # the UKI reader, the boot loader configuration parsers, the lint with its
 # profiles, the signature database reader, the Authenticode reader, shim
-# fallback's BOOT CSV, systemd-boot's menu and EDK2's File() path opening
+# fallback's BOOT CSV, systemd-boot's menu, EDK2's File() path opening and
+# GRUB's core image with its memdisk, and RSA signature verification
 third=$((duration / 3))
 rest=$((duration - 2 * third))
-tenth=$((rest / 10))
+share=$((rest / 12))
 run_one edit "$third"
 run_one edit-fd "$third" edit
-run_one csv $((rest - 9 * tenth))
-run_one loadopt "$tenth"
-run_one uki "$tenth"
-run_one bootcfg "$tenth"
-run_one lint "$tenth" edit
-run_one sigdb "$tenth"
-run_one authenticode "$tenth"
-run_one fallback "$tenth"
-run_one sdboot "$tenth"
-run_one partition "$tenth"
+run_one csv $((rest - 11 * share))
+run_one loadopt "$share"
+run_one uki "$share"
+run_one bootcfg "$share"
+run_one lint "$share" edit
+run_one sigdb "$share"
+run_one authenticode "$share"
+run_one fallback "$share"
+run_one sdboot "$share"
+run_one partition "$share"
+run_one grubcore "$share"
+run_one rsa "$share"
 
 echo "== summary"
 printf '%s\n' "${summary[@]}"

@@ -35,7 +35,7 @@ main(int argc, char **argv)
 		const sbat_authenticode_sig *s = &a->sigs[i];
 
 		printf("sig\t%zu\t%u\t%d\t%d\t%s\t%s\n", i, s->entry, s->nested_in, s->covers_image,
-		       sbat_digest_alg_name(s->image_digest_alg), s->signer_issuer);
+		       sbat_authenticode_digest_name(s->image_digest_alg), s->signer_issuer);
 		for (j = 0; j < s->n_certs; j++)
 			printf("cert\t%zu\t%s\t%s\n", i, s->certs[j].subject, s->certs[j].issuer);
 	}

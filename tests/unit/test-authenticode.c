@@ -414,8 +414,8 @@ test_unsigned(void **state)
 	sbat_authenticode_free(NULL);
 	sbat_image_free(img);
 	free(buf);
-	assert_string_equal(sbat_digest_alg_name(SBAT_DIGEST_SHA256), "SHA-256");
-	assert_string_equal(sbat_digest_alg_name((sbat_digest_alg)99), "unknown");
+	assert_string_equal(sbat_authenticode_digest_name(SBAT_DIGEST_SHA256), "SHA-256");
+	assert_string_equal(sbat_authenticode_digest_name((sbat_digest_alg)99), "unknown");
 }
 
 /* sbat_authenticode_parse_fd on buf written to path (cut to len - cut bytes), opened read-only. */

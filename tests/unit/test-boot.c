@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sbat/boot.h"
+#include "sbat/loadoption.h"
 #include "sbat/csv.h"
 
 #include "boot/loadopt.h"

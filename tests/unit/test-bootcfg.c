@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sbat/bootcfg.h"
+#include "sbat/error.h"
+#include "sbat/grubcfg.h"
+#include "sbat/kv.h"
 
 /* ------------------------------------------------ systemd-boot */
 
@@ -131,7 +133,7 @@ test_version_compare_follows_strverscmp_improved(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
 		for (j = 0; j < sizeof(order) / sizeof(order[0]); j++) {
-			int r = sbat_version_compare(order[i], order[j]);
+			int r = sbat_kv_version_compare(order[i], order[j]);
 
 			if (i < j)
 				assert_true(r < 0);
@@ -140,10 +142,10 @@ test_version_compare_follows_strverscmp_improved(void **state)
 			else
 				assert_int_equal(r, 0);
 		}
-	assert_true(sbat_version_compare("6.1.0-18-amd64", "6.1.0-9-amd64") > 0);
-	assert_int_equal(sbat_version_compare("00123", "123"), 0);
-	assert_int_equal(sbat_version_compare(NULL, ""), 0);
-	assert_true(sbat_version_compare("debian-6.10.conf", "debian-6.9.conf") > 0);
+	assert_true(sbat_kv_version_compare("6.1.0-18-amd64", "6.1.0-9-amd64") > 0);
+	assert_int_equal(sbat_kv_version_compare("00123", "123"), 0);
+	assert_int_equal(sbat_kv_version_compare(NULL, ""), 0);
+	assert_true(sbat_kv_version_compare("debian-6.10.conf", "debian-6.9.conf") > 0);
 }
 
 /* ------------------------------------------------ GRUB */
@@ -272,34 +274,34 @@ test_grub_default_entry(void **state)
 	sbat_diag d;
 
 	(void)state;
-	assert_int_equal(sbat_grub_default_entry(cfg, "0", &i, &fb, &d), SBAT_OK);
+	assert_int_equal(sbat_grub_cfg_default_entry(cfg, "0", &i, &fb, &d), SBAT_OK);
 	assert_int_equal(i, 0);
 	assert_int_equal(fb, 0);
-	assert_int_equal(sbat_grub_default_entry(cfg, NULL, &i, &fb, &d), SBAT_OK);
+	assert_int_equal(sbat_grub_cfg_default_entry(cfg, NULL, &i, &fb, &d), SBAT_OK);
 	assert_int_equal(i, 0);
 	/* a submenu chosen by number boots its first entry */
-	assert_int_equal(sbat_grub_default_entry(cfg, "1", &i, &fb, &d), SBAT_OK);
+	assert_int_equal(sbat_grub_cfg_default_entry(cfg, "1", &i, &fb, &d), SBAT_OK);
 	assert_int_equal(i, 2);
-	assert_int_equal(sbat_grub_default_entry(cfg, "1>1", &i, &fb, &d), SBAT_OK);
+	assert_int_equal(sbat_grub_cfg_default_entry(cfg, "1>1", &i, &fb, &d), SBAT_OK);
 	assert_int_equal(i, 3);
-	assert_int_equal(sbat_grub_default_entry(
+	assert_int_equal(sbat_grub_cfg_default_entry(
 	                     cfg, "gnulinux-advanced-UUIDROOT>gnulinux-6.1.0-9-amd64-advanced-UUIDROOT", &i, &fb, &d),
 	                 SBAT_OK);
 	assert_int_equal(i, 3);
 	assert_int_equal(fb, 0);
-	assert_int_equal(sbat_grub_default_entry(cfg,
-	                                         "Advanced options for Debian GNU/Linux>Debian GNU/Linux, "
-	                                         "with Linux 6.1.0-9-amd64",
-	                                         &i, &fb, &d),
+	assert_int_equal(sbat_grub_cfg_default_entry(cfg,
+	                                             "Advanced options for Debian GNU/Linux>Debian GNU/Linux, "
+	                                             "with Linux 6.1.0-9-amd64",
+	                                             &i, &fb, &d),
 	                 SBAT_OK);
 	assert_int_equal(i, 3);
-	assert_int_equal(sbat_grub_default_entry(cfg, "UEFI Firmware Settings", &i, &fb, &d), SBAT_OK);
+	assert_int_equal(sbat_grub_cfg_default_entry(cfg, "UEFI Firmware Settings", &i, &fb, &d), SBAT_OK);
 	assert_int_equal(i, 4);
 	/* nothing matches, or a number past the end: the first entry, as GRUB does */
-	assert_int_equal(sbat_grub_default_entry(cfg, "no such entry", &i, &fb, &d), SBAT_OK);
+	assert_int_equal(sbat_grub_cfg_default_entry(cfg, "no such entry", &i, &fb, &d), SBAT_OK);
 	assert_int_equal(i, 0);
 	assert_int_equal(fb, 1);
-	assert_int_equal(sbat_grub_default_entry(cfg, "7", &i, &fb, &d), SBAT_OK);
+	assert_int_equal(sbat_grub_cfg_default_entry(cfg, "7", &i, &fb, &d), SBAT_OK);
 	assert_int_equal(i, 0);
 	assert_int_equal(fb, 1);
 	sbat_grub_cfg_free(cfg);
@@ -459,7 +461,7 @@ test_grub_too_big(void **state)
 	assert_null(cfg);
 	assert_int_equal(sbat_grub_cfg_parse(NULL, 0, NULL, NULL, &cfg, &d), SBAT_OK);
 	assert_int_equal(cfg->n_entries, 0);
-	assert_int_equal(sbat_grub_default_entry(cfg, "0", &(size_t){ 0 }, &(int){ 0 }, &d), SBAT_E_BOOTCFG);
+	assert_int_equal(sbat_grub_cfg_default_entry(cfg, "0", &(size_t){ 0 }, &(int){ 0 }, &d), SBAT_E_BOOTCFG);
 	sbat_grub_cfg_free(cfg);
 	sbat_grub_cfg_free(NULL);
 }

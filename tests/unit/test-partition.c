@@ -231,14 +231,37 @@ test_miss_names(void **state)
 	assert_string_equal(sbat_partition_miss_name((sbat_partition_miss)99), "unknown");
 }
 
+/* The mount lookups: not there is SBAT_OK with an empty answer, a directory that does not read a failure. */
+static void
+test_mount_lookups(void **state)
+{
+	char mnt[256] = "x", mroot[256] = "x", guid[64] = "x";
+	char *mounted = (char *)"x";
+	int fat = -1;
+	sbat_diag d;
+
+	(void)state;
+	assert_int_equal(sbat_partition_mount_of_uuid("no-such-uuid-0000", mnt, sizeof(mnt), mroot, sizeof(mroot), &d),
+	                 SBAT_OK);
+	assert_string_equal(mnt, "");
+	assert_string_equal(mroot, "");
+	assert_int_equal(sbat_partition_mount_of_partuuid("00000000-0000-0000-0000-000000000000", &mounted, &d),
+	                 SBAT_OK);
+	assert_null(mounted);
+	assert_int_equal(sbat_partition_is_fat_mount("/no/such/mount/point", &fat, &d), SBAT_OK);
+	assert_int_equal(fat, 0);
+	assert_int_equal(sbat_partition_guid_of("/no/such/directory", guid, sizeof(guid), &d), SBAT_E_IO);
+	assert_string_equal(guid, "");
+	assert_int_equal(sbat_partition_mount_of_uuid("u", mnt, 0, mroot, sizeof(mroot), &d), SBAT_E_IO);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_resolve_table),
-		cmocka_unit_test(test_uefi_table),
-		cmocka_unit_test(test_uefi_lengths),
-		cmocka_unit_test(test_miss_names),
+		cmocka_unit_test(test_resolve_table), cmocka_unit_test(test_uefi_table),
+		cmocka_unit_test(test_uefi_lengths),  cmocka_unit_test(test_miss_names),
+		cmocka_unit_test(test_mount_lookups),
 	};
 
 	return run_group(tests, setup, teardown);

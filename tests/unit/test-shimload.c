@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sbat/boot.h"
+#include "sbat/shim.h"
 #include "test-util.h"
 
 #define SHIM "\\EFI\\debian\\shimx64.efi"

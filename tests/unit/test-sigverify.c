@@ -492,9 +492,9 @@ test_key_usage(void **state)
 	(void)state;
 	if (!have_tools)
 		skip();
-	assert_int_equal(sbat_x509_read(certs[CA5], cert_len[CA5], &c, &d), SBAT_OK);
+	assert_int_equal(sbat_authenticode_cert_read(certs[CA5], cert_len[CA5], &c, &d), SBAT_OK);
 	assert_int_equal(c.module_signing_eku, 1);
-	assert_int_equal(sbat_x509_read(certs[CA4], cert_len[CA4], &c, &d), SBAT_OK);
+	assert_int_equal(sbat_authenticode_cert_read(certs[CA4], cert_len[CA4], &c, &d), SBAT_OK);
 	assert_int_equal(c.module_signing_eku, 0);
 }
 

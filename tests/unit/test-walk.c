@@ -83,7 +83,7 @@ put_image(const char *root, const char *rel, const char *const *names, const uin
 	for (i = 0; i < n; i++) {
 		memset(&sec, 0, sizeof(sec));
 		sec.name = names[i];
-		sec.raw_size = 0x200;
+		sec.raw_size = lens[i] > 0x200 ? (uint32_t)lens[i] : 0x200;
 		sec.virtual_size = (uint32_t)lens[i];
 		sec.characteristics = FX_SCN_RDATA;
 		sec.content = (const char *)contents[i];
@@ -1132,6 +1132,259 @@ test_signatures(void **state)
 	sbat_boot_report_free(r);
 }
 
+/* ---- GRUB's core image: the prefix, configuration and memdisk grub-mkimage puts in its mods section ---- */
+
+/* One ustar member (a file of text, or a directory when text is NULL) at buf[*at]. */
+static void
+tar_add(uint8_t *buf, size_t cap, size_t *at, const char *name, const char *text)
+{
+	size_t n = text ? strlen(text) : 0;
+
+	assert_true(*at + 512 + n + 1024 <= cap);
+	memset(buf + *at, 0, 512);
+	snprintf((char *)buf + *at, 100, "%s", name);
+	snprintf((char *)buf + *at + 124, 12, "%011o", (unsigned)n);
+	buf[*at + 156] = text ? '0' : '5';
+	memcpy(buf + *at + 257,
+	       "ustar\0"
+	       "00",
+	       8);
+	if (n)
+		memcpy(buf + *at + 512, text, n);
+	*at += 512 + (n + 511) / 512 * 512;
+	memset(buf + *at, 0, 1024); /* the end: two zero blocks */
+}
+
+/* The objects of a mods section (types 1 memdisk, 2 config, 3 prefix), after a 64-bit module info. */
+static size_t
+grub_mods(uint8_t *out, size_t cap, const uint32_t *types, const uint8_t *const *objs, const size_t *lens, unsigned n)
+{
+	size_t at = 24, i;
+
+	memset(out, 0, cap);
+	memcpy(out, "mimg", 4);
+	fx_put32(out + 8, 24);
+	for (i = 0; i < n; i++) {
+		assert_true(at + 8 + lens[i] + 8 <= cap);
+		fx_put32(out + at, types[i]);
+		fx_put32(out + at + 4, (uint32_t)(8 + lens[i]));
+		memcpy(out + at + 8, objs[i], lens[i]);
+		at += (8 + lens[i] + 7) / 8 * 8;
+	}
+	fx_put32(out + 16, (uint32_t)at);
+	return at;
+}
+
+/* GRUB with this mods section at rel. */
+static void
+put_grub(const char *root, const char *rel, const uint8_t *mods, size_t len)
+{
+	const char *names[] = { ".sbat", "mods" };
+	const uint8_t *contents[] = { (const uint8_t *)GRUB_SBAT, mods };
+	size_t lens[] = { strlen(GRUB_SBAT), len };
+
+	put_image(root, rel, names, contents, lens, 2);
+}
+
+/*
+ * The standard machine started from the removable path: Boot0001 names
+ * \EFI\BOOT\BOOTX64.EFI, shim there, and GRUB beside it with mods; grub.cfg
+ * stays in \EFI\debian only.
+ */
+static void
+removable_machine(paths *p, const uint8_t *mods, size_t len)
+{
+	machine m = { 0 };
+
+	build(&m, p);
+	put_option(p->efivarfs, 1, 1, "removable", "A", "\\EFI\\BOOT\\BOOTX64.EFI", NULL);
+	put_shim(p->esp, "EFI/BOOT/BOOTX64.EFI", "sbat,1,2021030218\n");
+	put_grub(p->esp, "EFI/BOOT/grubx64.efi", mods, len);
+}
+
+/* Debian's embedded configuration and the script in its memdisk (debian/build-efi-images), in the words GRUB reads. */
+#define DEBIAN_MEMDISK_CFG                                                                                             \
+	"if [ -z \"$prefix\" -o ! -e \"$prefix\" ]; then\n"                                                            \
+	"\tif ! search --file --set=root /.disk/info; then\n"                                                          \
+	"\t\tsearch --file --set=root /.disk/mini-info\n"                                                              \
+	"\tfi\n"                                                                                                       \
+	"\tset prefix=($root)/boot/grub\n"                                                                             \
+	"fi\n"                                                                                                         \
+	"if [ -e $prefix/x86_64-efi/grub.cfg ]; then\n"                                                                \
+	"\tsource $prefix/x86_64-efi/grub.cfg\n"                                                                       \
+	"elif [ -e $prefix/grub.cfg ]; then\n"                                                                         \
+	"\tsource $prefix/grub.cfg\n"                                                                                  \
+	"else\n"                                                                                                       \
+	"\tsource $cmdpath/grub.cfg\n"                                                                                 \
+	"fi\n"
+
+/* The stage-3 line of Boot0001 (the removable path). */
+static const sbat_boot_stage *
+removable_stage3(const sbat_boot_report *r)
+{
+	return find(r, "Boot0001", 3);
+}
+
+/* A prefix without a device is on the device GRUB was started from: \EFI\debian\grub.cfg is read, not the one beside it. */
+static void
+test_grub_prefix(void **state)
+{
+	static const char prefix[] = "/EFI/debian";
+	const uint32_t types[] = { 3 };
+	const uint8_t *objs[] = { (const uint8_t *)prefix };
+	const size_t lens[] = { sizeof(prefix) };
+	uint8_t mods[256];
+	const sbat_boot_stage *s;
+	sbat_boot_report *r;
+	paths p;
+
+	(void)state;
+	removable_machine(&p, mods, grub_mods(mods, sizeof(mods), types, objs, lens, 1));
+	r = walk(&p, NULL);
+	assert_string_equal(find(r, "Boot0001", 2)->file, "\\EFI\\BOOT\\grubx64.efi");
+	s = removable_stage3(r);
+	assert_int_equal(s->verdict, SBAT_VERDICT_BOOTS);
+	assert_string_equal(s->file, "/vmlinuz");
+	assert_string_equal(s->menu_entry, "menuentry 'Debian'");
+	assert_non_null(strstr(s->config, "EFI/debian/grub.cfg:3"));
+	sbat_boot_report_free(r);
+}
+
+/*
+ * A normal module that names fw_path (Fedora's and Debian's 2.12 and later): normal mode reads grub.cfg in the
+ * directory GRUB was started from before $prefix/grub.cfg, when it is there.
+ */
+static void
+test_grub_fw_path(void **state)
+{
+	static const char normal[] = "\x7f"
+	                             "ELF normal fw_path\0prefix\0%s/grub.cfg\0",
+	                  prefix[] = "/EFI/debian";
+	const uint32_t types[] = { 0, 3 };
+	const uint8_t *objs[] = { (const uint8_t *)normal, (const uint8_t *)prefix };
+	const size_t lens[] = { sizeof(normal), sizeof(prefix) };
+	uint8_t mods[256];
+	sbat_boot_report *r;
+	paths p;
+
+	(void)state;
+	removable_machine(&p, mods, grub_mods(mods, sizeof(mods), types, objs, lens, 2));
+	r = walk(&p, NULL);
+	assert_non_null(strstr(removable_stage3(r)->config, "EFI/debian/grub.cfg:3"));
+	sbat_boot_report_free(r);
+	put(p.esp, "EFI/BOOT/grub.cfg", "set timeout=1\nmenuentry 'Beside' {\n\tlinux /beside\n}\n", 0);
+	put_sbat_image(p.esp, "beside", NULL);
+	r = walk(&p, NULL);
+	assert_string_equal(removable_stage3(r)->file, "/beside");
+	sbat_boot_report_free(r);
+	/* without that module, $prefix/grub.cfg alone */
+	removable_machine(&p, mods, grub_mods(mods, sizeof(mods), types + 1, objs + 1, lens + 1, 1));
+	put(p.esp, "EFI/BOOT/grub.cfg", "set timeout=1\nmenuentry 'Beside' {\n\tlinux /beside\n}\n", 0);
+	r = walk(&p, NULL);
+	assert_string_equal(removable_stage3(r)->file, "/vmlinuz");
+	sbat_boot_report_free(r);
+}
+
+/* Debian's signed GRUB: prefix /EFI/debian, `normal (memdisk)/grub.cfg`, and the memdisk's script, which sources $prefix/grub.cfg. */
+static void
+test_grub_debian_memdisk(void **state)
+{
+	static const char prefix[] = "/EFI/debian", config[] = "normal (memdisk)/grub.cfg\n";
+	static uint8_t disk[8192], mods[16384];
+	const uint32_t types[] = { 1, 2, 3 };
+	const uint8_t *objs[] = { disk, (const uint8_t *)config, (const uint8_t *)prefix };
+	size_t lens[] = { 0, sizeof(config), sizeof(prefix) }, at = 0;
+	const sbat_boot_stage *s;
+	sbat_boot_report *r;
+	paths p;
+
+	(void)state;
+	tar_add(disk, sizeof(disk), &at, "grub.cfg", DEBIAN_MEMDISK_CFG);
+	lens[0] = at + 1024;
+	removable_machine(&p, mods, grub_mods(mods, sizeof(mods), types, objs, lens, 3));
+	r = walk(&p, NULL);
+	s = removable_stage3(r);
+	assert_int_equal(s->verdict, SBAT_VERDICT_BOOTS);
+	assert_string_equal(s->file, "/vmlinuz");
+	assert_non_null(strstr(s->config, "EFI/debian/grub.cfg:3"));
+	assert_true(has_note(r, SBAT_BOOT_NOTE_VERBOSE, "(memdisk)/grub.cfg"));
+	sbat_boot_report_free(r);
+
+	/* \EFI\debian\x86_64-efi\grub.cfg, when it is there, comes first */
+	put(p.esp, "EFI/debian/x86_64-efi/grub.cfg", "set timeout=1\nmenuentry 'Other' {\n\tlinux /other\n}\n", 0);
+	put_sbat_image(p.esp, "other", NULL);
+	r = walk(&p, NULL);
+	s = removable_stage3(r);
+	assert_string_equal(s->file, "/other");
+	assert_string_equal(s->menu_entry, "menuentry 'Other'");
+	sbat_boot_report_free(r);
+}
+
+/* grub-mkstandalone: prefix (memdisk)/boot/grub, its grub.cfg in the memdisk's tar; $cmdpath is GRUB's own directory. */
+static void
+test_grub_standalone(void **state)
+{
+	static const char prefix[] = "(memdisk)/boot/grub";
+	static uint8_t disk[8192], mods[16384];
+	const uint32_t types[] = { 1, 3 };
+	const uint8_t *objs[] = { disk, (const uint8_t *)prefix };
+	size_t lens[] = { 0, sizeof(prefix) }, at = 0;
+	const sbat_boot_stage *s;
+	sbat_boot_report *r;
+	paths p;
+
+	(void)state;
+	tar_add(disk, sizeof(disk), &at, "boot/grub/", NULL);
+	tar_add(disk, sizeof(disk), &at, "boot/grub/grub.cfg",
+	        "set timeout=2\nmenuentry 'Next' {\n\tchainloader $cmdpath/next.efi\n}\nmenuentry 'Mem' {\n\tlinux "
+	        "/vmlinuz\n}\n");
+	lens[0] = at + 1024;
+	removable_machine(&p, mods, grub_mods(mods, sizeof(mods), types, objs, lens, 2));
+	put_sbat_image(p.esp, "EFI/BOOT/next.efi", NULL);
+	r = walk(&p, NULL);
+	s = removable_stage3(r);
+	assert_int_equal(s->verdict, SBAT_VERDICT_BOOTS);
+	assert_string_equal(s->menu_entry, "chainloader of menuentry 'Next'");
+	assert_true(s->default_entry);
+	assert_non_null(strstr(s->config, "(memdisk)/boot/grub/grub.cfg:3"));
+	s = find_file(r, "/vmlinuz");
+	assert_int_equal(s->verdict, SBAT_VERDICT_UNKNOWN);
+	assert_non_null(strstr(s->detail, "memdisk"));
+	sbat_boot_report_free(r);
+}
+
+/* A prefix on a device by the firmware's numbering, and a mods section that does not read: not followed, and why. */
+static void
+test_grub_core_unknown(void **state)
+{
+	static const char prefix[] = "(hd0,gpt2)/boot/grub";
+	const uint32_t types[] = { 3 };
+	const uint8_t *objs[] = { (const uint8_t *)prefix };
+	const size_t lens[] = { sizeof(prefix) };
+	uint8_t mods[256];
+	size_t n;
+	const sbat_boot_stage *s;
+	sbat_boot_report *r;
+	paths p;
+
+	(void)state;
+	n = grub_mods(mods, sizeof(mods), types, objs, lens, 1);
+	removable_machine(&p, mods, n);
+	r = walk(&p, NULL);
+	s = removable_stage3(r);
+	assert_int_equal(s->verdict, SBAT_VERDICT_UNKNOWN);
+	assert_non_null(strstr(s->detail, "(hd0,gpt2)"));
+	sbat_boot_report_free(r);
+
+	fx_put32(mods + 16, 4096); /* the objects end past the section */
+	put_grub(p.esp, "EFI/BOOT/grubx64.efi", mods, n);
+	r = walk(&p, NULL);
+	s = removable_stage3(r);
+	assert_int_equal(s->verdict, SBAT_VERDICT_UNKNOWN);
+	assert_non_null(strstr(s->detail, "module info"));
+	sbat_boot_report_free(r);
+}
+
 /* Options made by anything but sbat_walk_opts_init are refused. */
 static void
 test_abi(void **state)
@@ -1162,6 +1415,11 @@ main(void)
 		cmocka_unit_test(test_removable_machine),
 		cmocka_unit_test(test_sdboot_release),
 		cmocka_unit_test(test_signatures),
+		cmocka_unit_test(test_grub_prefix),
+		cmocka_unit_test(test_grub_fw_path),
+		cmocka_unit_test(test_grub_debian_memdisk),
+		cmocka_unit_test(test_grub_standalone),
+		cmocka_unit_test(test_grub_core_unknown),
 		cmocka_unit_test(test_abi),
 	};
 

@@ -1,70 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* bootcfg.h - what the loaders after shim read: systemd-boot's loader.conf, entries and os-release, GRUB's grub.cfg */
-#ifndef SBAT_BOOTCFG_H
-#define SBAT_BOOTCFG_H
+/* grubcfg.h - GRUB's grub.cfg as GRUB reads it: the files its commands name, its menu entries and its default */
+#ifndef SBAT_GRUBCFG_H
+#define SBAT_GRUBCFG_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "api.h"
 #include "error.h"
+#include "kv.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Configuration files larger than this are refused (SBAT_E_TOO_BIG): loader files are a few KiB. */
-#define SBAT_BOOTCFG_MAX_SIZE (1024u * 1024u)
-
-/* ------------------------------------------------ systemd-boot */
-
-/* Where sbat_kv_next goes on; zero it before the first call. */
-typedef struct sbat_kv_cursor {
-	size_t pos;    /* the next byte to read */
-	unsigned line; /* lines read so far */
-	int done;      /* the end, or a NUL byte, was reached */
-} sbat_kv_cursor;
-
-/* One "key value" line; key and value point into the buffer and are not NUL-terminated. */
-typedef struct sbat_kv_line {
-	const char *key; /* NULL at the end of the file */
-	size_t key_len;
-	const char *value;
-	size_t value_len;
-	unsigned line; /* 1-based */
-	size_t offset; /* of the line's first byte in the buffer */
-} sbat_kv_line;
-
-/*
- * The next key and value of buf[0..len), read as systemd-boot 252 to 257
- * read loader.conf and Type #1 entries (sep " \t") and the os-release text
- * of a UKI's .osrel (sep "="), line_get_key_value in its boot.c: a line
- * ends at LF or CR; blanks (space, tab) around it are dropped; empty lines
- * and lines starting with '#' are skipped; the key runs up to the first
- * separator, the value starts after the separators that follow it; a value
- * that starts with '"' on a line that ends with '"' loses both quotes.
- *
- * Returns SBAT_OK and ret->key NULL at the end. A line that systemd-boot
- * ignores or where it stops (a key without a value, a NUL byte, after which
- * systemd-boot reads nothing more) returns SBAT_E_BOOTCFG with reterr->line
- * and reterr->offset; the cursor is already past it, so the caller can
- * report it and call again.
- */
-SBAT_API sbat_err sbat_kv_next(const uint8_t *buf, size_t len, const char *sep, sbat_kv_cursor *cur, sbat_kv_line *ret,
-                               sbat_diag *reterr);
-
-/*
- * Compare two version strings as systemd's strverscmp_improved does (the
- * order systemd-boot sorts entries by): < 0 when a is older than b, 0 when
- * equivalent, > 0 when newer. Segments of digits compare as numbers, of
- * letters as text; '~' marks a pre-release (older), '-' a release, '^' a
- * patched release, '.' a point release; other characters separate
- * segments. NULL counts as "".
- */
-SBAT_API int sbat_version_compare(const char *a, const char *b);
-
-/* ------------------------------------------------ GRUB */
 
 /* A file that a command of grub.cfg names. */
 typedef struct sbat_grub_file {
@@ -105,7 +54,8 @@ typedef struct sbat_grub_cfg {
 	unsigned next_entry_line; /* a `set default="${next_entry}"` (grubenv's one-shot entry); 0: none */
 	const char *timeout;      /* the last `set timeout=`, as written; NULL: none */
 	unsigned timeout_line;
-	const char *next_command; /* "configfile" or "source": the last one at the top, which reads next_config */
+	const char *next_command; /* "configfile", "source" or "normal" (normal FILE): the last one at the top, which
+	                             reads next_config (no path when it is in an if or a loop that is not known) */
 	sbat_grub_file next_config;
 	const char *root_device; /* the root device when the file has run; NULL: not known */
 	sbat_grub_file prefix;   /* $prefix when the file has run (word NULL: not set) */
@@ -119,10 +69,11 @@ typedef struct sbat_grub_cfg {
  * without running anything: the menuentry and submenu blocks, their
  * linux/linuxefi, initrd/initrdefi and chainloader lines, `set default=`
  * and `set timeout=`, `search` (--fs-uuid and search.fs_uuid) and `set`
- * for the root device and other variables, and the top's configfile or
- * source. Quotes, escapes and $variables are handled as GRUB's script
- * lexer does; an entry's body is read with the variables as the whole file
- * leaves them, since GRUB runs it at boot, after the file; what this cannot follow (function bodies, loops, a kernel
+ * for the root device and other variables, and the top's configfile,
+ * source or normal FILE; the branch of an if whose condition is known from
+ * the words (true, false, [ ... ] with =, !=, -z, -n, !, -a, -o). Quotes,
+ * escapes and $variables are handled as GRUB's script lexer does; an
+ * entry's body is read with the variables as the whole file leaves them, since GRUB runs it at boot, after the file; what this cannot follow (function bodies, loops, a kernel
  * path with a variable the file does not set, a device name such as
  * (hd0,gpt2), a quote that is never closed) is left unresolved, with a note
  * or a why. root_device names the device the file starts on (its root) and
@@ -148,8 +99,8 @@ SBAT_API void sbat_grub_cfg_free(sbat_grub_cfg *cfg);
  * Stores an index of a menuentry (never a submenu). SBAT_E_BOOTCFG when
  * the chosen menu is empty.
  */
-SBAT_API sbat_err sbat_grub_default_entry(const sbat_grub_cfg *cfg, const char *value, size_t *ret_index,
-                                          int *ret_fallback, sbat_diag *reterr);
+SBAT_API sbat_err sbat_grub_cfg_default_entry(const sbat_grub_cfg *cfg, const char *value, size_t *ret_index,
+                                              int *ret_fallback, sbat_diag *reterr);
 
 #ifdef __cplusplus
 }
