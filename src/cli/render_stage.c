@@ -273,6 +273,16 @@ cli_render_stage(const sbat_boot_stage *st, char *buf, size_t size)
 		cli_textbuf_put(&t, "refused: signature: %s", sig);
 		return;
 	}
+	if (st->reason == SBAT_BOOT_LOADER_UNKNOWN) {
+		cli_textbuf_put(&t, "cannot be followed: neither systemd-boot nor GRUB, so what it starts next is not "
+		                    "known from the files");
+		return;
+	}
+	if (st->reason == SBAT_BOOT_OVER_LIMIT) {
+		cli_textbuf_put(&t, "cannot be followed: %zu more files than the %zu judged for one loader", st->over,
+		                st->limit);
+		return;
+	}
 	if (option_words(st, &t) || partition_words(st, &t) || file_words(st, &t) || shim_words(st, &t) ||
 	    judged_line(st, &t))
 		return;

@@ -203,6 +203,7 @@ stage3_follow(walk *w, const char *label, int is_default, const sbat_next_state 
               const char *loader_path, const image *loader)
 {
 	sbat_verdict result = SBAT_VERDICT_BOOTS;
+	sbat_boot_stage st;
 	menu_list m;
 	size_t i;
 
@@ -213,9 +214,10 @@ stage3_follow(walk *w, const char *label, int is_default, const sbat_next_state 
 		grubmenu_read(w, esp, loader_path, loader, &m);
 		grub_rule(next, loader, &m);
 	} else {
-		walk_line_why(w, label, is_default, 3, loader_path, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_LOADER_UNKNOWN,
-		              "cannot be followed: neither systemd-boot nor GRUB, so what it starts next is not known "
-		              "from the files");
+		walk_stage(&st, label, is_default, 3, loader_path);
+		st.verdict = SBAT_VERDICT_UNKNOWN;
+		st.reason = SBAT_BOOT_LOADER_UNKNOWN;
+		walk_add(w, &st);
 		return SBAT_VERDICT_UNKNOWN;
 	}
 	merge_items(&m);
@@ -233,12 +235,13 @@ stage3_follow(walk *w, const char *label, int is_default, const sbat_next_state 
 	}
 	w->other_entry = 0;
 	if (m.n_dropped) {
-		char text[200];
-
 		/* what was not judged may be what starts: never a silent cap */
-		snprintf(text, sizeof(text), "cannot be followed: %zu more files than the %d judged for one loader",
-		         m.n_dropped, MENU_MAX_ITEMS);
-		walk_line_why(w, label, is_default, 3, loader_path, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_OVER_LIMIT, text);
+		walk_stage(&st, label, is_default, 3, loader_path);
+		st.verdict = SBAT_VERDICT_UNKNOWN;
+		st.reason = SBAT_BOOT_OVER_LIMIT;
+		st.over = m.n_dropped;
+		st.limit = MENU_MAX_ITEMS;
+		walk_add(w, &st);
 	}
 	free(m.items);
 	return result;

@@ -69,6 +69,8 @@ walk_add(walk *w, sbat_boot_stage *st)
 	sbat_diag d;
 
 	st->off_default = w->other_entry;
+	if (st->text && !st->detail)
+		st->detail = verdict_detail(st->verdict, st->text); /* transition: a line not yet a record */
 	if (sbat_boot_report_add(w->report, st, &d) != SBAT_OK)
 		w->report_failed = 1;
 }
