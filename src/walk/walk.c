@@ -39,20 +39,6 @@ verdict_detail(sbat_verdict v, const char *text)
 	return text;
 }
 
-/* The stage-3 and judgement keys of x into st. */
-static void
-extra_keys(sbat_boot_stage *st, const stage_extra *x)
-{
-	st->reason = x->reason;
-	st->loader = x->loader;
-	st->menu_entry = x->menu_entry;
-	st->more_entries = x->more;
-	st->default_entry = x->default_entry;
-	st->default_by = x->default_by;
-	st->rule = x->rule;
-	st->config = x->config;
-}
-
 void
 walk_stage(sbat_boot_stage *st, const char *label, int is_default, int stage, const char *file)
 {
@@ -73,39 +59,6 @@ walk_add(walk *w, sbat_boot_stage *st)
 		st->detail = verdict_detail(st->verdict, st->text); /* transition: a line not yet a record */
 	if (sbat_boot_report_add(w->report, st, &d) != SBAT_OK)
 		w->report_failed = 1;
-}
-
-void
-walk_line(walk *w, const char *label, int is_default, int stage, const char *file, sbat_verdict verdict,
-          const char *text, const stage_extra *x)
-{
-	sbat_boot_stage st;
-	sbat_diag d;
-
-	sbat_boot_stage_init(&st);
-	st.entry = label;
-	st.is_default = is_default;
-	st.off_default = w->other_entry;
-	st.stage = stage;
-	st.file = file;
-	st.verdict = verdict;
-	st.text = text;
-	st.detail = verdict_detail(verdict, text);
-	if (x)
-		extra_keys(&st, x);
-	if (sbat_boot_report_add(w->report, &st, &d) != SBAT_OK)
-		w->report_failed = 1;
-}
-
-void
-walk_line_why(walk *w, const char *label, int is_default, int stage, const char *file, sbat_verdict verdict,
-              sbat_boot_reason reason, const char *text)
-{
-	stage_extra x;
-
-	memset(&x, 0, sizeof(x));
-	x.reason = reason;
-	walk_line(w, label, is_default, stage, file, verdict, text, &x);
 }
 
 static void

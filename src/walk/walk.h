@@ -73,35 +73,11 @@ typedef struct judged {
 	sbat_diag diag;       /* the .sbat shim cannot use, or the check that did not run */
 } judged;
 
-/* The keys of a line besides its verdict: its reason, and for stage 3 the loader's menu. */
-typedef struct stage_extra {
-	sbat_boot_reason reason;
-	sbat_boot_loader loader; /* stage 3: systemd-boot or GRUB */
-	const char *menu_entry;  /* the entry it is for; NULL: the loader's configuration itself */
-	unsigned more;           /* further entries that start the same file */
-	int default_entry;       /* 1: the entry started when nobody touches the keyboard */
-	const char *default_by;  /* what chose the menu's default entry, or why no entry starts by itself */
-	sbat_boot_rule rule;     /* the check shim makes; NONE: no check ran */
-	const char *config;      /* FILE:LINE the entry comes from */
-} stage_extra;
-
-/*
- * One line of the report (stage 0: the entry itself), with its verdict;
- * text starts with the verdict's word ("boots", "refused", "cannot be
- * followed", ...).
- */
-void walk_line(walk *w, const char *label, int is_default, int stage, const char *file, sbat_verdict verdict,
-               const char *text, const stage_extra *x);
-
 /* A stage of the path followed: *st initialised with its place on it, for its facts to be filled in. */
 void walk_stage(sbat_boot_stage *st, const char *label, int is_default, int stage, const char *file);
 
 /* Add a stage made by walk_stage to the report. */
 void walk_add(walk *w, sbat_boot_stage *st);
-
-/* The same with only a reason besides. */
-void walk_line_why(walk *w, const char *label, int is_default, int stage, const char *file, sbat_verdict verdict,
-                   sbat_boot_reason reason, const char *text);
 
 /* Notes: a line of a loader's file ignored; a file that does not read (d, or text). */
 void walk_note(walk *w, sbat_boot_note_kind kind, const char *path, const char *file, const char *text);
