@@ -14,32 +14,126 @@
 extern "C" {
 #endif
 
-/* Why a stage came to its verdict: what was decided, for programs (the stage's detail says it in English). */
+/*
+ * What a stage is about, for programs: with the gate that decided and the
+ * facts of the stage (its fields) it says everything the command's line
+ * says. Values are not yet ABI (0.3 is not released).
+ */
 typedef enum sbat_boot_reason {
 	SBAT_BOOT_JUDGED = 0,         /* shim's check of the image decided: see judge_reason */
 	SBAT_BOOT_NOT_SHIM,           /* the firmware starts an image that is no shim: not governed */
-	SBAT_BOOT_SHIM_GOES_ON,       /* shim starts its next stage */
+	SBAT_BOOT_SHIM_GOES_ON,       /* shim starts its next stage (shim_level, shim_enforces, shim_next) */
 	SBAT_BOOT_SHIM_INPUTS,        /* shim's inputs (its file, the variables) do not read */
-	SBAT_BOOT_SHIM_STOPS_REVOKED, /* the stored SbatLevel revokes shim itself: it stops the machine */
+	SBAT_BOOT_SHIM_STOPS_REVOKED, /* the stored SbatLevel (level) revokes shim itself: it stops the machine */
 	SBAT_BOOT_SHIM_STOPS_LEVEL,   /* shim cannot parse the stored SbatLevel: it stops the machine */
-	SBAT_BOOT_POLICY_WAITS,       /* SbatPolicy is invalid: shim waits for a key press */
-	SBAT_BOOT_NOT_FOUND,          /* the file is not there (or a link, not a regular file, ...) */
-	SBAT_BOOT_UNREADABLE,         /* the file is there but does not read or parse as an image */
-	SBAT_BOOT_NO_START,           /* the firmware opens nothing there and goes on to the next option */
-	SBAT_BOOT_PARTITION_UNKNOWN,  /* which partition holds the file is not known here */
-	SBAT_BOOT_LOAD_OPTIONS,       /* shim's load options name no path it can open */
-	SBAT_BOOT_FALLBACK,           /* shim's fallback makes no entry to start */
+	SBAT_BOOT_POLICY_WAITS,       /* SbatPolicy is invalid: shim waits for a key press, then goes on as above */
+	SBAT_BOOT_NOT_FOUND,          /* the file is not there under root: see miss, lookup */
+	SBAT_BOOT_UNREADABLE,         /* the file (host) is there but does not read or parse as an image: diag */
+	SBAT_BOOT_NO_START,           /* the firmware opens nothing there (miss) and goes on to the next option */
+	SBAT_BOOT_PARTITION_UNKNOWN,  /* the partition the option's HD() names (partition) is not mounted */
+	SBAT_BOOT_LOAD_OPTIONS,       /* shim's load options name no path it can open: diag */
+	SBAT_BOOT_FALLBACK,           /* shim's fallback makes no entry to start: fallback */
 	SBAT_BOOT_LOADER_UNKNOWN,     /* the loader is neither systemd-boot nor GRUB: what it starts is not known */
-	SBAT_BOOT_MENU,               /* the loader's menu says so (left out, not known, a missing file) */
-	SBAT_BOOT_OVER_LIMIT,         /* more files than are judged for one loader */
-	SBAT_BOOT_UKI_KERNEL,         /* the kernel inside a UKI's .linux decided */
-	SBAT_BOOT_VARIABLE,           /* a Boot#### variable is missing or malformed */
+	SBAT_BOOT_MENU,               /* the loader's menu says so: menu_why */
+	SBAT_BOOT_OVER_LIMIT,         /* more files (over) than the limit judged for one loader */
+	SBAT_BOOT_UKI_KERNEL,         /* the kernel inside a UKI's .linux decided: see judge_reason */
+	SBAT_BOOT_VARIABLE,           /* a Boot#### variable is malformed */
 	SBAT_BOOT_INACTIVE,           /* a boot option not marked active */
 	SBAT_BOOT_APPLICATION,        /* not LOAD_OPTION_CATEGORY_BOOT: started from a menu only */
-	SBAT_BOOT_NOT_A_FILE,         /* a network boot or a firmware application */
-	SBAT_BOOT_NO_OPTIONS,         /* neither BootOrder nor BootNext: the firmware makes its own options */
-	SBAT_BOOT_SIGNATURE,          /* the signature gate decided: see signature */
+	SBAT_BOOT_NOT_A_FILE,         /* a network boot, a RAM disk, a vendor's device */
+	SBAT_BOOT_NO_OPTIONS, /* neither BootOrder nor BootNext: the firmware makes its own options (removable) */
+	SBAT_BOOT_SIGNATURE,  /* the firmware refuses shim's signature before shim runs: see signature_* */
+	SBAT_BOOT_VARIABLE_UNREADABLE, /* a Boot#### variable does not read (a note says why) */
+	SBAT_BOOT_VARIABLE_MISSING,    /* a Boot#### variable BootOrder names is not there */
+	SBAT_BOOT_FIRMWARE_VOLUME,     /* a file of the firmware's own volume: EDK2 starts it unchecked */
+	SBAT_BOOT_FILE_ONLY,           /* a path of File() nodes alone: the firmware searches every file system */
+	SBAT_BOOT_DEVICE,              /* a whole device: which ESP it holds is not known (boot_current) */
+	SBAT_BOOT_DEFAULT_LOADER,      /* the second stage is not there (miss): shim starts default_loader instead */
 } sbat_boot_reason;
+
+/* Which check decided a stage's verdict. */
+typedef enum sbat_boot_gate {
+	SBAT_BOOT_GATE_NONE = 0,  /* no check of an image: a file, a variable, the firmware's options decided */
+	SBAT_BOOT_GATE_SBAT,      /* shim's check of the image's .sbat (judge_reason) */
+	SBAT_BOOT_GATE_SIGNATURE, /* the firmware's or shim's check of its signatures (signature_*) */
+	SBAT_BOOT_GATE_SHIM,      /* shim's own state: Secure Boot off, shim stops, SbatPolicy, its inputs */
+	SBAT_BOOT_GATE_MENU,      /* the loader's menu: an entry left out or not followed */
+	SBAT_BOOT_GATE_FIRMWARE,  /* the firmware's boot manager: an option it skips or does not govern */
+} sbat_boot_gate;
+
+/* The check shim makes on what a stage starts (verify_sbat_section's in_protocol, and how it gets there). */
+typedef enum sbat_boot_rule {
+	SBAT_BOOT_RULE_NONE = 0,
+	SBAT_BOOT_RULE_SHIM_STARTS,    /* shim starts it itself: a .sbat is required */
+	SBAT_BOOT_RULE_FALLBACK,       /* the same, shim's fallback run from the removable-media path */
+	SBAT_BOOT_RULE_LOADIMAGE_HOOK, /* systemd-boot's LoadImage, which shim hooks: a missing .sbat passes */
+	SBAT_BOOT_RULE_SHIM_LOCK,      /* GRUB's shim_lock verifier: a missing .sbat passes */
+	SBAT_BOOT_RULE_SHIM_LOADER,    /* GRUB through shim's image loader protocol: a missing .sbat passes */
+} sbat_boot_rule;
+
+/* The loader whose menu stage 3 read. */
+typedef enum sbat_boot_loader {
+	SBAT_BOOT_LOADER_NONE = 0,
+	SBAT_BOOT_LOADER_SDBOOT, /* systemd-boot */
+	SBAT_BOOT_LOADER_GRUB,
+} sbat_boot_loader;
+
+/* How a file that was not found was looked for (miss says what was found). */
+typedef enum sbat_boot_lookup {
+	SBAT_BOOT_LOOKUP_NONE = 0,
+	SBAT_BOOT_LOOKUP_PATH, /* sbat_partition_resolve */
+	SBAT_BOOT_LOOKUP_UEFI, /* sbat_partition_resolve_uefi: as the firmware's FAT driver opens File() nodes */
+} sbat_boot_lookup;
+
+/* What did not read, so that the signature gate is not known. */
+typedef enum sbat_boot_sig_unread {
+	SBAT_BOOT_SIG_READ = 0,
+	SBAT_BOOT_SIG_UNREAD_DB,          /* db or dbx */
+	SBAT_BOOT_SIG_UNREAD_MOK,         /* MokListRT */
+	SBAT_BOOT_SIG_UNREAD_MOKX,        /* MokListXRT */
+	SBAT_BOOT_SIG_UNREAD_VENDOR_CERT, /* shim's .vendor_cert */
+	SBAT_BOOT_SIG_UNREAD_IMAGE,       /* the image's certificate table or hash (signature_diag) */
+} sbat_boot_sig_unread;
+
+/* What chose GRUB's default entry, or why none starts by itself (default_value, default_setting, default_line). */
+typedef enum sbat_boot_grub_by {
+	SBAT_BOOT_GRUB_BY_NONE = 0,      /* GRUB's menu is not known */
+	SBAT_BOOT_GRUB_BY_NO_TIMEOUT,    /* none: no timeout is set, the menu waits */
+	SBAT_BOOT_GRUB_BY_TIMEOUT_WAITS, /* none: a timeout (default_setting) that waits */
+	SBAT_BOOT_GRUB_BY_NEXT_ENTRY,    /* grubenv's next_entry (default_value) */
+	SBAT_BOOT_GRUB_BY_SAVED_ENTRY,   /* grubenv's saved_entry (default_value), set default=default_setting */
+	SBAT_BOOT_GRUB_BY_NO_SAVED,      /* set default=default_setting, and grubenv has no saved_entry */
+	SBAT_BOOT_GRUB_BY_VARIABLE,      /* not known: set default=default_setting uses a variable */
+	SBAT_BOOT_GRUB_BY_SET_DEFAULT,   /* set default=default_setting */
+	SBAT_BOOT_GRUB_BY_NOT_SET,       /* no default is set */
+	SBAT_BOOT_GRUB_BY_NO_ENTRIES,    /* none: the menu has no entries */
+	SBAT_BOOT_GRUB_BY_CONDITIONAL,   /* not known: the entry, or one before it, is inside an if or a loop */
+} sbat_boot_grub_by;
+
+/* default_flags */
+#define SBAT_BOOT_DEFAULT_NAMES_NONE 1 /* GRUB: the default names no entry, GRUB takes the first */
+#define SBAT_BOOT_DEFAULT_FIRST 2      /* GRUB: no default value: the first entry */
+#define SBAT_BOOT_DEFAULT_CONF 4       /* systemd-boot: loader.conf has a default (that matched none) */
+
+/* Why a menu line (reason SBAT_BOOT_MENU) cannot be followed, or is left out. */
+typedef enum sbat_boot_menu_why {
+	SBAT_BOOT_MENU_NONE = 0,
+	SBAT_BOOT_MENU_LEFT_OUT,      /* systemd-boot leaves the entry out: sdboot_out, menu_file, menu_word */
+	SBAT_BOOT_MENU_NOT_FOUND,     /* menu_path is not found (miss) */
+	SBAT_BOOT_MENU_OUTSIDE_BOOT,  /* menu_path is outside menu_file, the directory --boot names */
+	SBAT_BOOT_MENU_NOT_MOUNTED,   /* the file system with UUID menu_word is not mounted */
+	SBAT_BOOT_MENU_OUTSIDE_MOUNT, /* menu_path is outside the part of file system menu_word mounted at menu_file */
+	SBAT_BOOT_MENU_CONDITIONAL,   /* the entry is inside an if or a loop (menu_file:menu_line) */
+	SBAT_BOOT_MENU_COMMAND,       /* menu_word (linux, chainloader) menu_text (menu_file:menu_line) */
+	SBAT_BOOT_MENU_NEXT_COMMAND,  /* menu_word (configfile, source) menu_text (menu_file:menu_line) */
+	SBAT_BOOT_MENU_NO_ENTRIES,    /* menu_file: no menu entry starts a kernel or an EFI program */
+	SBAT_BOOT_MENU_LOOP,          /* menu_file is read again */
+	SBAT_BOOT_MENU_NO_CONFIG,     /* no grub.cfg next to GRUB (miss) */
+	SBAT_BOOT_MENU_UNREADABLE,    /* the configuration cannot be read (a note says why) */
+	SBAT_BOOT_MENU_TOO_DEEP,      /* configfile and source nested too deep */
+	SBAT_BOOT_MENU_OVER_LIMIT,    /* systemd-boot: over entries more than the limit read on a partition */
+	SBAT_BOOT_MENU_EMPTY,         /* systemd-boot finds no entries */
+} sbat_boot_menu_why;
 
 /*
  * One stage of one boot path. Stage 0 is the boot entry itself, 1 what the
@@ -49,35 +143,114 @@ typedef enum sbat_boot_reason {
  * Strings may be NULL where they do not apply. Fields are added at the
  * end only, and a caller never uses sizeof on it: sbat_boot_stage_init
  * zeroes one and stamps its size.
+ *
+ * A stage is a record: its verdict, the gate that decided it, its reason,
+ * and the facts behind them; the library writes no sentence. Strings are
+ * data (file names, menu titles, a certificate's subject, datestamps).
  */
 typedef struct sbat_boot_stage {
-	size_t size;            /* set by sbat_boot_stage_init */
-	const char *entry;      /* the path's name: "Boot0003 debian", "BootNext", "removable media" */
-	int is_default;         /* on the path the firmware takes when nobody touches the keyboard */
-	int off_default;        /* a stage-3 line for a menu entry other than the one started by default */
-	int stage;              /* 0 to 3, as above */
-	const char *file;       /* the file the stage starts, as the firmware or loader names it */
-	sbat_verdict verdict;   /* what it comes to */
-	const char *detail;     /* why, for people (English); no verdict word in it */
-	const char *text;       /* the whole line as the command shows it, verdict word first */
-	const char *loader;     /* stage 3: "systemd-boot" or "grub" */
-	const char *menu_entry; /* stage 3: the menu entry the file is for; NULL: the loader's own files */
-	unsigned more_entries;  /* stage 3: further entries that start the same file */
-	int default_entry;      /* stage 3: the entry started when nobody touches the keyboard */
-	const char *default_by; /* stage 3: what chose the default entry, or why none starts by itself */
-	const char *rule;       /* stage 3: the check shim makes on it ("loadimage-hook", "shim-lock") */
-	const char *config;     /* stage 3: FILE:LINE the entry comes from */
+	size_t size;          /* set by sbat_boot_stage_init */
+	const char *entry;    /* the path's name: "Boot0003 debian", "BootNext", "removable media" */
+	int is_default;       /* on the path the firmware takes when nobody touches the keyboard */
+	int off_default;      /* a stage-3 line for a menu entry other than the one started by default */
+	int stage;            /* 0 to 3, as above */
+	const char *file;     /* the file the stage starts, as the firmware or loader names it */
+	sbat_verdict verdict; /* what it comes to */
+	const char *detail;   /* transition: why, for people (English), or NULL */
+	const char *text;     /* transition: the whole line from the verdict word on, or NULL */
+	sbat_boot_gate gate;  /* the check that decided */
 	sbat_boot_reason reason;
-	int judge_reason;               /* reason SBAT_BOOT_JUDGED or _UKI_KERNEL: the sbat_judge_reason; else -1 */
-	const char *revoked;            /* a refusal by a revoked row: the image's row, "grub,3" */
-	const char *revoked_by;         /* and the level's row that revokes it, "grub,4" */
-	const char *level;              /* the SbatLevel's datestamp the image was judged by */
-	const char *signature;          /* with signatures judged: what the signature gate found (English), else NULL */
-	sbat_verdict signature_verdict; /* and its verdict: BOOTS (accepted), REFUSED or UNKNOWN */
+	/* the file */
+	const char *host;        /* the file opened on this machine, or NULL */
+	const char *root;        /* the directory a lookup of it started from (the ESP's mount point), or NULL */
+	sbat_boot_lookup lookup; /* a file not found: how it was looked for */
+	int miss;                /* and the sbat_partition_miss */
+	int opens_root;          /* a File() path that opens the root directory (miss SBAT_PARTITION_IS_DIRECTORY) */
+	sbat_diag diag;          /* what did not read or parse (UNREADABLE, LOAD_OPTIONS, an SBAT check) */
+	/* the firmware's options */
+	const char *partition;      /* PARTITION_UNKNOWN: the GUID the option names ("" none); FILE_ONLY: another */
+	const char *esp_partition;  /* PARTITION_UNKNOWN: --esp's partition GUID, when known */
+	const char *removable;      /* NO_OPTIONS: the removable-media path the firmware looks for */
+	int boot_current;           /* DEVICE: the Boot#### this boot came from, ahead of which it is; else -1 */
+	const char *default_loader; /* DEFAULT_LOADER: the loader shim starts instead */
+	int fallback;               /* FALLBACK: the sbat_fallback_result */
+	/* shim */
+	int shim_enforces;      /* SHIM_GOES_ON, POLICY_WAITS: the next boot enforces the SbatLevel (Secure Boot on) */
+	int shim_next;          /* judged as the shim given to next:SHIM */
+	const char *shim_level; /* SHIM_GOES_ON, POLICY_WAITS, SHIM_STOPS_REVOKED: the SbatLevel's datestamp */
+	/* shim's check of the image */
+	int judge_reason;       /* the sbat_judge_reason; -1 when none ran */
+	const char *revoked;    /* a refusal by a revoked row: the image's row, "grub,3" */
+	const char *revoked_by; /* and the level's row that revokes it, "grub,4" */
+	const char *level;      /* the SbatLevel's datestamp the image (or shim) was judged by */
+	const char *explain;    /* what put revoked_by there (sbat_walk_opts.explain), or NULL */
+	int latest_pending;     /* SbatPolicy latest is pending, and shim's automatic level would let it boot */
+	/* the signature gate, with signatures judged */
+	const char *signature;                 /* transition: its words, or NULL */
+	int signature_judged;                  /* the gate ran (its verdict below) */
+	sbat_verdict signature_verdict;        /* BOOTS (accepted), REFUSED or UNKNOWN */
+	int signature_reason;                  /* the sbat_sigverify_reason; -1 when the check did not run */
+	int signature_rule;                    /* the sbat_sigverify_rule: the firmware's or shim's */
+	int signature_db;                      /* the sbat_sigverify_db that decided */
+	const char *signature_subject;         /* the deciding certificate's subject, or NULL */
+	int signature_sha1;                    /* decided by the image's SHA-1 */
+	int signature_several;                 /* the image has more than one signature */
+	int signature_by_sig;                  /* a signature decided (not a hash) */
+	sbat_boot_sig_unread signature_unread; /* what did not read, so that the gate is not known */
+	sbat_diag signature_diag;              /* SBAT_BOOT_SIG_UNREAD_IMAGE: why */
+	/* stage 3 */
+	sbat_boot_loader loader;
+	const char *menu_entry;    /* the menu entry the file is for ("entry debian.conf", "menuentry 'Debian'"); NULL:
+	                           the loader's own files */
+	unsigned more_entries;     /* further entries that start the same file */
+	int default_entry;         /* the entry started when nobody touches the keyboard */
+	const char *default_by;    /* transition: what chose the default entry (English), or NULL */
+	int sdboot_by;             /* systemd-boot: the sbat_sdboot_by that chose the default entry */
+	sbat_boot_grub_by grub_by; /* GRUB: the same */
+	const char *default_value; /* the entry's name, id or pattern that chose it */
+	const char *default_setting; /* GRUB: what `set default=` or `set timeout=` says */
+	unsigned default_line;       /* the line of that setting */
+	int default_flags;           /* SBAT_BOOT_DEFAULT_* */
+	sbat_boot_rule rule;         /* the check shim makes on it; NONE: none ran */
+	const char *config;          /* FILE:LINE the entry comes from */
+	sbat_boot_menu_why menu_why; /* reason MENU: why */
+	const char *menu_path;       /* the file the menu names */
+	const char *menu_file;       /* a configuration file, or a directory */
+	const char *menu_word;       /* a command, a UUID, an architecture */
+	const char *menu_text;       /* the parser's words (sbat_grub_file.why) */
+	const char *menu_arch;       /* systemd-boot's own architecture */
+	unsigned menu_line;
+	int sdboot_out;          /* LEFT_OUT: the sbat_sdboot_out */
+	unsigned sdboot_rules;   /* LEFT_OUT: the systemd-boot version whose rules apply */
+	size_t over, limit;      /* OVER_LIMIT: how many more than the limit */
+	const char *missing;     /* a file the entry needs that is not there (an initrd), as the entry names it */
+	const char *missing_key; /* systemd-boot: the key that names it ("initrd"); NULL for GRUB */
+	int missing_miss;        /* the sbat_partition_miss */
 } sbat_boot_stage;
 
-/* Zero *s and set its size: call it before filling a stage to add. */
+/* Zero *s and set its size (judge_reason, signature_reason and boot_current -1): call it before filling a stage. */
 SBAT_API void sbat_boot_stage_init(sbat_boot_stage *s);
+
+/* signature of sbat_boot_report_decide: the signature gate did not run */
+#define SBAT_BOOT_NOT_JUDGED (-1)
+
+/*
+ * The one rule that decides a stage from its gates, as the walk and
+ * --check-level apply it. sbat is what the stage comes to before the
+ * signature gate, and gate what gave it: SBAT_BOOT_GATE_SBAT for shim's
+ * check of an image's .sbat (sbat_judgement.verdict, or a level checked
+ * against rows), else the stage's own (shim's line, a file not found).
+ * shim is shim's state in the boot judged: with an SBAT check, Secure Boot
+ * off boots (no SBAT is checked), shim stopping refuses, a state not known
+ * is unknown, each decided by SBAT_BOOT_GATE_SHIM. signature is the
+ * signature gate's sbat_verdict, or SBAT_BOOT_NOT_JUDGED: a refused
+ * signature refuses the stage, one not known makes a stage not refused
+ * unknown, each decided by SBAT_BOOT_GATE_SIGNATURE; an accepted one
+ * leaves the verdict as it was. Returns the verdict; *ret_gate the gate
+ * that decided it.
+ */
+SBAT_API sbat_verdict sbat_boot_report_decide(sbat_verdict sbat, sbat_boot_gate gate, sbat_judge_shim shim,
+                                              int signature, sbat_boot_gate *ret_gate);
 
 /* What the report adds up to. Fixed for the life of the soname. */
 typedef struct sbat_boot_outcome {

@@ -39,6 +39,30 @@ sbat_boot_stage_init(sbat_boot_stage *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->size = sizeof(*s);
+	s->judge_reason = -1;
+	s->signature_reason = -1;
+	s->boot_current = -1;
+}
+
+sbat_verdict
+sbat_boot_report_decide(sbat_verdict sbat, sbat_boot_gate gate, sbat_judge_shim shim, int signature,
+                        sbat_boot_gate *ret_gate)
+{
+	sbat_verdict v = sbat;
+
+	if (gate == SBAT_BOOT_GATE_SBAT && shim != SBAT_JUDGE_SHIM_ENFORCES) {
+		/* shim checks no row: its state decides */
+		gate = SBAT_BOOT_GATE_SHIM;
+		v = shim == SBAT_JUDGE_SHIM_NOT_ENFORCING ? SBAT_VERDICT_BOOTS :
+		    shim == SBAT_JUDGE_SHIM_STOPS         ? SBAT_VERDICT_REFUSED :
+		                                            SBAT_VERDICT_UNKNOWN;
+	}
+	if (signature == SBAT_VERDICT_REFUSED || (signature == SBAT_VERDICT_UNKNOWN && v != SBAT_VERDICT_REFUSED)) {
+		v = (sbat_verdict)signature;
+		gate = SBAT_BOOT_GATE_SIGNATURE;
+	}
+	*ret_gate = gate;
+	return v;
 }
 
 sbat_err
@@ -52,9 +76,16 @@ sbat_boot_report_new(sbat_boot_report **ret, sbat_diag *d)
 static const char **
 string_field(sbat_boot_stage *s, size_t i)
 {
-	const char **fields[] = { &s->entry,      &s->file,       &s->detail,   &s->text,   &s->loader,
-		                  &s->menu_entry, &s->default_by, &s->rule,     &s->config, &s->revoked,
-		                  &s->revoked_by, &s->level,      &s->signature };
+	const char **fields[] = {
+		&s->entry,      &s->file,           &s->detail,        &s->text,
+		&s->host,       &s->root,           &s->partition,     &s->esp_partition,
+		&s->removable,  &s->default_loader, &s->revoked,       &s->revoked_by,
+		&s->level,      &s->explain,        &s->signature,     &s->signature_subject,
+		&s->menu_entry, &s->default_by,     &s->default_value, &s->default_setting,
+		&s->config,     &s->menu_path,      &s->menu_file,     &s->menu_word,
+		&s->menu_text,  &s->menu_arch,      &s->missing,       &s->missing_key,
+		&s->shim_level,
+	};
 
 	return i < sizeof(fields) / sizeof(fields[0]) ? fields[i] : NULL;
 }
@@ -178,14 +209,16 @@ const char *
 sbat_boot_report_reason_name(sbat_boot_reason reason)
 {
 	static const char *const names[] = {
-		"judged",       "not-shim",           "shim-goes-on",
-		"shim-inputs",  "shim-stops-revoked", "shim-stops-level",
-		"policy-waits", "not-found",          "unreadable",
-		"no-start",     "partition-unknown",  "load-options",
-		"fallback",     "loader-unknown",     "menu",
-		"over-limit",   "uki-kernel",         "variable",
-		"inactive",     "application",        "not-a-file",
-		"no-options",   "signature",
+		"judged",           "not-shim",           "shim-goes-on",
+		"shim-inputs",      "shim-stops-revoked", "shim-stops-level",
+		"policy-waits",     "not-found",          "unreadable",
+		"no-start",         "partition-unknown",  "load-options",
+		"fallback",         "loader-unknown",     "menu",
+		"over-limit",       "uki-kernel",         "variable",
+		"inactive",         "application",        "not-a-file",
+		"no-options",       "signature",          "variable-unreadable",
+		"variable-missing", "firmware-volume",    "file-only",
+		"device",           "default-loader",
 	};
 
 	return (unsigned)reason < sizeof(names) / sizeof(names[0]) ? names[reason] : "unknown";

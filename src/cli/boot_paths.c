@@ -15,6 +15,7 @@
 #include "json.h"
 #include "messages.h"
 #include "next_level.h"
+#include "render_stage.h"
 
 /* What put a level's row there, from the published history (sbat_walk_opts.explain). */
 static int
@@ -54,10 +55,16 @@ print_note_text(const cli_opts *o, const sbat_boot_note *n)
 		printf("  %s\n", cli_quote(n->text));
 }
 
+/* The longest line or key a stage is said in. */
+#define LINE_MAX_ 8192
+
 /* The report's line as text. */
 static void
 print_stage_text(const sbat_boot_stage *st)
 {
+	char line[LINE_MAX_];
+
+	cli_render_stage(st, line, sizeof(line));
 	printf("%s%s: ", st->entry, st->is_default ? " [default]" : "");
 	if (st->stage)
 		printf("stage %d %s", st->stage, st->file);
@@ -67,22 +74,24 @@ print_stage_text(const sbat_boot_stage *st)
 		printf(" and %u more", st->more_entries);
 	if (st->menu_entry)
 		putchar(')');
-	printf("%s%s%s\n", st->default_entry ? " [default entry]" : "", st->stage ? ": " : "", cli_quote(st->text));
+	printf("%s%s%s\n", st->default_entry ? " [default entry]" : "", st->stage ? ": " : "", cli_quote(line));
 }
 
 /* The JSON keys a stage-3 line adds. */
 static void
 stage3_json(const sbat_boot_stage *st)
 {
+	char by[LINE_MAX_];
+
 	printf(", \"loader\": ");
-	cli_json_cstr(stdout, st->loader);
+	cli_json_cstr(stdout, cli_render_loader(st));
 	printf(", \"menu_entry\": ");
 	cli_json_cstr_or_null(stdout, st->menu_entry);
 	printf(", \"more_entries\": %u, \"default_entry\": %s, \"default_by\": ", st->more_entries,
 	       st->default_entry ? "true" : "false");
-	cli_json_cstr_or_null(stdout, st->default_by);
+	cli_json_cstr_or_null(stdout, cli_render_default_by(st, by, sizeof(by)));
 	printf(", \"rule\": ");
-	cli_json_cstr_or_null(stdout, st->rule);
+	cli_json_cstr_or_null(stdout, cli_render_rule(st));
 	printf(", \"config\": ");
 	cli_json_cstr_or_null(stdout, st->config);
 }
@@ -91,13 +100,17 @@ stage3_json(const sbat_boot_stage *st)
 static void
 print_stage_json(const sbat_boot_stage *st, size_t i)
 {
+	char line[LINE_MAX_], sig[LINE_MAX_];
+	const char *signature = cli_render_signature(st, sig, sizeof(sig));
+
+	cli_render_stage(st, line, sizeof(line));
 	printf("%s    {\"entry\": ", i ? ",\n" : "");
 	cli_json_cstr(stdout, st->entry);
 	printf(", \"default\": %s, \"stage\": %d, \"file\": ", st->is_default ? "true" : "false", st->stage);
 	cli_json_cstr_or_null(stdout, st->file);
 	printf(", \"verdict\": \"%s\", \"detail\": ", sbat_judge_verdict_name(st->verdict));
-	cli_json_cstr(stdout, st->detail);
-	printf(", \"reason\": \"%s\", \"judge_reason\": ", sbat_boot_report_reason_name(st->reason));
+	cli_json_cstr(stdout, cli_render_detail(st, line));
+	printf(", \"reason\": \"%s\", \"judge_reason\": ", cli_render_reason(st));
 	cli_json_cstr_or_null(
 	    stdout, st->judge_reason >= 0 ? sbat_judge_reason_name((sbat_judge_reason)st->judge_reason) : NULL);
 	printf(", \"level\": ");
@@ -107,10 +120,10 @@ print_stage_json(const sbat_boot_stage *st, size_t i)
 	printf(", \"revoked_by\": ");
 	cli_json_cstr_or_null(stdout, st->revoked_by);
 	printf(", \"signature\": ");
-	cli_json_cstr_or_null(stdout, st->signature);
+	cli_json_cstr_or_null(stdout, signature);
 	printf(", \"signature_verdict\": ");
-	cli_json_cstr_or_null(stdout, st->signature ? sbat_judge_verdict_name(st->signature_verdict) : NULL);
-	if (st->loader)
+	cli_json_cstr_or_null(stdout, signature ? sbat_judge_verdict_name(st->signature_verdict) : NULL);
+	if (st->loader != SBAT_BOOT_LOADER_NONE)
 		stage3_json(st);
 	putchar('}');
 }

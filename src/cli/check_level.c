@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "sbat/bootreport.h"
 #include "sbat/csv.h"
 #include "sbat/error.h"
 #include "sbat/image.h"
@@ -295,10 +296,6 @@ print_json(const audit *a, const judgement *j)
 static void
 report(audit *a, judgement *j)
 {
-	if (a->boot && j->v != VERDICT_UNREADABLE && a->mode == SBAT_NEXT_MODE_NOT_ENFORCED)
-		j->v = VERDICT_NOT_ENFORCED;
-	else if (a->boot && j->v != VERDICT_UNREADABLE && a->mode == SBAT_NEXT_MODE_SHIM_STOPS)
-		j->v = VERDICT_SHIM_STOPS;
 	if (j->v > a->worst)
 		a->worst = j->v;
 	if (a->o->json)
@@ -374,6 +371,51 @@ start_judgement(judgement *j, const char *path)
 	j->d.other_index = -1;
 }
 
+/* What shim does in the boot judged: checks against the level, unless next:SHIM says otherwise. */
+static sbat_judge_shim
+shim_state(const audit *a)
+{
+	if (a->boot && a->mode == SBAT_NEXT_MODE_NOT_ENFORCED)
+		return SBAT_JUDGE_SHIM_NOT_ENFORCING;
+	if (a->boot && a->mode == SBAT_NEXT_MODE_SHIM_STOPS)
+		return SBAT_JUDGE_SHIM_STOPS;
+	return SBAT_JUDGE_SHIM_ENFORCES;
+}
+
+/* The report's verdict from the library's: the gate that decided (shim's state, or its check) and the reason. */
+static verdict
+verdict_of(sbat_verdict v, sbat_boot_gate gate, sbat_judge_reason reason)
+{
+	if (gate == SBAT_BOOT_GATE_SHIM)
+		return v == SBAT_VERDICT_BOOTS   ? VERDICT_NOT_ENFORCED :
+		       v == SBAT_VERDICT_REFUSED ? VERDICT_SHIM_STOPS :
+		                                   VERDICT_UNREADABLE;
+	switch (reason) {
+	case SBAT_JUDGE_NOT_REVOKED:
+	case SBAT_JUDGE_NO_ROWS: return VERDICT_ALLOWED;
+	case SBAT_JUDGE_REVOKED: return VERDICT_REVOKED;
+	case SBAT_JUDGE_MISSING:
+	case SBAT_JUDGE_MISSING_PASSES: return VERDICT_NO_SBAT;
+	case SBAT_JUDGE_NOT_ENFORCED: return VERDICT_NOT_ENFORCED;
+	case SBAT_JUDGE_SHIM_STOPPED: return VERDICT_SHIM_STOPS;
+	case SBAT_JUDGE_UNPARSABLE:
+	case SBAT_JUDGE_MULTIPLE:
+	case SBAT_JUDGE_RELOCATIONS: return VERDICT_INVALID_SBAT;
+	case SBAT_JUDGE_SECURE_BOOT_UNKNOWN: break;
+	}
+	return VERDICT_UNREADABLE;
+}
+
+/* The verdict of shim's check (sbat, for reason) in the boot judged, by the library's one stage decision. */
+static verdict
+decided(const audit *a, sbat_verdict sbat, sbat_judge_reason reason)
+{
+	sbat_boot_gate gate;
+	sbat_verdict v = sbat_boot_report_decide(sbat, SBAT_BOOT_GATE_SBAT, shim_state(a), SBAT_BOOT_NOT_JUDGED, &gate);
+
+	return verdict_of(v, gate, reason);
+}
+
 /* Check the rows of a CSV file text[0..n) against the policy and report before the rows are freed. */
 static void
 judge_rows(audit *a, judgement *j, const uint8_t *text, size_t n)
@@ -385,7 +427,8 @@ judge_rows(audit *a, judgement *j, const uint8_t *text, size_t n)
 	} else if (sbat_level_check(a->level, csv, j->revoked, MAX_REVOKED, &j->n_revoked, &j->d) != SBAT_OK) {
 		j->v = VERDICT_UNREADABLE;
 	} else {
-		j->v = j->n_revoked ? VERDICT_REVOKED : VERDICT_ALLOWED;
+		j->v = j->n_revoked ? decided(a, SBAT_VERDICT_REFUSED, SBAT_JUDGE_REVOKED) :
+		                      decided(a, SBAT_VERDICT_BOOTS, SBAT_JUDGE_NOT_REVOKED);
 		j->n_rows = csv->n_entries;
 	}
 	report(a, j);
@@ -408,24 +451,12 @@ warn_format(const judgement *j, const sbat_image *img)
 
 /* The verdict of the report from shim's judgement (sbat_judge_image); the rows stay in sj. */
 static void
-take_judgement(judgement *j, const sbat_image *img, const sbat_judgement *sj)
+take_judgement(const audit *a, judgement *j, const sbat_image *img, const sbat_judgement *sj)
 {
 	const sbat_image_info *info = sbat_image_get_info(img);
 	size_t i;
 
-	switch (sj->reason) {
-	case SBAT_JUDGE_NOT_REVOKED:
-	case SBAT_JUDGE_NO_ROWS: j->v = VERDICT_ALLOWED; break;
-	case SBAT_JUDGE_REVOKED: j->v = VERDICT_REVOKED; break;
-	case SBAT_JUDGE_MISSING:
-	case SBAT_JUDGE_MISSING_PASSES: j->v = VERDICT_NO_SBAT; break;
-	case SBAT_JUDGE_NOT_ENFORCED: j->v = VERDICT_NOT_ENFORCED; break;
-	case SBAT_JUDGE_SHIM_STOPPED: j->v = VERDICT_SHIM_STOPS; break;
-	case SBAT_JUDGE_UNPARSABLE:
-	case SBAT_JUDGE_MULTIPLE:
-	case SBAT_JUDGE_RELOCATIONS: j->v = VERDICT_INVALID_SBAT; break;
-	case SBAT_JUDGE_SECURE_BOOT_UNKNOWN: j->v = VERDICT_UNREADABLE; break;
-	}
+	j->v = decided(a, sj->verdict, sj->reason);
 	j->d = sj->sbat_error;
 	j->n_rows = sj->csv ? sj->csv->n_entries : 0;
 	j->n_revoked = sj->n_revoked;
@@ -433,17 +464,6 @@ take_judgement(judgement *j, const sbat_image *img, const sbat_judgement *sj)
 		j->revoked[i] = sj->revoked[i];
 	if (j->v == VERDICT_NO_SBAT && sj->sbat_skipped)
 		j->ignored = sbat_image_section(img, (unsigned)info->sbat_index);
-}
-
-/* What shim does in the boot judged: checks against the level, unless next:SHIM says otherwise. */
-static sbat_judge_shim
-shim_state(const audit *a)
-{
-	if (a->boot && a->mode == SBAT_NEXT_MODE_NOT_ENFORCED)
-		return SBAT_JUDGE_SHIM_NOT_ENFORCING;
-	if (a->boot && a->mode == SBAT_NEXT_MODE_SHIM_STOPS)
-		return SBAT_JUDGE_SHIM_STOPS;
-	return SBAT_JUDGE_SHIM_ENFORCES;
 }
 
 /*
@@ -473,7 +493,7 @@ judge_image(audit *a, const char *path, int fd, int found_by_scan)
 	j.kind = (int)sbat_image_get_info(img)->kind;
 	if (sbat_judge_image(img, a->level, shim_state(a), SBAT_JUDGE_STARTED_BY_SHIM, &sj, &j.d) != SBAT_OK)
 		goto report;
-	take_judgement(&j, img, sj);
+	take_judgement(a, &j, img, sj);
 	if (sj->csv)
 		warn_format(&j, img);
 report:

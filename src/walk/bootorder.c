@@ -224,6 +224,20 @@ take_default(walk *w, int eligible)
 	return 1;
 }
 
+/* A stage-0 line of the option label: the firmware's (gate) verdict for reason. */
+static void
+option_line(walk *w, const char *label, int is_default, sbat_verdict verdict, sbat_boot_gate gate,
+            sbat_boot_reason reason)
+{
+	sbat_boot_stage st;
+
+	walk_stage(&st, label, is_default, 0, NULL);
+	st.verdict = verdict;
+	st.gate = gate;
+	st.reason = reason;
+	walk_add(w, &st);
+}
+
 /* Read and parse Boot####; 0 with *ret_buf to free, -1 after a line saying why not. */
 static int
 read_option(walk *w, uint16_t num, sbat_load_option *lo, uint8_t **ret_buf)
@@ -236,19 +250,16 @@ read_option(walk *w, uint16_t num, sbat_load_option *lo, uint8_t **ret_buf)
 	snprintf(where, sizeof(where), "%s/%s", w->efivarfs, name);
 	snprintf(label, sizeof(label), "Boot%04X", (unsigned)num);
 	if (read_var(w, name, WALK_VAR_MAX_SIZE, ret_buf, &len) != 0) {
-		walk_line_why(w, label, 0, 0, NULL, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_VARIABLE,
-		              "cannot be followed: the variable does not read (see above)");
+		option_line(w, label, 0, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_GATE_NONE, SBAT_BOOT_VARIABLE_UNREADABLE);
 		return -1;
 	}
 	if (!*ret_buf) {
-		walk_line_why(w, label, 0, 0, NULL, SBAT_VERDICT_SKIPPED, SBAT_BOOT_VARIABLE,
-		              "skipped: no such variable; the firmware goes on to the next option");
+		option_line(w, label, 0, SBAT_VERDICT_SKIPPED, SBAT_BOOT_GATE_FIRMWARE, SBAT_BOOT_VARIABLE_MISSING);
 		return -1;
 	}
 	if (sbat_load_option_parse(*ret_buf, len, lo, &d) != SBAT_OK) {
 		walk_error(w, where, &d);
-		walk_line_why(w, label, 0, 0, NULL, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_VARIABLE,
-		              "cannot be followed: malformed load option");
+		option_line(w, label, 0, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_GATE_NONE, SBAT_BOOT_VARIABLE);
 		free(*ret_buf);
 		return -1;
 	}
@@ -340,39 +351,26 @@ option_esp(walk *w, const sbat_load_option *lo, int is_current, int file_only)
 	return strdup(w->o->esp);
 }
 
-/* Why an option's ESP is not known, as the stage-1 line says it. */
+/* The stage-1 line of an option whose ESP is not known. */
 static void
 no_esp_line(walk *w, const char *label, int is_default, const sbat_load_option *lo, const char *path, int file_only)
 {
-	char why[800];
+	sbat_boot_stage st;
 
-	if (lo->has_hd && w->o->esp && esp_guid(w)[0])
-		snprintf(why, sizeof(why), "cannot be followed: partition %s is not mounted, and --esp is partition %s",
-		         lo->partition_guid[0] ? lo->partition_guid : "(no GUID)", esp_guid(w));
-	else if (lo->has_hd)
-		snprintf(why, sizeof(why), "cannot be followed: partition %s is not mounted (give --esp DIR)",
-		         lo->partition_guid[0] ? lo->partition_guid : "(no GUID)");
-	else if (file_only && w->o->esp)
-		snprintf(
-		    why, sizeof(why),
-		    "cannot be followed: the firmware looks for %s on every file system, removable media first, and "
-		    "the options name a partition that --esp is not (%s)",
-		    path, w->other_esp);
-	else if (file_only)
-		snprintf(why, sizeof(why),
-		         "cannot be followed: the firmware looks for %s on every file system (give --esp DIR)", path);
-	else if (w->before_current)
-		snprintf(why, sizeof(why),
-		         "cannot be followed: the firmware starts %s from this device if it holds one; it did not this "
-		         "boot, which came from Boot%04X",
-		         path, (unsigned)w->current);
-	else
-		snprintf(
-		    why, sizeof(why),
-		    "cannot be followed: the firmware starts %s from this device; which ESP it holds the variables "
-		    "do not say (--esp is taken for the device this boot came from)",
-		    path);
-	walk_line_why(w, label, is_default, 1, path, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_PARTITION_UNKNOWN, why);
+	walk_stage(&st, label, is_default, 1, path);
+	st.verdict = SBAT_VERDICT_UNKNOWN;
+	if (lo->has_hd) {
+		st.reason = SBAT_BOOT_PARTITION_UNKNOWN;
+		st.partition = lo->partition_guid;
+		st.esp_partition = w->o->esp && esp_guid(w)[0] ? esp_guid(w) : NULL;
+	} else if (file_only) {
+		st.reason = SBAT_BOOT_FILE_ONLY;
+		st.partition = w->o->esp ? w->other_esp : NULL;
+	} else {
+		st.reason = SBAT_BOOT_DEVICE;
+		st.boot_current = w->before_current ? (int)w->current : -1;
+	}
+	walk_add(w, &st);
 }
 
 /*
@@ -419,23 +417,16 @@ follow_option(walk *w, uint16_t num, int is_boot_next)
 	         is_current ? " [booted this time]" : "");
 	/* BootNext is taken once whatever its attributes; in BootOrder the firmware skips inactive options */
 	if (!is_boot_next && !(lo.attributes & SBAT_LOAD_OPTION_ACTIVE)) {
-		walk_line_why(w, label, 0, 0, NULL, SBAT_VERDICT_INACTIVE, SBAT_BOOT_INACTIVE,
-		              "inactive: the firmware skips it");
+		option_line(w, label, 0, SBAT_VERDICT_INACTIVE, SBAT_BOOT_GATE_FIRMWARE, SBAT_BOOT_INACTIVE);
 	} else if (!is_boot_next && (lo.attributes & SBAT_LOAD_OPTION_CATEGORY) != 0) {
 		/* EDK2's boot manager tries only LOAD_OPTION_CATEGORY_BOOT options on its own */
-		walk_line_why(
-		    w, label, 0, 0, NULL, SBAT_VERDICT_NOT_GOVERNED, SBAT_BOOT_APPLICATION,
-		    "not governed by SBAT: an application (not LOAD_OPTION_CATEGORY_BOOT), started from a menu only");
+		option_line(w, label, 0, SBAT_VERDICT_NOT_GOVERNED, SBAT_BOOT_GATE_FIRMWARE, SBAT_BOOT_APPLICATION);
 	} else if (lo.has_other_media) {
 		/* EDK2's DxeImageVerificationLib: GetImageType says IMAGE_FROM_FV, whose policy is ALWAYS_EXECUTE */
 		is_default = take_default(w, 1);
-		walk_line_why(w, label, is_default, 0, NULL, SBAT_VERDICT_NOT_GOVERNED, SBAT_BOOT_NOT_A_FILE,
-		              loadopt_in_firmware(buf, lo.optional_offset + lo.optional_len) ?
-		                  "not governed by SBAT: a file of the firmware's own volume (its shell or another "
-		                  "built-in application), which EDK2 starts without a signature check, Secure Boot on "
-		                  "or off" :
-		                  "not governed by SBAT: not a file on a disk (network boot, a RAM disk, a vendor's "
-		                  "device)");
+		option_line(w, label, is_default, SBAT_VERDICT_NOT_GOVERNED, SBAT_BOOT_GATE_FIRMWARE,
+		            loadopt_in_firmware(buf, lo.optional_offset + lo.optional_len) ? SBAT_BOOT_FIRMWARE_VOLUME :
+		                                                                             SBAT_BOOT_NOT_A_FILE);
 	} else {
 		follow_file_option(w, label, &lo, buf, is_current);
 	}
@@ -484,7 +475,7 @@ read_boot_numbers(walk *w, uint16_t **order, size_t *n_order, uint16_t *next, si
 static void
 no_boot_order(walk *w)
 {
-	char text[400];
+	sbat_boot_stage st;
 
 	if (w->o->esp) {
 		walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL,
@@ -493,11 +484,11 @@ no_boot_order(walk *w)
 		          "taken as --esp's");
 		return;
 	}
-	snprintf(text, sizeof(text),
-	         "cannot be followed: neither BootOrder nor BootNext is set, so the firmware makes boot options of its "
-	         "own and starts %s of the first device that holds it (give --esp DIR)",
-	         removable_name(w));
-	walk_line_why(w, "BootOrder", 1, 0, NULL, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_NO_OPTIONS, text);
+	walk_stage(&st, "BootOrder", 1, 0, NULL);
+	st.verdict = SBAT_VERDICT_UNKNOWN;
+	st.reason = SBAT_BOOT_NO_OPTIONS;
+	st.removable = removable_name(w);
+	walk_add(w, &st);
 	w->default_taken = 1;
 }
 

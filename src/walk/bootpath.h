@@ -10,7 +10,7 @@
 #include "walk/walk.h"
 
 /* Follow one path: its first stage at uefi_path (or a load option's File() nodes) under esp; the worst verdict. */
-enum stage_verdict bootpath_follow(walk *w, const char *label, int is_default, const char *esp, const char *uefi_path,
-                                   const char *nodes, size_t n_nodes, const uint8_t *opt, size_t opt_len);
+sbat_verdict bootpath_follow(walk *w, const char *label, int is_default, const char *esp, const char *uefi_path,
+                             const char *nodes, size_t n_nodes, const uint8_t *opt, size_t opt_len);
 
 #endif

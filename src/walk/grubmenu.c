@@ -281,7 +281,7 @@ entry_desc(const sbat_grub_cfg *cfg, size_t i, char *out, size_t size)
 
 /* A note for the first initrd of entry e that is not there. */
 static void
-initrd_note(gctx *g, const sbat_grub_entry *e, char *note, size_t size)
+initrd_note(gctx *g, const sbat_grub_entry *e, menu_item *it)
 {
 	char why[1024];
 	size_t i;
@@ -294,10 +294,13 @@ initrd_note(gctx *g, const sbat_grub_entry *e, char *note, size_t size)
 			char name[1024];
 
 			opened_name(name, sizeof(name), f);
-			menu_append(note, size, " (its initrd %s is missing: GRUB fails to start the entry)", name);
+			menu_append(it->note, sizeof(it->note),
+			            " (its initrd %s is missing: GRUB fails to start the entry)", name);
+			menu_copy(it->missing, sizeof(it->missing), name);
+			it->missing_miss = SBAT_PARTITION_MISSING;
 		}
 		free(host);
-		if (note[0])
+		if (it->note[0])
 			return;
 	}
 }
@@ -349,7 +352,7 @@ menu_items(gctx *g, const sbat_grub_cfg *cfg, const char *config, const char *na
 			         e->kernel.line);
 		if (it->host)
 			it->root = strdup(root);
-		initrd_note(g, e, it->note, sizeof(it->note));
+		initrd_note(g, e, it);
 	}
 	if (m->n_items == 0) {
 		char why[1200];
@@ -744,9 +747,8 @@ grubmenu_read(walk *w, const char *esp, const char *loader_path, const image *lo
 	size_t depth;
 	gctx *g = calloc(1, sizeof(*g));
 
-	m->loader = "grub";
-	m->rule = "shim-lock";
-	m->rule_text = "GRUB has shim verify it through the shim_lock protocol: a missing .sbat passes";
+	m->loader = SBAT_BOOT_LOADER_GRUB;
+	m->rule = SBAT_BOOT_RULE_SHIM_LOCK;
 	snprintf(m->default_by, sizeof(m->default_by), "none: GRUB's menu is not known");
 	if (!g)
 		return;

@@ -20,6 +20,9 @@ typedef struct menu_item {
 	char desc[768];                  /* the entry: "entry debian.conf", "menuentry 'Debian GNU/Linux'" */
 	char config[WALK_PATH_MAX + 16]; /* FILE:LINE it comes from */
 	char note[512];                  /* added to the line: a missing initrd */
+	char missing[1024];              /* that file, as the entry names it; "" when none */
+	char missing_key[32];            /* systemd-boot: the key that names it; "" for GRUB */
+	int missing_miss;                /* and what its lookup found (sbat_partition_miss) */
 	int is_default;                  /* the entry started when nobody touches the keyboard */
 	int is_uki;                      /* a UKI: the kernel in its .linux is checked too */
 	int left_out;                    /* with host NULL: the loader leaves it out of its menu, for certain */
@@ -28,9 +31,9 @@ typedef struct menu_item {
 
 /* What one loader's files say. */
 typedef struct menu_list {
-	const char *loader;    /* "systemd-boot" or "grub" */
-	const char *rule;      /* the JSON name of the check shim makes on what it starts */
-	const char *rule_text; /* the same for the line's brackets */
+	sbat_boot_loader loader; /* systemd-boot or GRUB */
+	sbat_boot_rule rule;     /* the check shim makes on what it starts */
+	const char *rule_text;   /* the same for the line's brackets */
 	menu_item *items;
 	size_t n_items, n_dropped;
 	int default_known;

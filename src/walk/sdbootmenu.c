@@ -254,9 +254,13 @@ add_item(menu_list *m, const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e,
 		menu_copy(it->config, sizeof(it->config), e->file);
 	else if (e->loader_line)
 		snprintf(it->config, sizeof(it->config), "%s:%u", e->file, e->loader_line);
-	if (e->missing_key)
+	if (e->missing_key) {
 		snprintf(it->note, sizeof(it->note), " (its %s %s %s: systemd-boot fails to start the entry)",
 		         e->missing_key, e->missing_path, miss_is(e->missing_miss));
+		menu_copy(it->missing, sizeof(it->missing), e->missing_path);
+		menu_copy(it->missing_key, sizeof(it->missing_key), e->missing_key);
+		it->missing_miss = (int)e->missing_miss;
+	}
 	it->is_default = is_default;
 	it->is_uki = uki;
 	it->host = listed && e->loader_host ? strdup(e->loader_host) : NULL;
@@ -346,9 +350,8 @@ sdbootmenu_read(walk *w, const char *esp, const char *loader_path, const image *
 	sbat_diag d;
 	size_t i;
 
-	m->loader = "systemd-boot";
-	m->rule = "loadimage-hook";
-	m->rule_text = "systemd-boot starts it with LoadImage, which shim hooks: a missing .sbat passes";
+	m->loader = SBAT_BOOT_LOADER_SDBOOT;
+	m->rule = SBAT_BOOT_RULE_LOADIMAGE_HOOK;
 	read_vars(w, &vars, bufs, errs, failed);
 	sdmagic_version(loader, version, sizeof(version));
 	vars.version = version[0] ? version : NULL;

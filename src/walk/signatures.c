@@ -244,120 +244,57 @@ rule_opts(const walk *w, int by_shim, sbat_sigverify_opts *o)
 	o->vendor_cert_len = w->shim_keys.o.vendor_cert_len;
 }
 
-/* The deciding certificate, for the words: "CN=...", or the database's entry. */
-static const char *
-who(const sbat_sigverify *v)
+/* What did not read, so that the rule is not known; SBAT_BOOT_SIG_READ when everything did. */
+static sbat_boot_sig_unread
+unread(const walk *w, int by_shim)
 {
-	return v->subject[0] ? v->subject : "a certificate";
+	if (!w->sigs->db_known || !w->sigs->dbx_known)
+		return SBAT_BOOT_SIG_UNREAD_DB;
+	if (by_shim && !w->sigs->mok_known)
+		return SBAT_BOOT_SIG_UNREAD_MOK;
+	if (by_shim && !w->sigs->mokx_known)
+		return SBAT_BOOT_SIG_UNREAD_MOKX;
+	if (by_shim && w->shim_keys.unreadable)
+		return SBAT_BOOT_SIG_UNREAD_VENDOR_CERT;
+	return SBAT_BOOT_SIG_READ;
 }
 
-/* The words of a verdict, from its verdict word on. */
-static void
-words(const sbat_sigverify *v, int by_shim, char *text, size_t size)
-{
-	const char *db = sbat_sigverify_db_name(v->db);
-
-	switch (v->reason) {
-	case SBAT_SIGVERIFY_NOT_ENFORCED: snprintf(text, size, "Secure Boot is off"); break;
-	case SBAT_SIGVERIFY_CERT_ALLOWED: snprintf(text, size, "its signature chains to %s, in %s", who(v), db); break;
-	case SBAT_SIGVERIFY_HASH_ALLOWED:
-	case SBAT_SIGVERIFY_HASH_FORBIDDEN:
-		snprintf(text, size, "its %shash is in %s", v->hash_sha1 ? "SHA-1 " : "", db);
-		break;
-	case SBAT_SIGVERIFY_CERT_FORBIDDEN:
-		snprintf(text, size, "its signature chains to %s, which %s forbids%s", who(v), db,
-		         !by_shim && v->n_sigs > 1 ? " (another signature does not help: one forbidden signature is "
-		                                     "enough for EDK2)" :
-		                                     "");
-		break;
-	case SBAT_SIGVERIFY_CERT_HASH_FORBIDDEN:
-		snprintf(text, size, "the certificate of %s is in dbx by its TBS hash", who(v));
-		break;
-	case SBAT_SIGVERIFY_SIGNER_MISSING:
-		snprintf(text, size, "a signature lacks its signer's certificate while dbx is set");
-		break;
-	case SBAT_SIGVERIFY_NOT_ALLOWED:
-		snprintf(text, size, "no signature chains to a certificate of %s, and its hash is in none",
-		         by_shim ? "db, MokListRT or shim's own keys" : "db");
-		break;
-	case SBAT_SIGVERIFY_SECURE_BOOT_UNKNOWN: snprintf(text, size, "whether Secure Boot is on is not known"); break;
-	case SBAT_SIGVERIFY_PARENT_VERIFIED:
-		snprintf(text, size, "it lies inside an image shim verified, and its hash is not forbidden");
-		break;
-	case SBAT_SIGVERIFY_TIMESTAMP_NOT_CHECKED:
-		snprintf(text, size,
-		         "dbx revokes the certificate of %s from a time on; a signature timestamped before it by an "
-		         "authority of dbt would pass, and timestamps are not checked",
-		         v->sig >= 0 ? who(v) : "its db certificate");
-		break;
-	case SBAT_SIGVERIFY_DIGEST_NOT_COMPUTED:
-		snprintf(text, size, "a signature names a digest other than SHA-256");
-		break;
-	}
-}
-
-/* The signature gate of im, by the firmware's rule (by_shim 0) or shim's: its words into text. */
-static enum stage_verdict
-sigs_check(walk *w, const image *im, int by_shim, char *text, size_t size)
+sbat_verdict
+signatures_judge(walk *w, const image *im, int by_shim, sbat_boot_stage *st, signatures_facts *f)
 {
 	sbat_sigverify_opts o;
 	sbat_sigverify *v = NULL;
-	enum stage_verdict r;
-	sbat_diag d;
 
-	if (!w->sigs->db_known || !w->sigs->dbx_known) {
-		snprintf(text, size, "db or dbx does not read here");
-		return STAGE_UNKNOWN;
-	}
-	if (by_shim && (!w->sigs->mok_known || !w->sigs->mokx_known)) {
-		snprintf(text, size, "%s does not read here", w->sigs->mok_known ? "MokListXRT" : "MokListRT");
-		return STAGE_UNKNOWN;
-	}
-	if (by_shim && w->shim_keys.unreadable) {
-		snprintf(text, size, "shim's .vendor_cert does not read");
-		return STAGE_UNKNOWN;
-	}
+	st->signature_judged = 1;
+	st->signature_verdict = SBAT_VERDICT_UNKNOWN;
+	st->signature_rule = by_shim ? SBAT_SIGVERIFY_SHIM : SBAT_SIGVERIFY_FIRMWARE;
+	st->signature_unread = unread(w, by_shim);
+	if (st->signature_unread != SBAT_BOOT_SIG_READ)
+		return SBAT_VERDICT_UNKNOWN;
 	rule_opts(w, by_shim, &o);
 	o.fd = im->map ? sbat_mapped_file_fd(im->map) : -1;
-	if (sbat_sigverify_image(im->img, &o, &v, &d) != SBAT_OK) {
-		snprintf(text, size, "%s", d.what ? d.what : sbat_strerror(d.code));
-		return STAGE_UNKNOWN;
+	if (sbat_sigverify_image(im->img, &o, &v, &st->signature_diag) != SBAT_OK) {
+		st->signature_unread = SBAT_BOOT_SIG_UNREAD_IMAGE;
+		return SBAT_VERDICT_UNKNOWN;
 	}
-	words(v, by_shim, text, size);
-	r = v->verdict == SBAT_VERDICT_BOOTS   ? STAGE_BOOTS :
-	    v->verdict == SBAT_VERDICT_REFUSED ? STAGE_REFUSED :
-	                                         STAGE_UNKNOWN;
+	memcpy(f->subject, v->subject, sizeof(f->subject));
+	f->subject[sizeof(f->subject) - 1] = '\0';
+	st->signature_reason = (int)v->reason;
+	st->signature_db = (int)v->db;
+	st->signature_subject = f->subject[0] ? f->subject : NULL;
+	st->signature_sha1 = v->hash_sha1;
+	st->signature_several = v->n_sigs > 1;
+	st->signature_by_sig = v->sig >= 0;
+	st->signature_verdict = v->verdict == SBAT_VERDICT_BOOTS || v->verdict == SBAT_VERDICT_REFUSED ?
+	                            v->verdict :
+	                            SBAT_VERDICT_UNKNOWN;
 	sbat_sigverify_free(v);
-	return r;
+	return st->signature_verdict;
 }
 
-enum stage_verdict
-signatures_judge(walk *w, const image *im, int by_shim)
+void
+signatures_gate(walk *w, const image *im, int by_shim, sbat_boot_stage *st, signatures_facts *f)
 {
-	enum stage_verdict s = sigs_check(w, im, by_shim, w->sig_text, sizeof(w->sig_text));
-
-	w->sig_pending = 1;
-	w->sig_verdict = walk_verdict_of(s);
-	return s;
-}
-
-enum stage_verdict
-signatures_gate(walk *w, const image *im, int by_shim, enum stage_verdict v, char *text, size_t size)
-{
-	char sbat[1600];
-	enum stage_verdict s;
-
-	if (!w->sigs || !im->img)
-		return v;
-	s = signatures_judge(w, im, by_shim);
-	snprintf(sbat, sizeof(sbat), "%s", text);
-	if (s == STAGE_REFUSED || (s == STAGE_UNKNOWN && v != STAGE_REFUSED)) {
-		/* the signature decides: the SBAT verdict follows in brackets */
-		snprintf(text, size, "%s: signature: %s [SBAT: %s]",
-		         s == STAGE_REFUSED ? "refused" : "cannot be followed", w->sig_text, sbat);
-		w->sig_decided = 1;
-		return s;
-	}
-	snprintf(text, size, "%s [signature accepted: %s]", sbat, w->sig_text);
-	return v;
+	if (w->sigs && im->img)
+		signatures_judge(w, im, by_shim, st, f);
 }

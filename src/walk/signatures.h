@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sbat/authenticode.h"
+
 #include "walk/walk.h"
 
 /*
@@ -21,20 +23,19 @@ void signatures_free(walk *w);
 void signatures_enter_shim(walk *w, const sbat_image *shim, walk_shim_keys *saved);
 void signatures_leave_shim(walk *w, const walk_shim_keys *saved);
 
-/*
- * The signature gate of im, by the firmware's rule (by_shim 0) or shim's,
- * kept for the next line: its verdict, and its words (from after the
- * verdict word) in w->sig_text.
- */
-enum stage_verdict signatures_judge(walk *w, const image *im, int by_shim);
+/* What the signature gate of a stage found that its stage points to, kept until the stage is added. */
+typedef struct signatures_facts {
+	char subject[SBAT_AUTHENTICODE_NAME_MAX]; /* the deciding certificate's */
+} signatures_facts;
 
 /*
- * A stage's SBAT verdict v and its text, with the signature gate of im
- * added: a refused or unknown signature decides (the SBAT words then
- * follow in brackets), an accepted one is added in brackets. Without
- * signatures judged, v and text as they are.
+ * The signature gate of im, by the firmware's rule (by_shim 0) or shim's
+ * (only with signatures judged): its verdict and facts into st (the
+ * signature_* fields, pointing into f). Returns that verdict.
  */
-enum stage_verdict signatures_gate(walk *w, const image *im, int by_shim, enum stage_verdict v, char *text,
-                                   size_t size);
+sbat_verdict signatures_judge(walk *w, const image *im, int by_shim, sbat_boot_stage *st, signatures_facts *f);
+
+/* The same when signatures are judged and im was parsed; else st as it is. */
+void signatures_gate(walk *w, const image *im, int by_shim, sbat_boot_stage *st, signatures_facts *f);
 
 #endif

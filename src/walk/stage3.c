@@ -21,77 +21,91 @@
 /*
  * The kernel in a UKI's .linux: systemd-stub hands it to LoadImage, which
  * shim 16.x hooks; shim finds it among the sections of the UKI it verified
- * and checks its .sbat as for any image through the hook.
+ * and checks its .sbat as for any image through the hook. Its verdict; j
+ * gets what decided when it is not BOOTS.
  */
-static enum stage_verdict
-judge_uki_kernel(const walk *w, const sbat_next_state *next, const image *uki, char *text, size_t size, judged *j)
+static sbat_verdict
+judge_uki_kernel(const walk *w, const sbat_next_state *next, const image *uki, judged *j)
 {
 	size_t len = 0;
 	const uint8_t *p = walk_section_bytes(uki, ".linux", &len);
-	image k;
-	char inner[900];
-	enum stage_verdict v = STAGE_BOOTS;
+	sbat_verdict v;
 	judged kj;
+	image k;
 
 	memset(&k, 0, sizeof(k));
 	if (!p || sbat_image_parse(p, len, &k.img, &k.d) != SBAT_OK)
-		return STAGE_BOOTS; /* not a PE image: nothing for shim to check */
-	v = verdict_judge_image(w, next, &k, 1, inner, sizeof(inner), &kj);
-	if (v != STAGE_BOOTS) {
-		const char *colon = strchr(inner, ':');
-
+		return SBAT_VERDICT_BOOTS; /* not a PE image: nothing for shim to check */
+	v = verdict_judge_image(w, next, &k, 1, &kj);
+	if (v != SBAT_VERDICT_BOOTS)
 		*j = kj;
-		snprintf(text, size, "%s: the kernel in its .linux section:%s",
-		         v == STAGE_REFUSED ? "refused" : "unknown", colon ? colon + 1 : "");
-	}
 	sbat_image_free(k.img);
 	return v;
 }
 
+/* The judged line of it, opened as im: its check (and its UKI kernel's), its signatures; its verdict. */
+static sbat_verdict
+judged_item(walk *w, sbat_boot_stage *st, const sbat_next_state *next, const menu_list *m, const menu_item *it,
+            image *im)
+{
+	signatures_facts f;
+	judged j;
+	sbat_verdict v;
+
+	st->reason = SBAT_BOOT_JUDGED;
+	v = verdict_judge_image(w, next, im, 1, &j);
+	if (v == SBAT_VERDICT_BOOTS && it->is_uki && (v = judge_uki_kernel(w, next, im, &j)) != SBAT_VERDICT_BOOTS)
+		st->reason = SBAT_BOOT_UKI_KERNEL;
+	verdict_keys(&j, st);
+	signatures_gate(w, im, 1, st, &f);
+	walk_decide(st, v, j.judge_reason >= 0 ? SBAT_BOOT_GATE_SBAT : SBAT_BOOT_GATE_NONE,
+	            sbat_next_state_judge_shim(next));
+	st->rule = st->verdict == SBAT_VERDICT_UNKNOWN ? SBAT_BOOT_RULE_NONE : m->rule;
+	walk_add(w, st);
+	return st->verdict;
+}
+
 /* One line for it; returns its verdict. */
-static enum stage_verdict
+static sbat_verdict
 judge_item(walk *w, const char *label, int is_default, const sbat_next_state *next, const menu_list *m,
            const menu_item *it)
 {
-	char text[1200], line[2400];
-	enum stage_verdict v = STAGE_UNKNOWN;
-	sbat_verdict lv;
-	stage_extra x;
-	judged j;
+	char text[2400];
+	sbat_verdict v = SBAT_VERDICT_UNKNOWN;
+	sbat_boot_stage st;
 	image im;
 
 	memset(&im, 0, sizeof(im));
-	memset(&x, 0, sizeof(x));
-	x.reason = SBAT_BOOT_MENU;
+	walk_stage(&st, label, is_default, 3, it->file);
+	st.loader = m->loader;
+	st.menu_entry = it->desc[0] ? it->desc : NULL;
+	st.more_entries = it->more;
+	st.default_entry = it->is_default;
+	st.default_by = m->default_by;
+	st.config = it->config[0] ? it->config : NULL;
+	st.host = it->host;
+	st.root = it->root;
+	st.missing = it->missing[0] ? it->missing : NULL;
+	st.missing_key = it->missing_key[0] ? it->missing_key : NULL;
+	st.missing_miss = it->missing_miss;
+	st.reason = SBAT_BOOT_MENU;
+	st.verdict = SBAT_VERDICT_UNKNOWN;
 	if (!it->host) {
-		snprintf(text, sizeof(text), "%s: %s", it->left_out ? "skipped" : "cannot be followed", it->why);
+		snprintf(text, sizeof(text), "%s: %s%s", it->left_out ? "skipped" : "cannot be followed", it->why,
+		         it->note);
+		st.verdict = it->left_out ? SBAT_VERDICT_SKIPPED : SBAT_VERDICT_UNKNOWN;
 	} else if (walk_image_open(it->root, it->host, &im) != 0) {
-		x.reason = SBAT_BOOT_UNREADABLE;
-		snprintf(text, sizeof(text), "cannot be followed: %s: %s", it->host,
-		         im.d.what ? im.d.what : sbat_strerror(im.d.code));
+		st.reason = SBAT_BOOT_UNREADABLE;
+		st.diag = im.d;
+		snprintf(text, sizeof(text), "cannot be followed: %s: %s%s", it->host,
+		         im.d.what ? im.d.what : sbat_strerror(im.d.code), it->note);
 	} else {
-		x.reason = SBAT_BOOT_JUDGED;
-		x.j = &j;
-		v = verdict_judge_image(w, next, &im, 1, text, sizeof(text), &j);
-		if (v == STAGE_BOOTS && it->is_uki &&
-		    (v = judge_uki_kernel(w, next, &im, text, sizeof(text), &j)) != STAGE_BOOTS)
-			x.reason = SBAT_BOOT_UKI_KERNEL;
+		v = judged_item(w, &st, next, m, it, &im);
+		walk_image_close(&im);
+		return v;
 	}
-	if (im.img)
-		v = signatures_gate(w, &im, 1, v, text, sizeof(text));
-	lv = !it->host && it->left_out ? SBAT_VERDICT_SKIPPED : walk_verdict_of(v);
-	if (v == STAGE_UNKNOWN)
-		snprintf(line, sizeof(line), "%s%s", text, it->note);
-	else
-		snprintf(line, sizeof(line), "%s [%s]%s", text, m->rule_text, it->note);
-	x.loader = m->loader;
-	x.menu_entry = it->desc[0] ? it->desc : NULL;
-	x.more = it->more;
-	x.default_entry = it->is_default;
-	x.default_by = m->default_by;
-	x.rule = v == STAGE_UNKNOWN ? NULL : m->rule;
-	x.config = it->config[0] ? it->config : NULL;
-	walk_line(w, label, is_default, 3, it->file, lv, line, &x);
+	st.text = text;
+	walk_add(w, &st);
 	walk_image_close(&im);
 	return v;
 }
@@ -107,7 +121,9 @@ merge_items(menu_list *m)
 
 		for (j = 0; j < n && it->host; j++)
 			if (m->items[j].host && strcmp(m->items[j].host, it->host) == 0 &&
-			    strcmp(m->items[j].note, it->note) == 0)
+			    strcmp(m->items[j].missing, it->missing) == 0 &&
+			    strcmp(m->items[j].missing_key, it->missing_key) == 0 &&
+			    m->items[j].missing_miss == it->missing_miss)
 				break;
 		if (it->host && j < n) {
 			m->items[j].more++;
@@ -127,12 +143,12 @@ merge_items(menu_list *m)
 static const char *
 rule_words(const menu_list *m)
 {
-	if (strcmp(m->rule, "shim-loader") == 0)
+	if (m->rule == SBAT_BOOT_RULE_SHIM_LOADER)
 		return "GRUB's shim_lock verifier (grub-core/kern/efi/sb.c) loads it through shim's image loader "
 		       "protocol when shim installs one (shim 16.x: loader-proto.c shim_load_image), which sets "
 		       "in_protocol: verify_sbat_section lets an image without .sbat pass and checks the rows of one "
 		       "that has it";
-	if (strcmp(m->rule, "shim-lock") == 0)
+	if (m->rule == SBAT_BOOT_RULE_SHIM_LOCK)
 		return "GRUB's shim_lock verifier calls shim's Verify (verify.c shim_verify), which sets in_protocol: "
 		       "verify_sbat_section lets an image without .sbat pass and checks the rows of one that has it";
 	return "systemd-boot calls LoadImage, which shim 16.x replaces (loader-proto.c shim_load_image) and "
@@ -148,7 +164,7 @@ rule_words(const menu_list *m)
 static void
 summary_notes(walk *w, const char *label, const menu_list *m)
 {
-	const char *name = strcmp(m->loader, "grub") == 0 ? "GRUB" : m->loader;
+	const char *name = m->loader == SBAT_BOOT_LOADER_GRUB ? "GRUB" : "systemd-boot";
 	char text[sizeof(m->summary) + 64];
 	size_t i, entries = 0;
 
@@ -179,15 +195,15 @@ grub_rule(const sbat_next_state *next, const image *grub, menu_list *m)
 	if (!walk_holds(grub->buf, grub->len, err, sizeof(err) - 1) ||
 	    !walk_holds(next->shim_buf, next->shim_len, guid, 16))
 		return;
-	m->rule = "shim-loader";
-	m->rule_text = "GRUB has shim load it through shim's image loader protocol: a missing .sbat passes";
+	m->rule = SBAT_BOOT_RULE_SHIM_LOADER;
 }
 
-enum stage_verdict
+sbat_verdict
 stage3_follow(walk *w, const char *label, int is_default, const sbat_next_state *next, const char *esp,
               const char *loader_path, const image *loader)
 {
-	enum stage_verdict result = STAGE_BOOTS;
+	sbat_verdict result = SBAT_VERDICT_BOOTS;
+	sbat_boot_stage st;
 	menu_list m;
 	size_t i;
 
@@ -198,10 +214,11 @@ stage3_follow(walk *w, const char *label, int is_default, const sbat_next_state 
 		grubmenu_read(w, esp, loader_path, loader, &m);
 		grub_rule(next, loader, &m);
 	} else {
-		walk_line_why(w, label, is_default, 3, loader_path, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_LOADER_UNKNOWN,
-		              "cannot be followed: neither systemd-boot nor GRUB, so what it starts next is not known "
-		              "from the files");
-		return STAGE_UNKNOWN;
+		walk_stage(&st, label, is_default, 3, loader_path);
+		st.verdict = SBAT_VERDICT_UNKNOWN;
+		st.reason = SBAT_BOOT_LOADER_UNKNOWN;
+		walk_add(w, &st);
+		return SBAT_VERDICT_UNKNOWN;
 	}
 	merge_items(&m);
 	summary_notes(w, label, &m);
@@ -210,20 +227,21 @@ stage3_follow(walk *w, const char *label, int is_default, const sbat_next_state 
 
 		/* an entry other than the menu's default is another path */
 		w->other_entry = m.default_known && !it->is_default;
-		if (judge_item(w, label, is_default, next, &m, it) == STAGE_REFUSED &&
+		if (judge_item(w, label, is_default, next, &m, it) == SBAT_VERDICT_REFUSED &&
 		    (it->is_default || !m.default_known))
-			result = STAGE_REFUSED;
+			result = SBAT_VERDICT_REFUSED;
 		free(it->host);
 		free(it->root);
 	}
 	w->other_entry = 0;
 	if (m.n_dropped) {
-		char text[200];
-
 		/* what was not judged may be what starts: never a silent cap */
-		snprintf(text, sizeof(text), "cannot be followed: %zu more files than the %d judged for one loader",
-		         m.n_dropped, MENU_MAX_ITEMS);
-		walk_line_why(w, label, is_default, 3, loader_path, SBAT_VERDICT_UNKNOWN, SBAT_BOOT_OVER_LIMIT, text);
+		walk_stage(&st, label, is_default, 3, loader_path);
+		st.verdict = SBAT_VERDICT_UNKNOWN;
+		st.reason = SBAT_BOOT_OVER_LIMIT;
+		st.over = m.n_dropped;
+		st.limit = MENU_MAX_ITEMS;
+		walk_add(w, &st);
 	}
 	free(m.items);
 	return result;

@@ -11,10 +11,10 @@
 /*
  * Stage 3: what the loader that shim started (stage 2, loader_path on esp,
  * already opened as *loader) starts next, when it is systemd-boot or GRUB.
- * Returns STAGE_REFUSED when the default entry's file is refused (or any,
+ * Returns SBAT_VERDICT_REFUSED when the default entry's file is refused (or any,
  * when the default entry cannot be known).
  */
-enum stage_verdict stage3_follow(walk *w, const char *label, int is_default, const sbat_next_state *next,
-                                 const char *esp, const char *loader_path, const image *loader);
+sbat_verdict stage3_follow(walk *w, const char *label, int is_default, const sbat_next_state *next, const char *esp,
+                           const char *loader_path, const image *loader);
 
 #endif

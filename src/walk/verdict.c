@@ -35,111 +35,66 @@ level_revokes(const uint8_t *text, size_t len, const sbat_csv *csv)
 /*
  * What else fixes a refusal: when SbatPolicy asked for shim's latest payload
  * and neither the stored level nor the automatic payload revokes the image,
- * withdrawing that request keeps it bootable.
+ * withdrawing that request keeps it bootable. 1 when that is so.
  */
-static const char *
-pending_latest_hint(const sbat_next_state *n, const sbat_csv *csv)
+static int
+pending_latest(const sbat_next_state *n, const sbat_csv *csv)
 {
 	const sbat_next_step *s = &n->boot[0].builtin;
 
 	if (s->choice != SBAT_NEXT_CHOSE_LATEST || s->rule != SBAT_NEXT_REPLACED || !n->automatic)
-		return "";
-	if (level_revokes(n->in[0].current, n->in[0].current_len, csv) ||
-	    level_revokes((const uint8_t *)n->automatic, strlen(n->automatic), csv))
-		return "";
-	return "; SbatPolicy latest is pending: without it shim's automatic level would let it boot "
-	       "(mokutil --set-sbat-policy delete)";
+		return 0;
+	return !level_revokes(n->in[0].current, n->in[0].current_len, csv) &&
+	       !level_revokes((const uint8_t *)n->automatic, strlen(n->automatic), csv);
 }
 
-/* The refusal of a revoked row, what put it there, and what else fixes it. */
+/* What decided, as data: the reason, the rows of a revocation, what put the level's row there. */
 static void
-revoked_text(const walk *w, const sbat_next_state *n, const sbat_judgement *j, char *why, size_t why_size)
+judged_keys(const walk *w, const sbat_next_state *n, const sbat_judgement *j, judged *out)
 {
-	const sbat_revocation *r = &j->revoked[0];
-	char past[400];
+	const sbat_revocation *r = j->n_revoked ? &j->revoked[0] : NULL;
 
-	past[0] = '\0';
-	if (w->o->explain && w->o->explain(r->level->component_name, r->level->generation, past + 2, sizeof(past) - 2,
-	                                   w->o->explain_ctx) == 0)
-		memcpy(past, "; ", 2);
-	else
-		past[0] = '\0';
-	snprintf(why, why_size, "refused: %s,%u is below %s,%u (SbatLevel %s%s); install one with %s,%u or later%s",
-	         r->entry->component_name, (unsigned)r->entry->generation, r->level->component_name,
-	         (unsigned)r->level->generation, n->level[0]->datestamp, past, r->level->component_name,
-	         (unsigned)r->level->generation, pending_latest_hint(n, j->csv));
-}
-
-/* The line's text from the verdict word on. */
-static void
-judgement_text(const walk *w, const sbat_next_state *n, const sbat_judgement *j, char *why, size_t why_size)
-{
-	const sbat_diag *e = &j->sbat_error;
-
-	switch (j->reason) {
-	case SBAT_JUDGE_NOT_REVOKED:
-		snprintf(why, why_size, "boots: not revoked by SbatLevel %s", n->level[0]->datestamp);
-		break;
-	case SBAT_JUDGE_NO_ROWS: snprintf(why, why_size, "boots: its .sbat holds no row shim reads"); break;
-	case SBAT_JUDGE_MISSING_PASSES: snprintf(why, why_size, "boots: no .sbat, which this check lets pass"); break;
-	case SBAT_JUDGE_NOT_ENFORCED:
-		snprintf(why, why_size, "boots: Secure Boot is off, so shim checks no SBAT");
-		break;
-	case SBAT_JUDGE_REVOKED: revoked_text(w, n, j, why, why_size); break;
-	case SBAT_JUDGE_MISSING:
-		snprintf(why, why_size, "refused: no .sbat, which shim requires of what it starts itself");
-		break;
-	case SBAT_JUDGE_UNPARSABLE:
-	case SBAT_JUDGE_MULTIPLE:
-	case SBAT_JUDGE_RELOCATIONS:
-		snprintf(why, why_size, "refused: shim cannot use its .sbat (%s)",
-		         e->what ? e->what : sbat_strerror(e->code));
-		break;
-	case SBAT_JUDGE_SHIM_STOPPED: snprintf(why, why_size, "refused: shim stops before starting it"); break;
-	case SBAT_JUDGE_SECURE_BOOT_UNKNOWN:
-		snprintf(why, why_size, "unknown: whether Secure Boot is on is not known");
-		break;
-	}
-}
-
-/* What decided, as data: the reason, and the rows of a revocation. */
-static void
-judged_keys(const sbat_next_state *n, const sbat_judgement *j, judged *out)
-{
 	out->judge_reason = (int)j->reason;
 	out->level = n->level[0] ? n->level[0]->datestamp : NULL;
-	if (j->reason != SBAT_JUDGE_REVOKED || j->n_revoked == 0)
+	out->diag = j->sbat_error;
+	if (j->reason != SBAT_JUDGE_REVOKED || !r)
 		return;
-	snprintf(out->revoked, sizeof(out->revoked), "%.80s,%u", j->revoked[0].entry->component_name,
-	         (unsigned)j->revoked[0].entry->generation);
-	snprintf(out->revoked_by, sizeof(out->revoked_by), "%.80s,%u", j->revoked[0].level->component_name,
-	         (unsigned)j->revoked[0].level->generation);
+	snprintf(out->revoked, sizeof(out->revoked), "%.580s,%u", r->entry->component_name,
+	         (unsigned)r->entry->generation);
+	snprintf(out->revoked_by, sizeof(out->revoked_by), "%.580s,%u", r->level->component_name,
+	         (unsigned)r->level->generation);
+	if (!w->o->explain || w->o->explain(r->level->component_name, r->level->generation, out->explain,
+	                                    sizeof(out->explain) - 2, w->o->explain_ctx) != 0)
+		out->explain[0] = '\0';
+	out->latest_pending = pending_latest(n, j->csv);
 }
 
-enum stage_verdict
-verdict_judge_image(const walk *w, const sbat_next_state *n, const image *im, int in_protocol, char *why,
-                    size_t why_size, judged *out)
+sbat_verdict
+verdict_judge_image(const walk *w, const sbat_next_state *n, const image *im, int in_protocol, judged *out)
 {
-	static const enum stage_verdict verdicts[] = {
-		[SBAT_VERDICT_BOOTS] = STAGE_BOOTS,
-		[SBAT_VERDICT_REFUSED] = STAGE_REFUSED,
-		[SBAT_VERDICT_NOT_GOVERNED] = STAGE_NOT_GOVERNED,
-		[SBAT_VERDICT_UNKNOWN] = STAGE_UNKNOWN,
-	};
 	sbat_judgement *j = NULL;
-	enum stage_verdict v;
-	sbat_diag d;
+	sbat_verdict v;
 
 	memset(out, 0, sizeof(*out));
 	out->judge_reason = -1;
 	if (sbat_judge_image(im->img, n->level[0], sbat_next_state_judge_shim(n),
-	                     in_protocol ? SBAT_JUDGE_IN_PROTOCOL : SBAT_JUDGE_STARTED_BY_SHIM, &j, &d) != SBAT_OK) {
-		snprintf(why, why_size, "unknown: %s", d.what ? d.what : sbat_strerror(d.code));
-		return STAGE_UNKNOWN;
-	}
-	judgement_text(w, n, j, why, why_size);
-	judged_keys(n, j, out);
-	v = (unsigned)j->verdict < sizeof(verdicts) / sizeof(verdicts[0]) ? verdicts[j->verdict] : STAGE_UNKNOWN;
+	                     in_protocol ? SBAT_JUDGE_IN_PROTOCOL : SBAT_JUDGE_STARTED_BY_SHIM, &j,
+	                     &out->diag) != SBAT_OK)
+		return SBAT_VERDICT_UNKNOWN;
+	judged_keys(w, n, j, out);
+	v = j->verdict;
 	sbat_judgement_free(j);
 	return v;
+}
+
+void
+verdict_keys(const judged *j, sbat_boot_stage *st)
+{
+	st->judge_reason = j->judge_reason;
+	st->revoked = j->revoked[0] ? j->revoked : NULL;
+	st->revoked_by = j->revoked_by[0] ? j->revoked_by : NULL;
+	st->explain = j->explain[0] ? j->explain : NULL;
+	st->latest_pending = j->latest_pending;
+	st->level = j->level;
+	st->diag = j->diag;
 }

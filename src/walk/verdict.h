@@ -13,9 +13,12 @@
  * Judge im as shim 16.x does (sbat_judge_image) in the next boot:
  * in_protocol 0 (what shim starts itself) requires a .sbat, in_protocol 1
  * (its LoadImage hook, the shim_lock protocol) lets a missing one pass.
- * why gets the line's text from the verdict word on; j what decided.
+ * Returns the verdict; j keeps what decided (the judgement's facts, its
+ * rows, the diag of a check that did not run) for verdict_keys.
  */
-enum stage_verdict verdict_judge_image(const walk *w, const sbat_next_state *n, const image *im, int in_protocol,
-                                       char *why, size_t why_size, judged *j);
+sbat_verdict verdict_judge_image(const walk *w, const sbat_next_state *n, const image *im, int in_protocol, judged *j);
+
+/* The facts of j into the stage (pointing into j, which outlives the stage's addition). */
+void verdict_keys(const judged *j, sbat_boot_stage *st);
 
 #endif

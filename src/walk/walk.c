@@ -39,65 +39,26 @@ verdict_detail(sbat_verdict v, const char *text)
 	return text;
 }
 
-/* The stage-3 and judgement keys of x into st. */
-static void
-extra_keys(sbat_boot_stage *st, const stage_extra *x)
+void
+walk_stage(sbat_boot_stage *st, const char *label, int is_default, int stage, const char *file)
 {
-	st->reason = x->reason;
-	st->loader = x->loader;
-	st->menu_entry = x->menu_entry;
-	st->more_entries = x->more;
-	st->default_entry = x->default_entry;
-	st->default_by = x->default_by;
-	st->rule = x->rule;
-	st->config = x->config;
-	if (!x->j)
-		return;
-	st->judge_reason = x->j->judge_reason;
-	st->revoked = x->j->revoked[0] ? x->j->revoked : NULL;
-	st->revoked_by = x->j->revoked_by[0] ? x->j->revoked_by : NULL;
-	st->level = x->j->level;
+	sbat_boot_stage_init(st);
+	st->entry = label;
+	st->is_default = is_default;
+	st->stage = stage;
+	st->file = file;
 }
 
 void
-walk_line(walk *w, const char *label, int is_default, int stage, const char *file, sbat_verdict verdict,
-          const char *text, const stage_extra *x)
+walk_add(walk *w, sbat_boot_stage *st)
 {
-	sbat_boot_stage st;
 	sbat_diag d;
 
-	sbat_boot_stage_init(&st);
-	st.entry = label;
-	st.is_default = is_default;
-	st.off_default = w->other_entry;
-	st.stage = stage;
-	st.file = file;
-	st.verdict = verdict;
-	st.text = text;
-	st.detail = verdict_detail(verdict, text);
-	st.judge_reason = -1;
-	if (x)
-		extra_keys(&st, x);
-	if (w->sig_pending) {
-		st.signature = w->sig_text;
-		st.signature_verdict = w->sig_verdict;
-		if (w->sig_decided)
-			st.reason = SBAT_BOOT_SIGNATURE;
-	}
-	w->sig_pending = w->sig_decided = 0;
-	if (sbat_boot_report_add(w->report, &st, &d) != SBAT_OK)
+	st->off_default = w->other_entry;
+	if (st->text && !st->detail)
+		st->detail = verdict_detail(st->verdict, st->text); /* transition: a line not yet a record */
+	if (sbat_boot_report_add(w->report, st, &d) != SBAT_OK)
 		w->report_failed = 1;
-}
-
-void
-walk_line_why(walk *w, const char *label, int is_default, int stage, const char *file, sbat_verdict verdict,
-              sbat_boot_reason reason, const char *text)
-{
-	stage_extra x;
-
-	memset(&x, 0, sizeof(x));
-	x.reason = reason;
-	walk_line(w, label, is_default, stage, file, verdict, text, &x);
 }
 
 static void
@@ -153,6 +114,17 @@ walk_partition_why(sbat_partition_miss miss)
 }
 
 char *
+walk_lookup(const char *root, const char *p, int flags, sbat_partition_miss *miss)
+{
+	unsigned f = ((flags & WALK_RESOLVE_DIR) ? SBAT_PARTITION_DIR : 0) |
+	             ((flags & WALK_RESOLVE_EXACT) ? SBAT_PARTITION_EXACT : 0);
+	char *out = NULL;
+
+	*miss = sbat_partition_resolve(root, p, f, &out);
+	return out;
+}
+
+char *
 walk_resolve(const char *root, const char *p, int flags, const char **why)
 {
 	unsigned f = ((flags & WALK_RESOLVE_DIR) ? SBAT_PARTITION_DIR : 0) |
@@ -203,16 +175,12 @@ walk_image_close(image *im)
 	sbat_file_unmap(im->map);
 }
 
-sbat_verdict
-walk_verdict_of(enum stage_verdict v)
+void
+walk_decide(sbat_boot_stage *st, sbat_verdict v, sbat_boot_gate gate, sbat_judge_shim shim)
 {
-	switch (v) {
-	case STAGE_BOOTS: return SBAT_VERDICT_BOOTS;
-	case STAGE_REFUSED: return SBAT_VERDICT_REFUSED;
-	case STAGE_NOT_GOVERNED: return SBAT_VERDICT_NOT_GOVERNED;
-	case STAGE_UNKNOWN: break;
-	}
-	return SBAT_VERDICT_UNKNOWN;
+	int sig = st->signature_judged ? (int)st->signature_verdict : SBAT_BOOT_NOT_JUDGED;
+
+	st->verdict = sbat_boot_report_decide(v, gate, shim, sig, &st->gate);
 }
 
 /* bytes needle[0..n) anywhere in buf[0..len) */

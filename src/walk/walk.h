@@ -23,14 +23,6 @@
 /* A variable larger than this is not one shim or the firmware sets. */
 #define WALK_VAR_MAX_SIZE (SBAT_EFIVAR_ATTRIBUTES_SIZE + SBAT_LEVEL_MAX_SIZE)
 
-/* What one stage comes to. */
-enum stage_verdict {
-	STAGE_BOOTS,        /* the check that applies passes (or none applies) */
-	STAGE_NOT_GOVERNED, /* not started through shim: SBAT does not apply */
-	STAGE_UNKNOWN,      /* cannot be followed from the files */
-	STAGE_REFUSED,      /* shim refuses it */
-};
-
 /* shim's own keys (its .vendor_cert), for shim's rule on what it starts and checks. */
 typedef struct walk_shim_keys {
 	sbat_sigverify_opts o; /* vendor_db, vendor_dbx, vendor_cert set */
@@ -56,10 +48,6 @@ typedef struct walk {
 	int removable_guessed;    /* the machine is this build's: nothing told the firmware's (said once, when used) */
 	struct walk_sigs *sigs;   /* the signature databases, when signatures are judged; else NULL */
 	walk_shim_keys shim_keys; /* the keys of the shim of the path followed */
-	int sig_pending;          /* the next line's signature verdict is below */
-	int sig_decided;          /* and it decided the line's verdict */
-	sbat_verdict sig_verdict;
-	char sig_text[600];
 } walk;
 
 /* An image read from a partition. */
@@ -76,42 +64,29 @@ typedef struct image {
 
 /* What shim's check of an image found, beyond the verdict. */
 typedef struct judged {
-	int judge_reason; /* sbat_judge_reason; -1 when the check did not run */
-	char revoked[96]; /* the image's revoked row, "" when none */
-	char revoked_by[96];
-	const char *level; /* the datestamp judged by */
+	int judge_reason;     /* sbat_judge_reason; -1 when the check did not run */
+	char revoked[600];    /* the image's revoked row, "" when none */
+	char revoked_by[600]; /* the level's row that revokes it */
+	char explain[400];    /* what put that row there (sbat_walk_opts.explain), "" when not known */
+	int latest_pending;   /* SbatPolicy latest is pending, and shim's automatic level lets it boot */
+	const char *level;    /* the datestamp judged by */
+	sbat_diag diag;       /* the .sbat shim cannot use, or the check that did not run */
 } judged;
 
-/* The keys of a line besides its verdict: its reason, and for stage 3 the loader's menu. */
-typedef struct stage_extra {
-	sbat_boot_reason reason;
-	const judged *j;        /* the check that decided, or NULL */
-	const char *loader;     /* stage 3: "systemd-boot" or "grub" */
-	const char *menu_entry; /* the entry it is for; NULL: the loader's configuration itself */
-	unsigned more;          /* further entries that start the same file */
-	int default_entry;      /* 1: the entry started when nobody touches the keyboard */
-	const char *default_by; /* what chose the menu's default entry, or why no entry starts by itself */
-	const char *rule;       /* "loadimage-hook", "shim-lock"; NULL: no check ran */
-	const char *config;     /* FILE:LINE the entry comes from */
-} stage_extra;
+/* A stage of the path followed: *st initialised with its place on it, for its facts to be filled in. */
+void walk_stage(sbat_boot_stage *st, const char *label, int is_default, int stage, const char *file);
 
-/*
- * One line of the report (stage 0: the entry itself), with its verdict;
- * text starts with the verdict's word ("boots", "refused", "cannot be
- * followed", ...).
- */
-void walk_line(walk *w, const char *label, int is_default, int stage, const char *file, sbat_verdict verdict,
-               const char *text, const stage_extra *x);
-
-/* The same with only a reason besides. */
-void walk_line_why(walk *w, const char *label, int is_default, int stage, const char *file, sbat_verdict verdict,
-                   sbat_boot_reason reason, const char *text);
+/* Add a stage made by walk_stage to the report. */
+void walk_add(walk *w, sbat_boot_stage *st);
 
 /* Notes: a line of a loader's file ignored; a file that does not read (d, or text). */
 void walk_note(walk *w, sbat_boot_note_kind kind, const char *path, const char *file, const char *text);
 void walk_config_note(walk *w, const char *file, unsigned line, const char *text);
 void walk_error(walk *w, const char *file, const sbat_diag *d);
 void walk_error_text(walk *w, const char *file, const char *text);
+
+/* The file p names under root (sbat_partition_resolve with flags WALK_RESOLVE_*): a malloc'ed path, or NULL with *miss. */
+char *walk_lookup(const char *root, const char *p, int flags, sbat_partition_miss *miss);
 
 /* flags of walk_resolve */
 #define WALK_RESOLVE_DIR 1   /* the last component is a directory */
@@ -144,7 +119,11 @@ const uint8_t *walk_section_bytes(const image *im, const char *name, size_t *len
 /* 1 when section `name` of im holds needle (needle_len bytes) within its file data. */
 int walk_section_has(const image *im, const char *name, const char *needle, size_t needle_len);
 
-/* The report's verdict for a stage's. */
-sbat_verdict walk_verdict_of(enum stage_verdict v);
+/*
+ * st's verdict and deciding gate (sbat_boot_report_decide): v is what it
+ * comes to before the signature gate, by gate, with shim in state shim;
+ * the signature gate's verdict is st's own, when it ran.
+ */
+void walk_decide(sbat_boot_stage *st, sbat_verdict v, sbat_boot_gate gate, sbat_judge_shim shim);
 
 #endif

@@ -85,7 +85,7 @@ test_strings_are_copied(void **state)
 	st.verdict = SBAT_VERDICT_REFUSED;
 	st.detail = "grub,3 is revoked";
 	st.config = cfg;
-	st.rule = "shim-lock";
+	st.rule = SBAT_BOOT_RULE_SHIM_LOCK;
 	assert_int_equal(sbat_boot_report_add(r, &st, &d), SBAT_OK);
 	memset(file, 'x', sizeof(file) - 1);
 	memset(cfg, 'x', sizeof(cfg) - 1);
@@ -93,7 +93,7 @@ test_strings_are_copied(void **state)
 	assert_non_null(got);
 	assert_string_equal(got->file, "\\EFI\\debian\\grubx64.efi");
 	assert_string_equal(got->config, "/EFI/debian/grub.cfg:12");
-	assert_string_equal(got->rule, "shim-lock");
+	assert_int_equal(got->rule, SBAT_BOOT_RULE_SHIM_LOCK);
 	assert_null(got->menu_entry);
 	assert_int_equal(got->verdict, SBAT_VERDICT_REFUSED);
 	sbat_boot_report_free(r);
@@ -118,6 +118,55 @@ test_stage_without_init_is_refused(void **state)
 	assert_string_equal(sbat_judge_verdict_name(SBAT_VERDICT_INACTIVE), "inactive");
 }
 
+/* The one stage decision: shim's state over its SBAT check, a refused or unknown signature over both. */
+static void
+test_stage_decide(void **state)
+{
+	static const struct {
+		sbat_verdict sbat;
+		sbat_boot_gate gate;
+		sbat_judge_shim shim;
+		int signature;
+		sbat_verdict verdict;
+		sbat_boot_gate decided;
+	} decide_cases[] = {
+		{ SBAT_VERDICT_BOOTS, SBAT_BOOT_GATE_SBAT, SBAT_JUDGE_SHIM_ENFORCES, SBAT_BOOT_NOT_JUDGED,
+		  SBAT_VERDICT_BOOTS, SBAT_BOOT_GATE_SBAT },
+		{ SBAT_VERDICT_REFUSED, SBAT_BOOT_GATE_SBAT, SBAT_JUDGE_SHIM_NOT_ENFORCING, SBAT_BOOT_NOT_JUDGED,
+		  SBAT_VERDICT_BOOTS, SBAT_BOOT_GATE_SHIM },
+		{ SBAT_VERDICT_BOOTS, SBAT_BOOT_GATE_SBAT, SBAT_JUDGE_SHIM_STOPS, SBAT_BOOT_NOT_JUDGED,
+		  SBAT_VERDICT_REFUSED, SBAT_BOOT_GATE_SHIM },
+		{ SBAT_VERDICT_BOOTS, SBAT_BOOT_GATE_SBAT, SBAT_JUDGE_SHIM_UNKNOWN, SBAT_BOOT_NOT_JUDGED,
+		  SBAT_VERDICT_UNKNOWN, SBAT_BOOT_GATE_SHIM },
+		/* shim's state matters only to an SBAT check */
+		{ SBAT_VERDICT_UNKNOWN, SBAT_BOOT_GATE_NONE, SBAT_JUDGE_SHIM_NOT_ENFORCING, SBAT_BOOT_NOT_JUDGED,
+		  SBAT_VERDICT_UNKNOWN, SBAT_BOOT_GATE_NONE },
+		{ SBAT_VERDICT_BOOTS, SBAT_BOOT_GATE_SBAT, SBAT_JUDGE_SHIM_ENFORCES, SBAT_VERDICT_BOOTS,
+		  SBAT_VERDICT_BOOTS, SBAT_BOOT_GATE_SBAT },
+		{ SBAT_VERDICT_BOOTS, SBAT_BOOT_GATE_SBAT, SBAT_JUDGE_SHIM_ENFORCES, SBAT_VERDICT_REFUSED,
+		  SBAT_VERDICT_REFUSED, SBAT_BOOT_GATE_SIGNATURE },
+		{ SBAT_VERDICT_NOT_GOVERNED, SBAT_BOOT_GATE_NONE, SBAT_JUDGE_SHIM_ENFORCES, SBAT_VERDICT_UNKNOWN,
+		  SBAT_VERDICT_UNKNOWN, SBAT_BOOT_GATE_SIGNATURE },
+		/* a refusal by SBAT stays one when the signature is not known */
+		{ SBAT_VERDICT_REFUSED, SBAT_BOOT_GATE_SBAT, SBAT_JUDGE_SHIM_ENFORCES, SBAT_VERDICT_UNKNOWN,
+		  SBAT_VERDICT_REFUSED, SBAT_BOOT_GATE_SBAT },
+		{ SBAT_VERDICT_BOOTS, SBAT_BOOT_GATE_SHIM, SBAT_JUDGE_SHIM_ENFORCES, SBAT_VERDICT_UNKNOWN,
+		  SBAT_VERDICT_UNKNOWN, SBAT_BOOT_GATE_SIGNATURE },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(decide_cases) / sizeof(decide_cases[0]); i++) {
+		sbat_boot_gate gate = SBAT_BOOT_GATE_MENU;
+		sbat_verdict v = sbat_boot_report_decide(decide_cases[i].sbat, decide_cases[i].gate,
+		                                         decide_cases[i].shim, decide_cases[i].signature, &gate);
+
+		print_message("# case %zu: %s by gate %d\n", i, sbat_judge_verdict_name(v), (int)gate);
+		assert_int_equal(v, decide_cases[i].verdict);
+		assert_int_equal(gate, decide_cases[i].decided);
+	}
+}
+
 int
 main(void)
 {
@@ -125,6 +174,7 @@ main(void)
 		cmocka_unit_test(test_outcome_table),
 		cmocka_unit_test(test_strings_are_copied),
 		cmocka_unit_test(test_stage_without_init_is_refused),
+		cmocka_unit_test(test_stage_decide),
 	};
 
 	return run_group(tests, NULL, NULL);

@@ -452,7 +452,7 @@ static const row rows[] = {
 	  "Boot0001",
 	  2,
 	  SBAT_VERDICT_SKIPPED,
-	  SBAT_BOOT_NOT_FOUND,
+	  SBAT_BOOT_DEFAULT_LOADER,
 	  -1,
 	  NULL,
 	  NULL,
@@ -465,7 +465,7 @@ static const row rows[] = {
 	  "Boot0001",
 	  2,
 	  SBAT_VERDICT_SKIPPED,
-	  SBAT_BOOT_NOT_FOUND,
+	  SBAT_BOOT_DEFAULT_LOADER,
 	  -1,
 	  NULL,
 	  NULL,
@@ -592,8 +592,8 @@ test_stage3_keys(void **state)
 	build(&m, &p);
 	r = walk(&p, NULL);
 	s = find(r, "Boot0001", 3);
-	assert_string_equal(s->loader, "grub");
-	assert_string_equal(s->rule, "shim-lock");
+	assert_int_equal(s->loader, SBAT_BOOT_LOADER_GRUB);
+	assert_int_equal(s->rule, SBAT_BOOT_RULE_SHIM_LOCK);
 	assert_string_equal(s->menu_entry, "menuentry 'Debian'");
 	assert_true(s->default_entry);
 	assert_non_null(strstr(s->config, "grub.cfg:3"));
@@ -890,7 +890,7 @@ test_sdboot_release(void **state)
 	(void)state;
 	sdboot_machine("259.1", &p);
 	r = walk(&p, NULL);
-	assert_string_equal(find_file(r, "\\kb")->loader, "systemd-boot");
+	assert_int_equal(find_file(r, "\\kb")->loader, SBAT_BOOT_LOADER_SDBOOT);
 	assert_true(find_file(r, "\\kb")->default_entry);
 	assert_string_equal(find_file(r, "\\kb")->default_by, "loader.conf's default \"b.conf\" (line 1)");
 	sbat_boot_report_free(r);
@@ -1032,7 +1032,11 @@ test_signatures(void **state)
 	s = find(r, "Boot0001", 1);
 	assert_int_equal(s->verdict, SBAT_VERDICT_BOOTS);
 	assert_int_equal(s->signature_verdict, SBAT_VERDICT_BOOTS);
-	assert_non_null(strstr(s->signature, "chains to CN=Test UEFI CA, O=Example, in db"));
+	assert_int_equal(s->signature_reason, SBAT_SIGVERIFY_CERT_ALLOWED);
+	assert_int_equal(s->signature_db, SBAT_SIGVERIFY_DB);
+	assert_int_equal(s->signature_rule, SBAT_SIGVERIFY_FIRMWARE);
+	assert_string_equal(s->signature_subject, "CN=Test UEFI CA, O=Example");
+	assert_int_equal(s->gate, SBAT_BOOT_GATE_SHIM);
 	assert_int_equal(find(r, "Boot0001", 2)->signature_verdict, SBAT_VERDICT_BOOTS);
 	assert_int_equal(find(r, "Boot0001", 3)->verdict, SBAT_VERDICT_BOOTS);
 	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "RSA signature"));
@@ -1048,7 +1052,9 @@ test_signatures(void **state)
 	s = find(r, "Boot0001", 1);
 	assert_int_equal(s->verdict, SBAT_VERDICT_REFUSED);
 	assert_int_equal(s->reason, SBAT_BOOT_SIGNATURE);
-	assert_non_null(strstr(s->text, "forbids"));
+	assert_int_equal(s->gate, SBAT_BOOT_GATE_SIGNATURE);
+	assert_int_equal(s->signature_reason, SBAT_SIGVERIFY_CERT_FORBIDDEN);
+	assert_int_equal(s->signature_db, SBAT_SIGVERIFY_DBX);
 	assert_true(sbat_boot_report_outcome(r).default_refused);
 	sbat_boot_report_free(r);
 
@@ -1092,8 +1098,10 @@ test_signatures(void **state)
 		assert_int_equal(find(r, "Boot0001", 1)->verdict, SBAT_VERDICT_BOOTS);
 		s = find(r, "Boot0001", 2);
 		assert_int_equal(s->verdict, SBAT_VERDICT_UNKNOWN);
-		assert_int_equal(s->reason, SBAT_BOOT_SIGNATURE);
-		assert_non_null(strstr(s->signature, "MokListXRT does not read here"));
+		assert_int_equal(s->reason, SBAT_BOOT_JUDGED);
+		assert_int_equal(s->gate, SBAT_BOOT_GATE_SIGNATURE);
+		assert_int_equal(s->signature_unread, SBAT_BOOT_SIG_UNREAD_MOKX);
+		assert_int_equal(s->signature_rule, SBAT_SIGVERIFY_SHIM);
 		sbat_boot_report_free(r);
 		snprintf(mokx, sizeof(mokx), "%s/MokListXRT-605dab50-e046-4300-abb6-3dd810dd8b23", p.efivarfs);
 		assert_int_equal(unlink(mokx), 0);
@@ -1105,8 +1113,10 @@ test_signatures(void **state)
 	r = walk_signatures(&p);
 	s = find(r, "Boot0001", 2);
 	assert_int_equal(s->verdict, SBAT_VERDICT_REFUSED);
-	assert_int_equal(s->reason, SBAT_BOOT_SIGNATURE);
+	assert_int_equal(s->reason, SBAT_BOOT_JUDGED);
+	assert_int_equal(s->gate, SBAT_BOOT_GATE_SIGNATURE);
 	assert_int_equal(s->signature_verdict, SBAT_VERDICT_REFUSED);
+	assert_int_equal(s->signature_reason, SBAT_SIGVERIFY_NOT_ALLOWED);
 	sbat_boot_report_free(r);
 
 	/* no db: not known */
@@ -1115,7 +1125,9 @@ test_signatures(void **state)
 	r = walk_signatures(&p);
 	s = find(r, "Boot0001", 1);
 	assert_int_equal(s->verdict, SBAT_VERDICT_UNKNOWN);
-	assert_int_equal(s->reason, SBAT_BOOT_SIGNATURE);
+	assert_int_equal(s->reason, SBAT_BOOT_SHIM_GOES_ON);
+	assert_int_equal(s->gate, SBAT_BOOT_GATE_SIGNATURE);
+	assert_int_equal(s->signature_unread, SBAT_BOOT_SIG_UNREAD_DB);
 	assert_true(sbat_boot_report_outcome(r).default_unknown);
 	sbat_boot_report_free(r);
 }
