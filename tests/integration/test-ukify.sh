@@ -127,14 +127,14 @@ check "uki-252-signed: systemd-measure 257 (what ukify signed: $b) differs from 
 # lint: a signature that matches (from ukify) or does not (kept over an edit, or for the wrong stub)
 # stale NAME yes|no
 stale() {
-	local rc
-	"$SBAT_ADD" --lint "$W/$1.efi" >"$W/$1.lint" 2>&1
+	local rc lint="$W/$1.lint"
+	"$SBAT_ADD" --lint "$W/$1.efi" >"$lint" 2>&1
 	rc=$?
 	if [ "$2" = yes ]; then
-		check "$1: --lint reports uki-pcrsig-stale (exit $rc)" grep -q 'uki-pcrsig-stale' "$W/$1.lint"
+		check "$1: --lint reports uki-pcrsig-stale (exit $rc)" grep -q 'uki-pcrsig-stale' "$lint"
 	else
 		check "$1: --lint reports no uki-pcrsig-stale (exit $rc)" \
-			eval '[ "$rc" = 0 ] || [ "$rc" = 5 ] && ! grep -q "uki-pcrsig-stale" "$W/$1.lint"'
+			eval '{ [ "$rc" = 0 ] || [ "$rc" = 5 ]; } && [ -s "$lint" ] && ! grep -q "uki-pcrsig-stale" "$lint"'
 	fi
 }
 stale uki-257-signed no
@@ -240,13 +240,14 @@ a=$(uki_value "$W/uki-252.pred" sha256 stub 2>/dev/null) b=$(uki_value "$W/uki-2
 check "uki-252: the predicted value does not change ($a)" test -n "$a" -a "$a" = "$b"
 
 # ------------------------------------- .dtbauto: the machine selects one
-# ukify puts each --devicetree-auto file in a .dtbauto of its own; the stub
-# measures the first that matches the machine, or none, so sbat-add predicts
-# three values. systemd-measure 257 measures the file of its --hwids option
+# ukify puts each --devicetree-auto file (two device trees of different
+# compatibles: only such a .dtbauto can be selected) in a .dtbauto of its
+# own; the stub measures the first that matches the machine, or none, so
+# sbat-add predicts three values. systemd-measure 257 measures the file of its --hwids option
 # as .dtbauto (and that of --dtbauto as .hwids), so the device tree goes to
 # --hwids here.
-printf 'device tree A for vendor,board-a\n' >"$W/in/a.dtb"
-printf 'device tree B for vendor,board-b\n' >"$W/in/b.dtb"
+"$UKI_PY" "$UKI_TOOL" dtb "$W/in/a.dtb" vendor,board-a
+"$UKI_PY" "$UKI_TOOL" dtb "$W/in/b.dtb" vendor,board-b
 D="$W/uki-257-dtbauto"
 if "$UKI_PY" "$UKIFY" build --linux="$VM_VMLINUZ" --initrd="$W/in/initrd.gz" --cmdline="$VM_CMDLINE" \
 	--os-release=@"$W/in/os-release" --stub="$UKI_STUB257" --tools="$UKI_TRIXIE/bin" \

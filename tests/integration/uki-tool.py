@@ -18,6 +18,9 @@
   uki-tool.py uki JSON FIELD
       one field of the "uki" object (lists joined by spaces, null as "null",
       booleans as true/false)
+  uki-tool.py dtb OUT COMPATIBLE
+      write a minimal flattened device tree to OUT: a root node whose only
+      property is "compatible" (for a .dtbauto the stub can select)
   uki-tool.py eventlog SERIAL_OUT PCR
       the TCG2 event log a guest printed as "eventlog HEX" lines: each event
       of PCR as "event TYPE SHA256 DESCRIPTION", then "replay BANK HEX" (the
@@ -99,6 +102,23 @@ def cmd_uki(path, field):
     else:
         print(v if isinstance(v, str) else json.dumps(v, sort_keys=True))
     return 0
+
+
+def cmd_dtb(out, compatible):
+    import struct
+
+    # the header (40 bytes), an empty reservation map (16), the structure block, the strings
+    value = compatible.encode("ascii") + b"\0"
+    value += b"\0" * (-len(value) % 4)
+    structure = struct.pack(">II", 1, 0)  # FDT_BEGIN_NODE, the root's empty name
+    structure += struct.pack(">III", 3, len(compatible) + 1, 0) + value  # FDT_PROP "compatible"
+    structure += struct.pack(">II", 2, 9)  # FDT_END_NODE, FDT_END
+    strings = b"compatible\0"
+    at = 56 + len(structure)
+    total = at + len(strings)
+    header = struct.pack(">10I", 0xD00DFEED, total, 56, at, 40, 17, 16, 0, len(strings), len(structure))
+    with open(out, "wb") as f:
+        f.write(header + b"\0" * 16 + structure + strings)
 
 
 # TCG PC Client Platform Firmware Profile: algorithm ids and event types
@@ -187,6 +207,9 @@ def main(argv):
         return cmd_predicted(argv[2])
     if len(argv) == 4 and argv[1] == "uki":
         return cmd_uki(argv[2], argv[3])
+    if len(argv) == 4 and argv[1] == "dtb":
+        cmd_dtb(argv[2], argv[3])
+        return 0
     if len(argv) == 4 and argv[1] == "eventlog":
         return cmd_eventlog(argv[2], int(argv[3]))
     sys.stderr.write(__doc__)

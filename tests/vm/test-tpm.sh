@@ -194,8 +194,8 @@ done
 # a UKI with two .dtbauto: OVMF (x86) has no device tree and the UKI no
 # .hwids, so the stub selects none; the TPM holds the alternative that
 # selects nothing, and the log has no .dtbauto event
-printf 'device tree A for vendor,board-a\n' >"$W/in/a.dtb"
-printf 'device tree B for vendor,board-b\n' >"$W/in/b.dtb"
+"$UKI_PY" "$UKI_TOOL" dtb "$W/in/a.dtb" vendor,board-a
+"$UKI_PY" "$UKI_TOOL" dtb "$W/in/b.dtb" vendor,board-b
 if "$UKI_PY" "$UKIFY" build --linux="$VM_VMLINUZ" --initrd="$W/in/initrd.gz" --cmdline="$VM_CMDLINE" \
 	--os-release=@"$W/in/os-release" --stub="$UKI_STUB257" --tools="$UKI_TRIXIE/bin" \
 	--devicetree-auto="$W/in/a.dtb" --devicetree-auto="$W/in/b.dtb" --output="$W/uki-257-dtbauto.efi" \
