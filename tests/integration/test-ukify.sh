@@ -127,14 +127,14 @@ check "uki-252-signed: systemd-measure 257 (what ukify signed: $b) differs from 
 # lint: a signature that matches (from ukify) or does not (kept over an edit, or for the wrong stub)
 # stale NAME yes|no
 stale() {
-	local rc
-	"$SBAT_ADD" --lint "$W/$1.efi" >"$W/$1.lint" 2>&1
+	local rc lint="$W/$1.lint"
+	"$SBAT_ADD" --lint "$W/$1.efi" >"$lint" 2>&1
 	rc=$?
 	if [ "$2" = yes ]; then
-		check "$1: --lint reports uki-pcrsig-stale (exit $rc)" grep -q 'uki-pcrsig-stale' "$W/$1.lint"
+		check "$1: --lint reports uki-pcrsig-stale (exit $rc)" grep -q 'uki-pcrsig-stale' "$lint"
 	else
 		check "$1: --lint reports no uki-pcrsig-stale (exit $rc)" \
-			eval '[ "$rc" = 0 ] || [ "$rc" = 5 ] && ! grep -q "uki-pcrsig-stale" "$W/$1.lint"'
+			eval '{ [ "$rc" = 0 ] || [ "$rc" = 5 ]; } && [ -s "$lint" ] && ! grep -q "uki-pcrsig-stale" "$lint"'
 	fi
 }
 stale uki-257-signed no
@@ -240,13 +240,14 @@ a=$(uki_value "$W/uki-252.pred" sha256 stub 2>/dev/null) b=$(uki_value "$W/uki-2
 check "uki-252: the predicted value does not change ($a)" test -n "$a" -a "$a" = "$b"
 
 # ------------------------------------- .dtbauto: the machine selects one
-# ukify puts each --devicetree-auto file in a .dtbauto of its own; the stub
-# measures the first that matches the machine, or none, so sbat-add predicts
-# three values. systemd-measure 257 measures the file of its --hwids option
+# ukify puts each --devicetree-auto file (two device trees of different
+# compatibles: only such a .dtbauto can be selected) in a .dtbauto of its
+# own; the stub measures the first that matches the machine, or none, so
+# sbat-add predicts three values. systemd-measure 257 measures the file of its --hwids option
 # as .dtbauto (and that of --dtbauto as .hwids), so the device tree goes to
 # --hwids here.
-printf 'device tree A for vendor,board-a\n' >"$W/in/a.dtb"
-printf 'device tree B for vendor,board-b\n' >"$W/in/b.dtb"
+"$UKI_PY" "$UKI_TOOL" dtb "$W/in/a.dtb" vendor,board-a
+"$UKI_PY" "$UKI_TOOL" dtb "$W/in/b.dtb" vendor,board-b
 D="$W/uki-257-dtbauto"
 if "$UKI_PY" "$UKIFY" build --linux="$VM_VMLINUZ" --initrd="$W/in/initrd.gz" --cmdline="$VM_CMDLINE" \
 	--os-release=@"$W/in/os-release" --stub="$UKI_STUB257" --tools="$UKI_TRIXIE/bin" \
@@ -290,5 +291,111 @@ PY
 	check "uki-257-dtbauto: the alternative with .dtbauto $alt = systemd-measure 257 calculate ($(printf '%s\n' "$pred" | awk '$2 == "stub" { print $3 }'))" \
 		test -n "$pred" -a "$pred" = "$meas"
 done
+
+
+# ------------------------------------- profiles: .sbat among the base sections
+# ukify 257 with three profiles: the base's .sbat comes before the first
+# .profile, so every profile measures it. (a) the "uki" row's generation
+# raised in place, (b) --remove (.sbat becomes a zeroed .oldsbat where it
+# was), (c) the same CSV put back: sbat-add reuses that slot, and (c) is (a)
+# byte for byte. Each profile's PCR 11 predicted (uki.profiles[N].pcr11)
+# equals systemd-measure 257's calculate over the sections the stub finds
+# for profile N (the base's, overridden by the profile's).
+P=uki-257-profiles
+if uki_build_profiles "$W/in" "$W/$P.efi" 3; then
+	ok "ukify builds $P.efi with 3 profiles: $("$UKI_PY" "$UKI_TOOL" names "$W/$P.efi")"
+else
+	not_ok "ukify builds $P.efi with 3 profiles" "$(tail -n 5 "$W/$P.efi.log")"
+fi
+# names IMAGE: its section names in file order
+names() { "$UKI_PY" "$UKI_TOOL" names "$1" 2>/dev/null; }
+# before_profile IMAGE NAME: NAME is a section before the first .profile
+before_profile() { names "$1" | tr ' ' '\n' | sed '/^\.profile$/,$d' | grep -qxF "$2"; }
+# profiles NAME yes|no: its profiles' predictions against systemd-measure 257,
+# each profile measuring .sbat (yes) or not; PROFILE_STUBS the three sha256
+# "stub" values
+profiles() {
+	local name="$1" count s m p
+	PROFILE_STUBS=""
+	for p in 0 1 2; do
+		if ! uki_measured "$UKI_MEASURE257" "$W/$name.efi" "$W/$name.$p.meas" "$p"; then
+			not_ok "$name profile $p: systemd-measure 257 calculates PCR 11" "$(cat "$W/$name.$p.meas.err" 2>/dev/null)"
+			continue
+		fi
+		uki_predicted "$W/$name.efi" "$W/$name.$p.pred" "$p"
+		s=$(uki_value "$W/$name.$p.pred" sha256 stub)
+		PROFILE_STUBS="$PROFILE_STUBS $s"
+		if uki_agree "$W/$name.$p.pred" "$W/$name.$p.meas"; then
+			ok "$name profile $p: sbat-add's PCR 11 prediction = systemd-measure 257 over the base's and profile $p's sections: stub $s, $(grep -c . "$W/$name.$p.pred") values"
+		else
+			not_ok "$name profile $p: sbat-add's PCR 11 prediction = systemd-measure 257" "$UKI_DIFF"
+		fi
+		m=$(uki_measured_list "$W/$name.$p.pred" "$p")
+		if [ "$2" = yes ]; then
+			check "$name profile $p measures .sbat ($m)" grep -qF " .sbat " <<<" $m "
+		else
+			check "$name profile $p measures no .sbat ($m)" eval '[ -n "$m" ] && ! grep -qF " .sbat " <<<" $m "'
+		fi
+	done
+	PROFILE_STUBS="${PROFILE_STUBS# }"
+	count=$("$UKI_PY" -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["uki"]["profiles"]))' \
+		"$W/$name.0.pred.json" 2>/dev/null)
+	check "$name: sbat-add --print --json shows 3 profiles (${count:-none})" test "$count" = 3
+}
+# pedit IN OUT [OPTIONS]: sbat-add --file IN.efi --output OUT.efi --verbose OPTIONS; rc in OUT.rc
+pedit() {
+	local in="$1" out="$2"
+	shift 2
+	rm -f "$W/$out.efi"
+	"$SBAT_ADD" --file "$W/$in.efi" --output "$W/$out.efi" --verbose "$@" >"$W/$out.out" 2>"$W/$out.err"
+	echo $? >"$W/$out.rc"
+	echo "# $out: sbat-add $* --verbose: exit $(rc_of "$out"): $(grep -v -e 'PCR 11' -e 'PE/COFF image' "$W/$out.err" "$W/$out.out" |
+		cut -d: -f2- | head -n 3 | tr '\n' '|')" | sed "s|$W/||g"
+}
+check "$P: .sbat is among the base sections (before the first .profile)" before_profile "$W/$P.efi" .sbat
+uki_bump_csv "$W/$P.efi" "$W/$P.csv"
+profiles "$P" yes
+orig="$PROFILE_STUBS"
+check "$P: the three profiles measure differently ($orig)" \
+	eval '[ "$(tr " " "\n" <<<"$orig" | sort -u | grep -c .)" = 3 ]'
+
+pedit "$P" "$P-a" --csv "$W/$P.csv"
+check "$P (a): the .sbat edit in place is done (exit $(rc_of "$P-a"))" test "$(rc_of "$P-a")" = 0
+check "... .sbat is still among the base sections ($(names "$W/$P-a.efi"))" before_profile "$W/$P-a.efi" .sbat
+check "... --print shows the new CSV" eval 'cmp -s <("$SBAT_ADD" --print "$W/$P-a.efi" 2>/dev/null) "$W/$P.csv"'
+profiles "$P-a" yes
+a="$PROFILE_STUBS"
+pedit "$P-a" "$P-r" --remove
+check "$P (b): --remove is done (exit $(rc_of "$P-r"))" test "$(rc_of "$P-r")" = 0
+check "... .sbat is gone, a .oldsbat is among the base sections ($(names "$W/$P-r.efi"))" \
+	eval '! names "$W/$P-r.efi" | grep -qw "\.sbat" && before_profile "$W/$P-r.efi" .oldsbat'
+profiles "$P-r" no
+r="$PROFILE_STUBS"
+pedit "$P-r" "$P-c" --csv "$W/$P.csv"
+check "$P (c): the same CSV put back is done (exit $(rc_of "$P-c"))" test "$(rc_of "$P-c")" = 0
+check "... into the zeroed .oldsbat: the image is (a)'s byte for byte" cmp -s "$W/$P-a.efi" "$W/$P-c.efi"
+profiles "$P-c" yes
+c="$PROFILE_STUBS"
+# each_differs "A1 A2 A3" "B1 B2 B3": three values each, and no Bi is its Ai
+each_differs() {
+	local -a x y
+	read -ra x <<<"$1"
+	read -ra y <<<"$2"
+	[ "${#x[@]}" = 3 ] && [ "${#y[@]}" = 3 ] && [ "${x[0]}" != "${y[0]}" ] && [ "${x[1]}" != "${y[1]}" ] &&
+		[ "${x[2]}" != "${y[2]}" ]
+}
+check "$P: every profile's value changed with the edit (a)" each_differs "$orig" "$a"
+check "$P: ... again with --remove (b)" each_differs "$a" "$r"
+check "$P: ... and after (c) it is (a)'s" test -n "$a" -a "$a" = "$c"
+# too large for the slot: refused with what to run, the file left alone
+B="$W/$P-big.csv"
+{ cat "$W/$P.csv"; for i in $(seq 1 12); do echo "comp$i,1,Component $i,comp$i,1.$i,https://example.invalid/comp$i"; done; } >"$B"
+cp "$W/$P-r.efi" "$W/$P-r.orig"
+"$SBAT_ADD" --file "$W/$P-r.efi" --csv "$B" --relocate >"$W/$P-big.out" 2>"$W/$P-big.err"
+rc=$?
+echo "# $P (b) with a larger CSV: exit $rc: $(head -n 3 "$W/$P-big.err" | tr '\n' '|')" | sed "s|$W/||g"
+check "$P (b): a CSV larger than the .oldsbat slot is refused (exit 1, got $rc), naming .profile" \
+	eval '[ "$rc" = 1 ] && grep -qF .profile "$W/$P-big.err"'
+check "... and the file is unchanged" cmp -s "$W/$P-r.efi" "$W/$P-r.orig"
 
 tap_finish

@@ -11,7 +11,8 @@
 #
 # The tools come from the corpus cache (tests/integration/fetch-corpus.sh):
 # $VM_CACHE/trixie/bin/ukify, $VM_CACHE/trixie/bin/systemd-measure (257),
-# $VM_CACHE/trixie/linuxx64.efi.stub (257) and the corpus's
+# $VM_CACHE/trixie/linuxx64.efi.stub (257), the addon stub of the same
+# package (the base of ukify's profile images) and the corpus's
 # linuxx64.efi.stub (Debian 12, 252); systemd-measure 252 is the installed
 # /usr/lib/systemd/systemd-measure (package systemd).
 
@@ -23,12 +24,14 @@ UKI_WHY=""
 # every bank systemd-measure can calculate; sbat-add's prediction names the ones it covers
 UKI_BANKS="sha1 sha256 sha384 sha512"
 
-# uki_tools: UKIFY, UKI_STUB257, UKI_STUB252, UKI_MEASURE257, UKI_MEASURE252 and
-# UKI_VERSIONS (one line); 1 with UKI_WHY set when one of them is missing
+# uki_tools: UKIFY, UKI_STUB257, UKI_ADDON257, UKI_STUB252, UKI_MEASURE257,
+# UKI_MEASURE252 and UKI_VERSIONS (one line); 1 with UKI_WHY set when one of
+# them is missing
 uki_tools() {
 	UKIFY="$UKI_TRIXIE/bin/ukify"
 	UKI_MEASURE257="$UKI_TRIXIE/bin/systemd-measure"
 	UKI_STUB257="$UKI_TRIXIE/linuxx64.efi.stub"
+	UKI_ADDON257="$UKI_TRIXIE/root/usr/lib/systemd/boot/efi/addonx64.efi.stub"
 	UKI_STUB252="$VM_CACHE/corpus/linuxx64.efi.stub"
 	UKI_MEASURE252=/usr/lib/systemd/systemd-measure
 	local fetch="run tests/integration/fetch-corpus.sh"
@@ -44,6 +47,8 @@ uki_tools() {
 		UKI_WHY="no ukify 257 that runs at $UKIFY ($fetch)"
 	elif [ ! -s "$UKI_STUB257" ]; then
 		UKI_WHY="no systemd-stub 257 at $UKI_STUB257 ($fetch)"
+	elif [ ! -s "$UKI_ADDON257" ]; then
+		UKI_WHY="no addon stub 257 at $UKI_ADDON257 ($fetch)"
 	elif ! "$UKI_MEASURE257" --version 2>/dev/null | grep -q '^systemd 257'; then
 		UKI_WHY="no systemd-measure 257 that runs at $UKI_MEASURE257 ($fetch)"
 	elif [ ! -s "$UKI_STUB252" ]; then
@@ -86,6 +91,29 @@ uki_build() {
 		"${extra[@]}" >"$out.log" 2>&1
 }
 
+# uki_build_profiles INPUTS OUT N: a UKI with N profiles on the 257 stub, the
+# way ukify 257 makes one: N-1 profile images (ukify build --profile on the
+# addon stub, each with a .profile "ID=pK" and a .cmdline of VM_CMDLINE and
+# "sbatvm.profile=K"), joined (--join-profile) to the image uki_build makes,
+# whose own .profile, "ID=p0" (--profile), ends the base: profile 0 has the
+# base's .cmdline, profile K its own. ukify's messages go to OUT.log.
+uki_build_profiles() {
+	local d="$1" out="$2" n="$3" k join=()
+	: >"$out.log"
+	for k in $(seq 1 $((n - 1))); do
+		"$UKI_PY" "$UKIFY" build --profile="$(printf 'ID=p%s\nTITLE=sbat-add test profile %s' "$k" "$k")" \
+			--cmdline="$VM_CMDLINE sbatvm.profile=$k" --stub="$UKI_ADDON257" --tools="$UKI_TRIXIE/bin" \
+			--output="$out.p$k" >>"$out.log" 2>&1 || return 1
+		join+=(--join-profile="$out.p$k")
+	done
+	"$UKI_PY" "$UKIFY" build --linux="$VM_VMLINUZ" --initrd="$d/initrd.gz" --cmdline="$VM_CMDLINE" \
+		--os-release=@"$d/os-release" --stub="$UKI_STUB257" --tools="$UKI_TRIXIE/bin" --output="$out" \
+		--profile="$(printf 'ID=p0\nTITLE=sbat-add test profile 0')" "${join[@]}" >>"$out.log" 2>&1
+	local rc=$?
+	rm -f "$out".p[0-9]*
+	return $rc
+}
+
 # uki_sections IMAGE: the names of IMAGE's sections, space-separated, in file order
 uki_sections() {
 	"$UKI_PY" "$UKI_TOOL" sections "$1" "$1.sections" | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//'
@@ -97,14 +125,16 @@ uki_has_section() {
 	"$UKI_PY" "$UKI_TOOL" section "$1" "$2" >/dev/null 2>&1
 }
 
-# uki_measured TOOL IMAGE OUT: systemd-measure TOOL's PCR 11 values for IMAGE as
-# "BANK PHASE HEX" lines in OUT: every section of IMAGE that TOOL knows (its
-# --help lists them) is passed with its data; once with --phase= (the value
-# before any phase word: "stub") and once with TOOL's default phases
+# uki_measured TOOL IMAGE OUT [PROFILE]: systemd-measure TOOL's PCR 11 values
+# for IMAGE as "BANK PHASE HEX" lines in OUT: every section of IMAGE that TOOL
+# knows (its --help lists them) is passed with its data; once with --phase=
+# (the value before any phase word: "stub") and once with TOOL's default
+# phases. With PROFILE, the sections the stub finds for that profile (the
+# base's, overridden by the profile's: uki-tool.py sections)
 uki_measured() {
 	local tool="$1" img="$2" out="$3" dir="$2.sections" args=() name b
 	rm -rf "$dir"
-	"$UKI_PY" "$UKI_TOOL" sections "$img" "$dir" >/dev/null || return 1
+	"$UKI_PY" "$UKI_TOOL" sections "$img" "$dir" ${4:+"$4"} >/dev/null || return 1
 	for name in $("$tool" --help 2>/dev/null | sed -n 's/^ *--\([a-z]*\)=PATH .* \.\([a-z]*\)$/\1 \2/p' |
 		awk '$1 == $2 { print $1 }'); do
 		[ -f "$dir/$name" ] && args+=("--$name=$dir/$name")
@@ -119,16 +149,20 @@ uki_measured() {
 	return $rc
 }
 
-# uki_predicted IMAGE OUT: sbat-add --print --json IMAGE to OUT.json and its
-# uki.pcr11 values as "BANK PHASE HEX" lines to OUT; 3 when the JSON has no "uki"
+# uki_predicted IMAGE OUT [PROFILE]: sbat-add --print --json IMAGE to OUT.json
+# and its uki.pcr11 values (with PROFILE, uki.profiles[PROFILE].pcr11) as
+# "BANK PHASE HEX" lines to OUT; 3 when the JSON has no "uki" (or no such
+# profile). An image without .sbat (--print's exit status 3) is predicted too.
 uki_predicted() {
-	"$SBAT_ADD" --print --json "$1" >"$2.json" 2>"$2.err" || return 1
-	"$UKI_PY" "$UKI_TOOL" predicted "$2.json" >"$2"
+	"$SBAT_ADD" --print --json "$1" >"$2.json" 2>"$2.err"
+	case $? in 0 | 3) ;; *) return 1 ;; esac
+	"$UKI_PY" "$UKI_TOOL" predicted "$2.json" ${3:+"$3"} >"$2"
 }
 
-# uki_field OUT FIELD: a field of the "uki" object in OUT.json (uki_predicted)
+# uki_field OUT FIELD [PROFILE]: a field of the "uki" object in OUT.json
+# (uki_predicted), or of its uki.profiles[PROFILE]
 uki_field() {
-	"$UKI_PY" "$UKI_TOOL" uki "$1.json" "$2"
+	"$UKI_PY" "$UKI_TOOL" uki "$1.json" "$2" ${3:+"$3"}
 }
 
 # uki_value FILE BANK PHASE: the HEX of that line of a "BANK PHASE HEX" file
@@ -166,7 +200,8 @@ uki_bump_csv() {
 	[ -n "$g" ] && "$SBAT_ADD" --print "$1" | awk -F, -v OFS=, -v g="$g" '$1 == "uki" { $2 = g } { print }' >"$2"
 }
 
-# uki_measured_list OUT: uki.measured_sections of OUT.json, each name with its dot
+# uki_measured_list OUT [PROFILE]: uki.measured_sections of OUT.json (or
+# uki.profiles[PROFILE].measured_sections), each name with its dot
 uki_measured_list() {
-	uki_field "$1" measured_sections | tr ' ' '\n' | sed '/^$/d; s/^\([^.]\)/.\1/' | tr '\n' ' ' | sed 's/ $//'
+	uki_field "$1" measured_sections ${2:+"$2"} | tr ' ' '\n' | sed '/^$/d; s/^\([^.]\)/.\1/' | tr '\n' ' ' | sed 's/ $//'
 }

@@ -3,21 +3,31 @@
 # Copyright 2026 The sbat-add authors
 """What the UKI tests (test-ukify.sh, ../vm/test-tpm.sh) do in Python.
 
-  uki-tool.py sections IMAGE DIR
+  uki-tool.py sections IMAGE DIR [PROFILE]
       write the data of each section of IMAGE to DIR/NAME (the name without
       its leading dot), min(VirtualSize, SizeOfRawData) bytes as ukify reads a
-      section, the first section of a name only; print "NAME SIZE" lines
+      section, the first section of a name only; print "NAME SIZE" lines.
+      With PROFILE (a number): the sections systemd-stub finds when it boots
+      that profile of a multi-profile UKI: the base's (those before the
+      first .profile), each overridden by the profile's section of the same
+      name (profile N: from the N-th .profile, counted from 0, to the next)
+  uki-tool.py names IMAGE
+      the names of all sections of IMAGE in file order, space-separated
   uki-tool.py section IMAGE NAME
       the data of section NAME (as above) on standard output; exit 1 without one
   uki-tool.py measured JSON...
       systemd-measure calculate --json=short output(s) as "BANK PHASE HEX"
       lines; an entry without a phase (from --phase=) is the phase "stub"
-  uki-tool.py predicted JSON
-      sbat-add --print --json output: its uki.pcr11 values as "BANK PHASE HEX"
-      lines; exit 3 when there is no "uki" object
-  uki-tool.py uki JSON FIELD
-      one field of the "uki" object (lists joined by spaces, null as "null",
-      booleans as true/false)
+  uki-tool.py predicted JSON [PROFILE]
+      sbat-add --print --json output: its uki.pcr11 values (with PROFILE,
+      uki.profiles[PROFILE].pcr11) as "BANK PHASE HEX" lines; exit 3 when
+      there is no "uki" object (or no such profile)
+  uki-tool.py uki JSON FIELD [PROFILE]
+      one field of the "uki" object (with PROFILE, of uki.profiles[PROFILE];
+      lists joined by spaces, null as "null", booleans as true/false)
+  uki-tool.py dtb OUT COMPATIBLE
+      write a minimal flattened device tree to OUT: a root node whose only
+      property is "compatible" (for a .dtbauto the stub can select)
   uki-tool.py eventlog SERIAL_OUT PCR
       the TCG2 event log a guest printed as "eventlog HEX" lines: each event
       of PCR as "event TYPE SHA256 DESCRIPTION", then "replay BANK HEX" (the
@@ -30,12 +40,10 @@ import os
 import sys
 
 
-def read_sections(path):
-    import pefile  # python3-pefile
-
-    pe = pefile.PE(path, fast_load=True)
+def first_of_each(pe, sections):
+    """{name: data} of the first section of each name among sections."""
     seen = {}
-    for s in pe.sections:
+    for s in sections:
         name = s.Name.rstrip(b"\0").decode("ascii", "replace")
         if name in seen:
             continue
@@ -44,12 +52,34 @@ def read_sections(path):
     return seen
 
 
-def cmd_sections(image, outdir):
+def read_sections(path, profile=None):
+    import pefile  # python3-pefile
+
+    pe = pefile.PE(path, fast_load=True)
+    if profile is None:
+        return first_of_each(pe, pe.sections)
+    starts = [i for i, s in enumerate(pe.sections) if s.Name.rstrip(b"\0") == b".profile"]
+    if profile >= len(starts):
+        raise SystemExit("%s: no profile %d (%d .profile sections)" % (path, profile, len(starts)))
+    end = starts[profile + 1] if profile + 1 < len(starts) else len(pe.sections)
+    found = first_of_each(pe, pe.sections[:starts[0]])
+    found.update(first_of_each(pe, pe.sections[starts[profile]:end]))
+    return found
+
+
+def cmd_sections(image, outdir, profile=None):
     os.makedirs(outdir, exist_ok=True)
-    for name, data in read_sections(image).items():
+    for name, data in read_sections(image, profile).items():
         with open(os.path.join(outdir, name.lstrip(".")), "wb") as f:
             f.write(data)
         print(name, len(data))
+
+
+def cmd_names(image):
+    import pefile  # python3-pefile
+
+    pe = pefile.PE(image, fast_load=True)
+    print(" ".join(s.Name.rstrip(b"\0").decode("ascii", "replace") for s in pe.sections))
 
 
 def cmd_section(image, name):
@@ -69,14 +99,18 @@ def cmd_measured(paths):
                 print(bank.lower(), e.get("phase") or "stub", e["hash"].lower())
 
 
-def load_uki(path):
+def load_uki(path, profile=None):
     with open(path) as f:
         doc = json.load(f)
-    return doc.get("uki") if isinstance(doc, dict) else None
+    uki = doc.get("uki") if isinstance(doc, dict) else None
+    if profile is None or not isinstance(uki, dict):
+        return uki
+    profiles = uki.get("profiles") or []
+    return profiles[profile] if profile < len(profiles) else None
 
 
-def cmd_predicted(path):
-    uki = load_uki(path)
+def cmd_predicted(path, profile=None):
+    uki = load_uki(path, profile)
     if not isinstance(uki, dict):
         return 3
     for bank, phases in (uki.get("pcr11") or {}).items():
@@ -85,8 +119,8 @@ def cmd_predicted(path):
     return 0
 
 
-def cmd_uki(path, field):
-    uki = load_uki(path)
+def cmd_uki(path, field, profile=None):
+    uki = load_uki(path, profile)
     if not isinstance(uki, dict):
         return 3
     v = uki.get(field)
@@ -99,6 +133,23 @@ def cmd_uki(path, field):
     else:
         print(v if isinstance(v, str) else json.dumps(v, sort_keys=True))
     return 0
+
+
+def cmd_dtb(out, compatible):
+    import struct
+
+    # the header (40 bytes), an empty reservation map (16), the structure block, the strings
+    value = compatible.encode("ascii") + b"\0"
+    value += b"\0" * (-len(value) % 4)
+    structure = struct.pack(">II", 1, 0)  # FDT_BEGIN_NODE, the root's empty name
+    structure += struct.pack(">III", 3, len(compatible) + 1, 0) + value  # FDT_PROP "compatible"
+    structure += struct.pack(">II", 2, 9)  # FDT_END_NODE, FDT_END
+    strings = b"compatible\0"
+    at = 56 + len(structure)
+    total = at + len(strings)
+    header = struct.pack(">10I", 0xD00DFEED, total, 56, at, 40, 17, 16, 0, len(strings), len(structure))
+    with open(out, "wb") as f:
+        f.write(header + b"\0" * 16 + structure + strings)
 
 
 # TCG PC Client Platform Firmware Profile: algorithm ids and event types
@@ -174,19 +225,30 @@ def cmd_eventlog(path, pcr):
     return 0
 
 
+def profile_arg(argv, i):
+    """argv[i] as a profile number, None when there is none."""
+    return int(argv[i]) if len(argv) > i else None
+
+
 def main(argv):
-    if len(argv) == 4 and argv[1] == "sections":
-        cmd_sections(argv[2], argv[3])
+    if len(argv) in (4, 5) and argv[1] == "sections":
+        cmd_sections(argv[2], argv[3], profile_arg(argv, 4))
+        return 0
+    if len(argv) == 3 and argv[1] == "names":
+        cmd_names(argv[2])
         return 0
     if len(argv) == 4 and argv[1] == "section":
         return cmd_section(argv[2], argv[3])
     if len(argv) >= 3 and argv[1] == "measured":
         cmd_measured(argv[2:])
         return 0
-    if len(argv) == 3 and argv[1] == "predicted":
-        return cmd_predicted(argv[2])
-    if len(argv) == 4 and argv[1] == "uki":
-        return cmd_uki(argv[2], argv[3])
+    if len(argv) in (3, 4) and argv[1] == "predicted":
+        return cmd_predicted(argv[2], profile_arg(argv, 3))
+    if len(argv) in (4, 5) and argv[1] == "uki":
+        return cmd_uki(argv[2], argv[3], profile_arg(argv, 4))
+    if len(argv) == 4 and argv[1] == "dtb":
+        cmd_dtb(argv[2], argv[3])
+        return 0
     if len(argv) == 4 and argv[1] == "eventlog":
         return cmd_eventlog(argv[2], int(argv[3]))
     sys.stderr.write(__doc__)

@@ -5,8 +5,12 @@
 first partition of QEMU's FAT disk (vvfat), or a UINT16 list (BootOrder,
 BootNext).
 
-usage: load-option.py option OUT DESCRIPTION \\PATH\\FILE.EFI
+usage: load-option.py option OUT DESCRIPTION \\PATH\\FILE.EFI [DATA]
        load-option.py numbers OUT HEX...
+
+DATA, when given, is the option's optional data: the text in UCS-2 with a
+terminating NUL, which the firmware passes to the image as its load options
+(systemd-stub reads a profile, "@1", and a command line from it).
 
 The device path is the short form efibootmgr writes, HD()/File(): partition
 1 of an MBR disk with the disk signature QEMU's vvfat puts in its MBR
@@ -34,10 +38,12 @@ def device_path(path):
 def main(argv):
     if len(argv) >= 2 and argv[0] == "numbers":
         data = b"".join(struct.pack("<H", int(n, 16)) for n in argv[2:])
-    elif len(argv) == 4 and argv[0] == "option":
+    elif len(argv) in (4, 5) and argv[0] == "option":
         dp = device_path(argv[3])
         # LOAD_OPTION_ACTIVE, the length of the device path, the description
         data = struct.pack("<IH", 1, len(dp)) + (argv[2] + "\0").encode("utf-16-le") + dp
+        if len(argv) == 5:
+            data += (argv[4] + "\0").encode("utf-16-le")
     else:
         sys.stderr.write(__doc__)
         return 2

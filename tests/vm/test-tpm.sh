@@ -19,6 +19,13 @@
 #   uki-257-signed-keep the same edited with --pcrsig=keep
 #   uki-257-dtbauto     two .dtbauto, no .hwids: on OVMF the stub selects
 #                       none, the value of the alternative that selects none
+#   uki-257-profiles-p0 a UKI with three profiles (ukify 257), whose .sbat,
+#   uki-257-profiles-p1 among the base sections, sbat-add edited in place,
+#                       removed, and put back (into the zeroed .oldsbat);
+#                       booted as profile 0 (no load options) and as
+#                       profile 1 (a Boot#### option whose optional data is
+#                       "@1", first in BootOrder): each profile's PCR 11 is
+#                       the one sbat-add predicts for it
 # TAP. Skips (the plan 1..0 # SKIP, exit 0) without qemu, OVMF, swtpm,
 # busybox-static, the tools or the corpus, unless CI=true.
 set -u
@@ -47,6 +54,7 @@ uki_tools || skip_or_fail "$UKI_WHY"
 echo "# $UKI_VERSIONS; $(swtpm --version 2>&1 | head -n 1)"
 uki_inputs "$W/in" || skip_or_fail "cannot make the initramfs or the key pair (see $W/in)"
 
+EFI_GLOBAL=8be4df61-93ca-11d2-aa0d-00e098032b8c
 T="$W/tpm"
 [ "${#T}" -lt 90 ] || T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-tpm.XXXXXX")
 vm_swtpm_args "$T"
@@ -88,15 +96,27 @@ after_edit() {
 		test -n "$said" -a "$said" = "$tpm"
 }
 
-# boot NAME: NAME.efi as BOOTX64.EFI under OVMF with a new swtpm; the guest's
-# PCR 11 values as "BANK stub HEX" lines in NAME.tpm, the event log's PCR 11
-# events in NAME.events; 1 when the guest printed no PCR 11
+# boot NAME [DATA]: NAME.efi as BOOTX64.EFI under OVMF with a new swtpm; the
+# guest's PCR 11 values as "BANK stub HEX" lines in NAME.tpm, the event log's
+# PCR 11 events in NAME.events; 1 when the guest printed no PCR 11. With DATA,
+# the varstore holds Boot0100 for BOOTX64.EFI with DATA as its optional data
+# (the image's load options), alone in BootOrder.
 boot() {
 	local name="$1" esp="$W/$1.esp" booted
 	rm -rf "$esp"
 	mkdir -p "$esp/EFI/BOOT"
 	cp "$W/$name.efi" "$esp/EFI/BOOT/BOOTX64.EFI"
 	cp "$VM_OVMF_VARS" "$W/$name.vars.fd"
+	if [ -n "${2:-}" ]; then
+		python3 "$HERE/load-option.py" option "$W/$name.Boot0100" "sbat-add $2" '\EFI\BOOT\BOOTX64.EFI' "$2" &&
+			python3 "$HERE/load-option.py" numbers "$W/$name.BootOrder" 0100 &&
+			python3 "$HERE/../integration/ovmf-setvar.py" "$W/$name.vars.fd" Boot0100 "$EFI_GLOBAL" 0x7 \
+				"$W/$name.Boot0100" >"$W/$name.setvar.log" 2>&1 &&
+			python3 "$HERE/../integration/ovmf-setvar.py" "$W/$name.vars.fd" BootOrder "$EFI_GLOBAL" 0x7 \
+				"$W/$name.BootOrder" >>"$W/$name.setvar.log" 2>&1
+		check "$name: Boot0100 (\\EFI\\BOOT\\BOOTX64.EFI, optional data \"$2\") and BootOrder 0100 put into the varstore" \
+			test $? = 0
+	fi
 	VM_PRE_BOOT=vm_swtpm_start vm_boot_ovmf "$name" "$W/$name.serial.log" "$esp" "$W/$name.vars.fd" "${VM_TPM_ARGS[@]}"
 	booted=$?
 	vm_swtpm_stop
@@ -129,15 +149,17 @@ same_banks() {
 	[ -z "$SAME_DIFF" ]
 }
 
-# compare NAME TOOL LABEL: the TPM's PCR 11 against systemd-measure LABEL
-# and against sbat-add's prediction; the event log against both
+# compare NAME TOOL LABEL [PROFILE]: the TPM's PCR 11 against systemd-measure
+# LABEL and against sbat-add's prediction; the event log against both. With
+# PROFILE, those of that profile (systemd-measure over the sections the stub
+# finds for it, sbat-add's uki.profiles[PROFILE])
 compare() {
-	local name="$1" tool="$2" label="$3" tpm="$W/$1.tpm" v ev want
+	local name="$1" tool="$2" label="$3" prof="${4:-}" tpm="$W/$1.tpm" v ev want
 	v=$(uki_value "$tpm" sha256 stub)
 	echo "# $name: event log, PCR 11: $(grep -c '^event ' "$W/$name.events") events: $(events "$name"); $(grep '^replay sha256 ' "$W/$name.events")"
 	check "$name: the event log's PCR 11 events replay to the TPM's value" \
 		test "$(sed -n 's/^replay sha256 //p' "$W/$name.events")" = "$v"
-	if uki_measured "$tool" "$W/$name.efi" "$W/$name.meas"; then
+	if uki_measured "$tool" "$W/$name.efi" "$W/$name.meas" "$prof"; then
 		if same_banks "$tpm" "$W/$name.meas"; then
 			ok "$name: PCR 11 from the TPM = systemd-measure $label: sha256 $v ($(cut -d' ' -f1 "$tpm" | tr '\n' ' ' | sed 's/ $//'))"
 		else
@@ -146,7 +168,7 @@ compare() {
 	else
 		not_ok "$name: systemd-measure $label calculates PCR 11" "$(cat "$W/$name.meas.err")"
 	fi
-	if ! uki_predicted "$W/$name.efi" "$W/$name.pred"; then
+	if ! uki_predicted "$W/$name.efi" "$W/$name.pred" "$prof"; then
 		not_ok "$name: sbat-add --print --json predicts PCR 11" "$(head -n 3 "$W/$name.pred.err")"
 		return
 	fi
@@ -155,7 +177,7 @@ compare() {
 	else
 		not_ok "$name: PCR 11 from the TPM = sbat-add's prediction" "$SAME_DIFF"
 	fi
-	want=$(uki_measured_list "$W/$name.pred")
+	want=$(uki_measured_list "$W/$name.pred" "$prof")
 	ev=$(events "$name")
 	check "$name: sbat-add's measured sections are the stub's events in the log ($want)" test "$want" = "$ev"
 }
@@ -194,8 +216,8 @@ done
 # a UKI with two .dtbauto: OVMF (x86) has no device tree and the UKI no
 # .hwids, so the stub selects none; the TPM holds the alternative that
 # selects nothing, and the log has no .dtbauto event
-printf 'device tree A for vendor,board-a\n' >"$W/in/a.dtb"
-printf 'device tree B for vendor,board-b\n' >"$W/in/b.dtb"
+"$UKI_PY" "$UKI_TOOL" dtb "$W/in/a.dtb" vendor,board-a
+"$UKI_PY" "$UKI_TOOL" dtb "$W/in/b.dtb" vendor,board-b
 if "$UKI_PY" "$UKIFY" build --linux="$VM_VMLINUZ" --initrd="$W/in/initrd.gz" --cmdline="$VM_CMDLINE" \
 	--os-release=@"$W/in/os-release" --stub="$UKI_STUB257" --tools="$UKI_TRIXIE/bin" \
 	--devicetree-auto="$W/in/a.dtb" --devicetree-auto="$W/in/b.dtb" --output="$W/uki-257-dtbauto.efi" \
@@ -210,6 +232,48 @@ for a in json.load(open(sys.argv[1]))["uki"]["pcr11_alternatives"]:
 		test -n "$none" -a "$none" = "$v"
 	check "uki-257-dtbauto: the stub's events in the log have no .dtbauto ($(events uki-257-dtbauto))" \
 		eval '[ -n "$(events uki-257-dtbauto)" ] && ! events uki-257-dtbauto | grep -q dtbauto'
+fi
+
+# ------------------------------------------------ profiles
+# ukify 257 puts .sbat among the base sections, which every profile
+# measures. After an edit in place (a), --remove (b) and the same CSV put
+# back (c), which reuses the zeroed .oldsbat and gives (a) again, each
+# profile booted must have the PCR 11 sbat-add predicts for it: profile 0 as
+# the firmware starts BOOTX64.EFI (no load options), profile 1 through a
+# Boot#### option whose load options are "@1", which systemd-stub takes as
+# the profile (and the rest, nothing here, as the command line: it then
+# uses the profile's .cmdline).
+P=uki-257-profiles
+if uki_build_profiles "$W/in" "$W/$P.efi" 3; then
+	uki_bump_csv "$W/$P.efi" "$W/$P.csv"
+	"$SBAT_ADD" --file "$W/$P.efi" --csv "$W/$P.csv" --output "$W/$P-a.efi" >"$W/$P-a.edit.out" 2>&1 &&
+		"$SBAT_ADD" --file "$W/$P-a.efi" --remove --output "$W/$P-r.efi" >"$W/$P-r.edit.out" 2>&1 &&
+		"$SBAT_ADD" --file "$W/$P-r.efi" --csv "$W/$P.csv" --output "$W/$P-c.efi" --verbose \
+			>"$W/$P-c.edit.out" 2>"$W/$P-c.edit.err"
+	EDIT_RC=$?
+	grep -v -e 'PCR 11' -e 'PE/COFF image' "$W/$P-c.edit.err" | sed "s|$W/||g; s/^/# $P (c): /"
+	check "$P: sbat-add edits .sbat in place (a), removes it (b) and puts the same CSV back (c) (exit $EDIT_RC)" \
+		test "$EDIT_RC" = 0
+	check "$P: (c) is (a) byte for byte" cmp -s "$W/$P-a.efi" "$W/$P-c.efi"
+	for p in 0 1; do
+		cp "$W/$P-c.efi" "$W/$P-p$p.efi"
+		data=""
+		[ "$p" = 0 ] || data="@$p"
+		if boot "$P-p$p" "$data"; then
+			check "$P-p$p: systemd-stub booted profile $p (/.extra/profile: $(sed -n 's/^profile: //p' "$W/$P-p$p.serial.log.out"))" \
+				grep -qx "profile: ID=p$p" "$W/$P-p$p.serial.log.out"
+			compare "$P-p$p" "$UKI_MEASURE257" 257 "$p"
+			said=$(sed -n "s/.*: PCR 11 sha256 profile $p stub: [0-9a-f]* -> \([0-9a-f]*\)\$/\1/p" "$W/$P-c.edit.err" | head -n 1)
+			v=$(uki_value "$W/$P-p$p.tpm" sha256 stub)
+			echo "# $P profile $p: predicted ${said:-nothing} (sbat-add --verbose, putting .sbat back), TPM ${v:-nothing}"
+			check "$P-p$p: PCR 11 from the TPM = what sbat-add --verbose said putting .sbat back would make profile $p's" \
+				test -n "$said" -a "$said" = "$v"
+		fi
+	done
+	a=$(uki_value "$W/$P-p0.tpm" sha256 stub 2>/dev/null) b=$(uki_value "$W/$P-p1.tpm" sha256 stub 2>/dev/null)
+	check "$P: profiles 0 and 1 left different values in PCR 11 ($a, $b)" test -n "$a" -a -n "$b" -a "$a" != "$b"
+else
+	not_ok "ukify builds $P.efi with 3 profiles" "$(tail -n 5 "$W/$P.efi.log")"
 fi
 
 tap_finish

@@ -4,8 +4,11 @@
 # with a TPM: prints PCR 11 of every bank the kernel shows, one
 # "pcr11 BANK HEX" line each (lower-case hex), then the firmware's event log
 # (securityfs) as "eventlog HEX" lines for the host to decode. Nothing in this
-# initramfs extends PCR 11, so the values are what systemd-stub left. Exit 1
+# initramfs extends PCR 11, so the values are what systemd-stub left. For a
+# UKI with profiles, the first line of the .profile the stub booted (it
+# passes it as /.extra/profile) and the kernel's command line. Exit 1
 # without a TPM.
+[ -r /.extra/profile ] && echo "profile: $(head -n 1 /.extra/profile)" && echo "cmdline: $(cat /proc/cmdline)"
 T=/sys/class/tpm/tpm0
 i=0
 while [ ! -d $T ] && [ $i -lt 50 ]; do
