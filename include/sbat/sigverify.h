@@ -121,18 +121,25 @@ typedef enum sbat_sigverify_reason {
 	SBAT_SIGVERIFY_PARENT_VERIFIED,     /* boots (shim): a part of an image shim verified, its hash not forbidden */
 	SBAT_SIGVERIFY_TIMESTAMP_NOT_CHECKED, /* unknown: dbx revokes a certificate from a time, and dbt could
 	                                         let a signature timestamped before it pass: not checked */
+	SBAT_SIGVERIFY_BAD_SIGNATURE, /* refused: a signature does not verify (its SignerInfo, or a certificate's
+	                                 signature on the way to a trusted one): `sig`, `cert`, `subject` */
+	SBAT_SIGVERIFY_NOT_CA,        /* refused: a certificate that issues another on the way is not a CA */
 } sbat_sigverify_reason;
 
 /* What became of one signature. Values are ABI: new ones go at the end. */
 typedef enum sbat_sigverify_state {
-	SBAT_SIGVERIFY_SIG_ALLOWED = 0,  /* its chain reaches an allowed certificate */
-	SBAT_SIGVERIFY_SIG_FORBIDDEN,    /* it is forbidden (see `db`, `entry`) */
-	SBAT_SIGVERIFY_SIG_NOT_ALLOWED,  /* neither */
-	SBAT_SIGVERIFY_SIG_STALE,        /* its digest is not the image's hash: it verifies against nothing */
-	SBAT_SIGVERIFY_SIG_NOT_COMPUTED, /* it names a digest other than SHA-256 */
-	SBAT_SIGVERIFY_SIG_NESTED,       /* nested in another signature: neither EDK2 nor shim reads it */
-	SBAT_SIGVERIFY_SIG_NOT_REACHED,  /* the firmware stopped at a forbidden signature or hash before it */
-	SBAT_SIGVERIFY_SIG_REVOKED_ROOT, /* firmware: it reaches a db certificate whose TBS SHA-256 is in dbx */
+	SBAT_SIGVERIFY_SIG_ALLOWED = 0,   /* its chain reaches an allowed certificate */
+	SBAT_SIGVERIFY_SIG_FORBIDDEN,     /* it is forbidden (see `db`, `entry`) */
+	SBAT_SIGVERIFY_SIG_NOT_ALLOWED,   /* neither */
+	SBAT_SIGVERIFY_SIG_STALE,         /* its digest is not the image's hash: it verifies against nothing */
+	SBAT_SIGVERIFY_SIG_NOT_COMPUTED,  /* it names a digest other than SHA-256 */
+	SBAT_SIGVERIFY_SIG_NESTED,        /* nested in another signature: neither EDK2 nor shim reads it */
+	SBAT_SIGVERIFY_SIG_NOT_REACHED,   /* the firmware stopped at a forbidden signature or hash before it */
+	SBAT_SIGVERIFY_SIG_REVOKED_ROOT,  /* firmware: it reaches a db certificate whose TBS SHA-256 is in dbx */
+	SBAT_SIGVERIFY_SIG_BAD_SIGNATURE, /* it does not verify: its SignerInfo (its messageDigest or signature), or
+	                                     the signature of the certificate `cert` of its chain */
+	SBAT_SIGVERIFY_SIG_NOT_CA,        /* its chain meets an allowed or forbidden certificate through an issuer
+	                                     (`cert`; -1: the database's) that is not a CA */
 } sbat_sigverify_state;
 
 /*
@@ -199,7 +206,7 @@ typedef struct sbat_sigverify {
 	int cert;                      /* the certificate in that signature's certs, -1: the entry is above its chain */
 	char subject
 	    [SBAT_AUTHENTICODE_NAME_MAX]; /* the deciding certificate's subject (the entry's when above), or "" */
-	int assumes_valid;      /* 1: the verdict rests on a signature whose cryptographic validity is not verified */
+	int assumes_valid;      /* 0: every signature a verdict rests on is verified (before 0.3: 1 when it was not) */
 	int timestamps_ignored; /* 1: unknown: an EFI_CERT_X509_SHA256's revocation time would be compared (dbt) */
 	uint8_t image_hash[SBAT_AUTHENTICODE_SHA256_SIZE]; /* the hash the rule compares */
 	const sbat_authenticode *signatures;               /* the image's certificate table, as read */
