@@ -176,7 +176,8 @@ signatures_load(walk *w)
 	/* the timestamping authorities, for a dbx entry that revokes from a time on */
 	s->dbt_unknown = load_db(w, "dbt", SBAT_SIGDB_GUID_SECURITY_DB, &s->dbt) < 0;
 	walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL,
-	          "signatures: the verdicts take every RSA signature for valid; sbat-add does not verify them");
+	          "signatures: every RSA signature is verified, the signer's and each certificate's up to the "
+	          "trusted one; certificate expiry is not checked, as neither the firmware nor shim checks it");
 	if (apply_pending(w) != 0)
 		return 1;
 	if (s->db_known)

@@ -992,6 +992,9 @@ test_debian_shim(void **state)
 	windows = fixture_db("windows-uefi-ca-2023.der", 1);
 	v = verdict(img, &o);
 	assert_int_equal(v->signatures->n_entries, 2);
+	/* Microsoft's two signatures verify (their SignerInfo; their chains below, by the verdicts) */
+	assert_int_equal(v->signatures->sigs[0].signature_verifies, 1);
+	assert_int_equal(v->signatures->sigs[1].signature_verifies, 1);
 	ca2011 = db_of_cert(v, 0, "CN=Microsoft Corporation UEFI CA 2011");
 	assert_int_equal(sbat_sigdb_new(&hash, &d), SBAT_OK);
 	add_entry(hash, guid_sha256, v->image_hash, 32);
