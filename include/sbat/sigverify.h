@@ -72,10 +72,17 @@ extern "C" {
  * with a partial chain and no time check, as both do. A signature whose
  * digest is not the image's hash reaches nothing.
  *
- * NOT CHECKED: the RSA signatures. Every verdict that rests on a
- * signature (`assumes_valid` 1) assumes each signature of the chain is
- * cryptographically valid; a forged one is judged as if real. Nor are
- * checked: by the firmware's rule, SHA-1, SHA-384 and SHA-512 image
+ * Each signature is verified as OpenSSL's PKCS7_verify and
+ * X509_verify_cert verify it for both: its SignerInfo (messageDigest and
+ * RSA signature, sbat_authenticode_sig.signature_verifies), each
+ * certificate of the chain under the database certificate by its issuer's
+ * key and that one by the database certificate's, each issuer a CA
+ * (X509_check_ca). One that does not verify reaches nothing, neither db
+ * nor dbx: the state SIG_BAD_SIGNATURE (SIG_NOT_CA), and the verdict
+ * BAD_SIGNATURE (NOT_CA) when nothing else accepts the image.
+ * `assumes_valid` is always 0.
+ *
+ * NOT CHECKED: by the firmware's rule, SHA-1, SHA-384 and SHA-512 image
  * hashes (an entry of those types never matches; a signature naming such
  * a digest is left out: the verdict is unknown when nothing else accepts
  * or refuses the image), shim's build certificate, and EDK2's dbt.
