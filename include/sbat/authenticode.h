@@ -235,8 +235,18 @@ SBAT_API sbat_err sbat_authenticode_check(const sbat_authenticode *a, sbat_diag 
  */
 SBAT_API size_t sbat_authenticode_chain(const sbat_authenticode_sig *s, int *out);
 
-SBAT_API sbat_err sbat_authenticode_cert_read(const uint8_t *der, size_t len, sbat_authenticode_cert *ret,
+/*
+ * One DER certificate der[0..len) read as a signature's certificates are
+ * (names, serial, key identifiers, key, how its issuer signed it) into a
+ * new *ret (NULL on failure), freed by sbat_authenticode_cert_free; its
+ * pointers point into der, which must outlive it. SBAT_E_SIGNATURE with
+ * the offset for DER that does not read; SBAT_E_NOMEM.
+ */
+SBAT_API sbat_err sbat_authenticode_cert_read(const uint8_t *der, size_t len, sbat_authenticode_cert **ret,
                                               sbat_diag *reterr);
+
+/* NULL-safe. */
+SBAT_API void sbat_authenticode_cert_free(sbat_authenticode_cert *cert);
 
 #ifdef __cplusplus
 }

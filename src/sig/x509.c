@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
 /* x509.c - what an X.509 certificate says about itself: names, serial, key identifiers */
+#include <stdlib.h>
 #include <string.h>
 
 #include "sbat/authenticode.h"
@@ -9,6 +10,7 @@
 #include "sig/der.h"
 #include "sig/rsa.h"
 #include "sig/x509.h"
+#include "util/diag.h"
 #include "util/sha256.h"
 
 #define TAG_UTF8_STRING 0x0c
@@ -542,13 +544,30 @@ x509_may_issue(const sbat_authenticode_cert *c, int top)
 }
 
 sbat_err
-sbat_authenticode_cert_read(const uint8_t *bytes, size_t len, sbat_authenticode_cert *ret, sbat_diag *d)
+sbat_authenticode_cert_read(const uint8_t *bytes, size_t len, sbat_authenticode_cert **ret, sbat_diag *d)
 {
+	sbat_authenticode_cert *c = calloc(1, sizeof(*c));
 	der_cursor cur;
 	der e;
 	sbat_err err;
 
+	*ret = NULL;
+	if (!c)
+		return diag_fail(d, SBAT_E_NOMEM, "certificate: out of memory");
 	der_top(&cur, bytes, len, 0, "certificate");
 	err = der_expect(&cur, DER_SEQUENCE, &e, d);
-	return err == SBAT_OK ? x509_read(&e, ret, d) : err;
+	if (err == SBAT_OK)
+		err = x509_read(&e, c, d);
+	if (err != SBAT_OK) {
+		free(c);
+		return err;
+	}
+	*ret = c;
+	return SBAT_OK;
+}
+
+void
+sbat_authenticode_cert_free(sbat_authenticode_cert *cert)
+{
+	free(cert);
 }

@@ -83,18 +83,19 @@ list_db(walk *w, const char *name, const sbat_sigdb *db)
 	char text[2048], certs[1600] = "";
 	size_t i, n_certs = 0, n_hashes = 0, n_other = 0, at = 0;
 	const sbat_sigdb_entry *e;
-	sbat_authenticode_cert c;
+	sbat_authenticode_cert *c = NULL;
 	sbat_diag d;
 
 	for (i = 0; (e = sbat_sigdb_get(db, i)) != NULL; i++) {
 		if (e->type == SBAT_SIG_X509 && sbat_authenticode_cert_read(e->data, e->data_len, &c, &d) == SBAT_OK) {
 			size_t n;
-			const char *cn = common_name(c.subject, &n);
+			const char *cn = common_name(c->subject, &n);
 
 			if (at + n + 3 < sizeof(certs))
 				at += (size_t)snprintf(certs + at, sizeof(certs) - at, "%s%.*s", n_certs ? "; " : "",
 				                       (int)n, cn);
 			n_certs++;
+			sbat_authenticode_cert_free(c);
 		} else if (e->type == SBAT_SIG_SHA256) {
 			n_hashes++;
 		} else {

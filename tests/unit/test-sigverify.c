@@ -513,16 +513,20 @@ check_case(const vcase *c)
 static void
 test_key_usage(void **state)
 {
-	sbat_authenticode_cert c;
+	sbat_authenticode_cert *c = NULL;
 	sbat_diag d;
 
 	(void)state;
 	if (!have_tools)
 		skip();
 	assert_int_equal(sbat_authenticode_cert_read(certs[CA5], cert_len[CA5], &c, &d), SBAT_OK);
-	assert_int_equal(c.module_signing_eku, 1);
+	assert_int_equal(c->module_signing_eku, 1);
+	sbat_authenticode_cert_free(c);
 	assert_int_equal(sbat_authenticode_cert_read(certs[CA4], cert_len[CA4], &c, &d), SBAT_OK);
-	assert_int_equal(c.module_signing_eku, 0);
+	assert_int_equal(c->module_signing_eku, 0);
+	sbat_authenticode_cert_free(c);
+	assert_int_equal(sbat_authenticode_cert_read(certs[CA4], 3, &c, &d), SBAT_E_SIGNATURE);
+	assert_null(c);
 }
 
 /* dbx holding cn's TBS hash revoked from 2025-01-01 on (an EFI_CERT_X509_SHA256 entry with a time). */
