@@ -59,8 +59,12 @@ read_pcr(const char *dir, sbat_eventlog_bank *b, unsigned n, sbat_diag *d)
 		return SBAT_OK;
 	ok = parse_value(buf, len, b->digest_size, b->tpm[n]);
 	free(buf);
-	if (!ok)
-		return diag_fail_other(d, SBAT_E_IO, "not a PCR value (the bank's digest in hex)", 0, -1, path);
+	if (!ok) {
+		diag_fail_other(d, SBAT_E_IO, "not a PCR value (the bank's digest in hex)", 0, -1, path);
+		if (d)
+			d->has_offset = 0; /* the file is named, the value is wrong as a whole */
+		return SBAT_E_IO;
+	}
 	b->tpm_read |= 1u << n;
 	if ((b->extended & (1u << n)) && memcmp(b->tpm[n], b->value[n], b->digest_size) != 0)
 		b->tpm_differs |= 1u << n;
