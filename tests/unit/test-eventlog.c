@@ -34,7 +34,7 @@ read_pcrs(const char *file, const char *name, uint8_t out[SBAT_EVENTLOG_PCRS][SB
 	size_t i;
 
 	assert_non_null(f);
-	while (fscanf(f, "%31s %u %130s", bank, &n, hex) == 3) {
+	while (fscanf(f, "%31s %u %129s", bank, &n, hex) == 3) {
 		if (strcmp(bank, name) != 0 || n >= SBAT_EVENTLOG_PCRS)
 			continue;
 		for (i = 0; 2 * i + 1 < strlen(hex); i++) {
