@@ -73,6 +73,12 @@ _sbat_add()
 		mapfile -t COMPREPLY < <(compgen -P "$prefix" -W 'drop keep' -- "$cur")
 		return 0
 		;;
+	--event-log)
+		# this machine's log, or a file
+		compopt -o filenames 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -P "$prefix" -W 'running' -- "$cur"; compgen -P "$prefix" -f -- "$cur")
+		return 0
+		;;
 	esac
 	[ -z "$prefix" ] || return 0
 
@@ -81,7 +87,7 @@ _sbat_add()
 		mapfile -t COMPREPLY < <(compgen -W '--file --csv --output --merge --force
 			--relocate --remove --strip-signature --pcrsig --dry-run --print --json
 			--check-level --level-payload --lint --profile --previous --against
-			--lock-timeout --no-sync --esp --xbootldr --boot --signatures --pending --quiet
+			--lock-timeout --no-sync --esp --xbootldr --boot --signatures --pending --event-log --quiet
 			--verbose --help --version
 			-f -c -o -n -p -q -v -h -V' -- "$cur")
 		return 0

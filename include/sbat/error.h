@@ -62,6 +62,8 @@ typedef enum sbat_err {
 	/* Authenticode */
 	SBAT_E_SIGNATURE,       /* the certificate table, a WIN_CERTIFICATE or its PKCS#7 DER is malformed */
 	SBAT_E_SIGNATURE_STALE, /* a signature's digest is not the image's hash: it no longer covers the image */
+	/* the TPM */
+	SBAT_E_EVENTLOG, /* the TCG event log is malformed */
 
 	SBAT__ERR_MAX
 } sbat_err;

@@ -33,6 +33,7 @@
 #include "walk.h"
 #include "history.h"
 #include "sigverify.h"
+#include "eventlog.h"
 
 #ifdef __cplusplus
 extern "C" {

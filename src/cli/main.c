@@ -40,6 +40,7 @@ enum {
 	ARG_PROFILE,
 	ARG_PREVIOUS,
 	ARG_AGAINST,
+	ARG_EVENT_LOG,
 };
 
 static const struct option long_options[] = {
@@ -67,6 +68,7 @@ static const struct option long_options[] = {
 	{ "boot", required_argument, NULL, ARG_BOOT },
 	{ "signatures", no_argument, NULL, ARG_SIGNATURES },
 	{ "pending", required_argument, NULL, ARG_PENDING },
+	{ "event-log", required_argument, NULL, ARG_EVENT_LOG },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "print", no_argument, NULL, 'p' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -88,8 +90,10 @@ usage(FILE *out)
 	        "       %s --lint [--json] IMAGE...\n"
 	        "       %s --lint --profile shim-review|uefi-ca... [--previous OLD]\n"
 	        "                [--against POLICY...] [--json] IMAGE...\n"
+	        "       %s --event-log running|FILE [--json]\n"
 	        "\n",
-	        cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, cli_progname);
+	        cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, cli_progname,
+	        cli_progname);
 	fprintf(out,
 	        "Insert, replace or remove the .sbat section (UEFI Secure Boot Advanced\n"
 	        "Targeting metadata) of a PE/COFF image: an x86 bzImage, an arm64/riscv EFI\n"
@@ -149,6 +153,10 @@ usage(FILE *out)
 	        "      --pending VAR=FILE  with next: judge as if FILE (signature lists, or an\n"
 	        "                          authenticated update) were appended to VAR (db, dbx,\n"
 	        "                          KEK, MokListX); repeatable; implies --signatures\n"
+	        "      --event-log running|FILE\n"
+	        "                          replay the firmware's TCG event log (running: this\n"
+	        "                          machine's) to PCR values and compare them with the\n"
+	        "                          TPM's (exit 10 when they differ)\n"
 	        "      --level-payload latest|automatic\n"
 	        "                          which SbatLevel of a shim binary FILE to use (latest)\n"
 	        "      --lock-timeout SECONDS\n"
@@ -174,7 +182,8 @@ usage(FILE *out)
 	      "6 no SbatLevel on this machine (--check-level running),\n"
 	      "7 a boot path other than the default one refused (--check-level next; 4: the\n"
 	      "default one), 8 the default boot path cannot be followed to the end, 9 another\n"
-	      "one cannot (--check-level next, when nothing is refused).\n"
+	      "one cannot (--check-level next, when nothing is refused),\n"
+	      "10 the TPM does not hold what the event log replays to (--event-log).\n"
 	      "With several images --check-level exits with the first of 4, 1, 3 that applies.\n",
 	      out);
 }
@@ -385,6 +394,11 @@ take_option(int c, char **argv, cli_opts *o)
 	case ARG_SIGNATURES: o->signatures = 1; break;
 	case ARG_PENDING: return parse_pending(optarg, o);
 	case ARG_BOOT: o->boot = optarg; break;
+	case ARG_EVENT_LOG:
+		if (o->event_log)
+			return usage_error("--event-log given twice:", optarg);
+		o->event_log = optarg;
+		break;
 	case 'h': usage(stdout); return PARSE_DONE;
 	case 'V': printf("sbat-add %s\n", SBAT_VERSION); return PARSE_DONE;
 	case ':': return usage_error("option requires an argument:", option_name(argv[optind - 1]));
@@ -612,6 +626,20 @@ check_lint_mode(int argc, char **argv, cli_opts *o)
 	return PARSE_RUN;
 }
 
+/* --event-log reads one log and takes only --json. */
+static parse_result
+check_event_log_mode(int argc, const cli_opts *o)
+{
+	if (!*o->event_log)
+		return usage_error("empty file name given to", "--event-log");
+	if (optind < argc || o->image || o->csv || o->output || o->print || o->check_level || o->lint || o->profiles ||
+	    o->previous || o->n_against || o->strip_signature || o->dry_run || o->relocate || o->remove || o->merge ||
+	    o->force || o->level_payload_given || o->lock_timeout_given || o->no_sync || o->pcrsig || o->esp ||
+	    o->xbootldr || o->boot || o->signatures)
+		return usage_error("--event-log takes only --json", NULL);
+	return PARSE_RUN;
+}
+
 /*
  * Fill *o from argv and check every combination before any file is opened.
  * targets has room for argc names (each one takes an argument of its own).
@@ -651,6 +679,8 @@ parse_args(int argc, char **argv, const char **targets, const char **against, cl
 	while ((c = getopt_long(argc, argv, ":f:c:o:npvqhV", long_options, NULL)) != -1)
 		if ((r = take_option(c, argv, o)) != PARSE_RUN)
 			return r;
+	if (o->event_log)
+		return check_event_log_mode(argc, o);
 	if (o->lint)
 		return check_lint_mode(argc, argv, o);
 	if (o->profiles || o->previous || o->n_against)
@@ -717,7 +747,9 @@ main(int argc, char **argv)
 	case PARSE_DONE: status = close_stdout(EXIT_OK); break;
 	case PARSE_USAGE: status = EXIT_USAGE; break;
 	case PARSE_RUN:
-		if (o.lint)
+		if (o.event_log)
+			status = cli_run_event_log(&o);
+		else if (o.lint)
 			status = cli_run_lint(&o);
 		else if (o.check_level && o.next_level && !o.n_targets)
 			status = cli_run_boot_paths(&o);

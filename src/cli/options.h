@@ -19,6 +19,7 @@ enum exit_status {
 	EXIT_OTHER_PATH_REFUSED = 7, /* --check-level next (boot paths): a path other than the default is refused */
 	EXIT_DEFAULT_UNKNOWN = 8,    /* --check-level next (boot paths): the default path could not be followed */
 	EXIT_OTHER_PATH_UNKNOWN = 9, /* --check-level next (boot paths): another path could not be followed */
+	EXIT_LOG_DIFFERS = 10,       /* --event-log: the TPM does not hold what the event log replays to */
 };
 
 /* How many --csv arguments one command line may merge. */
@@ -70,6 +71,7 @@ typedef struct cli_opts {
 	int pcrsig;    /* --pcrsig: SBAT_PCRSIG_DROP or SBAT_PCRSIG_KEEP; 0 (refuse) when not given */
 	char **images; /* --lint, --print: the images named on the command line */
 	int n_images;
+	const char *event_log; /* --event-log FILE, or "running" */
 } cli_opts;
 
 /* Default for --lock-timeout, in seconds. */
@@ -81,5 +83,6 @@ int cli_run_edit(const cli_opts *o);
 int cli_run_check_level(const cli_opts *o);
 int cli_run_lint(const cli_opts *o);
 int cli_run_boot_paths(const cli_opts *o);
+int cli_run_event_log(const cli_opts *o);
 
 #endif

@@ -196,6 +196,77 @@ input_read_beneath(const char *root, const char *path, size_t max_size, uint8_t 
 	return e ? e : read_open_file(fd, &st, ret_buf, ret_len, d);
 }
 
+/* Read fd to its end into a buffer growing up to max_size bytes (one more is too big); closes fd. */
+static sbat_err
+read_to_end(int fd, size_t max_size, uint8_t **ret_buf, size_t *ret_len, sbat_diag *d)
+{
+	size_t len = 0, cap = 0;
+	uint8_t *buf = NULL, *grown;
+	ssize_t n;
+	int err;
+
+	for (;;) {
+		if (len == cap) {
+			size_t want = cap              ? (cap > max_size / 2 ? max_size + 1 : cap * 2) :
+			              max_size < 65536 ? max_size + 1 :
+			                                 65536;
+
+			if (len > max_size) {
+				free(buf);
+				close(fd);
+				return diag_fail(d, SBAT_E_TOO_BIG, "file is larger than the most read of it");
+			}
+			grown = realloc(buf, want);
+			if (!grown) {
+				free(buf);
+				close(fd);
+				return diag_fail(d, SBAT_E_NOMEM, "out of memory reading the file");
+			}
+			buf = grown;
+			cap = want;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = errno;
+			free(buf);
+			close(fd);
+			return diag_fail_errno(d, SBAT_E_IO, "read failed", err);
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	*ret_buf = buf;
+	*ret_len = len;
+	return SBAT_OK;
+}
+
+sbat_err
+input_read_generated(const char *path, size_t max_size, uint8_t **ret_buf, size_t *ret_len, sbat_diag *d)
+{
+	struct stat st;
+	int fd, err;
+
+	*ret_buf = NULL;
+	*ret_len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return diag_fail_errno(d, SBAT_E_IO, "cannot open", errno);
+	if (fstat(fd, &st) != 0) {
+		err = errno;
+		close(fd);
+		return diag_fail_errno(d, SBAT_E_IO, "cannot stat", err);
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return diag_fail(d, SBAT_E_NOT_REGULAR, "not a regular file");
+	}
+	return read_to_end(fd, max_size, ret_buf, ret_len, d);
+}
+
 /* Map the open file fd (st describes it) into *ret. Takes fd over, also on failure. */
 static sbat_err
 map_open_file(int fd, const struct stat *st, sbat_mapped_file *ret, sbat_diag *d)

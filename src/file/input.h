@@ -21,4 +21,11 @@
 sbat_err input_read_beneath(const char *root, const char *path, size_t max_size, uint8_t **ret_buf, size_t *ret_len,
                             sbat_diag *reterr);
 
+/*
+ * Read the regular file path to its end without trusting the size it
+ * says (the kernel's generated files in /sys say 0 or 4096), at most
+ * max_size bytes (more: SBAT_E_TOO_BIG), into a malloc'ed *ret_buf.
+ */
+sbat_err input_read_generated(const char *path, size_t max_size, uint8_t **ret_buf, size_t *ret_len, sbat_diag *reterr);
+
 #endif

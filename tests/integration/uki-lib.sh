@@ -73,7 +73,7 @@ uki_stub_version() {
 uki_inputs() {
 	local d="$1"
 	mkdir -p "$d"
-	vm_initramfs "$d/initrd.gz" "$VM_HERE/guest/pcr11.sh" "" || return 1
+	vm_initramfs "$d/initrd.gz" "$VM_HERE/guest/pcr11.sh" efivarfs || return 1
 	printf 'ID=sbat-add-test\nNAME="sbat-add UKI test"\nPRETTY_NAME="sbat-add UKI test"\n' >"$d/os-release"
 	openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$d/pcr-private.pem" 2>"$d/openssl.log" &&
 		openssl pkey -in "$d/pcr-private.pem" -pubout -out "$d/pcr-public.pem" 2>>"$d/openssl.log"

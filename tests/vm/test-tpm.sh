@@ -26,6 +26,8 @@
 #                       profile 1 (a Boot#### option whose optional data is
 #                       "@1", first in BootOrder): each profile's PCR 11 is
 #                       the one sbat-add predicts for it
+# After the first boot, sbat-add --event-log replays the firmware's whole
+# log to the TPM's value of every PCR it extends (the guest prints them all).
 # TAP. Skips (the plan 1..0 # SKIP, exit 0) without qemu, OVMF, swtpm,
 # busybox-static, the tools or the corpus, unless CI=true.
 set -u
@@ -123,7 +125,7 @@ boot() {
 	rm -rf "$esp"
 	sed -n 's/^pcr11 \([a-z0-9]*\) \([0-9a-f]*\)$/\1 stub \2/p' "$W/$name.serial.log.out" >"$W/$name.tpm"
 	"$UKI_PY" "$UKI_TOOL" eventlog "$W/$name.serial.log.out" 11 >"$W/$name.events" 2>&1
-	grep -v -e '^eventlog ' -e '^$' "$W/$name.serial.log.out" | sed "s/^/# $name guest: /"
+	grep -v -e '^eventlog ' -e '^pcr ' -e '^efivar ' -e '^$' "$W/$name.serial.log.out" | sed "s/^/# $name guest: /"
 	check "$name: OVMF booted the UKI from the ESP with a TPM, the guest read PCR 11 ($VM_RESULT after ${VM_SECS}s)" \
 		test "$booted" = 0 -a "${VM_GUEST_RC:-1}" = 0 -a -s "$W/$name.tpm"
 	[ -s "$W/$name.tpm" ]
@@ -182,8 +184,34 @@ compare() {
 	check "$name: sbat-add's measured sections are the stub's events in the log ($want)" test "$want" = "$ev"
 }
 
+# eventlog NAME: the firmware's whole event log of NAME's boot, as the guest
+# printed it, replayed by sbat-add --event-log: every PCR it extends must be
+# the TPM's value the guest read ("pcr BANK N HEX", as a pcr-BANK/N tree)
+eventlog() {
+	local name="$1" d="$W/$1.pcrs" bank pcr hex rc
+	"$UKI_PY" -c 'import sys
+sys.stdout.buffer.write(bytes.fromhex("".join(l[9:].strip() for l in open(sys.argv[1]) if l.startswith("eventlog "))))' \
+		"$W/$name.serial.log.out" >"$W/$name.eventlog"
+	rm -rf "$d"
+	while read -r bank pcr hex; do
+		mkdir -p "$d/pcr-$bank" && echo "$hex" >"$d/pcr-$bank/$pcr"
+	done < <(sed -n 's/^pcr \([a-z0-9]* [0-9]* [0-9a-f]*\)$/\1/p' "$W/$name.serial.log.out")
+	SBAT_ADD_TPM="$d" "$SBAT_ADD" --event-log "$W/$name.eventlog" --json >"$W/$name.eventlog.json" \
+		2>"$W/$name.eventlog.err"
+	rc=$?
+	sed -n 's/^/#   /p' "$W/$name.eventlog.err"
+	check "$name: sbat-add --event-log replays the firmware's log to the TPM's value of every PCR it extends (exit $rc)" \
+		"$UKI_PY" -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["tpm"] == "matches"
+pcrs = {(b["bank"], p["pcr"]): p for b in j["banks"] for p in b["pcrs"]}
+assert all(pcrs[("sha256", n)]["matches"] is True for n in (0, 1, 2, 3, 4, 5, 6, 7, 11))
+print("# %s: %d events, banks %s; sha256 PCR 7 %s" % (sys.argv[2], len(j["events"]),
+    " ".join(b["bank"] for b in j["banks"]), pcrs[("sha256", 7)]["value"]))' "$W/$name.eventlog.json" "$name"
+}
+
 # ------------------------------------------------------------ the boots
-boot uki-257 && compare uki-257 "$UKI_MEASURE257" 257
+boot uki-257 && compare uki-257 "$UKI_MEASURE257" 257 && eventlog uki-257
 edit uki-257 uki-257-edited
 check "uki-257: sbat-add edits .sbat (no .pcrsig: allowed; exit $EDIT_RC)" test "$EDIT_RC" = 0
 if [ -f "$W/uki-257-edited.efi" ] && boot uki-257-edited; then

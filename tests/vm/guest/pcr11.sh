@@ -3,7 +3,10 @@
 # pcr11.sh - runs inside the VM (busybox sh) after a UKI booted under OVMF
 # with a TPM: prints PCR 11 of every bank the kernel shows, one
 # "pcr11 BANK HEX" line each (lower-case hex), then the firmware's event log
-# (securityfs) as "eventlog HEX" lines for the host to decode. Nothing in this
+# (securityfs) as "eventlog HEX" lines for the host to decode, every PCR of
+# every bank as "pcr BANK N HEX" lines and the variables PCR 7 measures as
+# "efivar NAME-GUID HEX" lines (efivarfs: the attributes, then the data), for
+# the replay of the whole log. Nothing in this
 # initramfs extends PCR 11, so the values are what systemd-stub left. For a
 # UKI with profiles, the first line of the .profile the stub booted (it
 # passes it as /.extra/profile) and the kernel's command line. Exit 1
@@ -30,6 +33,18 @@ done
 	echo "tpm: no pcr-*/11 in $T"
 	exit 1
 }
+for d in $T/pcr-*; do
+	for n in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23; do
+		[ -r "$d/$n" ] && echo "pcr ${d##*/pcr-} $n $(tr 'A-F' 'a-f' <"$d/$n")"
+	done
+done
+V=/sys/firmware/efi/efivars
+if mount -t efivarfs efivarfs $V 2>/dev/null || grep -q " $V efivarfs" /proc/mounts; then
+	for f in $V/SecureBoot-8be4df61-* $V/PK-8be4df61-* $V/KEK-8be4df61-* $V/db-d719b2cb-* $V/dbx-d719b2cb-* \
+		$V/dbt-d719b2cb-*; do
+		[ -r "$f" ] && echo "efivar ${f##*/} $(od -An -v -tx1 "$f" | tr -d ' \n')"
+	done
+fi
 mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
 L=/sys/kernel/security/tpm0/binary_bios_measurements
 if [ -r $L ]; then

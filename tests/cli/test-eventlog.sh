@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
+# test-eventlog.sh - --event-log on the logs the VM suite captured
+# (tests/fixtures/eventlog: OVMF with swtpm, without and with Secure Boot):
+# the replayed PCRs against the TPM's values of that boot (SBAT_ADD_TPM
+# names a pcr-BANK/N tree made from them), in text and --json; a log held
+# against another boot's TPM (exit 10), no TPM, a truncated log and a
+# malformed PCR file (exit 1), and usage errors.
+#
+# Environment (set by meson): SBAT_ADD, FIXTURES_SRC.
+# Output: "ok N - ..." lines, then "P passed, F failed".
+set -u
+
+. "$(dirname "$0")/../lib/tap.sh"
+need_env SBAT_ADD FIXTURES_SRC
+command -v python3 >/dev/null 2>&1 || skip_all "no python3"
+T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-add-eventlog.XXXXXX") || exit 1
+trap 'rm -rf -- "$T"' EXIT
+. "$(dirname "$0")/../lib/cli.sh"
+
+F="$FIXTURES_SRC/eventlog"
+# tpm_dir NAME: the guest's "BANK N HEX" lines of fixture NAME as T/tpm-NAME/pcr-BANK/N
+tpm_dir() {
+	local b n h
+	mkdir -p "$T/tpm-$1"
+	while read -r b n h; do
+		mkdir -p "$T/tpm-$1/pcr-$b"
+		echo "$h" >"$T/tpm-$1/pcr-$b/$n"
+	done <"$F/$1/pcrs"
+}
+tpm_dir ovmf
+tpm_dir ovmf-sb
+pcr() { awk -v b="$2" -v n="$3" '$1 == b && $2 == n { print $3 }' "$F/$1/pcrs"; }
+
+for name in ovmf ovmf-sb; do
+	export SBAT_ADD_TPM="$T/tpm-$name"
+	expect_rc "$name: the log matches the TPM of its boot (exit 0)" 0 --event-log "$F/$name/binary_bios_measurements"
+	expect "$name: says so" '[[ "$OUT" == *"the log matches the TPM: every PCR it extends holds the value it replays to"* ]]'
+	v=$(pcr "$name" sha256 7)
+	expect "$name: sha256 PCR 7 replayed to the TPM's $v" \
+		'grep -qx "sha256 PCR  7: $v = TPM" "$T/out"'
+	expect_rc "$name: --json (exit 0)" 0 --event-log "$F/$name/binary_bios_measurements" --json
+	check "$name: --json: every bank's PCRs are the TPM's, as 2*size hex digits, and the events are listed" \
+		python3 - "$T/out" "$F/$name/pcrs" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+tpm = {}
+for line in open(sys.argv[2]):
+    b, n, h = line.split()
+    tpm[(b, int(n))] = h
+assert j["tpm"] == "matches", j["tpm"]
+assert [b["bank"] for b in j["banks"]] == ["sha1", "sha256", "sha384", "sha512"]
+for b in j["banks"]:
+    assert b["replayed"] and len(b["pcrs"]) >= 9
+    for p in b["pcrs"]:
+        assert len(p["value"]) == 2 * b["digest_size"]
+        assert p["value"] == tpm[(b["bank"], p["pcr"])] == p["tpm"] and p["matches"] is True
+    assert {p["pcr"] for p in b["pcrs"]} >= {0, 1, 2, 3, 4, 5, 6, 7, 11}
+ev = j["events"]
+assert ev[0]["type"] == "EV_NO_ACTION" and ev[0]["offset"] == 0 and ev[0]["pcr"] == 0
+assert any(e["type"] == "EV_EFI_VARIABLE_DRIVER_CONFIG" and e["pcr"] == 7 for e in ev)
+assert all(len(e["digests"]["sha256"]) == 64 for e in ev[1:])
+assert [e["index"] for e in ev] == list(range(len(ev)))
+PY
+done
+
+export SBAT_ADD_TPM="$T/tpm-ovmf-sb"
+expect_rc "the log without Secure Boot against the TPM of the boot with it: exit 10" 10 \
+	--event-log "$F/ovmf/binary_bios_measurements"
+expect "it names the PCRs that differ, PCR 7 among them" \
+	'[[ "$OUT" == *"the log does not match the TPM in PCR 0 (sha1), PCR 4 (sha1), PCR 7 (sha1),"* && "$OUT" == *"nothing can be predicted from it"* ]]'
+expect "and the TPM's value beside the replayed one" \
+	'grep -q "^sha256 PCR  7: $(pcr ovmf sha256 7) differs from the TPM: $(pcr ovmf-sb sha256 7)\$" "$T/out"'
+expect_rc "--json: exit 10 too" 10 --event-log "$F/ovmf/binary_bios_measurements" --json
+check "--json: tpm differs, PCR 7 matches false, PCR 1 true" python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["tpm"] == "differs"
+p = {x["pcr"]: x for x in j["banks"][1]["pcrs"]}
+assert p[7]["matches"] is False and p[1]["matches"] is True' "$T/out"
+
+export SBAT_ADD_TPM="$T/none"
+expect_rc "no TPM: exit 0" 0 --event-log "$F/ovmf/binary_bios_measurements"
+expect "it says the log is not checked" '[[ "$OUT" == *"the TPM'"'"'s PCRs could not be read: the log is not checked against them"* ]]'
+expect "and prints no comparison" '! grep -q "TPM\$" "$T/out"'
+expect_rc "no TPM, --json: exit 0" 0 --event-log "$F/ovmf/binary_bios_measurements" --json
+check "--json: tpm not read, each tpm null" python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["tpm"] == "not read"
+assert all(p["tpm"] is None and p["matches"] is None for b in j["banks"] for p in b["pcrs"])' "$T/out"
+
+head -c 3000 "$F/ovmf/binary_bios_measurements" >"$T/cut.bin"
+expect_rc "a truncated log: exit 1" 1 --event-log "$T/cut.bin"
+expect "the error names the file, the event and the offset" \
+	'[ "$ERR" = "sbat-add: $T/cut.bin: event 13: a digest runs past the end of the log (at offset 0xb96)" ]'
+expect "and nothing is printed on stdout" '[ -z "$OUT" ]'
+expect_rc "a missing log: exit 1" 1 --event-log "$T/none.bin"
+expect "it says so" '[[ "$ERR" == *"$T/none.bin: cannot open: No such file or directory" ]]'
+
+cp -r "$T/tpm-ovmf" "$T/tpm-bad"
+echo 1234 >"$T/tpm-bad/pcr-sha256/4"
+export SBAT_ADD_TPM="$T/tpm-bad"
+expect_rc "a PCR file that holds no PCR value: exit 1" 1 --event-log "$F/ovmf/binary_bios_measurements"
+expect "the error names that file" '[ "$ERR" = "sbat-add: $T/tpm-bad/pcr-sha256/4: not a PCR value (the bank'"'"'s digest in hex)" ]'
+
+expect_rc "--event-log with --print: usage error" 2 --event-log "$F/ovmf/binary_bios_measurements" --print x.efi
+expect "it says what goes with it" '[[ "$ERR" == *"--event-log takes only --json"* ]]'
+expect_rc "--event-log with an IMAGE: usage error" 2 --event-log "$F/ovmf/binary_bios_measurements" x.efi
+expect_rc "--event-log given twice: usage error" 2 --event-log a --event-log b
+expect_rc "an empty --event-log: usage error" 2 --event-log ""
+tap_finish
