@@ -133,6 +133,14 @@ typedef enum sbat_boot_menu_why {
 	SBAT_BOOT_MENU_TOO_DEEP,      /* configfile and source nested too deep */
 	SBAT_BOOT_MENU_OVER_LIMIT,    /* systemd-boot: over entries more than the limit read on a partition */
 	SBAT_BOOT_MENU_EMPTY,         /* systemd-boot finds no entries */
+	SBAT_BOOT_MENU_IN_MEMDISK,    /* menu_path is a file in GRUB's memdisk: not followed */
+	SBAT_BOOT_MENU_MEMDISK_UNREADABLE, /* GRUB's memdisk does not read: diag */
+	SBAT_BOOT_MENU_NOT_IN_MEMDISK,     /* the configuration is not in GRUB's memdisk */
+	SBAT_BOOT_MENU_NO_MEMDISK,         /* the configuration names GRUB's memdisk, and GRUB has none */
+	SBAT_BOOT_MENU_NO_PREFIX, /* normal mode reads $prefix/grub.cfg; $prefix is not known (menu_text, or not set) */
+	SBAT_BOOT_MENU_PREFIX_DEVICE,     /* GRUB's prefix menu_word names a device by the firmware's disk numbering */
+	SBAT_BOOT_MENU_PREFIX_NO_MEMDISK, /* GRUB's prefix menu_word names (memdisk), and GRUB has none */
+	SBAT_BOOT_MENU_MODS_UNREADABLE,   /* GRUB's mods section does not read: diag (its offset in the section) */
 } sbat_boot_menu_why;
 
 /*

@@ -185,7 +185,14 @@ file_words(const sbat_boot_stage *st, cli_textbuf *t)
 	case SBAT_BOOT_FALLBACK:
 		cli_textbuf_put(t, "cannot be followed: %s", fallback_words_to_string(st->fallback));
 		return 1;
-	case SBAT_BOOT_UNREADABLE: cli_textbuf_put(t, "cannot be followed: %s", diag_words(&st->diag)); return 1;
+	case SBAT_BOOT_UNREADABLE:
+		if (st->stage == 3)
+			cli_textbuf_put(t, "cannot be followed: %s: %s", st->host, diag_words(&st->diag));
+		else
+			cli_textbuf_put(t, "cannot be followed: %s", diag_words(&st->diag));
+		if (st->stage == 3)
+			cli_render_stage3_tail(st, t);
+		return 1;
 	default: return 0;
 	}
 }
@@ -276,6 +283,12 @@ cli_render_stage(const sbat_boot_stage *st, char *buf, size_t size)
 	if (st->reason == SBAT_BOOT_LOADER_UNKNOWN) {
 		cli_textbuf_put(&t, "cannot be followed: neither systemd-boot nor GRUB, so what it starts next is not "
 		                    "known from the files");
+		return;
+	}
+	if (st->reason == SBAT_BOOT_MENU) {
+		cli_textbuf_put(&t, "%s: ", verdict_word_to_string(st->verdict));
+		cli_render_stage3_menu(st, &t);
+		cli_render_stage3_tail(st, &t);
 		return;
 	}
 	if (st->reason == SBAT_BOOT_OVER_LIMIT) {

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "sbat/bootreport.h"
+#include "sbat/error.h"
+#include "sbat/sdboot.h"
 
 #include "render_miss.h"
 #include "render_stage3.h"
@@ -20,6 +22,148 @@ static const char *const rule_words_table[] = {
 	                               "passes",
 };
 CLI_STRTABLE_LOOKUP(rule_words, sbat_boot_rule)
+
+static const char *
+diag_words(const sbat_diag *d)
+{
+	return d->what ? d->what : sbat_strerror(d->code);
+}
+
+/* Why systemd-boot leaves an entry out of its menu. */
+static void
+left_out_words(const sbat_boot_stage *st, cli_textbuf *t)
+{
+	switch (st->sdboot_out) {
+	case SBAT_SDBOOT_OUT_UNREADABLE: cli_textbuf_put(t, "%s cannot be read", st->menu_file); break;
+	case SBAT_SDBOOT_OUT_SELF:
+		cli_textbuf_put(t, "it starts systemd-boot itself, which leaves it out of its menu");
+		break;
+	case SBAT_SDBOOT_OUT_ARCH:
+		cli_textbuf_put(t, "its architecture is %.32s, and this systemd-boot (%s) leaves it out", st->menu_word,
+		                st->menu_arch);
+		break;
+	case SBAT_SDBOOT_OUT_NO_LOADER:
+		cli_textbuf_put(t, "no linux or efi line, so systemd-boot leaves it out of its menu");
+		break;
+	case SBAT_SDBOOT_OUT_LOADER_NOT_FOUND:
+		cli_textbuf_put(t, "%s %s, so systemd-boot leaves the entry out of its menu", st->menu_path,
+		                cli_render_partition_is(st->miss));
+		break;
+	case SBAT_SDBOOT_OUT_NOT_IMAGE:
+		cli_textbuf_put(t, "%s: %s, so systemd-boot does not list it", st->menu_file, diag_words(&st->diag));
+		break;
+	case SBAT_SDBOOT_OUT_NO_OSREL: cli_textbuf_put(t, "no .osrel section, so systemd-boot does not list it"); break;
+	case SBAT_SDBOOT_OUT_NO_NAME:
+		cli_textbuf_put(t, "no name in its .osrel, so systemd-boot does not list it");
+		break;
+	case SBAT_SDBOOT_OUT_CONFLICT:
+		cli_textbuf_put(t, "two of linux, efi and uki lines, so systemd-boot %u leaves it out",
+		                st->sdboot_rules);
+		break;
+	default: break;
+	}
+}
+
+/* The words of a menu_why that has no facts. */
+static const char *const menu_fixed_table[] = {
+	[SBAT_BOOT_MENU_UNREADABLE] = "it cannot be read (see above)",
+	[SBAT_BOOT_MENU_TOO_DEEP] = "configfile and source nested too deep: not followed",
+	[SBAT_BOOT_MENU_EMPTY] = "systemd-boot finds no entries (no loader/entries/*.conf, no EFI/Linux/*.efi)",
+	[SBAT_BOOT_MENU_NOT_IN_MEMDISK] = "it is not in GRUB's memdisk",
+	[SBAT_BOOT_MENU_NO_MEMDISK] = "GRUB has no memdisk",
+};
+CLI_STRTABLE_LOOKUP(menu_fixed, sbat_boot_menu_why)
+
+/* Why a file of a loader's menu, or its configuration, is not followed: a file, a device, a command. */
+static int
+menu_file_words(const sbat_boot_stage *st, cli_textbuf *t)
+{
+	switch (st->menu_why) {
+	case SBAT_BOOT_MENU_NOT_FOUND:
+		cli_textbuf_put(t, "%s %s", st->menu_path, cli_render_partition_is(st->miss));
+		return 1;
+	case SBAT_BOOT_MENU_OUTSIDE_BOOT:
+		cli_textbuf_put(t, "%.400s is outside %.400s, the directory --boot names", st->menu_path,
+		                st->menu_file);
+		return 1;
+	case SBAT_BOOT_MENU_NOT_MOUNTED:
+		cli_textbuf_put(t, "the file system with UUID %s is not mounted (give --boot DIR)", st->menu_word);
+		return 1;
+	case SBAT_BOOT_MENU_OUTSIDE_MOUNT:
+		cli_textbuf_put(t, "%.400s is outside the part of file system %.80s mounted at %.400s", st->menu_path,
+		                st->menu_word, st->menu_file);
+		return 1;
+	case SBAT_BOOT_MENU_IN_MEMDISK:
+		cli_textbuf_put(t, "(memdisk)%.400s is in GRUB's memdisk: a file there is not followed", st->menu_path);
+		return 1;
+	case SBAT_BOOT_MENU_CONDITIONAL:
+		cli_textbuf_put(t,
+		                "it is inside an if or a loop that sbat-add cannot run, so whether GRUB adds it is not "
+		                "known (%.600s:%u)",
+		                st->menu_file, st->menu_line);
+		return 1;
+	case SBAT_BOOT_MENU_COMMAND:
+		cli_textbuf_put(t, "%s %s (%.600s:%u)", st->menu_word, st->menu_text, st->menu_file, st->menu_line);
+		return 1;
+	case SBAT_BOOT_MENU_NEXT_COMMAND:
+		cli_textbuf_put(t, "%s %s (%.800s:%u)", st->menu_word, st->menu_text, st->menu_file, st->menu_line);
+		return 1;
+	default: return 0;
+	}
+}
+
+/* Why GRUB's configuration is not followed: where GRUB finds it, how it is chained. */
+static int
+menu_config_words(const sbat_boot_stage *st, cli_textbuf *t)
+{
+	switch (st->menu_why) {
+	case SBAT_BOOT_MENU_NO_ENTRIES:
+		cli_textbuf_put(t, "%s: no menu entry in it starts a kernel or an EFI program", st->menu_file);
+		return 1;
+	case SBAT_BOOT_MENU_LOOP: cli_textbuf_put(t, "a loop: %.1100s is read again", st->menu_file); return 1;
+	case SBAT_BOOT_MENU_NO_CONFIG:
+		cli_textbuf_put(t, "%s: GRUB finds no grub.cfg next to it", cli_render_partition_why(st->miss));
+		return 1;
+	case SBAT_BOOT_MENU_MEMDISK_UNREADABLE:
+		cli_textbuf_put(t, "GRUB's memdisk does not read: %s", diag_words(&st->diag));
+		return 1;
+	case SBAT_BOOT_MENU_NO_PREFIX:
+		cli_textbuf_put(t, "GRUB's normal mode reads $prefix/grub.cfg, and $prefix is not known: %s",
+		                st->menu_text ? st->menu_text : "it is not set");
+		return 1;
+	case SBAT_BOOT_MENU_PREFIX_DEVICE:
+	case SBAT_BOOT_MENU_PREFIX_NO_MEMDISK:
+		cli_textbuf_put(
+		    t, "GRUB's prefix %.1000s names a device by the firmware's disk numbering%s: not followed",
+		    st->menu_word, st->menu_why == SBAT_BOOT_MENU_PREFIX_NO_MEMDISK ? " (GRUB has no memdisk)" : "");
+		return 1;
+	case SBAT_BOOT_MENU_MODS_UNREADABLE:
+		cli_textbuf_put(t, "GRUB's mods section does not read: %s (offset %llu in it)", diag_words(&st->diag),
+		                (unsigned long long)st->diag.offset);
+		return 1;
+	case SBAT_BOOT_MENU_OVER_LIMIT:
+		cli_textbuf_put(
+		    t,
+		    "%zu entries more than the %zu read on a partition, so systemd-boot's menu and the entry "
+		    "it starts are not known",
+		    st->over, st->limit);
+		return 1;
+	default: return 0;
+	}
+}
+
+void
+cli_render_stage3_menu(const sbat_boot_stage *st, cli_textbuf *t)
+{
+	const char *fixed = menu_fixed_to_string(st->menu_why);
+
+	if (fixed)
+		cli_textbuf_put(t, "%s", fixed);
+	else if (st->menu_why == SBAT_BOOT_MENU_LEFT_OUT)
+		left_out_words(st, t);
+	else if (!menu_file_words(st, t))
+		menu_config_words(st, t);
+}
 
 void
 cli_render_stage3_default_by(const sbat_boot_stage *st, cli_textbuf *t)

@@ -8,6 +8,9 @@
 
 #include "textbuf.h"
 
+/* Why a line of a loader's menu (reason SBAT_BOOT_MENU) is not followed, or left out: its menu_why. */
+void cli_render_stage3_menu(const sbat_boot_stage *st, cli_textbuf *t);
+
 /* What chose the default entry of st's loader. */
 void cli_render_stage3_default_by(const sbat_boot_stage *st, cli_textbuf *t);
 

@@ -170,11 +170,11 @@ esp_machine(walk *w)
 {
 	static const uint16_t machines[] = { 0x8664, 0x014c, 0xaa64, 0x01c2, 0x5064, 0x6264 };
 	uint16_t found = 0;
-	const char *why;
+	sbat_partition_miss miss;
 	size_t i;
 
 	for (i = 0; i < sizeof(machines) / sizeof(machines[0]); i++) {
-		char *f = walk_resolve(w->o->esp, removable_for(machines[i]), 0, &why);
+		char *f = walk_lookup(w->o->esp, removable_for(machines[i]), 0, &miss);
 
 		if (f && found)
 			found = 0xffff; /* several: an ESP for more than one machine */

@@ -31,13 +31,6 @@ sdbootmenu_is_sdboot(const image *im)
 	       walk_section_has(im, ".osrel", osrel, sizeof(osrel) - 1);
 }
 
-/* Why a file is not found, after its name: "is missing", "is a symbolic link", ... */
-static const char *
-miss_is(sbat_partition_miss miss)
-{
-	return menu_is(walk_partition_why(miss));
-}
-
 /*
  * systemd-boot's version from its .sdmagic ("#### LoaderInfo: systemd-boot
  * 257.1 ####") into out: the text after "systemd-boot " up to the next
@@ -198,39 +191,17 @@ default_text(const sbat_sdboot_menu *menu, char *by, size_t size)
 
 /* Why entry e is not in the menu. */
 static void
-out_text(const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e, char *why, size_t size)
+out_reason(const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e, menu_reason *r)
 {
-	switch (e->out) {
-	case SBAT_SDBOOT_OUT_UNREADABLE: snprintf(why, size, "%s cannot be read", e->file); break;
-	case SBAT_SDBOOT_OUT_SELF:
-		snprintf(why, size, "it starts systemd-boot itself, which leaves it out of its menu");
-		break;
-	case SBAT_SDBOOT_OUT_ARCH:
-		snprintf(why, size, "its architecture is %.32s, and this systemd-boot (%s) leaves it out", e->arch,
-		         menu->arch);
-		break;
-	case SBAT_SDBOOT_OUT_NO_LOADER:
-		snprintf(why, size, "no linux or efi line, so systemd-boot leaves it out of its menu");
-		break;
-	case SBAT_SDBOOT_OUT_LOADER_NOT_FOUND:
-		snprintf(why, size, "%s %s, so systemd-boot leaves the entry out of its menu", e->loader,
-		         miss_is(e->loader_miss));
-		break;
-	case SBAT_SDBOOT_OUT_NOT_IMAGE:
-		snprintf(why, size, "%s: %s, so systemd-boot does not list it", e->file,
-		         e->diag.what ? e->diag.what : sbat_strerror(e->diag.code));
-		break;
-	case SBAT_SDBOOT_OUT_NO_OSREL:
-		snprintf(why, size, "no .osrel section, so systemd-boot does not list it");
-		break;
-	case SBAT_SDBOOT_OUT_NO_NAME:
-		snprintf(why, size, "no name in its .osrel, so systemd-boot does not list it");
-		break;
-	case SBAT_SDBOOT_OUT_CONFLICT:
-		snprintf(why, size, "two of linux, efi and uki lines, so systemd-boot %u leaves it out", menu->rules);
-		break;
-	default: why[0] = '\0'; break;
-	}
+	menu_reason_set(r, SBAT_BOOT_MENU_LEFT_OUT);
+	r->sdboot_out = (int)e->out;
+	r->sdboot_rules = menu->rules;
+	r->miss = (int)e->loader_miss;
+	r->diag = e->diag;
+	menu_copy(r->file, sizeof(r->file), e->file ? e->file : "");
+	menu_copy(r->path, sizeof(r->path), e->loader ? e->loader : "");
+	menu_copy(r->word, sizeof(r->word), e->arch ? e->arch : "");
+	menu_copy(r->arch, sizeof(r->arch), menu->arch ? menu->arch : "");
 }
 
 /* One line's item for entry e. */
@@ -255,8 +226,6 @@ add_item(menu_list *m, const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e,
 	else if (e->loader_line)
 		snprintf(it->config, sizeof(it->config), "%s:%u", e->file, e->loader_line);
 	if (e->missing_key) {
-		snprintf(it->note, sizeof(it->note), " (its %s %s %s: systemd-boot fails to start the entry)",
-		         e->missing_key, e->missing_path, miss_is(e->missing_miss));
 		menu_copy(it->missing, sizeof(it->missing), e->missing_path);
 		menu_copy(it->missing_key, sizeof(it->missing_key), e->missing_key);
 		it->missing_miss = (int)e->missing_miss;
@@ -266,22 +235,26 @@ add_item(menu_list *m, const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e,
 	it->host = listed && e->loader_host ? strdup(e->loader_host) : NULL;
 	it->root = it->host && roots[e->on_xbootldr != 0] ? strdup(roots[e->on_xbootldr != 0]) : NULL;
 	it->left_out = !listed && e->out_certain;
-	if (!listed)
-		out_text(menu, e, it->why, sizeof(it->why));
-	else if (!it->host)
-		snprintf(it->why, sizeof(it->why), "%s %s", e->loader, miss_is(e->loader_miss));
+	if (!listed) {
+		out_reason(menu, e, &it->why);
+	} else if (!it->host) {
+		menu_reason_set(&it->why, SBAT_BOOT_MENU_NOT_FOUND);
+		menu_copy(it->why.path, sizeof(it->why.path), e->loader);
+		it->why.miss = (int)e->loader_miss;
+	}
 }
 
-/* An item naming \loader\entries with why. */
-static void
-add_dir_item(menu_list *m, const char *why)
+/* An item naming \loader\entries, not followed: why. */
+static menu_item *
+add_dir_item(menu_list *m, sbat_boot_menu_why why)
 {
 	menu_item *it = menu_add(m);
 
 	if (!it)
-		return;
+		return NULL;
 	snprintf(it->file, sizeof(it->file), "\\loader\\entries");
-	menu_copy(it->why, sizeof(it->why), why);
+	menu_reason_set(&it->why, why);
+	return it;
 }
 
 static void
@@ -319,18 +292,15 @@ xbootldr_dir(const walk *w, const char *esp)
 static void
 add_items(menu_list *m, const sbat_sdboot_menu *menu, const char *const *roots)
 {
-	char why[sizeof(m->items[0].why)];
+	menu_item *it;
 	size_t i;
 
-	if (menu->over_limit) {
-		snprintf(why, sizeof(why),
-		         "%zu entries more than the %d read on a partition, so systemd-boot's menu and the entry it "
-		         "starts are not known",
-		         menu->entries_over, SBAT_SDBOOT_MAX_ENTRIES);
-		add_dir_item(m, why);
+	if (menu->over_limit && (it = add_dir_item(m, SBAT_BOOT_MENU_OVER_LIMIT))) {
+		it->why.over = menu->entries_over;
+		it->why.limit = SBAT_SDBOOT_MAX_ENTRIES;
 	}
 	if (menu->n_entries == 0)
-		add_dir_item(m, "systemd-boot finds no entries (no loader/entries/*.conf, no EFI/Linux/*.efi)");
+		add_dir_item(m, SBAT_BOOT_MENU_EMPTY);
 	for (i = 0; i < menu->n_entries; i++)
 		add_item(m, menu, sbat_sdboot_menu_entry(menu, i), menu->has_default && i == menu->default_index,
 		         roots);

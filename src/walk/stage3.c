@@ -70,7 +70,6 @@ static sbat_verdict
 judge_item(walk *w, const char *label, int is_default, const sbat_next_state *next, const menu_list *m,
            const menu_item *it)
 {
-	char text[2400];
 	sbat_verdict v = SBAT_VERDICT_UNKNOWN;
 	sbat_boot_stage st;
 	image im;
@@ -91,20 +90,17 @@ judge_item(walk *w, const char *label, int is_default, const sbat_next_state *ne
 	st.reason = SBAT_BOOT_MENU;
 	st.verdict = SBAT_VERDICT_UNKNOWN;
 	if (!it->host) {
-		snprintf(text, sizeof(text), "%s: %s%s", it->left_out ? "skipped" : "cannot be followed", it->why,
-		         it->note);
+		menu_reason_put(&it->why, &st);
+		st.gate = SBAT_BOOT_GATE_MENU;
 		st.verdict = it->left_out ? SBAT_VERDICT_SKIPPED : SBAT_VERDICT_UNKNOWN;
 	} else if (walk_image_open(it->root, it->host, &im) != 0) {
 		st.reason = SBAT_BOOT_UNREADABLE;
 		st.diag = im.d;
-		snprintf(text, sizeof(text), "cannot be followed: %s: %s%s", it->host,
-		         im.d.what ? im.d.what : sbat_strerror(im.d.code), it->note);
 	} else {
 		v = judged_item(w, &st, next, m, it, &im);
 		walk_image_close(&im);
 		return v;
 	}
-	st.text = text;
 	walk_add(w, &st);
 	walk_image_close(&im);
 	return v;

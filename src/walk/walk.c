@@ -14,31 +14,6 @@
 
 #include "walk/walk.h"
 
-/* The word a line of each verdict starts with. */
-static const char *const verdict_words[] = {
-	[SBAT_VERDICT_BOOTS] = "boots",
-	[SBAT_VERDICT_REFUSED] = "refused",
-	[SBAT_VERDICT_NOT_GOVERNED] = "not governed by SBAT",
-	[SBAT_VERDICT_UNKNOWN] = "cannot be followed",
-	[SBAT_VERDICT_SKIPPED] = "skipped",
-	[SBAT_VERDICT_INACTIVE] = "inactive",
-};
-
-/* text without the word its verdict v starts it with, and the ": " after that word. */
-static const char *
-verdict_detail(sbat_verdict v, const char *text)
-{
-	const char *word = (unsigned)v < sizeof(verdict_words) / sizeof(verdict_words[0]) ? verdict_words[v] : NULL;
-	size_t n = word ? strlen(word) : 0;
-
-	if (!word || strncmp(text, word, n) != 0)
-		return text;
-	text += n;
-	if (*text == ':')
-		text += 1 + (text[1] == ' ');
-	return text;
-}
-
 void
 walk_stage(sbat_boot_stage *st, const char *label, int is_default, int stage, const char *file)
 {
@@ -55,8 +30,6 @@ walk_add(walk *w, sbat_boot_stage *st)
 	sbat_diag d;
 
 	st->off_default = w->other_entry;
-	if (st->text && !st->detail)
-		st->detail = verdict_detail(st->verdict, st->text); /* transition: a line not yet a record */
 	if (sbat_boot_report_add(w->report, st, &d) != SBAT_OK)
 		w->report_failed = 1;
 }
@@ -95,24 +68,6 @@ walk_error_text(walk *w, const char *file, const char *text)
 	note(w, SBAT_BOOT_NOTE_ERROR, NULL, file, 0, text, NULL);
 }
 
-const char *
-walk_partition_why(sbat_partition_miss miss)
-{
-	static const char *const whys[] = {
-		[SBAT_PARTITION_MISSING] = "missing",
-		[SBAT_PARTITION_DOT] = "has a . or .. component",
-		[SBAT_PARTITION_SYMLINK] = "is a symbolic link",
-		[SBAT_PARTITION_NOT_REGULAR] = "is not a regular file",
-		[SBAT_PARTITION_NOT_DIRECTORY] = "is not a directory",
-		[SBAT_PARTITION_PARENT_NOT_DIR] = "has a component that is not a directory",
-		[SBAT_PARTITION_UNREADABLE] = "its directory cannot be read",
-		[SBAT_PARTITION_NO_MEMORY] = "cannot be looked up: out of memory",
-		[SBAT_PARTITION_TOO_LONG] = "has too long a path",
-	};
-
-	return (unsigned)miss < sizeof(whys) / sizeof(whys[0]) && whys[miss] ? whys[miss] : "missing";
-}
-
 char *
 walk_lookup(const char *root, const char *p, int flags, sbat_partition_miss *miss)
 {
@@ -121,18 +76,6 @@ walk_lookup(const char *root, const char *p, int flags, sbat_partition_miss *mis
 	char *out = NULL;
 
 	*miss = sbat_partition_resolve(root, p, f, &out);
-	return out;
-}
-
-char *
-walk_resolve(const char *root, const char *p, int flags, const char **why)
-{
-	unsigned f = ((flags & WALK_RESOLVE_DIR) ? SBAT_PARTITION_DIR : 0) |
-	             ((flags & WALK_RESOLVE_EXACT) ? SBAT_PARTITION_EXACT : 0);
-	char *out = NULL;
-	sbat_partition_miss miss = sbat_partition_resolve(root, p, f, &out);
-
-	*why = miss == SBAT_PARTITION_FOUND ? "missing" : walk_partition_why(miss);
 	return out;
 }
 

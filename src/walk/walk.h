@@ -88,18 +88,9 @@ void walk_error_text(walk *w, const char *file, const char *text);
 /* The file p names under root (sbat_partition_resolve with flags WALK_RESOLVE_*): a malloc'ed path, or NULL with *miss. */
 char *walk_lookup(const char *root, const char *p, int flags, sbat_partition_miss *miss);
 
-/* flags of walk_resolve */
+/* flags of walk_lookup */
 #define WALK_RESOLVE_DIR 1   /* the last component is a directory */
 #define WALK_RESOLVE_EXACT 2 /* names match case-sensitively (not FAT) */
-
-/*
- * The file (or directory) p names under root, as sbat_partition_resolve
- * finds it; a malloc'ed path, or NULL with *why set ("missing", ...).
- */
-char *walk_resolve(const char *root, const char *p, int flags, const char **why);
-
-/* Why a lookup on a partition found nothing, as words after the file's name ("missing" for MISSING). */
-const char *walk_partition_why(sbat_partition_miss miss);
 
 /*
  * Open and parse the image at path, which a lookup under root returned: it

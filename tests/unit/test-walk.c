@@ -1349,7 +1349,10 @@ test_grub_standalone(void **state)
 	assert_non_null(strstr(s->config, "(memdisk)/boot/grub/grub.cfg:3"));
 	s = find_file(r, "/vmlinuz");
 	assert_int_equal(s->verdict, SBAT_VERDICT_UNKNOWN);
-	assert_non_null(strstr(s->detail, "memdisk"));
+	assert_int_equal(s->reason, SBAT_BOOT_MENU);
+	assert_int_equal(s->gate, SBAT_BOOT_GATE_MENU);
+	assert_int_equal(s->menu_why, SBAT_BOOT_MENU_IN_MEMDISK);
+	assert_string_equal(s->menu_path, "/vmlinuz");
 	sbat_boot_report_free(r);
 }
 
@@ -1373,7 +1376,9 @@ test_grub_core_unknown(void **state)
 	r = walk(&p, NULL);
 	s = removable_stage3(r);
 	assert_int_equal(s->verdict, SBAT_VERDICT_UNKNOWN);
-	assert_non_null(strstr(s->detail, "(hd0,gpt2)"));
+	assert_int_equal(s->reason, SBAT_BOOT_MENU);
+	assert_int_equal(s->menu_why, SBAT_BOOT_MENU_PREFIX_DEVICE);
+	assert_string_equal(s->menu_word, "(hd0,gpt2)/boot/grub");
 	sbat_boot_report_free(r);
 
 	fx_put32(mods + 16, 4096); /* the objects end past the section */
@@ -1381,7 +1386,9 @@ test_grub_core_unknown(void **state)
 	r = walk(&p, NULL);
 	s = removable_stage3(r);
 	assert_int_equal(s->verdict, SBAT_VERDICT_UNKNOWN);
-	assert_non_null(strstr(s->detail, "module info"));
+	assert_int_equal(s->menu_why, SBAT_BOOT_MENU_MODS_UNREADABLE);
+	assert_non_null(s->diag.what);
+	assert_non_null(strstr(s->diag.what, "module info"));
 	sbat_boot_report_free(r);
 }
 
