@@ -11,6 +11,7 @@
 #include "sbat/partition.h"
 
 #include "file/input.h"
+#include "util/strtable.h"
 
 /* shim's EFI_ARCH for a PE machine type: the part of fb*.efi and BOOT*.CSV names that varies. */
 static const char *
@@ -181,11 +182,12 @@ sbat_fallback_find(const char *esp, uint16_t machine, sbat_fallback_entry *ret)
 const char *
 sbat_fallback_result_name(sbat_fallback_result r)
 {
-	switch (r) {
-	case SBAT_FALLBACK_ENTRY: return "entry";
-	case SBAT_FALLBACK_NO_CSV: return "no-csv";
-	case SBAT_FALLBACK_UNREADABLE: return "unreadable";
-	case SBAT_FALLBACK_SEVERAL: return "several";
-	}
-	return "unknown";
+	static const char *const names[] = {
+		[SBAT_FALLBACK_ENTRY] = "entry",
+		[SBAT_FALLBACK_NO_CSV] = "no-csv",
+		[SBAT_FALLBACK_UNREADABLE] = "unreadable",
+		[SBAT_FALLBACK_SEVERAL] = "several",
+	};
+
+	return STRTABLE_NAME(names, r, "unknown");
 }

@@ -11,6 +11,7 @@
 #include "pe/layout.h"
 #include "pe/model.h"
 #include "util/diag.h"
+#include "util/strtable.h"
 
 /* The judgement and what it owns; the public part comes first so one pointer serves both. */
 typedef struct judgement {
@@ -179,15 +180,16 @@ sbat_judgement_free(sbat_judgement *p)
 const char *
 sbat_judge_verdict_name(sbat_verdict verdict)
 {
-	switch (verdict) {
-	case SBAT_VERDICT_BOOTS: return "boots";
-	case SBAT_VERDICT_REFUSED: return "refused";
-	case SBAT_VERDICT_NOT_GOVERNED: return "not-governed";
-	case SBAT_VERDICT_UNKNOWN: return "unknown";
-	case SBAT_VERDICT_SKIPPED: return "skipped";
-	case SBAT_VERDICT_INACTIVE: return "inactive";
-	}
-	return NULL;
+	static const char *const names[] = {
+		[SBAT_VERDICT_BOOTS] = "boots",
+		[SBAT_VERDICT_REFUSED] = "refused",
+		[SBAT_VERDICT_NOT_GOVERNED] = "not-governed",
+		[SBAT_VERDICT_UNKNOWN] = "unknown",
+		[SBAT_VERDICT_SKIPPED] = "skipped",
+		[SBAT_VERDICT_INACTIVE] = "inactive",
+	};
+
+	return STRTABLE_NAME(names, verdict, NULL);
 }
 
 const char *
@@ -207,7 +209,5 @@ sbat_judge_reason_name(sbat_judge_reason reason)
 		[SBAT_JUDGE_SECURE_BOOT_UNKNOWN] = "secure-boot-unknown",
 	};
 
-	if ((unsigned)reason >= sizeof(names) / sizeof(names[0]))
-		return NULL;
-	return names[reason];
+	return STRTABLE_NAME(names, reason, NULL);
 }

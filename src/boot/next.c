@@ -7,6 +7,7 @@
 
 #include "sbat/boot.h"
 #include "util/diag.h"
+#include "util/strtable.h"
 
 #define ORIGINAL_LEN (sizeof(SBAT_LEVEL_ORIGINAL) - 1)
 
@@ -249,9 +250,7 @@ sbat_next_choice_name(sbat_next_choice choice)
 		[SBAT_NEXT_CHOSE_INVALID] = "invalid",
 	};
 
-	if ((unsigned)choice >= sizeof(names) / sizeof(names[0]))
-		return "?";
-	return names[choice];
+	return STRTABLE_NAME(names, choice, "?");
 }
 
 const char *
@@ -270,9 +269,7 @@ sbat_next_rule_name(sbat_next_rule rule)
 		[SBAT_NEXT_REVOCATIONS_REFUSED] = "revocations-file-refused",
 	};
 
-	if ((unsigned)rule >= sizeof(names) / sizeof(names[0]))
-		return "?";
-	return names[rule];
+	return STRTABLE_NAME(names, rule, "?");
 }
 
 const char *

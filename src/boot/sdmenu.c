@@ -18,6 +18,7 @@
 #include "boot/sdentry.h"
 #include "boot/sdrelease.h"
 #include "util/diag.h"
+#include "util/strtable.h"
 
 /* names read from one directory, before the filter; more is a note */
 #define LIST_MAX 65536
@@ -594,28 +595,48 @@ sbat_sdboot_menu_free(sbat_sdboot_menu *menu)
 const char *
 sbat_sdboot_out_name(sbat_sdboot_out out)
 {
-	static const char *const names[] = { "listed",         "unreadable", "self",     "architecture", "no-loader",
-		                             "loader-missing", "not-image",  "no-osrel", "no-name",      "conflict" };
+	static const char *const names[] = {
+		[SBAT_SDBOOT_LISTED] = "listed",           [SBAT_SDBOOT_OUT_UNREADABLE] = "unreadable",
+		[SBAT_SDBOOT_OUT_SELF] = "self",           [SBAT_SDBOOT_OUT_ARCH] = "architecture",
+		[SBAT_SDBOOT_OUT_NO_LOADER] = "no-loader", [SBAT_SDBOOT_OUT_LOADER_NOT_FOUND] = "loader-missing",
+		[SBAT_SDBOOT_OUT_NOT_IMAGE] = "not-image", [SBAT_SDBOOT_OUT_NO_OSREL] = "no-osrel",
+		[SBAT_SDBOOT_OUT_NO_NAME] = "no-name",     [SBAT_SDBOOT_OUT_CONFLICT] = "conflict",
+	};
 
-	return (unsigned)out < sizeof(names) / sizeof(names[0]) ? names[out] : "unknown";
+	return STRTABLE_NAME(names, out, "unknown");
 }
 
 const char *
 sbat_sdboot_by_name(sbat_sdboot_by by)
 {
-	static const char *const names[] = { "none",       "menu-force",      "oneshot",      "efi-default",
-		                             "efi-saved",  "conf-saved",      "conf-default", "first",
-		                             "over-limit", "version-unknown", "sysfail" };
+	static const char *const names[] = {
+		[SBAT_SDBOOT_BY_NONE] = "none",
+		[SBAT_SDBOOT_BY_MENU_FORCE] = "menu-force",
+		[SBAT_SDBOOT_BY_ONESHOT] = "oneshot",
+		[SBAT_SDBOOT_BY_EFI_DEFAULT] = "efi-default",
+		[SBAT_SDBOOT_BY_EFI_SAVED] = "efi-saved",
+		[SBAT_SDBOOT_BY_CONF_SAVED] = "conf-saved",
+		[SBAT_SDBOOT_BY_CONF_DEFAULT] = "conf-default",
+		[SBAT_SDBOOT_BY_FIRST] = "first",
+		[SBAT_SDBOOT_BY_OVER_LIMIT] = "over-limit",
+		[SBAT_SDBOOT_BY_VERSION_UNKNOWN] = "version-unknown",
+		[SBAT_SDBOOT_BY_SYSFAIL] = "sysfail",
+	};
 
-	return (unsigned)by < sizeof(names) / sizeof(names[0]) ? names[by] : "unknown";
+	return STRTABLE_NAME(names, by, "unknown");
 }
 
 const char *
 sbat_sdboot_var_name(sbat_sdboot_var var)
 {
-	static const char *const names[] = { "LoaderEntryOneShot",         "LoaderEntryDefault",
-		                             "LoaderEntryLastBooted",      "LoaderConfigTimeout",
-		                             "LoaderConfigTimeoutOneShot", "LoaderEntrySysFail" };
+	static const char *const names[] = {
+		[SBAT_SDBOOT_VAR_ENTRY_ONESHOT] = "LoaderEntryOneShot",
+		[SBAT_SDBOOT_VAR_ENTRY_DEFAULT] = "LoaderEntryDefault",
+		[SBAT_SDBOOT_VAR_ENTRY_LAST_BOOTED] = "LoaderEntryLastBooted",
+		[SBAT_SDBOOT_VAR_CONFIG_TIMEOUT] = "LoaderConfigTimeout",
+		[SBAT_SDBOOT_VAR_CONFIG_TIMEOUT_ONESHOT] = "LoaderConfigTimeoutOneShot",
+		[SBAT_SDBOOT_VAR_ENTRY_SYSFAIL] = "LoaderEntrySysFail",
+	};
 
-	return (unsigned)var < sizeof(names) / sizeof(names[0]) ? names[var] : "unknown";
+	return STRTABLE_NAME(names, var, "unknown");
 }

@@ -10,6 +10,7 @@
 #include "sbat/boot.h"
 #include "sbat/shim.h"
 #include "util/diag.h"
+#include "util/strtable.h"
 
 /* The GUID EDK2's boot manager appends to the options it makes (shim's BDS_GUID), as stored. */
 static const uint8_t bds_guid[16] = { 0x4e, 0xac, 0x08, 0x81, 0x11, 0x9f, 0x59, 0x4d,
@@ -268,13 +269,11 @@ sbat_shim_default_loader(uint16_t machine)
 const char *
 sbat_shim_stage2_from_name(sbat_shim_stage2_from from)
 {
-	switch (from) {
-	case SBAT_SHIM_STAGE2_OPTION: return "option";
-	case SBAT_SHIM_STAGE2_NO_OPTIONS: return "no-options";
-	case SBAT_SHIM_STAGE2_ODD_SIZE: return "odd-size";
-	case SBAT_SHIM_STAGE2_WINDOWS: return "windows";
-	case SBAT_SHIM_STAGE2_NO_WORD: return "no-word";
-	case SBAT_SHIM_STAGE2_EMPTY_WORD: return "empty-word";
-	}
-	return "unknown";
+	static const char *const names[] = {
+		[SBAT_SHIM_STAGE2_OPTION] = "option",     [SBAT_SHIM_STAGE2_NO_OPTIONS] = "no-options",
+		[SBAT_SHIM_STAGE2_ODD_SIZE] = "odd-size", [SBAT_SHIM_STAGE2_WINDOWS] = "windows",
+		[SBAT_SHIM_STAGE2_NO_WORD] = "no-word",   [SBAT_SHIM_STAGE2_EMPTY_WORD] = "empty-word",
+	};
+
+	return STRTABLE_NAME(names, from, "unknown");
 }

@@ -22,6 +22,7 @@
 #include "edit/emit.h"
 #include "edit/plan_uki.h"
 #include "edit/verify.h"
+#include "util/strtable.h"
 
 /*
  * Through a file, copied ranges are compared at their ends and around the
@@ -338,13 +339,10 @@ done:
 const char *
 sbat_edit_action_name(sbat_edit_action action)
 {
-	switch (action) {
-	case SBAT_ACTION_INSERT: return "insert";
-	case SBAT_ACTION_REPLACE: return "replace";
-	case SBAT_ACTION_GROW: return "grow";
-	case SBAT_ACTION_RELOCATE: return "relocate";
-	case SBAT_ACTION_REMOVE: return "remove";
-	case SBAT_ACTION_RETIRE: return "retire";
-	}
-	return "unknown";
+	static const char *const names[] = {
+		[SBAT_ACTION_INSERT] = "insert",     [SBAT_ACTION_REPLACE] = "replace", [SBAT_ACTION_GROW] = "grow",
+		[SBAT_ACTION_RELOCATE] = "relocate", [SBAT_ACTION_REMOVE] = "remove",   [SBAT_ACTION_RETIRE] = "retire",
+	};
+
+	return STRTABLE_NAME(names, action, "unknown");
 }

@@ -16,6 +16,7 @@
 #include "sbat/partition.h"
 
 #include "util/diag.h"
+#include "util/strtable.h"
 
 #define MOUNTINFO "/proc/self/mountinfo"
 
@@ -307,27 +308,27 @@ const char *
 sbat_partition_miss_name(sbat_partition_miss m)
 {
 	static const char *const names[] = {
-		"found",
-		"missing",
-		"dot-component",
-		"symlink",
-		"not-regular-file",
-		"not-directory",
-		"parent-not-directory",
-		"unreadable",
-		"no-memory",
-		"too-long",
-		"empty-node",
-		"slash",
-		"bad-character",
-		"empty-name",
-		"name-too-long",
-		"path-too-long",
-		"above-root",
-		"is-directory",
+		[SBAT_PARTITION_FOUND] = "found",
+		[SBAT_PARTITION_MISSING] = "missing",
+		[SBAT_PARTITION_DOT] = "dot-component",
+		[SBAT_PARTITION_SYMLINK] = "symlink",
+		[SBAT_PARTITION_NOT_REGULAR] = "not-regular-file",
+		[SBAT_PARTITION_NOT_DIRECTORY] = "not-directory",
+		[SBAT_PARTITION_PARENT_NOT_DIR] = "parent-not-directory",
+		[SBAT_PARTITION_UNREADABLE] = "unreadable",
+		[SBAT_PARTITION_NO_MEMORY] = "no-memory",
+		[SBAT_PARTITION_TOO_LONG] = "too-long",
+		[SBAT_PARTITION_EMPTY_NODE] = "empty-node",
+		[SBAT_PARTITION_SLASH] = "slash",
+		[SBAT_PARTITION_BAD_CHAR] = "bad-character",
+		[SBAT_PARTITION_EMPTY_NAME] = "empty-name",
+		[SBAT_PARTITION_NAME_TOO_LONG] = "name-too-long",
+		[SBAT_PARTITION_PATH_TOO_LONG] = "path-too-long",
+		[SBAT_PARTITION_ABOVE_ROOT] = "above-root",
+		[SBAT_PARTITION_IS_DIRECTORY] = "is-directory",
 	};
 
-	return (unsigned)m < sizeof(names) / sizeof(names[0]) ? names[m] : "unknown";
+	return STRTABLE_NAME(names, m, "unknown");
 }
 
 /* 1 when entry name of dir (dirfd) is of the kinds asked for; never follows a link. */

@@ -10,6 +10,7 @@
 #include "util/ckd.h"
 #include "util/diag.h"
 #include "pe/layout.h"
+#include "util/strtable.h"
 
 /* Which kernel layout, if any, surrounds the PE header. Needs len >= 0x40. */
 static sbat_pe_kind
@@ -432,14 +433,13 @@ pe_sbat_data(const sbat_pe *pe, const uint8_t *buf, size_t len, const uint8_t **
 const char *
 sbat_pe_kind_name(sbat_pe_kind kind)
 {
-	switch (kind) {
-	case SBAT_KIND_EFI_APP: return "PE/COFF image";
-	case SBAT_KIND_BZIMAGE: return "x86 bzImage";
-	case SBAT_KIND_ARM64_IMAGE: return "arm64 Image";
-	case SBAT_KIND_RISCV_IMAGE: return "riscv Image";
-	case SBAT_KIND_ZBOOT: return "EFI zboot image";
-	}
-	return "unknown";
+	static const char *const names[] = {
+		[SBAT_KIND_EFI_APP] = "PE/COFF image",   [SBAT_KIND_BZIMAGE] = "x86 bzImage",
+		[SBAT_KIND_ARM64_IMAGE] = "arm64 Image", [SBAT_KIND_RISCV_IMAGE] = "riscv Image",
+		[SBAT_KIND_ZBOOT] = "EFI zboot image",
+	};
+
+	return STRTABLE_NAME(names, kind, "unknown");
 }
 
 const char *

@@ -14,6 +14,7 @@
 #include "util/bview.h"
 #include "util/ckd.h"
 #include "util/diag.h"
+#include "util/strtable.h"
 
 #define WIN_CERT_HEADER_SIZE 8
 #define WIN_CERT_REVISION_2_0 0x0200
@@ -28,9 +29,7 @@ static const char *const digest_names[] = {
 const char *
 sbat_authenticode_digest_name(sbat_digest_alg alg)
 {
-	if ((unsigned)alg >= sizeof(digest_names) / sizeof(digest_names[0]))
-		return "unknown";
-	return digest_names[alg];
+	return STRTABLE_NAME(digest_names, alg, "unknown");
 }
 
 static sbat_err

@@ -12,6 +12,7 @@
 #include "util/sha256.h"
 #include "pe/layout.h"
 #include "uki/uki_model.h"
+#include "util/strtable.h"
 
 /* Sections are read through a buffer of this size: large enough for long reads, small enough to stay out of RSS. */
 #define READ_CHUNK (256u * 1024u)
@@ -30,7 +31,7 @@ static const char *const phase_words[SBAT_UKI_PHASES] = { NULL, "enter-initrd", 
 const char *
 sbat_uki_phase_name(unsigned phase)
 {
-	return phase < SBAT_UKI_PHASES ? phase_names[phase] : NULL;
+	return STRTABLE_NAME(phase_names, phase, NULL);
 }
 
 /* PCR extend in the SHA-256 bank: pcr = H(pcr || digest). */
