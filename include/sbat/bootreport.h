@@ -213,7 +213,7 @@ typedef struct sbat_boot_stage {
 	unsigned more_entries;     /* further entries that start the same file */
 	int default_entry;         /* the entry started when nobody touches the keyboard */
 	const char *default_by;    /* transition: what chose the default entry (English), or NULL */
-	int sdboot_by;             /* systemd-boot: the sbat_sdboot_by that chose the default entry */
+	int sdboot_by;             /* systemd-boot: the sbat_sdboot_by that chose the default entry; -1: not read */
 	sbat_boot_grub_by grub_by; /* GRUB: the same */
 	const char *default_value; /* the entry's name, id or pattern that chose it */
 	const char *default_setting; /* GRUB: what `set default=` or `set timeout=` says */
@@ -280,19 +280,40 @@ typedef enum sbat_boot_note_kind {
 	SBAT_BOOT_NOTE_ERROR,   /* a file or variable (file) that does not read: diag, or text */
 } sbat_boot_note_kind;
 
+/* What a note says (with its fields), when it is a record. */
+typedef enum sbat_boot_note_what {
+	SBAT_BOOT_NOTE_TEXT = 0,      /* transition: text says it */
+	SBAT_BOOT_NOTE_DEFAULT_ENTRY, /* what chose the default entry of loader's menu: sdboot_by or grub_by, default_* */
+} sbat_boot_note_what;
+
 /*
  * A note made while walking, kept apart from the stages. Library-allocated
- * and read only; fields are added at the end.
+ * and read only; fields are added at the end. One handed to
+ * sbat_boot_report_add_note is made by sbat_boot_note_init and copied (its
+ * strings too).
  */
 typedef struct sbat_boot_note {
+	size_t size; /* set by sbat_boot_note_init */
 	sbat_boot_note_kind kind;
 	size_t before;    /* the number of stages added before it: where it goes among them */
 	const char *path; /* the stage's entry it is about, or NULL */
 	const char *file; /* the file or variable it is about, or NULL */
 	unsigned line;    /* CONFIG: the line, 1-based */
-	const char *text; /* what it says (English); NULL for an ERROR that diag says */
+	const char *text; /* transition: what it says (English); NULL for a record and for an ERROR that diag says */
 	sbat_diag diag;   /* ERROR: what failed (code SBAT_OK when text says it) */
+	sbat_boot_note_what what;
+	/* DEFAULT_ENTRY: as a stage-3 line's fields of the same names */
+	sbat_boot_loader loader;
+	int sdboot_by;             /* systemd-boot: the sbat_sdboot_by; -1: its menu did not read */
+	sbat_boot_grub_by grub_by; /* GRUB */
+	const char *default_value;
+	const char *default_setting;
+	unsigned default_line;
+	int default_flags;
 } sbat_boot_note;
+
+/* Zero *n and set its size (sdboot_by -1): call it before filling a note for sbat_boot_report_add_note. */
+SBAT_API void sbat_boot_note_init(sbat_boot_note *n);
 
 /* The stages of every path walked, in order: opaque, library-allocated. */
 typedef struct sbat_boot_report sbat_boot_report;
@@ -320,6 +341,12 @@ SBAT_API sbat_boot_outcome sbat_boot_report_outcome(const sbat_boot_report *r);
 SBAT_API sbat_err sbat_boot_report_note(sbat_boot_report *r, sbat_boot_note_kind kind, const char *path,
                                         const char *file, unsigned line, const char *text, const sbat_diag *d,
                                         sbat_diag *reterr);
+
+/*
+ * Copy note n (made by sbat_boot_note_init; its before is ignored) to the
+ * report's current place. SBAT_E_ABI, SBAT_E_NOMEM.
+ */
+SBAT_API sbat_err sbat_boot_report_add_note(sbat_boot_report *r, const sbat_boot_note *n, sbat_diag *reterr);
 
 SBAT_API size_t sbat_boot_report_note_count(const sbat_boot_report *r);
 

@@ -165,11 +165,110 @@ cli_render_stage3_menu(const sbat_boot_stage *st, cli_textbuf *t)
 		menu_config_words(st, t);
 }
 
+/* What chose systemd-boot's default entry (p: its pattern). */
+static void
+sdboot_default_words(const cli_default_facts *d, cli_textbuf *t)
+{
+	const char *p = d->default_value;
+
+	switch (d->sdboot_by) {
+	case -1: break; /* its menu did not read */
+	case SBAT_SDBOOT_BY_MENU_FORCE:
+		cli_textbuf_put(t, "none: the menu waits for a key (timeout menu-force)");
+		break;
+	case SBAT_SDBOOT_BY_ONESHOT:
+		cli_textbuf_put(t, "the variable LoaderEntryOneShot \"%s\" (this boot only)", p);
+		break;
+	case SBAT_SDBOOT_BY_EFI_DEFAULT: cli_textbuf_put(t, "the variable LoaderEntryDefault \"%s\"", p); break;
+	case SBAT_SDBOOT_BY_EFI_SAVED: cli_textbuf_put(t, "the variable LoaderEntryLastBooted \"%s\"", p); break;
+	case SBAT_SDBOOT_BY_CONF_SAVED:
+		cli_textbuf_put(t, "the variable LoaderEntryLastBooted \"%s\" (loader.conf: default @saved)", p);
+		break;
+	case SBAT_SDBOOT_BY_CONF_DEFAULT:
+		cli_textbuf_put(t, "loader.conf's default \"%s\" (line %u)", p, d->default_line);
+		break;
+	case SBAT_SDBOOT_BY_FIRST:
+		cli_textbuf_put(t, "the first entry of systemd-boot's menu%s",
+		                (d->default_flags & SBAT_BOOT_DEFAULT_CONF) ? " (loader.conf's default matches none)" :
+		                                                              "");
+		break;
+	case SBAT_SDBOOT_BY_OVER_LIMIT: cli_textbuf_put(t, "not known: more entries than are read"); break;
+	case SBAT_SDBOOT_BY_SYSFAIL:
+		cli_textbuf_put(
+		    t, "not known: after a failed firmware update systemd-boot starts LoaderEntrySysFail's \"%s\"", p);
+		break;
+	case SBAT_SDBOOT_BY_VERSION_UNKNOWN:
+		cli_textbuf_put(t, "not known: systemd-boot's version is not known, and releases choose differently");
+		break;
+	default: cli_textbuf_put(t, "none: systemd-boot finds no entry to start"); break;
+	}
+}
+
+/* What GRUB's `default` holds, or why its menu starts nothing by itself. */
+static void
+grub_default_words(const cli_default_facts *d, cli_textbuf *t)
+{
+	const char *v = d->default_value, *set = d->default_setting;
+
+	switch (d->grub_by) {
+	case SBAT_BOOT_GRUB_BY_NONE: cli_textbuf_put(t, "none: GRUB's menu is not known"); return;
+	case SBAT_BOOT_GRUB_BY_NO_TIMEOUT:
+		cli_textbuf_put(t, "none: no timeout is set, so GRUB's menu waits for a key");
+		return;
+	case SBAT_BOOT_GRUB_BY_TIMEOUT_WAITS:
+		cli_textbuf_put(t, "none: timeout %s (line %u): GRUB's menu waits for a key", set, d->default_line);
+		return;
+	case SBAT_BOOT_GRUB_BY_VARIABLE:
+		cli_textbuf_put(t, "none known: set default=\"%s\" (line %u) uses a variable", set, d->default_line);
+		return;
+	case SBAT_BOOT_GRUB_BY_NO_ENTRIES: cli_textbuf_put(t, "none: the menu has no entries"); return;
+	case SBAT_BOOT_GRUB_BY_CONDITIONAL:
+		cli_textbuf_put(t,
+		                "not known: it, or an entry before it, is inside an if or a loop that sbat-add cannot "
+		                "run, so which entry GRUB starts is not known");
+		return;
+	case SBAT_BOOT_GRUB_BY_NEXT_ENTRY:
+		cli_textbuf_put(t, "grubenv's next_entry \"%s\" (this boot only; line %u)", v, d->default_line);
+		break;
+	case SBAT_BOOT_GRUB_BY_SAVED_ENTRY:
+		cli_textbuf_put(t, "grubenv's saved_entry \"%s\" (set default=%s, line %u)", v, set, d->default_line);
+		break;
+	case SBAT_BOOT_GRUB_BY_NO_SAVED:
+		cli_textbuf_put(t, "set default=%s (line %u), and grubenv has no saved_entry", set, d->default_line);
+		break;
+	case SBAT_BOOT_GRUB_BY_SET_DEFAULT:
+		cli_textbuf_put(t, "set default=\"%s\" (line %u)", set, d->default_line);
+		break;
+	default: cli_textbuf_put(t, "no default is set"); break;
+	}
+	if (d->default_flags & SBAT_BOOT_DEFAULT_NAMES_NONE)
+		cli_textbuf_put(t, ", which names no entry: GRUB takes the first");
+	else if (d->default_flags & SBAT_BOOT_DEFAULT_FIRST)
+		cli_textbuf_put(t, ": the first entry");
+}
+
+void
+cli_render_stage3_default_words(const cli_default_facts *d, cli_textbuf *t)
+{
+	if (d->loader == SBAT_BOOT_LOADER_GRUB)
+		grub_default_words(d, t);
+	else if (d->loader == SBAT_BOOT_LOADER_SDBOOT)
+		sdboot_default_words(d, t);
+}
+
 void
 cli_render_stage3_default_by(const sbat_boot_stage *st, cli_textbuf *t)
 {
-	(void)st;
-	(void)t;
+	cli_default_facts d;
+
+	d.loader = st->loader;
+	d.sdboot_by = st->sdboot_by;
+	d.grub_by = st->grub_by;
+	d.default_value = st->default_value ? st->default_value : "";
+	d.default_setting = st->default_setting ? st->default_setting : "";
+	d.default_line = st->default_line;
+	d.default_flags = st->default_flags;
+	cli_render_stage3_default_words(&d, t);
 }
 
 void

@@ -198,30 +198,34 @@ grubenv_get(const gctx *g, const char *name, char *out, size_t size)
 	return found;
 }
 
-/* What `default` holds when the menu shows (its `set default=`, grubenv's entries); 0 when it cannot be known. */
+/*
+ * What `default` holds when the menu shows (its `set default=`, grubenv's
+ * entries), in m->default_value; m->grub_by and the setting say what chose
+ * it. 0 when it cannot be known.
+ */
 static int
-default_value(const gctx *g, const sbat_grub_cfg *cfg, char *value, size_t size, char *by, size_t by_size)
+default_value(const gctx *g, const sbat_grub_cfg *cfg, menu_list *m)
 {
 	const char *d = cfg->default_value;
+	char *value = m->default_value;
+	size_t size = sizeof(m->default_value);
 
+	menu_copy(m->default_setting, sizeof(m->default_setting), d ? d : "");
+	m->default_line = cfg->default_line;
 	if (cfg->next_entry_line && grubenv_get(g, "next_entry", value, size)) {
-		snprintf(by, by_size, "grubenv's next_entry \"%s\" (this boot only; line %u)", value,
-		         cfg->next_entry_line);
+		m->grub_by = SBAT_BOOT_GRUB_BY_NEXT_ENTRY;
+		m->default_line = cfg->next_entry_line;
 	} else if (d && (strcmp(d, "${saved_entry}") == 0 || strcmp(d, "$saved_entry") == 0)) {
-		if (grubenv_get(g, "saved_entry", value, size))
-			snprintf(by, by_size, "grubenv's saved_entry \"%s\" (set default=%s, line %u)", value, d,
-			         cfg->default_line);
-		else
-			snprintf(by, by_size, "set default=%s (line %u), and grubenv has no saved_entry", d,
-			         cfg->default_line);
+		m->grub_by = grubenv_get(g, "saved_entry", value, size) ? SBAT_BOOT_GRUB_BY_SAVED_ENTRY :
+		                                                          SBAT_BOOT_GRUB_BY_NO_SAVED;
 	} else if (d && strchr(d, '$')) {
-		snprintf(by, by_size, "none known: set default=\"%s\" (line %u) uses a variable", d, cfg->default_line);
+		m->grub_by = SBAT_BOOT_GRUB_BY_VARIABLE;
 		return 0;
 	} else if (d) {
 		menu_copy(value, size, d);
-		snprintf(by, by_size, "set default=\"%s\" (line %u)", d, cfg->default_line);
+		m->grub_by = SBAT_BOOT_GRUB_BY_SET_DEFAULT;
 	} else {
-		snprintf(by, by_size, "no default is set");
+		m->grub_by = SBAT_BOOT_GRUB_BY_NOT_SET;
 	}
 	return 1;
 }
@@ -238,39 +242,38 @@ conditional_up_to(const sbat_grub_cfg *cfg, size_t idx)
 	return 0;
 }
 
-/* The index of the entry GRUB boots by itself; -1 when the menu waits for a key or it is not known. */
+/* The index of the entry GRUB boots by itself, and what chose it (m); -1 when the menu waits for a key or it is not known. */
 static long
-default_entry(const gctx *g, const sbat_grub_cfg *cfg, char *by, size_t by_size)
+default_entry(const gctx *g, const sbat_grub_cfg *cfg, menu_list *m)
 {
-	char value[512] = "", *end;
+	const char *value = m->default_value;
+	char *end;
 	long t = cfg->timeout ? strtol(cfg->timeout, &end, 0) : -1;
 	size_t idx;
 	int fallback;
 	sbat_diag d;
 
-	if (!cfg->timeout) {
-		snprintf(by, by_size, "none: no timeout is set, so GRUB's menu waits for a key");
+	m->grub_by = SBAT_BOOT_GRUB_BY_NO_TIMEOUT;
+	if (!cfg->timeout)
 		return -1;
-	}
 	if (t < 0 || end == cfg->timeout) {
-		snprintf(by, by_size, "none: timeout %s (line %u): GRUB's menu waits for a key", cfg->timeout,
-		         cfg->timeout_line);
+		m->grub_by = SBAT_BOOT_GRUB_BY_TIMEOUT_WAITS;
+		menu_copy(m->default_setting, sizeof(m->default_setting), cfg->timeout);
+		m->default_line = cfg->timeout_line;
 		return -1;
 	}
-	if (!default_value(g, cfg, value, sizeof(value), by, by_size))
+	if (!default_value(g, cfg, m))
 		return -1;
 	if (sbat_grub_cfg_default_entry(cfg, value[0] ? value : NULL, &idx, &fallback, &d) != SBAT_OK) {
-		snprintf(by, by_size, "none: the menu has no entries");
+		m->grub_by = SBAT_BOOT_GRUB_BY_NO_ENTRIES;
 		return -1;
 	}
 	if (fallback)
-		menu_append(by, by_size, ", which names no entry: GRUB takes the first");
+		m->default_flags |= SBAT_BOOT_DEFAULT_NAMES_NONE;
 	else if (!value[0])
-		menu_append(by, by_size, ": the first entry");
+		m->default_flags |= SBAT_BOOT_DEFAULT_FIRST;
 	if (conditional_up_to(cfg, idx)) {
-		snprintf(by, by_size,
-		         "not known: it, or an entry before it, is inside an if or a loop that sbat-add "
-		         "cannot run, so which entry GRUB starts is not known");
+		m->grub_by = SBAT_BOOT_GRUB_BY_CONDITIONAL;
 		return -1;
 	}
 	return (long)idx;
@@ -344,7 +347,7 @@ config_why(menu_list *m, const char *name, sbat_boot_menu_why why)
 static void
 menu_items(gctx *g, const sbat_grub_cfg *cfg, const char *config, const char *name, menu_list *m)
 {
-	long def = default_entry(g, cfg, m->default_by, sizeof(m->default_by));
+	long def = default_entry(g, cfg, m);
 	size_t i;
 
 	m->default_known = def >= 0;
@@ -781,7 +784,7 @@ grubmenu_read(walk *w, const char *esp, const char *loader_path, const image *lo
 
 	m->loader = SBAT_BOOT_LOADER_GRUB;
 	m->rule = SBAT_BOOT_RULE_SHIM_LOCK;
-	snprintf(m->default_by, sizeof(m->default_by), "none: GRUB's menu is not known");
+	m->grub_by = SBAT_BOOT_GRUB_BY_NONE;
 	if (!g)
 		return;
 	g->w = w;

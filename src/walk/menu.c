@@ -53,6 +53,18 @@ menu_reason_put(const menu_reason *r, sbat_boot_stage *st)
 }
 
 void
+menu_default_put(const menu_list *m, int *sdboot_by, sbat_boot_grub_by *grub_by, const char **value,
+                 const char **setting, unsigned *line, int *flags)
+{
+	*sdboot_by = m->sdboot_by;
+	*grub_by = m->grub_by;
+	*value = m->default_value;
+	*setting = m->default_setting;
+	*line = m->default_line;
+	*flags = m->default_flags;
+}
+
+void
 menu_copy(char *buf, size_t size, const char *text)
 {
 	size_t n = strlen(text);

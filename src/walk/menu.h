@@ -52,8 +52,14 @@ typedef struct menu_list {
 	menu_item *items;
 	size_t n_items, n_dropped;
 	int default_known;
-	char default_by[768]; /* what chose the default entry, or why it cannot be known */
-	char summary[1536];   /* for --verbose: the files read */
+	/* what chose the default entry, or why none is known: the stage's fields of the same names */
+	int sdboot_by; /* -1: systemd-boot's menu did not read */
+	sbat_boot_grub_by grub_by;
+	char default_value[512];
+	char default_setting[512];
+	unsigned default_line;
+	int default_flags;
+	char summary[1536]; /* for --verbose: the files read */
 } menu_list;
 
 /* A new item at the end of the menu (zeroed); NULL when the menu is full. */
@@ -64,6 +70,10 @@ void menu_reason_set(menu_reason *r, sbat_boot_menu_why why);
 
 /* The stage's menu_* fields, pointing into r (which must outlive st). */
 void menu_reason_put(const menu_reason *r, sbat_boot_stage *st);
+
+/* What chose m's default entry, as a stage's or a note's fields of these names (pointing into m). */
+void menu_default_put(const menu_list *m, int *sdboot_by, sbat_boot_grub_by *grub_by, const char **value,
+                      const char **setting, unsigned *line, int *flags);
 
 /* text into buf[0..size), cut to fit and NUL-terminated. */
 void menu_copy(char *buf, size_t size, const char *text);

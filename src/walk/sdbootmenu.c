@@ -153,40 +153,12 @@ report_notes(walk *w, const sbat_sdboot_menu *menu)
 
 /* What chose the default entry, or why none starts by itself. */
 static void
-default_text(const sbat_sdboot_menu *menu, char *by, size_t size)
+default_facts(const sbat_sdboot_menu *menu, menu_list *m)
 {
-	const char *p = menu->default_pattern;
-
-	switch (menu->default_by) {
-	case SBAT_SDBOOT_BY_MENU_FORCE:
-		snprintf(by, size, "none: the menu waits for a key (timeout menu-force)");
-		break;
-	case SBAT_SDBOOT_BY_ONESHOT:
-		snprintf(by, size, "the variable LoaderEntryOneShot \"%s\" (this boot only)", p);
-		break;
-	case SBAT_SDBOOT_BY_EFI_DEFAULT: snprintf(by, size, "the variable LoaderEntryDefault \"%s\"", p); break;
-	case SBAT_SDBOOT_BY_EFI_SAVED: snprintf(by, size, "the variable LoaderEntryLastBooted \"%s\"", p); break;
-	case SBAT_SDBOOT_BY_CONF_SAVED:
-		snprintf(by, size, "the variable LoaderEntryLastBooted \"%s\" (loader.conf: default @saved)", p);
-		break;
-	case SBAT_SDBOOT_BY_CONF_DEFAULT:
-		snprintf(by, size, "loader.conf's default \"%s\" (line %u)", p, menu->conf_default_line);
-		break;
-	case SBAT_SDBOOT_BY_FIRST:
-		snprintf(by, size, "the first entry of systemd-boot's menu%s",
-		         menu->conf_default ? " (loader.conf's default matches none)" : "");
-		break;
-	case SBAT_SDBOOT_BY_OVER_LIMIT: snprintf(by, size, "not known: more entries than are read"); break;
-	case SBAT_SDBOOT_BY_SYSFAIL:
-		snprintf(by, size,
-		         "not known: after a failed firmware update systemd-boot starts LoaderEntrySysFail's \"%s\"",
-		         p);
-		break;
-	case SBAT_SDBOOT_BY_VERSION_UNKNOWN:
-		snprintf(by, size, "not known: systemd-boot's version is not known, and releases choose differently");
-		break;
-	default: snprintf(by, size, "none: systemd-boot finds no entry to start"); break;
-	}
+	m->sdboot_by = (int)menu->default_by;
+	menu_copy(m->default_value, sizeof(m->default_value), menu->default_pattern ? menu->default_pattern : "");
+	m->default_line = menu->conf_default_line;
+	m->default_flags = menu->conf_default ? SBAT_BOOT_DEFAULT_CONF : 0;
 }
 
 /* Why entry e is not in the menu. */
@@ -322,6 +294,7 @@ sdbootmenu_read(walk *w, const char *esp, const char *loader_path, const image *
 
 	m->loader = SBAT_BOOT_LOADER_SDBOOT;
 	m->rule = SBAT_BOOT_RULE_LOADIMAGE_HOOK;
+	m->sdboot_by = -1;
 	read_vars(w, &vars, bufs, errs, failed);
 	sdmagic_version(loader, version, sizeof(version));
 	vars.version = version[0] ? version : NULL;
@@ -332,7 +305,7 @@ sdbootmenu_read(walk *w, const char *esp, const char *loader_path, const image *
 		report_vars(w, menu, &vars, errs, failed);
 		report_notes(w, menu);
 		m->default_known = menu->has_default;
-		default_text(menu, m->default_by, sizeof(m->default_by));
+		default_facts(menu, m);
 		summarize(menu, xbootldr, m);
 		add_items(m, menu, roots);
 	}

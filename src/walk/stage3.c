@@ -80,7 +80,8 @@ judge_item(walk *w, const char *label, int is_default, const sbat_next_state *ne
 	st.menu_entry = it->desc[0] ? it->desc : NULL;
 	st.more_entries = it->more;
 	st.default_entry = it->is_default;
-	st.default_by = m->default_by;
+	menu_default_put(m, &st.sdboot_by, &st.grub_by, &st.default_value, &st.default_setting, &st.default_line,
+	                 &st.default_flags);
 	st.config = it->config[0] ? it->config : NULL;
 	st.host = it->host;
 	st.root = it->root;
@@ -163,13 +164,20 @@ summary_notes(walk *w, const char *label, const menu_list *m)
 	const char *name = m->loader == SBAT_BOOT_LOADER_GRUB ? "GRUB" : "systemd-boot";
 	char text[sizeof(m->summary) + 64];
 	size_t i, entries = 0;
+	sbat_boot_note n;
 
 	for (i = 0; i < m->n_items; i++)
 		entries += m->items[i].desc[0] != '\0';
 	snprintf(text, sizeof(text), "%s menu: %s", name, m->summary);
 	walk_note(w, SBAT_BOOT_NOTE_VERBOSE, label, NULL, text);
-	snprintf(text, sizeof(text), "%s default entry: %s", name, m->default_by);
-	walk_note(w, !m->default_known && entries ? SBAT_BOOT_NOTE_ASSUMED : SBAT_BOOT_NOTE_VERBOSE, label, NULL, text);
+	sbat_boot_note_init(&n);
+	n.kind = !m->default_known && entries ? SBAT_BOOT_NOTE_ASSUMED : SBAT_BOOT_NOTE_VERBOSE;
+	n.path = label;
+	n.what = SBAT_BOOT_NOTE_DEFAULT_ENTRY;
+	n.loader = m->loader;
+	menu_default_put(m, &n.sdboot_by, &n.grub_by, &n.default_value, &n.default_setting, &n.default_line,
+	                 &n.default_flags);
+	walk_add_note(w, &n);
 	snprintf(text, sizeof(text), "%s rule: %s", name, rule_words(m));
 	walk_note(w, SBAT_BOOT_NOTE_VERBOSE, label, NULL, text);
 }
@@ -204,6 +212,7 @@ stage3_follow(walk *w, const char *label, int is_default, const sbat_next_state 
 	size_t i;
 
 	memset(&m, 0, sizeof(m));
+	m.sdboot_by = -1;
 	if (sdbootmenu_is_sdboot(loader)) {
 		sdbootmenu_read(w, esp, loader_path, loader, &m);
 	} else if (grubmenu_is_grub(loader)) {

@@ -51,6 +51,15 @@ walk_note(walk *w, sbat_boot_note_kind kind, const char *path, const char *file,
 }
 
 void
+walk_add_note(walk *w, const sbat_boot_note *n)
+{
+	sbat_diag d;
+
+	if (sbat_boot_report_add_note(w->report, n, &d) != SBAT_OK)
+		w->report_failed = 1;
+}
+
+void
 walk_config_note(walk *w, const char *file, unsigned line, const char *text)
 {
 	note(w, SBAT_BOOT_NOTE_CONFIG, NULL, file, line, text, NULL);

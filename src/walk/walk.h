@@ -81,6 +81,7 @@ void walk_add(walk *w, sbat_boot_stage *st);
 
 /* Notes: a line of a loader's file ignored; a file that does not read (d, or text). */
 void walk_note(walk *w, sbat_boot_note_kind kind, const char *path, const char *file, const char *text);
+void walk_add_note(walk *w, const sbat_boot_note *n);
 void walk_config_note(walk *w, const char *file, unsigned line, const char *text);
 void walk_error(walk *w, const char *file, const sbat_diag *d);
 void walk_error_text(walk *w, const char *file, const char *text);

@@ -302,6 +302,22 @@ has_note(const sbat_boot_report *r, sbat_boot_note_kind kind, const char *text)
 	return 0;
 }
 
+/* 1 when a note says what chose the default entry of loader's menu: by (an sbat_sdboot_by or sbat_boot_grub_by). */
+static int
+has_default_note(const sbat_boot_report *r, sbat_boot_loader loader, int by)
+{
+	size_t i;
+
+	for (i = 0; i < sbat_boot_report_note_count(r); i++) {
+		const sbat_boot_note *n = sbat_boot_report_note_at(r, i);
+
+		if (n->what == SBAT_BOOT_NOTE_DEFAULT_ENTRY && n->loader == loader &&
+		    (loader == SBAT_BOOT_LOADER_GRUB ? (int)n->grub_by : n->sdboot_by) == by)
+			return 1;
+	}
+	return 0;
+}
+
 /* ---- the table ---- */
 
 typedef struct row {
@@ -596,6 +612,9 @@ test_stage3_keys(void **state)
 	assert_int_equal(s->rule, SBAT_BOOT_RULE_SHIM_LOCK);
 	assert_string_equal(s->menu_entry, "menuentry 'Debian'");
 	assert_true(s->default_entry);
+	assert_int_equal(s->grub_by, SBAT_BOOT_GRUB_BY_NOT_SET); /* set timeout=5, no default: the first entry */
+	assert_true(s->default_flags & SBAT_BOOT_DEFAULT_FIRST);
+	assert_true(has_default_note(r, SBAT_BOOT_LOADER_GRUB, SBAT_BOOT_GRUB_BY_NOT_SET));
 	assert_non_null(strstr(s->config, "grub.cfg:3"));
 	assert_string_equal(s->file, "/vmlinuz");
 	assert_true(has_note(r, SBAT_BOOT_NOTE_VERBOSE, "GRUB rule:"));
@@ -892,14 +911,19 @@ test_sdboot_release(void **state)
 	r = walk(&p, NULL);
 	assert_int_equal(find_file(r, "\\kb")->loader, SBAT_BOOT_LOADER_SDBOOT);
 	assert_true(find_file(r, "\\kb")->default_entry);
-	assert_string_equal(find_file(r, "\\kb")->default_by, "loader.conf's default \"b.conf\" (line 1)");
+	assert_int_equal(find_file(r, "\\kb")->sdboot_by, SBAT_SDBOOT_BY_CONF_DEFAULT);
+	assert_string_equal(find_file(r, "\\kb")->default_value, "b.conf");
+	assert_int_equal(find_file(r, "\\kb")->default_line, 1);
+	assert_true(has_default_note(r, SBAT_BOOT_LOADER_SDBOOT, SBAT_SDBOOT_BY_CONF_DEFAULT));
 	sbat_boot_report_free(r);
 
 	/* 258: b.conf names no entry, and the first of the menu starts (b+3.conf sorts first) */
 	sdboot_machine("258.1", &p);
 	r = walk(&p, NULL);
 	assert_true(find_file(r, "\\kb")->default_entry);
-	assert_non_null(strstr(find_file(r, "\\kb")->default_by, "the first entry"));
+	assert_int_equal(find_file(r, "\\kb")->sdboot_by, SBAT_SDBOOT_BY_FIRST);
+	assert_true(find_file(r, "\\kb")->default_flags & SBAT_BOOT_DEFAULT_CONF);
+	assert_true(has_default_note(r, SBAT_BOOT_LOADER_SDBOOT, SBAT_SDBOOT_BY_FIRST));
 	sbat_boot_report_free(r);
 }
 
