@@ -164,8 +164,6 @@ typedef struct sbat_boot_stage {
 	int stage;            /* 0 to 3, as above */
 	const char *file;     /* the file the stage starts, as the firmware or loader names it */
 	sbat_verdict verdict; /* what it comes to */
-	const char *detail;   /* transition: why, for people (English), or NULL */
-	const char *text;     /* transition: the whole line from the verdict word on, or NULL */
 	sbat_boot_gate gate;  /* the check that decided */
 	sbat_boot_reason reason;
 	/* the file */
@@ -194,7 +192,6 @@ typedef struct sbat_boot_stage {
 	const char *explain;    /* what put revoked_by there (sbat_walk_opts.explain), or NULL */
 	int latest_pending;     /* SbatPolicy latest is pending, and shim's automatic level would let it boot */
 	/* the signature gate, with signatures judged */
-	const char *signature;                 /* transition: its words, or NULL */
 	int signature_judged;                  /* the gate ran (its verdict below) */
 	sbat_verdict signature_verdict;        /* BOOTS (accepted), REFUSED or UNKNOWN */
 	int signature_reason;                  /* the sbat_sigverify_reason; -1 when the check did not run */
@@ -212,7 +209,6 @@ typedef struct sbat_boot_stage {
 	                           the loader's own files */
 	unsigned more_entries;     /* further entries that start the same file */
 	int default_entry;         /* the entry started when nobody touches the keyboard */
-	const char *default_by;    /* transition: what chose the default entry (English), or NULL */
 	int sdboot_by;             /* systemd-boot: the sbat_sdboot_by that chose the default entry; -1: not read */
 	sbat_boot_grub_by grub_by; /* GRUB: the same */
 	const char *default_value; /* the entry's name, id or pattern that chose it */

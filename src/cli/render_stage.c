@@ -267,10 +267,6 @@ cli_render_stage(const sbat_boot_stage *st, char *buf, size_t size)
 	cli_textbuf t;
 
 	cli_textbuf_init(&t, buf, size);
-	if (st->text) {
-		cli_textbuf_put(&t, "%s", st->text);
-		return;
-	}
 	if (st->reason == SBAT_BOOT_SIGNATURE) {
 		char sig[700];
 		cli_textbuf w;
@@ -308,8 +304,6 @@ cli_render_detail(const sbat_boot_stage *st, const char *line)
 	const char *word = verdict_word_to_string(st->verdict);
 	size_t n = word ? strlen(word) : 0;
 
-	if (st->detail)
-		return st->detail;
 	if (!word || strncmp(line, word, n) != 0)
 		return line;
 	line += n;
@@ -345,8 +339,6 @@ cli_render_default_by(const sbat_boot_stage *st, char *buf, size_t size)
 {
 	cli_textbuf t;
 
-	if (st->default_by)
-		return st->default_by;
 	if (st->loader == SBAT_BOOT_LOADER_NONE)
 		return NULL;
 	cli_textbuf_init(&t, buf, size);
@@ -359,8 +351,6 @@ cli_render_signature(const sbat_boot_stage *st, char *buf, size_t size)
 {
 	cli_textbuf t;
 
-	if (st->signature)
-		return st->signature;
 	if (!st->signature_judged)
 		return NULL;
 	cli_textbuf_init(&t, buf, size);
