@@ -280,6 +280,31 @@ typedef enum sbat_boot_note_kind {
 typedef enum sbat_boot_note_what {
 	SBAT_BOOT_NOTE_TEXT = 0,      /* transition: text says it */
 	SBAT_BOOT_NOTE_DEFAULT_ENTRY, /* what chose the default entry of loader's menu: sdboot_by or grub_by, default_* */
+	/* ASSUMED */
+	SBAT_BOOT_NOTE_REMOVABLE_GUESSED, /* the removable-media path is this build's machine's: --esp tells none */
+	SBAT_BOOT_NOTE_REMOVABLE_NO_ESP,  /* the same, without --esp */
+	SBAT_BOOT_NOTE_FILE_ONLY_ESP, /* file (--esp) taken as the one file system searched for a path of File() alone */
+	SBAT_BOOT_NOTE_ESP_PARTITION, /* file (--esp) taken as partition, the options' HD() */
+	SBAT_BOOT_NOTE_NO_BOOT_ORDER, /* no BootOrder, no BootNext: the removable-media path taken as --esp's */
+	SBAT_BOOT_NOTE_NOT_JUDGED,    /* signatures are not judged: each verdict is the SBAT gate's */
+	SBAT_BOOT_NOTE_RSA_VALID,     /* every RSA signature is taken for valid */
+	SBAT_BOOT_NOTE_PENDING, /* pending (a file) appended to variable: count new entries; unread: none reads it */
+	SBAT_BOOT_NOTE_DB,      /* db: count certificates (subjects), hashes, others */
+	SBAT_BOOT_NOTE_DBX,     /* dbx: the same */
+	/* VERBOSE */
+	SBAT_BOOT_NOTE_RULE, /* the rule shim applies to what loader starts (rule) */
+	/* ERROR, about file */
+	SBAT_BOOT_NOTE_NO_VARIABLES,     /* no UEFI variables there */
+	SBAT_BOOT_NOTE_NO_SECURE_BOOT,   /* no SecureBoot variable there */
+	SBAT_BOOT_NOTE_PENDING_VARIABLE, /* a pending update of a variable other than db, dbx, KEK, MokListX */
+	SBAT_BOOT_NOTE_OUT_OF_MEMORY,    /* it could not be read: out of memory */
+	SBAT_BOOT_NOTE_DIR_UNREADABLE,   /* the directory cannot be read */
+	SBAT_BOOT_NOTE_MORE_LINES,       /* count more lines of it that are not followed */
+	SBAT_BOOT_NOTE_MORE_NOTES,       /* count more notes on the loader's files, not shown */
+	/* CONFIG, a line of file */
+	SBAT_BOOT_NOTE_LINE,            /* the loader ignores it or stops at it: diag.what */
+	SBAT_BOOT_NOTE_SPECIAL_DEFAULT, /* systemd-boot: a special entry other than @saved, which it ignores */
+	SBAT_BOOT_NOTE_BAD_TIMEOUT,     /* systemd-boot: a timeout it cannot read */
 } sbat_boot_note_what;
 
 /*
@@ -295,7 +320,8 @@ typedef struct sbat_boot_note {
 	const char *path; /* the stage's entry it is about, or NULL */
 	const char *file; /* the file or variable it is about, or NULL */
 	unsigned line;    /* CONFIG: the line, 1-based */
-	const char *text; /* transition: what it says (English); NULL for a record and for an ERROR that diag says */
+	const char *text; /* what it says (English), for the one note still in words (the files a loader's menu was read
+	                     from); NULL for a record and for an ERROR that diag says */
 	sbat_diag diag;   /* ERROR: what failed (code SBAT_OK when text says it) */
 	sbat_boot_note_what what;
 	/* DEFAULT_ENTRY: as a stage-3 line's fields of the same names */
@@ -306,6 +332,14 @@ typedef struct sbat_boot_note {
 	const char *default_setting;
 	unsigned default_line;
 	int default_flags;
+	const char *partition; /* ESP_PARTITION: the GUID */
+	const char *pending;   /* PENDING: the update's file */
+	const char *variable;  /* PENDING: the variable it goes to */
+	int unread;            /* PENDING: no verdict reads that variable (KEK) */
+	size_t count;          /* PENDING: new entries; DB, DBX: certificates; MORE_*: how many */
+	size_t hashes, others; /* DB, DBX: image hashes, other entries */
+	const char *subjects;  /* DB, DBX: the certificates' common names, "; " between them */
+	sbat_boot_rule rule;   /* RULE */
 } sbat_boot_note;
 
 /* Zero *n and set its size (sdboot_by -1): call it before filling a note for sbat_boot_report_add_note. */

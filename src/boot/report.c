@@ -174,7 +174,8 @@ sbat_boot_note_init(sbat_boot_note *n)
 static const char **
 note_string(sbat_boot_note *n, size_t i)
 {
-	const char **fields[] = { &n->path, &n->file, &n->text, &n->default_value, &n->default_setting };
+	const char **fields[] = { &n->path,      &n->file,    &n->text,     &n->default_value, &n->default_setting,
+		                  &n->partition, &n->pending, &n->variable, &n->subjects };
 
 	return i < sizeof(fields) / sizeof(fields[0]) ? fields[i] : NULL;
 }

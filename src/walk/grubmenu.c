@@ -447,7 +447,7 @@ load_cfg(gctx *g, size_t depth, uint8_t **buf, size_t *len)
 		if (*buf && *len)
 			memcpy(*buf, g->core.config, *len);
 		if (!*buf)
-			walk_error_text(g->w, key, "out of memory");
+			walk_fact(g->w, SBAT_BOOT_NOTE_ERROR, key, SBAT_BOOT_NOTE_OUT_OF_MEMORY);
 		return *buf != NULL;
 	}
 	if (g->where[depth] == ON_MEMDISK) {
@@ -475,7 +475,6 @@ read_cfg(gctx *g, size_t depth, const char *root, const char *prefix)
 	uint8_t *buf;
 	size_t len, i;
 	sbat_diag d;
-	char text[80];
 
 	if (!load_cfg(g, depth, &buf, &len))
 		return NULL;
@@ -491,11 +490,9 @@ read_cfg(gctx *g, size_t depth, const char *root, const char *prefix)
 		walk_error(g->w, key, &d);
 	free(buf);
 	for (i = 0; cfg && i < cfg->n_notes; i++)
-		walk_config_note(g->w, key, cfg->notes[i].line, cfg->notes[i].what);
-	if (cfg && cfg->notes_dropped) {
-		snprintf(text, sizeof(text), "%zu more lines that are not followed", cfg->notes_dropped);
-		walk_error_text(g->w, key, text);
-	}
+		walk_config_note(g->w, key, cfg->notes[i].line, SBAT_BOOT_NOTE_LINE, cfg->notes[i].what);
+	if (cfg && cfg->notes_dropped)
+		walk_error_count(g->w, key, SBAT_BOOT_NOTE_MORE_LINES, cfg->notes_dropped);
 	return cfg;
 }
 

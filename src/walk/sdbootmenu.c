@@ -128,15 +128,18 @@ report_notes(walk *w, const sbat_sdboot_menu *menu)
 		const sbat_sdboot_note *n = &menu->notes[i];
 
 		switch (n->kind) {
-		case SBAT_SDBOOT_NOTE_LINE: walk_config_note(w, n->file, n->line, n->diag.what); break;
+		case SBAT_SDBOOT_NOTE_LINE:
+			walk_config_note(w, n->file, n->line, SBAT_BOOT_NOTE_LINE, n->diag.what);
+			break;
 		case SBAT_SDBOOT_NOTE_UNREADABLE: walk_error(w, n->file, &n->diag); break;
-		case SBAT_SDBOOT_NOTE_DIR_UNREADABLE: walk_error_text(w, n->file, "cannot be read"); break;
+		case SBAT_SDBOOT_NOTE_DIR_UNREADABLE:
+			walk_fact(w, SBAT_BOOT_NOTE_ERROR, n->file, SBAT_BOOT_NOTE_DIR_UNREADABLE);
+			break;
 		case SBAT_SDBOOT_NOTE_DEFAULT_SPECIAL:
-			walk_config_note(w, n->file, n->line,
-			                 "a special entry other than @saved, which systemd-boot ignores");
+			walk_config_note(w, n->file, n->line, SBAT_BOOT_NOTE_SPECIAL_DEFAULT, NULL);
 			break;
 		case SBAT_SDBOOT_NOTE_TIMEOUT:
-			walk_config_note(w, n->file, n->line, "a timeout systemd-boot cannot read: ignored");
+			walk_config_note(w, n->file, n->line, SBAT_BOOT_NOTE_BAD_TIMEOUT, NULL);
 			break;
 		case SBAT_SDBOOT_NOTE_VARIABLE:
 			snprintf(where, sizeof(where), "%s/%s-%s", w->efivarfs, sbat_sdboot_var_name(n->var),
@@ -145,10 +148,8 @@ report_notes(walk *w, const sbat_sdboot_menu *menu)
 			break;
 		}
 	}
-	if (menu->notes_dropped) {
-		snprintf(where, sizeof(where), "%zu more notes on its files not shown", menu->notes_dropped);
-		walk_error_text(w, "systemd-boot", where);
-	}
+	if (menu->notes_dropped)
+		walk_error_count(w, "systemd-boot", SBAT_BOOT_NOTE_MORE_NOTES, menu->notes_dropped);
 }
 
 /* What chose the default entry, or why none starts by itself. */

@@ -136,23 +136,6 @@ merge_items(menu_list *m)
 	m->n_items = n;
 }
 
-/* How shim comes to check what the loader starts, in words (the rule's name is m->rule). */
-static const char *
-rule_words(const menu_list *m)
-{
-	if (m->rule == SBAT_BOOT_RULE_SHIM_LOADER)
-		return "GRUB's shim_lock verifier (grub-core/kern/efi/sb.c) loads it through shim's image loader "
-		       "protocol when shim installs one (shim 16.x: loader-proto.c shim_load_image), which sets "
-		       "in_protocol: verify_sbat_section lets an image without .sbat pass and checks the rows of one "
-		       "that has it";
-	if (m->rule == SBAT_BOOT_RULE_SHIM_LOCK)
-		return "GRUB's shim_lock verifier calls shim's Verify (verify.c shim_verify), which sets in_protocol: "
-		       "verify_sbat_section lets an image without .sbat pass and checks the rows of one that has it";
-	return "systemd-boot calls LoadImage, which shim 16.x replaces (loader-proto.c shim_load_image) and "
-	       "runs with in_protocol set: verify_sbat_section lets an image without .sbat pass and checks the "
-	       "rows of one that has it; a UKI's kernel goes through it again when systemd-stub loads it";
-}
-
 /*
  * Notes on the menu: the files read, what chose the default entry, the
  * rule (verbose); a default that is not known, among menu entries, is said
@@ -168,8 +151,13 @@ summary_notes(walk *w, const char *label, const menu_list *m)
 
 	for (i = 0; i < m->n_items; i++)
 		entries += m->items[i].desc[0] != '\0';
+	/* the files read: still words (the one note not yet a record) */
 	snprintf(text, sizeof(text), "%s menu: %s", name, m->summary);
-	walk_note(w, SBAT_BOOT_NOTE_VERBOSE, label, NULL, text);
+	sbat_boot_note_init(&n);
+	n.kind = SBAT_BOOT_NOTE_VERBOSE;
+	n.path = label;
+	n.text = text;
+	walk_add_note(w, &n);
 	sbat_boot_note_init(&n);
 	n.kind = !m->default_known && entries ? SBAT_BOOT_NOTE_ASSUMED : SBAT_BOOT_NOTE_VERBOSE;
 	n.path = label;
@@ -178,8 +166,13 @@ summary_notes(walk *w, const char *label, const menu_list *m)
 	menu_default_put(m, &n.sdboot_by, &n.grub_by, &n.default_value, &n.default_setting, &n.default_line,
 	                 &n.default_flags);
 	walk_add_note(w, &n);
-	snprintf(text, sizeof(text), "%s rule: %s", name, rule_words(m));
-	walk_note(w, SBAT_BOOT_NOTE_VERBOSE, label, NULL, text);
+	sbat_boot_note_init(&n);
+	n.kind = SBAT_BOOT_NOTE_VERBOSE;
+	n.path = label;
+	n.what = SBAT_BOOT_NOTE_RULE;
+	n.loader = m->loader;
+	n.rule = m->rule;
+	walk_add_note(w, &n);
 }
 
 /*

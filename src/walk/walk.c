@@ -34,22 +34,6 @@ walk_add(walk *w, sbat_boot_stage *st)
 		w->report_failed = 1;
 }
 
-static void
-note(walk *w, sbat_boot_note_kind kind, const char *path, const char *file, unsigned line, const char *text,
-     const sbat_diag *diag)
-{
-	sbat_diag d;
-
-	if (sbat_boot_report_note(w->report, kind, path, file, line, text, diag, &d) != SBAT_OK)
-		w->report_failed = 1;
-}
-
-void
-walk_note(walk *w, sbat_boot_note_kind kind, const char *path, const char *file, const char *text)
-{
-	note(w, kind, path, file, 0, text, NULL);
-}
-
 void
 walk_add_note(walk *w, const sbat_boot_note *n)
 {
@@ -60,21 +44,54 @@ walk_add_note(walk *w, const sbat_boot_note *n)
 }
 
 void
-walk_config_note(walk *w, const char *file, unsigned line, const char *text)
+walk_fact(walk *w, sbat_boot_note_kind kind, const char *file, sbat_boot_note_what what)
 {
-	note(w, SBAT_BOOT_NOTE_CONFIG, NULL, file, line, text, NULL);
+	sbat_boot_note n;
+
+	sbat_boot_note_init(&n);
+	n.kind = kind;
+	n.file = file;
+	n.what = what;
+	walk_add_note(w, &n);
+}
+
+void
+walk_config_note(walk *w, const char *file, unsigned line, sbat_boot_note_what what, const char *parser)
+{
+	sbat_boot_note n;
+
+	sbat_boot_note_init(&n);
+	n.kind = SBAT_BOOT_NOTE_CONFIG;
+	n.file = file;
+	n.line = line;
+	n.what = what;
+	n.diag.what = parser;
+	walk_add_note(w, &n);
 }
 
 void
 walk_error(walk *w, const char *file, const sbat_diag *d)
 {
-	note(w, SBAT_BOOT_NOTE_ERROR, NULL, file, 0, NULL, d);
+	sbat_boot_note n;
+
+	sbat_boot_note_init(&n);
+	n.kind = SBAT_BOOT_NOTE_ERROR;
+	n.file = file;
+	n.diag = *d;
+	walk_add_note(w, &n);
 }
 
 void
-walk_error_text(walk *w, const char *file, const char *text)
+walk_error_count(walk *w, const char *file, sbat_boot_note_what what, size_t count)
 {
-	note(w, SBAT_BOOT_NOTE_ERROR, NULL, file, 0, text, NULL);
+	sbat_boot_note n;
+
+	sbat_boot_note_init(&n);
+	n.kind = SBAT_BOOT_NOTE_ERROR;
+	n.file = file;
+	n.what = what;
+	n.count = count;
+	walk_add_note(w, &n);
 }
 
 char *
