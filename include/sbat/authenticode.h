@@ -24,11 +24,12 @@ extern "C" {
  * reader, and signatures nested in a SignerInfo's unauthenticated attributes
  * (OID 1.3.6.1.4.1.311.2.4.1) are listed after the one holding them.
  *
- * NOT CHECKED: the cryptographic validity of any signature. There is no RSA
- * (or any public-key) verification here: a signature whose digest matches
- * the image may still be forged, expired, or made by a key nobody trusts.
- * What is reported is what the signature claims, and whether the digest it
- * claims is this image's hash.
+ * Each signature's SignerInfo is verified against its signer's certificate
+ * (`signature_verifies`), and each certificate's signature can be checked
+ * with its issuer's key: the RSA of RFC 8017, PKCS#1 v1.5 and RSASSA-PSS.
+ * Whether a certificate is trusted, expired or revoked is the signature
+ * rules' business (sigverify.h); this reads what the signature claims, and
+ * whether the digest it claims is this image's hash.
  */
 
 #define SBAT_AUTHENTICODE_SHA256_SIZE 32
@@ -99,7 +100,33 @@ typedef struct sbat_authenticode_cert {
 	size_t authority_key_id_len;
 	/* 1: its extendedKeyUsage names module signing only (1.3.6.1.4.1.2312.16.1.2): shim does not trust it for images */
 	int module_signing_eku;
-	/* fields may be added at the end */
+	/*
+	 * Its RSA public key (subjectPublicKeyInfo rsaEncryption or
+	 * RSASSA-PSS): the modulus and exponent INTEGERs' content bytes, as
+	 * encoded. NULL when the key is of another kind, does not read, or
+	 * is negative: no signature verifies under it.
+	 */
+	const uint8_t *key_n;
+	size_t key_n_len;
+	const uint8_t *key_e;
+	size_t key_e_len;
+	/*
+	 * How its issuer signed it: signatureAlgorithm's digest, SHA-1 to
+	 * SHA-512 with RSA PKCS#1 v1.5 or RSASSA-PSS; SBAT_DIGEST_UNKNOWN for
+	 * another algorithm, or one that is not the TBSCertificate's
+	 * `signature` field byte for byte (X509_verify refuses both).
+	 */
+	sbat_digest_alg sig_digest;
+	int sig_pss;                  /* 1: RSASSA-PSS, with the two fields below */
+	sbat_digest_alg sig_pss_mgf1; /* MGF1's digest */
+	size_t sig_pss_salt_len;      /* the salt's length */
+	const uint8_t *signature;     /* signatureValue, its unused-bits byte left out */
+	size_t signature_len;
+	uint8_t tbs_digest[SBAT_AUTHENTICODE_DIGEST_MAX]; /* the TBSCertificate's hash by sig_digest */
+	int version;                                      /* 0 for v1, 2 for v3 */
+	int basic_ca;                                     /* basicConstraints: -1 absent, 0 CA:FALSE, 1 CA:TRUE */
+	int key_usage; /* keyUsage's first two bytes of bits (keyCertSign: 0x0400), -1 absent */
+	               /* fields may be added at the end */
 } sbat_authenticode_cert;
 
 /*
@@ -130,7 +157,23 @@ typedef struct sbat_authenticode_sig {
 	uint8_t image_digest[SBAT_AUTHENTICODE_DIGEST_MAX];
 	size_t image_digest_len;
 	int covers_image; /* 1: image_digest is the image's SHA-256 hash; 0: it is not; -1: not SHA-256, not compared */
-	                  /* fields may be added at the end */
+	/* the SignerInfo's authenticatedAttributes ([0], tag and length included), NULL when it has none */
+	const uint8_t *signed_attrs;
+	size_t signed_attrs_len;
+	const uint8_t *message_digest; /* the messageDigest attribute's OCTET STRING value, NULL when absent */
+	size_t message_digest_len;
+	const uint8_t *signature; /* the SignerInfo's encryptedDigest */
+	size_t signature_len;
+	/*
+	 * 1: the SignerInfo verifies, as OpenSSL's PKCS7_signatureVerify
+	 * checks it for EDK2 and shim: messageDigest is the digestAlgorithm
+	 * hash of the SpcIndirectDataContent's content octets, and the
+	 * signature is RSA PKCS#1 v1.5 over the same hash of the attributes
+	 * (re-tagged as a SET), by the signer certificate's key; 0: it does
+	 * not verify; -1: the signer's certificate is not there.
+	 */
+	int signature_verifies;
+	/* fields may be added at the end */
 } sbat_authenticode_sig;
 
 /* An image's signatures. Library-allocated; fields may be added at the end. */

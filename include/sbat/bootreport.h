@@ -284,10 +284,10 @@ typedef enum sbat_boot_note_what {
 	SBAT_BOOT_NOTE_REMOVABLE_GUESSED, /* the removable-media path is this build's machine's: --esp tells none */
 	SBAT_BOOT_NOTE_REMOVABLE_NO_ESP,  /* the same, without --esp */
 	SBAT_BOOT_NOTE_FILE_ONLY_ESP, /* file (--esp) taken as the one file system searched for a path of File() alone */
-	SBAT_BOOT_NOTE_ESP_PARTITION, /* file (--esp) taken as partition, the options' HD() */
-	SBAT_BOOT_NOTE_NO_BOOT_ORDER, /* no BootOrder, no BootNext: the removable-media path taken as --esp's */
-	SBAT_BOOT_NOTE_NOT_JUDGED,    /* signatures are not judged: each verdict is the SBAT gate's */
-	SBAT_BOOT_NOTE_RSA_VALID,     /* every RSA signature is taken for valid */
+	SBAT_BOOT_NOTE_ESP_PARTITION,       /* file (--esp) taken as partition, the options' HD() */
+	SBAT_BOOT_NOTE_NO_BOOT_ORDER,       /* no BootOrder, no BootNext: the removable-media path taken as --esp's */
+	SBAT_BOOT_NOTE_NOT_JUDGED,          /* signatures are not judged: each verdict is the SBAT gate's */
+	SBAT_BOOT_NOTE_SIGNATURES_VERIFIED, /* every RSA signature is verified; certificate expiry is not checked */
 	SBAT_BOOT_NOTE_PENDING, /* pending (a file) appended to variable: count new entries; unread: none reads it */
 	SBAT_BOOT_NOTE_DB,      /* db: count certificates (subjects), hashes, others */
 	SBAT_BOOT_NOTE_DBX,     /* dbx: the same */

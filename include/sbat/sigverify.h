@@ -72,10 +72,17 @@ extern "C" {
  * with a partial chain and no time check, as both do. A signature whose
  * digest is not the image's hash reaches nothing.
  *
- * NOT CHECKED: the RSA signatures. Every verdict that rests on a
- * signature (`assumes_valid` 1) assumes each signature of the chain is
- * cryptographically valid; a forged one is judged as if real. Nor are
- * checked: by the firmware's rule, SHA-1, SHA-384 and SHA-512 image
+ * Each signature is verified as OpenSSL's PKCS7_verify and
+ * X509_verify_cert verify it for both: its SignerInfo (messageDigest and
+ * RSA signature, sbat_authenticode_sig.signature_verifies), each
+ * certificate of the chain under the database certificate by its issuer's
+ * key and that one by the database certificate's, each issuer a CA
+ * (X509_check_ca). One that does not verify reaches nothing, neither db
+ * nor dbx: the state SIG_BAD_SIGNATURE (SIG_NOT_CA), and the verdict
+ * BAD_SIGNATURE (NOT_CA) when nothing else accepts the image.
+ * `assumes_valid` is always 0.
+ *
+ * NOT CHECKED: by the firmware's rule, SHA-1, SHA-384 and SHA-512 image
  * hashes (an entry of those types never matches; a signature naming such
  * a digest is left out: the verdict is unknown when nothing else accepts
  * or refuses the image), shim's build certificate, and EDK2's dbt.
@@ -121,18 +128,25 @@ typedef enum sbat_sigverify_reason {
 	SBAT_SIGVERIFY_PARENT_VERIFIED,     /* boots (shim): a part of an image shim verified, its hash not forbidden */
 	SBAT_SIGVERIFY_TIMESTAMP_NOT_CHECKED, /* unknown: dbx revokes a certificate from a time, and dbt could
 	                                         let a signature timestamped before it pass: not checked */
+	SBAT_SIGVERIFY_BAD_SIGNATURE, /* refused: a signature does not verify (its SignerInfo, or a certificate's
+	                                 signature on the way to a trusted one): `sig`, `cert`, `subject` */
+	SBAT_SIGVERIFY_NOT_CA,        /* refused: a certificate that issues another on the way is not a CA */
 } sbat_sigverify_reason;
 
 /* What became of one signature. Values are ABI: new ones go at the end. */
 typedef enum sbat_sigverify_state {
-	SBAT_SIGVERIFY_SIG_ALLOWED = 0,  /* its chain reaches an allowed certificate */
-	SBAT_SIGVERIFY_SIG_FORBIDDEN,    /* it is forbidden (see `db`, `entry`) */
-	SBAT_SIGVERIFY_SIG_NOT_ALLOWED,  /* neither */
-	SBAT_SIGVERIFY_SIG_STALE,        /* its digest is not the image's hash: it verifies against nothing */
-	SBAT_SIGVERIFY_SIG_NOT_COMPUTED, /* it names a digest other than SHA-256 */
-	SBAT_SIGVERIFY_SIG_NESTED,       /* nested in another signature: neither EDK2 nor shim reads it */
-	SBAT_SIGVERIFY_SIG_NOT_REACHED,  /* the firmware stopped at a forbidden signature or hash before it */
-	SBAT_SIGVERIFY_SIG_REVOKED_ROOT, /* firmware: it reaches a db certificate whose TBS SHA-256 is in dbx */
+	SBAT_SIGVERIFY_SIG_ALLOWED = 0,   /* its chain reaches an allowed certificate */
+	SBAT_SIGVERIFY_SIG_FORBIDDEN,     /* it is forbidden (see `db`, `entry`) */
+	SBAT_SIGVERIFY_SIG_NOT_ALLOWED,   /* neither */
+	SBAT_SIGVERIFY_SIG_STALE,         /* its digest is not the image's hash: it verifies against nothing */
+	SBAT_SIGVERIFY_SIG_NOT_COMPUTED,  /* it names a digest other than SHA-256 */
+	SBAT_SIGVERIFY_SIG_NESTED,        /* nested in another signature: neither EDK2 nor shim reads it */
+	SBAT_SIGVERIFY_SIG_NOT_REACHED,   /* the firmware stopped at a forbidden signature or hash before it */
+	SBAT_SIGVERIFY_SIG_REVOKED_ROOT,  /* firmware: it reaches a db certificate whose TBS SHA-256 is in dbx */
+	SBAT_SIGVERIFY_SIG_BAD_SIGNATURE, /* it does not verify: its SignerInfo (its messageDigest or signature), or
+	                                     the signature of the certificate `cert` of its chain */
+	SBAT_SIGVERIFY_SIG_NOT_CA,        /* its chain meets an allowed or forbidden certificate through an issuer
+	                                     (`cert`; -1: the database's) that is not a CA */
 } sbat_sigverify_state;
 
 /*
@@ -199,7 +213,7 @@ typedef struct sbat_sigverify {
 	int cert;                      /* the certificate in that signature's certs, -1: the entry is above its chain */
 	char subject
 	    [SBAT_AUTHENTICODE_NAME_MAX]; /* the deciding certificate's subject (the entry's when above), or "" */
-	int assumes_valid;      /* 1: the verdict rests on a signature whose cryptographic validity is not verified */
+	int assumes_valid;      /* 0: every signature a verdict rests on is verified (before 0.3: 1 when it was not) */
 	int timestamps_ignored; /* 1: unknown: an EFI_CERT_X509_SHA256's revocation time would be compared (dbt) */
 	uint8_t image_hash[SBAT_AUTHENTICODE_SHA256_SIZE]; /* the hash the rule compares */
 	const sbat_authenticode *signatures;               /* the image's certificate table, as read */

@@ -143,6 +143,13 @@ sig_verdict_words(const sbat_boot_stage *st, cli_textbuf *t)
 		cli_textbuf_put(t, "no signature chains to a certificate of %s, and its hash is in none",
 		                by_shim ? "db, MokListRT or shim's own keys" : "db");
 		break;
+	case SBAT_SIGVERIFY_BAD_SIGNATURE:
+		cli_textbuf_put(t, "the signature does not verify (at the certificate of %s)", who);
+		break;
+	case SBAT_SIGVERIFY_NOT_CA:
+		cli_textbuf_put(
+		    t, "the signature does not verify: %s issues a certificate of its chain but is not a CA", who);
+		break;
 	case SBAT_SIGVERIFY_TIMESTAMP_NOT_CHECKED:
 		cli_textbuf_put(
 		    t,

@@ -27,8 +27,10 @@ static const char *const note_fixed_table[] = {
 	    "the first that holds it: taken as --esp's",
 	[SBAT_BOOT_NOTE_NOT_JUDGED] = "signatures: not judged: each verdict is the SBAT gate's; the firmware and shim "
 	                              "must also accept each image's signature",
-	[SBAT_BOOT_NOTE_RSA_VALID] = "signatures: the verdicts take every RSA signature for valid; sbat-add does not "
-	                             "verify them",
+	[SBAT_BOOT_NOTE_SIGNATURES_VERIFIED] =
+	    "signatures: every RSA signature is verified, the signer's and each "
+	    "certificate's up to the trusted one; certificate expiry is not checked, "
+	    "as neither the firmware nor shim checks it",
 	[SBAT_BOOT_NOTE_NO_VARIABLES] =
 	    "no UEFI variables: the machine was not booted through UEFI, or efivarfs is not "
 	    "mounted; its boot paths are not known",

@@ -87,9 +87,53 @@ copy_subject(chain_match *m, const char *subject)
 	m->subject[n] = '\0';
 }
 
+void
+chain_links(const sbat_authenticode_sig *s, const int *chain, size_t n, uint8_t *links)
+{
+	size_t k;
+
+	for (k = 0; k + 1 < n; k++)
+		links[k] = (uint8_t)x509_signed_by(&s->certs[chain[k]], &s->certs[chain[k + 1]]);
+}
+
+/* The match fails at certificate `cert` of s (-1: the database certificate, `anchor`): 0. */
+static int
+fail_at(chain_match *m, chain_fail why, const sbat_authenticode_sig *s, int cert, const sbat_authenticode_cert *anchor)
+{
+	m->fail = why;
+	m->cert = cert;
+	copy_subject(m, cert >= 0 ? s->certs[cert].subject : anchor->subject);
+	return 0;
+}
+
+/*
+ * The chain up to chain[top], trusted as it is (anchor NULL) or as issued
+ * by anchor, checked as X509_verify_cert checks it: the CAs first
+ * (check_chain_extensions), then each signature (internal_verify). 1 when
+ * it verifies.
+ */
+static int
+verified(const sbat_authenticode_sig *s, const int *chain, const uint8_t *links, size_t top,
+         const sbat_authenticode_cert *anchor, chain_match *m)
+{
+	size_t j;
+
+	for (j = 1; j <= top; j++)
+		if (!x509_may_issue(&s->certs[chain[j]], !anchor && j == top))
+			return fail_at(m, CHAIN_NOT_CA, s, chain[j], NULL);
+	if (anchor && !x509_may_issue(anchor, 1))
+		return fail_at(m, CHAIN_NOT_CA, s, -1, anchor);
+	for (j = 0; j < top; j++)
+		if (!links[j])
+			return fail_at(m, CHAIN_BAD_SIGNATURE, s, chain[j], NULL);
+	if (anchor && !x509_signed_by(&s->certs[chain[top]], anchor))
+		return fail_at(m, CHAIN_BAD_SIGNATURE, s, chain[top], NULL);
+	return 1;
+}
+
 int
-chain_reaches(const sbat_authenticode_sig *s, const int *chain, size_t n, const uint8_t *bytes, size_t len,
-              chain_match *m)
+chain_reaches(const sbat_authenticode_sig *s, const int *chain, const uint8_t *links, size_t n, const uint8_t *bytes,
+              size_t len, chain_match *m)
 {
 	sbat_authenticode_cert anchor;
 	int parsed = read_anchor(bytes, len, &anchor);
@@ -105,11 +149,15 @@ chain_reaches(const sbat_authenticode_sig *s, const int *chain, size_t n, const 
 	for (k = 0; k < n; k++) {
 		c = &s->certs[chain[k]];
 		if (same(c->der, c->der_len, bytes, len)) {
+			if (!verified(s, chain, links, k, NULL, m))
+				return 0;
 			m->cert = chain[k];
 			copy_subject(m, c->subject);
 			return 1;
 		}
 		if (parsed && issued_by(c, &anchor)) {
+			if (!verified(s, chain, links, k, &anchor, m))
+				return 0;
 			copy_subject(m, anchor.subject);
 			return 1;
 		}

@@ -8,14 +8,14 @@
 
 #include "sig/der.h"
 #include "sig/pkcs7.h"
+#include "sig/rsa.h"
 #include "sig/x509.h"
 #include "util/diag.h"
 
 static const uint8_t oid_signed_data[] = { 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x02 };
 static const uint8_t oid_spc_indirect_data[] = { 0x2b, 0x06, 0x01, 0x04, 0x01, 0x82, 0x37, 0x02, 0x01, 0x04 };
 static const uint8_t oid_nested_signature[] = { 0x2b, 0x06, 0x01, 0x04, 0x01, 0x82, 0x37, 0x02, 0x04, 0x01 };
-static const uint8_t oid_sha1[] = { 0x2b, 0x0e, 0x03, 0x02, 0x1a };
-static const uint8_t oid_sha2[] = { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02 }; /* then 1, 2, 3 */
+static const uint8_t oid_message_digest[] = { 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x04 };
 
 /* What one read fills besides the signature itself. */
 typedef struct reading {
@@ -23,22 +23,9 @@ typedef struct reading {
 	sbat_authenticode_cert *certs;
 	pkcs7_nested *nested;
 	size_t n_nested;
+	const uint8_t *content; /* the SpcIndirectDataContent's content octets, which messageDigest covers */
+	size_t content_len;
 } reading;
-
-static sbat_digest_alg
-digest_alg(const der *oid)
-{
-	if (der_oid_is(oid, oid_sha1, sizeof(oid_sha1)))
-		return SBAT_DIGEST_SHA1;
-	if (oid->tag != DER_OID || oid->len != sizeof(oid_sha2) + 1 || memcmp(oid->val, oid_sha2, sizeof(oid_sha2)))
-		return SBAT_DIGEST_UNKNOWN;
-	switch (oid->val[sizeof(oid_sha2)]) {
-	case 1: return SBAT_DIGEST_SHA256;
-	case 2: return SBAT_DIGEST_SHA384;
-	case 3: return SBAT_DIGEST_SHA512;
-	default: return SBAT_DIGEST_UNKNOWN;
-	}
-}
 
 /* An AlgorithmIdentifier (SEQUENCE { OID, parameters }) read from c. */
 static sbat_err
@@ -53,7 +40,7 @@ read_alg(der_cursor *c, sbat_digest_alg *ret, sbat_diag *d)
 	if (err == SBAT_OK)
 		err = der_expect(&a, DER_OID, &e, d);
 	if (err == SBAT_OK)
-		*ret = digest_alg(&e);
+		*ret = x509_digest_alg(&e);
 	return err;
 }
 
@@ -78,8 +65,9 @@ enter_content_info(der_cursor *c, const uint8_t *oid, size_t oid_len, const char
 
 /* contentInfo: SpcIndirectDataContent { data, DigestInfo { algorithm, digest } } */
 static sbat_err
-read_indirect_data(der_cursor *sd, sbat_authenticode_sig *s, sbat_diag *d)
+read_indirect_data(der_cursor *sd, reading *r, sbat_diag *d)
 {
+	sbat_authenticode_sig *s = r->s;
 	der_cursor content, spc, info;
 	der e;
 	sbat_err err = enter_content_info(sd, oid_spc_indirect_data, sizeof(oid_spc_indirect_data),
@@ -87,8 +75,11 @@ read_indirect_data(der_cursor *sd, sbat_authenticode_sig *s, sbat_diag *d)
 
 	if (err == SBAT_OK)
 		err = der_expect(&content, DER_SEQUENCE, &e, d);
-	if (err == SBAT_OK)
+	if (err == SBAT_OK) {
+		r->content = e.val;
+		r->content_len = e.len;
 		err = der_enter(&e, &spc, "SpcIndirectDataContent", d);
+	}
 	if (err == SBAT_OK)
 		err = der_expect(&spc, DER_SEQUENCE, &e, d);
 	if (err == SBAT_OK)
@@ -187,6 +178,38 @@ read_signer_id(der_cursor *si, sbat_authenticode_sig *s, sbat_diag *d)
 	return x509_name(&name, s->signer_issuer, sizeof(s->signer_issuer), d);
 }
 
+/* authenticatedAttributes [0]: kept whole, and the messageDigest attribute's value (its first). */
+static sbat_err
+read_authenticated(const der *attrs, sbat_authenticode_sig *s, sbat_diag *d)
+{
+	der_cursor c, attr, values;
+	der e, oid;
+	sbat_err err = der_enter(attrs, &c, "authenticatedAttributes", d);
+
+	s->signed_attrs = attrs->raw;
+	s->signed_attrs_len = attrs->raw_len;
+	while (err == SBAT_OK && der_more(&c)) {
+		err = der_expect(&c, DER_SEQUENCE, &e, d);
+		if (err == SBAT_OK)
+			err = der_enter(&e, &attr, "Attribute", d);
+		if (err == SBAT_OK)
+			err = der_expect(&attr, DER_OID, &oid, d);
+		if (err == SBAT_OK)
+			err = der_expect(&attr, DER_SET, &e, d);
+		if (err != SBAT_OK || s->message_digest ||
+		    !der_oid_is(&oid, oid_message_digest, sizeof(oid_message_digest)))
+			continue;
+		err = der_enter(&e, &values, "Attribute", d);
+		if (err == SBAT_OK)
+			err = der_expect(&values, DER_OCTET_STRING, &e, d);
+		if (err == SBAT_OK) {
+			s->message_digest = e.val;
+			s->message_digest_len = e.len;
+		}
+	}
+	return err;
+}
+
 /* The first SignerInfo: version, signer, digestAlgorithm, [0] attributes, algorithm, signature, [1] attributes. */
 static sbat_err
 read_signer(const der *info, reading *r, sbat_diag *d)
@@ -202,12 +225,14 @@ read_signer(const der *info, reading *r, sbat_diag *d)
 		err = read_signer_id(&si, r->s, d);
 	if (err == SBAT_OK)
 		err = read_alg(&si, &r->s->digest_alg, d);
-	if (err == SBAT_OK && der_peek(&si, DER_CONTEXT(0)))
-		err = der_read(&si, &e, d);
+	if (err == SBAT_OK && der_peek(&si, DER_CONTEXT(0)) && (err = der_read(&si, &e, d)) == SBAT_OK)
+		err = read_authenticated(&e, r->s, d);
 	if (err == SBAT_OK)
 		err = read_alg(&si, &ignored, d);
-	if (err == SBAT_OK)
-		err = der_expect(&si, DER_OCTET_STRING, &e, d);
+	if (err == SBAT_OK && (err = der_expect(&si, DER_OCTET_STRING, &e, d)) == SBAT_OK) {
+		r->s->signature = e.val;
+		r->s->signature_len = e.len;
+	}
 	if (err == SBAT_OK && der_peek(&si, DER_CONTEXT(1)) && (err = der_read(&si, &e, d)) == SBAT_OK)
 		err = read_unauthenticated(&e, r, d);
 	return err;
@@ -224,7 +249,7 @@ read_signed_data(der_cursor *sd, reading *r, sbat_diag *d)
 	if (err == SBAT_OK)
 		err = der_expect(sd, DER_SET, &e, d);
 	if (err == SBAT_OK)
-		err = read_indirect_data(sd, r->s, d);
+		err = read_indirect_data(sd, r, d);
 	if (err == SBAT_OK && der_peek(sd, DER_CONTEXT(0)) && (err = der_read(sd, &e, d)) == SBAT_OK)
 		err = read_certs(&e, r, d);
 	if (err == SBAT_OK && der_peek(sd, DER_CONTEXT(1)))
@@ -255,6 +280,33 @@ find_signer_cert(const sbat_authenticode_sig *s)
 			return (int)i;
 	}
 	return -1;
+}
+
+/*
+ * PKCS7_signatureVerify, as OpenSSL runs it for EDK2 and shim: the
+ * digestAlgorithm hash of the content octets equals messageDigest, and the
+ * signature is RSA PKCS#1 v1.5 over the hash of the attributes re-tagged
+ * as a SET (without attributes: over the content's hash), whatever
+ * digestEncryptionAlgorithm names. 1 when it verifies.
+ */
+static int
+signer_verifies(const sbat_authenticode_sig *s, const reading *r)
+{
+	static const uint8_t set_tag = 0x31;
+	const sbat_authenticode_cert *c = &s->certs[s->signer_cert];
+	uint8_t content_hash[SBAT_AUTHENTICODE_DIGEST_MAX], md[SBAT_AUTHENTICODE_DIGEST_MAX];
+	size_t n = rsa_hash(s->digest_alg, r->content, r->content_len, NULL, 0, content_hash);
+
+	if (n == 0 || !c->key_n)
+		return 0;
+	if (!s->signed_attrs)
+		memcpy(md, content_hash, n);
+	else if (!s->message_digest || s->message_digest_len != n || memcmp(s->message_digest, content_hash, n) != 0)
+		return 0;
+	else
+		rsa_hash(s->digest_alg, &set_tag, 1, s->signed_attrs + 1, s->signed_attrs_len - 1, md);
+	return rsa_verify_pkcs1(c->key_n, c->key_n_len, c->key_e, c->key_e_len, s->digest_alg, md, n, s->signature,
+	                        s->signature_len, NULL) == SBAT_OK;
 }
 
 /* The ContentInfo's elements all checked first, then read as SignedData. */
@@ -288,12 +340,14 @@ sbat_err
 pkcs7_read(const uint8_t *buf, sbat_authenticode_sig *s, pkcs7_nested nested[PKCS7_MAX_NESTED], size_t *ret_n,
            sbat_diag *d)
 {
-	reading r = { s, NULL, nested, 0 };
+	reading r = { s, NULL, nested, 0, NULL, 0 };
 	sbat_err err;
 
 	s->certs = NULL;
 	s->n_certs = 0;
 	s->signer_cert = -1;
+	s->signed_attrs = s->message_digest = s->signature = NULL;
+	s->signed_attrs_len = s->message_digest_len = s->signature_len = 0;
 	s->covers_image = -1;
 	*ret_n = 0;
 	r.certs = calloc(PKCS7_MAX_CERTS, sizeof(*r.certs));
@@ -308,6 +362,7 @@ pkcs7_read(const uint8_t *buf, sbat_authenticode_sig *s, pkcs7_nested nested[PKC
 		return err;
 	}
 	s->signer_cert = find_signer_cert(s);
+	s->signature_verifies = s->signer_cert < 0 ? -1 : signer_verifies(s, &r);
 	*ret_n = r.n_nested;
 	return SBAT_OK;
 }

@@ -194,6 +194,16 @@ hash3(sbat_digest_alg alg, const uint8_t *a, size_t a_len, const uint8_t *b, siz
 	}
 }
 
+size_t
+rsa_hash(sbat_digest_alg alg, const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len, uint8_t *out)
+{
+	size_t n = rsa_digest_size(alg);
+
+	if (n)
+		hash3(alg, a, a_len, b, b_len, NULL, 0, out);
+	return n;
+}
+
 /* db[0..len) ^= MGF1(seed) by alg (RFC 8017 B.2.1) */
 static void
 mgf1_xor(sbat_digest_alg alg, const uint8_t *seed, size_t seed_len, uint8_t *db, size_t len)

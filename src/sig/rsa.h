@@ -45,6 +45,13 @@ typedef struct rsa_pss_params {
 size_t rsa_digest_size(sbat_digest_alg alg);
 
 /*
+ * The digest by alg of a[0..a_len) then b[0..b_len) into out (room for
+ * SBAT_AUTHENTICODE_DIGEST_MAX bytes): its length, 0 for an algorithm
+ * rsa_digest_size does not know (out untouched).
+ */
+size_t rsa_hash(sbat_digest_alg alg, const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len, uint8_t *out);
+
+/*
  * Verify an RSASSA-PKCS1-v1_5 signature over digest (of algorithm alg,
  * SHA-1, SHA-256, SHA-384 or SHA-512): the encoded message 00 01 FF..FF 00
  * DigestInfo is built from the digest, with the algorithm's NULL parameters

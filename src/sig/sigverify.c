@@ -36,6 +36,33 @@ take_opts(const sbat_sigverify_opts *opts, sbat_sigverify_opts *o, sbat_diag *d)
 	return SBAT_OK;
 }
 
+/*
+ * Signature i's state before a rule reads it; the links of a chain that
+ * can reach a certificate are verified once, here.
+ */
+static sbat_sigverify_state
+first_state(sigverify_run *r, size_t i)
+{
+	const sbat_authenticode_sig *s = &r->a->sigs[i];
+	sbat_sigverify_sig *vs = &r->sigs[i];
+
+	if (s->nested_in >= 0)
+		return SBAT_SIGVERIFY_SIG_NESTED;
+	if (s->image_digest_alg != SBAT_DIGEST_SHA256) {
+		r->not_computed++;
+		return SBAT_SIGVERIFY_SIG_NOT_COMPUTED;
+	}
+	if (s->covers_image == 0)
+		return SBAT_SIGVERIFY_SIG_STALE;
+	if (s->signature_verifies == 0) {
+		vs->cert = s->signer_cert;
+		memcpy(r->subjects[i], s->certs[s->signer_cert].subject, sizeof(r->subjects[i]));
+		return SBAT_SIGVERIFY_SIG_BAD_SIGNATURE;
+	}
+	chain_links(s, vs->chain, vs->n_chain, r->links + (vs->chain - r->chains));
+	return SBAT_SIGVERIFY_SIG_NOT_ALLOWED;
+}
+
 /* Each signature's starting state and chain. */
 static sbat_err
 prepare(sigverify_run *r, sbat_diag *d)
@@ -48,7 +75,9 @@ prepare(sigverify_run *r, sbat_diag *d)
 	r->sigs = calloc(a->n_sigs + 1, sizeof(*r->sigs));
 	r->subjects = calloc(a->n_sigs + 1, sizeof(*r->subjects));
 	r->chains = calloc(total, sizeof(*r->chains));
-	if (!r->sigs || !r->subjects || !r->chains)
+	r->links = calloc(total, sizeof(*r->links));
+	r->failed = calloc(a->n_sigs + 1, sizeof(*r->failed));
+	if (!r->sigs || !r->subjects || !r->chains || !r->links || !r->failed)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory for the signature verdict");
 	for (i = 0; i < a->n_sigs; i++) {
 		sbat_sigverify_sig *vs = &r->sigs[i];
@@ -57,14 +86,7 @@ prepare(sigverify_run *r, sbat_diag *d)
 		vs->chain = r->chains + at;
 		vs->n_chain = chain_build(&a->sigs[i], r->chains + at);
 		at += a->sigs[i].n_certs;
-		if (a->sigs[i].nested_in >= 0)
-			vs->state = SBAT_SIGVERIFY_SIG_NESTED;
-		else if (a->sigs[i].image_digest_alg != SBAT_DIGEST_SHA256)
-			vs->state = SBAT_SIGVERIFY_SIG_NOT_COMPUTED, r->not_computed++;
-		else if (a->sigs[i].covers_image == 0)
-			vs->state = SBAT_SIGVERIFY_SIG_STALE;
-		else
-			vs->state = SBAT_SIGVERIFY_SIG_NOT_ALLOWED;
+		vs->state = first_state(r, i);
 	}
 	r->v.signatures = a;
 	r->v.n_sigs = a->n_sigs;
@@ -145,6 +167,8 @@ sbat_sigverify_free(sbat_sigverify *v)
 	free(r->sigs);
 	free(r->subjects);
 	free(r->chains);
+	free(r->links);
+	free(r->failed);
 	free(r);
 }
 
@@ -161,6 +185,8 @@ static const char *const reason_names[] = {
 	[SBAT_SIGVERIFY_DIGEST_NOT_COMPUTED] = "digest-not-computed",
 	[SBAT_SIGVERIFY_PARENT_VERIFIED] = "parent-verified",
 	[SBAT_SIGVERIFY_TIMESTAMP_NOT_CHECKED] = "timestamp-not-checked",
+	[SBAT_SIGVERIFY_BAD_SIGNATURE] = "bad-signature",
+	[SBAT_SIGVERIFY_NOT_CA] = "issuer-not-ca",
 };
 
 static const char *const db_names[] = {
@@ -175,10 +201,16 @@ static const char *const db_names[] = {
 };
 
 static const char *const state_names[] = {
-	[SBAT_SIGVERIFY_SIG_ALLOWED] = "allowed",           [SBAT_SIGVERIFY_SIG_FORBIDDEN] = "forbidden",
-	[SBAT_SIGVERIFY_SIG_NOT_ALLOWED] = "not-allowed",   [SBAT_SIGVERIFY_SIG_STALE] = "stale",
-	[SBAT_SIGVERIFY_SIG_NOT_COMPUTED] = "not-computed", [SBAT_SIGVERIFY_SIG_NESTED] = "nested",
-	[SBAT_SIGVERIFY_SIG_NOT_REACHED] = "not-reached",   [SBAT_SIGVERIFY_SIG_REVOKED_ROOT] = "revoked-root",
+	[SBAT_SIGVERIFY_SIG_ALLOWED] = "allowed",
+	[SBAT_SIGVERIFY_SIG_FORBIDDEN] = "forbidden",
+	[SBAT_SIGVERIFY_SIG_NOT_ALLOWED] = "not-allowed",
+	[SBAT_SIGVERIFY_SIG_STALE] = "stale",
+	[SBAT_SIGVERIFY_SIG_NOT_COMPUTED] = "not-computed",
+	[SBAT_SIGVERIFY_SIG_NESTED] = "nested",
+	[SBAT_SIGVERIFY_SIG_NOT_REACHED] = "not-reached",
+	[SBAT_SIGVERIFY_SIG_REVOKED_ROOT] = "revoked-root",
+	[SBAT_SIGVERIFY_SIG_BAD_SIGNATURE] = "bad-signature",
+	[SBAT_SIGVERIFY_SIG_NOT_CA] = "issuer-not-ca",
 };
 
 #define NAME(table, i) ((unsigned)(i) < sizeof(table) / sizeof(table[0]) ? table[i] : "unknown")

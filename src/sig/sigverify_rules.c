@@ -41,7 +41,6 @@ decide_sig(sigverify_run *r, sbat_verdict verdict, sbat_sigverify_reason reason,
 	r->v.sig = (int)i;
 	r->v.cert = vs->cert;
 	memcpy(r->v.subject, r->subjects[i], sizeof(r->v.subject));
-	r->v.assumes_valid = 1;
 }
 
 static void
@@ -56,11 +55,29 @@ mark(sigverify_run *r, size_t i, sbat_sigverify_state state, sbat_sigverify_db d
 		memcpy(r->subjects[i], m->subject, sizeof(r->subjects[i]));
 }
 
-/* 1 when signature i can meet a certificate: its digest is the image's hash. */
+/* 1 when signature i can meet a certificate: its digest is the image's hash and its SignerInfo verifies. */
 static int
 usable(const sigverify_run *r, size_t i)
 {
-	return r->a->sigs[i].covers_image == 1;
+	return r->a->sigs[i].covers_image == 1 && r->a->sigs[i].signature_verifies == 1;
+}
+
+/* Signature i met a certificate by name and did not reach it (m->fail): the first such is kept. */
+static void
+note_failed(sigverify_run *r, size_t i, const chain_match *m)
+{
+	if (m->fail != CHAIN_OK && r->failed[i].fail == CHAIN_OK)
+		r->failed[i] = *m;
+}
+
+/* signature i's chain reaches the certificate bytes[0..len) (chain_reaches); a failure is noted */
+static int
+reaches(sigverify_run *r, size_t i, const uint8_t *bytes, size_t len, chain_match *m)
+{
+	const sbat_sigverify_sig *vs = &r->sigs[i];
+	size_t at = (size_t)(vs->chain - r->chains);
+
+	return chain_reaches(&r->a->sigs[i], vs->chain, r->links + at, vs->n_chain, bytes, len, m);
 }
 
 int
@@ -95,19 +112,65 @@ shim_tries(const sigverify_run *r, const sbat_sigdb_entry *e, const chain_match 
 
 /* The first EFI_CERT_X509 entry of db that signature i's chain reaches, or NULL. */
 static const sbat_sigdb_entry *
-db_cert(const sigverify_run *r, const sbat_sigdb *db, size_t i, chain_match *m)
+db_cert(sigverify_run *r, const sbat_sigdb *db, size_t i, chain_match *m)
 {
 	const sbat_sigdb_entry *e;
 	size_t k;
 
 	if (!db || !usable(r, i))
 		return NULL;
-	for (k = 0; (e = sbat_sigdb_get(db, k)); k++)
-		if (e->type == SBAT_SIG_X509 &&
-		    chain_reaches(&r->a->sigs[i], r->sigs[i].chain, r->sigs[i].n_chain, e->data, e->data_len, m) &&
-		    shim_tries(r, e, m))
+	for (k = 0; (e = sbat_sigdb_get(db, k)); k++) {
+		if (e->type != SBAT_SIG_X509)
+			continue;
+		if (reaches(r, i, e->data, e->data_len, m) && shim_tries(r, e, m))
 			return e;
+		if (shim_tries(r, e, m))
+			note_failed(r, i, m);
+	}
 	return NULL;
+}
+
+/*
+ * Each signature that met a certificate and did not reach it takes the
+ * state that says why (its signer's signature was found bad already).
+ * Returns the first readable one so marked, or -1.
+ */
+static int
+settle_failed(sigverify_run *r)
+{
+	const chain_match *m;
+	int first = -1;
+	size_t i;
+
+	for (i = 0; i < r->a->n_sigs; i++) {
+		m = &r->failed[i];
+		if (r->sigs[i].state == SBAT_SIGVERIFY_SIG_NOT_ALLOWED && m->fail != CHAIN_OK) {
+			r->sigs[i].state = m->fail == CHAIN_NOT_CA ? SBAT_SIGVERIFY_SIG_NOT_CA :
+			                                             SBAT_SIGVERIFY_SIG_BAD_SIGNATURE;
+			r->sigs[i].cert = m->cert;
+			memcpy(r->subjects[i], m->subject, sizeof(r->subjects[i]));
+		}
+		if (first < 0 && (r->sigs[i].state == SBAT_SIGVERIFY_SIG_BAD_SIGNATURE ||
+		                  r->sigs[i].state == SBAT_SIGVERIFY_SIG_NOT_CA))
+			first = (int)i;
+	}
+	return first;
+}
+
+/* Nothing accepted the image: refused because signature `bad` does not verify, or for want of an allowed one. */
+static void
+refuse(sigverify_run *r, int bad)
+{
+	if (bad < 0) {
+		decide(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_NOT_ALLOWED, SBAT_SIGVERIFY_DB_NONE, NULL);
+		return;
+	}
+	decide_sig(r, SBAT_VERDICT_REFUSED,
+	           r->sigs[bad].state == SBAT_SIGVERIFY_SIG_NOT_CA ? SBAT_SIGVERIFY_NOT_CA :
+	                                                             SBAT_SIGVERIFY_BAD_SIGNATURE,
+	           (size_t)bad);
+	r->v.db = SBAT_SIGVERIFY_DB_NONE;
+	r->v.entry = NULL;
 }
 
 static const sbat_sigdb_entry *
@@ -234,7 +297,7 @@ readable(const sigverify_run *r, size_t i)
 void
 sigverify_firmware(sigverify_run *r)
 {
-	int verified = 0, stopped = 0;
+	int verified = 0, stopped = 0, bad;
 	size_t i;
 
 	if (r->a->n_entries == 0) {
@@ -249,6 +312,7 @@ sigverify_firmware(sigverify_run *r)
 		else
 			stopped = fw_signature(r, i, &verified);
 	}
+	bad = settle_failed(r);
 	if (stopped || verified)
 		return;
 	if (r->not_computed)
@@ -257,7 +321,7 @@ sigverify_firmware(sigverify_run *r)
 		decide(r, SBAT_VERDICT_UNKNOWN, SBAT_SIGVERIFY_TIMESTAMP_NOT_CHECKED, SBAT_SIGVERIFY_DB_NONE, NULL);
 		r->v.timestamps_ignored = 1;
 	} else
-		decide(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_NOT_ALLOWED, SBAT_SIGVERIFY_DB_NONE, NULL);
+		refuse(r, bad);
 }
 
 /* A list shim compares the image hash with: by its SHA-256, or (sha1) its SHA-1 against EFI_CERT_SHA1 entries. */
@@ -320,7 +384,7 @@ shim_hashes(sigverify_run *r)
 
 /* The first of n lists with a certificate signature i's chain reaches: its index, or -1; *ret_e and *m set. */
 static int
-cert_in(const sigverify_run *r, size_t i, const dbref *lists, size_t n, const sbat_sigdb_entry **ret_e, chain_match *m)
+cert_in(sigverify_run *r, size_t i, const dbref *lists, size_t n, const sbat_sigdb_entry **ret_e, chain_match *m)
 {
 	size_t k;
 
@@ -352,19 +416,20 @@ shim_signature(sigverify_run *r, size_t i)
 		mark(r, i, SBAT_SIGVERIFY_SIG_ALLOWED, allow[k].which, e, &m);
 		return 1;
 	}
-	if (r->o.vendor_cert && usable(r, i) &&
-	    chain_reaches(&r->a->sigs[i], r->sigs[i].chain, r->sigs[i].n_chain, r->o.vendor_cert, r->o.vendor_cert_len,
-	                  &m)) {
+	if (!r->o.vendor_cert || !usable(r, i))
+		return 0;
+	if (reaches(r, i, r->o.vendor_cert, r->o.vendor_cert_len, &m)) {
 		mark(r, i, SBAT_SIGVERIFY_SIG_ALLOWED, SBAT_SIGVERIFY_VENDOR_CERT, NULL, &m);
 		return 1;
 	}
+	note_failed(r, i, &m);
 	return 0;
 }
 
 void
 sigverify_shim(sigverify_run *r)
 {
-	int first_ok = -1, first_bad = -1, got;
+	int first_ok = -1, first_bad = -1, got, bad;
 	size_t i;
 
 	if (shim_hashes(r))
@@ -378,10 +443,11 @@ sigverify_shim(sigverify_run *r)
 		if (got < 0 && first_bad < 0)
 			first_bad = (int)i;
 	}
+	bad = settle_failed(r);
 	if (first_ok >= 0)
 		decide_sig(r, SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_CERT_ALLOWED, (size_t)first_ok);
 	else if (first_bad >= 0)
 		decide_sig(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_CERT_FORBIDDEN, (size_t)first_bad);
 	else
-		decide(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_NOT_ALLOWED, SBAT_SIGVERIFY_DB_NONE, NULL);
+		refuse(r, bad);
 }

@@ -10,6 +10,8 @@
 #include "sbat/authenticode.h"
 #include "sbat/sigverify.h"
 
+#include "sig/chain.h"
+
 /* A verdict being made: what sbat_sigverify_image hands out is `v`, the first member. */
 typedef struct sigverify_run {
 	sbat_sigverify v;
@@ -18,9 +20,11 @@ typedef struct sigverify_run {
 	sbat_sigverify_sig *sigs;                     /* one per a->sigs */
 	char (*subjects)[SBAT_AUTHENTICODE_NAME_MAX]; /* the certificate each signature met */
 	int *chains;                                  /* every chain, one after the other */
-	int not_computed;                             /* signatures with a digest other than SHA-256 */
-	int have_sha1;                                /* sha1 is the image's Authenticode SHA-1 (shim's rule) */
-	int root_time_unknown;                        /* a db root's revocation in dbx hangs on a timestamp */
+	uint8_t *links;                               /* for each chain: its links that verify (chain_links) */
+	chain_match *failed;   /* for each signature: the first database certificate it met and did not reach */
+	int not_computed;      /* signatures with a digest other than SHA-256 */
+	int have_sha1;         /* sha1 is the image's Authenticode SHA-1 (shim's rule) */
+	int root_time_unknown; /* a db root's revocation in dbx hangs on a timestamp */
 	uint8_t sha1[20];
 } sigverify_run;
 

@@ -185,7 +185,7 @@ signatures_load(walk *w)
 	s->mokx_known = load_db(w, "MokListXRT", SBAT_SIGDB_GUID_SHIM, &s->mokx) >= 0;
 	/* the timestamping authorities, for a dbx entry that revokes from a time on */
 	s->dbt_unknown = load_db(w, "dbt", SBAT_SIGDB_GUID_SECURITY_DB, &s->dbt) < 0;
-	walk_fact(w, SBAT_BOOT_NOTE_ASSUMED, NULL, SBAT_BOOT_NOTE_RSA_VALID);
+	walk_fact(w, SBAT_BOOT_NOTE_ASSUMED, NULL, SBAT_BOOT_NOTE_SIGNATURES_VERIFIED);
 	if (apply_pending(w) != 0)
 		return 1;
 	if (s->db_known)

@@ -4,7 +4,8 @@
 # authenticode-corpus.sh - the library's Authenticode reader on the images
 # Microsoft and Debian signed (fetch-corpus.sh): every certificate table
 # reads (and the table of each signed kernel of the corpus), every
-# signature's SHA-256 digest is the hash the library computes,
+# signature's SHA-256 digest is the hash the library computes, its
+# SignerInfo's RSA signature verifies and so does each link of its chain,
 # and Debian's shim 16.1 carries two signatures, one chaining to "Microsoft
 # Corporation UEFI CA 2011", one to "Microsoft UEFI CA 2023". sbat-add
 # --print --json lists as many signatures, each covering the image, its
@@ -43,6 +44,10 @@ while IFS=$'\t' read -r name f; do
 	check "$name: signed ($count signatures)" test "$count" -ge 1
 	check "$name: every SHA-256 digest is the image's hash" \
 		test -z "$(awk -F'\t' '$1 == "sig" && $5 != 1' "$T/$name.sigs")"
+	check "$name: every signature's SignerInfo verifies under its signer's key" \
+		test -z "$(awk -F'\t' '$1 == "sig" && $8 != 1' "$T/$name.sigs")"
+	check "$name: every chain verifies up to its top certificate (RSA, each link)" \
+		test -z "$(awk -F'\t' '$1 == "sig" && $9 != "cert-allowed" && $9 != "-"' "$T/$name.sigs")"
 	"$SBAT_ADD" --print --json "$f" >"$T/$name.json" 2>/dev/null
 	check "$name: --print --json lists the $count signatures, each covering the image, chains upwards" \
 		python3 -c 'import json, sys

@@ -25,15 +25,21 @@
  * builds into shim. The 2011 signature carries its CA certificate
  * (sbsign --addcert), the 2023 one only its signer's, as Microsoft's do.
  */
-enum cert { CA1, CA2, CA3, CA4, CA5, N_CERTS };
-static const char *const cert_names[N_CERTS] = { "ca1", "ca2", "ca3", "ca4", "ca5" };
+enum cert { CA1, CA2, CA3, CA4, CA5, CA6, I6, I7, L7, N_CERTS };
+static const char *const cert_names[N_CERTS] = { "ca1", "ca2", "ca3", "ca4", "ca5", "ca6", "i6", "i7", "l7" };
 
 /*
  * The images: dual-signed (the 2011 signature first), signed by the
  * vendor's signer, unsigned, signed by the signer of a CA whose
  * extendedKeyUsage is module signing only (CA5, as a DKMS key).
  */
-enum image { DUAL, VENDOR, UNSIGNED, MODSIGN, SHA1SIGNED, N_IMAGES };
+enum image { DUAL, VENDOR, UNSIGNED, MODSIGN, SHA1SIGNED, CHAIN3, NOT_CA, N_IMAGES };
+
+/*
+ * CHAIN3: signed by a leaf (l6) of an intermediate CA (i6, CA:TRUE, carried
+ * by the signature) of a root (CA6) the signature does not carry; NOT_CA:
+ * the same with an intermediate (I7) whose basicConstraints say CA:FALSE.
+ */
 
 /*
  * SHA1SIGNED: the unsigned image signed by the vendor's signer with
@@ -108,6 +114,20 @@ make_ca(const char *name, const char *cn, const char *ext, const char *leaf, con
 	           dir, leaf, leaf, leaf_cn, leaf, name, name, leaf);
 }
 
+/* A certificate NAME with subject CN issued by ISSUER, with the extensions EXT (NULL: none, a v1 certificate). */
+static int
+make_issued(const char *name, const char *cn, const char *issuer, const char *ext)
+{
+	if (run("cd %s && openssl req -newkey rsa:2048 -nodes -keyout %s.key -out %s.csr -subj '/CN=%s/O=Example' "
+	        ">/dev/null 2>&1 && printf '%%s\\n' '%s' >%s.ext",
+	        dir, name, name, cn, ext ? ext : "", name) != 0)
+		return -1;
+	return run("cd %s && openssl x509 -req -in %s.csr -CA %s.pem -CAkey %s.key -CAcreateserial -days 30 %s%s%s "
+	           "-out %s.pem >/dev/null 2>&1 && openssl x509 -in %s.pem -outform DER -out %s.der",
+	           dir, name, issuer, issuer, ext ? "-extfile " : "", ext ? name : "", ext ? ".ext" : "", name, name,
+	           name);
+}
+
 static int
 sign(const char *leaf, const char *extra, const char *out)
 {
@@ -174,6 +194,10 @@ make_images(void)
 	    sign("l5", "", "s5.efi"))
 		return -1;
 	images[MODSIGN] = slurp("s5.efi", &image_len[MODSIGN]);
+	if (sign("l6", "--addcert i6.pem", "s7.efi") || sign("l7", "--addcert i7.pem", "s8.efi"))
+		return -1;
+	images[CHAIN3] = slurp("s7.efi", &image_len[CHAIN3]);
+	images[NOT_CA] = slurp("s8.efi", &image_len[NOT_CA]);
 	if (run("cd %s && command -v osslsigncode >/dev/null && osslsigncode sign -h sha1 -certs l4.pem -key l4.key "
 	        "-in u.efi -out s6.efi >/dev/null 2>&1",
 	        dir) == 0)
@@ -187,7 +211,7 @@ make_images(void)
 		images[DUAL] = append_table(s1, l1, s2, l2, &image_len[DUAL]);
 	free(s1);
 	free(s2);
-	return images[DUAL] && images[VENDOR] && images[MODSIGN] ? 0 : -1;
+	return images[DUAL] && images[VENDOR] && images[MODSIGN] && images[CHAIN3] && images[NOT_CA] ? 0 : -1;
 }
 
 static int
@@ -206,7 +230,12 @@ setup(void **state)
 	             make_ca("ca3", "Unrelated CA", "", NULL, NULL) == 0 &&
 	             make_ca("ca4", "Vendor Secure Boot CA", "", "l4", "Vendor Secure Boot Signer") == 0 &&
 	             make_ca("ca5", "Module Signing Key", "-addext extendedKeyUsage=1.3.6.1.4.1.2312.16.1.2", "l5",
-	                     "Module Signer") == 0;
+	                     "Module Signer") == 0 &&
+	             make_ca("ca6", "Test Chain Root", "", NULL, NULL) == 0 &&
+	             make_issued("i6", "Test Chain Intermediate", "ca6", "basicConstraints=CA:TRUE") == 0 &&
+	             make_issued("l6", "Test Chain Leaf", "i6", NULL) == 0 &&
+	             make_issued("i7", "Test Not A CA", "ca6", "basicConstraints=CA:FALSE") == 0 &&
+	             make_issued("l7", "Test Leaf Of A Non-CA", "i7", NULL) == 0;
 	for (i = 0; have_tools && i < N_CERTS; i++) {
 		snprintf(name, sizeof(name), "%s.der", cert_names[i]);
 		certs[i] = slurp(name, &cert_len[i]);
@@ -273,11 +302,11 @@ add_entry(sbat_sigdb *db, const uint8_t guid[16], const uint8_t *data, size_t le
 
 /* What a database holds: certificates by bit, the image hash, the TBS hash of a signature's signer. */
 #define C(x) (1u << (x))
-#define HASH (1u << 8)
-#define TBS_SIG1 (1u << 9)  /* the 2023 signature's signer certificate's TBS SHA-256 (EFI_CERT_X509_SHA256) */
-#define TBS_CA1 (1u << 10)  /* the 2011 CA's, as the 2011 signature carries it */
-#define JUNK_CA4 (1u << 11) /* the vendor CA with a byte after its DER */
-#define HASH1 (1u << 12)    /* SHA1SIGNED's Authenticode SHA-1 (EFI_CERT_SHA1) */
+#define HASH (1u << 16)
+#define TBS_SIG1 (1u << 17) /* the 2023 signature's signer certificate's TBS SHA-256 (EFI_CERT_X509_SHA256) */
+#define TBS_CA1 (1u << 18)  /* the 2011 CA's, as the 2011 signature carries it */
+#define JUNK_CA4 (1u << 19) /* the vendor CA with a byte after its DER */
+#define HASH1 (1u << 20)    /* SHA1SIGNED's Authenticode SHA-1 (EFI_CERT_SHA1) */
 
 /* The TBS SHA-256 of the certificate whose subject holds cn, in the dual-signed image's signatures. */
 static void
@@ -344,9 +373,8 @@ typedef struct vcase {
 	sbat_verdict verdict;
 	sbat_sigverify_reason reason;
 	sbat_sigverify_db by;
-	int sig;             /* the signature that decided; -1 none */
-	const char *subject; /* held by the deciding certificate's subject; NULL: "" */
-	int assumes_valid;
+	int sig;                             /* the signature that decided; -1 none */
+	const char *subject;                 /* held by the deciding certificate's subject; NULL: "" */
 	sbat_sigverify_state state0, state1; /* the first two signatures' states (when there are two) */
 } vcase;
 
@@ -360,71 +388,70 @@ typedef struct vcase {
 
 static const vcase cases[] = {
 	{ "firmware: dual-signed, the 2011 CA in db", FW, ON, DUAL, C(CA1), 0, 0, 0, 0, -1, 0, BOOTS, R(CERT_ALLOWED),
-	  R(DB), 0, "CN=Test UEFI CA 2011", 1, S(ALLOWED), S(NOT_ALLOWED) },
+	  R(DB), 0, "CN=Test UEFI CA 2011", S(ALLOWED), S(NOT_ALLOWED) },
 	{ "firmware: dual-signed, the 2023 CA in db (above the chain)", FW, ON, DUAL, C(CA2), 0, 0, 0, 0, -1, 0, BOOTS,
-	  R(CERT_ALLOWED), R(DB), 1, "CN=Test UEFI CA 2023", 1, S(NOT_ALLOWED), S(ALLOWED) },
+	  R(CERT_ALLOWED), R(DB), 1, "CN=Test UEFI CA 2023", S(NOT_ALLOWED), S(ALLOWED) },
 	{ "firmware: dual-signed, only an unrelated CA in db", FW, ON, DUAL, C(CA3), 0, 0, 0, 0, -1, 0, REFUSED,
-	  R(NOT_ALLOWED), R(DB_NONE), -1, NULL, 0, S(NOT_ALLOWED), S(NOT_ALLOWED) },
+	  R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED) },
 	{ "firmware: the 2011 CA in dbx, the 2023 CA in db: one forbidden signature refuses", FW, ON, DUAL, C(CA2),
-	  C(CA1), 0, 0, 0, -1, 0, REFUSED, R(CERT_FORBIDDEN), R(DBX), 0, "CN=Test UEFI CA 2011", 1, S(FORBIDDEN),
+	  C(CA1), 0, 0, 0, -1, 0, REFUSED, R(CERT_FORBIDDEN), R(DBX), 0, "CN=Test UEFI CA 2011", S(FORBIDDEN),
 	  S(NOT_REACHED) },
 	{ "firmware: the 2023 CA in dbx after an allowed 2011 signature", FW, ON, DUAL, C(CA1), C(CA2), 0, 0, 0, -1, 0,
-	  REFUSED, R(CERT_FORBIDDEN), R(DBX), 1, "CN=Test UEFI CA 2023", 1, S(ALLOWED), S(FORBIDDEN) },
+	  REFUSED, R(CERT_FORBIDDEN), R(DBX), 1, "CN=Test UEFI CA 2023", S(ALLOWED), S(FORBIDDEN) },
 	{ "firmware: the image hash in dbx", FW, ON, DUAL, C(CA1) | C(CA2), HASH, 0, 0, 0, -1, 0, REFUSED,
-	  R(HASH_FORBIDDEN), R(DBX), -1, NULL, 0, S(ALLOWED), S(NOT_REACHED) },
+	  R(HASH_FORBIDDEN), R(DBX), -1, NULL, S(ALLOWED), S(NOT_REACHED) },
 	{ "firmware: signed, the image hash in db", FW, ON, DUAL, HASH, 0, 0, 0, 0, -1, 0, BOOTS, R(HASH_ALLOWED),
-	  R(DB), -1, NULL, 0, S(NOT_ALLOWED), S(NOT_ALLOWED) },
+	  R(DB), -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED) },
 	{ "firmware: unsigned, the image hash in db", FW, ON, UNSIGNED, HASH, 0, 0, 0, 0, -1, 0, BOOTS, R(HASH_ALLOWED),
-	  R(DB), -1, NULL, 0, 0, 0 },
+	  R(DB), -1, NULL, 0, 0 },
 	{ "firmware: unsigned, the image hash in db and dbx", FW, ON, UNSIGNED, HASH, HASH, 0, 0, 0, -1, 0, REFUSED,
-	  R(HASH_FORBIDDEN), R(DBX), -1, NULL, 0, 0, 0 },
+	  R(HASH_FORBIDDEN), R(DBX), -1, NULL, 0, 0 },
 	{ "firmware: unsigned, nothing", FW, ON, UNSIGNED, C(CA1), 0, 0, 0, 0, -1, 0, REFUSED, R(NOT_ALLOWED),
-	  R(DB_NONE), -1, NULL, 0, 0, 0 },
+	  R(DB_NONE), -1, NULL, 0, 0 },
 	{ "firmware: the 2023 signer's TBS hash in dbx", FW, ON, DUAL, C(CA1), TBS_SIG1, 0, 0, 0, -1, 0, REFUSED,
-	  R(CERT_HASH_FORBIDDEN), R(DBX), 1, "CN=Test Publisher 2023", 1, S(ALLOWED), S(FORBIDDEN) },
+	  R(CERT_HASH_FORBIDDEN), R(DBX), 1, "CN=Test Publisher 2023", S(ALLOWED), S(FORBIDDEN) },
 	{ "firmware: the db CA's own TBS hash in dbx", FW, ON, DUAL, C(CA1), TBS_CA1, 0, 0, 0, -1, 0, REFUSED,
-	  R(NOT_ALLOWED), R(DB_NONE), -1, NULL, 0, S(REVOKED_ROOT), S(NOT_ALLOWED) },
+	  R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(REVOKED_ROOT), S(NOT_ALLOWED) },
 	{ "firmware: Secure Boot off: no check", FW, SBAT_SIGVERIFY_NOT_ENFORCING, DUAL, 0, C(CA1) | HASH, 0, 0, 0, -1,
-	  0, BOOTS, R(NOT_ENFORCED), R(DB_NONE), -1, NULL, 0, S(NOT_ALLOWED), S(NOT_ALLOWED) },
+	  0, BOOTS, R(NOT_ENFORCED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED) },
 	{ "firmware: Secure Boot not known", FW, SBAT_SIGVERIFY_MODE_UNKNOWN, DUAL, C(CA1), 0, 0, 0, 0, -1, 0,
-	  SBAT_VERDICT_UNKNOWN, R(SECURE_BOOT_UNKNOWN), R(DB_NONE), -1, NULL, 0, S(NOT_ALLOWED), S(NOT_ALLOWED) },
+	  SBAT_VERDICT_UNKNOWN, R(SECURE_BOOT_UNKNOWN), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED) },
 	{ "shim: the image hash in MokListXRT", SHIM, ON, DUAL, C(CA1) | C(CA2), 0, 0, HASH, 0, -1, 0, REFUSED,
-	  R(HASH_FORBIDDEN), R(MOKX), -1, NULL, 0, S(NOT_ALLOWED), S(NOT_ALLOWED) },
+	  R(HASH_FORBIDDEN), R(MOKX), -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED) },
 	{ "shim: the image hash in the vendor dbx before dbx", SHIM, ON, DUAL, 0, HASH, 0, 0, HASH, -1, 0, REFUSED,
-	  R(HASH_FORBIDDEN), R(VENDOR_DBX), -1, NULL, 0, S(NOT_ALLOWED), S(NOT_ALLOWED) },
+	  R(HASH_FORBIDDEN), R(VENDOR_DBX), -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED) },
 	{ "shim: signed by its vendor certificate", SHIM, ON, VENDOR, C(CA1), 0, 0, 0, 0, CA4, 0, BOOTS,
-	  R(CERT_ALLOWED), R(VENDOR_CERT), 0, "CN=Vendor Secure Boot CA", 1, S(ALLOWED), 0 },
+	  R(CERT_ALLOWED), R(VENDOR_CERT), 0, "CN=Vendor Secure Boot CA", S(ALLOWED), 0 },
 	{ "shim: a MokListRT certificate", SHIM, ON, VENDOR, 0, 0, C(CA4), 0, 0, -1, 0, BOOTS, R(CERT_ALLOWED), R(MOK),
-	  0, "CN=Vendor Secure Boot CA", 1, S(ALLOWED), 0 },
+	  0, "CN=Vendor Secure Boot CA", S(ALLOWED), 0 },
 	{ "shim: the vendor CA in MokListXRT", SHIM, ON, VENDOR, 0, 0, 0, C(CA4), 0, CA4, 0, REFUSED, R(CERT_FORBIDDEN),
-	  R(MOKX), 0, "CN=Vendor Secure Boot CA", 1, S(FORBIDDEN), 0 },
+	  R(MOKX), 0, "CN=Vendor Secure Boot CA", S(FORBIDDEN), 0 },
 	{ "shim: not signed by anything it trusts", SHIM, ON, VENDOR, C(CA1), 0, 0, 0, 0, CA3, 0, REFUSED,
-	  R(NOT_ALLOWED), R(DB_NONE), -1, NULL, 0, S(NOT_ALLOWED), 0 },
+	  R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), 0 },
 	{ "shim: one allowed signature is enough, even with the other in dbx", SHIM, ON, DUAL, C(CA2), C(CA1), 0, 0, 0,
-	  -1, 0, BOOTS, R(CERT_ALLOWED), R(DB), 1, "CN=Test UEFI CA 2023", 1, S(FORBIDDEN), S(ALLOWED) },
+	  -1, 0, BOOTS, R(CERT_ALLOWED), R(DB), 1, "CN=Test UEFI CA 2023", S(FORBIDDEN), S(ALLOWED) },
 	{ "shim: MokIgnoreDB", SHIM, ON, DUAL, C(CA1) | C(CA2), 0, 0, 0, 0, -1, 1, REFUSED, R(NOT_ALLOWED), R(DB_NONE),
-	  -1, NULL, 0, S(NOT_ALLOWED), S(NOT_ALLOWED) },
+	  -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED) },
 	{ "shim: unsigned, the image hash in MokListRT", SHIM, ON, UNSIGNED, 0, 0, HASH, 0, 0, -1, 0, BOOTS,
-	  R(HASH_ALLOWED), R(MOK), -1, NULL, 0, 0, 0 },
+	  R(HASH_ALLOWED), R(MOK), -1, NULL, 0, 0 },
 	{ "shim: a MokListRT certificate for module signing only is not tried (verify_eku)", SHIM, ON, MODSIGN, 0, 0,
-	  C(CA5), 0, 0, -1, 0, REFUSED, R(NOT_ALLOWED), R(DB_NONE), -1, NULL, 0, S(NOT_ALLOWED), 0 },
+	  C(CA5), 0, 0, -1, 0, REFUSED, R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), 0 },
 	{ "firmware: the same certificate in db: EDK2 does not look at the key usage", FW, ON, MODSIGN, C(CA5), 0, 0, 0,
-	  0, -1, 0, BOOTS, R(CERT_ALLOWED), R(DB), 0, "CN=Module Signing Key", 1, S(ALLOWED), 0 },
+	  0, -1, 0, BOOTS, R(CERT_ALLOWED), R(DB), 0, "CN=Module Signing Key", S(ALLOWED), 0 },
 	{ "shim: nor does it forbid from MokListXRT; shim's built-in certificate is not filtered", SHIM, ON, MODSIGN, 0,
-	  0, 0, C(CA5), 0, CA5, 0, BOOTS, R(CERT_ALLOWED), R(VENDOR_CERT), 0, "CN=Module Signing Key", 1, S(ALLOWED),
-	  0 },
+	  0, 0, C(CA5), 0, CA5, 0, BOOTS, R(CERT_ALLOWED), R(VENDOR_CERT), 0, "CN=Module Signing Key", S(ALLOWED), 0 },
 	{ "shim: a db certificate with a byte after its DER is not tried (verify_x509)", SHIM, ON, VENDOR, JUNK_CA4, 0,
-	  0, 0, 0, -1, 0, REFUSED, R(NOT_ALLOWED), R(DB_NONE), -1, NULL, 0, S(NOT_ALLOWED), 0 },
+	  0, 0, 0, -1, 0, REFUSED, R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), 0 },
 	{ "shim: the image's SHA-1 in dbx (EFI_CERT_SHA1), though db holds its signer's CA", SHIM, ON, SHA1SIGNED,
-	  C(CA4), HASH1, 0, 0, 0, -1, 0, REFUSED, R(HASH_FORBIDDEN), R(DBX), -1, NULL, 0, S(NOT_COMPUTED), 0 },
+	  C(CA4), HASH1, 0, 0, 0, -1, 0, REFUSED, R(HASH_FORBIDDEN), R(DBX), -1, NULL, S(NOT_COMPUTED), 0 },
 	{ "shim: the image's SHA-1 in db", SHIM, ON, SHA1SIGNED, HASH1, 0, 0, 0, 0, -1, 0, BOOTS, R(HASH_ALLOWED),
-	  R(DB), -1, NULL, 0, S(NOT_COMPUTED), 0 },
+	  R(DB), -1, NULL, S(NOT_COMPUTED), 0 },
 	{ "shim: the image's SHA-1 in the vendor dbx", SHIM, ON, SHA1SIGNED, HASH1, 0, 0, 0, HASH1, -1, 0, REFUSED,
-	  R(HASH_FORBIDDEN), R(VENDOR_DBX), -1, NULL, 0, S(NOT_COMPUTED), 0 },
+	  R(HASH_FORBIDDEN), R(VENDOR_DBX), -1, NULL, S(NOT_COMPUTED), 0 },
 	{ "shim: an EFI_CERT_SHA1 entry in MokListXRT is not read", SHIM, ON, SHA1SIGNED, HASH1, 0, 0, HASH1, 0, -1, 0,
-	  BOOTS, R(HASH_ALLOWED), R(DB), -1, NULL, 0, S(NOT_COMPUTED), 0 },
+	  BOOTS, R(HASH_ALLOWED), R(DB), -1, NULL, S(NOT_COMPUTED), 0 },
 	{ "shim: a TBS hash in dbx is not read", SHIM, ON, DUAL, C(CA2), TBS_SIG1, 0, 0, 0, -1, 0, BOOTS,
-	  R(CERT_ALLOWED), R(DB), 1, "CN=Test UEFI CA 2023", 1, S(NOT_ALLOWED), S(ALLOWED) },
+	  R(CERT_ALLOWED), R(DB), 1, "CN=Test UEFI CA 2023", S(NOT_ALLOWED), S(ALLOWED) },
 };
 
 static void
@@ -469,7 +496,7 @@ check_case(const vcase *c)
 		assert_non_null(strstr(v->subject, c->subject));
 	else
 		assert_string_equal(v->subject, "");
-	assert_int_equal(v->assumes_valid, c->assumes_valid);
+	assert_int_equal(v->assumes_valid, 0); /* every signature is verified */
 	assert_int_equal(v->hash_sha1, c->image == SHA1SIGNED);
 	assert_int_equal(v->entry == NULL, c->by == R(DB_NONE) || c->by == R(VENDOR_CERT));
 	if (v->n_sigs >= 1)
@@ -622,6 +649,176 @@ test_chains(void **state)
 	assert_int_equal(v->verdict, SBAT_VERDICT_REFUSED);
 	assert_int_equal(v->reason, SBAT_SIGVERIFY_NOT_ALLOWED);
 	sbat_sigverify_free(v);
+	sbat_image_free(img);
+}
+
+static sbat_sigverify *verdict(const sbat_image *img, const sbat_sigverify_opts *o);
+
+/* The verdict v by name (reasons added after 0.2 are compared by their name), then freed. */
+static void
+expect_named(sbat_sigverify *v, sbat_verdict want, const char *reason, const char *subject)
+{
+	assert_string_equal(sbat_judge_verdict_name(v->verdict), sbat_judge_verdict_name(want));
+	assert_string_equal(sbat_sigverify_reason_name(v->reason), reason);
+	assert_non_null(strstr(v->subject, subject));
+	sbat_sigverify_free(v);
+}
+
+/* The offset in buf[from..from+len) of the first pattern[0..n) plus skip; the test fails when there is none. */
+static size_t
+find(const uint8_t *buf, size_t from, size_t len, const uint8_t *pattern, size_t n, size_t skip)
+{
+	size_t i;
+
+	for (i = from; i + n <= from + len; i++)
+		if (memcmp(buf + i, pattern, n) == 0)
+			return i + skip;
+	fail_msg("pattern not found");
+	return 0;
+}
+
+/* The certificate of s whose subject holds cn. */
+static const sbat_authenticode_cert *
+cert_named(const sbat_authenticode_sig *s, const char *cn)
+{
+	size_t k;
+
+	for (k = 0; k < s->n_certs; k++)
+		if (strstr(s->certs[k].subject, cn))
+			return &s->certs[k];
+	fail_msg("no certificate %s", cn);
+	return NULL;
+}
+
+/* Where a byte class lies in CHAIN3's signature s (offsets in the image). */
+enum flip { F_SIGNATURE, F_MESSAGE_DIGEST, F_ATTRIBUTE, F_CONTENT, F_LEAF_TBS, F_LEAF_SIG, F_INTER_TBS, F_INTER_SIG };
+static const char *const flip_names[] = { "the SignerInfo's signature value",
+	                                  "the messageDigest attribute",
+	                                  "another signed attribute (contentType)",
+	                                  "the SpcIndirectDataContent beside its image digest",
+	                                  "the signer certificate's TBSCertificate (notBefore)",
+	                                  "the signer certificate's signatureValue",
+	                                  "the intermediate's TBSCertificate (notBefore)",
+	                                  "the intermediate's signatureValue" };
+
+static size_t
+flip_offset(const uint8_t *buf, const sbat_authenticode_sig *s, enum flip f)
+{
+	/* messageDigest (1.2.840.113549.1.9.4) SET { OCTET STRING (32) }; contentType (.9.3) SET { OID (10) } */
+	static const uint8_t md[] = { 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d,
+		                      0x01, 0x09, 0x04, 0x31, 0x22, 0x04, 0x20 };
+	static const uint8_t ct[] = { 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d,
+		                      0x01, 0x09, 0x03, 0x31, 0x0c, 0x06, 0x0a };
+	/* SpcPeImageData's type, 1.3.6.1.4.1.311.2.1.15 */
+	static const uint8_t pe_data[] = { 0x06, 0x0a, 0x2b, 0x06, 0x01, 0x04, 0x01, 0x82, 0x37, 0x02, 0x01, 0x0f };
+	static const uint8_t utc[] = { 0x17, 0x0d };
+	const sbat_authenticode_cert *leaf = cert_named(s, "CN=Test Chain Leaf");
+	const sbat_authenticode_cert *inter = cert_named(s, "CN=Test Chain Intermediate");
+
+	switch (f) {
+	case F_SIGNATURE: return s->offset + s->len - 10; /* sbsign's SignerInfo ends with its signature */
+	case F_MESSAGE_DIGEST: return find(buf, s->offset, s->len, md, sizeof(md), sizeof(md) + 7);
+	case F_ATTRIBUTE: return find(buf, s->offset, s->len, ct, sizeof(ct), sizeof(ct) + 9);
+	case F_CONTENT: return find(buf, s->offset, s->len, pe_data, sizeof(pe_data), sizeof(pe_data) - 1);
+	case F_LEAF_TBS: return find(buf, leaf->offset, leaf->der_len, utc, sizeof(utc), 3);
+	case F_LEAF_SIG: return leaf->offset + leaf->der_len - 5;
+	case F_INTER_TBS: return find(buf, inter->offset, inter->der_len, utc, sizeof(utc), 3);
+	default: return inter->offset + inter->der_len - 5;
+	}
+}
+
+/* CHAIN3's verdict by rule with its root in db, after one bit at `at` (0: none) was flipped. */
+static void
+flipped_verdict(size_t at, sbat_sigverify_rule rule, sbat_verdict want, const char *reason)
+{
+	sbat_sigverify_opts o = SBAT_SIGVERIFY_OPTS_INIT;
+	uint8_t *buf = malloc(image_len[CHAIN3]);
+	sbat_image *img = NULL;
+	sbat_sigverify *v;
+	sbat_sigdb *db = make_db(C(CA6), NULL);
+	sbat_diag d;
+
+	assert_non_null(buf);
+	memcpy(buf, images[CHAIN3], image_len[CHAIN3]);
+	if (at)
+		buf[at] ^= 0x01;
+	assert_int_equal(sbat_image_parse(buf, image_len[CHAIN3], &img, &d), SBAT_OK);
+	o.rule = rule;
+	o.db = db;
+	v = verdict(img, &o);
+	assert_string_equal(sbat_judge_verdict_name(v->verdict), sbat_judge_verdict_name(want));
+	assert_string_equal(sbat_sigverify_reason_name(v->reason), reason);
+	if (at) /* the image's hash is not the signature's business: the certificate table is outside it */
+		assert_int_equal(v->signatures->sigs[0].covers_image, 1);
+	sbat_sigverify_free(v);
+	sbat_image_free(img);
+	sbat_sigdb_free(db);
+	free(buf);
+}
+
+/*
+ * One flipped bit in each class of bytes of a signature: the signature
+ * value, a signed attribute, the messageDigest, the content it covers, a
+ * certificate of the chain (its TBS, its signature): the signature does
+ * not verify, by the firmware's rule and shim's, where the image as signed
+ * boots.
+ */
+static void
+test_flipped(void **state)
+{
+	sbat_authenticode *a = NULL;
+	sbat_image *img = NULL;
+	sbat_diag d;
+	size_t f, at;
+
+	(void)state;
+	if (!have_tools)
+		skip();
+	flipped_verdict(0, FW, BOOTS, "cert-allowed");
+	flipped_verdict(0, SHIM, BOOTS, "cert-allowed");
+	assert_int_equal(sbat_image_parse(images[CHAIN3], image_len[CHAIN3], &img, &d), SBAT_OK);
+	assert_int_equal(sbat_authenticode_parse(img, &a, &d), SBAT_OK);
+	for (f = 0; f < sizeof(flip_names) / sizeof(flip_names[0]); f++) {
+		print_message("# flipped: %s\n", flip_names[f]);
+		at = flip_offset(images[CHAIN3], &a->sigs[0], (enum flip)f);
+		flipped_verdict(at, FW, REFUSED, "bad-signature");
+		flipped_verdict(at, SHIM, REFUSED, "bad-signature");
+	}
+	sbat_authenticode_free(a);
+	sbat_image_free(img);
+}
+
+/* An intermediate whose basicConstraints say CA:FALSE issues no certificate OpenSSL takes (INVALID_CA) */
+static void
+test_not_ca(void **state)
+{
+	sbat_sigverify_opts o = SBAT_SIGVERIFY_OPTS_INIT;
+	sbat_sigdb *root, *inter, *leaf;
+	sbat_image *img = NULL;
+	sbat_diag d;
+
+	(void)state;
+	if (!have_tools)
+		skip();
+	root = make_db(C(CA6), NULL);
+	inter = make_db(C(I7), NULL);
+	leaf = make_db(C(L7), NULL);
+	assert_int_equal(sbat_image_parse(images[NOT_CA], image_len[NOT_CA], &img, &d), SBAT_OK);
+	o.db = root;
+	expect_named(verdict(img, &o), REFUSED, "issuer-not-ca", "CN=Test Not A CA");
+	o.rule = SHIM;
+	expect_named(verdict(img, &o), REFUSED, "issuer-not-ca", "CN=Test Not A CA");
+	o.db = inter; /* as the trust anchor above the signer: the same */
+	expect_named(verdict(img, &o), REFUSED, "issuer-not-ca", "CN=Test Not A CA");
+	o.db = leaf; /* the signer itself trusted: no issuer is needed */
+	expect_named(verdict(img, &o), BOOTS, "cert-allowed", "CN=Test Leaf Of A Non-CA");
+	o.rule = FW;
+	o.db = NULL;
+	o.dbx = root; /* nor does dbx forbid through it: not a chain OpenSSL builds */
+	expect_named(verdict(img, &o), REFUSED, "issuer-not-ca", "CN=Test Not A CA");
+	sbat_sigdb_free(root);
+	sbat_sigdb_free(inter);
+	sbat_sigdb_free(leaf);
 	sbat_image_free(img);
 }
 
@@ -795,6 +992,9 @@ test_debian_shim(void **state)
 	windows = fixture_db("windows-uefi-ca-2023.der", 1);
 	v = verdict(img, &o);
 	assert_int_equal(v->signatures->n_entries, 2);
+	/* Microsoft's two signatures verify (their SignerInfo; their chains below, by the verdicts) */
+	assert_int_equal(v->signatures->sigs[0].signature_verifies, 1);
+	assert_int_equal(v->signatures->sigs[1].signature_verifies, 1);
 	ca2011 = db_of_cert(v, 0, "CN=Microsoft Corporation UEFI CA 2011");
 	assert_int_equal(sbat_sigdb_new(&hash, &d), SBAT_OK);
 	add_entry(hash, guid_sha256, v->image_hash, 32);
@@ -1014,6 +1214,7 @@ main(void)
 		cmocka_unit_test(test_stale),          cmocka_unit_test(test_abi),
 		cmocka_unit_test(test_vendor_section), cmocka_unit_test(test_parent_verified),
 		cmocka_unit_test(test_debian_shim),    cmocka_unit_test(test_debian_grub),
+		cmocka_unit_test(test_flipped),        cmocka_unit_test(test_not_ca),
 	};
 
 	return run_group(tests, setup, teardown);

@@ -1017,6 +1017,27 @@ esl(uint8_t *buf, size_t size, const char *der)
 	return 44 + n;
 }
 
+/* The bytes of the file at path (malloc'ed), its size in *ret_len. */
+static uint8_t *
+slurp_file(const char *path, size_t *ret_len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *b;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n > 0);
+	rewind(f);
+	b = malloc((size_t)n);
+	assert_non_null(b);
+	assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*ret_len = (size_t)n;
+	return b;
+}
+
 /* A signature database variable of esl(der). */
 static void
 put_db(const char *efivarfs, const char *name, const char *der)
@@ -1088,7 +1109,7 @@ test_signatures(void **state)
 	assert_int_equal(s->gate, SBAT_BOOT_GATE_SHIM);
 	assert_int_equal(find(r, "Boot0001", 2)->signature_verdict, SBAT_VERDICT_BOOTS);
 	assert_int_equal(find(r, "Boot0001", 3)->verdict, SBAT_VERDICT_BOOTS);
-	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_RSA_VALID));
+	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_SIGNATURES_VERIFIED));
 	assert_false(has_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_NOT_JUDGED));
 	note = find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_DB);
 	assert_non_null(note);
@@ -1100,6 +1121,29 @@ test_signatures(void **state)
 	assert_int_equal(note->count, 0);
 	assert_int_equal(note->hashes, 1);
 	sbat_boot_report_free(r);
+
+	/* one bit of shim's signature value flipped: the signature does not verify, the firmware refuses it */
+	{
+		char path[1200];
+		uint8_t *img;
+		size_t len;
+
+		snprintf(path, sizeof(path), "%s/EFI/debian/shimx64.efi", p.esp);
+		img = slurp_file(path, &len);
+		img[len - 16] ^= 0x01; /* sbsign's SignerInfo ends the table with its signature, padded to 8 */
+		put(p.esp, "EFI/debian/shimx64.efi", img, len);
+		r = walk_signatures(&p);
+		s = find(r, "Boot0001", 1);
+		assert_int_equal(s->verdict, SBAT_VERDICT_REFUSED);
+		assert_int_equal(s->gate, SBAT_BOOT_GATE_SIGNATURE);
+		assert_string_equal(sbat_sigverify_reason_name((sbat_sigverify_reason)s->signature_reason),
+		                    "bad-signature");
+		assert_string_equal(s->signature_subject, "CN=Test Signer, O=Example");
+		sbat_boot_report_free(r);
+		img[len - 16] ^= 0x01;
+		put(p.esp, "EFI/debian/shimx64.efi", img, len);
+		free(img);
+	}
 
 	/* the CA in dbx: the firmware refuses shim */
 	put_db(p.efivarfs, "dbx", der);
