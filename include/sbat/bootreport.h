@@ -291,6 +291,8 @@ typedef enum sbat_boot_note_what {
 	SBAT_BOOT_NOTE_PENDING, /* pending (a file) appended to variable: count new entries; unread: none reads it */
 	SBAT_BOOT_NOTE_DB,      /* db: count certificates (subjects), hashes, others */
 	SBAT_BOOT_NOTE_DBX,     /* dbx: the same */
+	SBAT_BOOT_NOTE_SHIM_RULES_ASSUMED, /* file (a shim) names release shim_major.shim_minor, older than every
+	                                      release modelled: rules_major.rules_minor's rules are applied */
 	/* VERBOSE */
 	SBAT_BOOT_NOTE_RULE, /* the rule shim applies to what loader starts (rule) */
 	/* ERROR, about file */
@@ -332,14 +334,16 @@ typedef struct sbat_boot_note {
 	const char *default_setting;
 	unsigned default_line;
 	int default_flags;
-	const char *partition; /* ESP_PARTITION: the GUID */
-	const char *pending;   /* PENDING: the update's file */
-	const char *variable;  /* PENDING: the variable it goes to */
-	int unread;            /* PENDING: no verdict reads that variable (KEK) */
-	size_t count;          /* PENDING: new entries; DB, DBX: certificates; MORE_*: how many */
-	size_t hashes, others; /* DB, DBX: image hashes, other entries */
-	const char *subjects;  /* DB, DBX: the certificates' common names, "; " between them */
-	sbat_boot_rule rule;   /* RULE */
+	const char *partition;             /* ESP_PARTITION: the GUID */
+	const char *pending;               /* PENDING: the update's file */
+	const char *variable;              /* PENDING: the variable it goes to */
+	int unread;                        /* PENDING: no verdict reads that variable (KEK) */
+	size_t count;                      /* PENDING: new entries; DB, DBX: certificates; MORE_*: how many */
+	size_t hashes, others;             /* DB, DBX: image hashes, other entries */
+	const char *subjects;              /* DB, DBX: the certificates' common names, "; " between them */
+	sbat_boot_rule rule;               /* RULE */
+	unsigned shim_major, shim_minor;   /* SHIM_RULES_ASSUMED: the release the shim names */
+	unsigned rules_major, rules_minor; /* and the release whose rules are applied */
 } sbat_boot_note;
 
 /* Zero *n and set its size (sdboot_by -1): call it before filling a note for sbat_boot_report_add_note. */

@@ -117,6 +117,12 @@ fact_words(const sbat_boot_note *n, cli_textbuf *t)
 		                "known here",
 		                n->partition);
 		break;
+	case SBAT_BOOT_NOTE_SHIM_RULES_ASSUMED:
+		cli_textbuf_put(t,
+		                "shim %u.%u is older than the releases modelled: judged by the rules of shim %u.%u, "
+		                "which may not be its own",
+		                n->shim_major, n->shim_minor, n->rules_major, n->rules_minor);
+		break;
 	case SBAT_BOOT_NOTE_MORE_LINES: cli_textbuf_put(t, "%zu more lines that are not followed", n->count); break;
 	case SBAT_BOOT_NOTE_MORE_NOTES: cli_textbuf_put(t, "%zu more notes on its files not shown", n->count); break;
 	default: break;

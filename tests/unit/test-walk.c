@@ -1508,6 +1508,45 @@ test_abi(void **state)
 	assert_null(r);
 }
 
+/* A shim that names a release older than every one modelled: a note says whose rules judge it; 16.1 gets none. */
+static void
+test_shim_release_assumed(void **state)
+{
+	static const char *const versions[] = { "15.8", "16.1" };
+	const sbat_boot_note *n;
+	char path[1200], tag[64];
+	sbat_boot_report *r;
+	size_t i;
+	FILE *f;
+	paths p;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		machine m = { 0 };
+
+		build(&m, &p);
+		snprintf(path, sizeof(path), "%s/EFI/debian/shimx64.efi", p.esp);
+		snprintf(tag, sizeof(tag), "UEFI SHIM\n$Version: %s $\n", versions[i]);
+		assert_non_null(f = fopen(path, "ab"));
+		assert_int_equal(fputs(tag, f) >= 0, 1);
+		assert_int_equal(fclose(f), 0);
+		r = walk(&p, NULL);
+		n = find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_SHIM_RULES_ASSUMED);
+		if (i == 0) {
+			assert_non_null(n);
+			assert_int_equal(n->shim_major, 15);
+			assert_int_equal(n->shim_minor, 8);
+			assert_int_equal(n->rules_major, 16);
+			assert_int_equal(n->rules_minor, 0);
+			assert_string_equal(n->path, "Boot0001 debian");
+		} else {
+			assert_null(n);
+		}
+		assert_int_equal(find(r, "Boot0001", 2)->verdict, SBAT_VERDICT_BOOTS);
+		sbat_boot_report_free(r);
+	}
+}
+
 int
 main(void)
 {
@@ -1517,6 +1556,7 @@ main(void)
 		cmocka_unit_test(test_default_moves_on),
 		cmocka_unit_test(test_stage3_keys),
 		cmocka_unit_test(test_next_shim),
+		cmocka_unit_test(test_shim_release_assumed),
 		cmocka_unit_test(test_file_only_assumed),
 		cmocka_unit_test(test_stopped),
 		cmocka_unit_test(test_long_boot_order),
