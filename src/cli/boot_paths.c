@@ -15,6 +15,7 @@
 #include "json.h"
 #include "messages.h"
 #include "next_level.h"
+#include "render_note.h"
 #include "render_stage.h"
 
 /* What put a level's row there, from the published history (sbat_walk_opts.explain). */
@@ -25,14 +26,20 @@ explain(const char *component, unsigned generation, char *out, size_t size, void
 	return cli_history_explain(component, generation, out, size);
 }
 
+/* The longest line or key a stage or a note is said in. */
+#define LINE_MAX_ 8192
+
 /* A note that goes to standard error: a line of a loader's file ignored, a file that does not read. */
 static void
 print_problem(const sbat_boot_note *n)
 {
+	char buf[LINE_MAX_];
+	const char *text = cli_render_note(n, buf, sizeof(buf));
+
 	if (n->kind == SBAT_BOOT_NOTE_CONFIG)
-		fprintf(stderr, "%s: %s:%u: %s\n", cli_progname, cli_quote(n->file), n->line, n->text);
-	else if (n->text)
-		cli_message(n->file, n->text);
+		fprintf(stderr, "%s: %s:%u: %s\n", cli_progname, cli_quote(n->file), n->line, text);
+	else if (text)
+		cli_message(n->file, text);
 	else
 		cli_report_error(n->file, &n->diag);
 }
@@ -41,6 +48,9 @@ print_problem(const sbat_boot_note *n)
 static void
 print_note_text(const cli_opts *o, const sbat_boot_note *n)
 {
+	char buf[LINE_MAX_];
+	const char *text = cli_render_note(n, buf, sizeof(buf));
+
 	if (n->kind == SBAT_BOOT_NOTE_CONFIG || n->kind == SBAT_BOOT_NOTE_ERROR) {
 		print_problem(n);
 		return;
@@ -48,15 +58,12 @@ print_note_text(const cli_opts *o, const sbat_boot_note *n)
 	if (n->kind == SBAT_BOOT_NOTE_VERBOSE && !o->verbose)
 		return;
 	if (n->path)
-		printf("  %s: %s\n", n->path, cli_quote(n->text));
+		printf("  %s: %s\n", n->path, cli_quote(text));
 	else if (n->file)
-		printf("  --esp %s: %s\n", n->file, cli_quote(n->text));
+		printf("  --esp %s: %s\n", n->file, cli_quote(text));
 	else
-		printf("  %s\n", cli_quote(n->text));
+		printf("  %s\n", cli_quote(text));
 }
-
-/* The longest line or key a stage is said in. */
-#define LINE_MAX_ 8192
 
 /* The report's line as text. */
 static void
@@ -132,6 +139,7 @@ print_stage_json(const sbat_boot_stage *st, size_t i)
 static void
 print_notes_json(const sbat_boot_report *r)
 {
+	char buf[LINE_MAX_];
 	size_t i, n = 0;
 
 	fputs("  \"notes\": [", stdout);
@@ -146,7 +154,7 @@ print_notes_json(const sbat_boot_report *r)
 		fputs(", \"file\": ", stdout);
 		cli_json_cstr_or_null(stdout, note->file);
 		fputs(", \"text\": ", stdout);
-		cli_json_cstr_or_null(stdout, note->text);
+		cli_json_cstr_or_null(stdout, cli_render_note(note, buf, sizeof(buf)));
 		putchar('}');
 	}
 	fputs(n ? "\n  ],\n" : "],\n", stdout);

@@ -294,6 +294,9 @@ fi
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP" --signatures
 expect "--signatures: a signature that is not known decides the stage, the SBAT words follow" \
 	'[ "$RC" -eq 8 ] && has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: cannot be followed: signature: db or dbx does not read here [SBAT: boots: shim, next boot enforces SbatLevel 2025021800]"'
+expect "--signatures: a stage SBAT refuses whose signature is not known says so, not that it was accepted" \
+	'has_line "Boot0002 fedora: stage 2 \\EFI\\FEDORA\\grubx64.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800); install one with grub,5 or later [signature not known: db or dbx does not read here] [shim starts it itself: .sbat required]" &&
+	 ! grep -qF "[signature accepted: db or dbx" "$T/out"'
 order "$EV" BootOrder 0004 0001
 
 # ------------------------------------------------------------ real firmware's variables
