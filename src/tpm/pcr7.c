@@ -41,7 +41,7 @@ typedef struct builder {
 	sbat_diag *d;
 } builder;
 
-static const char why_differs[] = "not what the log measured: the variable changed since, or will";
+static const char why_differs[] = "not what the log measured: the variable is not what that boot measured";
 
 /* 1 if guid (text) is the image security database's (db, dbx, dbt). */
 static int
