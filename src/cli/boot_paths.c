@@ -16,6 +16,7 @@
 #include "messages.h"
 #include "next_level.h"
 #include "render_note.h"
+#include "render_codes.h"
 #include "render_stage.h"
 
 /* What put a level's row there, from the published history (sbat_walk_opts.explain). */
@@ -97,10 +98,16 @@ stage3_json(const sbat_boot_stage *st)
 	printf(", \"more_entries\": %u, \"default_entry\": %s, \"default_by\": ", st->more_entries,
 	       st->default_entry ? "true" : "false");
 	cli_json_cstr_or_null(stdout, cli_render_default_by(st, by, sizeof(by)));
+	printf(", \"default_code\": ");
+	cli_json_cstr_or_null(stdout, cli_render_default_code(st));
+	printf(", \"default_value\": ");
+	cli_json_cstr_or_null(stdout, st->default_value);
 	printf(", \"rule\": ");
 	cli_json_cstr_or_null(stdout, cli_render_rule(st));
 	printf(", \"config\": ");
 	cli_json_cstr_or_null(stdout, st->config);
+	printf(", \"menu_why\": ");
+	cli_json_cstr_or_null(stdout, cli_render_menu_why(st));
 }
 
 /* The report's line as a JSON object. */
@@ -117,7 +124,8 @@ print_stage_json(const sbat_boot_stage *st, size_t i)
 	cli_json_cstr_or_null(stdout, st->file);
 	printf(", \"verdict\": \"%s\", \"detail\": ", sbat_judge_verdict_name(st->verdict));
 	cli_json_cstr(stdout, cli_render_detail(st, line));
-	printf(", \"reason\": \"%s\", \"judge_reason\": ", cli_render_reason(st));
+	printf(", \"reason\": \"%s\", \"gate\": \"%s\", \"judge_reason\": ", cli_render_reason(st),
+	       cli_render_gate(st));
 	cli_json_cstr_or_null(
 	    stdout, st->judge_reason >= 0 ? sbat_judge_reason_name((sbat_judge_reason)st->judge_reason) : NULL);
 	printf(", \"level\": ");
@@ -130,6 +138,8 @@ print_stage_json(const sbat_boot_stage *st, size_t i)
 	cli_json_cstr_or_null(stdout, signature);
 	printf(", \"signature_verdict\": ");
 	cli_json_cstr_or_null(stdout, signature ? sbat_judge_verdict_name(st->signature_verdict) : NULL);
+	printf(", \"signature_reason\": ");
+	cli_json_cstr_or_null(stdout, cli_render_signature_reason(st));
 	if (st->loader != SBAT_BOOT_LOADER_NONE)
 		stage3_json(st);
 	putchar('}');

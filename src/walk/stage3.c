@@ -195,22 +195,48 @@ grub_rule(const sbat_next_state *next, const image *grub, menu_list *m)
 	m->rule = SBAT_BOOT_RULE_SHIM_LOADER;
 }
 
+/*
+ * The loaders whose menu stage 3 reads, as data: how each is recognised,
+ * its menu reader, and the rule shim applies to what it starts when the
+ * reader does not set it (NULL: it does). A new loader is one row.
+ */
+static const struct stage3_loader {
+	int (*is)(const image *im);
+	void (*read)(walk *w, const char *esp, const char *loader_path, const image *loader, menu_list *m);
+	void (*rule)(const sbat_next_state *next, const image *loader, menu_list *m);
+} loaders[] = {
+	{ sdbootmenu_is_sdboot, sdbootmenu_read, NULL },
+	{ grubmenu_is_grub, grubmenu_read, grub_rule },
+};
+
+/* The row of the loader image im is; NULL for one whose menu is not read. */
+static const struct stage3_loader *
+loader_of(const image *im)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(loaders) / sizeof(loaders[0]); i++)
+		if (loaders[i].is(im))
+			return &loaders[i];
+	return NULL;
+}
+
 sbat_verdict
 stage3_follow(walk *w, const char *label, int is_default, const sbat_next_state *next, const char *esp,
               const char *loader_path, const image *loader)
 {
 	sbat_verdict result = SBAT_VERDICT_BOOTS;
 	sbat_boot_stage st;
+	const struct stage3_loader *row;
 	menu_list m;
 	size_t i;
 
 	memset(&m, 0, sizeof(m));
 	m.sdboot_by = -1;
-	if (sdbootmenu_is_sdboot(loader)) {
-		sdbootmenu_read(w, esp, loader_path, loader, &m);
-	} else if (grubmenu_is_grub(loader)) {
-		grubmenu_read(w, esp, loader_path, loader, &m);
-		grub_rule(next, loader, &m);
+	if ((row = loader_of(loader)) != NULL) {
+		row->read(w, esp, loader_path, loader, &m);
+		if (row->rule)
+			row->rule(next, loader, &m);
 	} else {
 		walk_stage(&st, label, is_default, 3, loader_path);
 		st.verdict = SBAT_VERDICT_UNKNOWN;
