@@ -16,6 +16,7 @@
 #include "sbat/sigverify.h"
 #include "sbat/walk.h"
 
+#include "walk/pending.h"
 #include "walk/signatures.h"
 #include "walk/walk.h"
 
@@ -107,57 +108,16 @@ list_db(walk *w, const char *name, const sbat_sigdb *db)
 	walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL, text);
 }
 
-/* The database a pending update goes to; NULL for KEK, which no verdict reads; -1 for a name not known. */
+/* Apply the pending updates to s's databases; -1 after a note when one does not read. */
 static int
-pending_target(struct walk_sigs *s, const char *var, sbat_sigdb **ret)
+apply_pending(walk *w, struct walk_sigs *s)
 {
-	*ret = NULL;
-	if (strcmp(var, "db") == 0)
-		*ret = s->db;
-	else if (strcmp(var, "dbx") == 0)
-		*ret = s->dbx;
-	else if (strcmp(var, "MokListX") == 0)
-		*ret = s->mokx;
-	else if (strcmp(var, "KEK") != 0)
-		return -1;
-	return 0;
-}
+	pending_dbs t = { s->db, s->dbx, s->mokx, s->db_known, s->dbx_known };
+	int r = pending_apply(w, &t);
 
-/* Append the pending updates; -1 after a note when one does not read. */
-static int
-apply_pending(walk *w)
-{
-	struct walk_sigs *s = w->sigs;
-	char text[WALK_PATH_MAX + 160];
-	sbat_sigdb *target;
-	uint8_t *buf = NULL;
-	size_t i, len, before;
-	sbat_diag d;
-
-	for (i = 0; i < w->o->n_pending; i++) {
-		const sbat_walk_pending *p = &w->o->pending[i];
-
-		if (pending_target(s, p->var, &target) != 0) {
-			walk_error_text(w, p->file,
-			                "a pending update of a variable other than db, dbx, KEK or MokListX");
-			return -1;
-		}
-		before = target ? sbat_sigdb_count(target) : 0;
-		if (sbat_file_read(p->file, SBAT_SIGDB_MAX_FILE, &buf, &len, &d) != SBAT_OK ||
-		    (target && sbat_sigdb_append_update(target, buf, len, p->file, &d) != SBAT_OK)) {
-			free(buf);
-			walk_error(w, p->file, &d);
-			return -1;
-		}
-		free(buf);
-		buf = NULL;
-		s->db_known |= target == s->db;
-		s->dbx_known |= target == s->dbx;
-		snprintf(text, sizeof(text), "pending: %s appended to %s (%zu new entries)%s", p->file, p->var,
-		         target ? sbat_sigdb_count(target) - before : 0, target ? "" : ": no verdict reads KEK");
-		walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL, text);
-	}
-	return 0;
+	s->db_known = t.db_known;
+	s->dbx_known = t.dbx_known;
+	return r;
 }
 
 int
@@ -179,7 +139,7 @@ signatures_load(walk *w)
 	walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL,
 	          "signatures: every RSA signature is verified, the signer's and each certificate's up to the "
 	          "trusted one; certificate expiry is not checked, as neither the firmware nor shim checks it");
-	if (apply_pending(w) != 0)
+	if (apply_pending(w, s) != 0)
 		return 1;
 	if (s->db_known)
 		list_db(w, "the firmware's db trusts", s->db);
