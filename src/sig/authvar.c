@@ -53,22 +53,21 @@ signed_prefix(const char *var, const uint8_t *time, uint8_t out[PREFIX_MAX], int
 	return at + TIME_SIZE;
 }
 
-/* VerifyTimeBasedPayload's checks before the signature: NULL when they pass, else why it refuses. */
-static const char *
+/* VerifyTimeBasedPayload's checks before the signature: AUTHVAR_ACCEPTED when they pass, else why it refuses. */
+static authvar_result
 descriptor_refused(const uint8_t *buf, const uint8_t *sig, size_t sig_len)
 {
 	size_t i;
 
 	for (i = 7; i < TIME_SIZE; i++)
 		if (buf[i] != 0)
-			return "its EFI_TIME's Pad1, Nanosecond, TimeZone, Daylight or Pad2 is not zero";
+			return AUTHVAR_BAD_TIME;
 	if (sig_len >= 13 + sizeof(oid_sha256) &&
 	    ((sig[1] & 0x82) != 0x82 || memcmp(sig + 13, oid_sha256, sizeof(oid_sha256)) != 0))
-		return "its SignedData does not name SHA-256 at byte 13, after a two-byte length, where the firmware "
-		       "reads the digest algorithm";
+		return AUTHVAR_NOT_SHA256;
 	if (!pkcs7_is_content_info(sig, sig_len) && sig_len > WRAP_MAX)
-		return "its SignedData is over 65520 bytes: the firmware wraps it in a ContentInfo with 16-bit lengths";
-	return NULL;
+		return AUTHVAR_TOO_BIG;
+	return AUTHVAR_ACCEPTED;
 }
 
 static void
@@ -113,9 +112,7 @@ check_kek(const sbat_authenticode_sig *s, const sbat_sigdb *kek, authvar_check *
 			return;
 		}
 		if (m.fail != CHAIN_OK && c->result == AUTHVAR_NOT_SIGNED_BY_KEY) {
-			c->result = AUTHVAR_CHAIN_BROKEN;
-			c->why = m.fail == CHAIN_NOT_CA ? "a certificate that issues another on the way is not a CA" :
-			                                  "a certificate's signature on the way does not verify";
+			c->result = m.fail == CHAIN_NOT_CA ? AUTHVAR_CHAIN_NOT_CA : AUTHVAR_CHAIN_BAD_SIGNATURE;
 			copy_name(c->key, m.subject);
 		}
 	}
@@ -146,8 +143,8 @@ judge(const sbat_authenticode_sig *s, size_t n_signers, const sbat_sigdb *pk, co
 
 /* CheckSignatureListFormat, on lists that read: the first entry of each list. */
 typedef struct list_rule {
-	size_t next; /* the list whose first entry comes next */
-	const char *why;
+	size_t next;           /* the list whose first entry comes next */
+	authvar_result result; /* AUTHVAR_ACCEPTED while they pass */
 } list_rule;
 
 /* 1 when der[0..len) is a certificate with an RSA key (RsaGetPublicKeyFromX509). */
@@ -168,13 +165,13 @@ list_entry(void *ctx, const esl_entry *e, sbat_diag *d)
 	list_rule *r = ctx;
 
 	(void)d;
-	if (r->why || e->list < r->next)
+	if (r->result != AUTHVAR_ACCEPTED || e->list < r->next)
 		return SBAT_OK;
 	r->next = e->list + 1;
 	if (e->type == SBAT_SIG_UNKNOWN)
-		r->why = "a signature list of a type the firmware does not know";
+		r->result = AUTHVAR_UNKNOWN_TYPE;
 	else if (e->type == SBAT_SIG_X509 && !rsa_certificate(e->data, e->data_len))
-		r->why = "an EFI_CERT_X509 entry that is not a certificate with an RSA key";
+		r->result = AUTHVAR_BAD_CERT;
 	return SBAT_OK;
 }
 
@@ -212,7 +209,7 @@ authvar_check_update(const uint8_t *buf, size_t len, const char *var, const sbat
 	uint8_t prefix[PREFIX_MAX];
 	size_t end, prefix_len;
 	int by_kek = 0;
-	list_rule lr = { 0, NULL };
+	list_rule lr = { 0, AUTHVAR_ACCEPTED };
 	sbat_err err;
 
 	memset(ret, 0, sizeof(*ret));
@@ -228,15 +225,11 @@ authvar_check_update(const uint8_t *buf, size_t len, const char *var, const sbat
 		ret->result = AUTHVAR_NOT_AUTHENTICATED;
 		return err;
 	}
-	ret->why = descriptor_refused(buf, buf + TIME_SIZE + CERT_HEADER, end - TIME_SIZE - CERT_HEADER);
-	if (ret->why) {
-		ret->result = AUTHVAR_BAD_DESCRIPTOR;
+	ret->result = descriptor_refused(buf, buf + TIME_SIZE + CERT_HEADER, end - TIME_SIZE - CERT_HEADER);
+	if (ret->result != AUTHVAR_ACCEPTED)
 		return SBAT_OK;
-	}
 	err = verify(buf, end, prefix, prefix_len, buf + end, len - end, pk, kek, by_kek, ret, d);
-	if (err == SBAT_OK && ret->result == AUTHVAR_ACCEPTED && lr.why) {
-		ret->result = AUTHVAR_BAD_LISTS;
-		ret->why = lr.why;
-	}
+	if (err == SBAT_OK && ret->result == AUTHVAR_ACCEPTED)
+		ret->result = lr.result;
 	return err;
 }

@@ -23,18 +23,21 @@
 typedef enum authvar_result {
 	AUTHVAR_ACCEPTED = 0,      /* it verifies under `key`, a certificate of PK or KEK */
 	AUTHVAR_NOT_AUTHENTICATED, /* no EFI_VARIABLE_AUTHENTICATION_2: signature lists alone */
-	AUTHVAR_BAD_DESCRIPTOR,    /* the firmware refuses it before any signature: `why` */
+	AUTHVAR_BAD_TIME,          /* its EFI_TIME's Pad1, Nanosecond, TimeZone, Daylight or Pad2 is not zero */
+	AUTHVAR_NOT_SHA256,        /* the SignedData has no two-byte length and SHA-256 OID at bytes 1 and 13 */
+	AUTHVAR_TOO_BIG,           /* a bare SignedData over 65520 bytes, which EDK2 wraps with 16-bit lengths */
 	AUTHVAR_NO_SIGNER,         /* the signer's certificate is not in the SignedData */
 	AUTHVAR_BAD_SIGNATURE,     /* the signer's signature does not verify over name, GUID, attributes, time, data */
 	AUTHVAR_NOT_SIGNED_BY_KEY, /* its signer reaches no certificate of PK (nor, for db and dbx, of KEK) */
-	AUTHVAR_CHAIN_BROKEN,      /* it meets `key` but the chain to it does not verify: `why` */
-	AUTHVAR_BAD_LISTS,         /* it verifies, and the firmware refuses its lists: `why` */
-	AUTHVAR_SEVERAL_SIGNERS,   /* more than one SignerInfo: not checked */
+	AUTHVAR_CHAIN_BAD_SIGNATURE, /* it meets `key`, and a certificate's signature on the way does not verify */
+	AUTHVAR_CHAIN_NOT_CA,        /* it meets `key` through an issuer that is not a CA */
+	AUTHVAR_UNKNOWN_TYPE,        /* it verifies; a list's type is one the firmware does not know */
+	AUTHVAR_BAD_CERT, /* it verifies; an EFI_CERT_X509 list's first entry is no certificate with an RSA key */
+	AUTHVAR_SEVERAL_SIGNERS, /* more than one SignerInfo: not checked */
 } authvar_result;
 
 typedef struct authvar_check {
 	authvar_result result;
-	const char *why;                         /* static, for the results above that name it; else NULL */
 	char signer[SBAT_AUTHENTICODE_NAME_MAX]; /* the signer certificate's subject; "" when it is not there */
 	char key[SBAT_AUTHENTICODE_NAME_MAX];    /* the machine's certificate it reaches (or meets) */
 	int by_pk;                               /* that certificate is PK's */

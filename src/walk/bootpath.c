@@ -220,9 +220,7 @@ load_shim_state(walk *w, const char *file, sbat_next_state **next)
 	}
 	if ((*next)->secure_boot_var < 0) {
 		/* every UEFI 2.3.1 firmware has it: without it the variables are not this machine's */
-		walk_error_text(w, (*next)->efivarfs,
-		                "no SecureBoot variable: whether shim checks SBAT at the next boot is not known (the "
-		                "machine was not booted through UEFI, or efivarfs is not mounted)");
+		walk_fact(w, SBAT_BOOT_NOTE_ERROR, (*next)->efivarfs, SBAT_BOOT_NOTE_NO_SECURE_BOOT);
 		return -1;
 	}
 	return 0;

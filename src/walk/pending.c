@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sbat/bootreport.h"
 #include "sbat/efivar.h"
 #include "sbat/error.h"
 #include "sbat/input.h"
@@ -55,45 +56,48 @@ load_keys(walk *w, keys *k)
 	return 0;
 }
 
-/* Why the firmware refuses the write, into out. */
-static void
-refusal(const authvar_check *c, const char *var, char *out, size_t size)
+/* How the firmware takes the write, as the report says it. */
+static sbat_boot_pending
+pending_check(const authvar_check *c, const keys *k)
 {
-	const char *tail = ": the firmware would refuse this update";
-	int kek = strcmp(var, "KEK") == 0;
+	static const sbat_boot_pending refused[] = {
+		[AUTHVAR_BAD_TIME] = SBAT_BOOT_PENDING_BAD_TIME,
+		[AUTHVAR_NOT_SHA256] = SBAT_BOOT_PENDING_NOT_SHA256,
+		[AUTHVAR_TOO_BIG] = SBAT_BOOT_PENDING_TOO_BIG,
+		[AUTHVAR_NO_SIGNER] = SBAT_BOOT_PENDING_NO_SIGNER,
+		[AUTHVAR_BAD_SIGNATURE] = SBAT_BOOT_PENDING_BAD_SIGNATURE,
+		[AUTHVAR_NOT_SIGNED_BY_KEY] = SBAT_BOOT_PENDING_NOT_SIGNED,
+		[AUTHVAR_CHAIN_BAD_SIGNATURE] = SBAT_BOOT_PENDING_CHAIN_BAD_SIGNATURE,
+		[AUTHVAR_CHAIN_NOT_CA] = SBAT_BOOT_PENDING_CHAIN_NOT_CA,
+		[AUTHVAR_UNKNOWN_TYPE] = SBAT_BOOT_PENDING_UNKNOWN_TYPE,
+		[AUTHVAR_BAD_CERT] = SBAT_BOOT_PENDING_BAD_CERT,
+		[AUTHVAR_SEVERAL_SIGNERS] = SBAT_BOOT_PENDING_SEVERAL_SIGNERS,
+	};
 
-	switch (c->result) {
-	case AUTHVAR_NOT_SIGNED_BY_KEY:
-		snprintf(out, size, "%s%s",
-		         kek ? "not signed by this machine's PK" : "not signed by any KEK of this machine", tail);
-		break;
-	case AUTHVAR_BAD_SIGNATURE:
-		snprintf(out, size,
-		         "its signature does not verify over the variable's name, GUID, attributes, timestamp "
-		         "and lists%s",
-		         tail);
-		break;
-	case AUTHVAR_NO_SIGNER: snprintf(out, size, "its signer's certificate is not in its SignedData%s", tail); break;
-	case AUTHVAR_CHAIN_BROKEN: snprintf(out, size, "it reaches %s, but %s%s", c->key, c->why, tail); break;
-	case AUTHVAR_SEVERAL_SIGNERS:
-		snprintf(out, size, "it has more than one SignerInfo: whether the firmware takes it is not checked");
-		break;
-	default: snprintf(out, size, "%s%s", c->why ? c->why : "refused", tail); break;
-	}
+	if (c->result == AUTHVAR_NOT_AUTHENTICATED)
+		return SBAT_BOOT_PENDING_PLAIN;
+	if (k->setup)
+		return SBAT_BOOT_PENDING_SETUP_MODE;
+	if (c->result == AUTHVAR_ACCEPTED)
+		return c->by_pk ? SBAT_BOOT_PENDING_BY_PK : SBAT_BOOT_PENDING_BY_KEK;
+	return refused[c->result];
 }
 
-/* Why the firmware takes the write, into out. */
+/* A PENDING note of p: how the firmware takes it, and the entries it added. */
 static void
-taken(const authvar_check *c, int setup, char *out, size_t size)
+pending_note(walk *w, const sbat_walk_pending *p, sbat_boot_pending check, const char *key, size_t count)
 {
-	if (c->result == AUTHVAR_NOT_AUTHENTICATED)
-		snprintf(out, size, "signature lists without an authentication header: appended as given, unchecked");
-	else if (setup)
-		snprintf(out, size, "the firmware takes it unchecked: it is in setup mode (no PK)");
-	else if (c->by_pk)
-		snprintf(out, size, "the firmware takes it: signed by the PK %s", c->key);
-	else
-		snprintf(out, size, "the firmware takes it: signed under the KEK certificate %s", c->key);
+	sbat_boot_note n;
+
+	sbat_boot_note_init(&n);
+	n.kind = SBAT_BOOT_NOTE_ASSUMED;
+	n.what = SBAT_BOOT_NOTE_PENDING;
+	n.pending = p->file;
+	n.variable = p->var;
+	n.count = count;
+	n.check = check;
+	n.key = key && key[0] ? key : NULL;
+	walk_add_note(w, &n);
 }
 
 /* 1 when the firmware takes it (or it carries no authentication to check). */
@@ -135,7 +139,6 @@ append(walk *w, sbat_sigdb *target, const char *file, const uint8_t *buf, size_t
 static int
 apply_file(walk *w, const sbat_walk_pending *p, sbat_sigdb *target, const keys *k)
 {
-	char text[WALK_PATH_MAX + 2 * SBAT_AUTHENTICODE_NAME_MAX + 256], why[2 * SBAT_AUTHENTICODE_NAME_MAX + 200];
 	authvar_check c;
 	uint8_t *buf = NULL;
 	size_t len;
@@ -146,19 +149,12 @@ apply_file(walk *w, const sbat_walk_pending *p, sbat_sigdb *target, const keys *
 		walk_error(w, p->file, &d);
 		return -1;
 	}
-	if (takes(&c, k)) {
+	if (takes(&c, k))
 		added = append(w, target, p->file, buf, len, &c);
-		taken(&c, k->setup, why, sizeof(why));
-		snprintf(text, sizeof(text), "pending: %s appended to %s (%ld new entries); %s", p->file, p->var, added,
-		         why);
-	} else {
-		refusal(&c, p->var, why, sizeof(why));
-		snprintf(text, sizeof(text), "pending: %s not applied to %s: %s", p->file, p->var, why);
-	}
 	free(buf);
 	if (added < 0)
 		return -1;
-	walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL, text);
+	pending_note(w, p, pending_check(&c, k), c.key, (size_t)added);
 	return 0;
 }
 
@@ -224,30 +220,23 @@ pick(const candidates *c, const char *var, const keys *k, uint8_t **ret_buf, siz
 /* The note of a directory: the update picked and appended (added entries), or why none. */
 static void
 dir_note(walk *w, const sbat_walk_pending *p, const char *picked, const authvar_check *c, long added, size_t n,
-         int setup)
+         const keys *k)
 {
-	char text[2 * WALK_PATH_MAX + SBAT_AUTHENTICODE_NAME_MAX + 256];
-	const char *who = strcmp(p->var, "KEK") == 0 ? "this machine's PK" : "a KEK or the PK of this machine";
+	sbat_boot_note note;
 
-	if (picked)
-		snprintf(text, sizeof(text),
-		         "pending: %s: %s is the update %s signs (%s%s): appended to %s (%ld new entries)", p->file,
-		         picked, who,
-		         strcmp(p->var, "KEK") == 0 ? "" :
-		         c->by_pk                   ? "PK " :
-		                                      "KEK certificate ",
-		         c->key, p->var, added);
-	else if (setup)
-		snprintf(text, sizeof(text),
-		         "pending: %s not applied to %s: the machine is in setup mode, where the firmware "
-		         "would take any of its %zu updates unchecked: name one",
-		         p->file, p->var, n);
-	else
-		snprintf(text, sizeof(text),
-		         "pending: %s not applied to %s: none of its %zu updates is signed by %s: the "
-		         "firmware would refuse each",
-		         p->file, p->var, n, who);
-	walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL, text);
+	sbat_boot_note_init(&note);
+	note.kind = SBAT_BOOT_NOTE_ASSUMED;
+	note.what = SBAT_BOOT_NOTE_PENDING;
+	note.pending = p->file;
+	note.variable = p->var;
+	note.picked = picked;
+	note.candidates = n;
+	note.count = picked ? (size_t)added : 0;
+	note.check = picked   ? pending_check(c, k) :
+	             k->setup ? SBAT_BOOT_PENDING_DIR_SETUP_MODE :
+	                        SBAT_BOOT_PENDING_DIR_NONE;
+	note.key = picked ? c->key : NULL;
+	walk_add_note(w, &note);
 }
 
 /* A directory of updates, one per platform key as Microsoft publishes KEK updates: the one this machine takes. */
@@ -268,7 +257,7 @@ apply_dir(walk *w, const sbat_walk_pending *p, sbat_sigdb *target, const keys *k
 		if (at >= 0)
 			added = append(w, target, c.paths[at], buf, len, &ac);
 		if (added >= 0)
-			dir_note(w, p, at >= 0 ? c.paths[at] : NULL, &ac, added, k->setup ? c.n : n, k->setup);
+			dir_note(w, p, at >= 0 ? c.paths[at] : NULL, &ac, added, k->setup ? c.n : n, k);
 		r = added < 0 ? -1 : 0;
 	}
 	for (i = 0; i < c.n; i++)
@@ -282,7 +271,6 @@ apply_dir(walk *w, const sbat_walk_pending *p, sbat_sigdb *target, const keys *k
 static int
 apply_mokx(walk *w, const sbat_walk_pending *p, sbat_sigdb *target)
 {
-	char text[WALK_PATH_MAX + 160];
 	uint8_t *buf = NULL;
 	size_t len, before = sbat_sigdb_count(target);
 	sbat_diag d;
@@ -294,9 +282,7 @@ apply_mokx(walk *w, const sbat_walk_pending *p, sbat_sigdb *target)
 		return -1;
 	}
 	free(buf);
-	snprintf(text, sizeof(text), "pending: %s appended to %s (%zu new entries)", p->file, p->var,
-	         sbat_sigdb_count(target) - before);
-	walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL, text);
+	pending_note(w, p, SBAT_BOOT_PENDING_PLAIN, NULL, sbat_sigdb_count(target) - before);
 	return 0;
 }
 
@@ -326,8 +312,7 @@ pending_apply(walk *w, pending_dbs *t)
 		DIR *dh;
 
 		if (!target) {
-			walk_error_text(w, p->file,
-			                "a pending update of a variable other than db, dbx, KEK or MokListX");
+			walk_fact(w, SBAT_BOOT_NOTE_ERROR, p->file, SBAT_BOOT_NOTE_PENDING_VARIABLE);
 			r = -1;
 		} else if (target == t->mokx) {
 			r = apply_mokx(w, p, target);

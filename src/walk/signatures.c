@@ -79,10 +79,11 @@ common_name(const char *subject, size_t *len)
 
 /* "db: certificates CN=..., CN=...; 2 image hashes; 1 other entry": what a database trusts or forbids. */
 static void
-list_db(walk *w, const char *name, const sbat_sigdb *db)
+list_db(walk *w, sbat_boot_note_what what, const sbat_sigdb *db)
 {
-	char text[2048], certs[1600] = "";
+	char certs[1600] = "";
 	size_t i, n_certs = 0, n_hashes = 0, n_other = 0, at = 0;
+	sbat_boot_note note;
 	const sbat_sigdb_entry *e;
 	sbat_authenticode_cert *c = NULL;
 	sbat_diag d;
@@ -103,9 +104,14 @@ list_db(walk *w, const char *name, const sbat_sigdb *db)
 			n_other++;
 		}
 	}
-	snprintf(text, sizeof(text), "%s: %zu certificates%s%s%s; %zu image hashes; %zu other entries", name, n_certs,
-	         n_certs ? " (" : "", certs, n_certs ? ")" : "", n_hashes, n_other);
-	walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL, text);
+	sbat_boot_note_init(&note);
+	note.kind = SBAT_BOOT_NOTE_ASSUMED;
+	note.what = what;
+	note.count = n_certs;
+	note.hashes = n_hashes;
+	note.others = n_other;
+	note.subjects = certs;
+	walk_add_note(w, &note);
 }
 
 /* Apply the pending updates to s's databases; -1 after a note when one does not read. */
@@ -136,15 +142,13 @@ signatures_load(walk *w)
 	s->mokx_known = load_db(w, "MokListXRT", SBAT_SIGDB_GUID_SHIM, &s->mokx) >= 0;
 	/* the timestamping authorities, for a dbx entry that revokes from a time on */
 	s->dbt_unknown = load_db(w, "dbt", SBAT_SIGDB_GUID_SECURITY_DB, &s->dbt) < 0;
-	walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL,
-	          "signatures: every RSA signature is verified, the signer's and each certificate's up to the "
-	          "trusted one; certificate expiry is not checked, as neither the firmware nor shim checks it");
+	walk_fact(w, SBAT_BOOT_NOTE_ASSUMED, NULL, SBAT_BOOT_NOTE_SIGNATURES_VERIFIED);
 	if (apply_pending(w, s) != 0)
 		return 1;
 	if (s->db_known)
-		list_db(w, "the firmware's db trusts", s->db);
+		list_db(w, SBAT_BOOT_NOTE_DB, s->db);
 	if (s->dbx_known)
-		list_db(w, "its dbx forbids", s->dbx);
+		list_db(w, SBAT_BOOT_NOTE_DBX, s->dbx);
 	return 0;
 }
 

@@ -294,6 +294,9 @@ fi
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP" --signatures
 expect "--signatures: a signature that is not known decides the stage, the SBAT words follow" \
 	'[ "$RC" -eq 8 ] && has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: cannot be followed: signature: db or dbx does not read here [SBAT: boots: shim, next boot enforces SbatLevel 2025021800]"'
+expect "--signatures: a stage SBAT refuses whose signature is not known says so, not that it was accepted" \
+	'has_line "Boot0002 fedora: stage 2 \\EFI\\FEDORA\\grubx64.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800); install one with grub,5 or later [signature not known: db or dbx does not read here] [shim starts it itself: .sbat required]" &&
+	 ! grep -qF "[signature accepted: db or dbx" "$T/out"'
 order "$EV" BootOrder 0004 0001
 
 # ------------------------------------------------------------ real firmware's variables
@@ -516,6 +519,32 @@ SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP" --verbose
 expect "systemd-boot: LoaderEntryOneShot wins over loader.conf for the next boot (exit 4)" \
 	'[ "$RC" -eq 4 ] && [[ "$OUT" == *"(entry debian-6.12.conf) [default entry]: refused"* ]] &&
 	 has_line "  Boot0001 debian: systemd-boot default entry: the variable LoaderEntryOneShot \"debian-6.12*\" (this boot only)"'
+if command -v python3 >/dev/null; then
+	SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP" --json
+	printf '%s' "$OUT" >"$T/oneshot.json"
+	expect "systemd-boot --json: what chose the default entry is a code, LoaderEntryOneShot told apart from loader.conf without reading English (default_code, default_value, gate)" \
+		'[ "$RC" -eq 4 ] && python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+s3 = [x for x in d[\"stages\"] if x[\"stage\"] == 3]
+assert s3 and all(x[\"default_code\"] == \"oneshot\" and x[\"default_value\"] == \"debian-6.12*\" for x in s3), s3
+refused = [x for x in s3 if x[\"verdict\"] == \"refused\"]
+assert refused and all(x[\"gate\"] == \"sbat\" and x[\"menu_why\"] is None for x in refused), refused
+assert all(\"gate\" in x and \"signature_reason\" in x for x in d[\"stages\"]), d
+" "$T/oneshot.json"'
+	rm -f -- "$SV/LoaderEntryOneShot-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
+	SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$SESP" --json
+	printf '%s' "$OUT" >"$T/conf.json"
+	expect "systemd-boot --json: without it the code says loader.conf's default chose the entry" \
+		'python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+s3 = [x for x in d[\"stages\"] if x[\"stage\"] == 3]
+assert s3 and all(x[\"default_code\"] == \"conf-default\" and x[\"default_value\"] == \"debian-6.1.conf\" for x in s3), s3
+" "$T/conf.json"'
+else
+	skip "systemd-boot: the default entry's code in --json" "no python3"
+fi
 rm -f -- "$SV/LoaderEntryOneShot-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
 
 printf 'timeout menu-force\ndefault debian-6.1.conf\n' >"$SESP/loader/loader.conf"
@@ -728,5 +757,19 @@ run --check-level next --pending dbt="$ESP/EFI/debian/grubx64.efi"
 expect "--pending names db, dbx, KEK or MokListX" '[ "$RC" -eq 2 ] && err_has "--pending VAR is db, dbx, KEK or MokListX, not '"'"'dbt'"'"'"'
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP" --pending dbx="$T/no-such-update.bin"
 expect "a pending update that does not read: exit 1, naming it" '[ "$RC" -eq 1 ] && err_has "no-such-update.bin"'
+
+# Microsoft's dbx update, signed under the Microsoft Corporation KEK CA 2011: this machine (user mode) has no KEK
+UPD="$FIXTURES_SRC/secureboot-updates"
+SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP" --pending dbx="$UPD/DBXUpdate.bin"
+expect "a pending dbx update no KEK of the machine signed: not applied, and the note says the firmware would refuse it" \
+	'has_line "  pending: $UPD/DBXUpdate.bin not applied to dbx: not signed by any KEK of this machine: the firmware would refuse this update"'
+PV="$T/efivars-kek"
+rm -rf -- "$PV" && cp -r -- "$EV" "$PV"
+{ printf '\7\0\0\0'; printf '\241\131\300\245\344\224\247\112\207\265\253\025\134\053\360\162'
+  kek_len=$(wc -c <"$UPD/MicCorKEKCA2011_2011-06-24.der"); le32 $((44 + kek_len)); le32 0; le32 $((16 + kek_len))
+  head -c 16 /dev/zero; cat "$UPD/MicCorKEKCA2011_2011-06-24.der"; } >"$PV/KEK-$EFI_GUID"
+SBAT_ADD_EFIVARFS="$PV" run --check-level next --esp "$ESP" --pending dbx="$UPD/DBXUpdate.bin"
+expect "the same update with Microsoft's KEK CA 2011 in KEK: appended, naming the key" \
+	'has_line "  pending: $UPD/DBXUpdate.bin appended to dbx (443 new entries); the firmware takes it: signed under the KEK certificate C=US, O=Microsoft Corporation, CN=Microsoft Corporation KEK CA 2011"'
 
 tap_finish

@@ -287,9 +287,30 @@ find(const sbat_boot_report *r, const char *entry, int stage)
 	return NULL;
 }
 
-/* 1 when a note of this kind says text (a part of it). */
+/* The first note of this kind that says what, or NULL. */
+static const sbat_boot_note *
+find_note(const sbat_boot_report *r, sbat_boot_note_kind kind, sbat_boot_note_what what)
+{
+	size_t i;
+
+	for (i = 0; i < sbat_boot_report_note_count(r); i++) {
+		const sbat_boot_note *n = sbat_boot_report_note_at(r, i);
+
+		if (n->kind == kind && n->what == what)
+			return n;
+	}
+	return NULL;
+}
+
 static int
-has_note(const sbat_boot_report *r, sbat_boot_note_kind kind, const char *text)
+has_note(const sbat_boot_report *r, sbat_boot_note_kind kind, sbat_boot_note_what what)
+{
+	return find_note(r, kind, what) != NULL;
+}
+
+/* 1 when a note of this kind still in words (the files a loader's menu read) says text (a part of it). */
+static int
+has_text_note(const sbat_boot_report *r, sbat_boot_note_kind kind, const char *text)
 {
 	size_t i;
 
@@ -297,6 +318,22 @@ has_note(const sbat_boot_report *r, sbat_boot_note_kind kind, const char *text)
 		const sbat_boot_note *n = sbat_boot_report_note_at(r, i);
 
 		if (n->kind == kind && n->text && strstr(n->text, text))
+			return 1;
+	}
+	return 0;
+}
+
+/* 1 when a note says what chose the default entry of loader's menu: by (an sbat_sdboot_by or sbat_boot_grub_by). */
+static int
+has_default_note(const sbat_boot_report *r, sbat_boot_loader loader, int by)
+{
+	size_t i;
+
+	for (i = 0; i < sbat_boot_report_note_count(r); i++) {
+		const sbat_boot_note *n = sbat_boot_report_note_at(r, i);
+
+		if (n->what == SBAT_BOOT_NOTE_DEFAULT_ENTRY && n->loader == loader &&
+		    (loader == SBAT_BOOT_LOADER_GRUB ? (int)n->grub_by : n->sdboot_by) == by)
 			return 1;
 	}
 	return 0;
@@ -596,9 +633,14 @@ test_stage3_keys(void **state)
 	assert_int_equal(s->rule, SBAT_BOOT_RULE_SHIM_LOCK);
 	assert_string_equal(s->menu_entry, "menuentry 'Debian'");
 	assert_true(s->default_entry);
+	assert_int_equal(s->grub_by, SBAT_BOOT_GRUB_BY_NOT_SET); /* set timeout=5, no default: the first entry */
+	assert_true(s->default_flags & SBAT_BOOT_DEFAULT_FIRST);
+	assert_true(has_default_note(r, SBAT_BOOT_LOADER_GRUB, SBAT_BOOT_GRUB_BY_NOT_SET));
 	assert_non_null(strstr(s->config, "grub.cfg:3"));
 	assert_string_equal(s->file, "/vmlinuz");
-	assert_true(has_note(r, SBAT_BOOT_NOTE_VERBOSE, "GRUB rule:"));
+	assert_non_null(find_note(r, SBAT_BOOT_NOTE_VERBOSE, SBAT_BOOT_NOTE_RULE));
+	assert_int_equal(find_note(r, SBAT_BOOT_NOTE_VERBOSE, SBAT_BOOT_NOTE_RULE)->loader, SBAT_BOOT_LOADER_GRUB);
+	assert_int_equal(find_note(r, SBAT_BOOT_NOTE_VERBOSE, SBAT_BOOT_NOTE_RULE)->rule, SBAT_BOOT_RULE_SHIM_LOCK);
 	sbat_boot_report_free(r);
 }
 
@@ -636,7 +678,7 @@ test_file_only_assumed(void **state)
 	(void)state;
 	build(&m, &p);
 	r = walk(&p, NULL);
-	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "only file system the firmware searches"));
+	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_FILE_ONLY_ESP));
 	assert_int_equal(find(r, "Boot0001", 3)->verdict, SBAT_VERDICT_BOOTS);
 	sbat_boot_report_free(r);
 }
@@ -657,7 +699,8 @@ test_stopped(void **state)
 	/* the verdicts are SBAT's alone unless signatures were asked for, and the report says so */
 	assert_int_equal(sbat_boot_report_note_count(r), 2);
 	assert_int_equal(sbat_boot_report_note_at(r, 0)->kind, SBAT_BOOT_NOTE_ASSUMED);
-	assert_non_null(strstr(sbat_boot_report_note_at(r, 0)->text, "signatures: not judged"));
+	assert_int_equal(sbat_boot_report_note_at(r, 0)->what, SBAT_BOOT_NOTE_NOT_JUDGED);
+	assert_null(sbat_boot_report_note_at(r, 0)->text);
 	assert_int_equal(sbat_boot_report_note_at(r, 1)->kind, SBAT_BOOT_NOTE_ERROR);
 	assert_int_equal(sbat_boot_report_note_at(r, 1)->diag.code, SBAT_E_EFIVAR);
 	sbat_boot_report_free(r);
@@ -766,7 +809,7 @@ test_no_boot_order(void **state)
 	assert_int_equal(find(r, "removable media", 3)->verdict, SBAT_VERDICT_BOOTS);
 	out = sbat_boot_report_outcome(r);
 	assert_false(out.default_unknown || out.default_refused || out.other_unknown || out.failed);
-	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "no BootOrder"));
+	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_NO_BOOT_ORDER));
 	sbat_boot_report_free(r);
 }
 
@@ -803,7 +846,7 @@ test_removable_machine(void **state)
 	assert_string_equal(find(r, "removable media", 2)->file, "\\EFI\\BOOT\\grub" OTHER_ARCH ".efi");
 	assert_int_equal(find(r, "removable media", 2)->verdict, SBAT_VERDICT_REFUSED);
 	assert_true(sbat_boot_report_outcome(r).default_refused);
-	assert_false(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "this build's"));
+	assert_false(has_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_REMOVABLE_GUESSED));
 	sbat_boot_report_free(r);
 
 	/* two BOOT*.EFI: the machine of the shim Boot0001 starts decides */
@@ -821,7 +864,7 @@ test_removable_machine(void **state)
 	r = walk(&p, NULL);
 	assert_string_equal(find(r, "removable media", 1)->file, "\\EFI\\BOOT\\" OTHER_BOOT);
 	assert_int_equal(find(r, "removable media", 2)->verdict, SBAT_VERDICT_REFUSED);
-	assert_false(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "this build's"));
+	assert_false(has_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_REMOVABLE_GUESSED));
 	sbat_boot_report_free(r);
 
 	/* nothing tells: no option starts a file, two BOOT*.EFI; this build's name, said in a note */
@@ -829,7 +872,7 @@ test_removable_machine(void **state)
 	put_sbat_image(p.esp, "EFI/BOOT/BOOTX64.EFI", GRUB_SBAT);
 	put_sbat_image(p.esp, "EFI/BOOT/BOOTAA64.EFI", GRUB_SBAT);
 	r = walk(&p, NULL);
-	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "this build's"));
+	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_REMOVABLE_GUESSED));
 	sbat_boot_report_free(r);
 }
 
@@ -892,14 +935,19 @@ test_sdboot_release(void **state)
 	r = walk(&p, NULL);
 	assert_int_equal(find_file(r, "\\kb")->loader, SBAT_BOOT_LOADER_SDBOOT);
 	assert_true(find_file(r, "\\kb")->default_entry);
-	assert_string_equal(find_file(r, "\\kb")->default_by, "loader.conf's default \"b.conf\" (line 1)");
+	assert_int_equal(find_file(r, "\\kb")->sdboot_by, SBAT_SDBOOT_BY_CONF_DEFAULT);
+	assert_string_equal(find_file(r, "\\kb")->default_value, "b.conf");
+	assert_int_equal(find_file(r, "\\kb")->default_line, 1);
+	assert_true(has_default_note(r, SBAT_BOOT_LOADER_SDBOOT, SBAT_SDBOOT_BY_CONF_DEFAULT));
 	sbat_boot_report_free(r);
 
 	/* 258: b.conf names no entry, and the first of the menu starts (b+3.conf sorts first) */
 	sdboot_machine("258.1", &p);
 	r = walk(&p, NULL);
 	assert_true(find_file(r, "\\kb")->default_entry);
-	assert_non_null(strstr(find_file(r, "\\kb")->default_by, "the first entry"));
+	assert_int_equal(find_file(r, "\\kb")->sdboot_by, SBAT_SDBOOT_BY_FIRST);
+	assert_true(find_file(r, "\\kb")->default_flags & SBAT_BOOT_DEFAULT_CONF);
+	assert_true(has_default_note(r, SBAT_BOOT_LOADER_SDBOOT, SBAT_SDBOOT_BY_FIRST));
 	sbat_boot_report_free(r);
 }
 
@@ -1035,6 +1083,7 @@ test_signatures(void **state)
 {
 	char keys[1100], der[1200];
 	const sbat_boot_stage *s;
+	const sbat_boot_note *note;
 	sbat_boot_report *r;
 	paths p;
 
@@ -1060,11 +1109,17 @@ test_signatures(void **state)
 	assert_int_equal(s->gate, SBAT_BOOT_GATE_SHIM);
 	assert_int_equal(find(r, "Boot0001", 2)->signature_verdict, SBAT_VERDICT_BOOTS);
 	assert_int_equal(find(r, "Boot0001", 3)->verdict, SBAT_VERDICT_BOOTS);
-	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "RSA signature"));
-	assert_false(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "signatures: not judged"));
-	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED,
-	                     "the firmware's db trusts: 1 certificates (CN=Test UEFI CA); 0 image hashes"));
-	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "its dbx forbids: 0 certificates; 1 image hashes"));
+	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_SIGNATURES_VERIFIED));
+	assert_false(has_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_NOT_JUDGED));
+	note = find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_DB);
+	assert_non_null(note);
+	assert_int_equal(note->count, 1);
+	assert_string_equal(note->subjects, "CN=Test UEFI CA");
+	assert_int_equal(note->hashes, 0);
+	note = find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_DBX);
+	assert_non_null(note);
+	assert_int_equal(note->count, 0);
+	assert_int_equal(note->hashes, 1);
 	sbat_boot_report_free(r);
 
 	/* one bit of shim's signature value flipped: the signature does not verify, the firmware refuses it */
@@ -1123,7 +1178,10 @@ test_signatures(void **state)
 		o.n_pending = 1;
 		assert_int_equal(sbat_walk_next_boot(&o, &r, &d), SBAT_OK);
 		assert_int_equal(find(r, "Boot0001", 1)->verdict, SBAT_VERDICT_REFUSED);
-		assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "appended to dbx (1 new entries)"));
+		assert_non_null(find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_PENDING));
+		assert_string_equal(find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_PENDING)->variable, "dbx");
+		assert_int_equal(find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_PENDING)->count, 1);
+		assert_false(find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_PENDING)->unread);
 		sbat_boot_report_free(r);
 		pending.file = "/nonexistent/update.bin";
 		assert_int_equal(sbat_walk_next_boot(&o, &r, &d), SBAT_OK);
@@ -1271,8 +1329,9 @@ walk_pending(const paths *p, const char *var, const char *file)
 static void
 test_pending_authenticated(void **state)
 {
-	char keys[1100], der[1200], l_der[1200], upd[1200], kek_ca[1200], text[2600];
+	char keys[1100], der[1200], l_der[1200], upd[1200], kek_ca[1200];
 	const char *src = getenv("FIXTURES_SRC");
+	const sbat_boot_note *note;
 	uint8_t lists[4096];
 	size_t n;
 	paths p;
@@ -1296,31 +1355,32 @@ test_pending_authenticated(void **state)
 	n = esl(lists, sizeof(lists), der);
 	signed_update(keys, "dbx", lists, n, upd);
 
+	/* KEK: Microsoft's CA, which did not sign it: the firmware refuses the write, and shim boots */
 	put_global(p.efivarfs, "KEK", kek_ca);
 	r = walk_pending(&p, "dbx", upd);
 	assert_int_equal(find(r, "Boot0001", 1)->verdict, SBAT_VERDICT_BOOTS);
-	snprintf(text, sizeof(text),
-	         "pending: %s not applied to dbx: not signed by any KEK of this machine: the firmware would refuse "
-	         "this update",
-	         upd);
-	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, text));
-	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "its dbx forbids: 0 certificates; 1 image hashes"));
+	note = find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_PENDING);
+	assert_non_null(note);
+	assert_int_equal(note->check, SBAT_BOOT_PENDING_NOT_SIGNED);
+	assert_int_equal(note->count, 0);
+	assert_string_equal(note->pending, upd);
+	assert_int_equal(find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_DBX)->hashes, 1);
 	sbat_boot_report_free(r);
 
+	/* KEK: the signer's certificate: the firmware takes it, and shim's CA is forbidden */
 	put_global(p.efivarfs, "KEK", l_der);
 	r = walk_pending(&p, "dbx", upd);
 	assert_int_equal(find(r, "Boot0001", 1)->verdict, SBAT_VERDICT_REFUSED);
-	snprintf(text, sizeof(text),
-	         "pending: %s appended to dbx (1 new entries); the firmware takes it: signed under the KEK certificate "
-	         "CN=Test Signer, O=Example",
-	         upd);
-	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, text));
+	note = find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_PENDING);
+	assert_int_equal(note->check, SBAT_BOOT_PENDING_BY_KEK);
+	assert_int_equal(note->count, 1);
+	assert_string_equal(note->key, "CN=Test Signer, O=Example");
 	sbat_boot_report_free(r);
 
 	/* the same update offered as db: its signature covers the name dbx */
-	put_global(p.efivarfs, "KEK", l_der);
 	r = walk_pending(&p, "db", upd);
-	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "not applied to db: its signature does not verify"));
+	assert_int_equal(find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_PENDING)->check,
+	                 SBAT_BOOT_PENDING_BAD_SIGNATURE);
 	sbat_boot_report_free(r);
 }
 
@@ -1332,19 +1392,16 @@ static void
 test_pending_kek_dir(void **state)
 {
 	static const struct {
-		const char *pk, *picked;
+		const char *pk, *picked, *key;
 	} kek_rows[] = {
-		{ "pk/WindowsOEMDevicesPK.der",
-		  "kek/Microsoft/KEKUpdate_Microsoft_PK3d8660c0.bin is the update this "
-		  "machine's PK signs (C=US, O=Microsoft Corporation, CN=Windows OEM Devices "
-		  "PK): appended to KEK (1 new entries)" },
-		{ "pk/AMITestPK1.der", "kek/AMI/KEKUpdate_AMI_PK1.bin is the update this machine's PK signs (CN=DO NOT "
-		                       "TRUST - AMI Test PK): appended to KEK (1 new entries)" },
-		{ "MicCorKEKCA2011_2011-06-24.der", "kek not applied to KEK: none of its 3 updates is signed by this "
-		                                    "machine's PK: the firmware would refuse each" },
+		{ "pk/WindowsOEMDevicesPK.der", "kek/Microsoft/KEKUpdate_Microsoft_PK3d8660c0.bin",
+		  "C=US, O=Microsoft Corporation, CN=Windows OEM Devices PK" },
+		{ "pk/AMITestPK1.der", "kek/AMI/KEKUpdate_AMI_PK1.bin", "CN=DO NOT TRUST - AMI Test PK" },
+		{ "MicCorKEKCA2011_2011-06-24.der", NULL, NULL },
 	};
 	const char *src = getenv("FIXTURES_SRC");
 	char dir[1200], pk[1200];
+	const sbat_boot_note *note;
 	machine m = { 0 };
 	paths p;
 	sbat_boot_report *r;
@@ -1363,7 +1420,19 @@ test_pending_kek_dir(void **state)
 		snprintf(pk, sizeof(pk), "%s/secureboot-updates/%s", src, kek_rows[i].pk);
 		put_global(p.efivarfs, "PK", pk);
 		r = walk_pending(&p, "KEK", dir);
-		assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, kek_rows[i].picked));
+		note = find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_PENDING);
+		assert_non_null(note);
+		if (kek_rows[i].picked) {
+			assert_non_null(note->picked);
+			assert_non_null(strstr(note->picked, kek_rows[i].picked));
+			assert_int_equal(note->check, SBAT_BOOT_PENDING_BY_PK);
+			assert_string_equal(note->key, kek_rows[i].key);
+			assert_int_equal(note->count, 1);
+		} else {
+			assert_null(note->picked);
+			assert_int_equal(note->check, SBAT_BOOT_PENDING_DIR_NONE);
+			assert_int_equal(note->candidates, 3);
+		}
 		sbat_boot_report_free(r);
 	}
 }
@@ -1543,7 +1612,7 @@ test_grub_debian_memdisk(void **state)
 	assert_int_equal(s->verdict, SBAT_VERDICT_BOOTS);
 	assert_string_equal(s->file, "/vmlinuz");
 	assert_non_null(strstr(s->config, "EFI/debian/grub.cfg:3"));
-	assert_true(has_note(r, SBAT_BOOT_NOTE_VERBOSE, "(memdisk)/grub.cfg"));
+	assert_true(has_text_note(r, SBAT_BOOT_NOTE_VERBOSE, "(memdisk)/grub.cfg"));
 	sbat_boot_report_free(r);
 
 	/* \EFI\debian\x86_64-efi\grub.cfg, when it is there, comes first */
@@ -1585,7 +1654,10 @@ test_grub_standalone(void **state)
 	assert_non_null(strstr(s->config, "(memdisk)/boot/grub/grub.cfg:3"));
 	s = find_file(r, "/vmlinuz");
 	assert_int_equal(s->verdict, SBAT_VERDICT_UNKNOWN);
-	assert_non_null(strstr(s->detail, "memdisk"));
+	assert_int_equal(s->reason, SBAT_BOOT_MENU);
+	assert_int_equal(s->gate, SBAT_BOOT_GATE_MENU);
+	assert_int_equal(s->menu_why, SBAT_BOOT_MENU_IN_MEMDISK);
+	assert_string_equal(s->menu_path, "/vmlinuz");
 	sbat_boot_report_free(r);
 }
 
@@ -1609,7 +1681,9 @@ test_grub_core_unknown(void **state)
 	r = walk(&p, NULL);
 	s = removable_stage3(r);
 	assert_int_equal(s->verdict, SBAT_VERDICT_UNKNOWN);
-	assert_non_null(strstr(s->detail, "(hd0,gpt2)"));
+	assert_int_equal(s->reason, SBAT_BOOT_MENU);
+	assert_int_equal(s->menu_why, SBAT_BOOT_MENU_PREFIX_DEVICE);
+	assert_string_equal(s->menu_word, "(hd0,gpt2)/boot/grub");
 	sbat_boot_report_free(r);
 
 	fx_put32(mods + 16, 4096); /* the objects end past the section */
@@ -1617,7 +1691,9 @@ test_grub_core_unknown(void **state)
 	r = walk(&p, NULL);
 	s = removable_stage3(r);
 	assert_int_equal(s->verdict, SBAT_VERDICT_UNKNOWN);
-	assert_non_null(strstr(s->detail, "module info"));
+	assert_int_equal(s->menu_why, SBAT_BOOT_MENU_MODS_UNREADABLE);
+	assert_non_null(s->diag.what);
+	assert_non_null(strstr(s->diag.what, "module info"));
 	sbat_boot_report_free(r);
 }
 
