@@ -17,7 +17,7 @@ extern "C" {
 /* An update not yet applied: FILE appended to VAR before judging, as an authenticated append write would. */
 typedef struct sbat_walk_pending {
 	const char *var;  /* "db", "dbx", "KEK" or "MokListX" */
-	const char *file; /* signature lists, or an authenticated update (its header skipped, not verified) */
+	const char *file; /* signature lists, an authenticated update, or a directory of updates */
 } sbat_walk_pending;
 
 /*
@@ -50,8 +50,13 @@ typedef struct sbat_walk_opts {
 	int signatures;
 	/*
 	 * With signatures: updates to judge as if applied (a DBX update file,
-	 * say), in order. A file that does not read, or a variable not named
-	 * above, stops the walk (outcome.failed, a note says why).
+	 * say), in order. An authenticated update of db, dbx or KEK is applied
+	 * only when the firmware would take the write, checked by PK and KEK
+	 * from efivarfs as EDK2's AuthVariableLib checks it (an earlier KEK
+	 * update counted); a directory: the first of its updates (and its
+	 * subdirectories') the firmware takes. A note says which, and why
+	 * one is not applied. A file that does not read, or a variable not
+	 * named above, stops the walk (outcome.failed, a note says why).
 	 */
 	const sbat_walk_pending *pending;
 	size_t n_pending;

@@ -175,7 +175,8 @@ static const char **
 note_string(sbat_boot_note *n, size_t i)
 {
 	const char **fields[] = { &n->path,      &n->file,    &n->text,     &n->default_value, &n->default_setting,
-		                  &n->partition, &n->pending, &n->variable, &n->subjects };
+		                  &n->partition, &n->pending, &n->variable, &n->subjects,      &n->key,
+		                  &n->picked };
 
 	return i < sizeof(fields) / sizeof(fields[0]) ? fields[i] : NULL;
 }

@@ -758,4 +758,18 @@ expect "--pending names db, dbx, KEK or MokListX" '[ "$RC" -eq 2 ] && err_has "-
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP" --pending dbx="$T/no-such-update.bin"
 expect "a pending update that does not read: exit 1, naming it" '[ "$RC" -eq 1 ] && err_has "no-such-update.bin"'
 
+# Microsoft's dbx update, signed under the Microsoft Corporation KEK CA 2011: this machine (user mode) has no KEK
+UPD="$FIXTURES_SRC/secureboot-updates"
+SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP" --pending dbx="$UPD/DBXUpdate.bin"
+expect "a pending dbx update no KEK of the machine signed: not applied, and the note says the firmware would refuse it" \
+	'has_line "  pending: $UPD/DBXUpdate.bin not applied to dbx: not signed by any KEK of this machine: the firmware would refuse this update"'
+PV="$T/efivars-kek"
+rm -rf -- "$PV" && cp -r -- "$EV" "$PV"
+{ printf '\7\0\0\0'; printf '\241\131\300\245\344\224\247\112\207\265\253\025\134\053\360\162'
+  kek_len=$(wc -c <"$UPD/MicCorKEKCA2011_2011-06-24.der"); le32 $((44 + kek_len)); le32 0; le32 $((16 + kek_len))
+  head -c 16 /dev/zero; cat "$UPD/MicCorKEKCA2011_2011-06-24.der"; } >"$PV/KEK-$EFI_GUID"
+SBAT_ADD_EFIVARFS="$PV" run --check-level next --esp "$ESP" --pending dbx="$UPD/DBXUpdate.bin"
+expect "the same update with Microsoft's KEK CA 2011 in KEK: appended, naming the key" \
+	'has_line "  pending: $UPD/DBXUpdate.bin appended to dbx (443 new entries); the firmware takes it: signed under the KEK certificate C=US, O=Microsoft Corporation, CN=Microsoft Corporation KEK CA 2011"'
+
 tap_finish
