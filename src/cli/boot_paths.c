@@ -214,7 +214,7 @@ cli_run_boot_paths(const cli_opts *o)
 	wo.boot = o->boot;
 	wo.shim = o->level_file;
 	wo.explain = explain;
-	wo.signatures = o->signatures;
+	wo.no_signatures = o->no_signatures;
 	wo.pending = o->pending;
 	wo.n_pending = o->n_pending;
 	if (sbat_walk_next_boot(&wo, &r, &d) != SBAT_OK)
