@@ -77,14 +77,21 @@ static const char **
 string_field(sbat_boot_stage *s, size_t i)
 {
 	const char **fields[] = {
-		&s->entry,      &s->file,           &s->detail,        &s->text,
-		&s->host,       &s->root,           &s->partition,     &s->esp_partition,
-		&s->removable,  &s->default_loader, &s->revoked,       &s->revoked_by,
-		&s->level,      &s->explain,        &s->signature,     &s->signature_subject,
-		&s->menu_entry, &s->default_by,     &s->default_value, &s->default_setting,
-		&s->config,     &s->menu_path,      &s->menu_file,     &s->menu_word,
-		&s->menu_text,  &s->menu_arch,      &s->missing,       &s->missing_key,
-		&s->shim_level,
+		&s->entry,         &s->file,
+		&s->detail,        &s->text,
+		&s->host,          &s->root,
+		&s->partition,     &s->esp_partition,
+		&s->removable,     &s->default_loader,
+		&s->revoked,       &s->revoked_by,
+		&s->level,         &s->explain,
+		&s->signature,     &s->signature_subject,
+		&s->menu_entry,    &s->default_by,
+		&s->default_value, &s->default_setting,
+		&s->config,        &s->menu_path,
+		&s->menu_file,     &s->menu_word,
+		&s->menu_text,     &s->menu_arch,
+		&s->missing,       &s->missing_key,
+		&s->shim_level,    &s->revocations_ignored,
 	};
 
 	return i < sizeof(fields) / sizeof(fields[0]) ? fields[i] : NULL;

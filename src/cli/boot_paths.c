@@ -123,6 +123,10 @@ print_stage_json(const sbat_boot_stage *st, size_t i)
 	cli_json_cstr_or_null(stdout, signature);
 	printf(", \"signature_verdict\": ");
 	cli_json_cstr_or_null(stdout, signature ? sbat_judge_verdict_name(st->signature_verdict) : NULL);
+	if (st->revocations_ignored) {
+		printf(", \"revocations_ignored\": ");
+		cli_json_cstr(stdout, st->revocations_ignored);
+	}
 	if (st->loader != SBAT_BOOT_LOADER_NONE)
 		stage3_json(st);
 	putchar('}');

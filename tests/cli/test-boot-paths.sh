@@ -294,6 +294,26 @@ else
 	skip "--json, signatures judged by default" "no python3"
 fi
 
+printf 'an SBAT update shim 16 does not read\n' >"$ESP/EFI/debian/revocations.efi"
+SBAT_ADD_EFIVARFS="$EV" run --check-level next --no-signatures --esp "$ESP"
+expect "fwupd's revocations.efi beside a shim that reads revocations_sbat.efi: shim's line says the update it carries will not be applied" \
+	'has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: boots: shim, next boot enforces SbatLevel 2025021800; revocations.efi beside it is not read (this shim reads revocations_sbat.efi): the SBAT update it carries will not be applied" &&
+	 has_line "Boot0002 fedora: stage 1 \\EFI\\FEDORA\\SHIMX64.EFI: boots: shim, next boot enforces SbatLevel 2025021800"'
+if command -v python3 >/dev/null; then
+	SBAT_ADD_EFIVARFS="$EV" run --check-level next --no-signatures --esp "$ESP" --json
+	printf '%s' "$OUT" >"$T/rev.json"
+	expect "... --json: the stage's revocations_ignored names the file" 'python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))[\"stages\"]
+first = [x for x in s if x[\"entry\"].startswith(\"Boot0001\") and x[\"stage\"] == 1][0]
+assert first[\"revocations_ignored\"] == sys.argv[2], first
+assert all(\"revocations_ignored\" not in x for x in s if not x[\"entry\"].startswith(\"Boot0001\")), s
+" "$T/rev.json" "$ESP/EFI/debian/revocations.efi"'
+else
+	skip "... --json: the stage's revocations_ignored names the file" "no python3"
+fi
+rm -f -- "$ESP/EFI/debian/revocations.efi"
+
 # ------------------------------------------------------------ signatures, judged by default
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP"
 expect "signatures judged by default: without db and dbx in efivarfs a first stage is not known, never boots (exit 8), and the SBAT words follow" \
