@@ -133,6 +133,14 @@ typedef enum sbat_boot_menu_why {
 	SBAT_BOOT_MENU_TOO_DEEP,      /* configfile and source nested too deep */
 	SBAT_BOOT_MENU_OVER_LIMIT,    /* systemd-boot: over entries more than the limit read on a partition */
 	SBAT_BOOT_MENU_EMPTY,         /* systemd-boot finds no entries */
+	SBAT_BOOT_MENU_IN_MEMDISK,    /* menu_path is a file in GRUB's memdisk: not followed */
+	SBAT_BOOT_MENU_MEMDISK_UNREADABLE, /* GRUB's memdisk does not read: diag */
+	SBAT_BOOT_MENU_NOT_IN_MEMDISK,     /* the configuration is not in GRUB's memdisk */
+	SBAT_BOOT_MENU_NO_MEMDISK,         /* the configuration names GRUB's memdisk, and GRUB has none */
+	SBAT_BOOT_MENU_NO_PREFIX, /* normal mode reads $prefix/grub.cfg; $prefix is not known (menu_text, or not set) */
+	SBAT_BOOT_MENU_PREFIX_DEVICE,     /* GRUB's prefix menu_word names a device by the firmware's disk numbering */
+	SBAT_BOOT_MENU_PREFIX_NO_MEMDISK, /* GRUB's prefix menu_word names (memdisk), and GRUB has none */
+	SBAT_BOOT_MENU_MODS_UNREADABLE,   /* GRUB's mods section does not read: diag (its offset in the section) */
 } sbat_boot_menu_why;
 
 /*
@@ -156,8 +164,6 @@ typedef struct sbat_boot_stage {
 	int stage;            /* 0 to 3, as above */
 	const char *file;     /* the file the stage starts, as the firmware or loader names it */
 	sbat_verdict verdict; /* what it comes to */
-	const char *detail;   /* transition: why, for people (English), or NULL */
-	const char *text;     /* transition: the whole line from the verdict word on, or NULL */
 	sbat_boot_gate gate;  /* the check that decided */
 	sbat_boot_reason reason;
 	/* the file */
@@ -186,7 +192,6 @@ typedef struct sbat_boot_stage {
 	const char *explain;    /* what put revoked_by there (sbat_walk_opts.explain), or NULL */
 	int latest_pending;     /* SbatPolicy latest is pending, and shim's automatic level would let it boot */
 	/* the signature gate, with signatures judged */
-	const char *signature;                 /* transition: its words, or NULL */
 	int signature_judged;                  /* the gate ran (its verdict below) */
 	sbat_verdict signature_verdict;        /* BOOTS (accepted), REFUSED or UNKNOWN */
 	int signature_reason;                  /* the sbat_sigverify_reason; -1 when the check did not run */
@@ -204,8 +209,7 @@ typedef struct sbat_boot_stage {
 	                           the loader's own files */
 	unsigned more_entries;     /* further entries that start the same file */
 	int default_entry;         /* the entry started when nobody touches the keyboard */
-	const char *default_by;    /* transition: what chose the default entry (English), or NULL */
-	int sdboot_by;             /* systemd-boot: the sbat_sdboot_by that chose the default entry */
+	int sdboot_by;             /* systemd-boot: the sbat_sdboot_by that chose the default entry; -1: not read */
 	sbat_boot_grub_by grub_by; /* GRUB: the same */
 	const char *default_value; /* the entry's name, id or pattern that chose it */
 	const char *default_setting; /* GRUB: what `set default=` or `set timeout=` says */
@@ -274,19 +278,78 @@ typedef enum sbat_boot_note_kind {
 	SBAT_BOOT_NOTE_ERROR,   /* a file or variable (file) that does not read: diag, or text */
 } sbat_boot_note_kind;
 
+/* What a note says (with its fields), when it is a record. */
+typedef enum sbat_boot_note_what {
+	SBAT_BOOT_NOTE_TEXT = 0,      /* transition: text says it */
+	SBAT_BOOT_NOTE_DEFAULT_ENTRY, /* what chose the default entry of loader's menu: sdboot_by or grub_by, default_* */
+	/* ASSUMED */
+	SBAT_BOOT_NOTE_REMOVABLE_GUESSED, /* the removable-media path is this build's machine's: --esp tells none */
+	SBAT_BOOT_NOTE_REMOVABLE_NO_ESP,  /* the same, without --esp */
+	SBAT_BOOT_NOTE_FILE_ONLY_ESP, /* file (--esp) taken as the one file system searched for a path of File() alone */
+	SBAT_BOOT_NOTE_ESP_PARTITION,       /* file (--esp) taken as partition, the options' HD() */
+	SBAT_BOOT_NOTE_NO_BOOT_ORDER,       /* no BootOrder, no BootNext: the removable-media path taken as --esp's */
+	SBAT_BOOT_NOTE_NOT_JUDGED,          /* signatures are not judged: each verdict is the SBAT gate's */
+	SBAT_BOOT_NOTE_SIGNATURES_VERIFIED, /* every RSA signature is verified; certificate expiry is not checked */
+	SBAT_BOOT_NOTE_PENDING, /* pending (a file) appended to variable: count new entries; unread: none reads it */
+	SBAT_BOOT_NOTE_DB,      /* db: count certificates (subjects), hashes, others */
+	SBAT_BOOT_NOTE_DBX,     /* dbx: the same */
+	SBAT_BOOT_NOTE_SHIM_RULES_ASSUMED, /* file (a shim) names release shim_major.shim_minor, older than every
+	                                      release modelled: rules_major.rules_minor's rules are applied */
+	/* VERBOSE */
+	SBAT_BOOT_NOTE_RULE, /* the rule shim applies to what loader starts (rule) */
+	/* ERROR, about file */
+	SBAT_BOOT_NOTE_NO_VARIABLES,     /* no UEFI variables there */
+	SBAT_BOOT_NOTE_NO_SECURE_BOOT,   /* no SecureBoot variable there */
+	SBAT_BOOT_NOTE_PENDING_VARIABLE, /* a pending update of a variable other than db, dbx, KEK, MokListX */
+	SBAT_BOOT_NOTE_OUT_OF_MEMORY,    /* it could not be read: out of memory */
+	SBAT_BOOT_NOTE_DIR_UNREADABLE,   /* the directory cannot be read */
+	SBAT_BOOT_NOTE_MORE_LINES,       /* count more lines of it that are not followed */
+	SBAT_BOOT_NOTE_MORE_NOTES,       /* count more notes on the loader's files, not shown */
+	/* CONFIG, a line of file */
+	SBAT_BOOT_NOTE_LINE,            /* the loader ignores it or stops at it: diag.what */
+	SBAT_BOOT_NOTE_SPECIAL_DEFAULT, /* systemd-boot: a special entry other than @saved, which it ignores */
+	SBAT_BOOT_NOTE_BAD_TIMEOUT,     /* systemd-boot: a timeout it cannot read */
+} sbat_boot_note_what;
+
 /*
  * A note made while walking, kept apart from the stages. Library-allocated
- * and read only; fields are added at the end.
+ * and read only; fields are added at the end. One handed to
+ * sbat_boot_report_add_note is made by sbat_boot_note_init and copied (its
+ * strings too).
  */
 typedef struct sbat_boot_note {
+	size_t size; /* set by sbat_boot_note_init */
 	sbat_boot_note_kind kind;
 	size_t before;    /* the number of stages added before it: where it goes among them */
 	const char *path; /* the stage's entry it is about, or NULL */
 	const char *file; /* the file or variable it is about, or NULL */
 	unsigned line;    /* CONFIG: the line, 1-based */
-	const char *text; /* what it says (English); NULL for an ERROR that diag says */
+	const char *text; /* what it says (English), for the one note still in words (the files a loader's menu was read
+	                     from); NULL for a record and for an ERROR that diag says */
 	sbat_diag diag;   /* ERROR: what failed (code SBAT_OK when text says it) */
+	sbat_boot_note_what what;
+	/* DEFAULT_ENTRY: as a stage-3 line's fields of the same names */
+	sbat_boot_loader loader;
+	int sdboot_by;             /* systemd-boot: the sbat_sdboot_by; -1: its menu did not read */
+	sbat_boot_grub_by grub_by; /* GRUB */
+	const char *default_value;
+	const char *default_setting;
+	unsigned default_line;
+	int default_flags;
+	const char *partition;             /* ESP_PARTITION: the GUID */
+	const char *pending;               /* PENDING: the update's file */
+	const char *variable;              /* PENDING: the variable it goes to */
+	int unread;                        /* PENDING: no verdict reads that variable (KEK) */
+	size_t count;                      /* PENDING: new entries; DB, DBX: certificates; MORE_*: how many */
+	size_t hashes, others;             /* DB, DBX: image hashes, other entries */
+	const char *subjects;              /* DB, DBX: the certificates' common names, "; " between them */
+	sbat_boot_rule rule;               /* RULE */
+	unsigned shim_major, shim_minor;   /* SHIM_RULES_ASSUMED: the release the shim names */
+	unsigned rules_major, rules_minor; /* and the release whose rules are applied */
 } sbat_boot_note;
+
+/* Zero *n and set its size (sdboot_by -1): call it before filling a note for sbat_boot_report_add_note. */
+SBAT_API void sbat_boot_note_init(sbat_boot_note *n);
 
 /* The stages of every path walked, in order: opaque, library-allocated. */
 typedef struct sbat_boot_report sbat_boot_report;
@@ -314,6 +377,12 @@ SBAT_API sbat_boot_outcome sbat_boot_report_outcome(const sbat_boot_report *r);
 SBAT_API sbat_err sbat_boot_report_note(sbat_boot_report *r, sbat_boot_note_kind kind, const char *path,
                                         const char *file, unsigned line, const char *text, const sbat_diag *d,
                                         sbat_diag *reterr);
+
+/*
+ * Copy note n (made by sbat_boot_note_init; its before is ignored) to the
+ * report's current place. SBAT_E_ABI, SBAT_E_NOMEM.
+ */
+SBAT_API sbat_err sbat_boot_report_add_note(sbat_boot_report *r, const sbat_boot_note *n, sbat_diag *reterr);
 
 SBAT_API size_t sbat_boot_report_note_count(const sbat_boot_report *r);
 

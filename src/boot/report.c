@@ -77,21 +77,32 @@ static const char **
 string_field(sbat_boot_stage *s, size_t i)
 {
 	const char **fields[] = {
-		&s->entry,         &s->file,
-		&s->detail,        &s->text,
-		&s->host,          &s->root,
-		&s->partition,     &s->esp_partition,
-		&s->removable,     &s->default_loader,
-		&s->revoked,       &s->revoked_by,
-		&s->level,         &s->explain,
-		&s->signature,     &s->signature_subject,
-		&s->menu_entry,    &s->default_by,
-		&s->default_value, &s->default_setting,
-		&s->config,        &s->menu_path,
-		&s->menu_file,     &s->menu_word,
-		&s->menu_text,     &s->menu_arch,
-		&s->missing,       &s->missing_key,
-		&s->shim_level,    &s->revocations_ignored,
+		&s->entry,
+		&s->file,
+		&s->host,
+		&s->root,
+		&s->partition,
+		&s->esp_partition,
+		&s->removable,
+		&s->default_loader,
+		&s->revoked,
+		&s->revoked_by,
+		&s->level,
+		&s->explain,
+		&s->signature_subject,
+		&s->menu_entry,
+		&s->default_value,
+		&s->default_setting,
+		&s->config,
+		&s->menu_path,
+		&s->menu_file,
+		&s->menu_word,
+		&s->menu_text,
+		&s->menu_arch,
+		&s->missing,
+		&s->missing_key,
+		&s->shim_level,
+		&s->revocations_ignored,
 	};
 
 	return i < sizeof(fields) / sizeof(fields[0]) ? fields[i] : NULL;
@@ -152,15 +163,68 @@ sbat_boot_report_add(sbat_boot_report *r, const sbat_boot_stage *s, sbat_diag *d
 	return SBAT_OK;
 }
 
-/* A copy of s, or NULL: *ok is cleared when memory ran out. */
-static char *
-dup_or_null(const char *s, int *ok)
+void
+sbat_boot_note_init(sbat_boot_note *n)
 {
-	char *p = s ? strdup(s) : NULL;
+	memset(n, 0, sizeof(*n));
+	n->size = sizeof(*n);
+	n->sdboot_by = -1;
+}
 
-	if (s && !p)
-		*ok = 0;
-	return p;
+/* The strings of a note, in one list, to copy and free them alike. */
+static const char **
+note_string(sbat_boot_note *n, size_t i)
+{
+	const char **fields[] = { &n->path,      &n->file,    &n->text,     &n->default_value, &n->default_setting,
+		                  &n->partition, &n->pending, &n->variable, &n->subjects };
+
+	return i < sizeof(fields) / sizeof(fields[0]) ? fields[i] : NULL;
+}
+
+static void
+note_free_strings(sbat_boot_note *n)
+{
+	const char **f;
+	size_t i;
+
+	for (i = 0; (f = note_string(n, i)) != NULL; i++) {
+		free((char *)*f);
+		*f = NULL;
+	}
+}
+
+/* Copy every string of *n in place; -1 (with none left owned) when memory ran out. */
+static int
+note_own_strings(sbat_boot_note *n)
+{
+	const char **f;
+	size_t i, j;
+
+	for (i = 0; (f = note_string(n, i)) != NULL; i++) {
+		if (*f && !(*f = strdup(*f))) {
+			for (j = 0; j < i; j++)
+				free((char *)*note_string(n, j));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+sbat_err
+sbat_boot_report_add_note(sbat_boot_report *r, const sbat_boot_note *n, sbat_diag *d)
+{
+	sbat_boot_note copy;
+
+	if (!r || !n || n->size != sizeof(*n))
+		return diag_fail(d, SBAT_E_ABI, "a boot note not made by sbat_boot_note_init");
+	if (grow((void **)&r->notes, r->n_notes, &r->cap_notes, sizeof(*r->notes)) != 0)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	copy = *n;
+	copy.before = r->n;
+	if (note_own_strings(&copy) != 0)
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	r->notes[r->n_notes++] = copy;
+	return SBAT_OK;
 }
 
 sbat_err
@@ -168,29 +232,16 @@ sbat_boot_report_note(sbat_boot_report *r, sbat_boot_note_kind kind, const char 
                       const char *text, const sbat_diag *diag, sbat_diag *d)
 {
 	sbat_boot_note n;
-	int ok = 1;
 
-	if (!r)
-		return diag_fail(d, SBAT_E_ABI, "no report");
-	if (grow((void **)&r->notes, r->n_notes, &r->cap_notes, sizeof(*r->notes)) != 0)
-		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
-	memset(&n, 0, sizeof(n));
+	sbat_boot_note_init(&n);
 	n.kind = kind;
-	n.before = r->n;
 	n.line = line;
-	n.path = dup_or_null(path, &ok);
-	n.file = dup_or_null(file, &ok);
-	n.text = dup_or_null(text, &ok);
+	n.path = path;
+	n.file = file;
+	n.text = text;
 	if (diag)
 		n.diag = *diag;
-	if (!ok) {
-		free((char *)n.path);
-		free((char *)n.file);
-		free((char *)n.text);
-		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
-	}
-	r->notes[r->n_notes++] = n;
-	return SBAT_OK;
+	return sbat_boot_report_add_note(r, &n, d);
 }
 
 size_t
@@ -270,9 +321,7 @@ sbat_boot_report_free(sbat_boot_report *r)
 	for (i = 0; i < r->n; i++)
 		free_strings(&r->stages[i]);
 	for (i = 0; i < r->n_notes; i++) {
-		free((char *)r->notes[i].path);
-		free((char *)r->notes[i].file);
-		free((char *)r->notes[i].text);
+		note_free_strings(&r->notes[i]);
 	}
 	free(r->stages);
 	free(r->notes);

@@ -15,6 +15,8 @@
 #include "json.h"
 #include "messages.h"
 #include "next_level.h"
+#include "render_note.h"
+#include "render_codes.h"
 #include "render_stage.h"
 
 /* What put a level's row there, from the published history (sbat_walk_opts.explain). */
@@ -25,14 +27,20 @@ explain(const char *component, unsigned generation, char *out, size_t size, void
 	return cli_history_explain(component, generation, out, size);
 }
 
+/* The longest line or key a stage or a note is said in. */
+#define LINE_MAX_ 8192
+
 /* A note that goes to standard error: a line of a loader's file ignored, a file that does not read. */
 static void
 print_problem(const sbat_boot_note *n)
 {
+	char buf[LINE_MAX_];
+	const char *text = cli_render_note(n, buf, sizeof(buf));
+
 	if (n->kind == SBAT_BOOT_NOTE_CONFIG)
-		fprintf(stderr, "%s: %s:%u: %s\n", cli_progname, cli_quote(n->file), n->line, n->text);
-	else if (n->text)
-		cli_message(n->file, n->text);
+		fprintf(stderr, "%s: %s:%u: %s\n", cli_progname, cli_quote(n->file), n->line, text);
+	else if (text)
+		cli_message(n->file, text);
 	else
 		cli_report_error(n->file, &n->diag);
 }
@@ -41,6 +49,9 @@ print_problem(const sbat_boot_note *n)
 static void
 print_note_text(const cli_opts *o, const sbat_boot_note *n)
 {
+	char buf[LINE_MAX_];
+	const char *text = cli_render_note(n, buf, sizeof(buf));
+
 	if (n->kind == SBAT_BOOT_NOTE_CONFIG || n->kind == SBAT_BOOT_NOTE_ERROR) {
 		print_problem(n);
 		return;
@@ -48,15 +59,12 @@ print_note_text(const cli_opts *o, const sbat_boot_note *n)
 	if (n->kind == SBAT_BOOT_NOTE_VERBOSE && !o->verbose)
 		return;
 	if (n->path)
-		printf("  %s: %s\n", n->path, cli_quote(n->text));
+		printf("  %s: %s\n", n->path, cli_quote(text));
 	else if (n->file)
-		printf("  --esp %s: %s\n", n->file, cli_quote(n->text));
+		printf("  --esp %s: %s\n", n->file, cli_quote(text));
 	else
-		printf("  %s\n", cli_quote(n->text));
+		printf("  %s\n", cli_quote(text));
 }
-
-/* The longest line or key a stage is said in. */
-#define LINE_MAX_ 8192
 
 /* The report's line as text. */
 static void
@@ -90,10 +98,16 @@ stage3_json(const sbat_boot_stage *st)
 	printf(", \"more_entries\": %u, \"default_entry\": %s, \"default_by\": ", st->more_entries,
 	       st->default_entry ? "true" : "false");
 	cli_json_cstr_or_null(stdout, cli_render_default_by(st, by, sizeof(by)));
+	printf(", \"default_code\": ");
+	cli_json_cstr_or_null(stdout, cli_render_default_code(st));
+	printf(", \"default_value\": ");
+	cli_json_cstr_or_null(stdout, st->default_value);
 	printf(", \"rule\": ");
 	cli_json_cstr_or_null(stdout, cli_render_rule(st));
 	printf(", \"config\": ");
 	cli_json_cstr_or_null(stdout, st->config);
+	printf(", \"menu_why\": ");
+	cli_json_cstr_or_null(stdout, cli_render_menu_why(st));
 }
 
 /* The report's line as a JSON object. */
@@ -110,7 +124,8 @@ print_stage_json(const sbat_boot_stage *st, size_t i)
 	cli_json_cstr_or_null(stdout, st->file);
 	printf(", \"verdict\": \"%s\", \"detail\": ", sbat_judge_verdict_name(st->verdict));
 	cli_json_cstr(stdout, cli_render_detail(st, line));
-	printf(", \"reason\": \"%s\", \"judge_reason\": ", cli_render_reason(st));
+	printf(", \"reason\": \"%s\", \"gate\": \"%s\", \"judge_reason\": ", cli_render_reason(st),
+	       cli_render_gate(st));
 	cli_json_cstr_or_null(
 	    stdout, st->judge_reason >= 0 ? sbat_judge_reason_name((sbat_judge_reason)st->judge_reason) : NULL);
 	printf(", \"level\": ");
@@ -123,6 +138,8 @@ print_stage_json(const sbat_boot_stage *st, size_t i)
 	cli_json_cstr_or_null(stdout, signature);
 	printf(", \"signature_verdict\": ");
 	cli_json_cstr_or_null(stdout, signature ? sbat_judge_verdict_name(st->signature_verdict) : NULL);
+	printf(", \"signature_reason\": ");
+	cli_json_cstr_or_null(stdout, cli_render_signature_reason(st));
 	if (st->revocations_ignored) {
 		printf(", \"revocations_ignored\": ");
 		cli_json_cstr(stdout, st->revocations_ignored);
@@ -136,6 +153,7 @@ print_stage_json(const sbat_boot_stage *st, size_t i)
 static void
 print_notes_json(const sbat_boot_report *r)
 {
+	char buf[LINE_MAX_];
 	size_t i, n = 0;
 
 	fputs("  \"notes\": [", stdout);
@@ -150,7 +168,7 @@ print_notes_json(const sbat_boot_report *r)
 		fputs(", \"file\": ", stdout);
 		cli_json_cstr_or_null(stdout, note->file);
 		fputs(", \"text\": ", stdout);
-		cli_json_cstr_or_null(stdout, note->text);
+		cli_json_cstr_or_null(stdout, cli_render_note(note, buf, sizeof(buf)));
 		putchar('}');
 	}
 	fputs(n ? "\n  ],\n" : "],\n", stdout);

@@ -92,7 +92,7 @@ usage(FILE *out)
 	        "       %s --lint [--json] IMAGE...\n"
 	        "       %s --lint --profile shim-review|uefi-ca... [--previous OLD]\n"
 	        "                [--against POLICY...] [--json] IMAGE...\n"
-	        "       %s --event-log running|FILE [--json]\n"
+	        "       %s --event-log running|FILE [--pending VAR=FILE]... [--json]\n"
 	        "\n",
 	        cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, cli_progname,
 	        cli_progname);
@@ -157,11 +157,13 @@ usage(FILE *out)
 	        "      --signatures        with next: the default, signatures judged\n"
 	        "      --pending VAR=FILE  with next: judge as if FILE (signature lists, or an\n"
 	        "                          authenticated update) were appended to VAR (db, dbx,\n"
-	        "                          KEK, MokListX); repeatable\n"
+	        "                          KEK, MokListX); repeatable; with --event-log: PCR 7\n"
+	        "                          after the update\n"
 	        "      --event-log running|FILE\n"
 	        "                          replay the firmware's TCG event log (running: this\n"
 	        "                          machine's) to PCR values and compare them with the\n"
-	        "                          TPM's (exit 10 when they differ)\n"
+	        "                          TPM's (exit 10 when they differ); PCR 7 made again\n"
+	        "                          from the Secure Boot variables, and its next value\n"
 	        "      --level-payload latest|automatic\n"
 	        "                          which SbatLevel of a shim binary FILE to use (latest)\n"
 	        "      --lock-timeout SECONDS\n"
@@ -632,7 +634,7 @@ check_lint_mode(int argc, char **argv, cli_opts *o)
 	return PARSE_RUN;
 }
 
-/* --event-log reads one log and takes only --json. */
+/* --event-log reads one log and takes only --json and --pending. */
 static parse_result
 check_event_log_mode(int argc, const cli_opts *o)
 {
@@ -641,8 +643,8 @@ check_event_log_mode(int argc, const cli_opts *o)
 	if (optind < argc || o->image || o->csv || o->output || o->print || o->check_level || o->lint || o->profiles ||
 	    o->previous || o->n_against || o->strip_signature || o->dry_run || o->relocate || o->remove || o->merge ||
 	    o->force || o->level_payload_given || o->lock_timeout_given || o->no_sync || o->pcrsig || o->esp ||
-	    o->xbootldr || o->boot || o->signatures || o->no_signatures)
-		return usage_error("--event-log takes only --json", NULL);
+	    o->xbootldr || o->boot || (o->signatures && !o->n_pending) || o->no_signatures)
+		return usage_error("--event-log takes only --json and --pending", NULL);
 	return PARSE_RUN;
 }
 

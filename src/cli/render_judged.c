@@ -195,7 +195,8 @@ cli_render_gated(const sbat_boot_stage *st, const char *sbat, int shim, cli_text
 	cli_textbuf_init(&w, sig, sizeof(sig));
 	cli_render_signature_words(st, &w);
 	if (st->gate != SBAT_BOOT_GATE_SIGNATURE)
-		cli_textbuf_put(t, "%s [signature accepted: %s]", sbat, sig);
+		cli_textbuf_put(t, "%s [signature %s: %s]", sbat,
+		                st->signature_verdict == SBAT_VERDICT_BOOTS ? "accepted" : "not known", sig);
 	else if (shim)
 		cli_textbuf_put(t, "cannot be followed: signature: %.500s [SBAT: %.600s]", sig, sbat);
 	else

@@ -185,7 +185,14 @@ file_words(const sbat_boot_stage *st, cli_textbuf *t)
 	case SBAT_BOOT_FALLBACK:
 		cli_textbuf_put(t, "cannot be followed: %s", fallback_words_to_string(st->fallback));
 		return 1;
-	case SBAT_BOOT_UNREADABLE: cli_textbuf_put(t, "cannot be followed: %s", diag_words(&st->diag)); return 1;
+	case SBAT_BOOT_UNREADABLE:
+		if (st->stage == 3)
+			cli_textbuf_put(t, "cannot be followed: %s: %s", st->host, diag_words(&st->diag));
+		else
+			cli_textbuf_put(t, "cannot be followed: %s", diag_words(&st->diag));
+		if (st->stage == 3)
+			cli_render_stage3_tail(st, t);
+		return 1;
 	default: return 0;
 	}
 }
@@ -266,10 +273,6 @@ cli_render_stage(const sbat_boot_stage *st, char *buf, size_t size)
 	cli_textbuf t;
 
 	cli_textbuf_init(&t, buf, size);
-	if (st->text) {
-		cli_textbuf_put(&t, "%s", st->text);
-		return;
-	}
 	if (st->reason == SBAT_BOOT_SIGNATURE) {
 		char sig[700];
 		cli_textbuf w;
@@ -282,6 +285,12 @@ cli_render_stage(const sbat_boot_stage *st, char *buf, size_t size)
 	if (st->reason == SBAT_BOOT_LOADER_UNKNOWN) {
 		cli_textbuf_put(&t, "cannot be followed: neither systemd-boot nor GRUB, so what it starts next is not "
 		                    "known from the files");
+		return;
+	}
+	if (st->reason == SBAT_BOOT_MENU) {
+		cli_textbuf_put(&t, "%s: ", verdict_word_to_string(st->verdict));
+		cli_render_stage3_menu(st, &t);
+		cli_render_stage3_tail(st, &t);
 		return;
 	}
 	if (st->reason == SBAT_BOOT_OVER_LIMIT) {
@@ -301,8 +310,6 @@ cli_render_detail(const sbat_boot_stage *st, const char *line)
 	const char *word = verdict_word_to_string(st->verdict);
 	size_t n = word ? strlen(word) : 0;
 
-	if (st->detail)
-		return st->detail;
 	if (!word || strncmp(line, word, n) != 0)
 		return line;
 	line += n;
@@ -338,8 +345,6 @@ cli_render_default_by(const sbat_boot_stage *st, char *buf, size_t size)
 {
 	cli_textbuf t;
 
-	if (st->default_by)
-		return st->default_by;
 	if (st->loader == SBAT_BOOT_LOADER_NONE)
 		return NULL;
 	cli_textbuf_init(&t, buf, size);
@@ -352,8 +357,6 @@ cli_render_signature(const sbat_boot_stage *st, char *buf, size_t size)
 {
 	cli_textbuf t;
 
-	if (st->signature)
-		return st->signature;
 	if (!st->signature_judged)
 		return NULL;
 	cli_textbuf_init(&t, buf, size);

@@ -123,15 +123,10 @@ removable_for(uint16_t machine)
 static const char *
 removable_name(walk *w)
 {
-	static const char with_esp[] = "the removable-media path is taken as this build's machine's: no option the "
-	                               "firmware starts opens on --esp, and its \\EFI\\BOOT holds no one BOOT*.EFI "
-	                               "that tells the firmware's machine";
-	static const char no_esp[] = "the removable-media path is taken as this build's machine's: without --esp "
-	                             "nothing tells the firmware's machine";
-
 	if (w->removable_guessed == 1) {
 		w->removable_guessed = 2;
-		walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL, w->o->esp ? with_esp : no_esp);
+		walk_fact(w, SBAT_BOOT_NOTE_ASSUMED, NULL,
+		          w->o->esp ? SBAT_BOOT_NOTE_REMOVABLE_GUESSED : SBAT_BOOT_NOTE_REMOVABLE_NO_ESP);
 	}
 	return w->removable;
 }
@@ -170,11 +165,11 @@ esp_machine(walk *w)
 {
 	static const uint16_t machines[] = { 0x8664, 0x014c, 0xaa64, 0x01c2, 0x5064, 0x6264 };
 	uint16_t found = 0;
-	const char *why;
+	sbat_partition_miss miss;
 	size_t i;
 
 	for (i = 0; i < sizeof(machines) / sizeof(machines[0]); i++) {
-		char *f = walk_resolve(w->o->esp, removable_for(machines[i]), 0, &why);
+		char *f = walk_lookup(w->o->esp, removable_for(machines[i]), 0, &miss);
 
 		if (f && found)
 			found = 0xffff; /* several: an ESP for more than one machine */
@@ -318,10 +313,7 @@ option_esp(walk *w, const sbat_load_option *lo, int is_current, int file_only)
 
 	if (file_only && w->o->esp && !w->other_esp[0]) {
 		if (!w->file_only_assumed)
-			walk_note(
-			    w, SBAT_BOOT_NOTE_ASSUMED, NULL, w->o->esp,
-			    "taken as the only file system the firmware searches for options of File() nodes alone "
-			    "(EDK2 looks on each, removable media first)");
+			walk_fact(w, SBAT_BOOT_NOTE_ASSUMED, w->o->esp, SBAT_BOOT_NOTE_FILE_ONLY_ESP);
 		w->file_only_assumed = 1;
 		return strdup(w->o->esp);
 	}
@@ -339,14 +331,15 @@ option_esp(walk *w, const sbat_load_option *lo, int is_current, int file_only)
 		return NULL; /* --esp is another partition */
 	if (lo->has_hd && lo->signature_type == 2 && !esp_guid(w)[0] && !w->esp_assumed) {
 		/* what is assumed is said once */
-		char text[160];
+		sbat_boot_note n;
 
 		w->esp_assumed = 1;
-		snprintf(
-		    text, sizeof(text),
-		    "taken as the partition of the options' HD() nodes (%s): which partition it is is not known here",
-		    lo->partition_guid);
-		walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, w->o->esp, text);
+		sbat_boot_note_init(&n);
+		n.kind = SBAT_BOOT_NOTE_ASSUMED;
+		n.file = w->o->esp;
+		n.what = SBAT_BOOT_NOTE_ESP_PARTITION;
+		n.partition = lo->partition_guid;
+		walk_add_note(w, &n);
 	}
 	return strdup(w->o->esp);
 }
@@ -478,10 +471,7 @@ no_boot_order(walk *w)
 	sbat_boot_stage st;
 
 	if (w->o->esp) {
-		walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL,
-		          "no BootOrder and no BootNext: the firmware makes boot options of its own, one per device "
-		          "(removable media first), and starts the removable-media path of the first that holds it: "
-		          "taken as --esp's");
+		walk_fact(w, SBAT_BOOT_NOTE_ASSUMED, NULL, SBAT_BOOT_NOTE_NO_BOOT_ORDER);
 		return;
 	}
 	walk_stage(&st, "BootOrder", 1, 0, NULL);
@@ -529,10 +519,7 @@ walk_all(walk *w)
 	struct stat st;
 
 	if (stat(w->efivarfs, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		walk_error_text(
-		    w, w->efivarfs,
-		    "no UEFI variables: the machine was not booted through UEFI, or efivarfs is not mounted; "
-		    "its boot paths are not known");
+		walk_fact(w, SBAT_BOOT_NOTE_ERROR, w->efivarfs, SBAT_BOOT_NOTE_NO_VARIABLES);
 		report_mark_stopped(w->report, 1, 0);
 		return;
 	}
@@ -546,9 +533,7 @@ walk_all(walk *w)
 		if (r != 0)
 			return;
 	} else {
-		walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL,
-		          "signatures: not judged: each verdict is the SBAT gate's; the firmware and shim must also "
-		          "accept each image's signature");
+		walk_fact(w, SBAT_BOOT_NOTE_ASSUMED, NULL, SBAT_BOOT_NOTE_NOT_JUDGED);
 	}
 	if (read_boot_numbers(w, &order, &n_order, next_num, &n_next) != 0) {
 		report_mark_stopped(w->report, 0, 1);

@@ -220,9 +220,7 @@ load_shim_state(walk *w, const char *file, sbat_next_state **next)
 	}
 	if ((*next)->secure_boot_var < 0) {
 		/* every UEFI 2.3.1 firmware has it: without it the variables are not this machine's */
-		walk_error_text(w, (*next)->efivarfs,
-		                "no SecureBoot variable: whether shim checks SBAT at the next boot is not known (the "
-		                "machine was not booted through UEFI, or efivarfs is not mounted)");
+		walk_fact(w, SBAT_BOOT_NOTE_ERROR, (*next)->efivarfs, SBAT_BOOT_NOTE_NO_SECURE_BOOT);
 		return -1;
 	}
 	return 0;
@@ -238,6 +236,23 @@ shim_stops(walk *w, sbat_boot_stage *st, sbat_verdict v, sbat_boot_reason reason
 	walk_add(w, st);
 }
 
+/* A note that shim names a release older than every one modelled, and whose rules are applied instead. */
+static void
+rules_assumed_note(walk *w, const char *label, const sbat_next_state *next)
+{
+	sbat_boot_note n;
+
+	sbat_boot_note_init(&n);
+	n.kind = SBAT_BOOT_NOTE_ASSUMED;
+	n.what = SBAT_BOOT_NOTE_SHIM_RULES_ASSUMED;
+	n.path = label;
+	n.file = next->shim;
+	n.shim_major = next->shim_major;
+	n.shim_minor = next->shim_minor;
+	n.rules_major = next->rules_major;
+	n.rules_minor = next->rules_minor;
+	walk_add_note(w, &n);
+}
 /*
  * Judge shim itself (stage 1, st: its line, with the firmware's signature
  * gate when it ran); 0 when it goes on to start its next stage. An
@@ -258,6 +273,8 @@ judge_shim(walk *w, sbat_boot_stage *st, const char *file, sbat_next_state **ret
 		return -1;
 	}
 	next = *ret;
+	if (next->rules_assumed)
+		rules_assumed_note(w, st->entry, next);
 	st->shim_level = next->level[0]->datestamp;
 	st->revocations_ignored = next->revocations_ignored;
 	if (next->mode[0] == SBAT_NEXT_MODE_SHIM_STOPS) {

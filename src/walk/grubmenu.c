@@ -80,47 +80,67 @@ set_root(char *root_out, const char *dir)
 		menu_copy(root_out, WALK_PATH_MAX, dir);
 }
 
+/* r says why; its path is path. */
+static void
+map_why(menu_reason *r, sbat_boot_menu_why why, const char *path)
+{
+	menu_reason_set(r, why);
+	menu_copy(r->path, sizeof(r->path), path);
+}
+
 /*
- * The file on this machine that (device)path names; NULL with why set.
- * root (NULL: not wanted) gets the directory the lookup started from.
+ * The file on this machine that (device)path names; NULL with r saying
+ * why. root (NULL: not wanted) gets the directory the lookup started from.
  */
 static char *
-map_file(gctx *g, const char *device, const char *path, char root_out[WALK_PATH_MAX], char *why, size_t why_size)
+map_file(gctx *g, const char *device, const char *path, char root_out[WALK_PATH_MAX], menu_reason *r)
 {
 	char mnt[1024], root[1024];
-	const char *rel, *reason;
+	const char *rel;
+	sbat_partition_miss miss;
 	sbat_diag d;
 	char *host;
 
 	if (strcmp(device, ESP_DEVICE) == 0) {
 		set_root(root_out, g->esp);
-		host = walk_resolve(g->esp, path, 0, &reason);
+		host = walk_lookup(g->esp, path, 0, &miss);
 	} else if (strcmp(device, GRUBCFG_MEMDISK) == 0) {
-		snprintf(why, why_size, "(memdisk)%.400s is in GRUB's memdisk: a file there is not followed", path);
+		map_why(r, SBAT_BOOT_MENU_IN_MEMDISK, path);
 		return NULL;
 	} else if (g->w->o->boot && g->boot_uuid[0] && strcmp(device, g->boot_uuid) == 0) {
 		if (!(rel = below(path, g->boot_sub))) {
-			snprintf(why, why_size, "%.400s is outside %.400s, the directory --boot names", path,
-			         g->boot_sub);
+			map_why(r, SBAT_BOOT_MENU_OUTSIDE_BOOT, path);
+			menu_copy(r->file, sizeof(r->file), g->boot_sub);
 			return NULL;
 		}
 		set_root(root_out, g->w->o->boot);
-		host = walk_resolve(g->w->o->boot, rel, WALK_RESOLVE_EXACT, &reason);
+		host = walk_lookup(g->w->o->boot, rel, WALK_RESOLVE_EXACT, &miss);
 	} else if (sbat_partition_mount_of_uuid(device, mnt, sizeof(mnt), root, sizeof(root), &d) != SBAT_OK ||
 	           !mnt[0]) {
-		snprintf(why, why_size, "the file system with UUID %s is not mounted (give --boot DIR)", device);
+		map_why(r, SBAT_BOOT_MENU_NOT_MOUNTED, "");
+		menu_copy(r->word, sizeof(r->word), device);
 		return NULL;
 	} else if (!(rel = below(path, root))) {
-		snprintf(why, why_size, "%.400s is outside the part of file system %.80s mounted at %.400s", path,
-		         device, mnt);
+		map_why(r, SBAT_BOOT_MENU_OUTSIDE_MOUNT, path);
+		menu_copy(r->word, sizeof(r->word), device);
+		menu_copy(r->file, sizeof(r->file), mnt);
 		return NULL;
 	} else {
 		set_root(root_out, mnt);
-		host = walk_resolve(mnt, rel, WALK_RESOLVE_EXACT, &reason);
+		host = walk_lookup(mnt, rel, WALK_RESOLVE_EXACT, &miss);
 	}
-	if (!host)
-		snprintf(why, why_size, "%s %s", path, menu_is(reason));
+	if (!host) {
+		map_why(r, SBAT_BOOT_MENU_NOT_FOUND, path);
+		r->miss = miss == SBAT_PARTITION_FOUND ? SBAT_PARTITION_MISSING : (int)miss;
+	}
 	return host;
+}
+
+/* 1 when r says a file is not there (and not that it could not be looked for). */
+static int
+is_missing(const menu_reason *r)
+{
+	return r->why == SBAT_BOOT_MENU_NOT_FOUND && r->miss == SBAT_PARTITION_MISSING;
 }
 
 /* A GRUB file name for messages: (device)path, the ESP's in its own words. */
@@ -178,30 +198,34 @@ grubenv_get(const gctx *g, const char *name, char *out, size_t size)
 	return found;
 }
 
-/* What `default` holds when the menu shows (its `set default=`, grubenv's entries); 0 when it cannot be known. */
+/*
+ * What `default` holds when the menu shows (its `set default=`, grubenv's
+ * entries), in m->default_value; m->grub_by and the setting say what chose
+ * it. 0 when it cannot be known.
+ */
 static int
-default_value(const gctx *g, const sbat_grub_cfg *cfg, char *value, size_t size, char *by, size_t by_size)
+default_value(const gctx *g, const sbat_grub_cfg *cfg, menu_list *m)
 {
 	const char *d = cfg->default_value;
+	char *value = m->default_value;
+	size_t size = sizeof(m->default_value);
 
+	menu_copy(m->default_setting, sizeof(m->default_setting), d ? d : "");
+	m->default_line = cfg->default_line;
 	if (cfg->next_entry_line && grubenv_get(g, "next_entry", value, size)) {
-		snprintf(by, by_size, "grubenv's next_entry \"%s\" (this boot only; line %u)", value,
-		         cfg->next_entry_line);
+		m->grub_by = SBAT_BOOT_GRUB_BY_NEXT_ENTRY;
+		m->default_line = cfg->next_entry_line;
 	} else if (d && (strcmp(d, "${saved_entry}") == 0 || strcmp(d, "$saved_entry") == 0)) {
-		if (grubenv_get(g, "saved_entry", value, size))
-			snprintf(by, by_size, "grubenv's saved_entry \"%s\" (set default=%s, line %u)", value, d,
-			         cfg->default_line);
-		else
-			snprintf(by, by_size, "set default=%s (line %u), and grubenv has no saved_entry", d,
-			         cfg->default_line);
+		m->grub_by = grubenv_get(g, "saved_entry", value, size) ? SBAT_BOOT_GRUB_BY_SAVED_ENTRY :
+		                                                          SBAT_BOOT_GRUB_BY_NO_SAVED;
 	} else if (d && strchr(d, '$')) {
-		snprintf(by, by_size, "none known: set default=\"%s\" (line %u) uses a variable", d, cfg->default_line);
+		m->grub_by = SBAT_BOOT_GRUB_BY_VARIABLE;
 		return 0;
 	} else if (d) {
 		menu_copy(value, size, d);
-		snprintf(by, by_size, "set default=\"%s\" (line %u)", d, cfg->default_line);
+		m->grub_by = SBAT_BOOT_GRUB_BY_SET_DEFAULT;
 	} else {
-		snprintf(by, by_size, "no default is set");
+		m->grub_by = SBAT_BOOT_GRUB_BY_NOT_SET;
 	}
 	return 1;
 }
@@ -218,39 +242,38 @@ conditional_up_to(const sbat_grub_cfg *cfg, size_t idx)
 	return 0;
 }
 
-/* The index of the entry GRUB boots by itself; -1 when the menu waits for a key or it is not known. */
+/* The index of the entry GRUB boots by itself, and what chose it (m); -1 when the menu waits for a key or it is not known. */
 static long
-default_entry(const gctx *g, const sbat_grub_cfg *cfg, char *by, size_t by_size)
+default_entry(const gctx *g, const sbat_grub_cfg *cfg, menu_list *m)
 {
-	char value[512] = "", *end;
+	const char *value = m->default_value;
+	char *end;
 	long t = cfg->timeout ? strtol(cfg->timeout, &end, 0) : -1;
 	size_t idx;
 	int fallback;
 	sbat_diag d;
 
-	if (!cfg->timeout) {
-		snprintf(by, by_size, "none: no timeout is set, so GRUB's menu waits for a key");
+	m->grub_by = SBAT_BOOT_GRUB_BY_NO_TIMEOUT;
+	if (!cfg->timeout)
 		return -1;
-	}
 	if (t < 0 || end == cfg->timeout) {
-		snprintf(by, by_size, "none: timeout %s (line %u): GRUB's menu waits for a key", cfg->timeout,
-		         cfg->timeout_line);
+		m->grub_by = SBAT_BOOT_GRUB_BY_TIMEOUT_WAITS;
+		menu_copy(m->default_setting, sizeof(m->default_setting), cfg->timeout);
+		m->default_line = cfg->timeout_line;
 		return -1;
 	}
-	if (!default_value(g, cfg, value, sizeof(value), by, by_size))
+	if (!default_value(g, cfg, m))
 		return -1;
 	if (sbat_grub_cfg_default_entry(cfg, value[0] ? value : NULL, &idx, &fallback, &d) != SBAT_OK) {
-		snprintf(by, by_size, "none: the menu has no entries");
+		m->grub_by = SBAT_BOOT_GRUB_BY_NO_ENTRIES;
 		return -1;
 	}
 	if (fallback)
-		menu_append(by, by_size, ", which names no entry: GRUB takes the first");
+		m->default_flags |= SBAT_BOOT_DEFAULT_NAMES_NONE;
 	else if (!value[0])
-		menu_append(by, by_size, ": the first entry");
+		m->default_flags |= SBAT_BOOT_DEFAULT_FIRST;
 	if (conditional_up_to(cfg, idx)) {
-		snprintf(by, by_size,
-		         "not known: it, or an entry before it, is inside an if or a loop that sbat-add "
-		         "cannot run, so which entry GRUB starts is not known");
+		m->grub_by = SBAT_BOOT_GRUB_BY_CONDITIONAL;
 		return -1;
 	}
 	return (long)idx;
@@ -279,49 +302,52 @@ entry_desc(const sbat_grub_cfg *cfg, size_t i, char *out, size_t size)
 	         path);
 }
 
-/* A note for the first initrd of entry e that is not there. */
+/* The first initrd of entry e that is not there: it->missing. */
 static void
-initrd_note(gctx *g, const sbat_grub_entry *e, menu_item *it)
+initrd_missing(gctx *g, const sbat_grub_entry *e, menu_item *it)
 {
-	char why[1024];
+	menu_reason r;
 	size_t i;
 
-	for (i = 0; i < e->n_initrds; i++) {
+	for (i = 0; i < e->n_initrds && !it->missing[0]; i++) {
 		const sbat_grub_file *f = &e->initrds[i];
-		char *host = f->path ? map_file(g, f->device, f->path, NULL, why, sizeof(why)) : NULL;
+		char *host = f->path ? map_file(g, f->device, f->path, NULL, &r) : NULL;
 
-		if (f->path && !host && strstr(why, " is missing")) {
-			char name[1024];
-
-			opened_name(name, sizeof(name), f);
-			menu_append(it->note, sizeof(it->note),
-			            " (its initrd %s is missing: GRUB fails to start the entry)", name);
-			menu_copy(it->missing, sizeof(it->missing), name);
+		if (f->path && !host && is_missing(&r)) {
+			opened_name(it->missing, sizeof(it->missing), f);
 			it->missing_miss = SBAT_PARTITION_MISSING;
 		}
 		free(host);
-		if (it->note[0])
-			return;
 	}
 }
 
-/* A line for the configuration itself (name: its GRUB file name) that cannot be followed further. */
+/* A line for the configuration itself (name: its GRUB file name) that cannot be followed further: r says why. */
 static void
-config_line(menu_list *m, const char *name, const char *why)
+config_line(menu_list *m, const char *name, const menu_reason *r)
 {
 	menu_item *it = menu_add(m);
 
 	if (!it)
 		return;
 	snprintf(it->file, sizeof(it->file), "%.1000s", name);
-	snprintf(it->why, sizeof(it->why), "%.760s", why);
+	it->why = *r;
+}
+
+/* The same, for a reason with no facts. */
+static void
+config_why(menu_list *m, const char *name, sbat_boot_menu_why why)
+{
+	menu_reason r;
+
+	menu_reason_set(&r, why);
+	config_line(m, name, &r);
 }
 
 /* The lines of a parsed menu: one per entry that loads a kernel or another EFI program. */
 static void
 menu_items(gctx *g, const sbat_grub_cfg *cfg, const char *config, const char *name, menu_list *m)
 {
-	long def = default_entry(g, cfg, m->default_by, sizeof(m->default_by));
+	long def = default_entry(g, cfg, m);
 	size_t i;
 
 	m->default_known = def >= 0;
@@ -339,26 +365,29 @@ menu_items(gctx *g, const sbat_grub_cfg *cfg, const char *config, const char *na
 		entry_desc(cfg, i, it->desc, sizeof(it->desc));
 		snprintf(it->config, sizeof(it->config), "%s:%u", config, e->kernel.line);
 		it->is_default = (long)i == def;
-		if (e->conditional)
-			snprintf(
-			    it->why, sizeof(it->why),
-			    "it is inside an if or a loop that sbat-add cannot run, so whether GRUB adds it is not "
-			    "known (%.600s:%u)",
-			    config, e->line);
-		else if (e->kernel.path)
-			it->host = map_file(g, e->kernel.device, e->kernel.path, root, it->why, sizeof(it->why));
-		else
-			snprintf(it->why, sizeof(it->why), "%s %s (%.600s:%u)", e->command, e->kernel.why, config,
-			         e->kernel.line);
+		if (e->conditional) {
+			menu_reason_set(&it->why, SBAT_BOOT_MENU_CONDITIONAL);
+			menu_copy(it->why.file, sizeof(it->why.file), config);
+			it->why.line = e->line;
+		} else if (e->kernel.path) {
+			it->host = map_file(g, e->kernel.device, e->kernel.path, root, &it->why);
+		} else {
+			menu_reason_set(&it->why, SBAT_BOOT_MENU_COMMAND);
+			menu_copy(it->why.word, sizeof(it->why.word), e->command);
+			menu_copy(it->why.text, sizeof(it->why.text), e->kernel.why ? e->kernel.why : "(null)");
+			menu_copy(it->why.file, sizeof(it->why.file), config);
+			it->why.line = e->kernel.line;
+		}
 		if (it->host)
 			it->root = strdup(root);
-		initrd_note(g, e, it);
+		initrd_missing(g, e, it);
 	}
 	if (m->n_items == 0) {
-		char why[1200];
+		menu_reason r;
 
-		snprintf(why, sizeof(why), "%s: no menu entry in it starts a kernel or an EFI program", config);
-		config_line(m, name, why);
+		menu_reason_set(&r, SBAT_BOOT_MENU_NO_ENTRIES);
+		menu_copy(r.file, sizeof(r.file), config);
+		config_line(m, name, &r);
 	}
 }
 
@@ -387,7 +416,7 @@ file_kind(void *ctx, const char *device, const char *path)
 {
 	gctx *g = ctx;
 	enum memdisk_found found;
-	char why[1024];
+	menu_reason r;
 	char *host;
 	sbat_diag d;
 
@@ -399,9 +428,9 @@ file_kind(void *ctx, const char *device, const char *path)
 	}
 	if (strcmp(device, ESP_DEVICE) == 0)
 		return on_partition(g->esp, path);
-	host = map_file(g, device, path, NULL, why, sizeof(why));
+	host = map_file(g, device, path, NULL, &r);
 	free(host);
-	return host ? GRUBCFG_FILE : strstr(why, " is missing") ? GRUBCFG_NOTHING : GRUBCFG_UNKNOWN;
+	return host ? GRUBCFG_FILE : is_missing(&r) ? GRUBCFG_NOTHING : GRUBCFG_UNKNOWN;
 }
 
 /* The bytes of configuration `depth` of the chain; 0 after a note. */
@@ -418,7 +447,7 @@ load_cfg(gctx *g, size_t depth, uint8_t **buf, size_t *len)
 		if (*buf && *len)
 			memcpy(*buf, g->core.config, *len);
 		if (!*buf)
-			walk_error_text(g->w, key, "out of memory");
+			walk_fact(g->w, SBAT_BOOT_NOTE_ERROR, key, SBAT_BOOT_NOTE_OUT_OF_MEMORY);
 		return *buf != NULL;
 	}
 	if (g->where[depth] == ON_MEMDISK) {
@@ -446,7 +475,6 @@ read_cfg(gctx *g, size_t depth, const char *root, const char *prefix)
 	uint8_t *buf;
 	size_t len, i;
 	sbat_diag d;
-	char text[80];
 
 	if (!load_cfg(g, depth, &buf, &len))
 		return NULL;
@@ -462,11 +490,9 @@ read_cfg(gctx *g, size_t depth, const char *root, const char *prefix)
 		walk_error(g->w, key, &d);
 	free(buf);
 	for (i = 0; cfg && i < cfg->n_notes; i++)
-		walk_config_note(g->w, key, cfg->notes[i].line, cfg->notes[i].what);
-	if (cfg && cfg->notes_dropped) {
-		snprintf(text, sizeof(text), "%zu more lines that are not followed", cfg->notes_dropped);
-		walk_error_text(g->w, key, text);
-	}
+		walk_config_note(g->w, key, cfg->notes[i].line, SBAT_BOOT_NOTE_LINE, cfg->notes[i].what);
+	if (cfg && cfg->notes_dropped)
+		walk_error_count(g->w, key, SBAT_BOOT_NOTE_MORE_LINES, cfg->notes_dropped);
 	return cfg;
 }
 
@@ -489,34 +515,36 @@ seen(const gctx *g, const char *key, size_t depth)
 static int
 follow(gctx *g, const char *device, const char *path, size_t to, menu_list *m)
 {
-	char why[1200], name[WALK_PATH_MAX], key[WALK_PATH_MAX];
+	char name[WALK_PATH_MAX], key[WALK_PATH_MAX];
 	enum memdisk_found found = MEMDISK_MISSING;
+	menu_reason r;
 	char *h = NULL;
-	sbat_diag d;
 
 	grub_name(name, sizeof(name), device, path);
+	menu_reason_set(&r, SBAT_BOOT_MENU_MEMDISK_UNREADABLE);
 	if (strcmp(device, GRUBCFG_MEMDISK) == 0) {
-		if (g->core.memdisk &&
-		    memdisk_lookup(g->core.memdisk, g->core.memdisk_len, path, 0, &found, NULL, NULL, &d) != SBAT_OK) {
-			snprintf(why, sizeof(why), "GRUB's memdisk does not read: %s", d.what);
-			config_line(m, name, why);
+		if (g->core.memdisk && memdisk_lookup(g->core.memdisk, g->core.memdisk_len, path, 0, &found, NULL, NULL,
+		                                      &r.diag) != SBAT_OK) {
+			config_line(m, name, &r);
 			return 0;
 		}
 		if (found != MEMDISK_FILE) {
-			config_line(m, name, g->core.memdisk ? "it is not in GRUB's memdisk" : "GRUB has no memdisk");
+			config_why(m, name,
+			           g->core.memdisk ? SBAT_BOOT_MENU_NOT_IN_MEMDISK : SBAT_BOOT_MENU_NO_MEMDISK);
 			return 0;
 		}
 		snprintf(key, sizeof(key), "%s", name);
-	} else if (!(h = map_file(g, device, path, NULL, why, sizeof(why)))) {
-		config_line(m, name, why);
+	} else if (!(h = map_file(g, device, path, NULL, &r))) {
+		config_line(m, name, &r);
 		return 0;
 	} else {
 		menu_copy(key, sizeof(key), h);
 		free(h);
 	}
 	if (to && seen(g, key, to - 1)) {
-		snprintf(why, sizeof(why), "a loop: %.1100s is read again", key);
-		config_line(m, name, why);
+		menu_reason_set(&r, SBAT_BOOT_MENU_LOOP);
+		menu_copy(r.file, sizeof(r.file), key);
+		config_line(m, name, &r);
 		return 0;
 	}
 	menu_copy(g->visited[to], sizeof(g->visited[0]), key);
@@ -574,25 +602,28 @@ normal_file(gctx *g, const char *device, const char *prefix_path, const char **r
 static int
 next_config(gctx *g, const sbat_grub_cfg *cfg, size_t depth, menu_list *m, sbat_grub_file *f, char *path, size_t size)
 {
-	char why[1200], name[WALK_PATH_MAX];
 	const char *key = g->visited[depth];
+	menu_reason r;
 
 	*f = cfg->next_config;
 	if (!cfg->next_command) {
 		/* normal mode reads $prefix/grub.cfg (normal/main.c) */
 		*f = cfg->prefix;
 		if (!normal_file(g, f->device, f->path, &f->device, path, size)) {
-			snprintf(why, sizeof(why),
-			         "GRUB's normal mode reads $prefix/grub.cfg, and $prefix is not known: %s",
-			         f->word ? f->why : "it is not set");
-			config_line(m, "$prefix/grub.cfg", why);
+			menu_reason_set(&r, SBAT_BOOT_MENU_NO_PREFIX);
+			if (f->word)
+				menu_copy(r.text, sizeof(r.text), f->why ? f->why : "(null)");
+			config_line(m, "$prefix/grub.cfg", &r);
 			return 0;
 		}
 		f->path = path;
 	} else if (!f->path) {
-		menu_copy(name, sizeof(name), f->word);
-		snprintf(why, sizeof(why), "%s %s (%.800s:%u)", cfg->next_command, f->why, key, f->line);
-		config_line(m, name, why);
+		menu_reason_set(&r, SBAT_BOOT_MENU_NEXT_COMMAND);
+		menu_copy(r.word, sizeof(r.word), cfg->next_command);
+		menu_copy(r.text, sizeof(r.text), f->why ? f->why : "(null)");
+		menu_copy(r.file, sizeof(r.file), key);
+		r.line = f->line;
+		config_line(m, f->word, &r);
 		return 0;
 	}
 	boot_is(g, f);
@@ -603,13 +634,14 @@ next_config(gctx *g, const sbat_grub_cfg *cfg, size_t depth, menu_list *m, sbat_
 static void
 find_grubenv(gctx *g, const sbat_grub_cfg *cfg)
 {
-	char path[WALK_PATH_MAX], why[1024];
+	char path[WALK_PATH_MAX];
+	menu_reason r;
 	char *h;
 
 	if (!cfg->prefix.path || !cfg->prefix.device)
 		return;
 	snprintf(path, sizeof(path), "%s/grubenv", cfg->prefix.path);
-	h = map_file(g, cfg->prefix.device, path, NULL, why, sizeof(why));
+	h = map_file(g, cfg->prefix.device, path, NULL, &r);
 	if (h)
 		menu_copy(g->env, sizeof(g->env), h);
 	free(h);
@@ -620,18 +652,19 @@ static int
 esp_config(gctx *g, const char *loader_path, menu_list *m)
 {
 	char cfg[1100];
-	const char *slash = strrchr(loader_path, '\\'), *why;
+	const char *slash = strrchr(loader_path, '\\');
 	size_t n = slash ? (size_t)(slash - loader_path) : 0;
+	sbat_partition_miss miss;
+	menu_reason r;
 	char *h;
 
 	snprintf(cfg, sizeof(cfg), "%.*s\\grub.cfg", (int)n, loader_path);
 	menu_copy(m->summary, sizeof(m->summary), cfg);
-	h = walk_resolve(g->esp, cfg, 0, &why);
+	h = walk_lookup(g->esp, cfg, 0, &miss);
 	if (!h) {
-		char text[300];
-
-		snprintf(text, sizeof(text), "%s: GRUB finds no grub.cfg next to it", why);
-		config_line(m, cfg, text);
+		menu_reason_set(&r, SBAT_BOOT_MENU_NO_CONFIG);
+		r.miss = miss == SBAT_PARTITION_FOUND ? SBAT_PARTITION_MISSING : (int)miss;
+		config_line(m, cfg, &r);
 		return 0;
 	}
 	menu_copy(g->visited[0], sizeof(g->visited[0]), h);
@@ -656,16 +689,16 @@ prefix_of(gctx *g, char *root, size_t root_size, char *prefix, size_t size, menu
 {
 	const char *p = g->core.prefix, *close = p[0] == '(' ? strrchr(p, ')') : NULL, *path = close ? close + 1 : p;
 	size_t n = close ? (size_t)(close - p - 1) : 0;
-	char why[1400];
+	int memdisk = n == 7 && strncmp(p + 1, "memdisk", 7) == 0;
+	menu_reason r;
 
 	menu_copy(root, root_size, ESP_DEVICE);
-	if (close && n == 7 && strncmp(p + 1, "memdisk", 7) == 0 && g->core.memdisk) {
+	if (close && memdisk && g->core.memdisk) {
 		menu_copy(root, root_size, GRUBCFG_MEMDISK);
 	} else if (close && n > 0) {
-		snprintf(why, sizeof(why),
-		         "GRUB's prefix %.1000s names a device by the firmware's disk numbering%s: not followed", p,
-		         n == 7 && strncmp(p + 1, "memdisk", 7) == 0 ? " (GRUB has no memdisk)" : "");
-		config_line(m, EMBEDDED_NAME, why);
+		menu_reason_set(&r, memdisk ? SBAT_BOOT_MENU_PREFIX_NO_MEMDISK : SBAT_BOOT_MENU_PREFIX_DEVICE);
+		menu_copy(r.word, sizeof(r.word), p);
+		config_line(m, EMBEDDED_NAME, &r);
 		return 0;
 	}
 	menu_copy(prefix, size, path[0] ? path : g->cmd_dir);
@@ -683,8 +716,8 @@ first_config(gctx *g, const image *loader, const char *loader_path, char *root, 
 	size_t len = 0, i;
 	const uint8_t *mods = walk_section_bytes(loader, "mods", &len);
 	const char *device = root;
-	char why[1200];
-	sbat_diag d;
+	char path[1200];
+	menu_reason r;
 
 	snprintf(g->cmd_dir, sizeof(g->cmd_dir), "%s", loader_path);
 	if (strrchr(g->cmd_dir, '\\'))
@@ -693,10 +726,9 @@ first_config(gctx *g, const image *loader, const char *loader_path, char *root, 
 		g->cmd_dir[i] = g->cmd_dir[i] == '\\' ? '/' : g->cmd_dir[i];
 	if (!g->cmd_dir[0])
 		snprintf(g->cmd_dir, sizeof(g->cmd_dir), "/");
-	if (mods && grubcore_read(mods, len, is64(loader->machine), &g->core, &d) != SBAT_OK) {
-		snprintf(why, sizeof(why), "GRUB's mods section does not read: %s (offset %llu in it)", d.what,
-		         (unsigned long long)d.offset);
-		config_line(m, loader_path, why);
+	menu_reason_set(&r, SBAT_BOOT_MENU_MODS_UNREADABLE);
+	if (mods && grubcore_read(mods, len, is64(loader->machine), &g->core, &r.diag) != SBAT_OK) {
+		config_line(m, loader_path, &r);
 		return 0;
 	}
 	if (!g->core.has_prefix && !g->core.config) {
@@ -712,9 +744,9 @@ first_config(gctx *g, const image *loader, const char *loader_path, char *root, 
 		menu_copy(m->summary, sizeof(m->summary), EMBEDDED_NAME);
 		return 1;
 	}
-	normal_file(g, root, prefix, &device, why, sizeof(why));
-	grub_name(m->summary, sizeof(m->summary), device, why);
-	if (!follow(g, device, why, 0, m))
+	normal_file(g, root, prefix, &device, path, sizeof(path));
+	grub_name(m->summary, sizeof(m->summary), device, path);
+	if (!follow(g, device, path, 0, m))
 		return 0;
 	if (g->where[0] == ON_HOST)
 		menu_append(m->summary, sizeof(m->summary), " (%s)", g->visited[0]);
@@ -749,7 +781,7 @@ grubmenu_read(walk *w, const char *esp, const char *loader_path, const image *lo
 
 	m->loader = SBAT_BOOT_LOADER_GRUB;
 	m->rule = SBAT_BOOT_RULE_SHIM_LOCK;
-	snprintf(m->default_by, sizeof(m->default_by), "none: GRUB's menu is not known");
+	m->grub_by = SBAT_BOOT_GRUB_BY_NONE;
 	if (!g)
 		return;
 	g->w = w;
@@ -761,14 +793,14 @@ grubmenu_read(walk *w, const char *esp, const char *loader_path, const image *lo
 	menu_copy(name, sizeof(name), m->summary);
 	for (depth = 0; depth < MAX_CHAIN; depth++) {
 		if (!(cfg = read_cfg(g, depth, root[0] ? root : NULL, prefix[0] ? prefix : NULL))) {
-			config_line(m, name, "it cannot be read (see above)");
+			config_why(m, name, SBAT_BOOT_MENU_UNREADABLE);
 			break;
 		}
 		if (cfg->n_entries || (!cfg->next_command && g->where[depth] != EMBEDDED)) {
 			find_grubenv(g, cfg);
 			menu_items(g, cfg, g->visited[depth], name, m);
 		} else if (depth + 1 == MAX_CHAIN) {
-			config_line(m, name, "configfile and source nested too deep: not followed");
+			config_why(m, name, SBAT_BOOT_MENU_TOO_DEEP);
 		} else if (next_config(g, cfg, depth, m, &f, path, sizeof(path))) {
 			hand_over(g, cfg, &f, depth, root, prefix, sizeof(prefix), name, m);
 			sbat_grub_cfg_free(cfg);

@@ -27,10 +27,41 @@ menu_add(menu_list *m)
 	return it;
 }
 
-const char *
-menu_is(const char *why)
+void
+menu_reason_set(menu_reason *r, sbat_boot_menu_why why)
 {
-	return strcmp(why, "missing") == 0 ? "is missing" : why;
+	memset(r, 0, sizeof(*r));
+	r->why = why;
+}
+
+void
+menu_reason_put(const menu_reason *r, sbat_boot_stage *st)
+{
+	st->menu_why = r->why;
+	st->menu_path = r->path[0] ? r->path : NULL;
+	st->menu_file = r->file[0] ? r->file : NULL;
+	st->menu_word = r->word[0] ? r->word : NULL;
+	st->menu_text = r->text[0] ? r->text : NULL;
+	st->menu_arch = r->arch[0] ? r->arch : NULL;
+	st->menu_line = r->line;
+	st->miss = r->miss;
+	st->diag = r->diag;
+	st->sdboot_out = r->sdboot_out;
+	st->sdboot_rules = r->sdboot_rules;
+	st->over = r->over;
+	st->limit = r->limit;
+}
+
+void
+menu_default_put(const menu_list *m, int *sdboot_by, sbat_boot_grub_by *grub_by, const char **value,
+                 const char **setting, unsigned *line, int *flags)
+{
+	*sdboot_by = m->sdboot_by;
+	*grub_by = m->grub_by;
+	*value = m->default_value;
+	*setting = m->default_setting;
+	*line = m->default_line;
+	*flags = m->default_flags;
 }
 
 void

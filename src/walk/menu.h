@@ -11,15 +11,30 @@
 /* At most this many files are listed for one loader; more are counted. */
 #define MENU_MAX_ITEMS 256
 
+/* Why a file of the menu cannot be followed, or is left out: the stage's menu_* fields (bootreport.h). */
+typedef struct menu_reason {
+	sbat_boot_menu_why why;   /* NONE: the file is followed */
+	char path[1024];          /* menu_path */
+	char file[WALK_PATH_MAX]; /* menu_file */
+	char word[1024];          /* menu_word */
+	char text[768];           /* menu_text */
+	char arch[64];            /* menu_arch */
+	unsigned line;            /* menu_line */
+	int miss;                 /* the sbat_partition_miss of a lookup */
+	sbat_diag diag;           /* what did not read */
+	int sdboot_out;           /* LEFT_OUT: the sbat_sdboot_out */
+	unsigned sdboot_rules;    /* LEFT_OUT: the systemd-boot version whose rules apply */
+	size_t over, limit;       /* OVER_LIMIT */
+} menu_reason;
+
 /* One file the loader starts from one or more menu entries: one line of the report. */
 typedef struct menu_item {
 	char file[1024];                 /* as the loader names it */
 	char *host;                      /* the file on this machine; NULL when it cannot be followed */
 	char *root;                      /* the directory the lookup of host started from, or NULL */
-	char why[768];                   /* with host NULL: why not */
+	menu_reason why;                 /* with host NULL: why not */
 	char desc[768];                  /* the entry: "entry debian.conf", "menuentry 'Debian GNU/Linux'" */
 	char config[WALK_PATH_MAX + 16]; /* FILE:LINE it comes from */
-	char note[512];                  /* added to the line: a missing initrd */
 	char missing[1024];              /* that file, as the entry names it; "" when none */
 	char missing_key[32];            /* systemd-boot: the key that names it; "" for GRUB */
 	int missing_miss;                /* and what its lookup found (sbat_partition_miss) */
@@ -37,15 +52,28 @@ typedef struct menu_list {
 	menu_item *items;
 	size_t n_items, n_dropped;
 	int default_known;
-	char default_by[768]; /* what chose the default entry, or why it cannot be known */
-	char summary[1536];   /* for --verbose: the files read */
+	/* what chose the default entry, or why none is known: the stage's fields of the same names */
+	int sdboot_by; /* -1: systemd-boot's menu did not read */
+	sbat_boot_grub_by grub_by;
+	char default_value[512];
+	char default_setting[512];
+	unsigned default_line;
+	int default_flags;
+	char summary[1536]; /* for --verbose: the files read */
 } menu_list;
 
 /* A new item at the end of the menu (zeroed); NULL when the menu is full. */
 menu_item *menu_add(menu_list *m);
 
-/* walk_resolve's why after a name: "is missing" for "missing", else as it is. */
-const char *menu_is(const char *why);
+/* r made empty, to say why; the others of its fields are zero. */
+void menu_reason_set(menu_reason *r, sbat_boot_menu_why why);
+
+/* The stage's menu_* fields, pointing into r (which must outlive st). */
+void menu_reason_put(const menu_reason *r, sbat_boot_stage *st);
+
+/* What chose m's default entry, as a stage's or a note's fields of these names (pointing into m). */
+void menu_default_put(const menu_list *m, int *sdboot_by, sbat_boot_grub_by *grub_by, const char **value,
+                      const char **setting, unsigned *line, int *flags);
 
 /* text into buf[0..size), cut to fit and NUL-terminated. */
 void menu_copy(char *buf, size_t size, const char *text);

@@ -31,13 +31,6 @@ sdbootmenu_is_sdboot(const image *im)
 	       walk_section_has(im, ".osrel", osrel, sizeof(osrel) - 1);
 }
 
-/* Why a file is not found, after its name: "is missing", "is a symbolic link", ... */
-static const char *
-miss_is(sbat_partition_miss miss)
-{
-	return menu_is(walk_partition_why(miss));
-}
-
 /*
  * systemd-boot's version from its .sdmagic ("#### LoaderInfo: systemd-boot
  * 257.1 ####") into out: the text after "systemd-boot " up to the next
@@ -135,15 +128,18 @@ report_notes(walk *w, const sbat_sdboot_menu *menu)
 		const sbat_sdboot_note *n = &menu->notes[i];
 
 		switch (n->kind) {
-		case SBAT_SDBOOT_NOTE_LINE: walk_config_note(w, n->file, n->line, n->diag.what); break;
+		case SBAT_SDBOOT_NOTE_LINE:
+			walk_config_note(w, n->file, n->line, SBAT_BOOT_NOTE_LINE, n->diag.what);
+			break;
 		case SBAT_SDBOOT_NOTE_UNREADABLE: walk_error(w, n->file, &n->diag); break;
-		case SBAT_SDBOOT_NOTE_DIR_UNREADABLE: walk_error_text(w, n->file, "cannot be read"); break;
+		case SBAT_SDBOOT_NOTE_DIR_UNREADABLE:
+			walk_fact(w, SBAT_BOOT_NOTE_ERROR, n->file, SBAT_BOOT_NOTE_DIR_UNREADABLE);
+			break;
 		case SBAT_SDBOOT_NOTE_DEFAULT_SPECIAL:
-			walk_config_note(w, n->file, n->line,
-			                 "a special entry other than @saved, which systemd-boot ignores");
+			walk_config_note(w, n->file, n->line, SBAT_BOOT_NOTE_SPECIAL_DEFAULT, NULL);
 			break;
 		case SBAT_SDBOOT_NOTE_TIMEOUT:
-			walk_config_note(w, n->file, n->line, "a timeout systemd-boot cannot read: ignored");
+			walk_config_note(w, n->file, n->line, SBAT_BOOT_NOTE_BAD_TIMEOUT, NULL);
 			break;
 		case SBAT_SDBOOT_NOTE_VARIABLE:
 			snprintf(where, sizeof(where), "%s/%s-%s", w->efivarfs, sbat_sdboot_var_name(n->var),
@@ -152,85 +148,33 @@ report_notes(walk *w, const sbat_sdboot_menu *menu)
 			break;
 		}
 	}
-	if (menu->notes_dropped) {
-		snprintf(where, sizeof(where), "%zu more notes on its files not shown", menu->notes_dropped);
-		walk_error_text(w, "systemd-boot", where);
-	}
+	if (menu->notes_dropped)
+		walk_error_count(w, "systemd-boot", SBAT_BOOT_NOTE_MORE_NOTES, menu->notes_dropped);
 }
 
 /* What chose the default entry, or why none starts by itself. */
 static void
-default_text(const sbat_sdboot_menu *menu, char *by, size_t size)
+default_facts(const sbat_sdboot_menu *menu, menu_list *m)
 {
-	const char *p = menu->default_pattern;
-
-	switch (menu->default_by) {
-	case SBAT_SDBOOT_BY_MENU_FORCE:
-		snprintf(by, size, "none: the menu waits for a key (timeout menu-force)");
-		break;
-	case SBAT_SDBOOT_BY_ONESHOT:
-		snprintf(by, size, "the variable LoaderEntryOneShot \"%s\" (this boot only)", p);
-		break;
-	case SBAT_SDBOOT_BY_EFI_DEFAULT: snprintf(by, size, "the variable LoaderEntryDefault \"%s\"", p); break;
-	case SBAT_SDBOOT_BY_EFI_SAVED: snprintf(by, size, "the variable LoaderEntryLastBooted \"%s\"", p); break;
-	case SBAT_SDBOOT_BY_CONF_SAVED:
-		snprintf(by, size, "the variable LoaderEntryLastBooted \"%s\" (loader.conf: default @saved)", p);
-		break;
-	case SBAT_SDBOOT_BY_CONF_DEFAULT:
-		snprintf(by, size, "loader.conf's default \"%s\" (line %u)", p, menu->conf_default_line);
-		break;
-	case SBAT_SDBOOT_BY_FIRST:
-		snprintf(by, size, "the first entry of systemd-boot's menu%s",
-		         menu->conf_default ? " (loader.conf's default matches none)" : "");
-		break;
-	case SBAT_SDBOOT_BY_OVER_LIMIT: snprintf(by, size, "not known: more entries than are read"); break;
-	case SBAT_SDBOOT_BY_SYSFAIL:
-		snprintf(by, size,
-		         "not known: after a failed firmware update systemd-boot starts LoaderEntrySysFail's \"%s\"",
-		         p);
-		break;
-	case SBAT_SDBOOT_BY_VERSION_UNKNOWN:
-		snprintf(by, size, "not known: systemd-boot's version is not known, and releases choose differently");
-		break;
-	default: snprintf(by, size, "none: systemd-boot finds no entry to start"); break;
-	}
+	m->sdboot_by = (int)menu->default_by;
+	menu_copy(m->default_value, sizeof(m->default_value), menu->default_pattern ? menu->default_pattern : "");
+	m->default_line = menu->conf_default_line;
+	m->default_flags = menu->conf_default ? SBAT_BOOT_DEFAULT_CONF : 0;
 }
 
 /* Why entry e is not in the menu. */
 static void
-out_text(const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e, char *why, size_t size)
+out_reason(const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e, menu_reason *r)
 {
-	switch (e->out) {
-	case SBAT_SDBOOT_OUT_UNREADABLE: snprintf(why, size, "%s cannot be read", e->file); break;
-	case SBAT_SDBOOT_OUT_SELF:
-		snprintf(why, size, "it starts systemd-boot itself, which leaves it out of its menu");
-		break;
-	case SBAT_SDBOOT_OUT_ARCH:
-		snprintf(why, size, "its architecture is %.32s, and this systemd-boot (%s) leaves it out", e->arch,
-		         menu->arch);
-		break;
-	case SBAT_SDBOOT_OUT_NO_LOADER:
-		snprintf(why, size, "no linux or efi line, so systemd-boot leaves it out of its menu");
-		break;
-	case SBAT_SDBOOT_OUT_LOADER_NOT_FOUND:
-		snprintf(why, size, "%s %s, so systemd-boot leaves the entry out of its menu", e->loader,
-		         miss_is(e->loader_miss));
-		break;
-	case SBAT_SDBOOT_OUT_NOT_IMAGE:
-		snprintf(why, size, "%s: %s, so systemd-boot does not list it", e->file,
-		         e->diag.what ? e->diag.what : sbat_strerror(e->diag.code));
-		break;
-	case SBAT_SDBOOT_OUT_NO_OSREL:
-		snprintf(why, size, "no .osrel section, so systemd-boot does not list it");
-		break;
-	case SBAT_SDBOOT_OUT_NO_NAME:
-		snprintf(why, size, "no name in its .osrel, so systemd-boot does not list it");
-		break;
-	case SBAT_SDBOOT_OUT_CONFLICT:
-		snprintf(why, size, "two of linux, efi and uki lines, so systemd-boot %u leaves it out", menu->rules);
-		break;
-	default: why[0] = '\0'; break;
-	}
+	menu_reason_set(r, SBAT_BOOT_MENU_LEFT_OUT);
+	r->sdboot_out = (int)e->out;
+	r->sdboot_rules = menu->rules;
+	r->miss = (int)e->loader_miss;
+	r->diag = e->diag;
+	menu_copy(r->file, sizeof(r->file), e->file ? e->file : "");
+	menu_copy(r->path, sizeof(r->path), e->loader ? e->loader : "");
+	menu_copy(r->word, sizeof(r->word), e->arch ? e->arch : "");
+	menu_copy(r->arch, sizeof(r->arch), menu->arch ? menu->arch : "");
 }
 
 /* One line's item for entry e. */
@@ -255,8 +199,6 @@ add_item(menu_list *m, const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e,
 	else if (e->loader_line)
 		snprintf(it->config, sizeof(it->config), "%s:%u", e->file, e->loader_line);
 	if (e->missing_key) {
-		snprintf(it->note, sizeof(it->note), " (its %s %s %s: systemd-boot fails to start the entry)",
-		         e->missing_key, e->missing_path, miss_is(e->missing_miss));
 		menu_copy(it->missing, sizeof(it->missing), e->missing_path);
 		menu_copy(it->missing_key, sizeof(it->missing_key), e->missing_key);
 		it->missing_miss = (int)e->missing_miss;
@@ -266,22 +208,26 @@ add_item(menu_list *m, const sbat_sdboot_menu *menu, const sbat_sdboot_entry *e,
 	it->host = listed && e->loader_host ? strdup(e->loader_host) : NULL;
 	it->root = it->host && roots[e->on_xbootldr != 0] ? strdup(roots[e->on_xbootldr != 0]) : NULL;
 	it->left_out = !listed && e->out_certain;
-	if (!listed)
-		out_text(menu, e, it->why, sizeof(it->why));
-	else if (!it->host)
-		snprintf(it->why, sizeof(it->why), "%s %s", e->loader, miss_is(e->loader_miss));
+	if (!listed) {
+		out_reason(menu, e, &it->why);
+	} else if (!it->host) {
+		menu_reason_set(&it->why, SBAT_BOOT_MENU_NOT_FOUND);
+		menu_copy(it->why.path, sizeof(it->why.path), e->loader);
+		it->why.miss = (int)e->loader_miss;
+	}
 }
 
-/* An item naming \loader\entries with why. */
-static void
-add_dir_item(menu_list *m, const char *why)
+/* An item naming \loader\entries, not followed: why. */
+static menu_item *
+add_dir_item(menu_list *m, sbat_boot_menu_why why)
 {
 	menu_item *it = menu_add(m);
 
 	if (!it)
-		return;
+		return NULL;
 	snprintf(it->file, sizeof(it->file), "\\loader\\entries");
-	menu_copy(it->why, sizeof(it->why), why);
+	menu_reason_set(&it->why, why);
+	return it;
 }
 
 static void
@@ -319,18 +265,15 @@ xbootldr_dir(const walk *w, const char *esp)
 static void
 add_items(menu_list *m, const sbat_sdboot_menu *menu, const char *const *roots)
 {
-	char why[sizeof(m->items[0].why)];
+	menu_item *it;
 	size_t i;
 
-	if (menu->over_limit) {
-		snprintf(why, sizeof(why),
-		         "%zu entries more than the %d read on a partition, so systemd-boot's menu and the entry it "
-		         "starts are not known",
-		         menu->entries_over, SBAT_SDBOOT_MAX_ENTRIES);
-		add_dir_item(m, why);
+	if (menu->over_limit && (it = add_dir_item(m, SBAT_BOOT_MENU_OVER_LIMIT))) {
+		it->why.over = menu->entries_over;
+		it->why.limit = SBAT_SDBOOT_MAX_ENTRIES;
 	}
 	if (menu->n_entries == 0)
-		add_dir_item(m, "systemd-boot finds no entries (no loader/entries/*.conf, no EFI/Linux/*.efi)");
+		add_dir_item(m, SBAT_BOOT_MENU_EMPTY);
 	for (i = 0; i < menu->n_entries; i++)
 		add_item(m, menu, sbat_sdboot_menu_entry(menu, i), menu->has_default && i == menu->default_index,
 		         roots);
@@ -352,6 +295,7 @@ sdbootmenu_read(walk *w, const char *esp, const char *loader_path, const image *
 
 	m->loader = SBAT_BOOT_LOADER_SDBOOT;
 	m->rule = SBAT_BOOT_RULE_LOADIMAGE_HOOK;
+	m->sdboot_by = -1;
 	read_vars(w, &vars, bufs, errs, failed);
 	sdmagic_version(loader, version, sizeof(version));
 	vars.version = version[0] ? version : NULL;
@@ -362,7 +306,7 @@ sdbootmenu_read(walk *w, const char *esp, const char *loader_path, const image *
 		report_vars(w, menu, &vars, errs, failed);
 		report_notes(w, menu);
 		m->default_known = menu->has_default;
-		default_text(menu, m->default_by, sizeof(m->default_by));
+		default_facts(menu, m);
 		summarize(menu, xbootldr, m);
 		add_items(m, menu, roots);
 	}

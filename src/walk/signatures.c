@@ -78,10 +78,11 @@ common_name(const char *subject, size_t *len)
 
 /* "db: certificates CN=..., CN=...; 2 image hashes; 1 other entry": what a database trusts or forbids. */
 static void
-list_db(walk *w, const char *name, const sbat_sigdb *db)
+list_db(walk *w, sbat_boot_note_what what, const sbat_sigdb *db)
 {
-	char text[2048], certs[1600] = "";
+	char certs[1600] = "";
 	size_t i, n_certs = 0, n_hashes = 0, n_other = 0, at = 0;
+	sbat_boot_note note;
 	const sbat_sigdb_entry *e;
 	sbat_authenticode_cert *c = NULL;
 	sbat_diag d;
@@ -102,9 +103,14 @@ list_db(walk *w, const char *name, const sbat_sigdb *db)
 			n_other++;
 		}
 	}
-	snprintf(text, sizeof(text), "%s: %zu certificates%s%s%s; %zu image hashes; %zu other entries", name, n_certs,
-	         n_certs ? " (" : "", certs, n_certs ? ")" : "", n_hashes, n_other);
-	walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL, text);
+	sbat_boot_note_init(&note);
+	note.kind = SBAT_BOOT_NOTE_ASSUMED;
+	note.what = what;
+	note.count = n_certs;
+	note.hashes = n_hashes;
+	note.others = n_other;
+	note.subjects = certs;
+	walk_add_note(w, &note);
 }
 
 /* The database a pending update goes to; NULL for KEK, which no verdict reads; -1 for a name not known. */
@@ -128,7 +134,7 @@ static int
 apply_pending(walk *w)
 {
 	struct walk_sigs *s = w->sigs;
-	char text[WALK_PATH_MAX + 160];
+	sbat_boot_note n;
 	sbat_sigdb *target;
 	uint8_t *buf = NULL;
 	size_t i, len, before;
@@ -138,8 +144,7 @@ apply_pending(walk *w)
 		const sbat_walk_pending *p = &w->o->pending[i];
 
 		if (pending_target(s, p->var, &target) != 0) {
-			walk_error_text(w, p->file,
-			                "a pending update of a variable other than db, dbx, KEK or MokListX");
+			walk_fact(w, SBAT_BOOT_NOTE_ERROR, p->file, SBAT_BOOT_NOTE_PENDING_VARIABLE);
 			return -1;
 		}
 		before = target ? sbat_sigdb_count(target) : 0;
@@ -153,9 +158,14 @@ apply_pending(walk *w)
 		buf = NULL;
 		s->db_known |= target == s->db;
 		s->dbx_known |= target == s->dbx;
-		snprintf(text, sizeof(text), "pending: %s appended to %s (%zu new entries)%s", p->file, p->var,
-		         target ? sbat_sigdb_count(target) - before : 0, target ? "" : ": no verdict reads KEK");
-		walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL, text);
+		sbat_boot_note_init(&n);
+		n.kind = SBAT_BOOT_NOTE_ASSUMED;
+		n.what = SBAT_BOOT_NOTE_PENDING;
+		n.pending = p->file;
+		n.variable = p->var;
+		n.count = target ? sbat_sigdb_count(target) - before : 0;
+		n.unread = !target;
+		walk_add_note(w, &n);
 	}
 	return 0;
 }
@@ -176,15 +186,13 @@ signatures_load(walk *w)
 	s->mokx_known = load_db(w, "MokListXRT", SBAT_SIGDB_GUID_SHIM, &s->mokx) >= 0;
 	/* the timestamping authorities, for a dbx entry that revokes from a time on */
 	s->dbt_unknown = load_db(w, "dbt", SBAT_SIGDB_GUID_SECURITY_DB, &s->dbt) < 0;
-	walk_note(w, SBAT_BOOT_NOTE_ASSUMED, NULL, NULL,
-	          "signatures: every RSA signature is verified, the signer's and each certificate's up to the "
-	          "trusted one; certificate expiry is not checked, as neither the firmware nor shim checks it");
+	walk_fact(w, SBAT_BOOT_NOTE_ASSUMED, NULL, SBAT_BOOT_NOTE_SIGNATURES_VERIFIED);
 	if (apply_pending(w) != 0)
 		return 1;
 	if (s->db_known)
-		list_db(w, "the firmware's db trusts", s->db);
+		list_db(w, SBAT_BOOT_NOTE_DB, s->db);
 	if (s->dbx_known)
-		list_db(w, "its dbx forbids", s->dbx);
+		list_db(w, SBAT_BOOT_NOTE_DBX, s->dbx);
 	return 0;
 }
 

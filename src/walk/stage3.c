@@ -70,7 +70,6 @@ static sbat_verdict
 judge_item(walk *w, const char *label, int is_default, const sbat_next_state *next, const menu_list *m,
            const menu_item *it)
 {
-	char text[2400];
 	sbat_verdict v = SBAT_VERDICT_UNKNOWN;
 	sbat_boot_stage st;
 	image im;
@@ -81,7 +80,8 @@ judge_item(walk *w, const char *label, int is_default, const sbat_next_state *ne
 	st.menu_entry = it->desc[0] ? it->desc : NULL;
 	st.more_entries = it->more;
 	st.default_entry = it->is_default;
-	st.default_by = m->default_by;
+	menu_default_put(m, &st.sdboot_by, &st.grub_by, &st.default_value, &st.default_setting, &st.default_line,
+	                 &st.default_flags);
 	st.config = it->config[0] ? it->config : NULL;
 	st.host = it->host;
 	st.root = it->root;
@@ -91,20 +91,17 @@ judge_item(walk *w, const char *label, int is_default, const sbat_next_state *ne
 	st.reason = SBAT_BOOT_MENU;
 	st.verdict = SBAT_VERDICT_UNKNOWN;
 	if (!it->host) {
-		snprintf(text, sizeof(text), "%s: %s%s", it->left_out ? "skipped" : "cannot be followed", it->why,
-		         it->note);
+		menu_reason_put(&it->why, &st);
+		st.gate = SBAT_BOOT_GATE_MENU;
 		st.verdict = it->left_out ? SBAT_VERDICT_SKIPPED : SBAT_VERDICT_UNKNOWN;
 	} else if (walk_image_open(it->root, it->host, &im) != 0) {
 		st.reason = SBAT_BOOT_UNREADABLE;
 		st.diag = im.d;
-		snprintf(text, sizeof(text), "cannot be followed: %s: %s%s", it->host,
-		         im.d.what ? im.d.what : sbat_strerror(im.d.code), it->note);
 	} else {
 		v = judged_item(w, &st, next, m, it, &im);
 		walk_image_close(&im);
 		return v;
 	}
-	st.text = text;
 	walk_add(w, &st);
 	walk_image_close(&im);
 	return v;
@@ -139,23 +136,6 @@ merge_items(menu_list *m)
 	m->n_items = n;
 }
 
-/* How shim comes to check what the loader starts, in words (the rule's name is m->rule). */
-static const char *
-rule_words(const menu_list *m)
-{
-	if (m->rule == SBAT_BOOT_RULE_SHIM_LOADER)
-		return "GRUB's shim_lock verifier (grub-core/kern/efi/sb.c) loads it through shim's image loader "
-		       "protocol when shim installs one (shim 16.x: loader-proto.c shim_load_image), which sets "
-		       "in_protocol: verify_sbat_section lets an image without .sbat pass and checks the rows of one "
-		       "that has it";
-	if (m->rule == SBAT_BOOT_RULE_SHIM_LOCK)
-		return "GRUB's shim_lock verifier calls shim's Verify (verify.c shim_verify), which sets in_protocol: "
-		       "verify_sbat_section lets an image without .sbat pass and checks the rows of one that has it";
-	return "systemd-boot calls LoadImage, which shim 16.x replaces (loader-proto.c shim_load_image) and "
-	       "runs with in_protocol set: verify_sbat_section lets an image without .sbat pass and checks the "
-	       "rows of one that has it; a UKI's kernel goes through it again when systemd-stub loads it";
-}
-
 /*
  * Notes on the menu: the files read, what chose the default entry, the
  * rule (verbose); a default that is not known, among menu entries, is said
@@ -167,15 +147,32 @@ summary_notes(walk *w, const char *label, const menu_list *m)
 	const char *name = m->loader == SBAT_BOOT_LOADER_GRUB ? "GRUB" : "systemd-boot";
 	char text[sizeof(m->summary) + 64];
 	size_t i, entries = 0;
+	sbat_boot_note n;
 
 	for (i = 0; i < m->n_items; i++)
 		entries += m->items[i].desc[0] != '\0';
+	/* the files read: still words (the one note not yet a record) */
 	snprintf(text, sizeof(text), "%s menu: %s", name, m->summary);
-	walk_note(w, SBAT_BOOT_NOTE_VERBOSE, label, NULL, text);
-	snprintf(text, sizeof(text), "%s default entry: %s", name, m->default_by);
-	walk_note(w, !m->default_known && entries ? SBAT_BOOT_NOTE_ASSUMED : SBAT_BOOT_NOTE_VERBOSE, label, NULL, text);
-	snprintf(text, sizeof(text), "%s rule: %s", name, rule_words(m));
-	walk_note(w, SBAT_BOOT_NOTE_VERBOSE, label, NULL, text);
+	sbat_boot_note_init(&n);
+	n.kind = SBAT_BOOT_NOTE_VERBOSE;
+	n.path = label;
+	n.text = text;
+	walk_add_note(w, &n);
+	sbat_boot_note_init(&n);
+	n.kind = !m->default_known && entries ? SBAT_BOOT_NOTE_ASSUMED : SBAT_BOOT_NOTE_VERBOSE;
+	n.path = label;
+	n.what = SBAT_BOOT_NOTE_DEFAULT_ENTRY;
+	n.loader = m->loader;
+	menu_default_put(m, &n.sdboot_by, &n.grub_by, &n.default_value, &n.default_setting, &n.default_line,
+	                 &n.default_flags);
+	walk_add_note(w, &n);
+	sbat_boot_note_init(&n);
+	n.kind = SBAT_BOOT_NOTE_VERBOSE;
+	n.path = label;
+	n.what = SBAT_BOOT_NOTE_RULE;
+	n.loader = m->loader;
+	n.rule = m->rule;
+	walk_add_note(w, &n);
 }
 
 /*
@@ -198,21 +195,48 @@ grub_rule(const sbat_next_state *next, const image *grub, menu_list *m)
 	m->rule = SBAT_BOOT_RULE_SHIM_LOADER;
 }
 
+/*
+ * The loaders whose menu stage 3 reads, as data: how each is recognised,
+ * its menu reader, and the rule shim applies to what it starts when the
+ * reader does not set it (NULL: it does). A new loader is one row.
+ */
+static const struct stage3_loader {
+	int (*is)(const image *im);
+	void (*read)(walk *w, const char *esp, const char *loader_path, const image *loader, menu_list *m);
+	void (*rule)(const sbat_next_state *next, const image *loader, menu_list *m);
+} loaders[] = {
+	{ sdbootmenu_is_sdboot, sdbootmenu_read, NULL },
+	{ grubmenu_is_grub, grubmenu_read, grub_rule },
+};
+
+/* The row of the loader image im is; NULL for one whose menu is not read. */
+static const struct stage3_loader *
+loader_of(const image *im)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(loaders) / sizeof(loaders[0]); i++)
+		if (loaders[i].is(im))
+			return &loaders[i];
+	return NULL;
+}
+
 sbat_verdict
 stage3_follow(walk *w, const char *label, int is_default, const sbat_next_state *next, const char *esp,
               const char *loader_path, const image *loader)
 {
 	sbat_verdict result = SBAT_VERDICT_BOOTS;
 	sbat_boot_stage st;
+	const struct stage3_loader *row;
 	menu_list m;
 	size_t i;
 
 	memset(&m, 0, sizeof(m));
-	if (sdbootmenu_is_sdboot(loader)) {
-		sdbootmenu_read(w, esp, loader_path, loader, &m);
-	} else if (grubmenu_is_grub(loader)) {
-		grubmenu_read(w, esp, loader_path, loader, &m);
-		grub_rule(next, loader, &m);
+	m.sdboot_by = -1;
+	if ((row = loader_of(loader)) != NULL) {
+		row->read(w, esp, loader_path, loader, &m);
+		if (row->rule)
+			row->rule(next, loader, &m);
 	} else {
 		walk_stage(&st, label, is_default, 3, loader_path);
 		st.verdict = SBAT_VERDICT_UNKNOWN;

@@ -14,31 +14,6 @@
 
 #include "walk/walk.h"
 
-/* The word a line of each verdict starts with. */
-static const char *const verdict_words[] = {
-	[SBAT_VERDICT_BOOTS] = "boots",
-	[SBAT_VERDICT_REFUSED] = "refused",
-	[SBAT_VERDICT_NOT_GOVERNED] = "not governed by SBAT",
-	[SBAT_VERDICT_UNKNOWN] = "cannot be followed",
-	[SBAT_VERDICT_SKIPPED] = "skipped",
-	[SBAT_VERDICT_INACTIVE] = "inactive",
-};
-
-/* text without the word its verdict v starts it with, and the ": " after that word. */
-static const char *
-verdict_detail(sbat_verdict v, const char *text)
-{
-	const char *word = (unsigned)v < sizeof(verdict_words) / sizeof(verdict_words[0]) ? verdict_words[v] : NULL;
-	size_t n = word ? strlen(word) : 0;
-
-	if (!word || strncmp(text, word, n) != 0)
-		return text;
-	text += n;
-	if (*text == ':')
-		text += 1 + (text[1] == ' ');
-	return text;
-}
-
 void
 walk_stage(sbat_boot_stage *st, const char *label, int is_default, int stage, const char *file)
 {
@@ -55,62 +30,68 @@ walk_add(walk *w, sbat_boot_stage *st)
 	sbat_diag d;
 
 	st->off_default = w->other_entry;
-	if (st->text && !st->detail)
-		st->detail = verdict_detail(st->verdict, st->text); /* transition: a line not yet a record */
 	if (sbat_boot_report_add(w->report, st, &d) != SBAT_OK)
 		w->report_failed = 1;
 }
 
-static void
-note(walk *w, sbat_boot_note_kind kind, const char *path, const char *file, unsigned line, const char *text,
-     const sbat_diag *diag)
+void
+walk_add_note(walk *w, const sbat_boot_note *n)
 {
 	sbat_diag d;
 
-	if (sbat_boot_report_note(w->report, kind, path, file, line, text, diag, &d) != SBAT_OK)
+	if (sbat_boot_report_add_note(w->report, n, &d) != SBAT_OK)
 		w->report_failed = 1;
 }
 
 void
-walk_note(walk *w, sbat_boot_note_kind kind, const char *path, const char *file, const char *text)
+walk_fact(walk *w, sbat_boot_note_kind kind, const char *file, sbat_boot_note_what what)
 {
-	note(w, kind, path, file, 0, text, NULL);
+	sbat_boot_note n;
+
+	sbat_boot_note_init(&n);
+	n.kind = kind;
+	n.file = file;
+	n.what = what;
+	walk_add_note(w, &n);
 }
 
 void
-walk_config_note(walk *w, const char *file, unsigned line, const char *text)
+walk_config_note(walk *w, const char *file, unsigned line, sbat_boot_note_what what, const char *parser)
 {
-	note(w, SBAT_BOOT_NOTE_CONFIG, NULL, file, line, text, NULL);
+	sbat_boot_note n;
+
+	sbat_boot_note_init(&n);
+	n.kind = SBAT_BOOT_NOTE_CONFIG;
+	n.file = file;
+	n.line = line;
+	n.what = what;
+	n.diag.what = parser;
+	walk_add_note(w, &n);
 }
 
 void
 walk_error(walk *w, const char *file, const sbat_diag *d)
 {
-	note(w, SBAT_BOOT_NOTE_ERROR, NULL, file, 0, NULL, d);
+	sbat_boot_note n;
+
+	sbat_boot_note_init(&n);
+	n.kind = SBAT_BOOT_NOTE_ERROR;
+	n.file = file;
+	n.diag = *d;
+	walk_add_note(w, &n);
 }
 
 void
-walk_error_text(walk *w, const char *file, const char *text)
+walk_error_count(walk *w, const char *file, sbat_boot_note_what what, size_t count)
 {
-	note(w, SBAT_BOOT_NOTE_ERROR, NULL, file, 0, text, NULL);
-}
+	sbat_boot_note n;
 
-const char *
-walk_partition_why(sbat_partition_miss miss)
-{
-	static const char *const whys[] = {
-		[SBAT_PARTITION_MISSING] = "missing",
-		[SBAT_PARTITION_DOT] = "has a . or .. component",
-		[SBAT_PARTITION_SYMLINK] = "is a symbolic link",
-		[SBAT_PARTITION_NOT_REGULAR] = "is not a regular file",
-		[SBAT_PARTITION_NOT_DIRECTORY] = "is not a directory",
-		[SBAT_PARTITION_PARENT_NOT_DIR] = "has a component that is not a directory",
-		[SBAT_PARTITION_UNREADABLE] = "its directory cannot be read",
-		[SBAT_PARTITION_NO_MEMORY] = "cannot be looked up: out of memory",
-		[SBAT_PARTITION_TOO_LONG] = "has too long a path",
-	};
-
-	return (unsigned)miss < sizeof(whys) / sizeof(whys[0]) && whys[miss] ? whys[miss] : "missing";
+	sbat_boot_note_init(&n);
+	n.kind = SBAT_BOOT_NOTE_ERROR;
+	n.file = file;
+	n.what = what;
+	n.count = count;
+	walk_add_note(w, &n);
 }
 
 char *
@@ -121,18 +102,6 @@ walk_lookup(const char *root, const char *p, int flags, sbat_partition_miss *mis
 	char *out = NULL;
 
 	*miss = sbat_partition_resolve(root, p, f, &out);
-	return out;
-}
-
-char *
-walk_resolve(const char *root, const char *p, int flags, const char **why)
-{
-	unsigned f = ((flags & WALK_RESOLVE_DIR) ? SBAT_PARTITION_DIR : 0) |
-	             ((flags & WALK_RESOLVE_EXACT) ? SBAT_PARTITION_EXACT : 0);
-	char *out = NULL;
-	sbat_partition_miss miss = sbat_partition_resolve(root, p, f, &out);
-
-	*why = miss == SBAT_PARTITION_FOUND ? "missing" : walk_partition_why(miss);
 	return out;
 }
 

@@ -79,27 +79,27 @@ void walk_stage(sbat_boot_stage *st, const char *label, int is_default, int stag
 /* Add a stage made by walk_stage to the report. */
 void walk_add(walk *w, sbat_boot_stage *st);
 
-/* Notes: a line of a loader's file ignored; a file that does not read (d, or text). */
-void walk_note(walk *w, sbat_boot_note_kind kind, const char *path, const char *file, const char *text);
-void walk_config_note(walk *w, const char *file, unsigned line, const char *text);
+/* Add note n (made by sbat_boot_note_init) to the report. */
+void walk_add_note(walk *w, const sbat_boot_note *n);
+
+/* A note of kind that says what, of file (or NULL), with no other facts. */
+void walk_fact(walk *w, sbat_boot_note_kind kind, const char *file, sbat_boot_note_what what);
+
+/* A line of a loader's file (file:line) it ignores: what, or SBAT_BOOT_NOTE_LINE with the parser's words. */
+void walk_config_note(walk *w, const char *file, unsigned line, sbat_boot_note_what what, const char *parser);
+
+/* A file that does not read: d says why. */
 void walk_error(walk *w, const char *file, const sbat_diag *d);
-void walk_error_text(walk *w, const char *file, const char *text);
+
+/* An error note of file that says what, with a count (MORE_LINES, MORE_NOTES). */
+void walk_error_count(walk *w, const char *file, sbat_boot_note_what what, size_t count);
 
 /* The file p names under root (sbat_partition_resolve with flags WALK_RESOLVE_*): a malloc'ed path, or NULL with *miss. */
 char *walk_lookup(const char *root, const char *p, int flags, sbat_partition_miss *miss);
 
-/* flags of walk_resolve */
+/* flags of walk_lookup */
 #define WALK_RESOLVE_DIR 1   /* the last component is a directory */
 #define WALK_RESOLVE_EXACT 2 /* names match case-sensitively (not FAT) */
-
-/*
- * The file (or directory) p names under root, as sbat_partition_resolve
- * finds it; a malloc'ed path, or NULL with *why set ("missing", ...).
- */
-char *walk_resolve(const char *root, const char *p, int flags, const char **why);
-
-/* Why a lookup on a partition found nothing, as words after the file's name ("missing" for MISSING). */
-const char *walk_partition_why(sbat_partition_miss miss);
 
 /*
  * Open and parse the image at path, which a lookup under root returned: it

@@ -326,6 +326,9 @@ expect "--no-signatures: SBAT alone, and a note says the signatures were not jud
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP" --signatures
 expect "--signatures is the default, still taken" \
 	'[ "$RC" -eq 8 ] && has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: cannot be followed: signature: db or dbx does not read here [SBAT: boots: shim, next boot enforces SbatLevel 2025021800]"'
+expect "--signatures: a stage SBAT refuses whose signature is not known says so, not that it was accepted" \
+	'has_line "Boot0002 fedora: stage 2 \\EFI\\FEDORA\\grubx64.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800); install one with grub,5 or later [signature not known: db or dbx does not read here] [shim starts it itself: .sbat required]" &&
+	 ! grep -qF "[signature accepted: db or dbx" "$T/out"'
 run --check-level next --esp "$ESP" --signatures --no-signatures
 expect "--signatures and --no-signatures together: a usage error" \
 	'[ "$RC" -eq 2 ] && err_has "--no-signatures contradicts --signatures and --pending"'
@@ -576,6 +579,32 @@ SBAT_ADD_EFIVARFS="$SV" run --check-level next --no-signatures --esp "$SESP" --v
 expect "systemd-boot: LoaderEntryOneShot wins over loader.conf for the next boot (exit 4)" \
 	'[ "$RC" -eq 4 ] && [[ "$OUT" == *"(entry debian-6.12.conf) [default entry]: refused"* ]] &&
 	 has_line "  Boot0001 debian: systemd-boot default entry: the variable LoaderEntryOneShot \"debian-6.12*\" (this boot only)"'
+if command -v python3 >/dev/null; then
+	SBAT_ADD_EFIVARFS="$SV" run --check-level next --no-signatures --esp "$SESP" --json
+	printf '%s' "$OUT" >"$T/oneshot.json"
+	expect "systemd-boot --json: what chose the default entry is a code, LoaderEntryOneShot told apart from loader.conf without reading English (default_code, default_value, gate)" \
+		'[ "$RC" -eq 4 ] && python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+s3 = [x for x in d[\"stages\"] if x[\"stage\"] == 3]
+assert s3 and all(x[\"default_code\"] == \"oneshot\" and x[\"default_value\"] == \"debian-6.12*\" for x in s3), s3
+refused = [x for x in s3 if x[\"verdict\"] == \"refused\"]
+assert refused and all(x[\"gate\"] == \"sbat\" and x[\"menu_why\"] is None for x in refused), refused
+assert all(\"gate\" in x and \"signature_reason\" in x for x in d[\"stages\"]), d
+" "$T/oneshot.json"'
+	rm -f -- "$SV/LoaderEntryOneShot-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
+	SBAT_ADD_EFIVARFS="$SV" run --check-level next --no-signatures --esp "$SESP" --json
+	printf '%s' "$OUT" >"$T/conf.json"
+	expect "systemd-boot --json: without it the code says loader.conf's default chose the entry" \
+		'python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+s3 = [x for x in d[\"stages\"] if x[\"stage\"] == 3]
+assert s3 and all(x[\"default_code\"] == \"conf-default\" and x[\"default_value\"] == \"debian-6.1.conf\" for x in s3), s3
+" "$T/conf.json"'
+else
+	skip "systemd-boot: the default entry's code in --json" "no python3"
+fi
 rm -f -- "$SV/LoaderEntryOneShot-4a67b082-0a4c-41cf-b6c7-440b29bb8c4f"
 
 printf 'timeout menu-force\ndefault debian-6.1.conf\n' >"$SESP/loader/loader.conf"

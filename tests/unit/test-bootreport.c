@@ -83,7 +83,9 @@ test_strings_are_copied(void **state)
 	st.stage = 3;
 	st.file = file;
 	st.verdict = SBAT_VERDICT_REFUSED;
-	st.detail = "grub,3 is revoked";
+	st.gate = SBAT_BOOT_GATE_SBAT;
+	st.judge_reason = SBAT_JUDGE_REVOKED;
+	st.revoked = "grub,3";
 	st.config = cfg;
 	st.rule = SBAT_BOOT_RULE_SHIM_LOCK;
 	assert_int_equal(sbat_boot_report_add(r, &st, &d), SBAT_OK);
@@ -96,6 +98,9 @@ test_strings_are_copied(void **state)
 	assert_int_equal(got->rule, SBAT_BOOT_RULE_SHIM_LOCK);
 	assert_null(got->menu_entry);
 	assert_int_equal(got->verdict, SBAT_VERDICT_REFUSED);
+	assert_int_equal(got->gate, SBAT_BOOT_GATE_SBAT);
+	assert_int_equal(got->judge_reason, SBAT_JUDGE_REVOKED);
+	assert_string_equal(got->revoked, "grub,3");
 	sbat_boot_report_free(r);
 }
 

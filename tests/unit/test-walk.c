@@ -288,9 +288,30 @@ find(const sbat_boot_report *r, const char *entry, int stage)
 	return NULL;
 }
 
-/* 1 when a note of this kind says text (a part of it). */
+/* The first note of this kind that says what, or NULL. */
+static const sbat_boot_note *
+find_note(const sbat_boot_report *r, sbat_boot_note_kind kind, sbat_boot_note_what what)
+{
+	size_t i;
+
+	for (i = 0; i < sbat_boot_report_note_count(r); i++) {
+		const sbat_boot_note *n = sbat_boot_report_note_at(r, i);
+
+		if (n->kind == kind && n->what == what)
+			return n;
+	}
+	return NULL;
+}
+
 static int
-has_note(const sbat_boot_report *r, sbat_boot_note_kind kind, const char *text)
+has_note(const sbat_boot_report *r, sbat_boot_note_kind kind, sbat_boot_note_what what)
+{
+	return find_note(r, kind, what) != NULL;
+}
+
+/* 1 when a note of this kind still in words (the files a loader's menu read) says text (a part of it). */
+static int
+has_text_note(const sbat_boot_report *r, sbat_boot_note_kind kind, const char *text)
 {
 	size_t i;
 
@@ -298,6 +319,22 @@ has_note(const sbat_boot_report *r, sbat_boot_note_kind kind, const char *text)
 		const sbat_boot_note *n = sbat_boot_report_note_at(r, i);
 
 		if (n->kind == kind && n->text && strstr(n->text, text))
+			return 1;
+	}
+	return 0;
+}
+
+/* 1 when a note says what chose the default entry of loader's menu: by (an sbat_sdboot_by or sbat_boot_grub_by). */
+static int
+has_default_note(const sbat_boot_report *r, sbat_boot_loader loader, int by)
+{
+	size_t i;
+
+	for (i = 0; i < sbat_boot_report_note_count(r); i++) {
+		const sbat_boot_note *n = sbat_boot_report_note_at(r, i);
+
+		if (n->what == SBAT_BOOT_NOTE_DEFAULT_ENTRY && n->loader == loader &&
+		    (loader == SBAT_BOOT_LOADER_GRUB ? (int)n->grub_by : n->sdboot_by) == by)
 			return 1;
 	}
 	return 0;
@@ -597,9 +634,14 @@ test_stage3_keys(void **state)
 	assert_int_equal(s->rule, SBAT_BOOT_RULE_SHIM_LOCK);
 	assert_string_equal(s->menu_entry, "menuentry 'Debian'");
 	assert_true(s->default_entry);
+	assert_int_equal(s->grub_by, SBAT_BOOT_GRUB_BY_NOT_SET); /* set timeout=5, no default: the first entry */
+	assert_true(s->default_flags & SBAT_BOOT_DEFAULT_FIRST);
+	assert_true(has_default_note(r, SBAT_BOOT_LOADER_GRUB, SBAT_BOOT_GRUB_BY_NOT_SET));
 	assert_non_null(strstr(s->config, "grub.cfg:3"));
 	assert_string_equal(s->file, "/vmlinuz");
-	assert_true(has_note(r, SBAT_BOOT_NOTE_VERBOSE, "GRUB rule:"));
+	assert_non_null(find_note(r, SBAT_BOOT_NOTE_VERBOSE, SBAT_BOOT_NOTE_RULE));
+	assert_int_equal(find_note(r, SBAT_BOOT_NOTE_VERBOSE, SBAT_BOOT_NOTE_RULE)->loader, SBAT_BOOT_LOADER_GRUB);
+	assert_int_equal(find_note(r, SBAT_BOOT_NOTE_VERBOSE, SBAT_BOOT_NOTE_RULE)->rule, SBAT_BOOT_RULE_SHIM_LOCK);
 	sbat_boot_report_free(r);
 }
 
@@ -637,7 +679,7 @@ test_file_only_assumed(void **state)
 	(void)state;
 	build(&m, &p);
 	r = walk(&p, NULL);
-	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "only file system the firmware searches"));
+	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_FILE_ONLY_ESP));
 	assert_int_equal(find(r, "Boot0001", 3)->verdict, SBAT_VERDICT_BOOTS);
 	sbat_boot_report_free(r);
 }
@@ -658,7 +700,8 @@ test_stopped(void **state)
 	/* the verdicts are SBAT's alone with no_signatures, and the report says so */
 	assert_int_equal(sbat_boot_report_note_count(r), 2);
 	assert_int_equal(sbat_boot_report_note_at(r, 0)->kind, SBAT_BOOT_NOTE_ASSUMED);
-	assert_non_null(strstr(sbat_boot_report_note_at(r, 0)->text, "signatures: not judged"));
+	assert_int_equal(sbat_boot_report_note_at(r, 0)->what, SBAT_BOOT_NOTE_NOT_JUDGED);
+	assert_null(sbat_boot_report_note_at(r, 0)->text);
 	assert_int_equal(sbat_boot_report_note_at(r, 1)->kind, SBAT_BOOT_NOTE_ERROR);
 	assert_int_equal(sbat_boot_report_note_at(r, 1)->diag.code, SBAT_E_EFIVAR);
 	sbat_boot_report_free(r);
@@ -767,7 +810,7 @@ test_no_boot_order(void **state)
 	assert_int_equal(find(r, "removable media", 3)->verdict, SBAT_VERDICT_BOOTS);
 	out = sbat_boot_report_outcome(r);
 	assert_false(out.default_unknown || out.default_refused || out.other_unknown || out.failed);
-	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "no BootOrder"));
+	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_NO_BOOT_ORDER));
 	sbat_boot_report_free(r);
 }
 
@@ -804,7 +847,7 @@ test_removable_machine(void **state)
 	assert_string_equal(find(r, "removable media", 2)->file, "\\EFI\\BOOT\\grub" OTHER_ARCH ".efi");
 	assert_int_equal(find(r, "removable media", 2)->verdict, SBAT_VERDICT_REFUSED);
 	assert_true(sbat_boot_report_outcome(r).default_refused);
-	assert_false(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "this build's"));
+	assert_false(has_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_REMOVABLE_GUESSED));
 	sbat_boot_report_free(r);
 
 	/* two BOOT*.EFI: the machine of the shim Boot0001 starts decides */
@@ -822,7 +865,7 @@ test_removable_machine(void **state)
 	r = walk(&p, NULL);
 	assert_string_equal(find(r, "removable media", 1)->file, "\\EFI\\BOOT\\" OTHER_BOOT);
 	assert_int_equal(find(r, "removable media", 2)->verdict, SBAT_VERDICT_REFUSED);
-	assert_false(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "this build's"));
+	assert_false(has_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_REMOVABLE_GUESSED));
 	sbat_boot_report_free(r);
 
 	/* nothing tells: no option starts a file, two BOOT*.EFI; this build's name, said in a note */
@@ -830,7 +873,7 @@ test_removable_machine(void **state)
 	put_sbat_image(p.esp, "EFI/BOOT/BOOTX64.EFI", GRUB_SBAT);
 	put_sbat_image(p.esp, "EFI/BOOT/BOOTAA64.EFI", GRUB_SBAT);
 	r = walk(&p, NULL);
-	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "this build's"));
+	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_REMOVABLE_GUESSED));
 	sbat_boot_report_free(r);
 }
 
@@ -893,14 +936,19 @@ test_sdboot_release(void **state)
 	r = walk(&p, NULL);
 	assert_int_equal(find_file(r, "\\kb")->loader, SBAT_BOOT_LOADER_SDBOOT);
 	assert_true(find_file(r, "\\kb")->default_entry);
-	assert_string_equal(find_file(r, "\\kb")->default_by, "loader.conf's default \"b.conf\" (line 1)");
+	assert_int_equal(find_file(r, "\\kb")->sdboot_by, SBAT_SDBOOT_BY_CONF_DEFAULT);
+	assert_string_equal(find_file(r, "\\kb")->default_value, "b.conf");
+	assert_int_equal(find_file(r, "\\kb")->default_line, 1);
+	assert_true(has_default_note(r, SBAT_BOOT_LOADER_SDBOOT, SBAT_SDBOOT_BY_CONF_DEFAULT));
 	sbat_boot_report_free(r);
 
 	/* 258: b.conf names no entry, and the first of the menu starts (b+3.conf sorts first) */
 	sdboot_machine("258.1", &p);
 	r = walk(&p, NULL);
 	assert_true(find_file(r, "\\kb")->default_entry);
-	assert_non_null(strstr(find_file(r, "\\kb")->default_by, "the first entry"));
+	assert_int_equal(find_file(r, "\\kb")->sdboot_by, SBAT_SDBOOT_BY_FIRST);
+	assert_true(find_file(r, "\\kb")->default_flags & SBAT_BOOT_DEFAULT_CONF);
+	assert_true(has_default_note(r, SBAT_BOOT_LOADER_SDBOOT, SBAT_SDBOOT_BY_FIRST));
 	sbat_boot_report_free(r);
 }
 
@@ -1036,6 +1084,7 @@ test_signatures(void **state)
 {
 	char keys[1100], der[1200];
 	const sbat_boot_stage *s;
+	const sbat_boot_note *note;
 	sbat_boot_report *r;
 	paths p;
 
@@ -1061,11 +1110,17 @@ test_signatures(void **state)
 	assert_int_equal(s->gate, SBAT_BOOT_GATE_SHIM);
 	assert_int_equal(find(r, "Boot0001", 2)->signature_verdict, SBAT_VERDICT_BOOTS);
 	assert_int_equal(find(r, "Boot0001", 3)->verdict, SBAT_VERDICT_BOOTS);
-	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "RSA signature"));
-	assert_false(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "signatures: not judged"));
-	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED,
-	                     "the firmware's db trusts: 1 certificates (CN=Test UEFI CA); 0 image hashes"));
-	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "its dbx forbids: 0 certificates; 1 image hashes"));
+	assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_SIGNATURES_VERIFIED));
+	assert_false(has_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_NOT_JUDGED));
+	note = find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_DB);
+	assert_non_null(note);
+	assert_int_equal(note->count, 1);
+	assert_string_equal(note->subjects, "CN=Test UEFI CA");
+	assert_int_equal(note->hashes, 0);
+	note = find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_DBX);
+	assert_non_null(note);
+	assert_int_equal(note->count, 0);
+	assert_int_equal(note->hashes, 1);
 	sbat_boot_report_free(r);
 
 	/* one bit of shim's signature value flipped: the signature does not verify, the firmware refuses it */
@@ -1124,7 +1179,10 @@ test_signatures(void **state)
 		o.n_pending = 1;
 		assert_int_equal(sbat_walk_next_boot(&o, &r, &d), SBAT_OK);
 		assert_int_equal(find(r, "Boot0001", 1)->verdict, SBAT_VERDICT_REFUSED);
-		assert_true(has_note(r, SBAT_BOOT_NOTE_ASSUMED, "appended to dbx (1 new entries)"));
+		assert_non_null(find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_PENDING));
+		assert_string_equal(find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_PENDING)->variable, "dbx");
+		assert_int_equal(find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_PENDING)->count, 1);
+		assert_false(find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_PENDING)->unread);
 		sbat_boot_report_free(r);
 		pending.file = "/nonexistent/update.bin";
 		assert_int_equal(sbat_walk_next_boot(&o, &r, &d), SBAT_OK);
@@ -1366,7 +1424,7 @@ test_grub_debian_memdisk(void **state)
 	assert_int_equal(s->verdict, SBAT_VERDICT_BOOTS);
 	assert_string_equal(s->file, "/vmlinuz");
 	assert_non_null(strstr(s->config, "EFI/debian/grub.cfg:3"));
-	assert_true(has_note(r, SBAT_BOOT_NOTE_VERBOSE, "(memdisk)/grub.cfg"));
+	assert_true(has_text_note(r, SBAT_BOOT_NOTE_VERBOSE, "(memdisk)/grub.cfg"));
 	sbat_boot_report_free(r);
 
 	/* \EFI\debian\x86_64-efi\grub.cfg, when it is there, comes first */
@@ -1408,7 +1466,10 @@ test_grub_standalone(void **state)
 	assert_non_null(strstr(s->config, "(memdisk)/boot/grub/grub.cfg:3"));
 	s = find_file(r, "/vmlinuz");
 	assert_int_equal(s->verdict, SBAT_VERDICT_UNKNOWN);
-	assert_non_null(strstr(s->detail, "memdisk"));
+	assert_int_equal(s->reason, SBAT_BOOT_MENU);
+	assert_int_equal(s->gate, SBAT_BOOT_GATE_MENU);
+	assert_int_equal(s->menu_why, SBAT_BOOT_MENU_IN_MEMDISK);
+	assert_string_equal(s->menu_path, "/vmlinuz");
 	sbat_boot_report_free(r);
 }
 
@@ -1432,7 +1493,9 @@ test_grub_core_unknown(void **state)
 	r = walk(&p, NULL);
 	s = removable_stage3(r);
 	assert_int_equal(s->verdict, SBAT_VERDICT_UNKNOWN);
-	assert_non_null(strstr(s->detail, "(hd0,gpt2)"));
+	assert_int_equal(s->reason, SBAT_BOOT_MENU);
+	assert_int_equal(s->menu_why, SBAT_BOOT_MENU_PREFIX_DEVICE);
+	assert_string_equal(s->menu_word, "(hd0,gpt2)/boot/grub");
 	sbat_boot_report_free(r);
 
 	fx_put32(mods + 16, 4096); /* the objects end past the section */
@@ -1440,7 +1503,9 @@ test_grub_core_unknown(void **state)
 	r = walk(&p, NULL);
 	s = removable_stage3(r);
 	assert_int_equal(s->verdict, SBAT_VERDICT_UNKNOWN);
-	assert_non_null(strstr(s->detail, "module info"));
+	assert_int_equal(s->menu_why, SBAT_BOOT_MENU_MODS_UNREADABLE);
+	assert_non_null(s->diag.what);
+	assert_non_null(strstr(s->diag.what, "module info"));
 	sbat_boot_report_free(r);
 }
 
@@ -1458,6 +1523,45 @@ test_abi(void **state)
 	assert_null(r);
 }
 
+/* A shim that names a release older than every one modelled: a note says whose rules judge it; 16.1 gets none. */
+static void
+test_shim_release_assumed(void **state)
+{
+	static const char *const versions[] = { "15.8", "16.1" };
+	const sbat_boot_note *n;
+	char path[1200], tag[64];
+	sbat_boot_report *r;
+	size_t i;
+	FILE *f;
+	paths p;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		machine m = { 0 };
+
+		build(&m, &p);
+		snprintf(path, sizeof(path), "%s/EFI/debian/shimx64.efi", p.esp);
+		snprintf(tag, sizeof(tag), "UEFI SHIM\n$Version: %s $\n", versions[i]);
+		assert_non_null(f = fopen(path, "ab"));
+		assert_int_equal(fputs(tag, f) >= 0, 1);
+		assert_int_equal(fclose(f), 0);
+		r = walk(&p, NULL);
+		n = find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_SHIM_RULES_ASSUMED);
+		if (i == 0) {
+			assert_non_null(n);
+			assert_int_equal(n->shim_major, 15);
+			assert_int_equal(n->shim_minor, 8);
+			assert_int_equal(n->rules_major, 16);
+			assert_int_equal(n->rules_minor, 0);
+			assert_string_equal(n->path, "Boot0001 debian");
+		} else {
+			assert_null(n);
+		}
+		assert_int_equal(find(r, "Boot0001", 2)->verdict, SBAT_VERDICT_BOOTS);
+		sbat_boot_report_free(r);
+	}
+}
+
 int
 main(void)
 {
@@ -1467,6 +1571,7 @@ main(void)
 		cmocka_unit_test(test_default_moves_on),
 		cmocka_unit_test(test_stage3_keys),
 		cmocka_unit_test(test_next_shim),
+		cmocka_unit_test(test_shim_release_assumed),
 		cmocka_unit_test(test_file_only_assumed),
 		cmocka_unit_test(test_stopped),
 		cmocka_unit_test(test_long_boot_order),

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* render_note.c - a note of the boot report in words: what it is about, then its facts */
+#include <stdio.h>
+
+#include "sbat/bootreport.h"
+
+#include "render_note.h"
+#include "render_stage3.h"
+#include "strtable.h"
+#include "textbuf.h"
+
+/* What a note that has no other facts says. */
+static const char *const note_fixed_table[] = {
+	[SBAT_BOOT_NOTE_REMOVABLE_GUESSED] =
+	    "the removable-media path is taken as this build's machine's: no option the "
+	    "firmware starts opens on --esp, and its \\EFI\\BOOT holds no one "
+	    "BOOT*.EFI that tells the firmware's machine",
+	[SBAT_BOOT_NOTE_REMOVABLE_NO_ESP] =
+	    "the removable-media path is taken as this build's machine's: without --esp "
+	    "nothing tells the firmware's machine",
+	[SBAT_BOOT_NOTE_FILE_ONLY_ESP] = "taken as the only file system the firmware searches for options of File() "
+	                                 "nodes alone (EDK2 looks on each, removable media first)",
+	[SBAT_BOOT_NOTE_NO_BOOT_ORDER] =
+	    "no BootOrder and no BootNext: the firmware makes boot options of its own, one "
+	    "per device (removable media first), and starts the removable-media path of "
+	    "the first that holds it: taken as --esp's",
+	[SBAT_BOOT_NOTE_NOT_JUDGED] = "signatures: not judged: each verdict is the SBAT gate's; the firmware and shim "
+	                              "must also accept each image's signature",
+	[SBAT_BOOT_NOTE_SIGNATURES_VERIFIED] =
+	    "signatures: every RSA signature is verified, the signer's and each "
+	    "certificate's up to the trusted one; certificate expiry is not checked, "
+	    "as neither the firmware nor shim checks it",
+	[SBAT_BOOT_NOTE_NO_VARIABLES] =
+	    "no UEFI variables: the machine was not booted through UEFI, or efivarfs is not "
+	    "mounted; its boot paths are not known",
+	[SBAT_BOOT_NOTE_NO_SECURE_BOOT] = "no SecureBoot variable: whether shim checks SBAT at the next boot is not "
+	                                  "known (the machine was not booted through UEFI, or efivarfs is not mounted)",
+	[SBAT_BOOT_NOTE_PENDING_VARIABLE] = "a pending update of a variable other than db, dbx, KEK or MokListX",
+	[SBAT_BOOT_NOTE_OUT_OF_MEMORY] = "out of memory",
+	[SBAT_BOOT_NOTE_DIR_UNREADABLE] = "cannot be read",
+	[SBAT_BOOT_NOTE_SPECIAL_DEFAULT] = "a special entry other than @saved, which systemd-boot ignores",
+	[SBAT_BOOT_NOTE_BAD_TIMEOUT] = "a timeout systemd-boot cannot read: ignored",
+};
+CLI_STRTABLE_LOOKUP(note_fixed, sbat_boot_note_what)
+
+/* How shim comes to check what the loader starts, at length (--verbose). */
+static const char *const rule_long_table[] = {
+	[SBAT_BOOT_RULE_LOADIMAGE_HOOK] = "systemd-boot calls LoadImage, which shim 16.x replaces (loader-proto.c "
+	                                  "shim_load_image) and runs with in_protocol set: verify_sbat_section lets an "
+	                                  "image without .sbat pass and checks the rows of one that has it; a UKI's "
+	                                  "kernel goes through it again when systemd-stub loads it",
+	[SBAT_BOOT_RULE_SHIM_LOCK] = "GRUB's shim_lock verifier calls shim's Verify (verify.c shim_verify), which sets "
+	                             "in_protocol: verify_sbat_section lets an image without .sbat pass and checks the "
+	                             "rows of one that has it",
+	[SBAT_BOOT_RULE_SHIM_LOADER] = "GRUB's shim_lock verifier (grub-core/kern/efi/sb.c) loads it through shim's "
+	                               "image loader protocol when shim installs one (shim 16.x: loader-proto.c "
+	                               "shim_load_image), which sets in_protocol: verify_sbat_section lets an image "
+	                               "without .sbat pass and checks the rows of one that has it",
+};
+CLI_STRTABLE_LOOKUP(rule_long, sbat_boot_rule)
+
+static const char *
+loader_words(sbat_boot_loader loader)
+{
+	return loader == SBAT_BOOT_LOADER_GRUB ? "GRUB" : "systemd-boot";
+}
+
+/* "GRUB default entry: ...": what chose the default entry of a loader's menu. */
+static void
+default_entry_words(const sbat_boot_note *n, cli_textbuf *t)
+{
+	cli_default_facts d;
+
+	d.loader = n->loader;
+	d.sdboot_by = n->sdboot_by;
+	d.grub_by = n->grub_by;
+	d.default_value = n->default_value ? n->default_value : "";
+	d.default_setting = n->default_setting ? n->default_setting : "";
+	d.default_line = n->default_line;
+	d.default_flags = n->default_flags;
+	cli_textbuf_put(t, "%s default entry: ", loader_words(n->loader));
+	cli_render_stage3_default_words(&d, t);
+}
+
+/* A note of a signature database: its entries, by kind. */
+static void
+db_words(const sbat_boot_note *n, cli_textbuf *t)
+{
+	cli_textbuf_put(t, "%s: %zu certificates%s%s%s; %zu image hashes; %zu other entries",
+	                n->what == SBAT_BOOT_NOTE_DB ? "the firmware's db trusts" : "its dbx forbids", n->count,
+	                n->count ? " (" : "", n->subjects ? n->subjects : "", n->count ? ")" : "", n->hashes,
+	                n->others);
+}
+
+/* A note with facts: the default entry, the rule, a database, a pending update, a count. */
+static void
+fact_words(const sbat_boot_note *n, cli_textbuf *t)
+{
+	const char *rule = rule_long_to_string(n->rule);
+
+	switch (n->what) {
+	case SBAT_BOOT_NOTE_DEFAULT_ENTRY: default_entry_words(n, t); break;
+	case SBAT_BOOT_NOTE_RULE:
+		cli_textbuf_put(t, "%s rule: %s", loader_words(n->loader),
+		                rule ? rule : rule_long_to_string(SBAT_BOOT_RULE_LOADIMAGE_HOOK));
+		break;
+	case SBAT_BOOT_NOTE_DB:
+	case SBAT_BOOT_NOTE_DBX: db_words(n, t); break;
+	case SBAT_BOOT_NOTE_PENDING:
+		cli_textbuf_put(t, "pending: %s appended to %s (%zu new entries)%s%s", n->pending, n->variable,
+		                n->count, n->unread ? ": no verdict reads " : "", n->unread ? n->variable : "");
+		break;
+	case SBAT_BOOT_NOTE_ESP_PARTITION:
+		cli_textbuf_put(t,
+		                "taken as the partition of the options' HD() nodes (%s): which partition it is is not "
+		                "known here",
+		                n->partition);
+		break;
+	case SBAT_BOOT_NOTE_SHIM_RULES_ASSUMED:
+		cli_textbuf_put(t,
+		                "shim %u.%u is older than the releases modelled: judged by the rules of shim %u.%u, "
+		                "which may not be its own",
+		                n->shim_major, n->shim_minor, n->rules_major, n->rules_minor);
+		break;
+	case SBAT_BOOT_NOTE_MORE_LINES: cli_textbuf_put(t, "%zu more lines that are not followed", n->count); break;
+	case SBAT_BOOT_NOTE_MORE_NOTES: cli_textbuf_put(t, "%zu more notes on its files not shown", n->count); break;
+	default: break;
+	}
+}
+
+const char *
+cli_render_note(const sbat_boot_note *n, char *buf, size_t size)
+{
+	const char *fixed = note_fixed_to_string(n->what);
+	cli_textbuf t;
+
+	if (n->text || n->what == SBAT_BOOT_NOTE_TEXT)
+		return n->text;
+	if (fixed)
+		return fixed;
+	if (n->what == SBAT_BOOT_NOTE_LINE)
+		return n->diag.what;
+	cli_textbuf_init(&t, buf, size);
+	fact_words(n, &t);
+	return buf;
+}
