@@ -230,6 +230,8 @@ typedef struct sbat_boot_stage {
 	const char *missing;     /* a file the entry needs that is not there (an initrd), as the entry names it */
 	const char *missing_key; /* systemd-boot: the key that names it ("initrd"); NULL for GRUB */
 	int missing_miss;        /* the sbat_partition_miss */
+	/* shim (stage 1): a revocations file beside it that it does not read (sbat_next_state.revocations_ignored) */
+	const char *revocations_ignored;
 } sbat_boot_stage;
 
 /* Zero *s and set its size (judge_reason, signature_reason and boot_current -1): call it before filling a stage. */

@@ -102,6 +102,7 @@ string_field(sbat_boot_stage *s, size_t i)
 		&s->missing,
 		&s->missing_key,
 		&s->shim_level,
+		&s->revocations_ignored,
 	};
 
 	return i < sizeof(fields) / sizeof(fields[0]) ? fields[i] : NULL;

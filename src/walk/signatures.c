@@ -214,6 +214,9 @@ rule_opts(const walk *w, int by_shim, sbat_sigverify_opts *o)
 static sbat_boot_sig_unread
 unread(const walk *w, int by_shim)
 {
+	/* Secure Boot off or setup mode: neither EDK2 nor shim reads a database (the rule says so) */
+	if (w->sigs->mode == SBAT_SIGVERIFY_NOT_ENFORCING)
+		return SBAT_BOOT_SIG_READ;
 	if (!w->sigs->db_known || !w->sigs->dbx_known)
 		return SBAT_BOOT_SIG_UNREAD_DB;
 	if (by_shim && !w->sigs->mok_known)

@@ -266,6 +266,7 @@ walk(const paths *p, const char *shim)
 	o.efivarfs = p->efivarfs;
 	o.esp = p->esp;
 	o.shim = shim;
+	o.no_signatures = 1; /* these machines have no db: SBAT alone is judged */
 	assert_int_equal(sbat_walk_next_boot(&o, &r, &d), SBAT_OK);
 	assert_non_null(r);
 	return r;
@@ -696,7 +697,7 @@ test_stopped(void **state)
 	r = walk(&p, NULL);
 	assert_true(sbat_boot_report_outcome(r).failed);
 	assert_int_equal(sbat_boot_report_count(r), 0);
-	/* the verdicts are SBAT's alone unless signatures were asked for, and the report says so */
+	/* the verdicts are SBAT's alone with no_signatures, and the report says so */
 	assert_int_equal(sbat_boot_report_note_count(r), 2);
 	assert_int_equal(sbat_boot_report_note_at(r, 0)->kind, SBAT_BOOT_NOTE_ASSUMED);
 	assert_int_equal(sbat_boot_report_note_at(r, 0)->what, SBAT_BOOT_NOTE_NOT_JUDGED);
@@ -1069,10 +1070,10 @@ walk_signatures(const paths *p)
 	sbat_boot_report *r = NULL;
 	sbat_diag d;
 
+	/* signatures are judged by default: nothing but the paths is set */
 	sbat_walk_opts_init(&o);
 	o.efivarfs = p->efivarfs;
 	o.esp = p->esp;
-	o.signatures = 1;
 	assert_int_equal(sbat_walk_next_boot(&o, &r, &d), SBAT_OK);
 	return r;
 }
@@ -1173,7 +1174,7 @@ test_signatures(void **state)
 		sbat_walk_opts_init(&o);
 		o.efivarfs = p.efivarfs;
 		o.esp = p.esp;
-		o.signatures = 1;
+		o.no_signatures = 1; /* a pending update is judged by the signature gate all the same */
 		o.pending = &pending;
 		o.n_pending = 1;
 		assert_int_equal(sbat_walk_next_boot(&o, &r, &d), SBAT_OK);
@@ -1232,6 +1233,20 @@ test_signatures(void **state)
 	assert_int_equal(s->signature_unread, SBAT_BOOT_SIG_UNREAD_DB);
 	assert_true(sbat_boot_report_outcome(r).default_unknown);
 	sbat_boot_report_free(r);
+
+	/* no db, Secure Boot off: neither the firmware nor shim checks a signature, so nothing is unknown for it */
+	put_byte_var(p.efivarfs, "SecureBoot" GLOBAL, 0);
+	r = walk_signatures(&p);
+	s = find(r, "Boot0001", 1);
+	assert_int_equal(s->verdict, SBAT_VERDICT_BOOTS);
+	assert_int_equal(s->signature_unread, SBAT_BOOT_SIG_READ);
+	assert_int_equal(s->signature_verdict, SBAT_VERDICT_BOOTS);
+	assert_int_equal(s->signature_reason, SBAT_SIGVERIFY_NOT_ENFORCED);
+	s = find(r, "Boot0001", 2);
+	assert_int_equal(s->verdict, SBAT_VERDICT_BOOTS);
+	assert_int_equal(s->signature_reason, SBAT_SIGVERIFY_NOT_ENFORCED);
+	sbat_boot_report_free(r);
+	put_byte_var(p.efivarfs, "SecureBoot" GLOBAL, 1);
 }
 
 /* A variable of the global GUID (PK, KEK) holding esl(der). */
@@ -1313,7 +1328,6 @@ walk_pending(const paths *p, const char *var, const char *file)
 	sbat_walk_opts_init(&o);
 	o.efivarfs = p->efivarfs;
 	o.esp = p->esp;
-	o.signatures = 1;
 	o.pending = &pending;
 	o.n_pending = 1;
 	assert_int_equal(sbat_walk_next_boot(&o, &r, &d), SBAT_OK);
