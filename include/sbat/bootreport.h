@@ -232,6 +232,16 @@ typedef struct sbat_boot_stage {
 	int missing_miss;        /* the sbat_partition_miss */
 	/* shim (stage 1): a revocations file beside it that it does not read (sbat_next_state.revocations_ignored) */
 	const char *revocations_ignored;
+	/*
+	 * shim (stage 1): what shim makes of the signature of the revocations
+	 * file it reads (sbat_next_state.revocations_sig, an sbat_next_rev_sig;
+	 * 0: no file), that file, the sbat_sigverify_reason, and what did not
+	 * read when it is not known
+	 */
+	int revocations_signature;
+	const char *revocations_file;
+	int revocations_sig_reason;
+	const char *revocations_sig_unread;
 } sbat_boot_stage;
 
 /* Zero *s and set its size (judge_reason, signature_reason and boot_current -1): call it before filling a stage. */

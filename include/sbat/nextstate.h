@@ -12,6 +12,7 @@
 #include "error.h"
 #include "judge.h"
 #include "level.h"
+#include "sigverify.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,6 +24,15 @@ typedef enum sbat_next_mode {
 	SBAT_NEXT_MODE_NOT_ENFORCED, /* Secure Boot off: shim checks no SBAT */
 	SBAT_NEXT_MODE_SHIM_STOPS,   /* shim refuses to go on (a level that revokes it, or one it cannot parse) */
 } sbat_next_mode;
+
+/* What shim makes of the revocations file's signature. Values are ABI: new ones go at the end. */
+typedef enum sbat_next_rev_sig {
+	SBAT_NEXT_REV_SIG_NONE = 0,    /* no revocations file */
+	SBAT_NEXT_REV_SIG_NOT_CHECKED, /* Secure Boot off: shim verifies nothing (and reads no such file) */
+	SBAT_NEXT_REV_SIG_VERIFIED,    /* it verifies: its payloads are taken */
+	SBAT_NEXT_REV_SIG_REFUSED,     /* it does not: shim takes nothing from it (revocations_sig_reason) */
+	SBAT_NEXT_REV_SIG_UNKNOWN,     /* not known (revocations_sig_unread, or the verdict): payloads counted */
+} sbat_next_rev_sig;
 
 /*
  * Everything one shim reads in the next boot and in the one after (when
@@ -66,6 +76,20 @@ typedef struct sbat_next_state {
 	 * when shim's release is older than the rules modelled (rules_assumed).
 	 */
 	const char *revocations_ignored;
+	/*
+	 * The revocations file's signature, judged before its payloads are
+	 * taken, as shim 16.1 does (load_revocations_file, verify_image): with
+	 * Secure Boot on, by shim's own rule (SBAT_SIGVERIFY_SHIM) against db,
+	 * dbx, MokListRT, MokListXRT and the keys built into shim; refused, the
+	 * file changes no level (its payloads are left out of in[]: the step is
+	 * not run). Not known when db or dbx is not there or does not read
+	 * (revocations_sig_unread names it; the payloads are counted, as
+	 * before); revocations_sig_reason says why it was refused or accepted.
+	 */
+	sbat_next_rev_sig revocations_sig;
+	sbat_sigverify_reason revocations_sig_reason;
+	const char *revocations_sig_unread;  /* "db", "dbx", "MokListRT", ... or the file, when not known; else NULL */
+	const char *revocations_sig_subject; /* the certificate that decided, when one did; else NULL */
 } sbat_next_state;
 
 /*

@@ -103,6 +103,8 @@ string_field(sbat_boot_stage *s, size_t i)
 		&s->missing_key,
 		&s->shim_level,
 		&s->revocations_ignored,
+		&s->revocations_file,
+		&s->revocations_sig_unread,
 	};
 
 	return i < sizeof(fields) / sizeof(fields[0]) ? fields[i] : NULL;

@@ -8,6 +8,8 @@
 #include "sbat/bootreport.h"
 #include "sbat/error.h"
 #include "sbat/judge.h"
+#include "sbat/nextstate.h"
+#include "sbat/sigverify.h"
 #include "sbat/walk.h"
 
 #include "boot_paths.h"
@@ -143,6 +145,16 @@ print_stage_json(const sbat_boot_stage *st, size_t i)
 	if (st->revocations_ignored) {
 		printf(", \"revocations_ignored\": ");
 		cli_json_cstr(stdout, st->revocations_ignored);
+	}
+	if (st->revocations_signature != SBAT_NEXT_REV_SIG_NONE) {
+		printf(", \"revocations_signature\": \"%s\", \"revocations_signature_reason\": ",
+		       cli_next_rev_sig_word(st->revocations_signature));
+		cli_json_cstr_or_null(stdout, st->revocations_signature == SBAT_NEXT_REV_SIG_VERIFIED ||
+		                                      st->revocations_signature == SBAT_NEXT_REV_SIG_REFUSED ?
+		                                  sbat_sigverify_reason_name(st->revocations_sig_reason) :
+		                                  NULL);
+		printf(", \"revocations_signature_unread\": ");
+		cli_json_cstr_or_null(stdout, st->revocations_sig_unread);
 	}
 	if (st->loader != SBAT_BOOT_LOADER_NONE)
 		stage3_json(st);

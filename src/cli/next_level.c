@@ -117,6 +117,47 @@ print_step_text(FILE *out, const char *what, const sbat_next_step *s)
 
 static const char *const boot_names[2] = { "next boot", "boot after next" };
 
+static const char *const rev_sig_words[] = {
+	[SBAT_NEXT_REV_SIG_NONE] = "none",         [SBAT_NEXT_REV_SIG_NOT_CHECKED] = "not-checked",
+	[SBAT_NEXT_REV_SIG_VERIFIED] = "verified", [SBAT_NEXT_REV_SIG_REFUSED] = "refused",
+	[SBAT_NEXT_REV_SIG_UNKNOWN] = "unknown",
+};
+
+const char *
+cli_next_rev_sig_word(int v)
+{
+	return v >= 0 && v <= SBAT_NEXT_REV_SIG_UNKNOWN ? rev_sig_words[v] : "?";
+}
+
+/* What shim makes of the revocations file's signature (its verify_image), before it takes the payloads. */
+static void
+print_rev_sig(const sbat_next_state *n, FILE *out)
+{
+	const char *by = n->revocations_sig_subject;
+
+	switch (n->revocations_sig) {
+	case SBAT_NEXT_REV_SIG_VERIFIED:
+		fprintf(out, "inputs: %s: its signature verifies for shim (%s%s%s)\n", n->revocations,
+		        sbat_sigverify_reason_name(n->revocations_sig_reason), by ? ": " : "", by ? by : "");
+		break;
+	case SBAT_NEXT_REV_SIG_REFUSED:
+		fprintf(out,
+		        "inputs: %s: refused by shim: its signature does not verify (%s%s%s): its SBAT update is not "
+		        "applied\n",
+		        n->revocations, sbat_sigverify_reason_name(n->revocations_sig_reason), by ? ": " : "",
+		        by ? by : "");
+		break;
+	case SBAT_NEXT_REV_SIG_UNKNOWN:
+		fprintf(out,
+		        "inputs: %s: whether shim accepts its signature is not known (%s%s): its SBAT update is "
+		        "counted\n",
+		        n->revocations, n->revocations_sig_unread ? n->revocations_sig_unread : "the verdict",
+		        n->revocations_sig_unread ? " not read" : " is unknown");
+		break;
+	default: break;
+	}
+}
+
 void
 cli_next_print_text(const sbat_next_state *n, FILE *out)
 {
@@ -141,6 +182,7 @@ cli_next_print_text(const sbat_next_state *n, FILE *out)
 			fputs("no .sbata and .sbatl pair: shim reads no SbatLevel from it", out);
 		}
 		fputc('\n', out);
+		print_rev_sig(n, out);
 	}
 	if (n->revocations_ignored)
 		fprintf(out,
@@ -150,7 +192,9 @@ cli_next_print_text(const sbat_next_state *n, FILE *out)
 	for (b = 0; b < 2; b++) {
 		fprintf(out, "%s:\n", boot_names[b]);
 		print_step_text(out, "shim's .sbatlevel", &n->boot[b].builtin);
-		if (n->in[b].secure_boot && !n->boot[b].shim_stops)
+		if (n->in[b].secure_boot && !n->boot[b].shim_stops && n->revocations_sig == SBAT_NEXT_REV_SIG_REFUSED)
+			fprintf(out, "  %s: not run: shim refuses the file's signature\n", n->revocations_name);
+		else if (n->in[b].secure_boot && !n->boot[b].shim_stops)
 			print_step_text(out, n->revocations_name, &n->boot[b].revocations);
 		fputs("  stored SbatLevel: ", out);
 		print_level_brief(out, n->boot[b].stored, n->boot[b].stored_len);
@@ -241,6 +285,14 @@ cli_next_print_json(const sbat_next_state *n, FILE *out)
 	}
 	fputs(", \"revocations_ignored\": ", out);
 	cli_json_cstr_or_null(out, n->revocations_ignored);
+	fprintf(out, ", \"revocations_signature\": \"%s\", \"revocations_signature_reason\": ",
+	        cli_next_rev_sig_word((int)n->revocations_sig));
+	cli_json_cstr_or_null(out, n->revocations_sig == SBAT_NEXT_REV_SIG_VERIFIED ||
+	                                   n->revocations_sig == SBAT_NEXT_REV_SIG_REFUSED ?
+	                               sbat_sigverify_reason_name(n->revocations_sig_reason) :
+	                               NULL);
+	fputs(", \"revocations_signature_unread\": ", out);
+	cli_json_cstr_or_null(out, n->revocations_sig_unread);
 	fputs(", \"boots\": [", out);
 	for (b = 0; b < 2; b++) {
 		fprintf(out, "%s{\"boot\": \"%s\", ", b ? ", " : "", b ? "after-next" : "next");

@@ -30,6 +30,9 @@ int cli_next_load(const char *shim, sbat_next_state **ret);
 /* The inputs and both boots, for --verbose (on stderr-free stdout, before the verdicts). */
 void cli_next_print_text(const sbat_next_state *n, FILE *out);
 
+/* "none", "not-checked", "verified", "refused", "unknown": an sbat_next_rev_sig as --json says it. */
+const char *cli_next_rev_sig_word(int v);
+
 /* The same as a JSON object (no trailing newline). */
 void cli_next_print_json(const sbat_next_state *n, FILE *out);
 

@@ -8,6 +8,8 @@
 #include "sbat/error.h"
 #include "sbat/fallback.h"
 #include "sbat/judge.h"
+#include "sbat/nextstate.h"
+#include "sbat/sigverify.h"
 
 #include "render_judged.h"
 #include "render_miss.h"
@@ -197,6 +199,34 @@ file_words(const sbat_boot_stage *st, cli_textbuf *t)
 	}
 }
 
+/* What shim makes of the signature of the revocations file beside it, when it checks one. */
+static void
+rev_sig_words(const sbat_boot_stage *st, cli_textbuf *w)
+{
+	const char *f = st->revocations_file;
+	const char *base = f && strrchr(f, '/') ? strrchr(f, '/') + 1 : f;
+
+	switch (st->revocations_signature) {
+	case SBAT_NEXT_REV_SIG_VERIFIED:
+		cli_textbuf_put(w, "; %s beside it verifies for shim (%s)", base,
+		                sbat_sigverify_reason_name((sbat_sigverify_reason)st->revocations_sig_reason));
+		break;
+	case SBAT_NEXT_REV_SIG_REFUSED:
+		cli_textbuf_put(w,
+		                "; %s beside it is refused: its signature does not verify for shim (%s), so the SBAT "
+		                "update it carries is not applied",
+		                base, sbat_sigverify_reason_name((sbat_sigverify_reason)st->revocations_sig_reason));
+		break;
+	case SBAT_NEXT_REV_SIG_UNKNOWN:
+		cli_textbuf_put(w,
+		                "; whether shim accepts the signature of %s beside it is not known (%s does not read "
+		                "here): its SBAT update is counted",
+		                base, st->revocations_sig_unread ? st->revocations_sig_unread : "the verdict");
+		break;
+	default: break;
+	}
+}
+
 /* shim's own line (stage 1). */
 static int
 shim_words(const sbat_boot_stage *st, cli_textbuf *t)
@@ -235,6 +265,7 @@ shim_words(const sbat_boot_stage *st, cli_textbuf *t)
 		                "it carries will not be applied",
 		                strrchr(st->revocations_ignored, '/') ? strrchr(st->revocations_ignored, '/') + 1 :
 		                                                        st->revocations_ignored);
+	rev_sig_words(st, &w);
 	cli_render_gated(st, sbat, 1, t);
 	return 1;
 }

@@ -277,6 +277,10 @@ judge_shim(walk *w, sbat_boot_stage *st, const char *file, sbat_next_state **ret
 		rules_assumed_note(w, st->entry, next);
 	st->shim_level = next->level[0]->datestamp;
 	st->revocations_ignored = next->revocations_ignored;
+	st->revocations_signature = (int)next->revocations_sig;
+	st->revocations_file = next->revocations;
+	st->revocations_sig_reason = (int)next->revocations_sig_reason;
+	st->revocations_sig_unread = next->revocations_sig_unread;
 	if (next->mode[0] == SBAT_NEXT_MODE_SHIM_STOPS) {
 		shim_stops(w, st, SBAT_VERDICT_REFUSED,
 		           next->level[0]->n_entries == 0 ? SBAT_BOOT_SHIM_STOPS_LEVEL : SBAT_BOOT_SHIM_STOPS_REVOKED);

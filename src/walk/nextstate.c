@@ -16,6 +16,8 @@
 #include "sbat/level.h"
 #include "sbat/nextstate.h"
 #include "sbat/partition.h"
+#include "sbat/sigdb.h"
+#include "sbat/sigverify.h"
 
 #include "boot/shimrelease.h"
 #include "file/input.h"
@@ -31,7 +33,13 @@ typedef struct state {
 	char *automatic, *latest, *rev_automatic, *rev_latest;
 	uint8_t *current_buf, *shim_buf, *rev_buf;
 	sbat_judgement *shim_sbat, *rev_sbat;
+	char rev_subject[SBAT_AUTHENTICODE_NAME_MAX];
 } state;
+
+/* The keys shim's rule reads for the revocations file. */
+typedef struct rev_keys {
+	sbat_sigdb *db, *dbx, *mok, *mokx, *vdb, *vdbx;
+} rev_keys;
 
 static char *
 join(const char *dir, const char *name)
@@ -217,6 +225,89 @@ find_ignored(state *s, const char *dir, int in_cwd)
 	return s->ignored ? 0 : -1;
 }
 
+/* db, dbx, MokListRT and MokListXRT into k and o; NULL, or the one not known (db and dbx must be there). */
+static const char *
+load_rev_dbs(const state *s, rev_keys *k, sbat_sigverify_opts *o)
+{
+	static const struct {
+		const char *name, *guid;
+		int needed;
+	} vars[4] = { { "db", SBAT_SIGDB_GUID_SECURITY_DB, 1 },
+		      { "dbx", SBAT_SIGDB_GUID_SECURITY_DB, 1 },
+		      { "MokListRT", SBAT_SIGDB_GUID_SHIM, 0 },
+		      { "MokListXRT", SBAT_SIGDB_GUID_SHIM, 0 } };
+	sbat_sigdb **dbs[4] = { &k->db, &k->dbx, &k->mok, &k->mokx };
+	sbat_sigdb_var got;
+	sbat_diag d;
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		got = SBAT_SIGDB_VAR_MISSING;
+		if (sbat_sigdb_new(dbs[i], &d) != SBAT_OK ||
+		    sbat_sigdb_load_efivar(*dbs[i], s->efivarfs, vars[i].name, vars[i].guid, &got, &d) != SBAT_OK ||
+		    (vars[i].needed && got == SBAT_SIGDB_VAR_MISSING))
+			return vars[i].name;
+	}
+	o->db = k->db;
+	o->dbx = k->dbx;
+	o->mok = k->mok;
+	o->mokx = k->mokx;
+	return NULL;
+}
+
+/* The verdict into s's public fields. */
+static void
+rev_verdict(state *s, const sbat_sigverify *v)
+{
+	sbat_next_state *p = &s->pub;
+
+	p->revocations_sig_reason = v->reason;
+	if (v->verdict == SBAT_VERDICT_BOOTS)
+		p->revocations_sig = SBAT_NEXT_REV_SIG_VERIFIED;
+	else if (v->verdict == SBAT_VERDICT_REFUSED)
+		p->revocations_sig = SBAT_NEXT_REV_SIG_REFUSED;
+	if (v->subject[0]) {
+		memcpy(s->rev_subject, v->subject, sizeof(s->rev_subject));
+		s->rev_subject[sizeof(s->rev_subject) - 1] = '\0';
+		p->revocations_sig_subject = s->rev_subject;
+	}
+}
+
+/* The revocations file's signature as shim judges it before it takes the payloads (verify_image). */
+static void
+judge_rev_signature(state *s, const sbat_image *rev)
+{
+	sbat_next_state *p = &s->pub;
+	sbat_sigverify_opts o;
+	sbat_sigverify *v = NULL;
+	sbat_image *shim = NULL;
+	rev_keys k = { NULL, NULL, NULL, NULL, NULL, NULL };
+	sbat_diag d;
+
+	p->revocations_sig = SBAT_NEXT_REV_SIG_NOT_CHECKED;
+	if (!p->in[0].secure_boot)
+		return; /* shim is not in secure mode: verify_image checks nothing */
+	p->revocations_sig = SBAT_NEXT_REV_SIG_UNKNOWN;
+	sbat_sigverify_opts_init(&o);
+	o.rule = SBAT_SIGVERIFY_SHIM;
+	p->revocations_sig_unread = load_rev_dbs(s, &k, &o);
+	if (!p->revocations_sig_unread && (sbat_image_parse(s->shim_buf, p->shim_len, &shim, &d) != SBAT_OK ||
+	                                   sbat_sigverify_read_vendor(shim, &o, &k.vdb, &k.vdbx, &d) != SBAT_OK))
+		p->revocations_sig_unread = ".vendor_cert";
+	if (!p->revocations_sig_unread && sbat_sigverify_image(rev, &o, &v, &d) != SBAT_OK)
+		p->revocations_sig_unread = s->revocations;
+	if (v)
+		rev_verdict(s, v);
+	sbat_sigverify_free(v);
+	sbat_image_free(shim);
+	sbat_sigdb_free(k.db);
+	sbat_sigdb_free(k.dbx);
+	sbat_sigdb_free(k.mok);
+	sbat_sigdb_free(k.mokx);
+	sbat_sigdb_free(k.vdb);
+	sbat_sigdb_free(k.vdbx);
+}
+
 /* The revocations file of shim's release in its directory, when there is one: read there, not through a link. */
 static sbat_err
 load_revocations(state *s, sbat_diag *d)
@@ -251,6 +342,8 @@ load_revocations(state *s, sbat_diag *d)
 		r = revocation_payload(s, img, len, ".sbata", &s->rev_automatic, d);
 	if (r == SBAT_OK)
 		r = revocation_payload(s, img, len, ".sbatl", &s->rev_latest, d);
+	if (r == SBAT_OK)
+		judge_rev_signature(s, img);
 	sbat_image_free(img);
 	return r ? failed(s, NULL, s->revocations ? s->revocations : s->pub.revocations_name, r) : SBAT_OK;
 }
@@ -369,6 +462,10 @@ publish(state *s)
 	in->rev_automatic = s->rev_automatic;
 	in->rev_latest = s->rev_latest;
 	in->rev_sbat = s->rev_sbat ? s->rev_sbat->csv : NULL;
+	if (s->pub.revocations_sig == SBAT_NEXT_REV_SIG_REFUSED) {
+		in->rev_automatic = in->rev_latest = NULL; /* "revocations failed to verify": nothing read */
+		in->rev_sbat = NULL;
+	}
 }
 
 /* Everything sbat_next_state_load reads, into s; SBAT_OK or the first failure (s->failed names what). */

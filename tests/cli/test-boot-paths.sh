@@ -350,6 +350,25 @@ expect "by default, a shim whose hash dbx holds is refused (exit 4), though SBAT
 SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP" --no-signatures
 expect "the same with --no-signatures: the SBAT gate alone says it boots" \
 	'[ "$RC" -eq 8 ] && has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: boots: shim, next boot enforces SbatLevel 2025021800"'
+# shim verifies revocations_sbat.efi as an image before taking its payloads: an unsigned one is refused
+sha256_var "$SV/dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f"
+cp -- "$FIX/efi-x86_64.efi" "$ESP/EFI/debian/revocations_sbat.efi"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP" --no-signatures
+expect "an unsigned revocations_sbat.efi beside shim (db and dbx read): shim's line says shim refuses it and its update is not applied" \
+	'has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: boots: shim, next boot enforces SbatLevel 2025021800; revocations_sbat.efi beside it is refused: its signature does not verify for shim (not-allowed), so the SBAT update it carries is not applied"'
+if command -v python3 >/dev/null; then
+	SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP" --no-signatures --json
+	printf '%s' "$OUT" >"$T/revsig.json"
+	expect "... --json: the stage's revocations_signature is refused, with the reason" 'python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))[\"stages\"]
+first = [x for x in s if x[\"entry\"].startswith(\"Boot0001\") and x[\"stage\"] == 1][0]
+assert first[\"revocations_signature\"] == \"refused\" and first[\"revocations_signature_reason\"] == \"not-allowed\", first
+" "$T/revsig.json"'
+else
+	skip "... --json: the stage's revocations_signature is refused" "no python3"
+fi
+rm -f -- "$ESP/EFI/debian/revocations_sbat.efi"
 rm -f -- "$SV"/db-* "$SV"/dbx-*
 printf '\7\0\0\0\0' >"$SV/SecureBoot-$EFI_GUID"
 SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"

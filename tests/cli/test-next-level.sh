@@ -197,6 +197,24 @@ machine "$EV" 0 - "$AUTO_TEXT\n"
 SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" --verbose "$IMG/grub5.efi"
 expect "... and is not read with Secure Boot off" \
 	'[ "$RC" -eq 0 ] && ! printf "%s\n" "$OUT" | grep -q "revocations_sbat.efi: candidate"'
+
+# shim verifies revocations_sbat.efi as an image (verify_image) before taking its payloads: db and dbx read
+# (empty), the file unsigned: refused, and the level stays
+machine "$EV" 1 - "$AUTO_TEXT\n"
+var "$EV" "db-d719b2cb-3d3a-4596-a3bc-dad00e67656f" ''
+var "$EV" "dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f" ''
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" --verbose "$IMG/grub5.efi"
+expect "an unsigned revocations_sbat.efi with Secure Boot on: shim refuses it, the level stays (grub,5 allowed)" \
+	'[ "$RC" -eq 0 ] && has_line "inputs: $T/esp/EFI/debian/REVOCATIONS_SBAT.EFI: refused by shim: its signature does not verify (not-allowed): its SBAT update is not applied" &&
+	 has_line "  revocations_sbat.efi: not run: shim refuses the file'"'"'s signature" &&
+	 has_line "$IMG/grub5.efi: next boot: allowed: not revoked by SbatLevel 2025021800 (2 rows checked)"'
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" --json "$IMG/grub5.efi"
+expect "... --json: revocations_signature refused, and why" \
+	'[[ "$OUT" == *"\"revocations_signature\": \"refused\", \"revocations_signature_reason\": \"not-allowed\""* ]]'
+machine "$EV" 1 - "$AUTO_TEXT\n"
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" --verbose "$IMG/grub5.efi"
+expect "... without db and dbx, whether shim takes it is not known: said, and its payloads counted as before" \
+	'[ "$RC" -eq 4 ] && has_line "inputs: $T/esp/EFI/debian/REVOCATIONS_SBAT.EFI: whether shim accepts its signature is not known (db not read): its SBAT update is counted"'
 mkdir -p -- "$T/elsewhere"
 mv -- "$T/esp/EFI/debian/REVOCATIONS_SBAT.EFI" "$T/elsewhere/big.efi"
 head -c 70000 /dev/zero >>"$T/elsewhere/big.efi"
