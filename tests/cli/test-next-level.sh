@@ -30,6 +30,7 @@ trap 'rm -rf -- "$T"' EXIT
 
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/cli.sh"
+. "$(dirname "$0")/../lib/efi.sh"
 
 # var DIR NAME-GUID DATA (printf format): one efivarfs file, attributes NV|BS|RT first
 var() {
@@ -211,6 +212,17 @@ expect "an unsigned revocations_sbat.efi with Secure Boot on: shim refuses it, t
 SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" --json "$IMG/grub5.efi"
 expect "... --json: revocations_signature refused, and why" \
 	'[[ "$OUT" == *"\"revocations_signature\": \"refused\", \"revocations_signature_reason\": \"not-allowed\""* ]]'
+REV_HASH=$("$SBAT_ADD" --print --json "$T/esp/EFI/debian/REVOCATIONS_SBAT.EFI" 2>/dev/null |
+	sed -n 's/.*"authenticode_sha256": *"\([0-9a-f]\{64\}\)".*/\1/p')
+sha256_var "$EV/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$REV_HASH"
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" --verbose "$IMG/grub5.efi"
+expect "... its hash in db: shim takes it, said, and grub,5 is revoked by grub,6" \
+	'[ "$RC" -eq 4 ] && [ ${#REV_HASH} -eq 64 ] && has_line "inputs: $T/esp/EFI/debian/REVOCATIONS_SBAT.EFI: its signature verifies for shim (hash-allowed)" &&
+	 has_line "$IMG/grub5.efi: next boot: revoked: grub,5 is below grub,6 (SbatLevel 2026010100)"'
+sha256_var "$EV/dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$REV_HASH"
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" --verbose "$IMG/grub5.efi"
+expect "... its hash in db and in dbx: refused (dbx first), the level stays" \
+	'[ "$RC" -eq 0 ] && has_line "inputs: $T/esp/EFI/debian/REVOCATIONS_SBAT.EFI: refused by shim: its signature does not verify (hash-forbidden): its SBAT update is not applied"'
 machine "$EV" 1 - "$AUTO_TEXT\n"
 SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" --verbose "$IMG/grub5.efi"
 expect "... without db and dbx, whether shim takes it is not known: said, and its payloads counted as before" \
