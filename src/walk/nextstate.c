@@ -22,6 +22,7 @@
 #include "boot/shimrelease.h"
 #include "file/input.h"
 #include "util/diag.h"
+#include "walk/signatures.h"
 
 /* A variable larger than this is not one shim or the firmware sets. */
 #define VAR_MAX_SIZE (SBAT_EFIVAR_ATTRIBUTES_SIZE + SBAT_LEVEL_MAX_SIZE)
@@ -290,6 +291,7 @@ judge_rev_signature(state *s, const sbat_image *rev)
 	p->revocations_sig = SBAT_NEXT_REV_SIG_UNKNOWN;
 	sbat_sigverify_opts_init(&o);
 	o.rule = SBAT_SIGVERIFY_SHIM;
+	o.ignore_db = signatures_mok_ignore_db(s->efivarfs);
 	p->revocations_sig_unread = load_rev_dbs(s, &k, &o);
 	if (!p->revocations_sig_unread && (sbat_image_parse(s->shim_buf, p->shim_len, &shim, &d) != SBAT_OK ||
 	                                   sbat_sigverify_read_vendor(shim, &o, &k.vdb, &k.vdbx, &d) != SBAT_OK))

@@ -26,6 +26,7 @@ struct walk_sigs {
 	int db_known, dbx_known;   /* the variable was read (it may be empty) */
 	int mok_known, mokx_known; /* read, or absent: shim mirrored nothing */
 	int dbt_unknown;           /* dbt is there and does not read */
+	int ignore_db; /* MokIgnoreDB (shim's mirror of MokDBState) is one nonzero byte: shim trusts no db */
 	sbat_sigverify_mode mode;
 };
 
@@ -46,6 +47,18 @@ load_db(walk *w, const char *name, const char *guid, sbat_sigdb **ret)
 	snprintf(where, sizeof(where), "%s/%s-%s", w->efivarfs, name, guid);
 	walk_error(w, where, &d);
 	return -1;
+}
+
+int
+signatures_mok_ignore_db(const char *efivarfs)
+{
+	int v = -1;
+	sbat_diag d;
+
+	if (sbat_efivar_read_byte(efivarfs ? efivarfs : SBAT_EFIVAR_DIR, "MokIgnoreDB-" SBAT_SIGDB_GUID_SHIM, 1, &v,
+	                          &d) != SBAT_OK)
+		return 0;
+	return v > 0;
 }
 
 /* Secure Boot as the firmware's image verification sees it: SecureBoot 1 and not in setup mode. */
@@ -142,6 +155,7 @@ signatures_load(walk *w)
 	s->mokx_known = load_db(w, "MokListXRT", SBAT_SIGDB_GUID_SHIM, &s->mokx) >= 0;
 	/* the timestamping authorities, for a dbx entry that revokes from a time on */
 	s->dbt_unknown = load_db(w, "dbt", SBAT_SIGDB_GUID_SECURITY_DB, &s->dbt) < 0;
+	s->ignore_db = signatures_mok_ignore_db(w->efivarfs);
 	walk_fact(w, SBAT_BOOT_NOTE_ASSUMED, NULL, SBAT_BOOT_NOTE_SIGNATURES_VERIFIED);
 	if (apply_pending(w, s) != 0)
 		return 1;
@@ -204,6 +218,7 @@ rule_opts(const walk *w, int by_shim, sbat_sigverify_opts *o)
 		return;
 	o->mok = s->mok;
 	o->mokx = s->mokx;
+	o->ignore_db = s->ignore_db;
 	o->vendor_db = w->shim_keys.o.vendor_db;
 	o->vendor_dbx = w->shim_keys.o.vendor_dbx;
 	o->vendor_cert = w->shim_keys.o.vendor_cert;

@@ -17,6 +17,14 @@
  * when a pending update does not read.
  */
 int signatures_load(walk *w);
+
+/*
+ * Whether shim 16.1 trusts no db: MokIgnoreDB (its runtime mirror of
+ * MokDBState, set through mokutil --ignore-db) in efivarfs (NULL: the
+ * default) is exactly one byte, nonzero, as mok.c takes a state only from
+ * a one-byte variable. 0 when absent or unreadable.
+ */
+int signatures_mok_ignore_db(const char *efivarfs);
 void signatures_free(walk *w);
 
 /* shim's keys for the stages after it (shim: its image, or NULL for none), and back to the outer path's. */

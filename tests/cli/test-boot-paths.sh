@@ -350,6 +350,20 @@ expect "by default, a shim whose hash dbx holds is refused (exit 4), though SBAT
 SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP" --no-signatures
 expect "the same with --no-signatures: the SBAT gate alone says it boots" \
 	'[ "$RC" -eq 8 ] && has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: boots: shim, next boot enforces SbatLevel 2025021800"'
+# MokIgnoreDB (shim's mirror of MokDBState, after mokutil --ignore-db): shim no longer trusts db, the firmware still does
+GRUB_HASH=$("$SBAT_ADD" --print --json "$ESP/EFI/debian/grubx64.efi" 2>/dev/null |
+	sed -n 's/.*"authenticode_sha256": *"\([0-9a-f]\{64\}\)".*/\1/p')
+sha256_var "$SV/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$SHIM_HASH" "$GRUB_HASH"
+sha256_var "$SV/dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "shim and GRUB whose hashes db holds: both accepted" \
+	'[ ${#GRUB_HASH} -eq 64 ] && [[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: boots: "*"[signature accepted: its hash is in db]"* ]]'
+printf '\6\0\0\0\1' >"$SV/MokIgnoreDB-605dab50-e046-4300-abb6-3dd810dd8b23"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "... with MokIgnoreDB 1: the firmware still takes shim by db, shim refuses a GRUB only db allows" \
+	'[ "$RC" -eq 4 ] && [[ "$OUT" == *"Boot0001 debian [default]: stage 1 \EFI\debian\shimx64.efi: boots: "*"[signature accepted: its hash is in db]"* ]] &&
+	 [[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: refused: signature: "* ]]'
+rm -f -- "$SV/MokIgnoreDB-605dab50-e046-4300-abb6-3dd810dd8b23"
 # shim verifies revocations_sbat.efi as an image before taking its payloads: an unsigned one is refused
 sha256_var "$SV/dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f"
 cp -- "$FIX/efi-x86_64.efi" "$ESP/EFI/debian/revocations_sbat.efi"
