@@ -80,7 +80,9 @@ typedef struct sbat_next_state {
 	 * The revocations file's signature, judged before its payloads are
 	 * taken, as shim 16.1 does (load_revocations_file, verify_image): with
 	 * Secure Boot on, by shim's own rule (SBAT_SIGVERIFY_SHIM) against db,
-	 * dbx, MokListRT, MokListXRT and the keys built into shim; refused, the
+	 * dbx and the keys built into shim (it reads the file before it imports
+	 * its MOK state: MokListRT, MokListXRT and MokIgnoreDB do not count
+	 * yet); refused, the
 	 * file changes no level (its payloads are left out of in[]: the step is
 	 * not run). Not known when db or dbx is not there or does not read
 	 * (revocations_sig_unread names it; the payloads are counted, as

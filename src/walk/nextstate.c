@@ -22,7 +22,6 @@
 #include "boot/shimrelease.h"
 #include "file/input.h"
 #include "util/diag.h"
-#include "walk/signatures.h"
 
 /* A variable larger than this is not one shim or the firmware sets. */
 #define VAR_MAX_SIZE (SBAT_EFIVAR_ATTRIBUTES_SIZE + SBAT_LEVEL_MAX_SIZE)
@@ -39,7 +38,7 @@ typedef struct state {
 
 /* The keys shim's rule reads for the revocations file. */
 typedef struct rev_keys {
-	sbat_sigdb *db, *dbx, *mok, *mokx, *vdb, *vdbx;
+	sbat_sigdb *db, *dbx, *vdb, *vdbx;
 } rev_keys;
 
 static char *
@@ -226,33 +225,31 @@ find_ignored(state *s, const char *dir, int in_cwd)
 	return s->ignored ? 0 : -1;
 }
 
-/* db, dbx, MokListRT and MokListXRT into k and o; NULL, or the one not known (db and dbx must be there). */
+/*
+ * db and dbx into k and o; NULL, or the one not known. shim 16.1 reads the
+ * file (load_unbundled_trust) before it imports its MOK state: MokListRT
+ * and MokListXRT, volatile mirrors, are not there yet, and MokIgnoreDB is
+ * not heeded yet.
+ */
 static const char *
 load_rev_dbs(const state *s, rev_keys *k, sbat_sigverify_opts *o)
 {
-	static const struct {
-		const char *name, *guid;
-		int needed;
-	} vars[4] = { { "db", SBAT_SIGDB_GUID_SECURITY_DB, 1 },
-		      { "dbx", SBAT_SIGDB_GUID_SECURITY_DB, 1 },
-		      { "MokListRT", SBAT_SIGDB_GUID_SHIM, 0 },
-		      { "MokListXRT", SBAT_SIGDB_GUID_SHIM, 0 } };
-	sbat_sigdb **dbs[4] = { &k->db, &k->dbx, &k->mok, &k->mokx };
+	static const char *const names[2] = { "db", "dbx" };
+	sbat_sigdb **dbs[2] = { &k->db, &k->dbx };
 	sbat_sigdb_var got;
 	sbat_diag d;
 	size_t i;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 2; i++) {
 		got = SBAT_SIGDB_VAR_MISSING;
 		if (sbat_sigdb_new(dbs[i], &d) != SBAT_OK ||
-		    sbat_sigdb_load_efivar(*dbs[i], s->efivarfs, vars[i].name, vars[i].guid, &got, &d) != SBAT_OK ||
-		    (vars[i].needed && got == SBAT_SIGDB_VAR_MISSING))
-			return vars[i].name;
+		    sbat_sigdb_load_efivar(*dbs[i], s->efivarfs, names[i], SBAT_SIGDB_GUID_SECURITY_DB, &got, &d) !=
+		        SBAT_OK ||
+		    got == SBAT_SIGDB_VAR_MISSING)
+			return names[i];
 	}
 	o->db = k->db;
 	o->dbx = k->dbx;
-	o->mok = k->mok;
-	o->mokx = k->mokx;
 	return NULL;
 }
 
@@ -282,7 +279,7 @@ judge_rev_signature(state *s, const sbat_image *rev)
 	sbat_sigverify_opts o;
 	sbat_sigverify *v = NULL;
 	sbat_image *shim = NULL;
-	rev_keys k = { NULL, NULL, NULL, NULL, NULL, NULL };
+	rev_keys k = { NULL, NULL, NULL, NULL };
 	sbat_diag d;
 
 	p->revocations_sig = SBAT_NEXT_REV_SIG_NOT_CHECKED;
@@ -291,7 +288,6 @@ judge_rev_signature(state *s, const sbat_image *rev)
 	p->revocations_sig = SBAT_NEXT_REV_SIG_UNKNOWN;
 	sbat_sigverify_opts_init(&o);
 	o.rule = SBAT_SIGVERIFY_SHIM;
-	o.ignore_db = signatures_mok_ignore_db(s->efivarfs);
 	p->revocations_sig_unread = load_rev_dbs(s, &k, &o);
 	if (!p->revocations_sig_unread && (sbat_image_parse(s->shim_buf, p->shim_len, &shim, &d) != SBAT_OK ||
 	                                   sbat_sigverify_read_vendor(shim, &o, &k.vdb, &k.vdbx, &d) != SBAT_OK))
@@ -304,8 +300,6 @@ judge_rev_signature(state *s, const sbat_image *rev)
 	sbat_image_free(shim);
 	sbat_sigdb_free(k.db);
 	sbat_sigdb_free(k.dbx);
-	sbat_sigdb_free(k.mok);
-	sbat_sigdb_free(k.mokx);
 	sbat_sigdb_free(k.vdb);
 	sbat_sigdb_free(k.vdbx);
 }

@@ -223,6 +223,20 @@ sha256_var "$EV/dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$REV_HASH"
 SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" --verbose "$IMG/grub5.efi"
 expect "... its hash in db and in dbx: refused (dbx first), the level stays" \
 	'[ "$RC" -eq 0 ] && has_line "inputs: $T/esp/EFI/debian/REVOCATIONS_SBAT.EFI: refused by shim: its signature does not verify (hash-forbidden): its SBAT update is not applied"'
+# shim reads the file before it imports its MOK state (efi_main: load_unbundled_trust, then import_mok_state):
+# MokListRT is not there yet to allow it, and MokIgnoreDB not yet heeded
+sha256_var "$EV/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f"
+sha256_var "$EV/dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f"
+sha256_var "$EV/MokListRT-$SHIM_GUID" "$REV_HASH"
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" --verbose "$IMG/grub5.efi"
+expect "... its hash in MokListRT alone: refused (MokListRT is made after the file is read), the level stays" \
+	'[ "$RC" -eq 0 ] && has_line "inputs: $T/esp/EFI/debian/REVOCATIONS_SBAT.EFI: refused by shim: its signature does not verify (not-allowed): its SBAT update is not applied"'
+rm -f -- "$EV/MokListRT-$SHIM_GUID"
+sha256_var "$EV/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$REV_HASH"
+printf '\6\0\0\0\1' >"$EV/MokIgnoreDB-$SHIM_GUID"
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" --verbose "$IMG/grub5.efi"
+expect "... its hash in db with MokIgnoreDB 1: still taken (MokIgnoreDB is heeded only after the file is read)" \
+	'[ "$RC" -eq 4 ] && has_line "inputs: $T/esp/EFI/debian/REVOCATIONS_SBAT.EFI: its signature verifies for shim (hash-allowed)"'
 machine "$EV" 1 - "$AUTO_TEXT\n"
 SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" --verbose "$IMG/grub5.efi"
 expect "... without db and dbx, whether shim takes it is not known: said, and its payloads counted as before" \
