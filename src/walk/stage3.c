@@ -144,19 +144,15 @@ merge_items(menu_list *m)
 static void
 summary_notes(walk *w, const char *label, const menu_list *m)
 {
-	const char *name = m->loader == SBAT_BOOT_LOADER_GRUB ? "GRUB" : "systemd-boot";
-	char text[sizeof(m->summary) + 64];
 	size_t i, entries = 0;
 	sbat_boot_note n;
 
 	for (i = 0; i < m->n_items; i++)
 		entries += m->items[i].desc[0] != '\0';
-	/* the files read: still words (the one note not yet a record) */
-	snprintf(text, sizeof(text), "%s menu: %s", name, m->summary);
 	sbat_boot_note_init(&n);
 	n.kind = SBAT_BOOT_NOTE_VERBOSE;
 	n.path = label;
-	n.text = text;
+	menu_files_put(m, &n);
 	walk_add_note(w, &n);
 	sbat_boot_note_init(&n);
 	n.kind = !m->default_known && entries ? SBAT_BOOT_NOTE_ASSUMED : SBAT_BOOT_NOTE_VERBOSE;
