@@ -162,7 +162,7 @@ typedef struct sbat_boot_stage {
 	int is_default;       /* on the path the firmware takes when nobody touches the keyboard */
 	int off_default;      /* a stage-3 line for a menu entry other than the one started by default */
 	int stage;            /* 0 to 3, as above */
-	const char *file;     /* the file the stage starts, as the firmware or loader names it */
+	const char *file;     /* the file the stage starts, as the firmware or loader names it (NULL: file_embedded) */
 	sbat_verdict verdict; /* what it comes to */
 	sbat_boot_gate gate;  /* the check that decided */
 	sbat_boot_reason reason;
@@ -230,6 +230,8 @@ typedef struct sbat_boot_stage {
 	const char *missing;     /* a file the entry needs that is not there (an initrd), as the entry names it */
 	const char *missing_key; /* systemd-boot: the key that names it ("initrd"); NULL for GRUB */
 	int missing_miss;        /* the sbat_partition_miss */
+	int file_embedded;       /* stage 3: what GRUB reads is built into its image (its embedded configuration, its
+	                            prefix), which has no file name: file is NULL */
 } sbat_boot_stage;
 
 /* Zero *s and set its size (judge_reason, signature_reason and boot_current -1): call it before filling a stage. */

@@ -110,8 +110,7 @@ menu_files_words(const sbat_boot_note *n, cli_textbuf *t)
 	}
 	/* each configuration by its name, and the file on this machine unless the name is its path on the ESP */
 	for (i = 0; i < n->n_chain && i < SBAT_BOOT_NOTE_CHAIN_MAX; i++) {
-		cli_textbuf_put(t, "%s%s", i ? " -> " : "",
-		                n->chain[i] ? n->chain[i] : "GRUB's embedded configuration");
+		cli_textbuf_put(t, "%s%s", i ? " -> " : "", n->chain[i] ? n->chain[i] : CLI_GRUB_EMBEDDED);
 		if (n->chain_host[i] && !(i == 0 && n->chain_on_esp))
 			cli_textbuf_put(t, " (%s)", n->chain_host[i]);
 	}

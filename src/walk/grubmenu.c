@@ -321,7 +321,7 @@ initrd_missing(gctx *g, const sbat_grub_entry *e, menu_item *it)
 	}
 }
 
-/* A line for the configuration itself (name: its GRUB file name) that cannot be followed further: r says why. */
+/* A line for the configuration itself (name: its GRUB file name; NULL: the embedded one) that cannot be followed further: r says why. */
 static void
 config_line(menu_list *m, const char *name, const menu_reason *r)
 {
@@ -329,7 +329,8 @@ config_line(menu_list *m, const char *name, const menu_reason *r)
 
 	if (!it)
 		return;
-	snprintf(it->file, sizeof(it->file), "%.1000s", name);
+	snprintf(it->file, sizeof(it->file), "%.1000s", name ? name : "");
+	it->embedded = name == NULL;
 	it->why = *r;
 }
 
@@ -709,7 +710,7 @@ prefix_of(gctx *g, char *root, size_t root_size, char *prefix, size_t size, menu
 	} else if (close && n > 0) {
 		menu_reason_set(&r, memdisk ? SBAT_BOOT_MENU_PREFIX_NO_MEMDISK : SBAT_BOOT_MENU_PREFIX_DEVICE);
 		menu_copy(r.word, sizeof(r.word), p);
-		config_line(m, EMBEDDED_NAME, &r);
+		config_line(m, NULL, &r);
 		return 0;
 	}
 	menu_copy(prefix, size, path[0] ? path : g->cmd_dir);
@@ -752,7 +753,7 @@ first_config(gctx *g, const image *loader, const char *loader_path, char *root, 
 	if (g->core.config) {
 		menu_copy(g->visited[0], sizeof(g->visited[0]), EMBEDDED_NAME);
 		g->where[0] = EMBEDDED;
-		chain_put(m, 0, EMBEDDED_NAME, "");
+		chain_put(m, 0, "", "");
 		m->files.embedded = 1;
 		return 1;
 	}
@@ -802,15 +803,17 @@ grubmenu_read(walk *w, const char *esp, const char *loader_path, const image *lo
 	}
 	menu_copy(name, sizeof(name), m->files.chain[0]);
 	for (depth = 0; depth < MAX_CHAIN; depth++) {
+		const char *at = g->where[depth] == EMBEDDED ? NULL : name; /* a line's name for it */
+
 		if (!(cfg = read_cfg(g, depth, root[0] ? root : NULL, prefix[0] ? prefix : NULL))) {
-			config_why(m, name, SBAT_BOOT_MENU_UNREADABLE);
+			config_why(m, at, SBAT_BOOT_MENU_UNREADABLE);
 			break;
 		}
 		if (cfg->n_entries || (!cfg->next_command && g->where[depth] != EMBEDDED)) {
 			find_grubenv(g, cfg);
-			menu_items(g, cfg, g->visited[depth], name, m);
+			menu_items(g, cfg, g->visited[depth], at, m);
 		} else if (depth + 1 == MAX_CHAIN) {
-			config_why(m, name, SBAT_BOOT_MENU_TOO_DEEP);
+			config_why(m, at, SBAT_BOOT_MENU_TOO_DEEP);
 		} else if (next_config(g, cfg, depth, m, &f, path, sizeof(path))) {
 			hand_over(g, cfg, &f, depth, root, prefix, sizeof(prefix), name, m);
 			sbat_grub_cfg_free(cfg);

@@ -30,6 +30,7 @@ typedef struct menu_reason {
 /* One file the loader starts from one or more menu entries: one line of the report. */
 typedef struct menu_item {
 	char file[1024];                 /* as the loader names it */
+	int embedded;                    /* it is GRUB's embedded configuration (file "") */
 	char *host;                      /* the file on this machine; NULL when it cannot be followed */
 	char *root;                      /* the directory the lookup of host started from, or NULL */
 	menu_reason why;                 /* with host NULL: why not */

@@ -75,7 +75,8 @@ judge_item(walk *w, const char *label, int is_default, const sbat_next_state *ne
 	image im;
 
 	memset(&im, 0, sizeof(im));
-	walk_stage(&st, label, is_default, 3, it->file);
+	walk_stage(&st, label, is_default, 3, it->embedded ? NULL : it->file);
+	st.file_embedded = it->embedded;
 	st.loader = m->loader;
 	st.menu_entry = it->desc[0] ? it->desc : NULL;
 	st.more_entries = it->more;

@@ -1521,6 +1521,9 @@ test_grub_core_unknown(void **state)
 	assert_int_equal(s->reason, SBAT_BOOT_MENU);
 	assert_int_equal(s->menu_why, SBAT_BOOT_MENU_PREFIX_DEVICE);
 	assert_string_equal(s->menu_word, "(hd0,gpt2)/boot/grub");
+	/* the prefix is in GRUB's image: no file name */
+	assert_null(s->file);
+	assert_true(s->file_embedded);
 	sbat_boot_report_free(r);
 
 	fx_put32(mods + 16, 4096); /* the objects end past the section */
