@@ -87,7 +87,7 @@ _sbat_add()
 		mapfile -t COMPREPLY < <(compgen -W '--file --csv --output --merge --force
 			--relocate --remove --strip-signature --pcrsig --dry-run --print --json
 			--check-level --level-payload --lint --profile --previous --against
-			--lock-timeout --no-sync --esp --xbootldr --boot --signatures --pending --event-log --quiet
+			--lock-timeout --no-sync --esp --xbootldr --boot --signatures --no-signatures --pending --event-log --quiet
 			--verbose --help --version
 			-f -c -o -n -p -q -v -h -V' -- "$cur")
 		return 0

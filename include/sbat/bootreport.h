@@ -230,7 +230,9 @@ typedef struct sbat_boot_stage {
 	const char *missing;     /* a file the entry needs that is not there (an initrd), as the entry names it */
 	const char *missing_key; /* systemd-boot: the key that names it ("initrd"); NULL for GRUB */
 	int missing_miss;        /* the sbat_partition_miss */
-	int file_embedded;       /* stage 3: what GRUB reads is built into its image (its embedded configuration, its
+	/* shim (stage 1): a revocations file beside it that it does not read (sbat_next_state.revocations_ignored) */
+	const char *revocations_ignored;
+	int file_embedded; /* stage 3: what GRUB reads is built into its image (its embedded configuration, its
 	                            prefix), which has no file name: file is NULL */
 } sbat_boot_stage;
 
@@ -290,7 +292,8 @@ typedef enum sbat_boot_note_what {
 	SBAT_BOOT_NOTE_NO_BOOT_ORDER,       /* no BootOrder, no BootNext: the removable-media path taken as --esp's */
 	SBAT_BOOT_NOTE_NOT_JUDGED,          /* signatures are not judged: each verdict is the SBAT gate's */
 	SBAT_BOOT_NOTE_SIGNATURES_VERIFIED, /* every RSA signature is verified; certificate expiry is not checked */
-	SBAT_BOOT_NOTE_PENDING, /* pending (a file) appended to variable: count new entries; unread: none reads it */
+	SBAT_BOOT_NOTE_PENDING, /* pending (a file) appended to variable: count new entries, check how; unread: none
+	                           reads it */
 	SBAT_BOOT_NOTE_DB,      /* db: count certificates (subjects), hashes, others */
 	SBAT_BOOT_NOTE_DBX,     /* dbx: the same */
 	SBAT_BOOT_NOTE_SHIM_RULES_ASSUMED, /* file (a shim) names release shim_major.shim_minor, older than every
@@ -317,6 +320,32 @@ typedef enum sbat_boot_note_what {
 #define SBAT_BOOT_NOTE_CHAIN_MAX 6
 
 /*
+ * How the firmware takes a pending update's write (a PENDING note's
+ * `check`), as EDK2's AuthVariableLib checks it in user mode. Values are
+ * ABI: new ones go at the end.
+ */
+typedef enum sbat_boot_pending {
+	SBAT_BOOT_PENDING_PLAIN = 0,     /* appended as given: signature lists without authentication, or MokListX */
+	SBAT_BOOT_PENDING_BY_KEK,        /* appended: it verifies under `key`, a certificate of KEK */
+	SBAT_BOOT_PENDING_BY_PK,         /* appended: signed by `key`, the PK */
+	SBAT_BOOT_PENDING_SETUP_MODE,    /* appended: the machine is in setup mode (no PK), nothing is checked */
+	SBAT_BOOT_PENDING_NOT_SIGNED,    /* not applied: not signed by the PK, nor (db, dbx) under a KEK certificate */
+	SBAT_BOOT_PENDING_BAD_SIGNATURE, /* not applied: its signature does not verify over the variable's name, GUID,
+	                                    attributes, timestamp and lists */
+	SBAT_BOOT_PENDING_NO_SIGNER,     /* not applied: its signer's certificate is not in its SignedData */
+	SBAT_BOOT_PENDING_BAD_TIME,      /* not applied: its timestamp's Pad1, Nanosecond, TimeZone, Daylight or Pad2 */
+	SBAT_BOOT_PENDING_NOT_SHA256,    /* not applied: no SHA-256 where the firmware reads the digest algorithm */
+	SBAT_BOOT_PENDING_TOO_BIG,       /* not applied: a SignedData the firmware cannot wrap (over 65520 bytes) */
+	SBAT_BOOT_PENDING_CHAIN_BAD_SIGNATURE, /* not applied: it meets `key`, a signature on the way does not verify */
+	SBAT_BOOT_PENDING_CHAIN_NOT_CA,        /* not applied: it meets `key` through an issuer that is not a CA */
+	SBAT_BOOT_PENDING_UNKNOWN_TYPE,        /* not applied: a list of a type the firmware does not know */
+	SBAT_BOOT_PENDING_BAD_CERT, /* not applied: an EFI_CERT_X509 entry that is no certificate with an RSA key */
+	SBAT_BOOT_PENDING_SEVERAL_SIGNERS, /* not applied: more than one SignerInfo, not checked */
+	SBAT_BOOT_PENDING_DIR_NONE,        /* a directory: none of its `candidates` updates is taken */
+	SBAT_BOOT_PENDING_DIR_SETUP_MODE,  /* a directory, in setup mode: any would be taken; none is applied */
+} sbat_boot_pending;
+
+/*
  * A note made while walking, kept apart from the stages. Library-allocated
  * and read only; fields are added at the end. One handed to
  * sbat_boot_report_add_note is made by sbat_boot_note_init and copied (its
@@ -339,14 +368,24 @@ typedef struct sbat_boot_note {
 	const char *default_setting;
 	unsigned default_line;
 	int default_flags;
-	const char *partition;             /* ESP_PARTITION: the GUID */
-	const char *pending;               /* PENDING: the update's file */
-	const char *variable;              /* PENDING: the variable it goes to */
-	int unread;                        /* PENDING: no verdict reads that variable (KEK) */
-	size_t count;                      /* PENDING: new entries; DB, DBX: certificates; MORE_*: how many */
-	size_t hashes, others;             /* DB, DBX: image hashes, other entries */
-	const char *subjects;              /* DB, DBX: the certificates' common names, "; " between them */
-	sbat_boot_rule rule;               /* RULE */
+	const char *partition; /* ESP_PARTITION: the GUID */
+	const char *pending;   /* PENDING: the update's file */
+	const char *variable;  /* PENDING: the variable it goes to */
+	int unread;            /* PENDING: no verdict reads that variable (KEK) */
+	size_t count;          /* PENDING: new entries; DB, DBX: certificates; MORE_*: how many */
+	size_t hashes, others; /* DB, DBX: image hashes, other entries */
+	const char *subjects;  /* DB, DBX: the certificates' common names, "; " between them */
+	sbat_boot_rule rule;   /* RULE */
+	/*
+	 * PENDING: how the firmware takes the write; the certificate it is
+	 * signed by or meets (BY_*, CHAIN_*); for a directory given as
+	 * `pending`, the update of it applied (NULL: none) and how many of
+	 * its updates were tried (in name order, up to the one applied).
+	 */
+	sbat_boot_pending check;
+	const char *key;
+	const char *picked;
+	size_t candidates;
 	unsigned shim_major, shim_minor;   /* SHIM_RULES_ASSUMED: the release the shim names */
 	unsigned rules_major, rules_minor; /* and the release whose rules are applied */
 	/* MENU_FILES, systemd-boot */

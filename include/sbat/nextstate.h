@@ -58,6 +58,14 @@ typedef struct sbat_next_state {
 	unsigned rules_major, rules_minor;
 	int rules_assumed;
 	const char *revocations_name; /* the file those rules read revocations from, in shim's directory (any case) */
+	/*
+	 * A revocations file in shim's directory that its release does not
+	 * read, so that the SBAT update it carries is not applied: the
+	 * revocations.efi fwupd writes, which shim 15.8 read and 16.0 and later
+	 * do not (they read revocations_sbat.efi). NULL when there is none, or
+	 * when shim's release is older than the rules modelled (rules_assumed).
+	 */
+	const char *revocations_ignored;
 } sbat_next_state;
 
 /*

@@ -34,6 +34,7 @@
 #include "history.h"
 #include "sigverify.h"
 #include "eventlog.h"
+#include "pcr7.h"
 
 #ifdef __cplusplus
 extern "C" {

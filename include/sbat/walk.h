@@ -17,7 +17,7 @@ extern "C" {
 /* An update not yet applied: FILE appended to VAR before judging, as an authenticated append write would. */
 typedef struct sbat_walk_pending {
 	const char *var;  /* "db", "dbx", "KEK" or "MokListX" */
-	const char *file; /* signature lists, or an authenticated update (its header skipped, not verified) */
+	const char *file; /* signature lists, an authenticated update, or a directory of updates */
 } sbat_walk_pending;
 
 /*
@@ -41,17 +41,32 @@ typedef struct sbat_walk_opts {
 	int (*explain)(const char *component, unsigned generation, char *out, size_t size, void *ctx);
 	void *explain_ctx;
 	/*
-	 * Judge each image's signatures too: the firmware's rule (EDK2) for
-	 * what it starts, shim's for what shim starts and checks, by db, dbx,
-	 * MokListRT and MokListXRT from efivarfs and shim's built-in keys
-	 * (<sbat/sigverify.h>). A refused signature refuses the stage; db or
-	 * dbx that does not read makes it unknown.
+	 * 0, the default: each image's signatures are judged too, the
+	 * firmware's rule (EDK2) for what it starts, shim's for what shim
+	 * starts and checks, by db, dbx, MokListRT and MokListXRT from efivarfs
+	 * and shim's built-in keys (<sbat/sigverify.h>). A refused signature
+	 * refuses the stage; db or dbx that does not read makes it unknown,
+	 * never a boot (with Secure Boot off nothing checks a signature, and a
+	 * missing db changes nothing). 1: SBAT alone, each verdict shim's SBAT
+	 * check's, and a note says the signatures were not judged.
+	 *
+	 * Signatures are the default, so that a caller that zeroes the
+	 * options (sbat_walk_opts_init) gets the firmware's whole answer: a
+	 * stage said to boot is one the firmware and shim accept. A caller
+	 * that wants less asks for it; one that forgets gets "unknown" where
+	 * it could not be known, not a "boots" the firmware contradicts.
 	 */
-	int signatures;
+	int no_signatures;
 	/*
-	 * With signatures: updates to judge as if applied (a DBX update file,
-	 * say), in order. A file that does not read, or a variable not named
-	 * above, stops the walk (outcome.failed, a note says why).
+	 * Updates to judge as if applied (a DBX update file, say), in order;
+	 * with any, signatures are judged whatever no_signatures says. An
+	 * authenticated update of db, dbx or KEK is applied only when the
+	 * firmware would take the write, checked by PK and KEK from efivarfs
+	 * as EDK2's AuthVariableLib checks it (an earlier KEK update counted);
+	 * a directory: the first of its updates (and its subdirectories') the
+	 * firmware takes. A note says which, and why one is not applied. A
+	 * file that does not read, or a variable not named above, stops the
+	 * walk (outcome.failed, a note says why).
 	 */
 	const sbat_walk_pending *pending;
 	size_t n_pending;

@@ -102,6 +102,7 @@ string_field(sbat_boot_stage *s, size_t i)
 		&s->missing,
 		&s->missing_key,
 		&s->shim_level,
+		&s->revocations_ignored,
 	};
 
 	return i < sizeof(fields) / sizeof(fields[0]) ? fields[i] : NULL;
@@ -174,9 +175,10 @@ sbat_boot_note_init(sbat_boot_note *n)
 static const char **
 note_string(sbat_boot_note *n, size_t i)
 {
-	const char **fields[] = { &n->path,      &n->file,         &n->default_value, &n->default_setting,
-		                  &n->partition, &n->pending,      &n->variable,      &n->subjects,
-		                  &n->conf_file, &n->conf_default, &n->xbootldr };
+	const char **fields[] = { &n->path,      &n->file,    &n->default_value, &n->default_setting,
+		                  &n->partition, &n->pending, &n->variable,      &n->subjects,
+		                  &n->key,       &n->picked,  &n->conf_file,     &n->conf_default,
+		                  &n->xbootldr };
 	const size_t n_fields = sizeof(fields) / sizeof(fields[0]);
 
 	if (i < n_fields)

@@ -17,6 +17,12 @@ typedef struct shimrelease {
 	unsigned features;       /* SHIMRELEASE_* */
 } shimrelease;
 
+/*
+ * The revocations file shim 15.8 read (shim.c, load_revocations_file), and
+ * fwupd still writes; no modelled release reads it.
+ */
+#define SHIMRELEASE_OLD_REVOCATIONS "revocations.efi"
+
 /* The rows, oldest first; *n of them. */
 const shimrelease *shimrelease_rows(size_t *n);
 

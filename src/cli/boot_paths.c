@@ -140,6 +140,10 @@ print_stage_json(const sbat_boot_stage *st, size_t i)
 	cli_json_cstr_or_null(stdout, signature ? sbat_judge_verdict_name(st->signature_verdict) : NULL);
 	printf(", \"signature_reason\": ");
 	cli_json_cstr_or_null(stdout, cli_render_signature_reason(st));
+	if (st->revocations_ignored) {
+		printf(", \"revocations_ignored\": ");
+		cli_json_cstr(stdout, st->revocations_ignored);
+	}
 	if (st->loader != SBAT_BOOT_LOADER_NONE)
 		stage3_json(st);
 	putchar('}');
@@ -232,7 +236,7 @@ cli_run_boot_paths(const cli_opts *o)
 	wo.boot = o->boot;
 	wo.shim = o->level_file;
 	wo.explain = explain;
-	wo.signatures = o->signatures;
+	wo.no_signatures = o->no_signatures;
 	wo.pending = o->pending;
 	wo.n_pending = o->n_pending;
 	if (sbat_walk_next_boot(&wo, &r, &d) != SBAT_OK)

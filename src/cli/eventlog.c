@@ -12,6 +12,7 @@
 #include "json.h"
 #include "messages.h"
 #include "options.h"
+#include "pcr7.h"
 
 /* A bank's name for the reader: its pcr-NAME, or its TPM_ALG_ID. */
 static const char *
@@ -172,7 +173,7 @@ json_bank(const sbat_eventlog_bank *b, int last)
 }
 
 static void
-json_report(const char *file, const sbat_eventlog *log, sbat_eventlog_tpm state)
+json_report(const cli_opts *o, const char *file, const sbat_eventlog *log, sbat_eventlog_tpm state, const sbat_pcr7 *m)
 {
 	size_t i, n;
 
@@ -188,7 +189,9 @@ json_report(const char *file, const sbat_eventlog *log, sbat_eventlog_tpm state)
 	n = sbat_eventlog_event_count(log);
 	for (i = 0; i < n; i++)
 		json_event(sbat_eventlog_event_at(log, i), i + 1 == n);
-	fputs("  ]\n}\n", stdout);
+	fputs("  ],\n  \"pcr7\": ", stdout);
+	cli_pcr7_print_json(o, m, state != SBAT_EVENTLOG_TPM_DIFFERS);
+	fputs("\n}\n", stdout);
 }
 
 int
@@ -198,8 +201,10 @@ cli_run_event_log(const cli_opts *o)
 	const char *tpm = getenv("SBAT_ADD_TPM");
 	sbat_eventlog *log;
 	sbat_eventlog_tpm state;
+	sbat_pcr7 *m;
 	sbat_diag d;
 	char context[32];
+	int status;
 
 	if (sbat_eventlog_read(path, &log, &d) != SBAT_OK) {
 		snprintf(context, sizeof(context), "event %u", d.line);
@@ -211,10 +216,17 @@ cli_run_event_log(const cli_opts *o)
 		sbat_eventlog_free(log);
 		return EXIT_FAILURE_;
 	}
-	if (o->json)
-		json_report(path, log, state);
-	else
+	if ((status = cli_pcr7_build(o, log, &m)) != EXIT_OK) {
+		sbat_eventlog_free(log);
+		return status;
+	}
+	if (o->json) {
+		json_report(o, path, log, state, m);
+	} else {
 		text_report(path, log, state);
+		cli_pcr7_print_text(o, m, state != SBAT_EVENTLOG_TPM_DIFFERS);
+	}
+	sbat_pcr7_free(m);
 	sbat_eventlog_free(log);
 	return state == SBAT_EVENTLOG_TPM_DIFFERS ? EXIT_LOG_DIFFERS : EXIT_OK;
 }

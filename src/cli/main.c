@@ -35,6 +35,7 @@ enum {
 	ARG_PCRSIG,
 	ARG_XBOOTLDR,
 	ARG_SIGNATURES,
+	ARG_NO_SIGNATURES,
 	ARG_PENDING,
 	ARG_BOOT,
 	ARG_PROFILE,
@@ -67,6 +68,7 @@ static const struct option long_options[] = {
 	{ "xbootldr", required_argument, NULL, ARG_XBOOTLDR },
 	{ "boot", required_argument, NULL, ARG_BOOT },
 	{ "signatures", no_argument, NULL, ARG_SIGNATURES },
+	{ "no-signatures", no_argument, NULL, ARG_NO_SIGNATURES },
 	{ "pending", required_argument, NULL, ARG_PENDING },
 	{ "event-log", required_argument, NULL, ARG_EVENT_LOG },
 	{ "dry-run", no_argument, NULL, 'n' },
@@ -90,7 +92,7 @@ usage(FILE *out)
 	        "       %s --lint [--json] IMAGE...\n"
 	        "       %s --lint --profile shim-review|uefi-ca... [--previous OLD]\n"
 	        "                [--against POLICY...] [--json] IMAGE...\n"
-	        "       %s --event-log running|FILE [--json]\n"
+	        "       %s --event-log running|FILE [--pending VAR=FILE]... [--json]\n"
 	        "\n",
 	        cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, cli_progname,
 	        cli_progname);
@@ -148,15 +150,21 @@ usage(FILE *out)
 	        "      --xbootldr DIR      the mounted XBOOTLDR partition (systemd-boot), for next\n"
 	        "      --boot DIR          the directory that holds GRUB's grub/grub.cfg and the\n"
 	        "                          kernels it names (/boot), for next\n"
-	        "      --signatures        with next: judge each image's signatures too, as the\n"
-	        "                          firmware and shim do (db, dbx, MokList, shim's keys)\n"
+	        "      --no-signatures     with next: judge SBAT alone; by default each image's\n"
+	        "                          signatures are judged too, as the firmware and shim\n"
+	        "                          do (db, dbx, MokList, shim's keys), and a stage whose\n"
+	        "                          db or dbx does not read is unknown, never boots\n"
+	        "      --signatures        with next: the default, signatures judged\n"
 	        "      --pending VAR=FILE  with next: judge as if FILE (signature lists, or an\n"
-	        "                          authenticated update) were appended to VAR (db, dbx,\n"
-	        "                          KEK, MokListX); repeatable; implies --signatures\n"
+	        "                          authenticated update the firmware would take; a\n"
+	        "                          directory: the one it takes) were appended to VAR\n"
+	        "                          (db, dbx, KEK, MokListX); repeatable; with\n"
+	        "                          --event-log: PCR 7 after the update\n"
 	        "      --event-log running|FILE\n"
 	        "                          replay the firmware's TCG event log (running: this\n"
 	        "                          machine's) to PCR values and compare them with the\n"
-	        "                          TPM's (exit 10 when they differ)\n"
+	        "                          TPM's (exit 10 when they differ); PCR 7 made again\n"
+	        "                          from the Secure Boot variables, and its next value\n"
 	        "      --level-payload latest|automatic\n"
 	        "                          which SbatLevel of a shim binary FILE to use (latest)\n"
 	        "      --lock-timeout SECONDS\n"
@@ -279,7 +287,7 @@ parse_pcrsig(const char *arg, cli_opts *o)
 	return PARSE_RUN;
 }
 
-/* --pending VAR=FILE: an update of db, dbx, KEK or MokListX judged as if applied (it implies --signatures). */
+/* --pending VAR=FILE: an update of db, dbx, KEK or MokListX judged as if applied, by the signature gate. */
 static parse_result
 parse_pending(char *arg, cli_opts *o)
 {
@@ -392,6 +400,7 @@ take_option(int c, char **argv, cli_opts *o)
 	case ARG_ESP: o->esp = optarg; break;
 	case ARG_XBOOTLDR: o->xbootldr = optarg; break;
 	case ARG_SIGNATURES: o->signatures = 1; break;
+	case ARG_NO_SIGNATURES: o->no_signatures = 1; break;
 	case ARG_PENDING: return parse_pending(optarg, o);
 	case ARG_BOOT: o->boot = optarg; break;
 	case ARG_EVENT_LOG:
@@ -626,7 +635,7 @@ check_lint_mode(int argc, char **argv, cli_opts *o)
 	return PARSE_RUN;
 }
 
-/* --event-log reads one log and takes only --json. */
+/* --event-log reads one log and takes only --json and --pending. */
 static parse_result
 check_event_log_mode(int argc, const cli_opts *o)
 {
@@ -635,8 +644,8 @@ check_event_log_mode(int argc, const cli_opts *o)
 	if (optind < argc || o->image || o->csv || o->output || o->print || o->check_level || o->lint || o->profiles ||
 	    o->previous || o->n_against || o->strip_signature || o->dry_run || o->relocate || o->remove || o->merge ||
 	    o->force || o->level_payload_given || o->lock_timeout_given || o->no_sync || o->pcrsig || o->esp ||
-	    o->xbootldr || o->boot || o->signatures)
-		return usage_error("--event-log takes only --json", NULL);
+	    o->xbootldr || o->boot || (o->signatures && !o->n_pending) || o->no_signatures)
+		return usage_error("--event-log takes only --json and --pending", NULL);
 	return PARSE_RUN;
 }
 
@@ -645,18 +654,19 @@ check_event_log_mode(int argc, const cli_opts *o)
  * targets has room for argc names (each one takes an argument of its own).
  */
 /*
- * --esp, --xbootldr, --boot, --signatures and --pending given where no boot
- * path is walked: without next, or with next:SHIM and IMAGEs, which are
- * judged alone.
+ * --esp, --xbootldr, --boot, --signatures, --no-signatures and --pending
+ * given where no boot path is walked: without next, or with next:SHIM and
+ * IMAGEs, which are judged alone.
  */
 static parse_result
 walk_option_error(const cli_opts *o)
 {
-	const char *name = o->esp        ? "--esp" :
-	                   o->xbootldr   ? "--xbootldr" :
-	                   o->n_pending  ? "--pending" :
-	                   o->signatures ? "--signatures" :
-	                                   "--boot";
+	const char *name = o->esp           ? "--esp" :
+	                   o->xbootldr      ? "--xbootldr" :
+	                   o->n_pending     ? "--pending" :
+	                   o->signatures    ? "--signatures" :
+	                   o->no_signatures ? "--no-signatures" :
+	                                      "--boot";
 	char msg[160];
 
 	snprintf(msg, sizeof(msg), "%s goes with --check-level next%s", name,
@@ -691,8 +701,11 @@ parse_args(int argc, char **argv, const char **targets, const char **against, cl
 	if (r != PARSE_RUN)
 		return r;
 	r = o->print || o->check_level ? check_read_modes(o) : check_edit_mode(o);
-	if (r == PARSE_RUN && (o->esp || o->xbootldr || o->boot || o->signatures) && !(o->next_level && !o->n_targets))
+	if (r == PARSE_RUN && (o->esp || o->xbootldr || o->boot || o->signatures || o->no_signatures) &&
+	    !(o->next_level && !o->n_targets))
 		return walk_option_error(o);
+	if (r == PARSE_RUN && o->no_signatures && o->signatures)
+		return usage_error("--no-signatures contradicts --signatures and --pending", NULL);
 	return r;
 }
 

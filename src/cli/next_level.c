@@ -142,6 +142,11 @@ cli_next_print_text(const sbat_next_state *n, FILE *out)
 		}
 		fputc('\n', out);
 	}
+	if (n->revocations_ignored)
+		fprintf(out,
+		        "inputs: %s: not read by this shim (it reads %s): the SBAT update it carries will not be "
+		        "applied\n",
+		        n->revocations_ignored, n->revocations_name);
 	for (b = 0; b < 2; b++) {
 		fprintf(out, "%s:\n", boot_names[b]);
 		print_step_text(out, "shim's .sbatlevel", &n->boot[b].builtin);
@@ -234,6 +239,8 @@ cli_next_print_json(const sbat_next_state *n, FILE *out)
 	} else {
 		fputs("null", out);
 	}
+	fputs(", \"revocations_ignored\": ", out);
+	cli_json_cstr_or_null(out, n->revocations_ignored);
 	fputs(", \"boots\": [", out);
 	for (b = 0; b < 2; b++) {
 		fprintf(out, "%s{\"boot\": \"%s\", ", b ? ", " : "", b ? "after-next" : "next");

@@ -52,7 +52,8 @@ typedef struct cli_opts {
 	const char *esp;         /* --esp DIR: the mounted EFI System Partition, for POLICY next */
 	const char *xbootldr;    /* --xbootldr DIR: the mounted XBOOTLDR partition systemd-boot reads */
 	const char *boot;        /* --boot DIR: the directory with GRUB's grub/grub.cfg and kernels */
-	int signatures;          /* --signatures: with next, judge each image's signatures too */
+	int signatures;          /* --signatures or --pending: with next, signatures judged (the default) */
+	int no_signatures;       /* --no-signatures: with next, SBAT alone */
 	sbat_walk_pending pending[CLI_MAX_PENDING]; /* --pending VAR=FILE, in order */
 	size_t n_pending;
 	const char **targets; /* --check-level: the IMAGEs and directories, or the --csv FILEs */

@@ -116,6 +116,85 @@ menu_files_words(const sbat_boot_note *n, cli_textbuf *t)
 	}
 }
 
+/* Why a pending update is applied, or not: what follows its file in the note. */
+static const char *const pending_table[] = {
+	[SBAT_BOOT_PENDING_PLAIN] = "",
+	[SBAT_BOOT_PENDING_BY_KEK] = "; the firmware takes it: signed under the KEK certificate ",
+	[SBAT_BOOT_PENDING_BY_PK] = "; the firmware takes it: signed by the PK ",
+	[SBAT_BOOT_PENDING_SETUP_MODE] = "; the firmware takes it unchecked: it is in setup mode (no PK)",
+	[SBAT_BOOT_PENDING_BAD_SIGNATURE] = "its signature does not verify over the variable's name, GUID, attributes, "
+	                                    "timestamp and lists",
+	[SBAT_BOOT_PENDING_NO_SIGNER] = "its signer's certificate is not in its SignedData",
+	[SBAT_BOOT_PENDING_BAD_TIME] = "its timestamp's Pad1, Nanosecond, TimeZone, Daylight or Pad2 is not zero",
+	[SBAT_BOOT_PENDING_NOT_SHA256] =
+	    "its SignedData does not name SHA-256 at byte 13, where the firmware reads its "
+	    "digest algorithm",
+	[SBAT_BOOT_PENDING_TOO_BIG] =
+	    "its SignedData is over 65520 bytes, which the firmware wraps with 16-bit lengths",
+	[SBAT_BOOT_PENDING_CHAIN_BAD_SIGNATURE] = "a certificate's signature on the way to it does not verify",
+	[SBAT_BOOT_PENDING_CHAIN_NOT_CA] = "an issuer on the way to it is not a CA",
+	[SBAT_BOOT_PENDING_UNKNOWN_TYPE] = "it holds a signature list of a type the firmware does not know",
+	[SBAT_BOOT_PENDING_BAD_CERT] = "it holds an EFI_CERT_X509 entry that is no certificate with an RSA key",
+};
+CLI_STRTABLE_LOOKUP(pending, sbat_boot_pending)
+
+/* A pending update of a directory: the one of it applied, or why none. */
+static void
+pending_dir_words(const sbat_boot_note *n, cli_textbuf *t)
+{
+	int kek = n->variable && n->variable[0] == 'K';
+	const char *who = kek ? "this machine's PK" : "a KEK or the PK of this machine";
+
+	if (n->picked)
+		cli_textbuf_put(t, "pending: %s: %s is the update %s signs (%s%s): appended to %s (%zu new entries)",
+		                n->pending, n->picked, who,
+		                kek                                 ? "" :
+		                n->check == SBAT_BOOT_PENDING_BY_PK ? "PK " :
+		                                                      "KEK certificate ",
+		                n->key ? n->key : "", n->variable, n->count);
+	else if (n->check == SBAT_BOOT_PENDING_DIR_SETUP_MODE)
+		cli_textbuf_put(t,
+		                "pending: %s not applied to %s: the machine is in setup mode, where the firmware would "
+		                "take any of its %zu updates unchecked: name one",
+		                n->pending, n->variable, n->candidates);
+	else
+		cli_textbuf_put(t,
+		                "pending: %s not applied to %s: none of its %zu updates is signed by %s: the firmware "
+		                "would refuse each",
+		                n->pending, n->variable, n->candidates, who);
+}
+
+/* A pending update: appended (how the firmware takes it), or not and why. */
+static void
+pending_words(const sbat_boot_note *n, cli_textbuf *t)
+{
+	const char *why = pending_to_string(n->check);
+	int kek = n->variable && n->variable[0] == 'K';
+
+	if (n->picked || n->check == SBAT_BOOT_PENDING_DIR_NONE || n->check == SBAT_BOOT_PENDING_DIR_SETUP_MODE)
+		pending_dir_words(n, t);
+	else if (n->check <= SBAT_BOOT_PENDING_SETUP_MODE)
+		cli_textbuf_put(t, "pending: %s appended to %s (%zu new entries)%s%s%s%s", n->pending, n->variable,
+		                n->count, n->unread ? ": no verdict reads " : "", n->unread ? n->variable : "",
+		                why ? why : "", n->key && n->check != SBAT_BOOT_PENDING_SETUP_MODE ? n->key : "");
+	else if (n->check == SBAT_BOOT_PENDING_SEVERAL_SIGNERS)
+		cli_textbuf_put(t,
+		                "pending: %s not applied to %s: it has more than one SignerInfo: whether the firmware "
+		                "takes it is not checked",
+		                n->pending, n->variable);
+	else if (n->check == SBAT_BOOT_PENDING_NOT_SIGNED)
+		cli_textbuf_put(t, "pending: %s not applied to %s: %s: the firmware would refuse this update",
+		                n->pending, n->variable,
+		                kek ? "not signed by this machine's PK" : "not signed by any KEK of this machine");
+	else if (n->check == SBAT_BOOT_PENDING_CHAIN_BAD_SIGNATURE || n->check == SBAT_BOOT_PENDING_CHAIN_NOT_CA)
+		cli_textbuf_put(
+		    t, "pending: %s not applied to %s: it reaches %s, but %s: the firmware would refuse this update",
+		    n->pending, n->variable, n->key ? n->key : "a key of this machine", why ? why : "");
+	else
+		cli_textbuf_put(t, "pending: %s not applied to %s: %s: the firmware would refuse this update",
+		                n->pending, n->variable, why ? why : "refused");
+}
+
 /* A note with facts: the default entry, the rule, a database, a pending update, a count. */
 static void
 fact_words(const sbat_boot_note *n, cli_textbuf *t)
@@ -131,10 +210,7 @@ fact_words(const sbat_boot_note *n, cli_textbuf *t)
 		break;
 	case SBAT_BOOT_NOTE_DB:
 	case SBAT_BOOT_NOTE_DBX: db_words(n, t); break;
-	case SBAT_BOOT_NOTE_PENDING:
-		cli_textbuf_put(t, "pending: %s appended to %s (%zu new entries)%s%s", n->pending, n->variable,
-		                n->count, n->unread ? ": no verdict reads " : "", n->unread ? n->variable : "");
-		break;
+	case SBAT_BOOT_NOTE_PENDING: pending_words(n, t); break;
 	case SBAT_BOOT_NOTE_ESP_PARTITION:
 		cli_textbuf_put(t,
 		                "taken as the partition of the options' HD() nodes (%s): which partition it is is not "

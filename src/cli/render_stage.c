@@ -229,6 +229,12 @@ shim_words(const sbat_boot_stage *st, cli_textbuf *t)
 	cli_textbuf_put(
 	    &w, "shim%s, next boot enforces %s%s", st->shim_next ? " (judged as the shim given to next:)" : "",
 	    st->shim_enforces ? "SbatLevel " : "nothing (Secure Boot off), stores SbatLevel ", st->shim_level);
+	if (st->revocations_ignored)
+		cli_textbuf_put(&w,
+		                "; %s beside it is not read (this shim reads revocations_sbat.efi): the SBAT update "
+		                "it carries will not be applied",
+		                strrchr(st->revocations_ignored, '/') ? strrchr(st->revocations_ignored, '/') + 1 :
+		                                                        st->revocations_ignored);
 	cli_render_gated(st, sbat, 1, t);
 	return 1;
 }

@@ -25,6 +25,9 @@ typedef struct reading {
 	size_t n_nested;
 	const uint8_t *content; /* the SpcIndirectDataContent's content octets, which messageDigest covers */
 	size_t content_len;
+	int detached;     /* content is the caller's: the SignedData's own contentInfo is passed over */
+	int bare;         /* the bytes are a SignedData without its ContentInfo */
+	size_t n_signers; /* SignerInfos */
 } reading;
 
 /* An AlgorithmIdentifier (SEQUENCE { OID, parameters }) read from c. */
@@ -249,7 +252,7 @@ read_signed_data(der_cursor *sd, reading *r, sbat_diag *d)
 	if (err == SBAT_OK)
 		err = der_expect(sd, DER_SET, &e, d);
 	if (err == SBAT_OK)
-		err = read_indirect_data(sd, r, d);
+		err = r->detached ? der_expect(sd, DER_SEQUENCE, &e, d) : read_indirect_data(sd, r, d);
 	if (err == SBAT_OK && der_peek(sd, DER_CONTEXT(0)) && (err = der_read(sd, &e, d)) == SBAT_OK)
 		err = read_certs(&e, r, d);
 	if (err == SBAT_OK && der_peek(sd, DER_CONTEXT(1)))
@@ -262,7 +265,11 @@ read_signed_data(der_cursor *sd, reading *r, sbat_diag *d)
 		err = der_fail(&infos, "SignedData has no SignerInfo", e.offset, d);
 	if (err == SBAT_OK)
 		err = der_expect(&infos, DER_SEQUENCE, &e, d);
-	return err == SBAT_OK ? read_signer(&e, r, d) : err;
+	if (err == SBAT_OK)
+		err = read_signer(&e, r, d);
+	for (r->n_signers = 1; err == SBAT_OK && der_more(&infos); r->n_signers++)
+		err = der_read(&infos, &e, d);
+	return err;
 }
 
 /* The certificate the signer names by issuer and serial, or -1. */
@@ -326,21 +333,21 @@ read_content(const uint8_t *buf, reading *r, sbat_diag *d)
 	der_top(&top, e.raw, e.raw_len, e.offset, "ContentInfo");
 	err = der_walk(&top, d);
 	top.pos = 0;
-	if (err == SBAT_OK)
+	if (err == SBAT_OK && !r->bare)
 		err = enter_content_info(&top, oid_signed_data, sizeof(oid_signed_data),
 		                         "ContentInfo is not SignedData (1.2.840.113549.1.7.2)", &content, d);
 	if (err == SBAT_OK)
-		err = der_expect(&content, DER_SEQUENCE, &e, d);
+		err = der_expect(r->bare ? &top : &content, DER_SEQUENCE, &e, d);
 	if (err == SBAT_OK)
 		err = der_enter(&e, &sd, "SignedData", d);
 	return err == SBAT_OK ? read_signed_data(&sd, r, d) : err;
 }
 
-sbat_err
-pkcs7_read(const uint8_t *buf, sbat_authenticode_sig *s, pkcs7_nested nested[PKCS7_MAX_NESTED], size_t *ret_n,
-           sbat_diag *d)
+/* Read into r (s, nested and the detached content filled by the caller), as pkcs7_read says. */
+static sbat_err
+read_all(const uint8_t *buf, reading *r, sbat_diag *d)
 {
-	reading r = { s, NULL, nested, 0, NULL, 0 };
+	sbat_authenticode_sig *s = r->s;
 	sbat_err err;
 
 	s->certs = NULL;
@@ -349,20 +356,64 @@ pkcs7_read(const uint8_t *buf, sbat_authenticode_sig *s, pkcs7_nested nested[PKC
 	s->signed_attrs = s->message_digest = s->signature = NULL;
 	s->signed_attrs_len = s->message_digest_len = s->signature_len = 0;
 	s->covers_image = -1;
-	*ret_n = 0;
-	r.certs = calloc(PKCS7_MAX_CERTS, sizeof(*r.certs));
-	if (!r.certs)
+	r->certs = calloc(PKCS7_MAX_CERTS, sizeof(*r->certs));
+	if (!r->certs)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory for the certificates");
-	s->certs = r.certs;
-	err = read_content(buf, &r, d);
+	s->certs = r->certs;
+	err = read_content(buf, r, d);
 	if (err != SBAT_OK) {
-		free(r.certs);
+		free(r->certs);
 		s->certs = NULL;
 		s->n_certs = 0;
 		return err;
 	}
 	s->signer_cert = find_signer_cert(s);
-	s->signature_verifies = s->signer_cert < 0 ? -1 : signer_verifies(s, &r);
-	*ret_n = r.n_nested;
+	s->signature_verifies = s->signer_cert < 0 ? -1 : signer_verifies(s, r);
 	return SBAT_OK;
+}
+
+sbat_err
+pkcs7_read(const uint8_t *buf, sbat_authenticode_sig *s, pkcs7_nested nested[PKCS7_MAX_NESTED], size_t *ret_n,
+           sbat_diag *d)
+{
+	reading r;
+	sbat_err err;
+
+	memset(&r, 0, sizeof(r));
+	r.s = s;
+	r.nested = nested;
+	*ret_n = 0;
+	err = read_all(buf, &r, d);
+	if (err == SBAT_OK)
+		*ret_n = r.n_nested;
+	return err;
+}
+
+int
+pkcs7_is_content_info(const uint8_t *p, size_t len)
+{
+	return len >= 17 && p[4] == DER_OID && p[5] == sizeof(oid_signed_data) &&
+	       memcmp(p + 6, oid_signed_data, sizeof(oid_signed_data)) == 0 && p[15] == DER_CONTEXT(0) && p[16] == 0x82;
+}
+
+sbat_err
+pkcs7_read_detached(const uint8_t *buf, sbat_authenticode_sig *s, const uint8_t *content, size_t content_len,
+                    size_t *ret_signers, sbat_diag *d)
+{
+	pkcs7_nested nested[PKCS7_MAX_NESTED];
+	reading r;
+	sbat_err err;
+
+	memset(&r, 0, sizeof(r));
+	r.s = s;
+	r.nested = nested;
+	r.detached = 1;
+	r.bare = !pkcs7_is_content_info(buf + s->offset, s->len);
+	r.content = content;
+	r.content_len = content_len;
+	*ret_signers = 0;
+	err = read_all(buf, &r, d);
+	if (err == SBAT_OK)
+		*ret_signers = r.n_signers;
+	return err;
 }

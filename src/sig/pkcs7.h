@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* pkcs7.h - an Authenticode PKCS#7 SignedData: its certificates, its signer, the digest it claims */
+/* pkcs7.h - a PKCS#7 SignedData: an Authenticode one (its certificates, its signer, the digest it claims), or
+ * one over detached content (an authenticated variable's) */
 #ifndef SBAT_SIG_PKCS7_H
 #define SBAT_SIG_PKCS7_H
 
@@ -27,5 +28,23 @@ typedef struct pkcs7_nested {
  */
 sbat_err pkcs7_read(const uint8_t *buf, sbat_authenticode_sig *s, pkcs7_nested nested[PKCS7_MAX_NESTED], size_t *ret_n,
                     sbat_diag *d);
+
+/*
+ * 1 when p[0..len) starts as EDK2's WrapPkcs7Data recognizes a ContentInfo
+ * (bytes 4 to 16: the signedData OID, then [0] with a two-byte length);
+ * EDK2 takes anything else for a bare SignedData and wraps it.
+ */
+int pkcs7_is_content_info(const uint8_t *p, size_t len);
+
+/*
+ * Read the PKCS#7 at s->offset (s->len bytes) of buf, a ContentInfo (as
+ * pkcs7_is_content_info tells) or a bare SignedData, whose signature is
+ * over content[0..content_len) (detached; a content of its own is not
+ * read): the certificates and the (first) signer as pkcs7_read fills them,
+ * s->signature_verifies for that content. *ret_signers is the number of
+ * SignerInfos. On failure s->certs is NULL.
+ */
+sbat_err pkcs7_read_detached(const uint8_t *buf, sbat_authenticode_sig *s, const uint8_t *content, size_t content_len,
+                             size_t *ret_signers, sbat_diag *d);
 
 #endif

@@ -48,6 +48,37 @@ replay_extend(uint16_t alg, uint8_t *value, const uint8_t *digest, size_t size)
 	}
 }
 
+int
+replay_digest(uint16_t alg, const uint8_t *data, size_t len, uint8_t *out)
+{
+	struct sha1_ctx c1;
+	struct sha256_ctx c256;
+	struct sha512_ctx c512;
+
+	switch (alg) {
+	case SBAT_EVENTLOG_ALG_SHA1:
+		sha1_init(&c1);
+		sha1_update(&c1, data, len);
+		sha1_final(&c1, out);
+		return 1;
+	case SBAT_EVENTLOG_ALG_SHA256:
+		sha256_init(&c256);
+		sha256_update(&c256, data, len);
+		sha256_final(&c256, out);
+		return 1;
+	case SBAT_EVENTLOG_ALG_SHA384:
+	case SBAT_EVENTLOG_ALG_SHA512:
+		if (alg == SBAT_EVENTLOG_ALG_SHA384)
+			sha512_init_384(&c512);
+		else
+			sha512_init(&c512);
+		sha512_update(&c512, data, len);
+		sha512_final(&c512, out);
+		return 1;
+	default: return 0;
+	}
+}
+
 /* The reset values: 0, PCRs 17 to 22 all ones (they wait for a dynamic launch), PCR 0 the locality. */
 static void
 reset(sbat_eventlog_bank *b, int locality)

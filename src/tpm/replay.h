@@ -15,4 +15,7 @@ void replay_log(sbat_eventlog *log);
 /* H(value || digest) into value, for alg (SHA-1, SHA-256, SHA-384, SHA-512); 0 for another alg. */
 int replay_extend(uint16_t alg, uint8_t *value, const uint8_t *digest, size_t size);
 
+/* The digest of data[0..len) by alg (SHA-1, SHA-256, SHA-384, SHA-512) into out; 0 for another alg. */
+int replay_digest(uint16_t alg, const uint8_t *data, size_t len, uint8_t *out);
+
 #endif

@@ -523,7 +523,7 @@ walk_all(walk *w)
 		report_mark_stopped(w->report, 1, 0);
 		return;
 	}
-	if (w->o->signatures || w->o->n_pending) {
+	if (!w->o->no_signatures || w->o->n_pending) {
 		int r = signatures_load(w);
 
 		if (r < 0)

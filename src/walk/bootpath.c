@@ -276,6 +276,7 @@ judge_shim(walk *w, sbat_boot_stage *st, const char *file, sbat_next_state **ret
 	if (next->rules_assumed)
 		rules_assumed_note(w, st->entry, next);
 	st->shim_level = next->level[0]->datestamp;
+	st->revocations_ignored = next->revocations_ignored;
 	if (next->mode[0] == SBAT_NEXT_MODE_SHIM_STOPS) {
 		shim_stops(w, st, SBAT_VERDICT_REFUSED,
 		           next->level[0]->n_entries == 0 ? SBAT_BOOT_SHIM_STOPS_LEVEL : SBAT_BOOT_SHIM_STOPS_REVOKED);

@@ -27,7 +27,7 @@
 /* The public state and what it points to, owned here. */
 typedef struct state {
 	sbat_next_state pub; /* first: a sbat_next_state * is a state * */
-	char *efivarfs, *shim, *revocations, *failed;
+	char *efivarfs, *shim, *revocations, *ignored, *failed;
 	char *automatic, *latest, *rev_automatic, *rev_latest;
 	uint8_t *current_buf, *shim_buf, *rev_buf;
 	sbat_judgement *shim_sbat, *rev_sbat;
@@ -202,6 +202,21 @@ find_revocations(const char *dir, const char *file)
 	return found;
 }
 
+/* The old revocations file in dir when shim's release does not read it (revocations_ignored); -1: out of memory. */
+static int
+find_ignored(state *s, const char *dir, int in_cwd)
+{
+	char *name;
+
+	if (s->pub.rules_assumed || strcasecmp(s->pub.revocations_name, SHIMRELEASE_OLD_REVOCATIONS) == 0 ||
+	    !(name = find_revocations(dir, SHIMRELEASE_OLD_REVOCATIONS)))
+		return 0;
+	s->ignored = in_cwd ? strdup(name) : join(dir, name);
+	s->pub.revocations_ignored = s->ignored;
+	free(name);
+	return s->ignored ? 0 : -1;
+}
+
 /* The revocations file of shim's release in its directory, when there is one: read there, not through a link. */
 static sbat_err
 load_revocations(state *s, sbat_diag *d)
@@ -213,8 +228,11 @@ load_revocations(state *s, sbat_diag *d)
 	size_t len;
 	sbat_err r;
 
-	if (!dir)
+	if (!dir || find_ignored(s, dir, !slash) != 0) {
+		free(dir);
+		free(name);
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	}
 	if (!name) {
 		free(dir);
 		return SBAT_OK;
@@ -426,6 +444,7 @@ sbat_next_state_free(sbat_next_state *pub)
 	free(s->efivarfs);
 	free(s->shim);
 	free(s->revocations);
+	free(s->ignored);
 	free(s->failed);
 	free(s->current_buf);
 	free(s->automatic);

@@ -16,6 +16,7 @@
 #include "sbat/sigverify.h"
 #include "sbat/walk.h"
 
+#include "walk/pending.h"
 #include "walk/signatures.h"
 #include "walk/walk.h"
 
@@ -113,61 +114,16 @@ list_db(walk *w, sbat_boot_note_what what, const sbat_sigdb *db)
 	walk_add_note(w, &note);
 }
 
-/* The database a pending update goes to; NULL for KEK, which no verdict reads; -1 for a name not known. */
+/* Apply the pending updates to s's databases; -1 after a note when one does not read. */
 static int
-pending_target(struct walk_sigs *s, const char *var, sbat_sigdb **ret)
+apply_pending(walk *w, struct walk_sigs *s)
 {
-	*ret = NULL;
-	if (strcmp(var, "db") == 0)
-		*ret = s->db;
-	else if (strcmp(var, "dbx") == 0)
-		*ret = s->dbx;
-	else if (strcmp(var, "MokListX") == 0)
-		*ret = s->mokx;
-	else if (strcmp(var, "KEK") != 0)
-		return -1;
-	return 0;
-}
+	pending_dbs t = { s->db, s->dbx, s->mokx, s->db_known, s->dbx_known };
+	int r = pending_apply(w, &t);
 
-/* Append the pending updates; -1 after a note when one does not read. */
-static int
-apply_pending(walk *w)
-{
-	struct walk_sigs *s = w->sigs;
-	sbat_boot_note n;
-	sbat_sigdb *target;
-	uint8_t *buf = NULL;
-	size_t i, len, before;
-	sbat_diag d;
-
-	for (i = 0; i < w->o->n_pending; i++) {
-		const sbat_walk_pending *p = &w->o->pending[i];
-
-		if (pending_target(s, p->var, &target) != 0) {
-			walk_fact(w, SBAT_BOOT_NOTE_ERROR, p->file, SBAT_BOOT_NOTE_PENDING_VARIABLE);
-			return -1;
-		}
-		before = target ? sbat_sigdb_count(target) : 0;
-		if (sbat_file_read(p->file, SBAT_SIGDB_MAX_FILE, &buf, &len, &d) != SBAT_OK ||
-		    (target && sbat_sigdb_append_update(target, buf, len, p->file, &d) != SBAT_OK)) {
-			free(buf);
-			walk_error(w, p->file, &d);
-			return -1;
-		}
-		free(buf);
-		buf = NULL;
-		s->db_known |= target == s->db;
-		s->dbx_known |= target == s->dbx;
-		sbat_boot_note_init(&n);
-		n.kind = SBAT_BOOT_NOTE_ASSUMED;
-		n.what = SBAT_BOOT_NOTE_PENDING;
-		n.pending = p->file;
-		n.variable = p->var;
-		n.count = target ? sbat_sigdb_count(target) - before : 0;
-		n.unread = !target;
-		walk_add_note(w, &n);
-	}
-	return 0;
+	s->db_known = t.db_known;
+	s->dbx_known = t.dbx_known;
+	return r;
 }
 
 int
@@ -187,7 +143,7 @@ signatures_load(walk *w)
 	/* the timestamping authorities, for a dbx entry that revokes from a time on */
 	s->dbt_unknown = load_db(w, "dbt", SBAT_SIGDB_GUID_SECURITY_DB, &s->dbt) < 0;
 	walk_fact(w, SBAT_BOOT_NOTE_ASSUMED, NULL, SBAT_BOOT_NOTE_SIGNATURES_VERIFIED);
-	if (apply_pending(w) != 0)
+	if (apply_pending(w, s) != 0)
 		return 1;
 	if (s->db_known)
 		list_db(w, SBAT_BOOT_NOTE_DB, s->db);
@@ -258,6 +214,9 @@ rule_opts(const walk *w, int by_shim, sbat_sigverify_opts *o)
 static sbat_boot_sig_unread
 unread(const walk *w, int by_shim)
 {
+	/* Secure Boot off or setup mode: neither EDK2 nor shim reads a database (the rule says so) */
+	if (w->sigs->mode == SBAT_SIGVERIFY_NOT_ENFORCING)
+		return SBAT_BOOT_SIG_READ;
 	if (!w->sigs->db_known || !w->sigs->dbx_known)
 		return SBAT_BOOT_SIG_UNREAD_DB;
 	if (by_shim && !w->sigs->mok_known)

@@ -12,7 +12,7 @@
 #include "walk/walk.h"
 
 /*
- * The signature gate (only with sbat_walk_opts.signatures): the databases,
+ * The signature gate (unless sbat_walk_opts.no_signatures): the databases,
  * read once, and the pending updates; -1 when out of memory, 1 after a note
  * when a pending update does not read.
  */

@@ -105,8 +105,96 @@ export SBAT_ADD_TPM="$T/tpm-bad"
 expect_rc "a PCR file that holds no PCR value: exit 1" 1 --event-log "$F/ovmf/binary_bios_measurements"
 expect "the error names that file" '[ "$ERR" = "sbat-add: $T/tpm-bad/pcr-sha256/4: not a PCR value (the bank'"'"'s digest in hex)" ]'
 
+# PCR 7 made again from the variables each boot measured (the fixture's efivars/)
+for name in ovmf ovmf-sb; do
+	export SBAT_ADD_TPM="$T/tpm-$name" SBAT_ADD_EFIVARFS="$F/$name/efivars"
+	expect_rc "$name: PCR 7 from its variables (exit 0)" 0 --event-log "$F/$name/binary_bios_measurements"
+	expect "$name: every PCR 7 event is reproduced" \
+		'[ "$(grep -c "^PCR 7 event [0-9]* (.*): reproduced$" "$T/out")" -eq "$(grep -c "^PCR 7 event" "$T/out")" ] &&
+		 grep -q "^PCR 7 event 9 (EV_SEPARATOR): reproduced$" "$T/out"'
+	v=$(pcr "$name" sha256 7)
+	expect "$name: the next boot's sha256 PCR 7 is the TPM's, unchanged" \
+		'grep -qx "sha256 PCR 7 at the next boot: $v (today $v): unchanged" "$T/out"'
+done
+expect "ovmf-sb: the db certificate that verified the UKI is reproduced" \
+	'grep -qx "PCR 7 event 25 (EV_EFI_VARIABLE_AUTHORITY db): reproduced" "$T/out"'
+
+# dbx after an authenticated update that repeats its one entry and adds two hashes
+python3 - "$F/ovmf-sb/efivars/dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$T/dbxupdate.bin" <<'PY'
+import struct, sys
+dbx = open(sys.argv[1], "rb").read()[4:]
+sha256 = bytes.fromhex("2616c4c14c509240aca941f936934328")
+entries = b"".join(bytes([0x77]) * 16 + bytes([h]) * 32 for h in (0x11, 0x22))
+lst = sha256 + struct.pack("<III", 28 + len(entries), 0, 48) + entries
+auth = bytes(16) + struct.pack("<IHH", 28, 0x200, 0xef1) + bytes.fromhex("9dd2af4adf68ee498aa9347d375665a7") + bytes(4)
+open(sys.argv[2], "wb").write(auth + dbx + lst)
+PY
+export SBAT_ADD_TPM="$T/tpm-ovmf-sb" SBAT_ADD_EFIVARFS="$F/ovmf-sb/efivars"
+expect_rc "ovmf-sb --pending dbx=FILE: exit 0" 0 --event-log "$F/ovmf-sb/binary_bios_measurements" \
+	--pending dbx="$T/dbxupdate.bin"
+v=$(pcr ovmf-sb sha256 7)
+expect "the dbx event differs, the others are reproduced" \
+	'grep -qx "PCR 7 event 8 (EV_EFI_VARIABLE_DRIVER_CONFIG dbx): differs in sha1, sha256, sha384, sha512: not what the log measured: the variable is not what that boot measured" "$T/out" &&
+	 [ "$(grep -c "): reproduced$" "$T/out")" -eq 6 ]'
+expect "PCR 7 after the update changes" \
+	'grep -q "^sha256 PCR 7 after the update: [0-9a-f]\{64\} (today $v): changes$" "$T/out" &&
+	 ! grep -q "after the update: $v" "$T/out"'
+expect_rc "--json: exit 0" 0 --event-log "$F/ovmf-sb/binary_bios_measurements" --pending dbx="$T/dbxupdate.bin" --json
+check "--json: each bank's PCR 7 after the update is the log's events with dbx as the firmware appends the update, replayed here" \
+	python3 - "$T/out" "$F/ovmf-sb/efivars/dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$T/dbxupdate.bin" <<'PY'
+import hashlib, json, struct, sys
+j = json.load(open(sys.argv[1]))
+dbx = open(sys.argv[2], "rb").read()[4:]
+upd = open(sys.argv[3], "rb").read()
+# the update's lists after its 16 + 28-byte authentication; the first repeats dbx and goes, the second stays
+lists = upd[44:]
+new = dbx + lists[len(dbx):]
+guid = bytes.fromhex("cbb219d73a3d9645a3bcdad00e67656f")
+data = guid + struct.pack("<QQ", 3, len(new)) + "dbx".encode("utf-16-le") + new
+algs = {"sha1": hashlib.sha1, "sha256": hashlib.sha256, "sha384": hashlib.sha384, "sha512": hashlib.sha512}
+p = j["pcr7"]
+assert p["pending"] == [{"var": "dbx", "file": sys.argv[3], "measured": True}], p["pending"]
+assert [e["state"] for e in p["events"]] == ["reproduced"] * 4 + ["differs", "reproduced", "reproduced"]
+assert p["events"][4]["variable"] == "dbx" and p["events"][4]["data_size"] == len(data)
+assert p["events"][4]["differs_in"] == ["sha1", "sha256", "sha384", "sha512"]
+log7 = [e for e in j["events"] if e["pcr"] == 7 and e["type"] != "EV_NO_ACTION"]
+assert [e["index"] for e in log7] == [e["index"] for e in p["events"]]
+for b in p["banks"]:
+    h = algs[b["bank"]]
+    v = bytes(h().digest_size)
+    for e in log7:
+        d = h(data).digest() if e["index"] == 8 else bytes.fromhex(e["digests"][b["bank"]])
+        v = h(v + d).digest()
+    today = [x for x in j["banks"] if x["bank"] == b["bank"]][0]
+    t7 = [x for x in today["pcrs"] if x["pcr"] == 7][0]["value"]
+    assert b["predicted"] == v.hex() and len(b["predicted"]) == 2 * h().digest_size, b
+    assert b["today"] == t7 and b["changes"] is True and b["why"] is None
+PY
+expect_rc "--pending MokListX=FILE: exit 0" 0 --event-log "$F/ovmf-sb/binary_bios_measurements" \
+	--pending MokListX="$T/dbxupdate.bin"
+expect "it is not measured in PCR 7, which is unchanged" \
+	'grep -qx "pending MokListX: shim measures it in PCR 14, not in PCR 7" "$T/out" &&
+	 grep -qx "sha256 PCR 7 after the update: $v (today $v): unchanged" "$T/out"'
+head -c 60 "$T/dbxupdate.bin" >"$T/dbxcut.bin"
+expect_rc "a malformed --pending file: exit 1" 1 --event-log "$F/ovmf-sb/binary_bios_measurements" \
+	--pending dbx="$T/dbxcut.bin"
+expect "the error names the file" '[[ "$ERR" == "sbat-add: $T/dbxcut.bin: "*"EFI_SIGNATURE_LIST"* ]]'
+export SBAT_ADD_EFIVARFS="$F/ovmf/efivars"
+expect_rc "ovmf-sb's log with another boot's variables: exit 0" 0 --event-log "$F/ovmf-sb/binary_bios_measurements"
+expect "the db authority is unknown, and so is PCR 7" \
+	'grep -q "^PCR 7 event 25 (EV_EFI_VARIABLE_AUTHORITY db): unknown: db does not hold the entry the log names" "$T/out" &&
+	 grep -q "^sha256 PCR 7 at the next boot: unknown: db does not hold the entry" "$T/out"'
+export SBAT_ADD_TPM="$T/tpm-ovmf" SBAT_ADD_EFIVARFS="$F/ovmf-sb/efivars"
+expect_rc "a log that does not match the TPM: exit 10" 10 --event-log "$F/ovmf-sb/binary_bios_measurements" --json
+check "--json: nothing predicted from it" python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["pcr7"]
+assert all(b["predicted"] is None and b["why"] == "the log does not match the TPM" for b in p["banks"]), p["banks"]
+' "$T/out"
+unset SBAT_ADD_EFIVARFS
+
 expect_rc "--event-log with --print: usage error" 2 --event-log "$F/ovmf/binary_bios_measurements" --print x.efi
-expect "it says what goes with it" '[[ "$ERR" == *"--event-log takes only --json"* ]]'
+expect "it says what goes with it" '[[ "$ERR" == *"--event-log takes only --json and --pending"* ]]'
 expect_rc "--event-log with an IMAGE: usage error" 2 --event-log "$F/ovmf/binary_bios_measurements" x.efi
 expect_rc "--event-log given twice: usage error" 2 --event-log a --event-log b
 expect_rc "an empty --event-log: usage error" 2 --event-log ""

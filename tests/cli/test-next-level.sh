@@ -207,6 +207,23 @@ expect "a revocations_sbat.efi that is a symbolic link is not followed: named, e
 	'[ "$RC" -eq 1 ] && [ -z "$OUT" ] && [ "$ERR" = "sbat-add: $T/esp/EFI/debian/revocations_sbat.efi: is a symbolic link, not followed" ]'
 rm -f -- "$T/esp/EFI/debian/revocations_sbat.efi"
 
+# fwupd writes revocations.efi, which shim 15.8 read and 16.0 and later do not
+printf 'an SBAT update shim 16 does not read\n' >"$T/esp/EFI/debian/Revocations.efi"
+machine "$EV" 1 - "$AUTO_TEXT\n"
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" --verbose "$IMG/grub5.efi"
+expect "revocations.efi (any case) beside a shim that reads revocations_sbat.efi: said to be ignored, and nothing else changes" \
+	'[ "$RC" -eq 0 ] && has_line "inputs: $T/esp/EFI/debian/Revocations.efi: not read by this shim (it reads revocations_sbat.efi): the SBAT update it carries will not be applied" &&
+	 [[ "$OUT" == *"$IMG/grub5.efi: next boot: allowed: not revoked by SbatLevel 2025021800 "* ]]'
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" --json "$IMG/grub5.efi"
+expect "... --json: revocations_ignored names it" \
+	'[[ "$OUT" == *"\"revocations_ignored\": \"$T/esp/EFI/debian/Revocations.efi\""* ]]'
+cp -- "$SHIM" "$T/esp/EFI/debian/shim158.efi"
+printf 'UEFI SHIM\n$Version: 15.8 $' >>"$T/esp/EFI/debian/shim158.efi"
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$T/esp/EFI/debian/shim158.efi" --verbose "$IMG/grub5.efi"
+expect "... beside shim 15.8, which read it (a release older than the rules modelled): not said to be ignored" \
+	'[ "$RC" -eq 0 ] && [[ "$OUT" == *"grub5.efi: next boot: allowed"* ]] && [[ "$OUT" != *"not read by this shim"* ]]'
+rm -f -- "$T/esp/EFI/debian/Revocations.efi" "$T/esp/EFI/debian/shim158.efi"
+
 # ------------------------------------------------------------ bad input
 
 machine "$EV" 1 - "$L2024"

@@ -17,7 +17,11 @@
  *    per event, and no event extends a PCR over 23;
  *  - there are 1 to 16 banks, each digest no larger than 64 bytes; a bank
  *    the library hashes and no event lacks is replayed, and parsing the
- *    same bytes again replays to the same values.
+ *    same bytes again replays to the same values;
+ *  - PCR 7 made again (sbat_pcr7_build, with variables that do not exist)
+ *    fails only for memory, has at most one event more than the log has
+ *    in PCR 7, a state and kind in range for each, no differing bank on a
+ *    reproduced event, and no bank predicted past an unknown event.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +29,7 @@
 #include <string.h>
 
 #include "sbat/eventlog.h"
+#include "sbat/pcr7.h"
 
 #define FUZZ_MAX_INPUT (256u * 1024u)
 
@@ -110,6 +115,43 @@ check_log(const sbat_eventlog *log, const uint8_t *in, size_t size)
 	}
 }
 
+static void
+check_pcr7(const sbat_eventlog *log)
+{
+	sbat_pcr7_vars *vars;
+	sbat_pcr7 *m;
+	sbat_diag d;
+	size_t i, n7 = 0, unknown = 0;
+
+	if (sbat_pcr7_vars_new("/nonexistent/efivarfs", &vars, &d) != SBAT_OK)
+		return;
+	if (sbat_pcr7_build(log, vars, &m, &d) != SBAT_OK) {
+		if (d.code != SBAT_E_NOMEM)
+			fail("sbat_pcr7_build fails for another reason than memory");
+		sbat_pcr7_vars_free(vars);
+		return;
+	}
+	for (i = 1; i < sbat_eventlog_event_count(log); i++)
+		n7 += sbat_eventlog_event_at(log, i)->pcr == 7 &&
+		      sbat_eventlog_event_at(log, i)->type != SBAT_EV_NO_ACTION;
+	if (sbat_pcr7_event_count(m) > n7 + 1)
+		fail("more PCR 7 events than the log has, and dbt");
+	for (i = 0; i < sbat_pcr7_event_count(m); i++) {
+		const sbat_pcr7_event *x = sbat_pcr7_event_at(m, i);
+
+		if (x->state >= SBAT__PCR7_STATE_MAX || x->kind >= SBAT__PCR7_KIND_MAX)
+			fail("a PCR 7 event's state or kind out of range");
+		if (x->state == SBAT_PCR7_REPRODUCED && x->banks_differ)
+			fail("a reproduced event that differs");
+		unknown += x->state == SBAT_PCR7_UNKNOWN;
+	}
+	for (i = 0; i < sbat_pcr7_bank_count(m); i++)
+		if (unknown && sbat_pcr7_bank_at(m, i)->predicted)
+			fail("PCR 7 predicted past an unknown event");
+	sbat_pcr7_free(m);
+	sbat_pcr7_vars_free(vars);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -135,6 +177,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fail("a failure that is not SBAT_E_EVENTLOG with a reason and an offset in the input");
 	} else {
 		check_log(log, in, size);
+		check_pcr7(log);
 		if (sbat_eventlog_parse(in, size, &again, &d) != SBAT_OK)
 			fail("the same bytes parsed again fail");
 		for (i = 0; i < sbat_eventlog_bank_count(log); i++)

@@ -26,6 +26,25 @@ file_node() {
 # end_node: the end of the device path
 end_node() { printf '\177\377\004\000'; }
 
+# sha256_var FILE HEX...: a db, dbx or MokList variable file (attributes,
+# then one EFI_SIGNATURE_LIST of EFI_CERT_SHA256 entries, owner GUID zero)
+# holding each image hash HEX; none: an empty variable
+sha256_var() {
+	local file=$1 h
+	shift
+	{
+		le32 $((0x27))
+		if [ "$#" -gt 0 ]; then
+			printf '\046\026\304\301\114\120\222\100\254\251\101\371\066\223\103\050'
+			le32 $((28 + 48 * $#)); le32 0; le32 48
+			for h; do
+				printf '\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0'
+				printf "$(printf '%s' "$h" | sed 's/../\\x&/g')"
+			done
+		fi
+	} >"$file"
+}
+
 # ---------------------------------------------------------------- decoder
 
 # option_text FILE: a Boot#### variable file read back byte by byte, as one

@@ -266,6 +266,7 @@ walk(const paths *p, const char *shim)
 	o.efivarfs = p->efivarfs;
 	o.esp = p->esp;
 	o.shim = shim;
+	o.no_signatures = 1; /* these machines have no db: SBAT alone is judged */
 	assert_int_equal(sbat_walk_next_boot(&o, &r, &d), SBAT_OK);
 	assert_non_null(r);
 	return r;
@@ -699,7 +700,7 @@ test_stopped(void **state)
 	r = walk(&p, NULL);
 	assert_true(sbat_boot_report_outcome(r).failed);
 	assert_int_equal(sbat_boot_report_count(r), 0);
-	/* the verdicts are SBAT's alone unless signatures were asked for, and the report says so */
+	/* the verdicts are SBAT's alone with no_signatures, and the report says so */
 	assert_int_equal(sbat_boot_report_note_count(r), 2);
 	assert_int_equal(sbat_boot_report_note_at(r, 0)->kind, SBAT_BOOT_NOTE_ASSUMED);
 	assert_int_equal(sbat_boot_report_note_at(r, 0)->what, SBAT_BOOT_NOTE_NOT_JUDGED);
@@ -1083,10 +1084,10 @@ walk_signatures(const paths *p)
 	sbat_boot_report *r = NULL;
 	sbat_diag d;
 
+	/* signatures are judged by default: nothing but the paths is set */
 	sbat_walk_opts_init(&o);
 	o.efivarfs = p->efivarfs;
 	o.esp = p->esp;
-	o.signatures = 1;
 	assert_int_equal(sbat_walk_next_boot(&o, &r, &d), SBAT_OK);
 	return r;
 }
@@ -1187,7 +1188,7 @@ test_signatures(void **state)
 		sbat_walk_opts_init(&o);
 		o.efivarfs = p.efivarfs;
 		o.esp = p.esp;
-		o.signatures = 1;
+		o.no_signatures = 1; /* a pending update is judged by the signature gate all the same */
 		o.pending = &pending;
 		o.n_pending = 1;
 		assert_int_equal(sbat_walk_next_boot(&o, &r, &d), SBAT_OK);
@@ -1246,6 +1247,222 @@ test_signatures(void **state)
 	assert_int_equal(s->signature_unread, SBAT_BOOT_SIG_UNREAD_DB);
 	assert_true(sbat_boot_report_outcome(r).default_unknown);
 	sbat_boot_report_free(r);
+
+	/* no db, Secure Boot off: neither the firmware nor shim checks a signature, so nothing is unknown for it */
+	put_byte_var(p.efivarfs, "SecureBoot" GLOBAL, 0);
+	r = walk_signatures(&p);
+	s = find(r, "Boot0001", 1);
+	assert_int_equal(s->verdict, SBAT_VERDICT_BOOTS);
+	assert_int_equal(s->signature_unread, SBAT_BOOT_SIG_READ);
+	assert_int_equal(s->signature_verdict, SBAT_VERDICT_BOOTS);
+	assert_int_equal(s->signature_reason, SBAT_SIGVERIFY_NOT_ENFORCED);
+	s = find(r, "Boot0001", 2);
+	assert_int_equal(s->verdict, SBAT_VERDICT_BOOTS);
+	assert_int_equal(s->signature_reason, SBAT_SIGVERIFY_NOT_ENFORCED);
+	sbat_boot_report_free(r);
+	put_byte_var(p.efivarfs, "SecureBoot" GLOBAL, 1);
+}
+
+/* A variable of the global GUID (PK, KEK) holding esl(der). */
+static void
+put_global(const char *efivarfs, const char *name, const char *der)
+{
+	uint8_t buf[4096];
+	size_t n = esl(buf, sizeof(buf), der);
+	char var[128];
+
+	snprintf(var, sizeof(var), "%s-8be4df61-93ca-11d2-aa0d-00e098032b8c", name);
+	put_var(efivarfs, var, buf, n);
+}
+
+/*
+ * An authenticated update of var (db or dbx) appending lists[0..n), signed by the signer of keys (l.pem, l.key)
+ * as sign-efi-sig-list signs one: a SignedData without its ContentInfo, no signed attributes, over the name, the
+ * GUID, the attributes 0x67, the EFI_TIME and the lists; written to path.
+ */
+static void
+signed_update(const char *keys, const char *var, const uint8_t *lists, size_t n, const char *path)
+{
+	static const uint8_t time[16] = { 0xea, 0x07, 1, 2, 3, 4, 5 };
+	static const uint8_t db_guid[16] = { 0xcb, 0xb2, 0x19, 0xd7, 0x3a, 0x3d, 0x96, 0x45,
+		                             0xa3, 0xbc, 0xda, 0xd0, 0x0e, 0x67, 0x65, 0x6f };
+	static const uint8_t pkcs7_guid[16] = { 0x9d, 0xd2, 0xaf, 0x4a, 0xdf, 0x68, 0xee, 0x49,
+		                                0x8a, 0xa9, 0x34, 0x7d, 0x37, 0x56, 0x65, 0xa7 };
+	static uint8_t buf[16384];
+	char content[1300], sig[1300];
+	size_t at = 0, i, sig_len;
+	uint8_t *p7;
+	FILE *f;
+
+	for (i = 0; var[i]; i++) {
+		buf[at++] = (uint8_t)var[i];
+		buf[at++] = 0;
+	}
+	memcpy(buf + at, db_guid, 16);
+	fx_put32(buf + at + 16, 0x67);
+	memcpy(buf + at + 20, time, 16);
+	memcpy(buf + at + 36, lists, n);
+	snprintf(content, sizeof(content), "%s.content", path);
+	snprintf(sig, sizeof(sig), "%s.p7", path);
+	f = fopen(content, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(buf, 1, at + 36 + n, f), at + 36 + n);
+	fclose(f);
+	assert_int_equal(sh("openssl cms -sign -binary -noattr -md sha256 -signer '%s/l.pem' -inkey '%s/l.key' "
+	                    "-outform DER -in '%s' -out '%s' 2>/dev/null",
+	                    keys, keys, content, sig),
+	                 0);
+	p7 = slurp_file(sig, &sig_len);
+	assert_true(sig_len > 19 && p7[15] == 0xa0 && p7[16] == 0x82); /* the ContentInfo around it: taken off */
+	memcpy(buf, time, 16);
+	fx_put32(buf + 16, (uint32_t)(24 + sig_len - 19));
+	buf[20] = 0x00;
+	buf[21] = 0x02;
+	buf[22] = 0xf1;
+	buf[23] = 0x0e;
+	memcpy(buf + 24, pkcs7_guid, 16);
+	memcpy(buf + 40, p7 + 19, sig_len - 19);
+	memcpy(buf + 40 + sig_len - 19, lists, n);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(buf, 1, 40 + sig_len - 19 + n, f), 40 + sig_len - 19 + n);
+	fclose(f);
+	free(p7);
+}
+
+/* The walk with one pending update (var, file). */
+static sbat_boot_report *
+walk_pending(const paths *p, const char *var, const char *file)
+{
+	sbat_walk_pending pending = { var, file };
+	sbat_walk_opts o;
+	sbat_boot_report *r = NULL;
+	sbat_diag d;
+
+	sbat_walk_opts_init(&o);
+	o.efivarfs = p->efivarfs;
+	o.esp = p->esp;
+	o.pending = &pending;
+	o.n_pending = 1;
+	assert_int_equal(sbat_walk_next_boot(&o, &r, &d), SBAT_OK);
+	assert_false(sbat_boot_report_outcome(r).failed);
+	return r;
+}
+
+/*
+ * A pending dbx update that forbids shim's CA is applied only when a KEK of the machine signed it, as the firmware
+ * takes the write: signed by a KEK certificate, shim is refused; offered to a machine whose KEK is another, the
+ * update is refused and shim boots.
+ */
+static void
+test_pending_authenticated(void **state)
+{
+	char keys[1100], der[1200], l_der[1200], upd[1200], kek_ca[1200];
+	const char *src = getenv("FIXTURES_SRC");
+	const sbat_boot_note *note;
+	uint8_t lists[4096];
+	size_t n;
+	paths p;
+	sbat_boot_report *r;
+
+	(void)state;
+	snprintf(keys, sizeof(keys), "%s/keys-pending", base);
+	if (!src || mkdir(keys, 0755) != 0 || sh("command -v sbsign >/dev/null") != 0 || make_keys(keys) != 0 ||
+	    sh("cd '%s' && openssl x509 -in l.pem -outform DER -out l.der", keys) != 0) {
+		skip();
+		return;
+	}
+	snprintf(der, sizeof(der), "%s/ca.der", keys);
+	snprintf(l_der, sizeof(l_der), "%s/l.der", keys);
+	snprintf(upd, sizeof(upd), "%s/dbx-forbids-ca.bin", keys);
+	snprintf(kek_ca, sizeof(kek_ca), "%s/secureboot-updates/MicCorKEKCA2011_2011-06-24.der", src);
+	signed_machine(keys, &p);
+	put_db(p.efivarfs, "db", der);
+	put_db(p.efivarfs, "dbx", NULL);
+	put_global(p.efivarfs, "PK", der);
+	n = esl(lists, sizeof(lists), der);
+	signed_update(keys, "dbx", lists, n, upd);
+
+	/* KEK: Microsoft's CA, which did not sign it: the firmware refuses the write, and shim boots */
+	put_global(p.efivarfs, "KEK", kek_ca);
+	r = walk_pending(&p, "dbx", upd);
+	assert_int_equal(find(r, "Boot0001", 1)->verdict, SBAT_VERDICT_BOOTS);
+	note = find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_PENDING);
+	assert_non_null(note);
+	assert_int_equal(note->check, SBAT_BOOT_PENDING_NOT_SIGNED);
+	assert_int_equal(note->count, 0);
+	assert_string_equal(note->pending, upd);
+	assert_int_equal(find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_DBX)->hashes, 1);
+	sbat_boot_report_free(r);
+
+	/* KEK: the signer's certificate: the firmware takes it, and shim's CA is forbidden */
+	put_global(p.efivarfs, "KEK", l_der);
+	r = walk_pending(&p, "dbx", upd);
+	assert_int_equal(find(r, "Boot0001", 1)->verdict, SBAT_VERDICT_REFUSED);
+	note = find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_PENDING);
+	assert_int_equal(note->check, SBAT_BOOT_PENDING_BY_KEK);
+	assert_int_equal(note->count, 1);
+	assert_string_equal(note->key, "CN=Test Signer, O=Example");
+	sbat_boot_report_free(r);
+
+	/* the same update offered as db: its signature covers the name dbx */
+	r = walk_pending(&p, "db", upd);
+	assert_int_equal(find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_PENDING)->check,
+	                 SBAT_BOOT_PENDING_BAD_SIGNATURE);
+	sbat_boot_report_free(r);
+}
+
+/*
+ * KEK=DIR: of Microsoft's KEK updates, one per platform key, the one this machine's PK signs is applied and named;
+ * with a PK that signed none, none is, and the note says so.
+ */
+static void
+test_pending_kek_dir(void **state)
+{
+	static const struct {
+		const char *pk, *picked, *key;
+	} kek_rows[] = {
+		{ "pk/WindowsOEMDevicesPK.der", "kek/Microsoft/KEKUpdate_Microsoft_PK3d8660c0.bin",
+		  "C=US, O=Microsoft Corporation, CN=Windows OEM Devices PK" },
+		{ "pk/AMITestPK1.der", "kek/AMI/KEKUpdate_AMI_PK1.bin", "CN=DO NOT TRUST - AMI Test PK" },
+		{ "MicCorKEKCA2011_2011-06-24.der", NULL, NULL },
+	};
+	const char *src = getenv("FIXTURES_SRC");
+	char dir[1200], pk[1200];
+	const sbat_boot_note *note;
+	machine m = { 0 };
+	paths p;
+	sbat_boot_report *r;
+	size_t i;
+
+	(void)state;
+	if (!src) {
+		skip();
+		return;
+	}
+	build(&m, &p);
+	put_db(p.efivarfs, "db", NULL);
+	put_db(p.efivarfs, "dbx", NULL);
+	snprintf(dir, sizeof(dir), "%s/secureboot-updates/kek", src);
+	for (i = 0; i < sizeof(kek_rows) / sizeof(kek_rows[0]); i++) {
+		snprintf(pk, sizeof(pk), "%s/secureboot-updates/%s", src, kek_rows[i].pk);
+		put_global(p.efivarfs, "PK", pk);
+		r = walk_pending(&p, "KEK", dir);
+		note = find_note(r, SBAT_BOOT_NOTE_ASSUMED, SBAT_BOOT_NOTE_PENDING);
+		assert_non_null(note);
+		if (kek_rows[i].picked) {
+			assert_non_null(note->picked);
+			assert_non_null(strstr(note->picked, kek_rows[i].picked));
+			assert_int_equal(note->check, SBAT_BOOT_PENDING_BY_PK);
+			assert_string_equal(note->key, kek_rows[i].key);
+			assert_int_equal(note->count, 1);
+		} else {
+			assert_null(note->picked);
+			assert_int_equal(note->check, SBAT_BOOT_PENDING_DIR_NONE);
+			assert_int_equal(note->candidates, 3);
+		}
+		sbat_boot_report_free(r);
+	}
 }
 
 /* ---- GRUB's core image: the prefix, configuration and memdisk grub-mkimage puts in its mods section ---- */
@@ -1607,6 +1824,8 @@ main(void)
 		cmocka_unit_test(test_removable_machine),
 		cmocka_unit_test(test_sdboot_release),
 		cmocka_unit_test(test_signatures),
+		cmocka_unit_test(test_pending_authenticated),
+		cmocka_unit_test(test_pending_kek_dir),
 		cmocka_unit_test(test_grub_prefix),
 		cmocka_unit_test(test_grub_fw_path),
 		cmocka_unit_test(test_grub_debian_memdisk),

@@ -4,7 +4,8 @@
 # test-paths.sh - more real boot paths with Secure Boot, each booted once
 # under OVMF (Debian's snakeoil PK/KEK/db) through Debian's shim 16.1, and
 # in each the static sbat-add run in the guest (guest/efivars.sh) judges the
-# path that booted: it must be predicted to boot at every stage.
+# path that booted: it must be predicted to boot at every stage, its
+# signatures judged (the default) on the firmware's own db and dbx.
 #
 #   grub      shim -> the Debian-signed GRUB 2.14 (unstable) -> the
 #             Debian-signed kernel, from a grub.cfg on the ESP
@@ -18,11 +19,11 @@
 #   dbx       four boot options: the firmware refuses a shim by a
 #             certificate in dbx and one by its hash in dbx, shim refuses a
 #             GRUB by its hash in MokListX, the fourth boots; sbat-add
-#             --signatures in the guest must say so
+#             in the guest must say so
 #
 #   ms        Debian's shim signed by Microsoft's 2011 and 2023 CAs: it
 #             boots with only the 2023 CA in db, and is refused with the
-#             2011 CA in dbx as well, as sbat-add --signatures says
+#             2011 CA in dbx as well, as sbat-add says
 #
 # SBAT_VM_PATHS_CASES picks cases (default: all six). TAP. Skips (the plan
 # 1..0 # SKIP, exit 0) when qemu, OVMF, sbsigntool, a kernel, shim or the
@@ -352,7 +353,7 @@ fi
 # ------------------------------------------------ dbx and MokListX
 # Four boot options in BootOrder; the firmware must refuse the first two and
 # shim the third's second stage, and the guest, booted by the fourth, runs
-# sbat-add --signatures on the firmware's own db, dbx and MokListXRT:
+# sbat-add (signatures judged) on the firmware's own db, dbx and MokListXRT:
 #   Boot0101  shim signed by the snakeoil key (db) and by a second key whose
 #             certificate is in dbx: EDK2 refuses an image with one
 #             forbidden signature, whatever the others
@@ -384,7 +385,7 @@ if on dbx; then
 	cp "$GRUB" "$E/EFI/mokx/grubx64.efi"
 	grub_cfg "$E/EFI/mokx/grub.cfg" mokx
 	cp "$W/signed/shimx64.efi" "$E/EFI/sdboot/shimx64.efi"
-	sdboot_dir "$E" EFI/sdboot "dbx sbatvm.signatures"
+	sdboot_dir "$E" EFI/sdboot dbx
 	for d in cert hash; do cp "$GRUB" "$E/EFI/$d/grubx64.efi"; done
 	ahash() { "$SBAT_ADD" --print --json --file "$1" | sed -n 's/^  "authenticode_sha256": "\([0-9a-f]*\)",$/\1/p'; }
 	hash_edited=$(ahash "$E/EFI/hash/shimx64.efi")
@@ -436,7 +437,7 @@ if on dbx; then
 		grep -aqE 'Boot0102.*Access Denied' <<<"$serial"
 	check "dbx: shim refused Boot0103's GRUB, and the firmware went on (Verification failed, then failed to start Boot0103)" \
 		grep -aqzE 'Verification failed: Security Policy Violation.*failed to start Boot0103' <<<"$serial"
-	check "dbx: sbat-add in the guest judged the signatures (sbatvm.signatures): exit 4, the default path (BootOrder's first) refused ($(sed -n 's/^paths-rc //p' "$W/dbx.txt"))" \
+	check "dbx: sbat-add in the guest judged the signatures (by default): exit 4, the default path (BootOrder's first) refused ($(sed -n 's/^paths-rc //p' "$W/dbx.txt"))" \
 		grep -qx 'paths-rc 4' "$W/dbx.txt"
 	check "dbx: ... and said what db trusts and dbx forbids" \
 		grep -qF "db trusts: 1 certificates (C=US, O=SnakeOil); 0 image hashes" "$W/dbx.txt"
@@ -464,7 +465,7 @@ if on dbx; then
 		test "$v" = refused
 	check "dbx: host, without the pending update the same variables give the guest's verdicts" test \
 		"$(SBAT_ADD_HISTORY="${SBAT_SRC:-$HERE/../..}/data/sbat-level-history.txt" SBAT_ADD_EFIVARFS="$W/efivarfs-dbx" \
-			"$SBAT_ADD" --check-level next --esp "$E" --signatures --json 2>/dev/null >"$W/dbx-host.json"
+			"$SBAT_ADD" --check-level next --esp "$E" --json 2>/dev/null >"$W/dbx-host.json"
 		for num in 1 2 3 4; do verdicts dbx-host Boot010$num; done | tr '\n' /)" = \
 		"refused/refused/boots refused/boots boots boots/"
 fi
@@ -474,7 +475,7 @@ fi
 # two certificate table entries. Two boots:
 #   2023   db holds the 2023 CA (and the snakeoil key), not the 2011 one:
 #          the firmware takes the second signature; shim -> GRUB 2.14 ->
-#          the kernel boots, as sbat-add --signatures predicts
+#          the kernel boots, as sbat-add predicts
 #   2011x  the 2011 CA also in dbx: the firmware refuses that shim
 #          (Boot0101) though its 2023 signature chains to db: one forbidden
 #          signature is enough for EDK2; Boot0102 (a snakeoil-signed shim,
@@ -510,7 +511,7 @@ if on ms; then
 	mkdir -p "$E/EFI/debian"
 	cp "$MSSHIM" "$E/EFI/debian/shimx64.efi"
 	cp "$GRUB" "$E/EFI/debian/grubx64.efi"
-	grub_cfg "$E/EFI/debian/grub.cfg" "ms2023 sbatvm.signatures"
+	grub_cfg "$E/EFI/debian/grub.cfg" ms2023
 	set_ok=1
 	ms_vars "$W/vars-ms2023.fd" && ms_option "$W/vars-ms2023.fd" 0101 debian &&
 		python3 "$HERE/load-option.py" numbers "$W/BootOrder-ms.bin" 0101 &&
@@ -532,7 +533,7 @@ if on ms; then
 	cp "$GRUB" "$E/EFI/debian/grubx64.efi"
 	grub_cfg "$E/EFI/debian/grub.cfg" ms2011x
 	cp "$W/signed/shimx64.efi" "$E/EFI/sdboot/shimx64.efi"
-	sdboot_dir "$E" EFI/sdboot "ms2011x sbatvm.signatures"
+	sdboot_dir "$E" EFI/sdboot ms2011x
 	set_ok=1
 	ms_vars "$W/vars-ms2011x.fd" dbx && ms_option "$W/vars-ms2011x.fd" 0101 debian &&
 		ms_option "$W/vars-ms2011x.fd" 0102 sdboot &&

@@ -7,8 +7,8 @@
 # line ("cmdline: "). With /files/sbat-add, the ESP's start and size in
 # sectors ("part: "), then mounts the ESP the firmware booted from
 # (read-only) and prints what
-# `sbat-add --check-level next --esp` says about every boot path (with
-# --signatures when the command line has sbatvm.signatures), as
+# `sbat-add --check-level next --esp` says about every boot path (the
+# signatures judged too, by default, on the firmware's own db and dbx), as
 # "paths: " lines, "paths-rc N" and "paths-json: " lines. Exit 1 when
 # efivarfs cannot be mounted (not booted through UEFI).
 V=/sys/firmware/efi/efivars
@@ -47,14 +47,11 @@ if [ -x /files/sbat-add ]; then
 	# the partition as an HD() device path node names it: start and size in sectors
 	echo "part: sda1 start $(cat /sys/class/block/sda1/start 2>/dev/null) size $(cat /sys/class/block/sda1/size 2>/dev/null)"
 	if mount -t vfat -o ro /dev/sda1 /mnt/esp; then
-		# sbatvm.signatures on the command line: judge the signatures too
-		sig=
-		case " $(cat /proc/cmdline) " in *" sbatvm.signatures "*) sig=--signatures ;; esac
-		/files/sbat-add --check-level next $sig --esp /mnt/esp >/tmp/paths.out 2>/tmp/paths.err
+		/files/sbat-add --check-level next --esp /mnt/esp >/tmp/paths.out 2>/tmp/paths.err
 		echo "paths-rc $?"
 		sed 's/^/paths: /' /tmp/paths.out
 		sed 's/^/paths-err: /' /tmp/paths.err
-		/files/sbat-add --check-level next $sig --esp /mnt/esp --json 2>/dev/null | sed 's/^/paths-json: /'
+		/files/sbat-add --check-level next --esp /mnt/esp --json 2>/dev/null | sed 's/^/paths-json: /'
 		umount /mnt/esp
 	else
 		echo "paths: cannot mount /dev/sda1 ($(ls /dev/sd* 2>/dev/null | tr '\n' ' '))"

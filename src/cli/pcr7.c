@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* pcr7.c - --event-log's PCR 7: each event made again from the variables, and the next boot's value */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sbat/error.h"
+#include "sbat/eventlog.h"
+#include "sbat/input.h"
+#include "sbat/pcr7.h"
+#include "sbat/sigdb.h"
+
+#include "json.h"
+#include "messages.h"
+#include "next_level.h"
+#include "pcr7.h"
+
+static const char not_trusted[] = "the log does not match the TPM";
+
+/* The vendor of a --pending VAR, or NULL for one PCR 7 does not measure (MokListX: shim's, in PCR 14). */
+static const char *
+pending_guid(const char *var)
+{
+	if (strcmp(var, "KEK") == 0)
+		return SBAT_SIGDB_GUID_GLOBAL;
+	if (strcmp(var, "db") == 0 || strcmp(var, "dbx") == 0)
+		return SBAT_SIGDB_GUID_SECURITY_DB;
+	return NULL;
+}
+
+static int
+apply_pending(const cli_opts *o, sbat_pcr7_vars *vars)
+{
+	size_t i;
+
+	for (i = 0; i < o->n_pending; i++) {
+		const char *guid = pending_guid(o->pending[i].var);
+		uint8_t *buf;
+		size_t len;
+		sbat_diag d;
+
+		if (!guid)
+			continue;
+		if (sbat_file_read(o->pending[i].file, SBAT_SIGDB_MAX_FILE, &buf, &len, &d) != SBAT_OK ||
+		    sbat_pcr7_vars_append(vars, o->pending[i].var, guid, buf, len, NULL, &d) != SBAT_OK) {
+			free(buf);
+			return cli_report_error(o->pending[i].file, &d);
+		}
+		free(buf);
+	}
+	return EXIT_OK;
+}
+
+int
+cli_pcr7_build(const cli_opts *o, const sbat_eventlog *log, sbat_pcr7 **ret)
+{
+	sbat_pcr7_vars *vars;
+	sbat_diag d;
+	int status;
+
+	*ret = NULL;
+	if (sbat_pcr7_vars_new(cli_efivarfs_dir(), &vars, &d) != SBAT_OK)
+		return cli_report_error(cli_efivarfs_dir(), &d);
+	status = apply_pending(o, vars);
+	if (status == EXIT_OK && sbat_pcr7_build(log, vars, ret, &d) != SBAT_OK)
+		status = cli_report_error(cli_efivarfs_dir(), &d);
+	sbat_pcr7_vars_free(vars);
+	return status;
+}
+
+static const char *
+bank_label(const sbat_pcr7_bank *k, char *buf, size_t size)
+{
+	if (k->name)
+		return k->name;
+	snprintf(buf, size, "0x%04x", (unsigned)k->alg);
+	return buf;
+}
+
+/* "EV_SEPARATOR", or the type in hex. */
+static const char *
+type_label(uint32_t type, char *buf, size_t size)
+{
+	const char *name = sbat_eventlog_type_name(type);
+
+	if (name)
+		return name;
+	snprintf(buf, size, "0x%08x", (unsigned)type);
+	return buf;
+}
+
+static void
+text_event(const sbat_pcr7 *m, const sbat_pcr7_event *x)
+{
+	char type[16], label[16];
+	size_t i, n = 0;
+
+	if (x->log_index)
+		printf("PCR 7 event %zu (%s", x->log_index, type_label(x->type, type, sizeof(type)));
+	else
+		printf("PCR 7 new event (%s", type_label(x->type, type, sizeof(type)));
+	printf("%s%s): %s", x->name[0] ? " " : "", x->name, sbat_pcr7_state_name(x->state));
+	for (i = 0; i < sbat_pcr7_bank_count(m); i++)
+		if (x->banks_differ & (1u << i))
+			printf("%s%s", n++ ? ", " : " in ", bank_label(sbat_pcr7_bank_at(m, i), label, sizeof(label)));
+	if (x->state == SBAT_PCR7_ADDED)
+		fputs(": the next boot measures it", stdout);
+	else if (x->why)
+		printf(": %s", x->why);
+	fputs("\n", stdout);
+}
+
+void
+cli_pcr7_print_text(const cli_opts *o, const sbat_pcr7 *m, int trusted)
+{
+	const char *when = o->n_pending ? "after the update" : "at the next boot";
+	char label[16];
+	size_t i;
+
+	printf("PCR 7, made again from the variables in %s%s:\n", cli_quote(cli_efivarfs_dir()),
+	       o->n_pending ? " with the pending updates" : "");
+	for (i = 0; i < o->n_pending; i++)
+		if (!pending_guid(o->pending[i].var))
+			printf("pending %s: shim measures it in PCR 14, not in PCR 7\n", o->pending[i].var);
+	for (i = 0; i < sbat_pcr7_event_count(m); i++)
+		text_event(m, sbat_pcr7_event_at(m, i));
+	for (i = 0; i < sbat_pcr7_bank_count(m); i++) {
+		const sbat_pcr7_bank *k = sbat_pcr7_bank_at(m, i);
+
+		printf("%s PCR 7 %s: ", bank_label(k, label, sizeof(label)), when);
+		if (!trusted || !k->predicted || !k->today_known) {
+			printf("unknown: %s\n", !trusted     ? not_trusted :
+			                        k->predicted ? "the log was not replayed" :
+			                                       k->why);
+			continue;
+		}
+		cli_hex(stdout, k->value, k->digest_size);
+		fputs(" (today ", stdout);
+		cli_hex(stdout, k->today, k->digest_size);
+		printf("): %s\n", memcmp(k->value, k->today, k->digest_size) ? "changes" : "unchanged");
+	}
+}
+
+static void
+json_event(const sbat_pcr7 *m, const sbat_pcr7_event *x, int last)
+{
+	char type[16], label[16];
+	size_t i, n = 0;
+
+	fputs("      {\"index\": ", stdout);
+	if (x->log_index)
+		printf("%zu", x->log_index);
+	else
+		fputs("null", stdout);
+	printf(", \"type\": \"%s\", \"kind\": ", type_label(x->type, type, sizeof(type)));
+	cli_json_cstr(stdout, sbat_pcr7_kind_name(x->kind));
+	printf(", \"state\": \"%s\", \"variable\": ", sbat_pcr7_state_name(x->state));
+	cli_json_cstr_or_null(stdout, x->name[0] ? x->name : NULL);
+	fputs(", \"guid\": ", stdout);
+	cli_json_cstr_or_null(stdout, x->guid[0] ? x->guid : NULL);
+	fputs(", \"why\": ", stdout);
+	cli_json_cstr_or_null(stdout, x->why);
+	printf(", \"data_size\": %zu, \"digests\": {", x->data_len);
+	for (i = 0; i < sbat_pcr7_bank_count(m); i++) {
+		const sbat_pcr7_bank *k = sbat_pcr7_bank_at(m, i);
+
+		if (!(x->has_digest & (1u << i)))
+			continue;
+		printf("%s\"%s\": ", n++ ? ", " : "", bank_label(k, label, sizeof(label)));
+		cli_json_hex(stdout, x->digest[i], k->digest_size);
+	}
+	fputs("}, \"differs_in\": [", stdout);
+	for (i = 0, n = 0; i < sbat_pcr7_bank_count(m); i++)
+		if (x->banks_differ & (1u << i))
+			printf("%s\"%s\"", n++ ? ", " : "", bank_label(sbat_pcr7_bank_at(m, i), label, sizeof(label)));
+	printf("]}%s\n", last ? "" : ",");
+}
+
+static void
+json_bank(const sbat_pcr7_bank *k, int trusted, int last)
+{
+	char label[16];
+	int known = trusted && k->predicted && k->today_known;
+
+	printf("      {\"bank\": \"%s\", \"today\": ", bank_label(k, label, sizeof(label)));
+	if (k->today_known)
+		cli_json_hex(stdout, k->today, k->digest_size);
+	else
+		fputs("null", stdout);
+	fputs(", \"predicted\": ", stdout);
+	if (known)
+		cli_json_hex(stdout, k->value, k->digest_size);
+	else
+		fputs("null", stdout);
+	printf(", \"changes\": %s, \"why\": ", !known                                     ? "null" :
+	                                       memcmp(k->value, k->today, k->digest_size) ? "true" :
+	                                                                                    "false");
+	cli_json_cstr_or_null(stdout, known         ? NULL :
+	                              !trusted      ? not_trusted :
+	                              !k->predicted ? k->why :
+	                                              "the log was not replayed");
+	printf("}%s\n", last ? "" : ",");
+}
+
+void
+cli_pcr7_print_json(const cli_opts *o, const sbat_pcr7 *m, int trusted)
+{
+	size_t i, n;
+
+	fputs("{\n    \"efivarfs\": ", stdout);
+	cli_json_cstr(stdout, cli_efivarfs_dir());
+	fputs(",\n    \"pending\": [", stdout);
+	for (i = 0; i < o->n_pending; i++) {
+		printf("%s{\"var\": \"%s\", \"file\": ", i ? ", " : "", o->pending[i].var);
+		cli_json_cstr(stdout, o->pending[i].file);
+		printf(", \"measured\": %s}", pending_guid(o->pending[i].var) ? "true" : "false");
+	}
+	fputs("],\n    \"events\": [\n", stdout);
+	n = sbat_pcr7_event_count(m);
+	for (i = 0; i < n; i++)
+		json_event(m, sbat_pcr7_event_at(m, i), i + 1 == n);
+	fputs("    ],\n    \"banks\": [\n", stdout);
+	n = sbat_pcr7_bank_count(m);
+	for (i = 0; i < n; i++)
+		json_bank(sbat_pcr7_bank_at(m, i), trusted, i + 1 == n);
+	fputs("    ]\n  }", stdout);
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* pcr7.h - --event-log's PCR 7: each event made again from the variables, and the next boot's value */
+#ifndef SBAT_CLI_PCR7_H
+#define SBAT_CLI_PCR7_H
+
+#include "sbat/eventlog.h"
+#include "sbat/pcr7.h"
+
+#include "options.h"
+
+/*
+ * The model of log's PCR 7 from the variables of cli_efivarfs_dir(), with
+ * o's --pending updates appended as the firmware appends them: EXIT_OK and
+ * *ret, or an exit status after a message naming the file.
+ */
+int cli_pcr7_build(const cli_opts *o, const sbat_eventlog *log, sbat_pcr7 **ret);
+
+/* The events and each bank's value, in words; trusted: 0 when the log does not match the TPM. */
+void cli_pcr7_print_text(const cli_opts *o, const sbat_pcr7 *m, int trusted);
+
+/* The same as the JSON object "pcr7" (no trailing newline). */
+void cli_pcr7_print_json(const cli_opts *o, const sbat_pcr7 *m, int trusted);
+
+#endif
