@@ -162,7 +162,7 @@ typedef struct sbat_boot_stage {
 	int is_default;       /* on the path the firmware takes when nobody touches the keyboard */
 	int off_default;      /* a stage-3 line for a menu entry other than the one started by default */
 	int stage;            /* 0 to 3, as above */
-	const char *file;     /* the file the stage starts, as the firmware or loader names it */
+	const char *file;     /* the file the stage starts, as the firmware or loader names it (NULL: file_embedded) */
 	sbat_verdict verdict; /* what it comes to */
 	sbat_boot_gate gate;  /* the check that decided */
 	sbat_boot_reason reason;
@@ -232,6 +232,8 @@ typedef struct sbat_boot_stage {
 	int missing_miss;        /* the sbat_partition_miss */
 	/* shim (stage 1): a revocations file beside it that it does not read (sbat_next_state.revocations_ignored) */
 	const char *revocations_ignored;
+	int file_embedded; /* stage 3: what GRUB reads is built into its image (its embedded configuration, its
+	                            prefix), which has no file name: file is NULL */
 	/*
 	 * shim (stage 1): what shim makes of the signature of the revocations
 	 * file it reads (sbat_next_state.revocations_sig, an sbat_next_rev_sig;
@@ -285,12 +287,12 @@ typedef enum sbat_boot_note_kind {
 	    0,                  /* something taken as given, or not known, that the stages rest on: show it with them */
 	SBAT_BOOT_NOTE_VERBOSE, /* what the files read hold (a loader's menu, its rule): on request */
 	SBAT_BOOT_NOTE_CONFIG,  /* a line of a loader's file (file, line) that the loader ignores or cannot read */
-	SBAT_BOOT_NOTE_ERROR,   /* a file or variable (file) that does not read: diag, or text */
+	SBAT_BOOT_NOTE_ERROR,   /* a file or variable (file) that does not read: diag, or what */
 } sbat_boot_note_kind;
 
 /* What a note says (with its fields), when it is a record. */
 typedef enum sbat_boot_note_what {
-	SBAT_BOOT_NOTE_TEXT = 0,      /* transition: text says it */
+	SBAT_BOOT_NOTE_DIAG = 0,      /* ERROR: diag says it */
 	SBAT_BOOT_NOTE_DEFAULT_ENTRY, /* what chose the default entry of loader's menu: sdboot_by or grub_by, default_* */
 	/* ASSUMED */
 	SBAT_BOOT_NOTE_REMOVABLE_GUESSED, /* the removable-media path is this build's machine's: --esp tells none */
@@ -308,6 +310,8 @@ typedef enum sbat_boot_note_what {
 	                                      release modelled: rules_major.rules_minor's rules are applied */
 	/* VERBOSE */
 	SBAT_BOOT_NOTE_RULE, /* the rule shim applies to what loader starts (rule) */
+	/* the files loader's menu was read from: systemd-boot's conf_*, listed, left_out, xbootldr; GRUB's chain */
+	SBAT_BOOT_NOTE_MENU_FILES,
 	/* ERROR, about file */
 	SBAT_BOOT_NOTE_NO_VARIABLES,     /* no UEFI variables there */
 	SBAT_BOOT_NOTE_NO_SECURE_BOOT,   /* no SecureBoot variable there */
@@ -321,6 +325,9 @@ typedef enum sbat_boot_note_what {
 	SBAT_BOOT_NOTE_SPECIAL_DEFAULT, /* systemd-boot: a special entry other than @saved, which it ignores */
 	SBAT_BOOT_NOTE_BAD_TIMEOUT,     /* systemd-boot: a timeout it cannot read */
 } sbat_boot_note_what;
+
+/* At most this many configurations of GRUB's chain in a note (MENU_FILES). */
+#define SBAT_BOOT_NOTE_CHAIN_MAX 6
 
 /*
  * How the firmware takes a pending update's write (a PENDING note's
@@ -361,9 +368,7 @@ typedef struct sbat_boot_note {
 	const char *path; /* the stage's entry it is about, or NULL */
 	const char *file; /* the file or variable it is about, or NULL */
 	unsigned line;    /* CONFIG: the line, 1-based */
-	const char *text; /* what it says (English), for the one note still in words (the files a loader's menu was read
-	                     from); NULL for a record and for an ERROR that diag says */
-	sbat_diag diag;   /* ERROR: what failed (code SBAT_OK when text says it) */
+	sbat_diag diag;   /* ERROR (what DIAG): what failed */
 	sbat_boot_note_what what;
 	/* DEFAULT_ENTRY: as a stage-3 line's fields of the same names */
 	sbat_boot_loader loader;
@@ -393,6 +398,20 @@ typedef struct sbat_boot_note {
 	size_t candidates;
 	unsigned shim_major, shim_minor;   /* SHIM_RULES_ASSUMED: the release the shim names */
 	unsigned rules_major, rules_minor; /* and the release whose rules are applied */
+	/* MENU_FILES, systemd-boot */
+	const char *conf_file;      /* loader.conf on this machine; NULL: none */
+	const char *conf_default;   /* its default; NULL: none */
+	unsigned conf_default_line; /* and its line */
+	size_t listed, left_out;    /* the entries in the menu, and those left out */
+	const char *xbootldr;       /* the XBOOTLDR directory read; NULL: none */
+	/* MENU_FILES, GRUB: the configurations read, in order (each hands over to the next) */
+	size_t n_chain;                                   /* 0: GRUB's image does not say which */
+	const char *chain[SBAT_BOOT_NOTE_CHAIN_MAX];      /* as GRUB names it ("(UUID)/boot/grub/grub.cfg",
+	                                                     "(memdisk)/grub.cfg"); NULL: its embedded configuration */
+	const char *chain_host[SBAT_BOOT_NOTE_CHAIN_MAX]; /* the file on this machine, or NULL (memdisk, embedded, not
+	                                                     found) */
+	int chain_on_esp; /* chain[0] is the grub.cfg next to GRUB (its image names no prefix), named by its path on
+	                     the ESP as the firmware names a file */
 } sbat_boot_note;
 
 /* Zero *n and set its size (sdboot_by -1): call it before filling a note for sbat_boot_report_add_note. */
@@ -418,12 +437,11 @@ SBAT_API const sbat_boot_stage *sbat_boot_report_stage(const sbat_boot_report *r
 SBAT_API sbat_boot_outcome sbat_boot_report_outcome(const sbat_boot_report *r);
 
 /*
- * Add a note (copied, strings too) at the report's current place; d may be
- * NULL. SBAT_E_NOMEM.
+ * Add a note (copied, strings too) at the report's current place: one of
+ * what DIAG, that d says (d may be NULL). SBAT_E_NOMEM.
  */
 SBAT_API sbat_err sbat_boot_report_note(sbat_boot_report *r, sbat_boot_note_kind kind, const char *path,
-                                        const char *file, unsigned line, const char *text, const sbat_diag *d,
-                                        sbat_diag *reterr);
+                                        const char *file, unsigned line, const sbat_diag *d, sbat_diag *reterr);
 
 /*
  * Copy note n (made by sbat_boot_note_init; its before is ignored) to the

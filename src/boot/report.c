@@ -173,15 +173,23 @@ sbat_boot_note_init(sbat_boot_note *n)
 	n->sdboot_by = -1;
 }
 
-/* The strings of a note, in one list, to copy and free them alike. */
+/* The strings of a note, in one list, to copy and free them alike: its fields, then the chain's names and files. */
 static const char **
 note_string(sbat_boot_note *n, size_t i)
 {
-	const char **fields[] = { &n->path,      &n->file,    &n->text,     &n->default_value, &n->default_setting,
-		                  &n->partition, &n->pending, &n->variable, &n->subjects,      &n->key,
-		                  &n->picked };
+	const char **fields[] = { &n->path,      &n->file,    &n->default_value, &n->default_setting,
+		                  &n->partition, &n->pending, &n->variable,      &n->subjects,
+		                  &n->key,       &n->picked,  &n->conf_file,     &n->conf_default,
+		                  &n->xbootldr };
+	const size_t n_fields = sizeof(fields) / sizeof(fields[0]);
 
-	return i < sizeof(fields) / sizeof(fields[0]) ? fields[i] : NULL;
+	if (i < n_fields)
+		return fields[i];
+	i -= n_fields;
+	if (i < SBAT_BOOT_NOTE_CHAIN_MAX)
+		return &n->chain[i];
+	i -= SBAT_BOOT_NOTE_CHAIN_MAX;
+	return i < SBAT_BOOT_NOTE_CHAIN_MAX ? &n->chain_host[i] : NULL;
 }
 
 static void
@@ -232,7 +240,7 @@ sbat_boot_report_add_note(sbat_boot_report *r, const sbat_boot_note *n, sbat_dia
 
 sbat_err
 sbat_boot_report_note(sbat_boot_report *r, sbat_boot_note_kind kind, const char *path, const char *file, unsigned line,
-                      const char *text, const sbat_diag *diag, sbat_diag *d)
+                      const sbat_diag *diag, sbat_diag *d)
 {
 	sbat_boot_note n;
 
@@ -241,7 +249,6 @@ sbat_boot_report_note(sbat_boot_report *r, sbat_boot_note_kind kind, const char 
 	n.line = line;
 	n.path = path;
 	n.file = file;
-	n.text = text;
 	if (diag)
 		n.diag = *diag;
 	return sbat_boot_report_add_note(r, &n, d);

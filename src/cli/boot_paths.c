@@ -77,7 +77,7 @@ print_stage_text(const sbat_boot_stage *st)
 	cli_render_stage(st, line, sizeof(line));
 	printf("%s%s: ", st->entry, st->is_default ? " [default]" : "");
 	if (st->stage)
-		printf("stage %d %s", st->stage, st->file);
+		printf("stage %d %s", st->stage, cli_render_file(st));
 	if (st->menu_entry)
 		printf(" (%s", st->menu_entry);
 	if (st->menu_entry && st->more_entries)
@@ -123,7 +123,7 @@ print_stage_json(const sbat_boot_stage *st, size_t i)
 	printf("%s    {\"entry\": ", i ? ",\n" : "");
 	cli_json_cstr(stdout, st->entry);
 	printf(", \"default\": %s, \"stage\": %d, \"file\": ", st->is_default ? "true" : "false", st->stage);
-	cli_json_cstr_or_null(stdout, st->file);
+	cli_json_cstr_or_null(stdout, cli_render_file(st));
 	printf(", \"verdict\": \"%s\", \"detail\": ", sbat_judge_verdict_name(st->verdict));
 	cli_json_cstr(stdout, cli_render_detail(st, line));
 	printf(", \"reason\": \"%s\", \"gate\": \"%s\", \"judge_reason\": ", cli_render_reason(st),

@@ -93,6 +93,29 @@ db_words(const sbat_boot_note *n, cli_textbuf *t)
 	                n->others);
 }
 
+/* "GRUB menu: ...", "systemd-boot menu: ...": the files a loader's menu was read from. */
+static void
+menu_files_words(const sbat_boot_note *n, cli_textbuf *t)
+{
+	size_t i;
+
+	cli_textbuf_put(t, "%s menu: ", loader_words(n->loader));
+	if (n->loader != SBAT_BOOT_LOADER_GRUB) {
+		cli_textbuf_put(t, "loader.conf %s", n->conf_file ? n->conf_file : "none");
+		if (n->conf_default)
+			cli_textbuf_put(t, " (default \"%s\", line %u)", n->conf_default, n->conf_default_line);
+		cli_textbuf_put(t, "; %zu entries in the menu, %zu left out; XBOOTLDR %s", n->listed, n->left_out,
+		                n->xbootldr ? n->xbootldr : "none");
+		return;
+	}
+	/* each configuration by its name, and the file on this machine unless the name is its path on the ESP */
+	for (i = 0; i < n->n_chain && i < SBAT_BOOT_NOTE_CHAIN_MAX; i++) {
+		cli_textbuf_put(t, "%s%s", i ? " -> " : "", n->chain[i] ? n->chain[i] : CLI_GRUB_EMBEDDED);
+		if (n->chain_host[i] && !(i == 0 && n->chain_on_esp))
+			cli_textbuf_put(t, " (%s)", n->chain_host[i]);
+	}
+}
+
 /* Why a pending update is applied, or not: what follows its file in the note. */
 static const char *const pending_table[] = {
 	[SBAT_BOOT_PENDING_PLAIN] = "",
@@ -180,6 +203,7 @@ fact_words(const sbat_boot_note *n, cli_textbuf *t)
 
 	switch (n->what) {
 	case SBAT_BOOT_NOTE_DEFAULT_ENTRY: default_entry_words(n, t); break;
+	case SBAT_BOOT_NOTE_MENU_FILES: menu_files_words(n, t); break;
 	case SBAT_BOOT_NOTE_RULE:
 		cli_textbuf_put(t, "%s rule: %s", loader_words(n->loader),
 		                rule ? rule : rule_long_to_string(SBAT_BOOT_RULE_LOADIMAGE_HOOK));
@@ -211,8 +235,8 @@ cli_render_note(const sbat_boot_note *n, char *buf, size_t size)
 	const char *fixed = note_fixed_to_string(n->what);
 	cli_textbuf t;
 
-	if (n->text || n->what == SBAT_BOOT_NOTE_TEXT)
-		return n->text;
+	if (n->what == SBAT_BOOT_NOTE_DIAG)
+		return NULL;
 	if (fixed)
 		return fixed;
 	if (n->what == SBAT_BOOT_NOTE_LINE)

@@ -8,7 +8,7 @@
 
 #include "sbat/bootreport.h"
 
-/* What note n says, into buf[0..size) (or its text); NULL for an error that its diag says. */
+/* What note n says, into buf[0..size) (or a fixed text); NULL for an error that its diag says. */
 const char *cli_render_note(const sbat_boot_note *n, char *buf, size_t size);
 
 #endif

@@ -360,6 +360,12 @@ cli_render_reason(const sbat_boot_stage *st)
 }
 
 const char *
+cli_render_file(const sbat_boot_stage *st)
+{
+	return st->file_embedded ? CLI_GRUB_EMBEDDED : st->file;
+}
+
+const char *
 cli_render_loader(const sbat_boot_stage *st)
 {
 	return loader_name_to_string(st->loader);

@@ -11,6 +11,9 @@
 /* The stage's line from its verdict word on ("boots: not revoked by ..."), into buf[0..size). */
 void cli_render_stage(const sbat_boot_stage *st, char *buf, size_t size);
 
+/* The file the stage starts, as the line names it (GRUB's embedded configuration, which has no name, in words). */
+const char *cli_render_file(const sbat_boot_stage *st);
+
 /* That line without its verdict's word and the ": " after it: the JSON "detail". */
 const char *cli_render_detail(const sbat_boot_stage *st, const char *line);
 

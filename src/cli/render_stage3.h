@@ -8,6 +8,9 @@
 
 #include "textbuf.h"
 
+/* GRUB's embedded configuration, which has no file name (a stage's file_embedded, a note's NULL chain[0]). */
+#define CLI_GRUB_EMBEDDED "GRUB's embedded configuration"
+
 /* Why a line of a loader's menu (reason SBAT_BOOT_MENU) is not followed, or left out: its menu_why. */
 void cli_render_stage3_menu(const sbat_boot_stage *st, cli_textbuf *t);
 

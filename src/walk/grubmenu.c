@@ -25,7 +25,7 @@
 
 /* The device a configuration read from the ESP starts on (no file-system UUID is written like it). */
 #define ESP_DEVICE "esp:"
-#define MAX_CHAIN 6
+#define MAX_CHAIN SBAT_BOOT_NOTE_CHAIN_MAX /* configurations read one after the other */
 #define MEMDISK_NAME "(memdisk)"
 #define EMBEDDED_NAME "GRUB's embedded configuration"
 
@@ -321,7 +321,7 @@ initrd_missing(gctx *g, const sbat_grub_entry *e, menu_item *it)
 	}
 }
 
-/* A line for the configuration itself (name: its GRUB file name) that cannot be followed further: r says why. */
+/* A line for the configuration itself (name: its GRUB file name; NULL: the embedded one) that cannot be followed further: r says why. */
 static void
 config_line(menu_list *m, const char *name, const menu_reason *r)
 {
@@ -329,7 +329,8 @@ config_line(menu_list *m, const char *name, const menu_reason *r)
 
 	if (!it)
 		return;
-	snprintf(it->file, sizeof(it->file), "%.1000s", name);
+	snprintf(it->file, sizeof(it->file), "%.1000s", name ? name : "");
+	it->embedded = name == NULL;
 	it->why = *r;
 }
 
@@ -647,6 +648,15 @@ find_grubenv(gctx *g, const sbat_grub_cfg *cfg)
 	free(h);
 }
 
+/* Configuration depth of the chain, for the note of the files read: its name, and its file on this machine ("": none). */
+static void
+chain_put(menu_list *m, size_t depth, const char *name, const char *host)
+{
+	menu_copy(m->files.chain[depth], sizeof(m->files.chain[depth]), name);
+	menu_copy(m->files.chain_host[depth], sizeof(m->files.chain_host[depth]), host);
+	m->files.n_chain = depth + 1;
+}
+
 /* The configuration next to GRUB on the ESP (it has no prefix object): configuration 0 of the chain; 0 after a line. */
 static int
 esp_config(gctx *g, const char *loader_path, menu_list *m)
@@ -659,7 +669,8 @@ esp_config(gctx *g, const char *loader_path, menu_list *m)
 	char *h;
 
 	snprintf(cfg, sizeof(cfg), "%.*s\\grub.cfg", (int)n, loader_path);
-	menu_copy(m->summary, sizeof(m->summary), cfg);
+	chain_put(m, 0, cfg, "");
+	m->files.on_esp = 1;
 	h = walk_lookup(g->esp, cfg, 0, &miss);
 	if (!h) {
 		menu_reason_set(&r, SBAT_BOOT_MENU_NO_CONFIG);
@@ -668,6 +679,7 @@ esp_config(gctx *g, const char *loader_path, menu_list *m)
 		return 0;
 	}
 	menu_copy(g->visited[0], sizeof(g->visited[0]), h);
+	chain_put(m, 0, cfg, h);
 	free(h);
 	return 1;
 }
@@ -698,7 +710,7 @@ prefix_of(gctx *g, char *root, size_t root_size, char *prefix, size_t size, menu
 	} else if (close && n > 0) {
 		menu_reason_set(&r, memdisk ? SBAT_BOOT_MENU_PREFIX_NO_MEMDISK : SBAT_BOOT_MENU_PREFIX_DEVICE);
 		menu_copy(r.word, sizeof(r.word), p);
-		config_line(m, EMBEDDED_NAME, &r);
+		config_line(m, NULL, &r);
 		return 0;
 	}
 	menu_copy(prefix, size, path[0] ? path : g->cmd_dir);
@@ -716,7 +728,7 @@ first_config(gctx *g, const image *loader, const char *loader_path, char *root, 
 	size_t len = 0, i;
 	const uint8_t *mods = walk_section_bytes(loader, "mods", &len);
 	const char *device = root;
-	char path[1200];
+	char path[1200], name[WALK_PATH_MAX];
 	menu_reason r;
 
 	snprintf(g->cmd_dir, sizeof(g->cmd_dir), "%s", loader_path);
@@ -741,28 +753,27 @@ first_config(gctx *g, const image *loader, const char *loader_path, char *root, 
 	if (g->core.config) {
 		menu_copy(g->visited[0], sizeof(g->visited[0]), EMBEDDED_NAME);
 		g->where[0] = EMBEDDED;
-		menu_copy(m->summary, sizeof(m->summary), EMBEDDED_NAME);
+		chain_put(m, 0, "", "");
+		m->files.embedded = 1;
 		return 1;
 	}
 	normal_file(g, root, prefix, &device, path, sizeof(path));
-	grub_name(m->summary, sizeof(m->summary), device, path);
+	grub_name(name, sizeof(name), device, path);
+	chain_put(m, 0, name, "");
 	if (!follow(g, device, path, 0, m))
 		return 0;
 	if (g->where[0] == ON_HOST)
-		menu_append(m->summary, sizeof(m->summary), " (%s)", g->visited[0]);
+		chain_put(m, 0, name, g->visited[0]);
 	return 1;
 }
 
-/* After configuration depth hands over to f: root and $prefix as it leaves them, the summary, the next name. */
+/* After configuration depth hands over to f: root and $prefix as it leaves them, the chain, the next name. */
 static void
 hand_over(gctx *g, const sbat_grub_cfg *cfg, const sbat_grub_file *f, size_t depth, char *root, char *prefix,
           size_t size, char *name, menu_list *m)
 {
 	grub_name(name, WALK_PATH_MAX, f->device, f->path);
-	if (g->where[depth + 1] == ON_MEMDISK)
-		menu_append(m->summary, sizeof(m->summary), " -> %s", name);
-	else
-		menu_append(m->summary, sizeof(m->summary), " -> %s (%s)", name, g->visited[depth + 1]);
+	chain_put(m, depth + 1, name, g->where[depth + 1] == ON_MEMDISK ? "" : g->visited[depth + 1]);
 	menu_copy(root, size, cfg->root_device ? cfg->root_device : "");
 	menu_copy(prefix, size,
 	          cfg->prefix.path && cfg->root_device && strcmp(cfg->prefix.device, cfg->root_device) == 0 ?
@@ -790,17 +801,19 @@ grubmenu_read(walk *w, const char *esp, const char *loader_path, const image *lo
 		free(g);
 		return;
 	}
-	menu_copy(name, sizeof(name), m->summary);
+	menu_copy(name, sizeof(name), m->files.chain[0]);
 	for (depth = 0; depth < MAX_CHAIN; depth++) {
+		const char *at = g->where[depth] == EMBEDDED ? NULL : name; /* a line's name for it */
+
 		if (!(cfg = read_cfg(g, depth, root[0] ? root : NULL, prefix[0] ? prefix : NULL))) {
-			config_why(m, name, SBAT_BOOT_MENU_UNREADABLE);
+			config_why(m, at, SBAT_BOOT_MENU_UNREADABLE);
 			break;
 		}
 		if (cfg->n_entries || (!cfg->next_command && g->where[depth] != EMBEDDED)) {
 			find_grubenv(g, cfg);
-			menu_items(g, cfg, g->visited[depth], name, m);
+			menu_items(g, cfg, g->visited[depth], at, m);
 		} else if (depth + 1 == MAX_CHAIN) {
-			config_why(m, name, SBAT_BOOT_MENU_TOO_DEEP);
+			config_why(m, at, SBAT_BOOT_MENU_TOO_DEEP);
 		} else if (next_config(g, cfg, depth, m, &f, path, sizeof(path))) {
 			hand_over(g, cfg, &f, depth, root, prefix, sizeof(prefix), name, m);
 			sbat_grub_cfg_free(cfg);

@@ -64,6 +64,35 @@ menu_default_put(const menu_list *m, int *sdboot_by, sbat_boot_grub_by *grub_by,
 	*flags = m->default_flags;
 }
 
+/* s, or NULL when it is empty. */
+static const char *
+or_null(const char *s)
+{
+	return s[0] ? s : NULL;
+}
+
+void
+menu_files_put(const menu_list *m, sbat_boot_note *n)
+{
+	const menu_files *f = &m->files;
+	size_t i;
+
+	n->what = SBAT_BOOT_NOTE_MENU_FILES;
+	n->loader = m->loader;
+	n->conf_file = or_null(f->conf_file);
+	n->conf_default = f->has_default ? f->conf_default : NULL;
+	n->conf_default_line = f->default_line;
+	n->listed = f->listed;
+	n->left_out = f->left_out;
+	n->xbootldr = or_null(f->xbootldr);
+	n->n_chain = f->n_chain;
+	for (i = 0; i < f->n_chain; i++) {
+		n->chain[i] = i == 0 && f->embedded ? NULL : f->chain[i];
+		n->chain_host[i] = or_null(f->chain_host[i]);
+	}
+	n->chain_on_esp = f->on_esp;
+}
+
 void
 menu_copy(char *buf, size_t size, const char *text)
 {

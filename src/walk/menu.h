@@ -30,6 +30,7 @@ typedef struct menu_reason {
 /* One file the loader starts from one or more menu entries: one line of the report. */
 typedef struct menu_item {
 	char file[1024];                 /* as the loader names it */
+	int embedded;                    /* it is GRUB's embedded configuration (file "") */
 	char *host;                      /* the file on this machine; NULL when it cannot be followed */
 	char *root;                      /* the directory the lookup of host started from, or NULL */
 	menu_reason why;                 /* with host NULL: why not */
@@ -43,6 +44,23 @@ typedef struct menu_item {
 	int left_out;                    /* with host NULL: the loader leaves it out of its menu, for certain */
 	unsigned more;                   /* further entries with the same file */
 } menu_item;
+
+/* The files a loader's menu was read from: the facts of its note (SBAT_BOOT_NOTE_MENU_FILES), "" for NULL. */
+typedef struct menu_files {
+	/* systemd-boot */
+	char conf_file[WALK_PATH_MAX]; /* loader.conf on this machine */
+	char conf_default[512];        /* its default (has_default) and its line */
+	int has_default;
+	unsigned default_line;
+	size_t listed, left_out;      /* entries in the menu, left out */
+	char xbootldr[WALK_PATH_MAX]; /* the XBOOTLDR directory read */
+	/* GRUB: the configurations read, in order */
+	size_t n_chain;
+	char chain[SBAT_BOOT_NOTE_CHAIN_MAX][WALK_PATH_MAX];      /* as GRUB names it */
+	char chain_host[SBAT_BOOT_NOTE_CHAIN_MAX][WALK_PATH_MAX]; /* the file on this machine */
+	int embedded;                                             /* chain[0] is GRUB's embedded configuration */
+	int on_esp;                                               /* chain[0] is grub.cfg next to GRUB on the ESP */
+} menu_files;
 
 /* What one loader's files say. */
 typedef struct menu_list {
@@ -59,7 +77,7 @@ typedef struct menu_list {
 	char default_setting[512];
 	unsigned default_line;
 	int default_flags;
-	char summary[1536]; /* for --verbose: the files read */
+	menu_files files; /* for --verbose: the files read */
 } menu_list;
 
 /* A new item at the end of the menu (zeroed); NULL when the menu is full. */
@@ -74,6 +92,9 @@ void menu_reason_put(const menu_reason *r, sbat_boot_stage *st);
 /* What chose m's default entry, as a stage's or a note's fields of these names (pointing into m). */
 void menu_default_put(const menu_list *m, int *sdboot_by, sbat_boot_grub_by *grub_by, const char **value,
                       const char **setting, unsigned *line, int *flags);
+
+/* The note of the files m was read from (what MENU_FILES, its fields pointing into m): n made by sbat_boot_note_init. */
+void menu_files_put(const menu_list *m, sbat_boot_note *n);
 
 /* text into buf[0..size), cut to fit and NUL-terminated. */
 void menu_copy(char *buf, size_t size, const char *text);

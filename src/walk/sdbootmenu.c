@@ -230,15 +230,19 @@ add_dir_item(menu_list *m, sbat_boot_menu_why why)
 	return it;
 }
 
+/* The files the menu was read from, for their note. */
 static void
-summarize(const sbat_sdboot_menu *menu, const char *xbootldr, menu_list *m)
+files_read(const sbat_sdboot_menu *menu, const char *xbootldr, menu_list *m)
 {
-	snprintf(m->summary, sizeof(m->summary), "loader.conf %s", menu->conf_file ? menu->conf_file : "none");
-	if (menu->conf_default)
-		menu_append(m->summary, sizeof(m->summary), " (default \"%s\", line %u)", menu->conf_default,
-		            menu->conf_default_line);
-	menu_append(m->summary, sizeof(m->summary), "; %zu entries in the menu, %zu left out; XBOOTLDR %s",
-	            menu->n_listed, menu->n_entries - menu->n_listed, xbootldr ? xbootldr : "none");
+	menu_files *f = &m->files;
+
+	menu_copy(f->conf_file, sizeof(f->conf_file), menu->conf_file ? menu->conf_file : "");
+	f->has_default = menu->conf_default != NULL;
+	menu_copy(f->conf_default, sizeof(f->conf_default), menu->conf_default ? menu->conf_default : "");
+	f->default_line = menu->conf_default_line;
+	f->listed = menu->n_listed;
+	f->left_out = menu->n_entries - menu->n_listed;
+	menu_copy(f->xbootldr, sizeof(f->xbootldr), xbootldr ? xbootldr : "");
 }
 
 /*
@@ -307,7 +311,7 @@ sdbootmenu_read(walk *w, const char *esp, const char *loader_path, const image *
 		report_notes(w, menu);
 		m->default_known = menu->has_default;
 		default_facts(menu, m);
-		summarize(menu, xbootldr, m);
+		files_read(menu, xbootldr, m);
 		add_items(m, menu, roots);
 	}
 	sbat_sdboot_menu_free(menu);

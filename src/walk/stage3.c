@@ -75,7 +75,8 @@ judge_item(walk *w, const char *label, int is_default, const sbat_next_state *ne
 	image im;
 
 	memset(&im, 0, sizeof(im));
-	walk_stage(&st, label, is_default, 3, it->file);
+	walk_stage(&st, label, is_default, 3, it->embedded ? NULL : it->file);
+	st.file_embedded = it->embedded;
 	st.loader = m->loader;
 	st.menu_entry = it->desc[0] ? it->desc : NULL;
 	st.more_entries = it->more;
@@ -144,19 +145,15 @@ merge_items(menu_list *m)
 static void
 summary_notes(walk *w, const char *label, const menu_list *m)
 {
-	const char *name = m->loader == SBAT_BOOT_LOADER_GRUB ? "GRUB" : "systemd-boot";
-	char text[sizeof(m->summary) + 64];
 	size_t i, entries = 0;
 	sbat_boot_note n;
 
 	for (i = 0; i < m->n_items; i++)
 		entries += m->items[i].desc[0] != '\0';
-	/* the files read: still words (the one note not yet a record) */
-	snprintf(text, sizeof(text), "%s menu: %s", name, m->summary);
 	sbat_boot_note_init(&n);
 	n.kind = SBAT_BOOT_NOTE_VERBOSE;
 	n.path = label;
-	n.text = text;
+	menu_files_put(m, &n);
 	walk_add_note(w, &n);
 	sbat_boot_note_init(&n);
 	n.kind = !m->default_known && entries ? SBAT_BOOT_NOTE_ASSUMED : SBAT_BOOT_NOTE_VERBOSE;

@@ -104,6 +104,50 @@ test_strings_are_copied(void **state)
 	sbat_boot_report_free(r);
 }
 
+/* A note's strings are the report's own, the chain of GRUB's configurations too. */
+static void
+test_note_strings_are_copied(void **state)
+{
+	sbat_boot_report *r = NULL;
+	sbat_boot_note n;
+	const sbat_boot_note *got;
+	sbat_diag d;
+	char name[32], host[32], conf[32];
+
+	(void)state;
+	assert_int_equal(sbat_boot_report_new(&r, &d), SBAT_OK);
+	strcpy(name, "(memdisk)/grub.cfg");
+	strcpy(host, "/boot/grub/grub.cfg");
+	strcpy(conf, "/efi/loader/loader.conf");
+	sbat_boot_note_init(&n);
+	n.kind = SBAT_BOOT_NOTE_VERBOSE;
+	n.what = SBAT_BOOT_NOTE_MENU_FILES;
+	n.loader = SBAT_BOOT_LOADER_GRUB;
+	n.n_chain = 3;
+	n.chain[0] = NULL;
+	n.chain[1] = name;
+	n.chain[2] = "(hd0,gpt2)/boot/grub/grub.cfg";
+	n.chain_host[2] = host;
+	n.conf_file = conf;
+	assert_int_equal(sbat_boot_report_add_note(r, &n, &d), SBAT_OK);
+	memset(name, 'x', sizeof(name) - 1);
+	memset(host, 'x', sizeof(host) - 1);
+	memset(conf, 'x', sizeof(conf) - 1);
+	got = sbat_boot_report_note_at(r, 0);
+	assert_non_null(got);
+	assert_int_equal(got->what, SBAT_BOOT_NOTE_MENU_FILES);
+	assert_int_equal(got->n_chain, 3);
+	assert_null(got->chain[0]);
+	assert_null(got->chain_host[0]);
+	assert_string_equal(got->chain[1], "(memdisk)/grub.cfg");
+	assert_ptr_not_equal(got->chain[2], n.chain[2]);
+	assert_string_equal(got->chain[2], "(hd0,gpt2)/boot/grub/grub.cfg");
+	assert_string_equal(got->chain_host[2], "/boot/grub/grub.cfg");
+	assert_string_equal(got->conf_file, "/efi/loader/loader.conf");
+	assert_null(got->xbootldr);
+	sbat_boot_report_free(r);
+}
+
 static void
 test_stage_without_init_is_refused(void **state)
 {
@@ -178,6 +222,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_outcome_table),
 		cmocka_unit_test(test_strings_are_copied),
+		cmocka_unit_test(test_note_strings_are_copied),
 		cmocka_unit_test(test_stage_without_init_is_refused),
 		cmocka_unit_test(test_stage_decide),
 	};

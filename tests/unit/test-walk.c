@@ -309,19 +309,14 @@ has_note(const sbat_boot_report *r, sbat_boot_note_kind kind, sbat_boot_note_wha
 	return find_note(r, kind, what) != NULL;
 }
 
-/* 1 when a note of this kind still in words (the files a loader's menu read) says text (a part of it). */
-static int
-has_text_note(const sbat_boot_report *r, sbat_boot_note_kind kind, const char *text)
+/* The note of the files the loader's menu was read from (--verbose). */
+static const sbat_boot_note *
+files_note(const sbat_boot_report *r)
 {
-	size_t i;
+	const sbat_boot_note *n = find_note(r, SBAT_BOOT_NOTE_VERBOSE, SBAT_BOOT_NOTE_MENU_FILES);
 
-	for (i = 0; i < sbat_boot_report_note_count(r); i++) {
-		const sbat_boot_note *n = sbat_boot_report_note_at(r, i);
-
-		if (n->kind == kind && n->text && strstr(n->text, text))
-			return 1;
-	}
-	return 0;
+	assert_non_null(n);
+	return n;
 }
 
 /* 1 when a note says what chose the default entry of loader's menu: by (an sbat_sdboot_by or sbat_boot_grub_by). */
@@ -623,6 +618,7 @@ test_stage3_keys(void **state)
 {
 	machine m = { 0 };
 	const sbat_boot_stage *s;
+	const sbat_boot_note *n;
 	sbat_boot_report *r;
 	paths p;
 
@@ -642,6 +638,13 @@ test_stage3_keys(void **state)
 	assert_non_null(find_note(r, SBAT_BOOT_NOTE_VERBOSE, SBAT_BOOT_NOTE_RULE));
 	assert_int_equal(find_note(r, SBAT_BOOT_NOTE_VERBOSE, SBAT_BOOT_NOTE_RULE)->loader, SBAT_BOOT_LOADER_GRUB);
 	assert_int_equal(find_note(r, SBAT_BOOT_NOTE_VERBOSE, SBAT_BOOT_NOTE_RULE)->rule, SBAT_BOOT_RULE_SHIM_LOCK);
+	/* GRUB without a prefix reads grub.cfg next to it: named by its path on the ESP */
+	n = files_note(r);
+	assert_int_equal(n->loader, SBAT_BOOT_LOADER_GRUB);
+	assert_int_equal(n->n_chain, 1);
+	assert_string_equal(n->chain[0], "\\EFI\\debian\\grub.cfg");
+	assert_non_null(strstr(n->chain_host[0], "/EFI/debian/grub.cfg"));
+	assert_true(n->chain_on_esp);
 	sbat_boot_report_free(r);
 }
 
@@ -701,7 +704,7 @@ test_stopped(void **state)
 	assert_int_equal(sbat_boot_report_note_count(r), 2);
 	assert_int_equal(sbat_boot_report_note_at(r, 0)->kind, SBAT_BOOT_NOTE_ASSUMED);
 	assert_int_equal(sbat_boot_report_note_at(r, 0)->what, SBAT_BOOT_NOTE_NOT_JUDGED);
-	assert_null(sbat_boot_report_note_at(r, 0)->text);
+	assert_int_equal(sbat_boot_report_note_at(r, 1)->what, SBAT_BOOT_NOTE_DIAG);
 	assert_int_equal(sbat_boot_report_note_at(r, 1)->kind, SBAT_BOOT_NOTE_ERROR);
 	assert_int_equal(sbat_boot_report_note_at(r, 1)->diag.code, SBAT_E_EFIVAR);
 	sbat_boot_report_free(r);
@@ -928,6 +931,7 @@ find_file(const sbat_boot_report *r, const char *file)
 static void
 test_sdboot_release(void **state)
 {
+	const sbat_boot_note *n;
 	sbat_boot_report *r;
 	paths p;
 
@@ -940,6 +944,16 @@ test_sdboot_release(void **state)
 	assert_string_equal(find_file(r, "\\kb")->default_value, "b.conf");
 	assert_int_equal(find_file(r, "\\kb")->default_line, 1);
 	assert_true(has_default_note(r, SBAT_BOOT_LOADER_SDBOOT, SBAT_SDBOOT_BY_CONF_DEFAULT));
+	/* the files read: loader.conf and its default, both entries listed, no XBOOTLDR */
+	n = files_note(r);
+	assert_int_equal(n->loader, SBAT_BOOT_LOADER_SDBOOT);
+	assert_non_null(strstr(n->conf_file, "/loader/loader.conf"));
+	assert_string_equal(n->conf_default, "b.conf");
+	assert_int_equal(n->conf_default_line, 1);
+	assert_int_equal(n->listed, 2);
+	assert_int_equal(n->left_out, 0);
+	assert_null(n->xbootldr);
+	assert_int_equal(n->n_chain, 0);
 	sbat_boot_report_free(r);
 
 	/* 258: b.conf names no entry, and the first of the menu starts (b+3.conf sorts first) */
@@ -1554,6 +1568,7 @@ test_grub_prefix(void **state)
 	const size_t lens[] = { sizeof(prefix) };
 	uint8_t mods[256];
 	const sbat_boot_stage *s;
+	const sbat_boot_note *n;
 	sbat_boot_report *r;
 	paths p;
 
@@ -1566,6 +1581,19 @@ test_grub_prefix(void **state)
 	assert_string_equal(s->file, "/vmlinuz");
 	assert_string_equal(s->menu_entry, "menuentry 'Debian'");
 	assert_non_null(strstr(s->config, "EFI/debian/grub.cfg:3"));
+	n = files_note(r);
+	assert_int_equal(n->n_chain, 1);
+	assert_string_equal(n->chain[0], "(ESP)/EFI/debian/grub.cfg");
+	assert_non_null(strstr(n->chain_host[0], "/EFI/debian/grub.cfg"));
+	assert_false(n->chain_on_esp);
+	sbat_boot_report_free(r);
+	/* a configuration with no entries: the line names it as GRUB does, its file on this machine apart */
+	put(p.esp, "EFI/debian/grub.cfg", "set timeout=1\n", 0);
+	r = walk(&p, NULL);
+	s = removable_stage3(r);
+	assert_int_equal(s->menu_why, SBAT_BOOT_MENU_NO_ENTRIES);
+	assert_string_equal(s->file, "(ESP)/EFI/debian/grub.cfg");
+	assert_non_null(strstr(s->menu_file, "/EFI/debian/grub.cfg"));
 	sbat_boot_report_free(r);
 }
 
@@ -1614,6 +1642,7 @@ test_grub_debian_memdisk(void **state)
 	const uint8_t *objs[] = { disk, (const uint8_t *)config, (const uint8_t *)prefix };
 	size_t lens[] = { 0, sizeof(config), sizeof(prefix) }, at = 0;
 	const sbat_boot_stage *s;
+	const sbat_boot_note *n;
 	sbat_boot_report *r;
 	paths p;
 
@@ -1626,7 +1655,18 @@ test_grub_debian_memdisk(void **state)
 	assert_int_equal(s->verdict, SBAT_VERDICT_BOOTS);
 	assert_string_equal(s->file, "/vmlinuz");
 	assert_non_null(strstr(s->config, "EFI/debian/grub.cfg:3"));
-	assert_true(has_text_note(r, SBAT_BOOT_NOTE_VERBOSE, "(memdisk)/grub.cfg"));
+	/* the chain read: the embedded configuration, the memdisk's script, \EFI\debian\grub.cfg */
+	n = files_note(r);
+	assert_int_equal(n->loader, SBAT_BOOT_LOADER_GRUB);
+	assert_int_equal(n->n_chain, 3);
+	assert_null(n->chain[0]);
+	assert_null(n->chain_host[0]);
+	assert_string_equal(n->chain[1], "(memdisk)/grub.cfg");
+	assert_null(n->chain_host[1]);
+	assert_string_equal(n->chain[2], "(ESP)/EFI/debian/grub.cfg");
+	assert_non_null(strstr(n->chain_host[2], "/EFI/debian/grub.cfg"));
+	assert_false(n->chain_on_esp);
+	assert_null(n->conf_file);
 	sbat_boot_report_free(r);
 
 	/* \EFI\debian\x86_64-efi\grub.cfg, when it is there, comes first */
@@ -1698,6 +1738,9 @@ test_grub_core_unknown(void **state)
 	assert_int_equal(s->reason, SBAT_BOOT_MENU);
 	assert_int_equal(s->menu_why, SBAT_BOOT_MENU_PREFIX_DEVICE);
 	assert_string_equal(s->menu_word, "(hd0,gpt2)/boot/grub");
+	/* the prefix is in GRUB's image: no file name */
+	assert_null(s->file);
+	assert_true(s->file_embedded);
 	sbat_boot_report_free(r);
 
 	fx_put32(mods + 16, 4096); /* the objects end past the section */
