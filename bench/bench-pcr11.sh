@@ -6,14 +6,16 @@
 #
 # Not a test: meson and CI never run it. See bench/README.md.
 #
-# Usage: bench/bench-pcr11.sh [--size MiB] [--runs N] [--sbat-add PATH] [UKI]
+# Usage: bench/bench-pcr11.sh [--size MiB] [--runs N] [--sbat-add PATH] [--before PATH] [UKI]
 #
 # Generates a UKI (systemd-stub's .sdmagic, a .linux of --size MiB of
 # pseudo-random bytes, small .osrel, .cmdline, .uname, .sbat, .initrd)
 # unless one is given, warms the page cache, then runs each command N
 # times, interleaved: `sbat-add --print --json UKI` (which predicts PCR 11
-# of every phase, SHA-256 bank), `sha256sum UKI`, `openssl dgst -sha256
-# UKI`. Prints the median wall times, the ratios and the peak RSS.
+# of every phase, SHA-256 bank, and computes the Authenticode hash),
+# `sha256sum UKI`, `openssl dgst -sha256 UKI`, and with --before the same
+# `--print --json` of another sbat-add build. Prints the median wall times,
+# the per-round ratios (median, lowest, highest) and the peak RSS.
 
 set -u
 export LC_ALL=C
@@ -21,10 +23,11 @@ export LC_ALL=C
 size=250
 runs=5
 sbat_add=""
+before=""
 uki=""
 
 usage() {
-	sed -n '3,16s/^# \{0,1\}//p' "$0"
+	sed -n '3,18s/^# \{0,1\}//p' "$0"
 }
 
 while [ $# -gt 0 ]; do
@@ -32,6 +35,7 @@ while [ $# -gt 0 ]; do
 	--size) size="${2:?--size needs a number of MiB}"; shift 2 ;;
 	--runs) runs="${2:?--runs needs a number}"; shift 2 ;;
 	--sbat-add) sbat_add="${2:?--sbat-add needs a path}"; shift 2 ;;
+	--before) before="${2:?--before needs a path}"; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	-*) echo "bench-pcr11.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
 	*) uki=$1; shift ;;
@@ -117,11 +121,25 @@ declare -A cmd=(
 	[sha256sum]="sha256sum $uki"
 	[openssl]="openssl dgst -sha256 $uki"
 )
+if [ -n "$before" ]; then
+	tools+=(before)
+	cmd[before]="$before --print --json $uki"
+fi
 bench_run "$runs"
 
 bench_table
-r1=$(bench_ratio sbat-add sha256sum)
-r2=$(bench_ratio sbat-add openssl)
-printf 'sbat-add / sha256sum: %.2f (target at most 1.0)\n' "$r1"
-printf 'sbat-add / openssl dgst -sha256: %.2f (target at most 1.5)\n' "$r2"
+# pair A B TARGET: A's time over B's, per round
+pair() {
+	local r
+	read -r -a r <<<"$(bench_pair "$1" "$2")"
+	printf '%-30s %5s   (%s..%s)  %s\n' "$1 / $2" "${r[0]}" "${r[1]}" "${r[2]}" "$3"
+}
+echo "ratio (median of the per-round ratios, lowest..highest)"
+pair sbat-add openssl "target at most 1.0"
+pair sbat-add sha256sum "target at most 0.3"
+if [ -n "$before" ]; then
+	pair before openssl "(before)"
+	pair before sha256sum "(before)"
+	pair sbat-add before "(after / before)"
+fi
 [ -n "${rss[sbat-add]:-}" ] && printf 'sbat-add peak RSS: %s KiB (target under 8192)\n' "${rss[sbat-add]}"

@@ -5,19 +5,24 @@
 #
 # Not a test: meson and CI never run it. See bench/README.md.
 #
-# Usage: bench/bench.sh [--sizes "100 1000"] [--runs N] [--fs "here ext4 vfat"] [--sbat-add PATH] [IMAGE...]
+# Usage: bench/bench.sh [--sizes "100 1000"] [--runs N] [--fs "here ext4 vfat"] [--sbat-add PATH]
+#                       [--before PATH] [--no-pcr11] [IMAGE...]
 #
 # For each file system and size (MiB) two images are generated with
 # make-large-pe: CheckSum 0 and a real CheckSum (sbat-add must then recompute
 # it, which reads every byte). IMAGE arguments replace the generated images.
 # --fs: `here` is ${TMPDIR:-/tmp}; ext4, ext4-128 (128-byte inodes: times in
-# whole seconds) and vfat are made on loop devices (root only; the default
-# as root is "ext4 ext4-128 vfat", else "here"). Every tool runs once to warm the page
+# whole seconds), xfs, btrfs and vfat are made on loop devices (root only;
+# the default as root is "ext4 ext4-128 xfs btrfs vfat", else "here"; one
+# whose mkfs is missing is skipped). Every tool runs once to warm the page
 # cache and to see whether it works, then N rounds, each tool once per round,
 # interleaved, with `sync` (untimed) before each run. Printed per tool: the
 # median wall time, the median over the rounds of its ratio to cp, to
 # cp+fsync (sbat-add fsyncs what it writes) and to llvm-objcopy in the same
-# round, and the peak RSS over all runs.
+# round, and the peak RSS over all runs; then the issue's summary: each
+# target ratio with its lowest and highest round. --before PATH: another
+# sbat-add build timed in the same rounds (rows before-*). Last, unless
+# --no-pcr11, bench-pcr11.sh with the same --runs (and --before).
 
 set -u
 export LC_ALL=C
@@ -26,10 +31,12 @@ sizes="100 1000"
 runs=5
 fs_list=""
 sbat_add=""
+before=""
+pcr11=1
 images=()
 
 usage() {
-	sed -n '3,20s/^# \{0,1\}//p' "$0"
+	sed -n '3,25s/^# \{0,1\}//p' "$0"
 }
 
 while [ $# -gt 0 ]; do
@@ -38,6 +45,8 @@ while [ $# -gt 0 ]; do
 	--runs) runs="${2:?--runs needs a number}"; shift 2 ;;
 	--fs) fs_list="${2:?--fs needs a list}"; shift 2 ;;
 	--sbat-add) sbat_add="${2:?--sbat-add needs a path}"; shift 2 ;;
+	--before) before="${2:?--before needs a path}"; shift 2 ;;
+	--no-pcr11) pcr11=0; shift ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; images+=("$@"); break ;;
 	-*) echo "bench.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -92,7 +101,11 @@ fi
 
 # ------------------------------------------------------------------ tools
 
-tools=(cp cp+fsync cp+fsync+mv sbat-add-output sbat-add-inplace sbat-add-nosync)
+tools=(cp cp+fsync cp+fsync+mv cp-over sbat-add-output sbat-add-inplace sbat-add-nosync sbat-add-nosync-over)
+if [ -n "$before" ]; then
+	before=$(cd "$(dirname "$before")" && pwd)/$(basename "$before")
+	tools+=(before-output before-nosync-over)
+fi
 command -v objcopy >/dev/null && tools+=(objcopy)
 # the newest llvm-objcopy installed (Debian names them llvm-objcopy-N)
 llvm_objcopy=""
@@ -122,7 +135,7 @@ fi
 prepare() {
 	rm -f -- "$3" "$3.new"
 	case "$1" in
-	*inplace* | *+mv) cp -- "$2" "$3" ;;
+	*inplace* | *+mv | *-over) cp -- "$2" "$3" ;;
 	esac
 	case "$1" in
 	*inplace*) touch -d "@$(($(date +%s) - 3600)).123456789" -- "$3" ;;
@@ -133,12 +146,14 @@ prepare() {
 # command_for TOOL IMG OUT: sets CMD to the command line to time
 command_for() {
 	case "$1" in
-	cp) CMD=(cp -- "$2" "$3") ;;
+	cp | cp-over) CMD=(cp -- "$2" "$3") ;;
 	cp+fsync) CMD=(sh -c 'cp -- "$1" "$2" && sync -- "$2"' sh "$2" "$3") ;;
 	cp+fsync+mv) CMD=(sh -c 'cp -- "$1" "$1.new" && sync -- "$1.new" && mv -- "$1.new" "$1"' sh "$3") ;;
 	sbat-add-output) CMD=("$sbat_add" --file "$2" --csv "$CSV" --output "$3") ;;
 	sbat-add-inplace) CMD=("$sbat_add" --file "$3" --csv "$CSV") ;;
-	sbat-add-nosync) CMD=("$sbat_add" --no-sync --file "$2" --csv "$CSV" --output "$3") ;;
+	sbat-add-nosync | sbat-add-nosync-over) CMD=("$sbat_add" --no-sync --file "$2" --csv "$CSV" --output "$3") ;;
+	before-output) CMD=("$before" --file "$2" --csv "$CSV" --output "$3") ;;
+	before-nosync-over) CMD=("$before" --no-sync --file "$2" --csv "$CSV" --output "$3") ;;
 	sbat-add-inplace-nocheck) CMD=("$nocheck" --file "$3" --csv "$CSV") ;;
 	objcopy) CMD=(objcopy --add-section ".sbat=$CSV"
 		--set-section-flags .sbat=contents,alloc,load,readonly,data "$2" "$3") ;;
@@ -179,8 +194,10 @@ median() {
 
 results="$work/results"
 checkcost="$work/checkcost"
+summary="$work/summary"
 : >"$results"
 : >"$checkcost"
+: >"$summary"
 data="$work"
 
 # bench_image LABEL CHECKSUM IMG: warm up, then RUNS interleaved rounds
@@ -195,13 +212,14 @@ bench_image() {
 		if timed "$tool" "$img" "$out"; then
 			status=ok
 			# sbat-add must be able to read back what it wrote
-			if [[ "$tool" == sbat-add-* ]] && ! "$sbat_add" --print "$out" >/dev/null 2>"$work/err"; then
+			if [[ "$tool" == sbat-add-* || "$tool" == before-* ]] &&
+				! "$sbat_add" --print "$out" >/dev/null 2>"$work/err"; then
 				status=unread
 				echo "   $tool: exit 0, but --print of its output fails: $(head -c 300 "$work/err")" >&2
 			fi
 		else
 			status="n/a"
-			[[ "$tool" == sbat-add-* ]] && status=FAIL
+			[[ "$tool" == sbat-add-* || "$tool" == before-* ]] && status=FAIL
 			echo "   $tool: failed: $(head -c 300 "$work/err")" >&2
 		fi
 		state[$tool]=$status
@@ -236,6 +254,13 @@ bench_image() {
 			"$(ratio "${round[$tool]:-}" "${round[llvm-objcopy]:-}")" "${peak[$tool]:-0}" >>"$results"
 		[ -n "$med" ] && echo "   $tool:${walls[$tool]} us" >&2
 	done
+	# the issue's ratios, each with its lowest and highest round
+	summary_line "$label" "$ck" "--no-sync --output over a file / cp over it" sbat-add-nosync-over cp-over
+	summary_line "$label" "$ck" "(before)" before-nosync-over cp-over
+	summary_line "$label" "$ck" "durable --output / cp + sync" sbat-add-output cp+fsync
+	summary_line "$label" "$ck" "(before)" before-output cp+fsync
+	summary_line "$label" "$ck" "in place / cp + sync + mv" sbat-add-inplace cp+fsync+mv
+	summary_line "$label" "$ck" "content check: in place / without it" sbat-add-inplace sbat-add-inplace-nocheck
 	# what the content check costs: in place with it against without it, round by round
 	if [ -n "${round[sbat-add-inplace-nocheck]:-}" ]; then
 		printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$ck" "$(ratio "${round[sbat-add-inplace]:-}" \
@@ -243,6 +268,16 @@ bench_image() {
 			"$(printf '%s\n' ${walls[sbat-add-inplace]:-} | median)" \
 			"$(printf '%s\n' ${walls[sbat-add-inplace-nocheck]:-} | median)" >>"$checkcost"
 	fi
+}
+
+# summary_line LABEL CK WHAT TOOL BASE: WHAT, the median, lowest and highest of TOOL's ratio to BASE by round
+summary_line() {
+	local spread
+	[ -n "${round[$4]:-}" ] && [ -n "${round[$5]:-}" ] || return 0
+	spread=$(paste <(printf '%s\n' ${round[$4]}) <(printf '%s\n' ${round[$5]}) |
+		awk '$1 != "-" && $2 != "-" && $2 > 0 { print $1 / $2 }' | sort -g |
+		awk '{ v[NR] = $1 } END { if (NR) printf "%.2f (%.2f..%.2f)", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, v[1], v[NR] }')
+	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${spread:--}" >>"$summary"
 }
 
 # ratio "T1 T2 ..." "B1 B2 ...": the median of Ti/Bi over the rounds both ran in, or -
@@ -264,7 +299,7 @@ echo "runs: $runs per tool, interleaved, after one warm-up run (page cache warm,
 if [ -z "$fs_list" ]; then
 	fs_list=here
 	if [ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null && command -v mkfs.vfat >/dev/null; then
-		fs_list="ext4 ext4-128 vfat"
+		fs_list="ext4 ext4-128 xfs btrfs vfat"
 	fi
 fi
 
@@ -291,8 +326,10 @@ use_fs() {
 	case "$fs" in
 	ext4) mkfs.ext4 -q -F -- "$dev" ;;
 	ext4-128) mkfs.ext4 -q -F -I 128 -- "$dev" >/dev/null 2>&1 ;;
+	xfs) command -v mkfs.xfs >/dev/null && mkfs.xfs -q -f -- "$dev" ;;
+	btrfs) command -v mkfs.btrfs >/dev/null && mkfs.btrfs -q -f -- "$dev" >/dev/null ;;
 	vfat) mkfs.vfat -F 32 -- "$dev" >/dev/null ;;
-	*) echo "bench.sh: unknown file system $fs (here, ext4, ext4-128, vfat)" >&2; return 1 ;;
+	*) echo "bench.sh: unknown file system $fs (here, ext4, ext4-128, xfs, btrfs, vfat)" >&2; return 1 ;;
 	esac || { echo "== $fs: skipped, mkfs failed" >&2; return 1; }
 	mount -o loop -- "$dev" "$mnt" || { echo "== $fs: skipped, cannot mount it" >&2; return 1; }
 	mounted+=("$mnt")
@@ -362,9 +399,21 @@ while IFS=$'\t' read -r label ck r with without; do
 			l, c, a / 1e6, b / 1e6, r }'
 done <"$checkcost"
 echo
+echo "the issue's ratios (median of the per-round ratios, lowest..highest round):"
+while IFS=$'\t' read -r label ck what r; do
+	printf '%-18s %-5s %-42s %s\n' "$label" "$ck" "$what" "$r"
+done <"$summary"
+echo "targets: --no-sync over a file <= 1.1 x cp over it in every round; durable <= 1.0 x cp + sync;"
+echo "the content check where it is taken <= 1.05."
+echo
 echo "status: ok; unread = exit 0 but sbat-add --print cannot read the output back;"
 echo "n/a = the tool refused this image; FAIL = sbat-add failed."
 echo "llvm-oc: $( [ -n "$llvm_objcopy" ] && "$llvm_objcopy" --version | sed -n 's/.*LLVM version /LLVM /p' | head -n 1 || echo none)."
 echo "Targets: sbat-add-nosync <= 1.0 x llvm-objcopy and <= 1.2 x cp;"
 echo "sbat-add-output and -inplace (durable) <= 1.0 x cp+sync; peak RSS <= 8 MiB;"
 echo "the content check (sbat-add-inplace against sbat-add-inplace-nocheck) <= 10 %."
+if [ "$pcr11" = 1 ]; then
+	echo
+	echo "== PCR 11 and the Authenticode hash of a 250 MiB UKI (bench-pcr11.sh):"
+	"$here/bench-pcr11.sh" --runs "$runs" --sbat-add "$sbat_add" ${before:+--before "$before"}
+fi

@@ -60,3 +60,15 @@ bench_table() {
 bench_ratio() {
 	echo "${med[$1]} / ${med[$2]}" | bc -l
 }
+
+# bench_pair A B: the ratio of A's run to B's in each round (interleaved pairs: a slow moment slows
+# both); prints "MEDIAN MIN MAX" of those ratios
+bench_pair() {
+	local -a a b
+	local i
+	read -r -a a <<<"${times[$1]}"
+	read -r -a b <<<"${times[$2]}"
+	for ((i = 0; i < ${#a[@]} && i < ${#b[@]}; i++)); do
+		echo "${a[i]} / ${b[i]}" | bc -l
+	done | sort -g | awk '{ v[NR] = $1 } END { printf "%.2f %.2f %.2f\n", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2, v[1], v[NR] }'
+}

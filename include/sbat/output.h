@@ -74,9 +74,13 @@ SBAT_API int sbat_output_fd(const sbat_output *out);
 SBAT_API const sbat_io *sbat_output_io(const sbat_output *out);
 /*
  * Whether commit fsyncs the file and its directory (the default, 1). 0 is
- * for throwaway build trees: the rename is still atomic for other
- * processes, but after a power loss the target may hold either version or,
- * on some file systems, an empty or partial file.
+ * for throwaway build trees: an existing target is replaced by exchanging
+ * the two names (renameat2 RENAME_EXCHANGE, where the kernel and the file
+ * system have it, and the io table has no renameat of its own), then the
+ * old file is removed, since a rename over a file with data makes ext4 and
+ * btrfs start writing the new one out. Still atomic for other processes,
+ * but after a power loss the target may hold either version or, on some
+ * file systems, an empty or partial file.
  */
 SBAT_API void sbat_output_set_sync(sbat_output *out, int sync);
 

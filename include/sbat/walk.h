@@ -7,8 +7,11 @@
 #include <stddef.h>
 
 #include "api.h"
+#include "authenticode.h"
 #include "bootreport.h"
 #include "error.h"
+#include "image.h"
+#include "uki.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -92,6 +95,20 @@ SBAT_API void sbat_walk_opts_init(sbat_walk_opts *o);
  * failed). SBAT_E_ABI, SBAT_E_NOMEM.
  */
 SBAT_API sbat_err sbat_walk_next_boot(const sbat_walk_opts *o, sbat_boot_report **ret, sbat_diag *reterr);
+
+/*
+ * What a stage measures of one image, from one read of it (fd >= 0: the
+ * file img maps, read through a 256 KiB buffer; -1: img's buffer): its
+ * signatures as sbat_authenticode_parse_fd reads them, and, when uki (of
+ * img, from sbat_uki_inspect) is not NULL, the PCR 11 prediction of
+ * sbat_uki_predict. Each block is read once and the Authenticode hash and
+ * the measured section that cover it are hashed side by side. The two
+ * parts fail apart: the signatures' failure is returned (reterr, *ret
+ * NULL); the prediction's is said in uki_diag (NULL allowed; its code is
+ * SBAT_OK when the prediction is made) and leaves uki without one.
+ */
+SBAT_API sbat_err sbat_walk_image_digests(const sbat_image *img, int fd, sbat_uki *uki, sbat_authenticode **ret,
+                                          sbat_diag *uki_diag, sbat_diag *reterr);
 
 #ifdef __cplusplus
 }

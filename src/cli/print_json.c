@@ -8,6 +8,7 @@
 #include "sbat/error.h"
 #include "sbat/image.h"
 #include "sbat/uki.h"
+#include "sbat/walk.h"
 
 #include "json.h"
 #include "print_json.h"
@@ -175,19 +176,17 @@ print_profiles(FILE *out, const sbat_uki *uki, int predicted)
 
 /*
  * "uki": the stub, what it measures and the PCR 11 values it and the boot
- * phases will produce; absent for an image that is not a UKI. fd: the
- * image's file, read through a small buffer (-1: its mapping).
+ * phases will produce; absent for an image that is not a UKI (uki NULL).
+ * d: the prediction's failure, SBAT_OK when it was made.
  */
 static void
-print_uki(FILE *out, const sbat_image *img, int fd)
+print_uki(FILE *out, const sbat_image *img, const sbat_uki *uki, const sbat_diag *dp)
 {
-	sbat_uki *uki = NULL;
-	sbat_diag d;
-	int predicted;
+	sbat_diag d = *dp;
+	int predicted = d.code == SBAT_OK;
 
-	if (sbat_uki_inspect(img, &uki, &d) != SBAT_OK || !uki)
+	if (!uki)
 		return;
-	predicted = sbat_uki_predict(uki, fd, &d) == SBAT_OK;
 	fputs("  \"uki\": {\n    \"stub\": \"systemd-stub\",\n    \"stub_version\": ", out);
 	if (sbat_uki_stub_version(uki))
 		cli_json_cstr(out, sbat_uki_stub_version(uki));
@@ -207,6 +206,27 @@ print_uki(FILE *out, const sbat_image *img, int fd)
 	fprintf(out, ",\n    \"pcrsig\": %s,\n    \"pcrpkey\": %s\n  },\n",
 	        sbat_image_find_section(img, ".pcrsig") >= 0 ? "true" : "false",
 	        sbat_image_find_section(img, ".pcrpkey") >= 0 ? "true" : "false");
+}
+
+/*
+ * "uki" and the signatures: the UKI's PCR 11 and the Authenticode hash from
+ * one read of the image. fd: the image's file, read through a small buffer
+ * (-1: its mapping).
+ */
+static void
+print_digests(FILE *out, const sbat_image *img, int fd)
+{
+	sbat_uki *uki = NULL;
+	sbat_authenticode *a = NULL;
+	sbat_diag ud, ad;
+
+	if (sbat_uki_inspect(img, &uki, &ud) != SBAT_OK)
+		uki = NULL;
+	memset(&ud, 0, sizeof(ud));
+	sbat_walk_image_digests(img, fd, uki, &a, &ud, &ad);
+	print_uki(out, img, uki, &ud);
+	cli_print_signatures_json(out, img, a, &ad);
+	sbat_authenticode_free(a);
 	sbat_uki_free(uki);
 }
 
@@ -235,8 +255,7 @@ cli_print_json(FILE *out, const char *file, const sbat_image *img, int fd)
 	if (i->cert_size)
 		fprintf(out, "\"offset\": %" PRIu32 ", \"size\": %" PRIu32 "}", i->cert_offset, i->cert_size);
 	fputs(",\n", out);
-	print_uki(out, img, fd);
-	cli_print_signatures_json(out, img, fd);
+	print_digests(out, img, fd);
 	print_sections(out, img);
 	print_sbat(out, img);
 	fputs("}\n", out);

@@ -181,14 +181,13 @@ json_sig(FILE *out, size_t i, const sbat_authenticode_sig *s)
 }
 
 void
-cli_print_signatures_json(FILE *out, const sbat_image *img, int fd)
+cli_print_signatures_json(FILE *out, const sbat_image *img, const sbat_authenticode *a, const sbat_diag *dp)
 {
-	sbat_authenticode *a = NULL;
 	uint8_t digest[SBAT_AUTHENTICODE_SHA256_SIZE];
-	sbat_diag d, hd;
+	sbat_diag d = *dp, hd;
 	size_t i;
 
-	if (sbat_authenticode_parse_fd(img, fd, &a, &d) != SBAT_OK) {
+	if (!a) {
 		fputs("  \"authenticode_sha256\": ", out);
 		if (sbat_authenticode_hash(img, SBAT_AUTHENTICODE_EDK2, digest, &hd) == SBAT_OK)
 			cli_json_hex(out, digest, sizeof(digest));
@@ -212,5 +211,4 @@ cli_print_signatures_json(FILE *out, const sbat_image *img, int fd)
 		json_sig(out, i, &a->sigs[i]);
 	}
 	fputs(a->n_sigs ? "\n  ],\n" : "],\n", out);
-	sbat_authenticode_free(a);
 }

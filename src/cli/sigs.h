@@ -23,8 +23,9 @@ void cli_print_signatures(const char *file, const sbat_image *img, int fd);
 /*
  * --print --json: the keys "authenticode_sha256" and "signatures" (an
  * array, empty for an unsigned image; null and "signatures_error" when
- * the table cannot be read), each line ending ",\n".
+ * the table cannot be read), each line ending ",\n". a: what
+ * sbat_walk_image_digests read; NULL when it failed, as d says.
  */
-void cli_print_signatures_json(FILE *out, const sbat_image *img, int fd);
+void cli_print_signatures_json(FILE *out, const sbat_image *img, const sbat_authenticode *a, const sbat_diag *d);
 
 #endif

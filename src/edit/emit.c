@@ -128,30 +128,33 @@ emit_buffered(emitter *em, const extent *e, uint64_t pos, uint64_t from, uint64_
 }
 
 /*
- * A copy extent file to file inside the kernel (never when a CheckSum is
- * due); patches over it are written afterwards. Falls back to buffered
+ * A copy extent file to file inside the kernel; patches over it are
+ * written afterwards. With a CheckSum due, the bytes the kernel copied are
+ * read once more only to be summed (where the kernel shares the data, XFS
+ * or btrfs, that costs less than writing them). Falls back to buffered
  * copying where the kernel cannot do it.
  */
 static sbat_err
 emit_copy(emitter *em, const extent *e, uint64_t pos, int *direct)
 {
 	uint64_t done = 0;
+	sbat_err err;
 
 	if (*direct) {
 		int rc = io_copy_range(em->out->io, em->out->in_fd, e->src, em->out->fd, pos, e->len, &done);
-		int ok = rc == 0;
 
 		if (rc == SBAT_IO_SHRANK)
 			return diag_fail(em->d, SBAT_E_CHANGED, "the input shrank while being read");
-		if (!ok && errno != ENOSYS && errno != EXDEV && errno != EINVAL && errno != EOPNOTSUPP &&
+		if (rc != 0 && errno != ENOSYS && errno != EXDEV && errno != EINVAL && errno != EOPNOTSUPP &&
 		    errno != EBADF && errno != ETXTBSY)
 			return diag_fail_errno(em->d, SBAT_E_IO, "cannot copy into the output", errno);
-		if (ok)
-			return SBAT_OK;
-		/* the rest goes through the buffer */
-		*direct = 0;
+		/* on failure the rest goes through the buffer */
+		*direct = rc == 0;
 	}
-	return emit_buffered(em, e, pos, done, e->len, 1);
+	err = emit_buffered(em, e, pos, 0, done, 0);
+	if (!err)
+		err = emit_buffered(em, e, pos, done, e->len, 1);
+	return err;
 }
 
 /* A dry run writes a copy extent only below sparse_from; the rest is only summed. */
@@ -248,13 +251,16 @@ emit_plan(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload, siz
 	if (!em.buf)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
 	/*
-	 * Copied ranges go file to file when both ends are files, unless a
-	 * CheckSum is due: every byte must pass through memory to be summed
-	 * then, and read, sum, write is faster than a kernel copy and a read
-	 * back (100 MiB: 34 ms against 41 ms; cp takes 30 ms). The same holds
-	 * when the input's fingerprint is taken on the way.
+	 * Copied ranges go file to file when both ends are files. With a
+	 * CheckSum due every byte must pass through memory to be summed: where
+	 * the kernel copies the data (ext4) read, sum, write is faster than a
+	 * kernel copy and a read back (100 MiB: 34 ms against 41 ms; cp takes
+	 * 30 ms), but where it shares them (XFS, btrfs) a clone and a read are
+	 * faster than a read and a write. The fingerprint of the input is taken
+	 * from the bytes copied, so it always goes read, write.
 	 */
-	direct = !out->mem && out->in_fd >= 0 && !p->update_checksum && !out->fp;
+	direct = !out->mem && out->in_fd >= 0 && !out->fp &&
+	         (!p->update_checksum || io_copy_preferred(out->io, out->fd));
 
 	for (i = 0; i < p->n_extents && !err; i++) {
 		const extent *e = &p->extents[i];

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <unistd.h>
 #ifdef __linux__
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #endif
 
@@ -149,4 +150,22 @@ int
 io_renameat(const sbat_io *io, int from_dir, const char *from, int to_dir, const char *to)
 {
 	return io && io->renameat ? io->renameat(from_dir, from, to_dir, to) : renameat(from_dir, from, to_dir, to);
+}
+
+int
+io_exchangeat(const sbat_io *io, int dir_a, const char *a, int dir_b, const char *b)
+{
+	if (io && io->renameat) {
+		errno = ENOSYS; /* the caller's table renames: it is used */
+		return -1;
+	}
+#if defined(RENAME_EXCHANGE)
+	return renameat2(dir_a, a, dir_b, b, RENAME_EXCHANGE);
+#elif defined(SYS_renameat2)
+	return (int)syscall(SYS_renameat2, dir_a, a, dir_b, b, 2 /* RENAME_EXCHANGE */);
+#else
+	(void)dir_a, (void)a, (void)dir_b, (void)b;
+	errno = ENOSYS;
+	return -1;
+#endif
 }

@@ -45,5 +45,8 @@ int io_copy_preferred(const sbat_io *io, int out_fd);
 
 int io_fsync(const sbat_io *io, int fd);
 int io_renameat(const sbat_io *io, int from_dir, const char *from, int to_dir, const char *to);
+/* Exchange the names a and b atomically (renameat2 RENAME_EXCHANGE); -1 with errno where the kernel or the
+ * file system cannot (ENOSYS, EINVAL), b does not exist (ENOENT), or io has its own renameat (ENOSYS). */
+int io_exchangeat(const sbat_io *io, int dir_a, const char *a, int dir_b, const char *b);
 
 #endif

@@ -693,18 +693,43 @@ check_source(sbat_output *o, int content, sbat_diag *d)
 }
 
 /*
+ * --no-sync over an existing file: exchange the temporary's name and the
+ * target's (as atomic for readers as a rename), then remove the old file
+ * from the temporary's name. A rename over a file with data makes ext4
+ * (auto_da_alloc) and btrfs start writing the new file back at once, which
+ * --no-sync does not ask for; an exchange starts nothing. What cannot be
+ * removed (a directory put there meanwhile) is exchanged back. 0 when done
+ * (*ret_kept: the old file could not be removed, nor put back, and keeps
+ * the temporary's name), -1 when there was no exchange: the caller renames.
+ */
+static int
+exchange_into_place(sbat_output *o, int *ret_kept)
+{
+	*ret_kept = 0;
+	if (!o->no_sync || io_exchangeat(o->io, o->dir_fd, o->tmp_name, o->dir_fd, o->name) != 0)
+		return -1;
+	if (unlinkat(o->dir_fd, o->tmp_name, 0) == 0 || errno == ENOENT)
+		return 0;
+	if (io_exchangeat(o->io, o->dir_fd, o->tmp_name, o->dir_fd, o->name) == 0)
+		return -1;
+	*ret_kept = 1;
+	return 0;
+}
+
+/*
  * Rename the temporary file over the target, signals blocked: a handler sees
  * the temporary listed and the target old, or neither and the target new.
- * -1 with errno set when the rename fails (the temporary is still listed).
+ * -1 with errno set when the rename fails (the temporary is still listed);
+ * 1 when the new file is in place but the old one keeps the temporary's name.
  */
 static int
 rename_into_place(sbat_output *o)
 {
 	sigset_t old;
-	int err;
+	int err, kept = 0;
 
 	block_signals(&old);
-	if (io_renameat(o->io, o->dir_fd, o->tmp_name, o->dir_fd, o->name) != 0) {
+	if (exchange_into_place(o, &kept) != 0 && io_renameat(o->io, o->dir_fd, o->tmp_name, o->dir_fd, o->name) != 0) {
 		err = errno;
 		restore_signals(&old);
 		errno = err;
@@ -713,8 +738,19 @@ rename_into_place(sbat_output *o)
 	unregister_temp(o);
 	committed = 1;
 	restore_signals(&old);
-	o->tmp_name[0] = '\0';
-	return 0;
+	if (!kept)
+		o->tmp_name[0] = '\0';
+	return kept;
+}
+
+/* The new file is in place, the old one kept the temporary's name: o is freed. */
+static sbat_err
+old_left_behind(sbat_output *o, sbat_diag *d)
+{
+	output_free(o);
+	return diag_fail(d, SBAT_E_IO,
+	                 "the new file is in place, but the old one cannot be removed: it is left behind in the "
+	                 "directory under the temporary's name");
 }
 
 sbat_err
@@ -745,8 +781,11 @@ sbat_output_commit(sbat_output *o, sbat_diag *d)
 	if (e != SBAT_OK)
 		return e;
 	what = "cannot rename the temporary file into place";
-	if (rename_into_place(o) != 0)
+	err = rename_into_place(o);
+	if (err < 0)
 		goto fail;
+	if (err > 0)
+		return old_left_behind(o, d);
 	/* make the rename itself durable */
 	if (!o->no_sync && sync_directory(o->dir_fd) != 0) {
 		err = errno;

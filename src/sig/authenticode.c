@@ -9,6 +9,7 @@
 #include "sbat/image.h"
 
 #include "pe/image_internal.h"
+#include "sig/authenticode_internal.h"
 #include "sig/pehash.h"
 #include "sig/sigset.h"
 #include "util/bview.h"
@@ -121,12 +122,12 @@ compare_digests(sbat_authenticode *a)
 	}
 }
 
-/* sbat_authenticode_parse, the image hashed from fd (-1: from its buffer). */
+/* sbat_authenticode_parse: the image hashed from fd (-1: from its buffer), or hash when it is not NULL. */
 static sbat_err
-parse_from(const sbat_image *img, int fd, sbat_authenticode **ret, sbat_diag *reterr)
+parse_from(const sbat_image *img, int fd, const uint8_t *hash, sbat_authenticode **ret, sbat_diag *reterr)
 {
 	sigset *set;
-	sbat_err err;
+	sbat_err err = SBAT_OK;
 
 	if (ret)
 		*ret = NULL;
@@ -135,7 +136,10 @@ parse_from(const sbat_image *img, int fd, sbat_authenticode **ret, sbat_diag *re
 	set = calloc(1, sizeof(*set));
 	if (!set)
 		return diag_fail(reterr, SBAT_E_NOMEM, "out of memory for the signatures");
-	err = pehash_compute(img, SBAT_AUTHENTICODE_EDK2, fd, set->a.image_hash, reterr);
+	if (hash)
+		memcpy(set->a.image_hash, hash, sizeof(set->a.image_hash));
+	else
+		err = pehash_compute(img, SBAT_AUTHENTICODE_EDK2, fd, set->a.image_hash, reterr);
 	if (err == SBAT_OK && img->pe.off_cert_dir != 0 && img->pe.cert_size != 0) {
 		set->a.table_offset = img->pe.cert_offset;
 		set->a.table_size = img->pe.cert_size;
@@ -155,13 +159,20 @@ parse_from(const sbat_image *img, int fd, sbat_authenticode **ret, sbat_diag *re
 sbat_err
 sbat_authenticode_parse(const sbat_image *img, sbat_authenticode **ret, sbat_diag *reterr)
 {
-	return parse_from(img, -1, ret, reterr);
+	return parse_from(img, -1, NULL, ret, reterr);
+}
+
+sbat_err
+authenticode_parse_hashed(const sbat_image *img, const uint8_t hash[SBAT_AUTHENTICODE_SHA256_SIZE],
+                          sbat_authenticode **ret, sbat_diag *d)
+{
+	return parse_from(img, -1, hash, ret, d);
 }
 
 sbat_err
 sbat_authenticode_parse_fd(const sbat_image *img, int fd, sbat_authenticode **ret, sbat_diag *reterr)
 {
-	return parse_from(img, fd, ret, reterr);
+	return parse_from(img, fd, NULL, ret, reterr);
 }
 
 void

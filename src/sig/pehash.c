@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
 /* pehash.c - the Authenticode SHA-256 (and SHA-1) of an image, as EDK2's HashPeImage and shim 16.1's generate_hash compute it */
-#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "sbat/authenticode.h"
 
@@ -14,56 +12,21 @@
 #include "sig/pehash.h"
 #include "util/ckd.h"
 #include "util/diag.h"
-#include "util/sha1.h"
-#include "util/sha256.h"
+#include "util/hashpass.h"
 
-#define SCRATCH_SIZE (256u * 1024u)
-
-/* The digests being computed: SHA-256 always, SHA-1 when asked (shim computes both). */
-typedef struct hctx {
-	struct sha256_ctx s256;
-	struct sha1_ctx s1;
-	int sha1;
-} hctx;
-
+/* Append n bytes at off of the file to the plan, joined to the piece before when they follow it. */
 static void
-hupdate(hctx *ctx, const void *data, size_t len)
+add(pehash_plan *p, uint64_t off, uint64_t n)
 {
-	sha256_update(&ctx->s256, data, len);
-	if (ctx->sha1)
-		sha1_update(&ctx->s1, data, len);
-}
+	hashpass_seg *last = p->n ? &p->seg[p->n - 1] : NULL;
 
-/* Where the bytes come from: img's buffer, or (fd >= 0) the file it maps, through scratch. */
-typedef struct pehash_src {
-	const sbat_image *img;
-	int fd;
-	uint8_t *scratch;
-} pehash_src;
-
-/* Hash [off, off+n) of the image, a range already checked against its length. */
-static sbat_err
-feed(hctx *ctx, const pehash_src *src, uint64_t off, uint64_t n, sbat_diag *d)
-{
-	if (src->fd < 0) {
-		hupdate(ctx, src->img->buf + off, (size_t)n);
-		return SBAT_OK;
+	if (n == 0)
+		return;
+	if (last && last->kind == HASHPASS_FILE && last->off + last->len == off) {
+		last->len += n;
+		return;
 	}
-	while (n) {
-		size_t want = n < SCRATCH_SIZE ? (size_t)n : SCRATCH_SIZE;
-		ssize_t got = pread(src->fd, src->scratch, want, (off_t)off);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			return diag_fail_errno(d, SBAT_E_IO, "cannot read the image to hash it", errno);
-		if (got == 0)
-			return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "the file ended while it was hashed", off);
-		hupdate(ctx, src->scratch, (size_t)got);
-		off += (uint64_t)got;
-		n -= (uint64_t)got;
-	}
-	return SBAT_OK;
+	p->seg[p->n++] = (hashpass_seg){ HASHPASS_FILE, off, n, NULL };
 }
 
 /* The sections in the order of PointerToRawData; equal keys keep table order (an insertion sort, as both readers). */
@@ -83,46 +46,45 @@ sort_by_raw_pointer(const sbat_pe *pe, unsigned order[SBAT_PE_MAX_SECTIONS])
 	}
 }
 
-/* Hash buf[from..to); fails when the range is reversed or leaves the file. */
+/* Hash [from, to) of the file; fails when the range is reversed or leaves the file. */
 static sbat_err
-hash_range(hctx *ctx, const pehash_src *src, uint64_t from, uint64_t to, const char *what, sbat_diag *d)
+hash_range(pehash_plan *p, const sbat_image *img, uint64_t from, uint64_t to, const char *what, sbat_diag *d)
 {
-	if (to < from || to > src->img->len)
+	if (to < from || to > img->len)
 		return diag_fail_at(d, SBAT_E_PE_FIELD, what, from);
-	return feed(ctx, src, from, to - from, d);
+	add(p, from, to - from);
+	return SBAT_OK;
 }
 
 /* The headers, less CheckSum and the Certificate Table entry (when the directory has one). */
 static sbat_err
-hash_headers(hctx *ctx, const pehash_src *src, sbat_diag *d)
+hash_headers(pehash_plan *p, const sbat_image *img, sbat_diag *d)
 {
-	const sbat_pe *pe = &src->img->pe;
+	const sbat_pe *pe = &img->pe;
 	uint64_t after_checksum = pe->off_checksum + 4;
 	uint64_t headers = pe->size_of_headers;
 	sbat_err err;
 
-	err = hash_range(ctx, src, 0, pe->off_checksum, "headers end before CheckSum", d);
+	err = hash_range(p, img, 0, pe->off_checksum, "headers end before CheckSum", d);
 	if (err != SBAT_OK)
 		return err;
 	if (pe->off_cert_dir == 0)
-		return hash_range(ctx, src, after_checksum, headers, "SizeOfHeaders ends before CheckSum's end", d);
-	err = hash_range(ctx, src, after_checksum, pe->off_cert_dir, "Certificate Table entry before CheckSum", d);
+		return hash_range(p, img, after_checksum, headers, "SizeOfHeaders ends before CheckSum's end", d);
+	err = hash_range(p, img, after_checksum, pe->off_cert_dir, "Certificate Table entry before CheckSum", d);
 	if (err != SBAT_OK)
 		return err;
-	return hash_range(ctx, src, pe->off_cert_dir + 8, headers,
+	return hash_range(p, img, pe->off_cert_dir + 8, headers,
 	                  "SizeOfHeaders ends inside the Certificate Table entry (data directory 4)", d);
 }
 
 /* Each section's raw data by PointerToRawData; *ret_sum is SizeOfHeaders plus every SizeOfRawData. */
 static sbat_err
-hash_sections(hctx *ctx, const pehash_src *src, uint64_t *ret_sum, sbat_diag *d)
+hash_sections(pehash_plan *p, const sbat_image *img, uint64_t *ret_sum, sbat_diag *d)
 {
-	const sbat_image *img = src->img;
 	const sbat_pe *pe = &img->pe;
 	unsigned order[SBAT_PE_MAX_SECTIONS];
 	uint64_t sum = pe->size_of_headers, end;
 	unsigned i;
-	sbat_err err;
 
 	sort_by_raw_pointer(pe, order);
 	for (i = 0; i < pe->number_of_sections; i++) {
@@ -133,9 +95,7 @@ hash_sections(hctx *ctx, const pehash_src *src, uint64_t *ret_sum, sbat_diag *d)
 		if (ckd_add_u64(&end, s->pointer_to_raw_data, s->size_of_raw_data) || end > img->len)
 			return diag_fail_other(d, SBAT_E_PE_SECTION, "section raw data past end of file",
 			                       s->header_offset, (int)order[i], s->name);
-		err = feed(ctx, src, s->pointer_to_raw_data, s->size_of_raw_data, d);
-		if (err != SBAT_OK)
-			return err;
+		add(p, s->pointer_to_raw_data, s->size_of_raw_data);
 		if (ckd_add_u64(&sum, sum, s->size_of_raw_data))
 			return diag_fail_at(d, SBAT_E_PE_OVERFLOW, "sum of section sizes overflows", s->header_offset);
 	}
@@ -145,9 +105,8 @@ hash_sections(hctx *ctx, const pehash_src *src, uint64_t *ret_sum, sbat_diag *d)
 
 /* EDK2: the bytes from `sum` up to the file's end less the certificate table's size. */
 static sbat_err
-hash_tail_edk2(hctx *ctx, const pehash_src *src, uint64_t sum, uint64_t cert_size, sbat_diag *d)
+hash_tail_edk2(pehash_plan *p, const sbat_image *img, uint64_t sum, uint64_t cert_size, sbat_diag *d)
 {
-	const sbat_image *img = src->img;
 	uint64_t need;
 
 	if (img->len <= sum)
@@ -155,17 +114,14 @@ hash_tail_edk2(hctx *ctx, const pehash_src *src, uint64_t sum, uint64_t cert_siz
 	if (ckd_add_u64(&need, sum, cert_size) || need > img->len)
 		return diag_fail_at(d, SBAT_E_PE_FIELD,
 		                    "headers, sections and certificate table are larger than the file", sum);
-	return hash_range(ctx, src, sum, img->len - cert_size, "trailing data", d);
+	return hash_range(p, img, sum, img->len - cert_size, "trailing data", d);
 }
 
 /* shim 16.1: the certificate table must end the file; without one the trailing bytes are padded to 8. */
 static sbat_err
-hash_tail_shim(hctx *ctx, const pehash_src *src, uint64_t sum, uint64_t cert_size, sbat_diag *d)
+hash_tail_shim(pehash_plan *p, const sbat_image *img, uint64_t sum, uint64_t cert_size, sbat_diag *d)
 {
-	static const uint8_t zeros[8];
-	const sbat_image *img = src->img;
 	uint64_t padded;
-	sbat_err err;
 
 	if (sum > img->len)
 		return diag_fail_at(d, SBAT_E_PE_SECTION, "sections' raw sizes add up past the end of the file", sum);
@@ -176,45 +132,59 @@ hash_tail_shim(hctx *ctx, const pehash_src *src, uint64_t sum, uint64_t cert_siz
 			return diag_fail_at(d, SBAT_E_PE_FIELD,
 			                    "certificate table does not end the file (shim refuses)",
 			                    img->pe.off_cert_dir);
-		return hash_range(ctx, src, sum, img->len - cert_size, "trailing data", d);
+		return hash_range(p, img, sum, img->len - cert_size, "trailing data", d);
 	}
 	if (img->len == sum)
 		return SBAT_OK;
-	err = feed(ctx, src, sum, img->len - sum, d);
-	if (err != SBAT_OK)
-		return err;
+	add(p, sum, img->len - sum);
 	if (ckd_align_u64(&padded, img->len, 8))
 		return diag_fail_at(d, SBAT_E_PE_OVERFLOW, "file size overflows", 0);
-	hupdate(ctx, zeros, (size_t)(padded - img->len));
+	if (padded > img->len)
+		p->seg[p->n++] = (hashpass_seg){ HASHPASS_ZEROS, 0, padded - img->len, NULL };
 	return SBAT_OK;
+}
+
+sbat_err
+pehash_plan_build(const sbat_image *img, sbat_authenticode_rule rule, pehash_plan *ret, sbat_diag *d)
+{
+	uint64_t sum = 0, cert_size = img->pe.off_cert_dir ? img->pe.cert_size : 0;
+	sbat_err err;
+
+	ret->n = 0;
+	err = hash_headers(ret, img, d);
+	if (err == SBAT_OK)
+		err = hash_sections(ret, img, &sum, d);
+	if (err == SBAT_OK && rule == SBAT_AUTHENTICODE_SHIM)
+		err = hash_tail_shim(ret, img, sum, cert_size, d);
+	else if (err == SBAT_OK)
+		err = hash_tail_edk2(ret, img, sum, cert_size, d);
+	return err;
 }
 
 sbat_err
 pehash_compute2(const sbat_image *img, sbat_authenticode_rule rule, int fd,
                 uint8_t ret_digest[SBAT_AUTHENTICODE_SHA256_SIZE], uint8_t *ret_sha1, sbat_diag *d)
 {
-	pehash_src src = { img, fd, NULL };
-	hctx ctx;
-	uint64_t sum = 0, cert_size = img->pe.off_cert_dir ? img->pe.cert_size : 0;
+	pehash_plan *plan = malloc(sizeof(*plan));
+	struct sha1_ctx s1;
+	hashpass_stream st;
 	sbat_err err;
 
-	if (fd >= 0 && !(src.scratch = malloc(SCRATCH_SIZE)))
+	if (!plan)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory for reading the image");
-	sha256_init(&ctx.s256);
-	sha1_init(&ctx.s1);
-	ctx.sha1 = ret_sha1 != NULL;
-	err = hash_headers(&ctx, &src, d);
+	err = pehash_plan_build(img, rule, plan, d);
+	memset(&st, 0, sizeof(st));
+	st.seg = plan->seg;
+	st.n_seg = plan->n;
+	st.sha1 = ret_sha1 ? &s1 : NULL;
+	sha1_init(&s1);
 	if (err == SBAT_OK)
-		err = hash_sections(&ctx, &src, &sum, d);
-	if (err == SBAT_OK && rule == SBAT_AUTHENTICODE_SHIM)
-		err = hash_tail_shim(&ctx, &src, sum, cert_size, d);
-	else if (err == SBAT_OK)
-		err = hash_tail_edk2(&ctx, &src, sum, cert_size, d);
-	free(src.scratch);
+		err = hashpass_run(&st, 1, fd, img->buf, img->len, d);
+	free(plan);
 	if (err == SBAT_OK)
-		sha256_final(&ctx.s256, ret_digest);
+		sha256_final(&st.ctx, ret_digest);
 	if (err == SBAT_OK && ret_sha1)
-		sha1_final(&ctx.s1, ret_sha1);
+		sha1_final(&s1, ret_sha1);
 	return err;
 }
 

@@ -8,6 +8,19 @@
 
 #include "sbat/authenticode.h"
 
+#include "pe/model.h"
+#include "util/hashpass.h"
+
+/* The pieces of the file the Authenticode hash covers, in its order: three of the headers, one per
+ * section, the bytes after them and shim's padding (pieces that follow each other are joined). */
+typedef struct pehash_plan {
+	hashpass_seg seg[SBAT_PE_MAX_SECTIONS + 5];
+	size_t n;
+} pehash_plan;
+
+/* The plan of img's hash by `rule`; fails as sbat_authenticode_hash does when a size does not fit in the file. */
+sbat_err pehash_plan_build(const sbat_image *img, sbat_authenticode_rule rule, pehash_plan *ret, sbat_diag *d);
+
 /*
  * sbat_authenticode_hash of img (not NULL, rule known). fd >= 0: the file
  * img's buffer maps, read through a 256 KiB buffer instead of the mapping,

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
 /* measure.c - PCR 11 as systemd-stub and the boot phases extend it, and the TPM2 policy that signs it */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "sbat/uki.h"
 
@@ -13,9 +11,6 @@
 #include "pe/layout.h"
 #include "uki/uki_model.h"
 #include "util/strtable.h"
-
-/* Sections are read through a buffer of this size: large enough for long reads, small enough to stay out of RSS. */
-#define READ_CHUNK (256u * 1024u)
 
 static const char *const phase_names[SBAT_UKI_PHASES] = {
 	"stub",
@@ -79,56 +74,15 @@ sbat_uki_policy_digest(const uint8_t pcr11[SBAT_UKI_DIGEST_SIZE], uint8_t out[SB
 	sha256_final(&c, out);
 }
 
-/* Pass n zero bytes to fn, from a static block. */
-static void
-zeros(uki_sink fn, void *ctx, uint64_t n)
-{
-	static const uint8_t zero[4096];
-
-	while (n) {
-		size_t k = n < sizeof(zero) ? (size_t)n : sizeof(zero);
-
-		fn(ctx, zero, k);
-		n -= k;
-	}
-}
-
-/* Bytes [off, off+n) of the input: through fd and scratch when fd >= 0, else from the buffer. */
+/* The pieces of measured section i into seg; *ret_n of them. */
 static sbat_err
-file_bytes(const sbat_uki *uki, uint64_t off, uint64_t n, int fd, uint8_t *scratch, size_t scratch_len, uki_sink fn,
-           void *ctx, sbat_diag *d)
-{
-	if (fd < 0) {
-		if (off > uki->len || n > uki->len - off)
-			return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "section data runs past the end of the file", off);
-		fn(ctx, uki->buf + off, (size_t)n);
-		return SBAT_OK;
-	}
-	while (n) {
-		size_t want = n < scratch_len ? (size_t)n : scratch_len;
-		ssize_t got = pread(fd, scratch, want, (off_t)off);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			return diag_fail_errno(d, SBAT_E_IO, "cannot read a section of the image", errno);
-		if (got == 0)
-			return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "the file ended inside a section", off);
-		fn(ctx, scratch, (size_t)got);
-		off += (uint64_t)got;
-		n -= (uint64_t)got;
-	}
-	return SBAT_OK;
-}
-
-sbat_err
-measure_section_bytes(const sbat_uki *uki, unsigned i, int fd, uint8_t *scratch, size_t scratch_len, uki_sink fn,
-                      void *ctx, sbat_diag *d)
+section_pieces(const sbat_uki *uki, unsigned i, int fd, hashpass_seg seg[MEASURE_MAX_PIECES], size_t *ret_n,
+               sbat_diag *d)
 {
 	const uki_sec *s = &uki->sec[i];
 	uint64_t loaded = s->raw_size < s->virtual_size ? s->raw_size : s->virtual_size;
-	uint64_t have = loaded;
-	sbat_err err;
+	uint64_t have;
+	size_t n = 0;
 
 	/* what no loader maps, or a hostile gap of zeros, is not hashed */
 	if ((uint64_t)s->virtual_address + s->virtual_size > uki->size_of_image)
@@ -140,44 +94,35 @@ measure_section_bytes(const sbat_uki *uki, unsigned i, int fd, uint8_t *scratch,
 		                    s->header_offset + SH_VIRTUAL_SIZE);
 	if (s->mem) {
 		have = loaded < s->mem_len ? loaded : s->mem_len;
-		fn(ctx, s->mem, (size_t)have);
-		zeros(fn, ctx, loaded - have);
+		seg[n++] = (hashpass_seg){ HASHPASS_MEM, 0, have, s->mem };
+		seg[n++] = (hashpass_seg){ HASHPASS_ZEROS, 0, loaded - have, NULL };
 	} else {
-		err = file_bytes(uki, s->raw_offset, loaded, fd, scratch, scratch_len, fn, ctx, d);
-		if (err)
-			return err;
+		if (fd < 0 && (s->raw_offset > uki->len || loaded > uki->len - s->raw_offset))
+			return diag_fail_at(d, SBAT_E_PE_TRUNCATED, "section data runs past the end of the file",
+			                    s->raw_offset);
+		seg[n++] = (hashpass_seg){ HASHPASS_FILE, s->raw_offset, loaded, NULL };
 	}
-	zeros(fn, ctx, s->virtual_size - loaded);
+	seg[n++] = (hashpass_seg){ HASHPASS_ZEROS, 0, s->virtual_size - loaded, NULL };
+	*ret_n = n;
 	return SBAT_OK;
 }
 
-static void
-hash_sink(void *ctx, const uint8_t *p, size_t n)
+sbat_err
+measure_streams(const sbat_uki *uki, int fd, hashpass_stream *st, measure_pieces *seg, sbat_diag *d)
 {
-	sha256_update(ctx, p, n);
-}
-
-/* The digest of every measured section, each hashed once whatever the number of profiles. */
-static sbat_err
-hash_sections(const sbat_uki *uki, int fd, uint8_t (*digest)[SHA256_DIGEST_SIZE], sbat_diag *d)
-{
-	uint8_t *scratch = fd >= 0 ? malloc(READ_CHUNK) : NULL;
-	struct sha256_ctx c;
 	unsigned i;
-	sbat_err err = SBAT_OK;
+	sbat_err err;
 
-	if (fd >= 0 && !scratch)
-		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
-	for (i = 0; i < uki->n && !err; i++) {
+	memset(st, 0, uki->n * sizeof(*st));
+	for (i = 0; i < uki->n; i++) {
+		st[i].seg = seg[i];
 		if (!uki_section_measured(uki, i))
 			continue;
-		sha256_init(&c);
-		err = measure_section_bytes(uki, i, fd, scratch, READ_CHUNK, hash_sink, &c, d);
-		if (!err)
-			sha256_final(&c, digest[i]);
+		err = section_pieces(uki, i, fd, seg[i], &st[i].n_seg, d);
+		if (err)
+			return err;
 	}
-	free(scratch);
-	return err;
+	return SBAT_OK;
 }
 
 /* One alternative of one profile: the stub's events in its order, then the phase words. */
@@ -209,21 +154,40 @@ chain(sbat_uki *uki, unsigned p, unsigned a, uint8_t (*digest)[SHA256_DIGEST_SIZ
 }
 
 sbat_err
-sbat_uki_predict(sbat_uki *uki, int fd, sbat_diag *d)
+measure_finish(sbat_uki *uki, hashpass_stream *st, sbat_diag *d)
 {
 	uint8_t(*digest)[SHA256_DIGEST_SIZE] = calloc(SBAT_PE_MAX_SECTIONS + 1, sizeof(*digest));
-	unsigned p, a;
-	sbat_err err;
+	unsigned i, p, a;
 
 	if (!digest)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
-	err = hash_sections(uki, fd, digest, d);
-	if (!err) {
-		for (p = 0; p < (uki->n_profiles ? uki->n_profiles : 1); p++)
-			for (a = 0; a < uki_alt_count(uki, p); a++)
-				chain(uki, p, a, digest);
-		uki->predicted = 1;
-	}
+	for (i = 0; i < uki->n; i++)
+		if (uki_section_measured(uki, i))
+			sha256_final(&st[i].ctx, digest[i]);
+	for (p = 0; p < (uki->n_profiles ? uki->n_profiles : 1); p++)
+		for (a = 0; a < uki_alt_count(uki, p); a++)
+			chain(uki, p, a, digest);
+	uki->predicted = 1;
 	free(digest);
+	return SBAT_OK;
+}
+
+sbat_err
+sbat_uki_predict(sbat_uki *uki, int fd, sbat_diag *d)
+{
+	hashpass_stream *st = calloc(uki->n + 1, sizeof(*st));
+	measure_pieces *seg = calloc(uki->n + 1, sizeof(*seg));
+	sbat_err err;
+
+	if (!st || !seg)
+		err = diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	else
+		err = measure_streams(uki, fd, st, seg, d);
+	if (!err)
+		err = hashpass_run(st, uki->n, fd, uki->buf, uki->len, d);
+	if (!err)
+		err = measure_finish(uki, st, d);
+	free(st);
+	free(seg);
 	return err;
 }

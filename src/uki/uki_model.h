@@ -10,6 +10,7 @@
 #include "sbat/error.h"
 #include "sbat/uki.h"
 #include "pe/model.h"
+#include "util/hashpass.h"
 
 /*
  * The sections systemd-stub knows, in the order it measures them (the
@@ -159,10 +160,20 @@ const uint8_t *uki_loaded_bytes(const sbat_uki *uki, unsigned i, size_t *ret_len
  */
 int compare_pcr11_changes(const sbat_uki *before, const sbat_uki *after, unsigned *ret_kind, int *ret_before_sec);
 
-/* The bytes the stub measures of section i: VirtualSize of them. Streamed to fn in chunks. */
-typedef void (*uki_sink)(void *ctx, const uint8_t *p, size_t n);
-sbat_err measure_section_bytes(const sbat_uki *uki, unsigned i, int fd, uint8_t *scratch, size_t scratch_len,
-                               uki_sink fn, void *ctx, sbat_diag *d);
+/* A section's pieces as the stub hashes them: its loaded raw data (in memory, or the file and zeros for what
+ * an edit holds shorter), then zeros up to VirtualSize. */
+#define MEASURE_MAX_PIECES 3
+typedef hashpass_seg measure_pieces[MEASURE_MAX_PIECES];
+
+/*
+ * The streams that predict PCR 11: st[i] (uki->n of them, pieces in
+ * seg[i]) hashes section i, empty for a section not measured. fd >= 0: the
+ * data is read from that file, else from the image's buffer. Fails when a
+ * measured section is not what a loader maps.
+ */
+sbat_err measure_streams(const sbat_uki *uki, int fd, hashpass_stream *st, measure_pieces *seg, sbat_diag *d);
+/* The PCR 11 values of every profile and phase, from the streams measure_streams set and hashpass_run hashed. */
+sbat_err measure_finish(sbat_uki *uki, hashpass_stream *st, sbat_diag *d);
 
 /* The JSON of a .pcrsig section, read as far as it goes; see pcrsig_json.c. */
 #define UKI_PCRSIG_MAX_ENTRIES 64

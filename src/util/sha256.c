@@ -86,6 +86,17 @@ blocks_portable(uint32_t st[8], const uint8_t *p, size_t n)
 	}
 }
 
+/* Two streams, n blocks each, one block of each in turn: the block function of both is latency-bound on the
+ * previous round, and a CPU that issues several scalar instructions at once runs the two side by side. */
+static void
+blocks2_portable(uint32_t sa[8], const uint8_t *pa, uint32_t sb[8], const uint8_t *pb, size_t n)
+{
+	for (; n > 0; n--, pa += SHA256_BLOCK_SIZE, pb += SHA256_BLOCK_SIZE) {
+		blocks_portable(sa, pa, 1);
+		blocks_portable(sb, pb, 1);
+	}
+}
+
 #if HAVE_SHANI
 /* four rounds: message words W plus constants K, two sha256rnds2 */
 #define QROUND(wv, i)                                                                                                  \
@@ -99,24 +110,41 @@ blocks_portable(uint32_t st[8], const uint8_t *p, size_t n)
 #define SCHED(w0, w1, w2, w3)                                                                                          \
 	(w0 = _mm_sha256msg2_epu32(_mm_add_epi32(_mm_sha256msg1_epu32(w0, w1), _mm_alignr_epi8(w3, w2, 4)), w3))
 
+/* the state as the instructions want it, ABEF and CDGH, from ABCD and EFGH */
+__attribute__((target("sha,sse4.1"))) static inline void
+shani_load(const uint32_t st[8], __m128i *s0, __m128i *s1)
+{
+	__m128i t = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(const void *)&st[0]), 0xb1);
+	__m128i u = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(const void *)&st[4]), 0x1b);
+
+	*s0 = _mm_alignr_epi8(t, u, 8);
+	*s1 = _mm_blend_epi16(u, t, 0xf0);
+}
+
+/* back to ABCD and EFGH */
+__attribute__((target("sha,sse4.1"))) static inline void
+shani_store(uint32_t st[8], __m128i s0, __m128i s1)
+{
+	__m128i t = _mm_shuffle_epi32(s0, 0x1b);
+
+	s1 = _mm_shuffle_epi32(s1, 0xb1);
+	_mm_storeu_si128((__m128i *)(void *)&st[0], _mm_blend_epi16(t, s1, 0xf0));
+	_mm_storeu_si128((__m128i *)(void *)&st[4], _mm_alignr_epi8(s1, t, 8));
+}
+
+/* the four message words at p + 16 * i, big-endian */
+#define MSG(p, i) _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)((p) + 16 * (i))), bswap)
+
 __attribute__((target("sha,sse4.1"))) static void
 blocks_shani(uint32_t st[8], const uint8_t *p, size_t n)
 {
 	const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
-	__m128i t, s0, s1;
+	__m128i s0, s1;
 
-	/* the state as the instructions want it: ABEF and CDGH */
-	t = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(void *)&st[0]), 0xb1);
-	s1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(void *)&st[4]), 0x1b);
-	s0 = _mm_alignr_epi8(t, s1, 8);
-	s1 = _mm_blend_epi16(s1, t, 0xf0);
-
+	shani_load(st, &s0, &s1);
 	for (; n > 0; n--, p += SHA256_BLOCK_SIZE) {
 		__m128i save0 = s0, save1 = s1;
-		__m128i m0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 0)), bswap);
-		__m128i m1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16)), bswap);
-		__m128i m2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 32)), bswap);
-		__m128i m3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 48)), bswap);
+		__m128i m0 = MSG(p, 0), m1 = MSG(p, 1), m2 = MSG(p, 2), m3 = MSG(p, 3);
 
 		QROUND(m0, 0);
 		QROUND(m1, 1);
@@ -150,14 +178,67 @@ blocks_shani(uint32_t st[8], const uint8_t *p, size_t n)
 		s0 = _mm_add_epi32(s0, save0);
 		s1 = _mm_add_epi32(s1, save1);
 	}
+	shani_store(st, s0, s1);
+}
 
-	/* back to ABCD and EFGH */
-	t = _mm_shuffle_epi32(s0, 0x1b);
-	s1 = _mm_shuffle_epi32(s1, 0xb1);
-	s0 = _mm_blend_epi16(t, s1, 0xf0);
-	s1 = _mm_alignr_epi8(s1, t, 8);
-	_mm_storeu_si128((__m128i *)(void *)&st[0], s0);
-	_mm_storeu_si128((__m128i *)(void *)&st[4], s1);
+/* four rounds of each of two streams, the instructions of the two alternating: while one waits for its
+ * previous sha256rnds2 the other's issues */
+#define QROUND2(wa, wb, i)                                                                                             \
+	do {                                                                                                           \
+		__m128i k_ = _mm_loadu_si128((const __m128i *)(const void *)&k256[4 * (i)]);                           \
+		__m128i ma_ = _mm_add_epi32((wa), k_), mb_ = _mm_add_epi32((wb), k_);                                  \
+		a1 = _mm_sha256rnds2_epu32(a1, a0, ma_);                                                               \
+		b1 = _mm_sha256rnds2_epu32(b1, b0, mb_);                                                               \
+		ma_ = _mm_shuffle_epi32(ma_, 0x0e);                                                                    \
+		mb_ = _mm_shuffle_epi32(mb_, 0x0e);                                                                    \
+		a0 = _mm_sha256rnds2_epu32(a0, a1, ma_);                                                               \
+		b0 = _mm_sha256rnds2_epu32(b0, b1, mb_);                                                               \
+	} while (0)
+/* the next schedule words of both streams, then their four rounds */
+#define STEP2(w0, w1, w2, w3, v0, v1, v2, v3, i)                                                                       \
+	do {                                                                                                           \
+		SCHED(w0, w1, w2, w3);                                                                                 \
+		SCHED(v0, v1, v2, v3);                                                                                 \
+		QROUND2(w0, v0, i);                                                                                    \
+	} while (0)
+
+__attribute__((target("sha,sse4.1"))) static void
+blocks2_shani(uint32_t sa[8], const uint8_t *pa, uint32_t sb[8], const uint8_t *pb, size_t n)
+{
+	const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+	__m128i a0, a1, b0, b1;
+
+	shani_load(sa, &a0, &a1);
+	shani_load(sb, &b0, &b1);
+	for (; n > 0; n--, pa += SHA256_BLOCK_SIZE, pb += SHA256_BLOCK_SIZE) {
+		__m128i sa0 = a0, sa1 = a1, sb0 = b0, sb1 = b1;
+		__m128i x0 = MSG(pa, 0), x1 = MSG(pa, 1), x2 = MSG(pa, 2), x3 = MSG(pa, 3);
+		__m128i y0 = MSG(pb, 0), y1 = MSG(pb, 1), y2 = MSG(pb, 2), y3 = MSG(pb, 3);
+
+		QROUND2(x0, y0, 0);
+		QROUND2(x1, y1, 1);
+		QROUND2(x2, y2, 2);
+		QROUND2(x3, y3, 3);
+		STEP2(x0, x1, x2, x3, y0, y1, y2, y3, 4);
+		STEP2(x1, x2, x3, x0, y1, y2, y3, y0, 5);
+		STEP2(x2, x3, x0, x1, y2, y3, y0, y1, 6);
+		STEP2(x3, x0, x1, x2, y3, y0, y1, y2, 7);
+		STEP2(x0, x1, x2, x3, y0, y1, y2, y3, 8);
+		STEP2(x1, x2, x3, x0, y1, y2, y3, y0, 9);
+		STEP2(x2, x3, x0, x1, y2, y3, y0, y1, 10);
+		STEP2(x3, x0, x1, x2, y3, y0, y1, y2, 11);
+		STEP2(x0, x1, x2, x3, y0, y1, y2, y3, 12);
+		STEP2(x1, x2, x3, x0, y1, y2, y3, y0, 13);
+		STEP2(x2, x3, x0, x1, y2, y3, y0, y1, 14);
+		STEP2(x3, x0, x1, x2, y3, y0, y1, y2, 15);
+
+		a0 = _mm_add_epi32(a0, sa0);
+		a1 = _mm_add_epi32(a1, sa1);
+		b0 = _mm_add_epi32(b0, sb0);
+		b1 = _mm_add_epi32(b1, sb1);
+	}
+	shani_store(sa, a0, a1);
+	shani_store(sb, b0, b1);
 }
 
 static int
@@ -177,7 +258,9 @@ cpu_has_shani(void)
 #endif
 
 typedef void (*blocks_fn)(uint32_t st[8], const uint8_t *p, size_t n);
+typedef void (*blocks2_fn)(uint32_t sa[8], const uint8_t *pa, uint32_t sb[8], const uint8_t *pb, size_t n);
 static blocks_fn blocks;
+static blocks2_fn blocks2;
 static enum sha256_impl impl_now;
 
 int
@@ -190,6 +273,7 @@ sha256_select(enum sha256_impl impl)
 		if (!cpu_has_shani())
 			return 0;
 		blocks = blocks_shani;
+		blocks2 = blocks2_shani;
 		impl_now = impl;
 		return 1;
 	}
@@ -200,6 +284,7 @@ sha256_select(enum sha256_impl impl)
 		return 0;
 #endif
 	blocks = blocks_portable;
+	blocks2 = blocks2_portable;
 	impl_now = SHA256_IMPL_PORTABLE;
 	return 1;
 }
@@ -231,6 +316,44 @@ sha256_update(struct sha256_ctx *ctx, const void *data, size_t len)
 {
 	ctx->bytes += len;
 	md_update(ctx->h, ctx->buf, &ctx->fill, data, len, blocks);
+}
+
+/* Complete ctx's partial block from *p (n bytes), compressing it when full; advances *p and *n. */
+static void
+top_up(struct sha256_ctx *ctx, const uint8_t **p, size_t *n)
+{
+	size_t take = SHA256_BLOCK_SIZE - ctx->fill;
+
+	if (ctx->fill == 0)
+		return;
+	if (take > *n)
+		take = *n;
+	sha256_update(ctx, *p, take);
+	*p += take;
+	*n -= take;
+}
+
+void
+sha256_update2(struct sha256_ctx *a, const void *data_a, size_t len_a, struct sha256_ctx *b, const void *data_b,
+               size_t len_b)
+{
+	const uint8_t *pa = data_a, *pb = data_b;
+	size_t n;
+
+	top_up(a, &pa, &len_a);
+	top_up(b, &pb, &len_b);
+	if (a->fill == 0 && b->fill == 0) {
+		n = (len_a < len_b ? len_a : len_b) / SHA256_BLOCK_SIZE;
+		blocks2(a->h, pa, b->h, pb, n);
+		a->bytes += n * SHA256_BLOCK_SIZE;
+		b->bytes += n * SHA256_BLOCK_SIZE;
+		pa += n * SHA256_BLOCK_SIZE;
+		pb += n * SHA256_BLOCK_SIZE;
+		len_a -= n * SHA256_BLOCK_SIZE;
+		len_b -= n * SHA256_BLOCK_SIZE;
+	}
+	sha256_update(a, pa, len_a);
+	sha256_update(b, pb, len_b);
 }
 
 void

@@ -27,11 +27,19 @@ enum sha256_impl {
 
 void sha256_init(struct sha256_ctx *ctx);
 void sha256_update(struct sha256_ctx *ctx, const void *data, size_t len);
+/*
+ * Two streams at once: the same as sha256_update(a, data_a, len_a) then
+ * sha256_update(b, data_b, len_b), the whole blocks the two have in common
+ * compressed side by side (a and b must be different contexts). One SHA-256
+ * stream waits on each round's result; two fill the time it waits.
+ */
+void sha256_update2(struct sha256_ctx *a, const void *data_a, size_t len_a, struct sha256_ctx *b, const void *data_b,
+                    size_t len_b);
 void sha256_final(struct sha256_ctx *ctx, uint8_t out[SHA256_DIGEST_SIZE]);
 /* one call: the digest of LEN bytes at DATA */
 void sha256(const void *data, size_t len, uint8_t out[SHA256_DIGEST_SIZE]);
 
-/* Select the block function for all later calls; SHA256_IMPL_SHANI on a CPU
+/* Select the block functions (one stream, two streams) for all later calls; SHA256_IMPL_SHANI on a CPU
  * without the extensions (or a build without them) returns 0 and changes
  * nothing. Returns 1 when the choice is in effect. For tests and benchmarks. */
 int sha256_select(enum sha256_impl impl);

@@ -153,4 +153,28 @@ check "without --no-sync the result is fsynced (the same hook fires)" test "$RC"
 run --no-sync --dry-run --file "$img" --csv "$CSV"
 check "--no-sync with --dry-run is a usage error" test "$RC" -eq 2
 
+# --no-sync over an existing file: the names are exchanged (a rename over a file with data makes ext4 and
+# btrfs start writing the new file back), the old file removed; durable: a rename
+mkdir -p "$T/xchg"
+cp -- "$T/fx/checksummed.efi" "$T/xchg/out.efi"
+img=$(fresh checksummed.efi)
+: >"$T/renames"
+SBAT_TEST_LOG="$T/renames" LD_PRELOAD="$SBAT_HOOKS" "$SBAT_ADD" --no-sync --file "$img" --csv "$CSV" \
+	--output "$T/xchg/out.efi" >"$T/out" 2>"$T/err"
+RC=$?
+check "--no-sync --output over a file: exit 0" test "$RC" -eq 0
+check "... the names exchanged, no rename over the file" test "$(cat "$T/renames")" = "renameat2 exchange"
+check "... the new content in place" sh -c "'$SBAT_ADD' --print '$T/xchg/out.efi' | grep -q linux"
+check "... nothing else left in the directory" test "$(ls -A "$T/xchg")" = "out.efi"
+: >"$T/renames"
+SBAT_TEST_LOG="$T/renames" LD_PRELOAD="$SBAT_HOOKS" "$SBAT_ADD" --file "$img" --csv "$CSV" \
+	--output "$T/xchg/out.efi" >"$T/out" 2>"$T/err"
+check "without --no-sync: a rename over the file" test "$(cat "$T/renames")" = "renameat"
+check "... nothing else left in the directory" test "$(ls -A "$T/xchg")" = "out.efi"
+rm -f -- "$T/xchg/out.efi"
+: >"$T/renames"
+SBAT_TEST_LOG="$T/renames" LD_PRELOAD="$SBAT_HOOKS" "$SBAT_ADD" --no-sync --file "$img" --csv "$CSV" \
+	--output "$T/xchg/out.efi" >"$T/out" 2>"$T/err"
+check "--no-sync --output to a new name: a rename" test "$(cat "$T/renames")" = "renameat"
+
 tap_finish

@@ -35,6 +35,9 @@
  *                             caller's other threads create meanwhile
  *   SBAT_TEST_NO_PROC=1       opening /proc/self/status fails (ENOENT), as
  *                             where /proc is not mounted
+ *   SBAT_TEST_LOG=FILE        append a line to FILE for each rename that
+ *                             succeeded: "renameat", or "renameat2 exchange"
+ *                             for a renameat2 with RENAME_EXCHANGE
  *   SBAT_TEST_MAP=FILE        at load, map FILE shared and writable and dirty
  *                             every page of it, then put its modification time
  *                             back: a process that keeps the file mapped and
@@ -328,6 +331,19 @@ ftruncate64(int fd, off64_t len)
 	return NEXT(ftruncate64_fn, "ftruncate64")(fd, len);
 }
 
+/* SBAT_TEST_LOG: one line for a rename that succeeded. */
+static void
+log_rename(const char *line)
+{
+	const char *path = getenv("SBAT_TEST_LOG");
+	FILE *f = path && *path ? fopen(path, "a") : NULL;
+
+	if (f) {
+		fprintf(f, "%s\n", line);
+		fclose(f);
+	}
+}
+
 typedef int (*renameat_fn)(int, const char *, int, const char *);
 
 int
@@ -335,8 +351,24 @@ renameat(int from_dir, const char *from, int to_dir, const char *to)
 {
 	int r = NEXT(renameat_fn, "renameat")(from_dir, from, to_dir, to);
 
-	if (r == 0)
+	if (r == 0) {
+		log_rename("renameat");
 		act("renamed");
+	}
+	return r;
+}
+
+typedef int (*renameat2_fn)(int, const char *, int, const char *, unsigned);
+
+int
+renameat2(int from_dir, const char *from, int to_dir, const char *to, unsigned flags)
+{
+	int r = NEXT(renameat2_fn, "renameat2")(from_dir, from, to_dir, to, flags);
+
+	if (r == 0) {
+		log_rename(flags & RENAME_EXCHANGE ? "renameat2 exchange" : "renameat2");
+		act("renamed");
+	}
 	return r;
 }
 

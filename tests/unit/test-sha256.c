@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "util/hashpass.h"
 #include "util/sha256.h"
 
 static void
@@ -144,6 +146,161 @@ agrees_with_portable(void **state)
 	}
 }
 
+static uint32_t
+xorshift(uint32_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+/* The one-stream digest, by the portable block function, of the pieces of buf that a stream was fed. */
+static void
+one_stream(const uint8_t *buf, const size_t (*piece)[2], size_t n, uint8_t out[SHA256_DIGEST_SIZE])
+{
+	enum sha256_impl mine = sha256_current();
+	struct sha256_ctx ctx;
+	size_t i;
+
+	assert_true(sha256_select(SHA256_IMPL_PORTABLE));
+	sha256_init(&ctx);
+	for (i = 0; i < n; i++)
+		sha256_update(&ctx, buf + piece[i][0], piece[i][1]);
+	sha256_final(&ctx, out);
+	assert_true(sha256_select(mine));
+}
+
+#define TWO_ROUNDS 400
+#define TWO_PIECES 5
+#define TWO_BUF 9000
+
+/* Fill one random (offset, length) piece of buf; every fifth one is long, the others short. */
+static void
+random_piece(uint32_t *x, size_t piece[2])
+{
+	size_t len = xorshift(x) % 5 == 0 ? xorshift(x) % 4000 : xorshift(x) % 150;
+
+	piece[0] = xorshift(x) % (TWO_BUF - len + 1);
+	piece[1] = len;
+}
+
+/*
+ * Two streams fed through sha256_update2 in random pieces (each its own
+ * offsets and lengths, some calls after a one-stream update left a partial
+ * block) give the digests of the one-stream portable code over the same bytes.
+ */
+static void
+two_streams(void **state)
+{
+	uint8_t *buf = malloc(TWO_BUF), da[SHA256_DIGEST_SIZE], db[SHA256_DIGEST_SIZE], want[SHA256_DIGEST_SIZE];
+	size_t pa[TWO_PIECES][2], pb[TWO_PIECES][2];
+	uint32_t x = 88172645u;
+	size_t r, i;
+
+	(void)state;
+	assert_non_null(buf);
+	for (i = 0; i < TWO_BUF; i++)
+		buf[i] = (uint8_t)xorshift(&x);
+	for (r = 0; r < TWO_ROUNDS; r++) {
+		struct sha256_ctx a, b;
+
+		sha256_init(&a);
+		sha256_init(&b);
+		for (i = 0; i < TWO_PIECES; i++) {
+			random_piece(&x, pa[i]);
+			random_piece(&x, pb[i]);
+			if (i == 0 && r % 3 == 0) {
+				sha256_update(&a, buf + pa[i][0], pa[i][1]);
+				sha256_update(&b, buf + pb[i][0], pb[i][1]);
+			} else {
+				sha256_update2(&a, buf + pa[i][0], pa[i][1], &b, buf + pb[i][0], pb[i][1]);
+			}
+		}
+		sha256_final(&a, da);
+		sha256_final(&b, db);
+		one_stream(buf, (const size_t(*)[2])pa, TWO_PIECES, want);
+		assert_memory_equal(da, want, SHA256_DIGEST_SIZE);
+		one_stream(buf, (const size_t(*)[2])pb, TWO_PIECES, want);
+		assert_memory_equal(db, want, SHA256_DIGEST_SIZE);
+	}
+	free(buf);
+}
+
+#define PASS_STREAMS 5
+#define PASS_PIECES 6
+
+/* A random piece of a file of TWO_BUF bytes: mostly file bytes, some from memory, some zeros. */
+static void
+random_seg(uint32_t *x, const uint8_t *buf, hashpass_seg *g, size_t piece[2])
+{
+	random_piece(x, piece);
+	g->kind = xorshift(x) % 6 == 0 ? HASHPASS_ZEROS : xorshift(x) % 6 == 0 ? HASHPASS_MEM : HASHPASS_FILE;
+	g->off = piece[0];
+	g->len = piece[1];
+	g->mem = buf + piece[0];
+}
+
+/*
+ * hashpass_run over random streams (pieces that overlap, go back in the
+ * file, come from memory or are zeros), from a file and from a buffer:
+ * each stream's digest is the one-stream portable digest of its bytes.
+ */
+static void
+one_pass(void **state)
+{
+	static const uint8_t zero[TWO_BUF];
+	uint8_t *buf = malloc(TWO_BUF), d[SHA256_DIGEST_SIZE], want[SHA256_DIGEST_SIZE];
+	hashpass_seg seg[PASS_STREAMS][PASS_PIECES];
+	size_t piece[PASS_STREAMS][PASS_PIECES][2], r, i, j;
+	hashpass_stream st[PASS_STREAMS];
+	char path[] = "/tmp/test-hashpass.XXXXXX";
+	int fd = mkstemp(path);
+	uint32_t x = 1234567u;
+	sbat_diag diag;
+
+	(void)state;
+	assert_non_null(buf);
+	assert_true(fd >= 0);
+	unlink(path);
+	for (i = 0; i < TWO_BUF; i++)
+		buf[i] = (uint8_t)xorshift(&x);
+	assert_int_equal(write(fd, buf, TWO_BUF), TWO_BUF);
+	for (r = 0; r < 60; r++) {
+		memset(st, 0, sizeof(st));
+		for (i = 0; i < PASS_STREAMS; i++) {
+			st[i].seg = seg[i];
+			st[i].n_seg = 1 + xorshift(&x) % PASS_PIECES;
+			for (j = 0; j < st[i].n_seg; j++)
+				random_seg(&x, buf, &seg[i][j], piece[i][j]);
+		}
+		assert_int_equal(hashpass_run(st, PASS_STREAMS, r % 2 ? fd : -1, buf, TWO_BUF, &diag), SBAT_OK);
+		for (i = 0; i < PASS_STREAMS; i++) {
+			struct sha256_ctx c;
+			enum sha256_impl mine = sha256_current();
+
+			sha256_final(&st[i].ctx, d);
+			assert_true(sha256_select(SHA256_IMPL_PORTABLE));
+			sha256_init(&c);
+			for (j = 0; j < st[i].n_seg; j++)
+				sha256_update(&c, seg[i][j].kind == HASHPASS_ZEROS ? zero : buf + piece[i][j][0],
+				              piece[i][j][1]);
+			sha256_final(&c, want);
+			assert_true(sha256_select(mine));
+			assert_memory_equal(d, want, SHA256_DIGEST_SIZE);
+		}
+	}
+	/* a piece past the end: the buffer refuses it, the file ends inside it */
+	seg[0][0] = (hashpass_seg){ HASHPASS_FILE, TWO_BUF - 10, 11, NULL };
+	st[0].seg = seg[0];
+	st[0].n_seg = 1;
+	assert_int_equal(hashpass_run(st, 1, -1, buf, TWO_BUF, &diag), SBAT_E_PE_TRUNCATED);
+	assert_int_equal(hashpass_run(st, 1, fd, buf, TWO_BUF, &diag), SBAT_E_PE_TRUNCATED);
+	assert_int_equal(diag.offset, TWO_BUF);
+	close(fd);
+	free(buf);
+}
+
 static int
 use_portable(void **state)
 {
@@ -174,6 +331,10 @@ main(void)
 		{ "boundaries, accelerated", boundaries, use_shani, NULL, NULL },
 		{ "million, accelerated", million, use_shani, NULL, NULL },
 		{ "agrees_with_portable, accelerated", agrees_with_portable, use_shani, NULL, NULL },
+		{ "two_streams, portable", two_streams, use_portable, NULL, NULL },
+		{ "two_streams, accelerated", two_streams, use_shani, NULL, NULL },
+		{ "one_pass, portable", one_pass, use_portable, NULL, NULL },
+		{ "one_pass, accelerated", one_pass, use_shani, NULL, NULL },
 	};
 
 	return run_group(tests, NULL, NULL);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sbat/sbat.h"
 
@@ -359,6 +360,88 @@ test_uki_hostile_virtual_size(void **state)
 	b = build_spec(&spec);
 	assert_int_equal(sbat_uki_predict(b.uki, -1, &d), SBAT_E_UKI);
 	assert_non_null(strstr(d.what, "16 MiB"));
+	built_free(&b);
+}
+
+/* A temporary file holding len bytes of buf, unlinked; its descriptor. */
+static int
+temp_file(const uint8_t *buf, size_t len)
+{
+	char path[] = "/tmp/test-uki-digests.XXXXXX";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(write(fd, buf, len), (ssize_t)len);
+	return fd;
+}
+
+/* sbat_walk_image_digests of b (fd or its buffer) against sbat_uki_predict and sbat_authenticode_hash apart. */
+static void
+assert_digests_one_pass(built *b, int fd, int profiles)
+{
+	uint8_t hash[SBAT_AUTHENTICODE_SHA256_SIZE];
+	sbat_authenticode *a = NULL;
+	sbat_uki *apart = NULL;
+	sbat_diag d, ud;
+	unsigned ph;
+	int p;
+
+	assert_int_equal(sbat_uki_inspect(b->img, &apart, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_predict(apart, -1, &d), SBAT_OK);
+	assert_int_equal(sbat_authenticode_hash(b->img, SBAT_AUTHENTICODE_EDK2, hash, &d), SBAT_OK);
+	assert_int_equal(sbat_walk_image_digests(b->img, fd, b->uki, &a, &ud, &d), SBAT_OK);
+	assert_int_equal(ud.code, SBAT_OK);
+	assert_memory_equal(a->image_hash, hash, sizeof(hash));
+	for (p = -1; p < profiles; p++)
+		for (ph = 0; ph < SBAT_UKI_PHASES; ph++)
+			assert_memory_equal(sbat_uki_pcr11(b->uki, p, ph), sbat_uki_pcr11(apart, p, ph), 32);
+	sbat_authenticode_free(a);
+	sbat_uki_free(apart);
+}
+
+/*
+ * One read for both: the Authenticode hash and the PCR 11 prediction of
+ * sbat_walk_image_digests are those of the two calls apart, from the file
+ * and from the buffer, with each SHA-256 block function; a prediction that
+ * fails leaves the signatures read.
+ */
+static void
+test_uki_digests_one_pass(void **state)
+{
+	static const enum sha256_impl impls[] = { SHA256_IMPL_PORTABLE, SHA256_IMPL_SHANI };
+	fx_uki u = { "257.9-1", NULL, FX_UKI_PCRPKEY, FX_UKI_PCRSIG, 0, 0 };
+	sbat_authenticode *a = NULL;
+	enum sha256_impl mine = sha256_current();
+	built b;
+	sbat_diag d, ud;
+	size_t i;
+	int fd;
+
+	(void)state;
+	b = build_uki(&u);
+	fd = temp_file(b.buf, b.len);
+	for (i = 0; i < 2; i++) {
+		if (!sha256_select(impls[i]))
+			continue;
+		assert_digests_one_pass(&b, fd, 0);
+		sbat_uki_free(b.uki);
+		assert_int_equal(sbat_uki_inspect(b.img, &b.uki, &d), SBAT_OK);
+		assert_digests_one_pass(&b, -1, 0);
+	}
+	assert_true(sha256_select(mine));
+	/* a measured section past SizeOfImage: no prediction, the signatures still read */
+	fx_put32((uint8_t *)header(b.buf, 6) + 8, 0x7fffffff);
+	sbat_uki_free(b.uki);
+	sbat_image_free(b.img);
+	assert_int_equal(sbat_image_parse(b.buf, b.len, &b.img, &d), SBAT_OK);
+	assert_int_equal(sbat_uki_inspect(b.img, &b.uki, &d), SBAT_OK);
+	assert_int_equal(sbat_walk_image_digests(b.img, -1, b.uki, &a, &ud, &d), SBAT_OK);
+	assert_int_equal(ud.code, SBAT_E_UKI);
+	assert_null(sbat_uki_pcr11(b.uki, -1, 0));
+	assert_non_null(a);
+	sbat_authenticode_free(a);
+	close(fd);
 	built_free(&b);
 }
 
@@ -1414,6 +1497,7 @@ main(void)
 		cmocka_unit_test(test_uki_sbat_back_in_base),
 		cmocka_unit_test(test_uki_edit_drop_and_relocate),
 		cmocka_unit_test(test_uki_sbat_in_profile),
+		cmocka_unit_test(test_uki_digests_one_pass),
 	};
 
 	return run_group(tests, NULL, NULL);
