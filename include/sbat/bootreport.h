@@ -259,8 +259,9 @@ SBAT_API void sbat_boot_stage_init(sbat_boot_stage *s);
  * check of an image's .sbat (sbat_judgement.verdict, or a level checked
  * against rows), else the stage's own (shim's line, a file not found).
  * shim is shim's state in the boot judged: with an SBAT check, Secure Boot
- * off boots (no SBAT is checked), shim stopping refuses, a state not known
- * is unknown, each decided by SBAT_BOOT_GATE_SHIM. signature is the
+ * off and shim's insecure mode boot (no SBAT is checked), shim stopping
+ * refuses, a state not known is unknown, each decided by
+ * SBAT_BOOT_GATE_SHIM. signature is the
  * signature gate's sbat_verdict, or SBAT_BOOT_NOT_JUDGED: a refused
  * signature refuses the stage, one not known makes a stage not refused
  * unknown, each decided by SBAT_BOOT_GATE_SIGNATURE; an accepted one

@@ -38,6 +38,7 @@ typedef enum sbat_judge_shim {
 	SBAT_JUDGE_SHIM_NOT_ENFORCING, /* Secure Boot off or setup mode: shim checks no SBAT */
 	SBAT_JUDGE_SHIM_STOPS,         /* shim stops the machine before it starts anything */
 	SBAT_JUDGE_SHIM_UNKNOWN,       /* whether Secure Boot is on is not known */
+	SBAT_JUDGE_SHIM_INSECURE,      /* Secure Boot on, shim in insecure mode (MokSBState): it checks no SBAT */
 } sbat_judge_shim;
 
 /* Why. Values are ABI: new ones go at the end. */
@@ -53,6 +54,7 @@ typedef enum sbat_judge_reason {
 	SBAT_JUDGE_RELOCATIONS,     /* refused: a .sbat section header with relocations */
 	SBAT_JUDGE_SHIM_STOPPED,    /* refused: shim stops before starting it */
 	SBAT_JUDGE_SECURE_BOOT_UNKNOWN, /* unknown: whether shim checks SBAT at all is not known */
+	SBAT_JUDGE_INSECURE_MODE,       /* boots: shim runs in insecure mode (MokSBState) */
 } sbat_judge_reason;
 
 /*

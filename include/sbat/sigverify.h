@@ -131,6 +131,7 @@ typedef enum sbat_sigverify_reason {
 	SBAT_SIGVERIFY_BAD_SIGNATURE, /* refused: a signature does not verify (its SignerInfo, or a certificate's
 	                                 signature on the way to a trusted one): `sig`, `cert`, `subject` */
 	SBAT_SIGVERIFY_NOT_CA,        /* refused: a certificate that issues another on the way is not a CA */
+	SBAT_SIGVERIFY_INSECURE_MODE, /* boots (shim): shim runs in insecure mode (MokSBState): nothing is checked */
 } sbat_sigverify_reason;
 
 /* What became of one signature. Values are ABI: new ones go at the end. */

@@ -107,6 +107,8 @@ decide(judgement *j, int read, const sbat_level *level, sbat_judge_shim shim, sb
 	p->verdict = SBAT_VERDICT_BOOTS;
 	if (shim == SBAT_JUDGE_SHIM_NOT_ENFORCING) {
 		p->reason = SBAT_JUDGE_NOT_ENFORCED;
+	} else if (shim == SBAT_JUDGE_SHIM_INSECURE) {
+		p->reason = SBAT_JUDGE_INSECURE_MODE;
 	} else if (shim == SBAT_JUDGE_SHIM_STOPS) {
 		p->verdict = SBAT_VERDICT_REFUSED;
 		p->reason = SBAT_JUDGE_SHIM_STOPPED;
@@ -207,6 +209,7 @@ sbat_judge_reason_name(sbat_judge_reason reason)
 		[SBAT_JUDGE_RELOCATIONS] = "sbat-relocations",
 		[SBAT_JUDGE_SHIM_STOPPED] = "shim-stops",
 		[SBAT_JUDGE_SECURE_BOOT_UNKNOWN] = "secure-boot-unknown",
+		[SBAT_JUDGE_INSECURE_MODE] = "insecure-mode",
 	};
 
 	return STRTABLE_NAME(names, reason, NULL);

@@ -53,9 +53,9 @@ sbat_boot_report_decide(sbat_verdict sbat, sbat_boot_gate gate, sbat_judge_shim 
 	if (gate == SBAT_BOOT_GATE_SBAT && shim != SBAT_JUDGE_SHIM_ENFORCES) {
 		/* shim checks no row: its state decides */
 		gate = SBAT_BOOT_GATE_SHIM;
-		v = shim == SBAT_JUDGE_SHIM_NOT_ENFORCING ? SBAT_VERDICT_BOOTS :
-		    shim == SBAT_JUDGE_SHIM_STOPS         ? SBAT_VERDICT_REFUSED :
-		                                            SBAT_VERDICT_UNKNOWN;
+		v = shim == SBAT_JUDGE_SHIM_NOT_ENFORCING || shim == SBAT_JUDGE_SHIM_INSECURE ? SBAT_VERDICT_BOOTS :
+		    shim == SBAT_JUDGE_SHIM_STOPS                                             ? SBAT_VERDICT_REFUSED :
+		                                                                                SBAT_VERDICT_UNKNOWN;
 	}
 	if (signature == SBAT_VERDICT_REFUSED || (signature == SBAT_VERDICT_UNKNOWN && v != SBAT_VERDICT_REFUSED)) {
 		v = (sbat_verdict)signature;

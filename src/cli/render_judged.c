@@ -29,6 +29,7 @@ static const char *const judged_word_table[] = {
 	[SBAT_JUDGE_RELOCATIONS] = "refused",
 	[SBAT_JUDGE_SHIM_STOPPED] = "refused",
 	[SBAT_JUDGE_SECURE_BOOT_UNKNOWN] = "unknown",
+	[SBAT_JUDGE_INSECURE_MODE] = "boots",
 };
 CLI_STRTABLE_LOOKUP(judged_word, sbat_judge_reason)
 
@@ -40,6 +41,7 @@ static const char *const judged_fixed_table[] = {
 	[SBAT_JUDGE_MISSING] = "no .sbat, which shim requires of what it starts itself",
 	[SBAT_JUDGE_SHIM_STOPPED] = "shim stops before starting it",
 	[SBAT_JUDGE_SECURE_BOOT_UNKNOWN] = "whether Secure Boot is on is not known",
+	[SBAT_JUDGE_INSECURE_MODE] = "shim runs in insecure mode (MokSBState), so it checks no SBAT",
 };
 CLI_STRTABLE_LOOKUP(judged_fixed, sbat_judge_reason)
 
@@ -109,6 +111,7 @@ CLI_STRTABLE_LOOKUP(unread_words, sbat_boot_sig_unread)
 /* The words of a signature verdict that needs no fact. */
 static const char *const sig_fixed_table[] = {
 	[SBAT_SIGVERIFY_NOT_ENFORCED] = "Secure Boot is off",
+	[SBAT_SIGVERIFY_INSECURE_MODE] = "shim runs in insecure mode, so it checks no signature",
 	[SBAT_SIGVERIFY_SIGNER_MISSING] = "a signature lacks its signer's certificate while dbx is set",
 	[SBAT_SIGVERIFY_SECURE_BOOT_UNKNOWN] = "whether Secure Boot is on is not known",
 	[SBAT_SIGVERIFY_PARENT_VERIFIED] = "it lies inside an image shim verified, and its hash is not forbidden",

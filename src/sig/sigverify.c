@@ -187,6 +187,7 @@ static const char *const reason_names[] = {
 	[SBAT_SIGVERIFY_TIMESTAMP_NOT_CHECKED] = "timestamp-not-checked",
 	[SBAT_SIGVERIFY_BAD_SIGNATURE] = "bad-signature",
 	[SBAT_SIGVERIFY_NOT_CA] = "issuer-not-ca",
+	[SBAT_SIGVERIFY_INSECURE_MODE] = "insecure-mode",
 };
 
 static const char *const db_names[] = {

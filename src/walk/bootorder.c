@@ -566,6 +566,7 @@ sbat_walk_next_boot(const sbat_walk_opts *o, sbat_boot_report **ret, sbat_diag *
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
 	w->o = o;
 	w->efivarfs = o->efivarfs ? o->efivarfs : SBAT_EFIVAR_DIR;
+	w->insecure = signatures_mok_insecure(w->efivarfs);
 	if ((r = sbat_boot_report_new(&w->report, d)) == SBAT_OK) {
 		walk_all(w);
 		signatures_free(w);

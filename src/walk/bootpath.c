@@ -164,7 +164,7 @@ second_stage_line(walk *w, sbat_boot_stage *st, const sbat_next_state *next, con
 		verdict_keys(&j, st);
 		signatures_gate(w, im, 1, st, &f);
 		walk_decide(st, v, j.judge_reason >= 0 ? SBAT_BOOT_GATE_SBAT : SBAT_BOOT_GATE_NONE,
-		            sbat_next_state_judge_shim(next));
+		            walk_shim_state(w, sbat_next_state_judge_shim(next)));
 	}
 	walk_add(w, st);
 	return st->verdict;

@@ -61,6 +61,18 @@ signatures_mok_ignore_db(const char *efivarfs)
 	return v > 0;
 }
 
+int
+signatures_mok_insecure(const char *efivarfs)
+{
+	int v = -1;
+	sbat_diag d;
+
+	if (sbat_efivar_read_byte(efivarfs ? efivarfs : SBAT_EFIVAR_DIR, "MokSBStateRT-" SBAT_SIGDB_GUID_SHIM, 1, &v,
+	                          &d) != SBAT_OK)
+		return 0;
+	return v > 0;
+}
+
 /* Secure Boot as the firmware's image verification sees it: SecureBoot 1 and not in setup mode. */
 static sbat_sigverify_mode
 secure_boot_mode(const walk *w)
@@ -252,6 +264,12 @@ signatures_judge(walk *w, const image *im, int by_shim, sbat_boot_stage *st, sig
 	st->signature_judged = 1;
 	st->signature_verdict = SBAT_VERDICT_UNKNOWN;
 	st->signature_rule = by_shim ? SBAT_SIGVERIFY_SHIM : SBAT_SIGVERIFY_FIRMWARE;
+	if (by_shim && w->insecure && w->sigs->mode == SBAT_SIGVERIFY_ENFORCING) {
+		/* shim in insecure mode checks no signature, whatever its databases hold */
+		st->signature_reason = (int)SBAT_SIGVERIFY_INSECURE_MODE;
+		st->signature_verdict = SBAT_VERDICT_BOOTS;
+		return SBAT_VERDICT_BOOTS;
+	}
 	st->signature_unread = unread(w, by_shim);
 	if (st->signature_unread != SBAT_BOOT_SIG_READ)
 		return SBAT_VERDICT_UNKNOWN;

@@ -25,6 +25,14 @@ int signatures_load(walk *w);
  * a one-byte variable. 0 when absent or unreadable.
  */
 int signatures_mok_ignore_db(const char *efivarfs);
+
+/*
+ * Whether shim 16.1 runs in insecure mode: MokSBStateRT (its runtime
+ * mirror of MokSBState, set through mokutil --disable-validation) is one
+ * byte, nonzero, as for signatures_mok_ignore_db; shim then checks neither
+ * the signature nor the SBAT of what it starts or checks.
+ */
+int signatures_mok_insecure(const char *efivarfs);
 void signatures_free(walk *w);
 
 /* shim's keys for the stages after it (shim: its image, or NULL for none), and back to the outer path's. */

@@ -77,7 +77,7 @@ verdict_judge_image(const walk *w, const sbat_next_state *n, const image *im, in
 
 	memset(out, 0, sizeof(*out));
 	out->judge_reason = -1;
-	if (sbat_judge_image(im->img, n->level[0], sbat_next_state_judge_shim(n),
+	if (sbat_judge_image(im->img, n->level[0], walk_shim_state(w, sbat_next_state_judge_shim(n)),
 	                     in_protocol ? SBAT_JUDGE_IN_PROTOCOL : SBAT_JUDGE_STARTED_BY_SHIM, &j,
 	                     &out->diag) != SBAT_OK)
 		return SBAT_VERDICT_UNKNOWN;

@@ -144,6 +144,12 @@ walk_image_close(image *im)
 	sbat_file_unmap(im->map);
 }
 
+sbat_judge_shim
+walk_shim_state(const walk *w, sbat_judge_shim next)
+{
+	return next == SBAT_JUDGE_SHIM_ENFORCES && w->insecure ? SBAT_JUDGE_SHIM_INSECURE : next;
+}
+
 void
 walk_decide(sbat_boot_stage *st, sbat_verdict v, sbat_boot_gate gate, sbat_judge_shim shim)
 {

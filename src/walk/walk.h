@@ -48,6 +48,7 @@ typedef struct walk {
 	int removable_guessed;    /* the machine is this build's: nothing told the firmware's (said once, when used) */
 	struct walk_sigs *sigs;   /* the signature databases, when signatures are judged; else NULL */
 	walk_shim_keys shim_keys; /* the keys of the shim of the path followed */
+	int insecure;             /* MokSBStateRT (shim's mirror of MokSBState) is one nonzero byte: insecure mode */
 } walk;
 
 /* An image read from a partition. */
@@ -125,5 +126,13 @@ int walk_section_has(const image *im, const char *name, const char *needle, size
  * the signature gate's verdict is st's own, when it ran.
  */
 void walk_decide(sbat_boot_stage *st, sbat_verdict v, sbat_boot_gate gate, sbat_judge_shim shim);
+
+/*
+ * What shim does with what it starts and checks, in the state next: shim
+ * 16.1 imports its MOK state after choosing the SbatLevel and checking
+ * itself, so insecure mode (MokSBState) turns only an enforcing shim into
+ * one that checks neither SBAT nor signatures.
+ */
+sbat_judge_shim walk_shim_state(const walk *w, sbat_judge_shim next);
 
 #endif

@@ -364,6 +364,24 @@ expect "... with MokIgnoreDB 1: the firmware still takes shim by db, shim refuse
 	'[ "$RC" -eq 4 ] && [[ "$OUT" == *"Boot0001 debian [default]: stage 1 \EFI\debian\shimx64.efi: boots: "*"[signature accepted: its hash is in db]"* ]] &&
 	 [[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: refused: signature: "* ]]'
 rm -f -- "$SV/MokIgnoreDB-605dab50-e046-4300-abb6-3dd810dd8b23"
+# MokSBStateRT (shim's mirror of MokSBState, after mokutil --disable-validation): shim runs in insecure mode and
+# checks neither the signature nor the SBAT of what it starts; the firmware still checks shim
+printf '\6\0\0\0\1' >"$SV/MokIgnoreDB-605dab50-e046-4300-abb6-3dd810dd8b23"
+printf '\6\0\0\0\1' >"$SV/MokSBStateRT-605dab50-e046-4300-abb6-3dd810dd8b23"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "... with MokSBStateRT 1 too: shim in insecure mode starts the GRUB whose signature it would refuse" \
+	'[[ "$OUT" == *"Boot0001 debian [default]: stage 1 \EFI\debian\shimx64.efi: boots: "*"[signature accepted: its hash is in db]"* ]] &&
+	 [[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: boots: shim runs in insecure mode (MokSBState), so it checks no SBAT [signature accepted: shim runs in insecure mode, so it checks no signature]"* ]]'
+rm -f -- "$SV/MokIgnoreDB-605dab50-e046-4300-abb6-3dd810dd8b23"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP" --no-signatures
+expect "... and a GRUB SBAT revokes: shim in insecure mode checks no SBAT, the path boots" \
+	'has_line "Boot0002 fedora: stage 2 \\EFI\\FEDORA\\grubx64.efi: boots: shim runs in insecure mode (MokSBState), so it checks no SBAT [shim starts it itself: .sbat required]" &&
+	 has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: boots: shim, next boot enforces SbatLevel 2025021800"'
+printf '\6\0\0\0\0' >"$SV/MokSBStateRT-605dab50-e046-4300-abb6-3dd810dd8b23"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP" --no-signatures
+expect "... MokSBStateRT 0: shim checks SBAT again" \
+	'has_line "Boot0002 fedora: stage 2 \\EFI\\FEDORA\\grubx64.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800); install one with grub,5 or later [shim starts it itself: .sbat required]"'
+rm -f -- "$SV/MokSBStateRT-605dab50-e046-4300-abb6-3dd810dd8b23"
 # shim verifies revocations_sbat.efi as an image before taking its payloads: an unsigned one is refused
 sha256_var "$SV/dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f"
 cp -- "$FIX/efi-x86_64.efi" "$ESP/EFI/debian/revocations_sbat.efi"

@@ -84,6 +84,8 @@ static const jcase cases[] = {
 	  2 },
 	{ "Secure Boot off: shim checks nothing", ONE, GRUB4, 0, SBAT_JUDGE_SHIM_NOT_ENFORCING,
 	  SBAT_JUDGE_STARTED_BY_SHIM, SBAT_VERDICT_BOOTS, SBAT_JUDGE_NOT_ENFORCED, 0, NULL, 0, 0 },
+	{ "shim in insecure mode: a revoked image boots", ONE, GRUB4, 0, SBAT_JUDGE_SHIM_INSECURE,
+	  SBAT_JUDGE_STARTED_BY_SHIM, SBAT_VERDICT_BOOTS, SBAT_JUDGE_INSECURE_MODE, 0, NULL, 0, 0 },
 	{ "shim stops: nothing starts", ONE, GRUB5, 0, SBAT_JUDGE_SHIM_STOPS, SBAT_JUDGE_IN_PROTOCOL,
 	  SBAT_VERDICT_REFUSED, SBAT_JUDGE_SHIM_STOPPED, 0, NULL, 0, 0 },
 	{ "Secure Boot not known: unknown, never boots", ONE, GRUB5, 0, SBAT_JUDGE_SHIM_UNKNOWN, SBAT_JUDGE_IN_PROTOCOL,
@@ -232,10 +234,10 @@ test_names(void **state)
 	assert_string_equal(sbat_judge_verdict_name(SBAT_VERDICT_NOT_GOVERNED), "not-governed");
 	assert_string_equal(sbat_judge_verdict_name(SBAT_VERDICT_UNKNOWN), "unknown");
 	assert_null(sbat_judge_verdict_name((sbat_verdict)99));
-	for (r = SBAT_JUDGE_NOT_REVOKED; r <= SBAT_JUDGE_SECURE_BOOT_UNKNOWN; r++)
+	for (r = SBAT_JUDGE_NOT_REVOKED; r <= SBAT_JUDGE_INSECURE_MODE; r++)
 		assert_non_null(sbat_judge_reason_name((sbat_judge_reason)r));
 	assert_string_equal(sbat_judge_reason_name(SBAT_JUDGE_MULTIPLE), "multiple-sbat");
-	assert_null(sbat_judge_reason_name((sbat_judge_reason)(SBAT_JUDGE_SECURE_BOOT_UNKNOWN + 1)));
+	assert_null(sbat_judge_reason_name((sbat_judge_reason)(SBAT_JUDGE_INSECURE_MODE + 1)));
 }
 
 int
