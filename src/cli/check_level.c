@@ -10,6 +10,7 @@
 
 #include "sbat/bootreport.h"
 #include "sbat/csv.h"
+#include "sbat/efivar.h"
 #include "sbat/error.h"
 #include "sbat/image.h"
 #include "sbat/input.h"
@@ -17,6 +18,7 @@
 #include "sbat/level.h"
 #include "sbat/nextstate.h"
 #include "sbat/scan.h"
+#include "sbat/sigdb.h"
 
 #include "csv_args.h"
 #include "json.h"
@@ -38,6 +40,7 @@
 typedef enum verdict {
 	VERDICT_ALLOWED,
 	VERDICT_NOT_ENFORCED, /* next:SHIM with Secure Boot off: shim checks no SBAT */
+	VERDICT_INSECURE,     /* next:SHIM with shim in insecure mode (MokSBStateRT): it checks no SBAT */
 	VERDICT_NO_SBAT,
 	VERDICT_UNREADABLE,
 	VERDICT_INVALID_SBAT,
@@ -55,6 +58,7 @@ static const struct {
 	[VERDICT_INVALID_SBAT] = { "invalid-sbat", EXIT_REVOKED },
 	[VERDICT_REVOKED] = { "revoked", EXIT_REVOKED },
 	[VERDICT_NOT_ENFORCED] = { "not-enforced", EXIT_OK },
+	[VERDICT_INSECURE] = { "insecure-mode", EXIT_OK },
 	[VERDICT_SHIM_STOPS] = { "shim-stops", EXIT_REVOKED },
 };
 
@@ -89,6 +93,7 @@ typedef struct audit {
 	const char *boot;     /* next:SHIM: which boot the verdicts are for */
 	const char *boot_key; /* the same, in JSON */
 	int mode;             /* next:SHIM: sbat_next_mode of that boot */
+	int insecure;         /* next:SHIM: MokSBStateRT is one nonzero byte: shim runs in insecure mode */
 	sbat_scan *scan;
 } audit;
 
@@ -184,6 +189,9 @@ print_text(const audit *a, const judgement *j)
 		printf("%s: ", a->boot);
 	switch (j->v) {
 	case VERDICT_NOT_ENFORCED: puts("not-enforced: Secure Boot is off, so shim checks no SBAT"); break;
+	case VERDICT_INSECURE:
+		puts("insecure-mode: shim runs in insecure mode (MokSBState), so it checks no SBAT");
+		break;
 	case VERDICT_SHIM_STOPS:
 		if (a->level->n_entries == 0)
 			puts(
@@ -379,6 +387,8 @@ shim_state(const audit *a)
 		return SBAT_JUDGE_SHIM_NOT_ENFORCING;
 	if (a->boot && a->mode == SBAT_NEXT_MODE_SHIM_STOPS)
 		return SBAT_JUDGE_SHIM_STOPS;
+	if (a->boot && a->insecure)
+		return SBAT_JUDGE_SHIM_INSECURE;
 	return SBAT_JUDGE_SHIM_ENFORCES;
 }
 
@@ -396,8 +406,8 @@ verdict_of(sbat_verdict v, sbat_boot_gate gate, sbat_judge_reason reason)
 	case SBAT_JUDGE_REVOKED: return VERDICT_REVOKED;
 	case SBAT_JUDGE_MISSING:
 	case SBAT_JUDGE_MISSING_PASSES: return VERDICT_NO_SBAT;
-	case SBAT_JUDGE_NOT_ENFORCED:
-	case SBAT_JUDGE_INSECURE_MODE: return VERDICT_NOT_ENFORCED;
+	case SBAT_JUDGE_NOT_ENFORCED: return VERDICT_NOT_ENFORCED;
+	case SBAT_JUDGE_INSECURE_MODE: return VERDICT_INSECURE;
 	case SBAT_JUDGE_SHIM_STOPPED: return VERDICT_SHIM_STOPS;
 	case SBAT_JUDGE_UNPARSABLE:
 	case SBAT_JUDGE_MULTIPLE:
@@ -412,8 +422,11 @@ static verdict
 decided(const audit *a, sbat_verdict sbat, sbat_judge_reason reason)
 {
 	sbat_boot_gate gate;
-	sbat_verdict v = sbat_boot_report_decide(sbat, SBAT_BOOT_GATE_SBAT, shim_state(a), SBAT_BOOT_NOT_JUDGED, &gate);
+	sbat_judge_shim shim = shim_state(a);
+	sbat_verdict v = sbat_boot_report_decide(sbat, SBAT_BOOT_GATE_SBAT, shim, SBAT_BOOT_NOT_JUDGED, &gate);
 
+	if (gate == SBAT_BOOT_GATE_SHIM && shim == SBAT_JUDGE_SHIM_INSECURE)
+		return VERDICT_INSECURE;
 	return verdict_of(v, gate, reason);
 }
 
@@ -560,6 +573,22 @@ judge_target(audit *a, const char *path)
 	return 0;
 }
 
+/*
+ * shim 16.1's insecure mode (mokutil --disable-validation): its mirror
+ * MokSBStateRT is one byte, nonzero. shim takes it after it chooses the
+ * SbatLevel and checks itself, so only what it starts is unchecked.
+ */
+static int
+mok_insecure(const char *efivarfs)
+{
+	int v = -1;
+	sbat_diag d;
+
+	if (!efivarfs || sbat_efivar_read_byte(efivarfs, "MokSBStateRT-" SBAT_SIGDB_GUID_SHIM, 1, &v, &d) != SBAT_OK)
+		return 0;
+	return v > 0;
+}
+
 /* Every target once, or for next:SHIM once per boot where the two differ. */
 static void
 judge_targets(audit *a, policy *p)
@@ -571,6 +600,7 @@ judge_targets(audit *a, policy *p)
 		if (p->has_next) {
 			a->level = p->next->level[b];
 			a->mode = p->next->mode[b];
+			a->insecure = mok_insecure(p->next->efivarfs);
 			a->boot = b ? "boot after next" : "next boot";
 			a->boot_key = b ? "after-next" : "next";
 		}

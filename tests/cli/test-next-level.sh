@@ -166,6 +166,15 @@ SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" "$IMG/grub3.efi"
 expect "SetupMode 1: shim is not in secure mode" \
 	'[ "$RC" -eq 0 ] && has_line "$IMG/grub3.efi: next boot: not-enforced: Secure Boot is off, so shim checks no SBAT"'
 
+machine "$EV" 1 - "$L2024"
+var "$EV" "MokSBStateRT-$SHIM_GUID" '\1'
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" "$IMG/grub3.efi"
+expect "MokSBStateRT 1 (mokutil --disable-validation): shim in insecure mode checks no SBAT, a revoked GRUB boots (exit 0)" \
+	'[ "$RC" -eq 0 ] && has_line "$IMG/grub3.efi: next boot: insecure-mode: shim runs in insecure mode (MokSBState), so it checks no SBAT"'
+var "$EV" "MokSBStateRT-$SHIM_GUID" '\0'
+SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" "$IMG/grub3.efi"
+expect "MokSBStateRT 0: shim checks SBAT (exit 4)" '[ "$RC" -eq 4 ]'
+
 machine "$EV" 0 1 "$L2024"
 SBAT_ADD_EFIVARFS="$EV" run --check-level "next:$SHIM" --verbose "$IMG/grub3.efi"
 expect "Secure Boot off with SbatPolicy latest: stored at the next boot, reset at the one after; both reported" \
