@@ -49,28 +49,28 @@ load_db(walk *w, const char *name, const char *guid, sbat_sigdb **ret)
 	return -1;
 }
 
-int
-signatures_mok_ignore_db(const char *efivarfs)
+/* 1 when shim's one-byte mirror `name` (MokIgnoreDB-..., MokSBStateRT-...) is there and nonzero. */
+static int
+mok_flag(const char *efivarfs, const char *name)
 {
 	int v = -1;
 	sbat_diag d;
 
-	if (sbat_efivar_read_byte(efivarfs ? efivarfs : SBAT_EFIVAR_DIR, "MokIgnoreDB-" SBAT_SIGDB_GUID_SHIM, 1, &v,
-	                          &d) != SBAT_OK)
+	if (sbat_efivar_read_byte(efivarfs ? efivarfs : SBAT_EFIVAR_DIR, name, 1, &v, &d) != SBAT_OK)
 		return 0;
 	return v > 0;
 }
 
 int
+signatures_mok_ignore_db(const char *efivarfs)
+{
+	return mok_flag(efivarfs, "MokIgnoreDB-" SBAT_SIGDB_GUID_SHIM);
+}
+
+int
 signatures_mok_insecure(const char *efivarfs)
 {
-	int v = -1;
-	sbat_diag d;
-
-	if (sbat_efivar_read_byte(efivarfs ? efivarfs : SBAT_EFIVAR_DIR, "MokSBStateRT-" SBAT_SIGDB_GUID_SHIM, 1, &v,
-	                          &d) != SBAT_OK)
-		return 0;
-	return v > 0;
+	return mok_flag(efivarfs, "MokSBStateRT-" SBAT_SIGDB_GUID_SHIM);
 }
 
 /* Secure Boot as the firmware's image verification sees it: SecureBoot 1 and not in setup mode. */
