@@ -118,7 +118,9 @@ menu_files_words(const sbat_boot_note *n, cli_textbuf *t)
 
 /* Why a pending update is applied, or not: what follows its file in the note. */
 static const char *const pending_table[] = {
-	[SBAT_BOOT_PENDING_PLAIN] = "",
+	[SBAT_BOOT_PENDING_PLAIN] =
+	    "; a plain signature list, taken as given: the firmware takes only an authenticated write "
+	    "(one with its EFI_VARIABLE_AUTHENTICATION_2 header)",
 	[SBAT_BOOT_PENDING_BY_KEK] = "; the firmware takes it: signed under the KEK certificate ",
 	[SBAT_BOOT_PENDING_BY_PK] = "; the firmware takes it: signed by the PK ",
 	[SBAT_BOOT_PENDING_SETUP_MODE] = "; the firmware takes it unchecked: it is in setup mode (no PK)",

@@ -883,4 +883,12 @@ SBAT_ADD_EFIVARFS="$PV" run --check-level next --esp "$ESP" --pending dbx="$UPD/
 expect "the same update with Microsoft's KEK CA 2011 in KEK: appended, naming the key" \
 	'has_line "  pending: $UPD/DBXUpdate.bin appended to dbx (443 new entries); the firmware takes it: signed under the KEK certificate C=US, O=Microsoft Corporation, CN=Microsoft Corporation KEK CA 2011"'
 
+# A plain signature list (no authentication header): applied as given, and the note says the firmware would not take it so
+{ printf '\046\026\304\301\114\120\222\100\254\251\101\371\066\223\103\050'; le32 76; le32 0; le32 48
+  head -c 16 /dev/zero; printf '%032d' 7; } >"$T/plain-dbx.esl"
+SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP" --pending dbx="$T/plain-dbx.esl"
+expect "a plain signature list in --pending: appended as given, and said to be no write the firmware takes" \
+	'has_line "  pending: $T/plain-dbx.esl appended to dbx (1 new entries); a plain signature list, taken as given: the firmware takes only an authenticated write (one with its EFI_VARIABLE_AUTHENTICATION_2 header)"'
+
+
 tap_finish
