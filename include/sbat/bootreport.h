@@ -9,6 +9,7 @@
 #include "api.h"
 #include "error.h"
 #include "judge.h"
+#include "sigdb.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -327,6 +328,9 @@ typedef enum sbat_boot_note_what {
 	SBAT_BOOT_NOTE_BAD_TIMEOUT,     /* systemd-boot: a timeout it cannot read */
 } sbat_boot_note_what;
 
+/* At most this many SVN entries read into a note (DB, DBX, PENDING). */
+#define SBAT_BOOT_NOTE_SVN_MAX 8
+
 /* At most this many configurations of GRUB's chain in a note (MENU_FILES). */
 #define SBAT_BOOT_NOTE_CHAIN_MAX 6
 
@@ -384,7 +388,7 @@ typedef struct sbat_boot_note {
 	const char *variable;  /* PENDING: the variable it goes to */
 	int unread;            /* PENDING: no verdict reads that variable (KEK) */
 	size_t count;          /* PENDING: new entries; DB, DBX: certificates; MORE_*: how many */
-	size_t hashes, others; /* DB, DBX: image hashes, other entries */
+	size_t hashes, others; /* DB, DBX: image hashes (SVN entries apart: svns), other entries */
 	const char *subjects;  /* DB, DBX: the certificates' common names, "; " between them */
 	sbat_boot_rule rule;   /* RULE */
 	/*
@@ -413,6 +417,13 @@ typedef struct sbat_boot_note {
 	                                                     found) */
 	int chain_on_esp; /* chain[0] is the grub.cfg next to GRUB (its image names no prefix), named by its path on
 	                     the ESP as the firmware names a file */
+	/*
+	 * DB, DBX: Microsoft's SVN entries (sbat_sigdb_svn_read), counted apart
+	 * from the image hashes; PENDING: those among the new entries. The
+	 * first SBAT_BOOT_NOTE_SVN_MAX of them, read, in svn.
+	 */
+	size_t svns;
+	sbat_sigdb_svn svn[SBAT_BOOT_NOTE_SVN_MAX];
 } sbat_boot_note;
 
 /* Zero *n and set its size (sdboot_by -1): call it before filling a note for sbat_boot_report_add_note. */

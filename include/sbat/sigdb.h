@@ -174,6 +174,51 @@ SBAT_API const sbat_sigdb_entry *sbat_sigdb_get(const sbat_sigdb *db, size_t i);
 SBAT_API const sbat_sigdb_entry *sbat_sigdb_find(const sbat_sigdb *db, sbat_sig_type type, const uint8_t *data,
                                                  size_t len);
 
+/*
+ * Microsoft's SVN entries in dbx: EFI_CERT_SHA256_GUID entries whose
+ * SignatureOwner is SBAT_SIGDB_GUID_SVN_OWNER hold no image hash but a
+ * Secure Version Number floor for one Windows boot application
+ * (microsoft/secureboot_objects, PreSignedObjects/DBX/HashesJsonSchema.json):
+ * byte 0 the layout's version (1), bytes 1-16 the application's GUID as
+ * stored, bytes 17-18 the minor SVN and 19-20 the major (little-endian),
+ * then zeros. An image of the application whose SVN is below the floor is
+ * revoked; with several entries for one application the highest holds.
+ */
+#define SBAT_SIGDB_GUID_SVN_OWNER "9d132b6c-59d5-4388-ab1c-185cfcb2eb92"
+
+/* The applications Microsoft's SVN entries name. */
+typedef enum sbat_svn_app {
+	SBAT_SVN_APP_UNKNOWN = 0, /* another application GUID */
+	SBAT_SVN_APP_BOOTMGR,     /* the Windows Boot Manager, bootmgfw.efi (9d132b61-59d5-4388-ab1c-185c3cb2eb92) */
+	SBAT_SVN_APP_CDBOOT,      /* cdboot.efi, of Windows install media (e8f82e9d-e127-4158-a488-4c18abe2f284) */
+	SBAT_SVN_APP_WDSMGFW,     /* wdsmgfw.efi, the network boot manager (c999cac2-7ffe-496f-8127-9e2a8a535976) */
+	SBAT__SVN_APP_MAX
+} sbat_svn_app;
+
+/* One SVN entry, read. Fixed for the life of the soname. */
+typedef struct sbat_sigdb_svn {
+	sbat_svn_app app;
+	uint8_t version;      /* byte 0 */
+	uint8_t app_guid[16]; /* bytes 1-16, as stored */
+	uint16_t major;       /* bytes 19-20 */
+	uint16_t minor;       /* bytes 17-18 */
+} sbat_sigdb_svn;
+
+/*
+ * 1 when e is an SVN entry (SBAT_SIG_SHA256, owner SBAT_SIGDB_GUID_SVN_OWNER,
+ * 32 bytes), read into *ret (may be NULL); else 0.
+ */
+SBAT_API int sbat_sigdb_svn_read(const sbat_sigdb_entry *e, sbat_sigdb_svn *ret);
+
+/*
+ * The floor db's SVN entries set for app: 1 with the highest of them in
+ * *ret, 0 when db holds none for it (or db is NULL).
+ */
+SBAT_API int sbat_sigdb_svn_floor(const sbat_sigdb *db, sbat_svn_app app, sbat_sigdb_svn *ret);
+
+/* "bootmgr", "cdboot", "wdsmgfw"; "unknown" for SBAT_SVN_APP_UNKNOWN or a value out of range. */
+SBAT_API const char *sbat_sigdb_svn_app_name(sbat_svn_app app);
+
 /* "EFI_CERT_SHA256_GUID" and so on; "unknown" for SBAT_SIG_UNKNOWN or a value out of range. */
 SBAT_API const char *sbat_sigdb_type_name(sbat_sig_type type);
 

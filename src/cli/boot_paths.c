@@ -9,6 +9,7 @@
 #include "sbat/error.h"
 #include "sbat/judge.h"
 #include "sbat/nextstate.h"
+#include "sbat/sigdb.h"
 #include "sbat/sigverify.h"
 #include "sbat/walk.h"
 
@@ -161,6 +162,24 @@ print_stage_json(const sbat_boot_stage *st, size_t i)
 	putchar('}');
 }
 
+/* A note's SVN entries (dbx's, or those a pending update adds): "svns": [{application, guid, major, minor}]. */
+static void
+svns_json(const sbat_boot_note *note)
+{
+	char guid[37];
+	size_t i;
+
+	if (!note->svns)
+		return;
+	fputs(", \"svns\": [", stdout);
+	for (i = 0; i < note->svns && i < SBAT_BOOT_NOTE_SVN_MAX; i++) {
+		sbat_sigdb_guid_format(note->svn[i].app_guid, guid);
+		printf("%s{\"application\": \"%s\", \"guid\": \"%s\", \"major\": %u, \"minor\": %u}", i ? ", " : "",
+		       sbat_sigdb_svn_app_name(note->svn[i].app), guid, note->svn[i].major, note->svn[i].minor);
+	}
+	printf("], \"svn_count\": %zu", note->svns);
+}
+
 /* The notes shown with the stages, as a JSON array (the problems went to standard error). */
 static void
 print_notes_json(const sbat_boot_report *r)
@@ -181,6 +200,7 @@ print_notes_json(const sbat_boot_report *r)
 		cli_json_cstr_or_null(stdout, note->file);
 		fputs(", \"text\": ", stdout);
 		cli_json_cstr_or_null(stdout, cli_render_note(note, buf, sizeof(buf)));
+		svns_json(note);
 		putchar('}');
 	}
 	fputs(n ? "\n  ],\n" : "],\n", stdout);

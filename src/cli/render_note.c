@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "sbat/bootreport.h"
+#include "sbat/sigdb.h"
 
 #include "render_note.h"
 #include "render_stage3.h"
@@ -83,14 +84,49 @@ default_entry_words(const sbat_boot_note *n, cli_textbuf *t)
 	cli_render_stage3_default_words(&d, t);
 }
 
-/* A note of a signature database: its entries, by kind. */
+/* "bootmgr 9.0, cdboot 3.0": the SVN entries a note read, each by its application (or its GUID). */
+static void
+svn_list_words(const sbat_boot_note *n, cli_textbuf *t)
+{
+	char guid[37];
+	size_t i;
+
+	for (i = 0; i < n->svns && i < SBAT_BOOT_NOTE_SVN_MAX; i++) {
+		const sbat_sigdb_svn *s = &n->svn[i];
+
+		sbat_sigdb_guid_format(s->app_guid, guid);
+		cli_textbuf_put(t, "%s%s %u.%u", i ? ", " : "",
+		                s->app == SBAT_SVN_APP_UNKNOWN ? guid : sbat_sigdb_svn_app_name(s->app), s->major,
+		                s->minor);
+	}
+	if (n->svns > SBAT_BOOT_NOTE_SVN_MAX)
+		cli_textbuf_put(t, " and %zu more", n->svns - SBAT_BOOT_NOTE_SVN_MAX);
+}
+
+/* A note of a signature database: its entries, by kind (SVN entries only when there are some). */
 static void
 db_words(const sbat_boot_note *n, cli_textbuf *t)
 {
-	cli_textbuf_put(t, "%s: %zu certificates%s%s%s; %zu image hashes; %zu other entries",
+	cli_textbuf_put(t, "%s: %zu certificates%s%s%s; %zu image hashes",
 	                n->what == SBAT_BOOT_NOTE_DB ? "the firmware's db trusts" : "its dbx forbids", n->count,
-	                n->count ? " (" : "", n->subjects ? n->subjects : "", n->count ? ")" : "", n->hashes,
-	                n->others);
+	                n->count ? " (" : "", n->subjects ? n->subjects : "", n->count ? ")" : "", n->hashes);
+	if (n->svns) {
+		cli_textbuf_put(t, "; %zu SVN entries (", n->svns);
+		svn_list_words(n, t);
+		cli_textbuf_put(t, ")");
+	}
+	cli_textbuf_put(t, "; %zu other entries", n->others);
+}
+
+/* "N new entries", and the SVN entries among them. */
+static void
+new_entries_words(const sbat_boot_note *n, cli_textbuf *t)
+{
+	cli_textbuf_put(t, "%zu new entries", n->count);
+	if (!n->svns)
+		return;
+	cli_textbuf_put(t, ", %zu of them SVN entries: ", n->svns);
+	svn_list_words(n, t);
 }
 
 /* "GRUB menu: ...", "systemd-boot menu: ...": the files a loader's menu was read from. */
@@ -147,14 +183,16 @@ pending_dir_words(const sbat_boot_note *n, cli_textbuf *t)
 	int kek = n->variable && n->variable[0] == 'K';
 	const char *who = kek ? "this machine's PK" : "a KEK or the PK of this machine";
 
-	if (n->picked)
-		cli_textbuf_put(t, "pending: %s: %s is the update %s signs (%s%s): appended to %s (%zu new entries)",
-		                n->pending, n->picked, who,
+	if (n->picked) {
+		cli_textbuf_put(t, "pending: %s: %s is the update %s signs (%s%s): appended to %s (", n->pending,
+		                n->picked, who,
 		                kek                                 ? "" :
 		                n->check == SBAT_BOOT_PENDING_BY_PK ? "PK " :
 		                                                      "KEK certificate ",
-		                n->key ? n->key : "", n->variable, n->count);
-	else if (n->check == SBAT_BOOT_PENDING_DIR_SETUP_MODE)
+		                n->key ? n->key : "", n->variable);
+		new_entries_words(n, t);
+		cli_textbuf_put(t, ")");
+	} else if (n->check == SBAT_BOOT_PENDING_DIR_SETUP_MODE)
 		cli_textbuf_put(t,
 		                "pending: %s not applied to %s: the machine is in setup mode, where the firmware would "
 		                "take any of its %zu updates unchecked: name one",
@@ -175,11 +213,12 @@ pending_words(const sbat_boot_note *n, cli_textbuf *t)
 
 	if (n->picked || n->check == SBAT_BOOT_PENDING_DIR_NONE || n->check == SBAT_BOOT_PENDING_DIR_SETUP_MODE)
 		pending_dir_words(n, t);
-	else if (n->check <= SBAT_BOOT_PENDING_SETUP_MODE)
-		cli_textbuf_put(t, "pending: %s appended to %s (%zu new entries)%s%s%s%s", n->pending, n->variable,
-		                n->count, n->unread ? ": no verdict reads " : "", n->unread ? n->variable : "",
+	else if (n->check <= SBAT_BOOT_PENDING_SETUP_MODE) {
+		cli_textbuf_put(t, "pending: %s appended to %s (", n->pending, n->variable);
+		new_entries_words(n, t);
+		cli_textbuf_put(t, ")%s%s%s%s", n->unread ? ": no verdict reads " : "", n->unread ? n->variable : "",
 		                why ? why : "", n->key && n->check != SBAT_BOOT_PENDING_SETUP_MODE ? n->key : "");
-	else if (n->check == SBAT_BOOT_PENDING_SEVERAL_SIGNERS)
+	} else if (n->check == SBAT_BOOT_PENDING_SEVERAL_SIGNERS)
 		cli_textbuf_put(t,
 		                "pending: %s not applied to %s: it has more than one SignerInfo: whether the firmware "
 		                "takes it is not checked",

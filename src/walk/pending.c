@@ -83,13 +83,27 @@ pending_check(const authvar_check *c, const keys *k)
 	return refused[c->result];
 }
 
-/* A PENDING note of p: how the firmware takes it, and the entries it added. */
+/* The SVN entries among target's entries from `from` on into n (svns, svn). */
 static void
-pending_note(walk *w, const sbat_walk_pending *p, sbat_boot_pending check, const char *key, size_t count)
+count_svns(const sbat_sigdb *target, size_t from, sbat_boot_note *n)
+{
+	const sbat_sigdb_entry *e;
+
+	for (; (e = sbat_sigdb_get(target, from)) != NULL; from++)
+		if (sbat_sigdb_svn_read(e, n->svns < SBAT_BOOT_NOTE_SVN_MAX ? &n->svn[n->svns] : NULL))
+			n->svns++;
+}
+
+/* A PENDING note of p: how the firmware takes it, and the entries it added to target (from `from` on). */
+static void
+pending_note(walk *w, const sbat_walk_pending *p, sbat_boot_pending check, const char *key, const sbat_sigdb *target,
+             size_t from)
 {
 	sbat_boot_note n;
+	size_t count = sbat_sigdb_count(target) - from;
 
 	sbat_boot_note_init(&n);
+	count_svns(target, from, &n);
 	n.kind = SBAT_BOOT_NOTE_ASSUMED;
 	n.what = SBAT_BOOT_NOTE_PENDING;
 	n.pending = p->file;
@@ -143,6 +157,7 @@ apply_file(walk *w, const sbat_walk_pending *p, sbat_sigdb *target, const keys *
 	uint8_t *buf = NULL;
 	size_t len;
 	long added = 0;
+	size_t before = sbat_sigdb_count(target);
 	sbat_diag d;
 
 	if (check_file(p->file, p->var, k, &buf, &len, &c, &d) != 0) {
@@ -154,7 +169,7 @@ apply_file(walk *w, const sbat_walk_pending *p, sbat_sigdb *target, const keys *
 	free(buf);
 	if (added < 0)
 		return -1;
-	pending_note(w, p, pending_check(&c, k), c.key, (size_t)added);
+	pending_note(w, p, pending_check(&c, k), c.key, target, before);
 	return 0;
 }
 
@@ -220,11 +235,13 @@ pick(const candidates *c, const char *var, const keys *k, uint8_t **ret_buf, siz
 /* The note of a directory: the update picked and appended (added entries), or why none. */
 static void
 dir_note(walk *w, const sbat_walk_pending *p, const char *picked, const authvar_check *c, long added, size_t n,
-         const keys *k)
+         const keys *k, const sbat_sigdb *target)
 {
 	sbat_boot_note note;
 
 	sbat_boot_note_init(&note);
+	if (picked)
+		count_svns(target, sbat_sigdb_count(target) - (size_t)added, &note);
 	note.kind = SBAT_BOOT_NOTE_ASSUMED;
 	note.what = SBAT_BOOT_NOTE_PENDING;
 	note.pending = p->file;
@@ -257,7 +274,7 @@ apply_dir(walk *w, const sbat_walk_pending *p, sbat_sigdb *target, const keys *k
 		if (at >= 0)
 			added = append(w, target, c.paths[at], buf, len, &ac);
 		if (added >= 0)
-			dir_note(w, p, at >= 0 ? c.paths[at] : NULL, &ac, added, k->setup ? c.n : n, k);
+			dir_note(w, p, at >= 0 ? c.paths[at] : NULL, &ac, added, k->setup ? c.n : n, k, target);
 		r = added < 0 ? -1 : 0;
 	}
 	for (i = 0; i < c.n; i++)
@@ -282,7 +299,7 @@ apply_mokx(walk *w, const sbat_walk_pending *p, sbat_sigdb *target)
 		return -1;
 	}
 	free(buf);
-	pending_note(w, p, SBAT_BOOT_PENDING_PLAIN, NULL, sbat_sigdb_count(target) - before);
+	pending_note(w, p, SBAT_BOOT_PENDING_PLAIN, NULL, target, before);
 	return 0;
 }
 

@@ -102,7 +102,7 @@ common_name(const char *subject, size_t *len)
 	return cn;
 }
 
-/* "db: certificates CN=..., CN=...; 2 image hashes; 1 other entry": what a database trusts or forbids. */
+/* "db: certificates CN=..., CN=...; 2 image hashes; 3 SVN entries; 1 other": what a database trusts or forbids. */
 static void
 list_db(walk *w, sbat_boot_note_what what, const sbat_sigdb *db)
 {
@@ -113,6 +113,7 @@ list_db(walk *w, sbat_boot_note_what what, const sbat_sigdb *db)
 	sbat_authenticode_cert *c = NULL;
 	sbat_diag d;
 
+	sbat_boot_note_init(&note);
 	for (i = 0; (e = sbat_sigdb_get(db, i)) != NULL; i++) {
 		if (e->type == SBAT_SIG_X509 && sbat_authenticode_cert_read(e->data, e->data_len, &c, &d) == SBAT_OK) {
 			size_t n;
@@ -123,13 +124,14 @@ list_db(walk *w, sbat_boot_note_what what, const sbat_sigdb *db)
 				                       (int)n, cn);
 			n_certs++;
 			sbat_authenticode_cert_free(c);
+		} else if (sbat_sigdb_svn_read(e, note.svns < SBAT_BOOT_NOTE_SVN_MAX ? &note.svn[note.svns] : NULL)) {
+			note.svns++;
 		} else if (e->type == SBAT_SIG_SHA256) {
 			n_hashes++;
 		} else {
 			n_other++;
 		}
 	}
-	sbat_boot_note_init(&note);
 	note.kind = SBAT_BOOT_NOTE_ASSUMED;
 	note.what = what;
 	note.count = n_certs;

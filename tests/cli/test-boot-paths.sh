@@ -890,5 +890,25 @@ SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP" --pending dbx="$T/pl
 expect "a plain signature list in --pending: appended as given, and said to be no write the firmware takes" \
 	'has_line "  pending: $T/plain-dbx.esl appended to dbx (1 new entries); a plain signature list, taken as given: the firmware takes only an authenticated write (one with its EFI_VARIABLE_AUTHENTICATION_2 header)"'
 
+# Microsoft's SVN entries (Windows boot manager, cdboot, wdsmgfw): named by application, not counted as image hashes
+SBAT_ADD_EFIVARFS="$PV" run --check-level next --esp "$ESP" --pending dbx="$UPD/DBXUpdate2024.bin" \
+	--pending dbx="$UPD/DBXUpdateSVN.bin"
+KEK2011="C=US, O=Microsoft Corporation, CN=Microsoft Corporation KEK CA 2011"
+expect "Microsoft's SVN updates: their new entries named as SVN entries by application, at 2.0, then 9.0, 3.0, 3.0" \
+	'has_line "  pending: $UPD/DBXUpdate2024.bin appended to dbx (4 new entries, 3 of them SVN entries: bootmgr 2.0, cdboot 2.0, wdsmgfw 2.0); the firmware takes it: signed under the KEK certificate $KEK2011" &&
+	 has_line "  pending: $UPD/DBXUpdateSVN.bin appended to dbx (3 new entries, 3 of them SVN entries: bootmgr 9.0, cdboot 3.0, wdsmgfw 3.0); the firmware takes it: signed under the KEK certificate $KEK2011"'
+expect "the dbx they make: 1 certificate and 6 SVN entries, no image hash" \
+	'has_line "  its dbx forbids: 1 certificates (CN=Microsoft Windows Production PCA 2011); 0 image hashes; 6 SVN entries (bootmgr 2.0, cdboot 2.0, wdsmgfw 2.0, bootmgr 9.0, cdboot 3.0, wdsmgfw 3.0); 0 other entries"'
+SBAT_ADD_EFIVARFS="$PV" run --check-level next --esp "$ESP" --pending dbx="$UPD/DBXUpdateSVN.bin" --json
+expect "--json: the dbx note lists its SVN entries by application, GUID and SVN" \
+	'python3 -c "
+import json, sys
+notes = json.loads(sys.argv[1])[\"notes\"]
+dbx = [n for n in notes if n[\"text\"].startswith(\"its dbx forbids\")][0]
+assert [(s[\"application\"], s[\"guid\"], s[\"major\"], s[\"minor\"]) for s in dbx[\"svns\"]] == [
+    (\"bootmgr\", \"9d132b61-59d5-4388-ab1c-185c3cb2eb92\", 9, 0),
+    (\"cdboot\", \"e8f82e9d-e127-4158-a488-4c18abe2f284\", 3, 0),
+    (\"wdsmgfw\", \"c999cac2-7ffe-496f-8127-9e2a8a535976\", 3, 0)], dbx
+" "$OUT"'
 
 tap_finish

@@ -697,6 +697,114 @@ setup(void **state)
 	return 0;
 }
 
+/* The entries of one of Microsoft's updates (tests/fixtures/secureboot-updates), appended to a new database. */
+static sbat_sigdb *
+update_db(const char *name)
+{
+	char rel[256];
+	size_t len;
+	uint8_t *buf;
+	sbat_sigdb *db;
+
+	snprintf(rel, sizeof(rel), "../secureboot-updates/%s", name);
+	buf = read_fixture(rel, &len);
+	if (!buf)
+		return NULL;
+	db = new_db();
+	assert_int_equal(sbat_sigdb_append_update(db, buf, len, name, NULL), SBAT_OK);
+	free(buf);
+	return db;
+}
+
+/*
+ * Microsoft's SVN entries: DBXUpdate2024.bin holds the Windows Production
+ * PCA 2011 and the floors of bootmgr, cdboot and wdsmgfw at 2.0;
+ * DBXUpdateSVN.bin the same applications at 9.0, 3.0 and 3.0. Appended one
+ * after the other, the highest floor of each holds.
+ */
+static void
+test_sigdb_svn(void **state)
+{
+	static const struct {
+		sbat_svn_app app;
+		const char *name, *guid;
+		uint16_t major;
+	} want[] = { { SBAT_SVN_APP_BOOTMGR, "bootmgr", "9d132b61-59d5-4388-ab1c-185c3cb2eb92", 9 },
+		     { SBAT_SVN_APP_CDBOOT, "cdboot", "e8f82e9d-e127-4158-a488-4c18abe2f284", 3 },
+		     { SBAT_SVN_APP_WDSMGFW, "wdsmgfw", "c999cac2-7ffe-496f-8127-9e2a8a535976", 3 } };
+	sbat_sigdb *db2024 = update_db("DBXUpdate2024.bin"), *dbsvn = update_db("DBXUpdateSVN.bin");
+	const sbat_sigdb_entry *e;
+	sbat_sigdb_svn s;
+	char guid[37];
+	size_t i;
+
+	(void)state;
+	if (!db2024 || !dbsvn)
+		skip();
+	/* 2024: the certificate is no SVN entry, the three after it are, at 2.0 */
+	assert_int_equal(sbat_sigdb_count(db2024), 4);
+	assert_int_equal(sbat_sigdb_get(db2024, 0)->type, SBAT_SIG_X509);
+	assert_int_equal(sbat_sigdb_svn_read(sbat_sigdb_get(db2024, 0), &s), 0);
+	for (i = 0; i < 3; i++) {
+		e = sbat_sigdb_get(db2024, i + 1);
+		assert_int_equal(e->type, SBAT_SIG_SHA256);
+		sbat_sigdb_guid_format(e->owner, guid);
+		assert_string_equal(guid, SBAT_SIGDB_GUID_SVN_OWNER);
+		assert_int_equal(sbat_sigdb_svn_read(e, &s), 1);
+		assert_int_equal(s.version, 1);
+		assert_int_equal(s.app, want[i].app);
+		assert_string_equal(sbat_sigdb_svn_app_name(s.app), want[i].name);
+		sbat_sigdb_guid_format(s.app_guid, guid);
+		assert_string_equal(guid, want[i].guid);
+		assert_int_equal(s.major, 2);
+		assert_int_equal(s.minor, 0);
+	}
+	/* SVN: 9.0, 3.0, 3.0 */
+	assert_int_equal(sbat_sigdb_count(dbsvn), 3);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(sbat_sigdb_svn_read(sbat_sigdb_get(dbsvn, i), &s), 1);
+		assert_int_equal(s.app, want[i].app);
+		assert_int_equal(s.major, want[i].major);
+		assert_int_equal(s.minor, 0);
+	}
+	/* both: the highest floor of each application */
+	sbat_sigdb_free(dbsvn);
+	dbsvn = update_db("DBXUpdateSVN.bin");
+	{
+		char rel[] = "../secureboot-updates/DBXUpdate2024.bin";
+		size_t len;
+		uint8_t *buf = read_fixture(rel, &len);
+
+		assert_int_equal(sbat_sigdb_append_update(dbsvn, buf, len, "DBXUpdate2024.bin", NULL), SBAT_OK);
+		free(buf);
+	}
+	assert_int_equal(sbat_sigdb_count(dbsvn), 7);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(sbat_sigdb_svn_floor(dbsvn, want[i].app, &s), 1);
+		assert_int_equal(s.major, want[i].major);
+		assert_int_equal(sbat_sigdb_svn_floor(db2024, want[i].app, &s), 1);
+		assert_int_equal(s.major, 2);
+	}
+	assert_int_equal(sbat_sigdb_svn_floor(dbsvn, SBAT_SVN_APP_UNKNOWN, &s), 0);
+	assert_int_equal(sbat_sigdb_svn_floor(NULL, SBAT_SVN_APP_BOOTMGR, &s), 0);
+	assert_string_equal(sbat_sigdb_svn_app_name(SBAT_SVN_APP_UNKNOWN), "unknown");
+	assert_string_equal(sbat_sigdb_svn_app_name(SBAT__SVN_APP_MAX), "unknown");
+	/* an image hash of the same size, by another owner, is none */
+	{
+		uint8_t data[32] = { 1 };
+		sbat_sigdb_entry h;
+
+		memset(&h, 0, sizeof(h));
+		h.type = SBAT_SIG_SHA256;
+		memcpy(h.owner, OWNER, 16);
+		h.data = data;
+		h.data_len = 32;
+		assert_int_equal(sbat_sigdb_svn_read(&h, &s), 0);
+	}
+	sbat_sigdb_free(db2024);
+	sbat_sigdb_free(dbsvn);
+}
+
 static int
 teardown(void **state)
 {
@@ -721,6 +829,7 @@ main(void)
 		cmocka_unit_test(test_sigdb_too_big),
 		cmocka_unit_test(test_sigdb_moklist_pieces),
 		cmocka_unit_test(test_sigdb_load_file),
+		cmocka_unit_test(test_sigdb_svn),
 	};
 
 	return run_group(tests, setup, teardown);
