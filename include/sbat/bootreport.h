@@ -5,6 +5,7 @@
 #define SBAT_BOOTREPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "api.h"
 #include "error.h"
@@ -245,6 +246,19 @@ typedef struct sbat_boot_stage {
 	const char *revocations_file;
 	int revocations_sig_reason;
 	const char *revocations_sig_unread;
+	/*
+	 * The signature gate, when it accepted the image: what the check
+	 * measures into PCR 7 as the data of its EV_EFI_VARIABLE_AUTHORITY
+	 * (after the UEFI_VARIABLE_DATA's name): the EFI_SIGNATURE_DATA of the
+	 * entry that allowed it (owner GUID, then the certificate or hash), or
+	 * shim's built-in certificate (DER); NULL when none is measured or it is
+	 * not known. image_sha256: the image's Authenticode SHA-256, what the
+	 * firmware and shim measure into PCR 4 for it (image_sha256_known).
+	 */
+	const uint8_t *signature_authority;
+	size_t signature_authority_len;
+	int image_sha256_known;
+	uint8_t image_sha256[32];
 } sbat_boot_stage;
 
 /* Zero *s and set its size (judge_reason, signature_reason and boot_current -1): call it before filling a stage. */

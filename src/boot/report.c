@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
 /* report.c - the stages of every boot path walked, kept as data with their verdicts */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,9 @@
 
 #include "boot/report.h"
 #include "util/diag.h"
+
+/* sbat_boot_stage as 0.3 released it: up to revocations_sig_unread */
+#define STAGE_SIZE_0_3 offsetof(sbat_boot_stage, signature_authority)
 
 struct sbat_boot_report {
 	sbat_boot_stage *stages;
@@ -144,13 +148,29 @@ sbat_boot_report_add(sbat_boot_report *r, const sbat_boot_stage *s, sbat_diag *d
 {
 	sbat_boot_stage copy;
 
-	if (!r || !s || s->size != sizeof(*s))
+	if (!r || !s || (s->size != sizeof(*s) && s->size != STAGE_SIZE_0_3))
 		return diag_fail(d, SBAT_E_ABI, "a boot stage not made by sbat_boot_stage_init");
 	if (grow((void **)&r->stages, r->n, &r->cap, sizeof(*r->stages)) != 0)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
-	copy = *s;
+	/* a 0.3 caller's stage ends before signature_authority: the later fields stay zero */
+	memset(&copy, 0, sizeof(copy));
+	memcpy(&copy, s, s->size);
+	copy.size = sizeof(copy);
 	if (own_strings(&copy) != 0)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+	if (s->signature_authority && s->signature_authority_len) {
+		uint8_t *a = malloc(s->signature_authority_len);
+
+		if (!a) {
+			free_strings(&copy);
+			return diag_fail(d, SBAT_E_NOMEM, "out of memory");
+		}
+		memcpy(a, s->signature_authority, s->signature_authority_len);
+		copy.signature_authority = a;
+	} else {
+		copy.signature_authority = NULL;
+		copy.signature_authority_len = 0;
+	}
 	r->stages[r->n++] = copy;
 	r->outcome.n_stages = r->n;
 	/* an unknown is never a yes: the path it is on does not count as booting */
@@ -328,8 +348,10 @@ sbat_boot_report_free(sbat_boot_report *r)
 
 	if (!r)
 		return;
-	for (i = 0; i < r->n; i++)
+	for (i = 0; i < r->n; i++) {
 		free_strings(&r->stages[i]);
+		free((void *)r->stages[i].signature_authority);
+	}
 	for (i = 0; i < r->n_notes; i++) {
 		note_free_strings(&r->notes[i]);
 	}

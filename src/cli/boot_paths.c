@@ -16,6 +16,7 @@
 #include "boot_paths.h"
 #include "history.h"
 #include "json.h"
+#include "pcrnext.h"
 #include "messages.h"
 #include "next_level.h"
 #include "render_note.h"
@@ -239,6 +240,22 @@ walk_status(const sbat_boot_outcome *out)
 	                              EXIT_OK;
 }
 
+/* The next boot's PCRs along the default path, when there is a log (pcrnext.c). */
+static void
+print_pcrs(const cli_opts *o, const sbat_boot_report *r)
+{
+	sbat_pcrnext *p;
+	const char *entry = NULL, *why;
+	int trusted;
+
+	cli_pcrnext_make(o, r, &p, &entry, &why, &trusted);
+	if (o->json)
+		cli_pcrnext_print_json(p, entry, why, trusted);
+	else
+		cli_pcrnext_print_text(p, entry, why, trusted);
+	sbat_pcrnext_free(p);
+}
+
 static void
 print_json(const sbat_boot_report *r, const sbat_boot_outcome *out, const cli_opts *o, int status)
 {
@@ -246,6 +263,7 @@ print_json(const sbat_boot_report *r, const sbat_boot_outcome *out, const cli_op
 	print_report(o, r);
 	printf("%s  ],\n", sbat_boot_report_count(r) ? "\n" : "");
 	print_notes_json(r);
+	print_pcrs(o, r);
 	printf("  \"default_refused\": %s,\n  \"other_refused\": %s,\n  \"default_unknown\": %s,\n"
 	       "  \"other_unknown\": %s,\n  \"exit_status\": %d\n}\n",
 	       out->default_refused ? "true" : "false", out->other_refused ? "true" : "false",
@@ -287,6 +305,7 @@ cli_run_boot_paths(const cli_opts *o)
 	} else {
 		status = walk_status(&out);
 		print_report(o, r);
+		print_pcrs(o, r);
 	}
 	sbat_boot_report_free(r);
 	return status;

@@ -164,7 +164,10 @@ usage(FILE *out)
 	        "                          replay the firmware's TCG event log (running: this\n"
 	        "                          machine's) to PCR values and compare them with the\n"
 	        "                          TPM's (exit 10 when they differ); PCR 7 made again\n"
-	        "                          from the Secure Boot variables, and its next value\n"
+	        "                          from the Secure Boot variables, and its next value;\n"
+	        "                          with --check-level next: PCR 4, 7 and 14 of the\n"
+	        "                          next boot along the default path (the kernel's log\n"
+	        "                          without it, with the running efivarfs)\n"
 	        "      --level-payload latest|automatic\n"
 	        "                          which SbatLevel of a shim binary FILE to use (latest)\n"
 	        "      --lock-timeout SECONDS\n"
@@ -689,8 +692,10 @@ parse_args(int argc, char **argv, const char **targets, const char **against, cl
 	while ((c = getopt_long(argc, argv, ":f:c:o:npvqhV", long_options, NULL)) != -1)
 		if ((r = take_option(c, argv, o)) != PARSE_RUN)
 			return r;
-	if (o->event_log)
+	if (o->event_log && !o->check_level)
 		return check_event_log_mode(argc, o);
+	if (o->event_log && !*o->event_log)
+		return usage_error("empty file name given to", "--event-log");
 	if (o->lint)
 		return check_lint_mode(argc, argv, o);
 	if (o->profiles || o->previous || o->n_against)
@@ -760,7 +765,7 @@ main(int argc, char **argv)
 	case PARSE_DONE: status = close_stdout(EXIT_OK); break;
 	case PARSE_USAGE: status = EXIT_USAGE; break;
 	case PARSE_RUN:
-		if (o.event_log)
+		if (o.event_log && !o.check_level)
 			status = cli_run_event_log(&o);
 		else if (o.lint)
 			status = cli_run_lint(&o);

@@ -257,6 +257,26 @@ unread(const walk *w, int by_shim)
 	return SBAT_BOOT_SIG_READ;
 }
 
+/* What the check that accepted the image measures into PCR 7 (bootreport.h's signature_authority), into f. */
+static void
+record_authority(sbat_boot_stage *st, const sbat_sigverify *v, const sbat_sigverify_opts *o, signatures_facts *f)
+{
+	const sbat_sigdb_entry *e = v->entry;
+
+	if (v->db == SBAT_SIGVERIFY_VENDOR_CERT && o->vendor_cert && o->vendor_cert_len <= sizeof(f->authority)) {
+		memcpy(f->authority, o->vendor_cert, o->vendor_cert_len);
+		st->signature_authority_len = o->vendor_cert_len;
+	} else if ((v->db == SBAT_SIGVERIFY_DB || v->db == SBAT_SIGVERIFY_MOK || v->db == SBAT_SIGVERIFY_VENDOR_DB) &&
+	           e && e->data_len <= sizeof(f->authority) - 16) {
+		memcpy(f->authority, e->owner, 16);
+		memcpy(f->authority + 16, e->data, e->data_len);
+		st->signature_authority_len = 16 + e->data_len;
+	} else {
+		return;
+	}
+	st->signature_authority = f->authority;
+}
+
 sbat_verdict
 signatures_judge(walk *w, const image *im, int by_shim, sbat_boot_stage *st, signatures_facts *f)
 {
@@ -289,6 +309,13 @@ signatures_judge(walk *w, const image *im, int by_shim, sbat_boot_stage *st, sig
 	st->signature_sha1 = v->hash_sha1;
 	st->signature_several = v->n_sigs > 1;
 	st->signature_by_sig = v->sig >= 0;
+	if (v->signatures) {
+		/* the firmware's hash (Tcg2's PE/COFF measurement, and shim's, which asks the firmware for it) */
+		memcpy(st->image_sha256, v->signatures->image_hash, sizeof(st->image_sha256));
+		st->image_sha256_known = 1;
+	}
+	if (v->verdict == SBAT_VERDICT_BOOTS)
+		record_authority(st, v, &o, f);
 	st->signature_verdict = v->verdict == SBAT_VERDICT_BOOTS || v->verdict == SBAT_VERDICT_REFUSED ?
 	                            v->verdict :
 	                            SBAT_VERDICT_UNKNOWN;

@@ -39,9 +39,13 @@ void signatures_free(walk *w);
 void signatures_enter_shim(walk *w, const sbat_image *shim, walk_shim_keys *saved);
 void signatures_leave_shim(walk *w, const walk_shim_keys *saved);
 
+/* The largest authority a stage records (an EFI_SIGNATURE_DATA of a certificate, or shim's certificate). */
+#define SIGNATURES_AUTHORITY_MAX 8192
+
 /* What the signature gate of a stage found that its stage points to, kept until the stage is added. */
 typedef struct signatures_facts {
-	char subject[SBAT_AUTHENTICODE_NAME_MAX]; /* the deciding certificate's */
+	char subject[SBAT_AUTHENTICODE_NAME_MAX];    /* the deciding certificate's */
+	uint8_t authority[SIGNATURES_AUTHORITY_MAX]; /* what the accepting check measures (signature_authority) */
 } signatures_facts;
 
 /*

@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Copyright 2026 The sbat-add authors */
+/* test-pcrnext.c - sbat_pcrnext: PCR 4, 7 and 14 of the next boot along a path, on the real OVMF logs: nothing
+ * changed gives today's values in every bank, the firmware's authority made from a stage's verdict is the log's,
+ * a dbx update changes PCR 7 as sbat_pcr7 says, another image or another authority changes what they measure */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "test-util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sbat/bootreport.h"
+#include "sbat/efivar.h"
+#include "sbat/eventlog.h"
+#include "sbat/pcr7.h"
+#include "sbat/pcrnext.h"
+#include "sbat/sigdb.h"
+#include "sbat/sigverify.h"
+
+#define ENTRY "Boot0004 UKI"
+
+static sbat_eventlog *
+read_log(const char *name)
+{
+	char path[4096];
+	sbat_eventlog *log;
+	sbat_diag d;
+
+	snprintf(path, sizeof(path), "%s/eventlog/%s/binary_bios_measurements", getenv("FIXTURES_SRC"), name);
+	assert_int_equal(sbat_eventlog_read(path, &log, &d), SBAT_OK);
+	return log;
+}
+
+static sbat_pcr7_vars *
+vars_of(const char *name)
+{
+	char dir[4096];
+	sbat_pcr7_vars *vars;
+	sbat_diag d;
+
+	snprintf(dir, sizeof(dir), "%s/eventlog/%s/efivars", getenv("FIXTURES_SRC"), name);
+	assert_int_equal(sbat_pcr7_vars_new(dir, &vars, &d), SBAT_OK);
+	return vars;
+}
+
+/* The first EFI_SIGNATURE_DATA of the fixture's db (owner, certificate), as the walk's verdict names it. */
+static size_t
+db_first_entry(const char *name, uint8_t *out, size_t size)
+{
+	char dir[4096];
+	uint8_t *p;
+	size_t len, sig_size;
+	sbat_diag d;
+
+	snprintf(dir, sizeof(dir), "%s/eventlog/%s/efivars", getenv("FIXTURES_SRC"), name);
+	assert_int_equal(sbat_efivar_read(dir, "db-" SBAT_SIGDB_GUID_SECURITY_DB, 0, &p, &len, &d), SBAT_OK);
+	assert_true(len > 4 + 28);
+	sig_size = (size_t)p[4 + 24] | (size_t)p[4 + 25] << 8;
+	assert_true(sig_size <= size && 4 + 28 + sig_size <= len);
+	memcpy(out, p + 4 + 28, sig_size);
+	free(p);
+	return sig_size;
+}
+
+/* The log's SHA-256 digest of its EV_EFI_BOOT_SERVICES_APPLICATION number nth (0: the UKI the firmware started). */
+static void
+app_sha256_nth(const sbat_eventlog *log, size_t nth, uint8_t out[32])
+{
+	size_t i, j;
+
+	for (i = 1; i < sbat_eventlog_event_count(log); i++) {
+		const sbat_eventlog_event *e = sbat_eventlog_event_at(log, i);
+
+		if (e->pcr != 4 || e->type != 0x80000003u || nth-- > 0)
+			continue;
+		for (j = 0; j < e->n_digests; j++)
+			if (e->digests[j].alg == SBAT_EVENTLOG_ALG_SHA256) {
+				memcpy(out, e->digests[j].digest, 32);
+				return;
+			}
+	}
+	fail_msg("no application event");
+}
+
+static void
+app_sha256(const sbat_eventlog *log, uint8_t out[32])
+{
+	app_sha256_nth(log, 0, out);
+}
+
+/* A report of one path: the firmware starts a UKI its db entry auth[0..len) verifies, of SHA-256 hash. */
+static sbat_boot_report *
+uki_path(const uint8_t *auth, size_t len, const uint8_t hash[32])
+{
+	sbat_boot_report *r;
+	sbat_boot_stage st;
+	sbat_diag d;
+
+	assert_int_equal(sbat_boot_report_new(&r, &d), SBAT_OK);
+	sbat_boot_stage_init(&st);
+	st.entry = ENTRY;
+	st.is_default = 1;
+	st.stage = 0;
+	st.verdict = SBAT_VERDICT_BOOTS;
+	assert_int_equal(sbat_boot_report_add(r, &st, &d), SBAT_OK);
+	st.stage = 1;
+	st.file = "\\EFI\\Linux\\uki.efi";
+	st.reason = SBAT_BOOT_NOT_SHIM;
+	st.signature_judged = 1;
+	st.signature_verdict = SBAT_VERDICT_BOOTS;
+	st.signature_rule = SBAT_SIGVERIFY_FIRMWARE;
+	st.signature_db = SBAT_SIGVERIFY_DB;
+	st.signature_authority = auth;
+	st.signature_authority_len = len;
+	st.image_sha256_known = hash != NULL;
+	if (hash)
+		memcpy(st.image_sha256, hash, 32);
+	assert_int_equal(sbat_boot_report_add(r, &st, &d), SBAT_OK);
+	return r;
+}
+
+static sbat_pcrnext *
+predict(const sbat_eventlog *log, sbat_pcr7_vars *vars, const sbat_boot_report *r)
+{
+	sbat_pcrnext *p;
+	sbat_diag d;
+
+	assert_int_equal(sbat_pcrnext_predict(log, vars, r, ENTRY, &p, &d), SBAT_OK);
+	return p;
+}
+
+/* Every value of pcr is predicted and today's, in every bank. */
+static void
+assert_today(const sbat_pcrnext *p, uint32_t pcr, size_t n_banks)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < sbat_pcrnext_value_count(p); i++) {
+		const sbat_pcrnext_value *v = sbat_pcrnext_value_at(p, i);
+
+		if (v->pcr != pcr)
+			continue;
+		n++;
+		assert_true(v->today_known);
+		if (!v->predicted)
+			fail_msg("PCR %u %s unknown: %s", (unsigned)pcr, v->name, v->why);
+		assert_memory_equal(v->value, v->today, v->digest_size);
+	}
+	assert_int_equal(n, n_banks);
+}
+
+/* Nothing changes: PCR 7, 4 and 14 are today's in all four banks, and the authority is made from the walk. */
+static void
+test_pcrnext_unchanged(void **state)
+{
+	sbat_eventlog *log = read_log("ovmf-sb");
+	sbat_pcr7_vars *vars = vars_of("ovmf-sb");
+	uint8_t auth[4096], hash[32];
+	size_t len = db_first_entry("ovmf-sb", auth, sizeof(auth)), i, n_auth = 0;
+	sbat_boot_report *r;
+	sbat_pcrnext *p;
+
+	(void)state;
+	app_sha256(log, hash);
+	r = uki_path(auth, len, hash);
+	p = predict(log, vars, r);
+	assert_today(p, 7, 4);
+	assert_today(p, 4, 4);
+	assert_today(p, 14, 4);
+	for (i = 0; i < sbat_pcrnext_event_count(p); i++) {
+		const sbat_pcrnext_event *x = sbat_pcrnext_event_at(p, i);
+		const sbat_eventlog_event *e = sbat_eventlog_event_at(log, x->log_index);
+
+		if (x->pcr != 7 || x->type != SBAT_EV_EFI_VARIABLE_AUTHORITY)
+			continue;
+		n_auth++;
+		/* made from the stage's verdict, and the log's event bit for bit */
+		assert_int_equal(x->state, SBAT_PCR7_REPRODUCED);
+		assert_int_equal(x->data_len, e->data_len);
+		assert_memory_equal(x->data, e->data, e->data_len);
+	}
+	assert_int_equal(n_auth, 1);
+	sbat_pcrnext_free(p);
+	sbat_boot_report_free(r);
+	sbat_pcr7_vars_free(vars);
+	sbat_eventlog_free(log);
+}
+
+/* OVMF without Secure Boot: no authority, PCR 4 and 7 today's. */
+static void
+test_pcrnext_unchanged_no_secure_boot(void **state)
+{
+	sbat_eventlog *log = read_log("ovmf");
+	sbat_pcr7_vars *vars = vars_of("ovmf");
+	uint8_t hash[32];
+	sbat_boot_report *r;
+	sbat_boot_stage st;
+	sbat_pcrnext *p;
+	sbat_diag d;
+
+	(void)state;
+	app_sha256(log, hash);
+	r = uki_path(NULL, 0, hash);
+	/* without Secure Boot the stub's LoadImage of its kernel is measured too: the path's second image */
+	sbat_boot_stage_init(&st);
+	st.entry = ENTRY;
+	st.stage = 2;
+	st.reason = SBAT_BOOT_UKI_KERNEL;
+	st.image_sha256_known = 1;
+	app_sha256_nth(log, 1, st.image_sha256);
+	assert_int_equal(sbat_boot_report_add(r, &st, &d), SBAT_OK);
+	p = predict(log, vars, r);
+	assert_today(p, 7, 4);
+	assert_today(p, 4, 4);
+	assert_today(p, 14, 4);
+	sbat_pcrnext_free(p);
+	sbat_boot_report_free(r);
+	sbat_pcr7_vars_free(vars);
+	sbat_eventlog_free(log);
+}
+
+/* A dbx update: PCR 7 is what sbat_pcr7 predicts, in every bank; PCR 4 and 14 stay. */
+static void
+test_pcrnext_dbx_update(void **state)
+{
+	/* one EFI_SIGNATURE_LIST of one SHA-256 entry, owner 0x55.., hash 0x77.. */
+	static const uint8_t type[16] = { 0x26, 0x16, 0xc4, 0xc1, 0x4c, 0x50, 0x92, 0x40,
+		                          0xac, 0xa9, 0x41, 0xf9, 0x36, 0x93, 0x43, 0x28 };
+	sbat_eventlog *log = read_log("ovmf-sb");
+	sbat_pcr7_vars *vars = vars_of("ovmf-sb");
+	uint8_t auth[4096], hash[32], list[28 + 48];
+	size_t len = db_first_entry("ovmf-sb", auth, sizeof(auth)), i, added;
+	sbat_boot_report *r;
+	sbat_pcrnext *p;
+	sbat_pcr7 *m;
+	sbat_diag d;
+
+	(void)state;
+	memcpy(list, type, 16);
+	memset(list + 16, 0, 12);
+	list[16] = sizeof(list);
+	list[24] = 48;
+	memset(list + 28, 0x55, 16);
+	memset(list + 44, 0x77, 32);
+	assert_int_equal(
+	    sbat_pcr7_vars_append(vars, "dbx", SBAT_SIGDB_GUID_SECURITY_DB, list, sizeof(list), &added, &d), SBAT_OK);
+	assert_int_equal(added, 1);
+	app_sha256(log, hash);
+	r = uki_path(auth, len, hash);
+	p = predict(log, vars, r);
+	assert_int_equal(sbat_pcr7_build(log, vars, &m, &d), SBAT_OK);
+	for (i = 0; i < sbat_pcr7_bank_count(m); i++) {
+		const sbat_pcr7_bank *k = sbat_pcr7_bank_at(m, i);
+		const sbat_pcrnext_value *v = sbat_pcrnext_value_find(p, 7, k->alg);
+
+		assert_non_null(v);
+		assert_true(k->predicted && v->predicted);
+		assert_memory_equal(v->value, k->value, k->digest_size);
+		assert_memory_not_equal(v->value, v->today, v->digest_size);
+	}
+	assert_today(p, 4, 4);
+	assert_today(p, 14, 4);
+	sbat_pcr7_free(m);
+	sbat_pcrnext_free(p);
+	sbat_boot_report_free(r);
+	sbat_pcr7_vars_free(vars);
+	sbat_eventlog_free(log);
+}
+
+/*
+ * The image is verified next time by another entry, and is another image: the log's authority is kept as one
+ * the walk does not account for, the walk's is added, PCR 7 changes; PCR 4's SHA-256 is the new hash's and its
+ * other banks are unknown.
+ */
+static void
+test_pcrnext_other_authority_and_image(void **state)
+{
+	sbat_eventlog *log = read_log("ovmf-sb");
+	sbat_pcr7_vars *vars = vars_of("ovmf-sb");
+	uint8_t auth[64], hash[32];
+	sbat_boot_report *r;
+	sbat_pcrnext *p;
+	const sbat_pcrnext_value *v;
+	size_t i, added = 0;
+
+	(void)state;
+	memset(auth, 0x42, sizeof(auth));
+	memset(hash, 0x24, sizeof(hash));
+	r = uki_path(auth, sizeof(auth), hash);
+	p = predict(log, vars, r);
+	for (i = 0; i < sbat_pcrnext_event_count(p); i++) {
+		const sbat_pcrnext_event *x = sbat_pcrnext_event_at(p, i);
+
+		if (x->pcr == 7 && x->state == SBAT_PCR7_ADDED) {
+			added++;
+			assert_int_equal(x->data_len, 32 + 4 + sizeof(auth));
+			assert_memory_equal(x->data + 36, auth, sizeof(auth));
+		}
+	}
+	assert_int_equal(added, 1);
+	v = sbat_pcrnext_value_find(p, 7, SBAT_EVENTLOG_ALG_SHA256);
+	assert_true(v->predicted);
+	assert_memory_not_equal(v->value, v->today, 32);
+	v = sbat_pcrnext_value_find(p, 4, SBAT_EVENTLOG_ALG_SHA256);
+	assert_true(v->predicted);
+	assert_memory_not_equal(v->value, v->today, 32);
+	v = sbat_pcrnext_value_find(p, 4, SBAT_EVENTLOG_ALG_SHA1);
+	assert_false(v->predicted);
+	assert_non_null(v->why);
+	sbat_pcrnext_free(p);
+	sbat_boot_report_free(r);
+	sbat_pcr7_vars_free(vars);
+	sbat_eventlog_free(log);
+}
+
+/* A path with shim while the log's boot ran none: PCR 7 and 14 unknown, never guessed. */
+static void
+test_pcrnext_shim_unknown(void **state)
+{
+	sbat_eventlog *log = read_log("ovmf-sb");
+	sbat_pcr7_vars *vars = vars_of("ovmf-sb");
+	sbat_boot_report *r;
+	sbat_boot_stage st;
+	sbat_pcrnext *p;
+	sbat_diag d;
+
+	(void)state;
+	assert_int_equal(sbat_boot_report_new(&r, &d), SBAT_OK);
+	sbat_boot_stage_init(&st);
+	st.entry = ENTRY;
+	st.stage = 1;
+	st.reason = SBAT_BOOT_SHIM_GOES_ON;
+	st.shim_level = "2024010900";
+	assert_int_equal(sbat_boot_report_add(r, &st, &d), SBAT_OK);
+	p = predict(log, vars, r);
+	assert_false(sbat_pcrnext_value_find(p, 7, SBAT_EVENTLOG_ALG_SHA256)->predicted);
+	assert_non_null(strstr(sbat_pcrnext_value_find(p, 7, SBAT_EVENTLOG_ALG_SHA256)->why, "no shim"));
+	assert_false(sbat_pcrnext_value_find(p, 14, SBAT_EVENTLOG_ALG_SHA256)->predicted);
+	assert_null(sbat_pcrnext_value_find(p, 5, SBAT_EVENTLOG_ALG_SHA256));
+	sbat_pcrnext_free(p);
+	sbat_boot_report_free(r);
+	sbat_pcr7_vars_free(vars);
+	sbat_eventlog_free(log);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pcrnext_unchanged),    cmocka_unit_test(test_pcrnext_unchanged_no_secure_boot),
+		cmocka_unit_test(test_pcrnext_dbx_update),   cmocka_unit_test(test_pcrnext_other_authority_and_image),
+		cmocka_unit_test(test_pcrnext_shim_unknown),
+	};
+
+	return run_group(tests, NULL, NULL);
+}
