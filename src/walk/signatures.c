@@ -16,6 +16,7 @@
 #include "sbat/sigverify.h"
 #include "sbat/walk.h"
 
+#include "sigdb/sigdb.h"
 #include "walk/pending.h"
 #include "walk/signatures.h"
 #include "walk/walk.h"
@@ -47,6 +48,42 @@ load_db(walk *w, const char *name, const char *guid, sbat_sigdb **ret)
 	snprintf(where, sizeof(where), "%s/%s-%s", w->efivarfs, name, guid);
 	walk_error(w, where, &d);
 	return -1;
+}
+
+/*
+ * MokListRT alone into *ret, as shim 16.1's own check reads it
+ * (check_allowlist: get_variable of MokListRT), not the pieces
+ * MokListRT1..N it mirrors for the OS when the list is too large for one
+ * variable: what they hold shim does not trust. Its state, or -1 after an
+ * error note.
+ */
+static int
+load_mok_rt(walk *w, sbat_sigdb **ret)
+{
+	char where[WALK_PATH_MAX + 128];
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	sbat_diag d;
+	int state = -1;
+
+	snprintf(where, sizeof(where), "%s/MokListRT-%s", w->efivarfs, SBAT_SIGDB_GUID_SHIM);
+	if (sbat_sigdb_new(ret, &d) != SBAT_OK) {
+		w->report_failed = 1;
+		return -1;
+	}
+	if (sbat_efivar_read(w->efivarfs, "MokListRT-" SBAT_SIGDB_GUID_SHIM, SBAT_SIGDB_MAX_FILE, &buf, &len, &d) !=
+	    SBAT_OK)
+		walk_error(w, where, &d);
+	else if (!buf)
+		state = SBAT_SIGDB_VAR_MISSING;
+	else if (len == 4)
+		state = SBAT_SIGDB_VAR_EMPTY;
+	else if (sigdb_append_at(*ret, buf + 4, len - 4, 4, "MokListRT", &d) == SBAT_OK)
+		state = SBAT_SIGDB_VAR_LOADED;
+	else
+		walk_error(w, where, &d);
+	free(buf);
+	return state;
 }
 
 /* 1 when shim's one-byte mirror `name` (MokIgnoreDB-..., MokSBStateRT-...) is there and nonzero. */
@@ -163,7 +200,7 @@ signatures_load(walk *w)
 	s->db_known = load_db(w, "db", SBAT_SIGDB_GUID_SECURITY_DB, &s->db) >= SBAT_SIGDB_VAR_EMPTY;
 	s->dbx_known = load_db(w, "dbx", SBAT_SIGDB_GUID_SECURITY_DB, &s->dbx) >= SBAT_SIGDB_VAR_EMPTY;
 	/* shim's lists: absent when nothing was enrolled and shim mirrored none */
-	s->mok_known = load_db(w, "MokListRT", SBAT_SIGDB_GUID_SHIM, &s->mok) >= 0;
+	s->mok_known = load_mok_rt(w, &s->mok) >= 0;
 	s->mokx_known = load_db(w, "MokListXRT", SBAT_SIGDB_GUID_SHIM, &s->mokx) >= 0;
 	/* the timestamping authorities, for a dbx entry that revokes from a time on */
 	s->dbt_unknown = load_db(w, "dbt", SBAT_SIGDB_GUID_SECURITY_DB, &s->dbt) < 0;

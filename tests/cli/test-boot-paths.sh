@@ -382,6 +382,23 @@ SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP" --no-signatures
 expect "... MokSBStateRT 0: shim checks SBAT again" \
 	'has_line "Boot0002 fedora: stage 2 \\EFI\\FEDORA\\grubx64.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800); install one with grub,5 or later [shim starts it itself: .sbat required]"'
 rm -f -- "$SV/MokSBStateRT-605dab50-e046-4300-abb6-3dd810dd8b23"
+# shim's check reads the variable MokListRT alone (check_allowlist: get_variable), not the pieces MokListRT1..N it
+# mirrors for the OS when the list is too large for one variable
+MOK_RT="$SV/MokListRT-605dab50-e046-4300-abb6-3dd810dd8b23"
+MOK_RT1="$SV/MokListRT1-605dab50-e046-4300-abb6-3dd810dd8b23"
+sha256_var "$SV/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$SHIM_HASH"
+sha256_var "$MOK_RT" "$SHIM_HASH"
+sha256_var "$MOK_RT1" "$GRUB_HASH"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "GRUB's hash only in MokListRT1, a piece shim mirrors for the OS: shim's own check does not read it, GRUB is refused" \
+	'[ "$RC" -eq 4 ] && [[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: refused: signature: "* ]]'
+sha256_var "$MOK_RT" "$SHIM_HASH" "$GRUB_HASH"
+sha256_var "$MOK_RT1" "$SHIM_HASH"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "... in MokListRT itself: accepted" \
+	'[[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: boots: "*"[signature accepted: its hash is in MokListRT]"* ]]'
+rm -f -- "$MOK_RT" "$MOK_RT1"
+sha256_var "$SV/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$SHIM_HASH" "$GRUB_HASH"
 # shim verifies revocations_sbat.efi as an image before taking its payloads: an unsigned one is refused
 sha256_var "$SV/dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f"
 cp -- "$FIX/efi-x86_64.efi" "$ESP/EFI/debian/revocations_sbat.efi"
