@@ -134,6 +134,7 @@ typedef enum sbat_sigverify_reason {
 	                                 signature on the way to a trusted one): `sig`, `cert`, `subject` */
 	SBAT_SIGVERIFY_NOT_CA,        /* refused: a certificate that issues another on the way is not a CA */
 	SBAT_SIGVERIFY_INSECURE_MODE, /* boots (shim): shim runs in insecure mode (MokSBState): nothing is checked */
+	SBAT_SIGVERIFY_NX_REQUIRED,   /* refused (shim): MokPolicy requires NX compatibility, which the image lacks */
 } sbat_sigverify_reason;
 
 /* What became of one signature. Values are ABI: new ones go at the end. */

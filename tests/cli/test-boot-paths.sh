@@ -399,6 +399,42 @@ expect "... in MokListRT itself: accepted" \
 	'[[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: boots: "*"[signature accepted: its hash is in MokListRT]"* ]]'
 rm -f -- "$MOK_RT" "$MOK_RT1"
 sha256_var "$SV/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$SHIM_HASH" "$GRUB_HASH"
+# MokPolicy (mirrored to MokPolicyRT, one byte): bit 1 (MOK_POLICY_REQUIRE_NX) makes shim's read_header refuse an
+# image whose DllCharacteristics lack NX_COMPAT, before any signature check
+MOK_POLICY="$SV/MokPolicyRT-605dab50-e046-4300-abb6-3dd810dd8b23"
+printf '\6\0\0\0\1' >"$MOK_POLICY"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "MokPolicyRT 1 and a GRUB that declares NX compatibility: accepted" \
+	'[[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: boots: "*"[signature accepted: its hash is in db]"* ]]'
+cp -- "$ESP/EFI/debian/grubx64.efi" "$T/grub-nx.efi"
+DLL_AT=$(($(u32_at "$T/grub-nx.efi" 60) + 24 + 70))
+printf '\0\0' | dd of="$ESP/EFI/debian/grubx64.efi" bs=1 seek="$DLL_AT" conv=notrunc 2>/dev/null
+GRUB_NONX_HASH=$("$SBAT_ADD" --print --json "$ESP/EFI/debian/grubx64.efi" 2>/dev/null |
+	sed -n 's/.*"authenticode_sha256": *"\([0-9a-f]\{64\}\)".*/\1/p')
+sha256_var "$SV/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$SHIM_HASH" "$GRUB_NONX_HASH"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "... and a GRUB without NX_COMPAT, its hash in db: shim refuses to load it (exit 4)" \
+	'[ "$RC" -eq 4 ] && [ "$GRUB_NONX_HASH" != "$GRUB_HASH" ] &&
+	 [[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: refused: signature: shim'"'"'s MokPolicy requires NX compatibility"* ]]'
+if command -v python3 >/dev/null; then
+	SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP" --json
+	printf '%s' "$OUT" >"$T/nx.json"
+	expect "... --json: signature_reason nx-required" 'python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))[\"stages\"]
+g = [x for x in s if x[\"entry\"].startswith(\"Boot0001\") and x[\"stage\"] == 2][0]
+assert g[\"verdict\"] == \"refused\" and g[\"signature_reason\"] == \"nx-required\", g
+" "$T/nx.json"'
+else
+	skip "... --json: signature_reason nx-required" "no python3"
+fi
+printf '\6\0\0\0\0' >"$MOK_POLICY"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "... MokPolicyRT 0: the same GRUB is accepted" \
+	'[[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: boots: "*"[signature accepted: its hash is in db]"* ]]'
+rm -f -- "$MOK_POLICY"
+cp -- "$T/grub-nx.efi" "$ESP/EFI/debian/grubx64.efi"
+sha256_var "$SV/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$SHIM_HASH" "$GRUB_HASH"
 # shim verifies revocations_sbat.efi as an image before taking its payloads: an unsigned one is refused
 sha256_var "$SV/dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f"
 cp -- "$FIX/efi-x86_64.efi" "$ESP/EFI/debian/revocations_sbat.efi"
