@@ -108,6 +108,31 @@ mok_flag(const char *efivarfs, const char *name)
 	return mok_byte(efivarfs, name) != 0;
 }
 
+/* MokManager's request (MokSBvar, MokManager.c): its state, the password's length, 16 CHAR16 of password. */
+#define MOK_SB_SIZE 40u
+
+void
+signatures_mok_pending(walk *w)
+{
+	char where[WALK_PATH_MAX + 128];
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	uint32_t state;
+	sbat_diag d;
+
+	/* check_mok_request starts MokManager for it; mok_sb_prompt takes only this size */
+	if (sbat_efivar_read(w->efivarfs, "MokSB-" SBAT_SIGDB_GUID_SHIM, 0, &buf, &len, &d) != SBAT_OK || !buf ||
+	    len != 4 + MOK_SB_SIZE) {
+		free(buf);
+		return;
+	}
+	state = (uint32_t)buf[4] | (uint32_t)buf[5] << 8 | (uint32_t)buf[6] << 16 | (uint32_t)buf[7] << 24;
+	free(buf);
+	snprintf(where, sizeof(where), "%s/MokSB-%s", w->efivarfs, SBAT_SIGDB_GUID_SHIM);
+	walk_fact(w, SBAT_BOOT_NOTE_ASSUMED, where,
+	          state == 0 ? SBAT_BOOT_NOTE_MOK_SB_DISABLE_PENDING : SBAT_BOOT_NOTE_MOK_SB_ENABLE_PENDING);
+}
+
 int
 signatures_mok_ignore_db(const char *efivarfs)
 {

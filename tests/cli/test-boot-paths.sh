@@ -382,6 +382,24 @@ SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP" --no-signatures
 expect "... MokSBStateRT 0: shim checks SBAT again" \
 	'has_line "Boot0002 fedora: stage 2 \\EFI\\FEDORA\\grubx64.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800); install one with grub,5 or later [shim starts it itself: .sbat required]"'
 rm -f -- "$SV/MokSBStateRT-605dab50-e046-4300-abb6-3dd810dd8b23"
+# mokutil --disable-validation writes MokSB (state 0, then the password's length and 16 CHAR16); MokManager asks for
+# the password at the next boot and only then sets MokSBState: until then shim checks as before
+MOK_SB="$SV/MokSB-605dab50-e046-4300-abb6-3dd810dd8b23"
+{ printf '\7\0\0\0'; le32 0; le32 8; printf 'p\0a\0s\0s\0w\0o\0r\0d\0'; head -c 16 /dev/zero; } >"$MOK_SB"
+printf '\6\0\0\0\1' >"$SV/MokIgnoreDB-605dab50-e046-4300-abb6-3dd810dd8b23"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "a pending mokutil --disable-validation (MokSB): said to be pending, not applied: shim still refuses GRUB" \
+	'[ "$RC" -eq 4 ] && [[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: refused: signature: "* ]] &&
+	 [[ "$OUT" == *"MokSB-605dab50-e046-4300-abb6-3dd810dd8b23: mokutil --disable-validation is pending: "* ]]'
+{ printf '\7\0\0\0'; le32 1; le32 8; printf 'p\0a\0s\0s\0w\0o\0r\0d\0'; head -c 16 /dev/zero; } >"$MOK_SB"
+printf '\6\0\0\0\1' >"$SV/MokSBStateRT-605dab50-e046-4300-abb6-3dd810dd8b23"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "... a pending --enable-validation in insecure mode: pending too, shim still runs in insecure mode" \
+	'[[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: boots: shim runs in insecure mode"* ]] &&
+	 [[ "$OUT" == *"MokSB-605dab50-e046-4300-abb6-3dd810dd8b23: mokutil --enable-validation is pending: "* ]]'
+rm -f -- "$MOK_SB" "$SV/MokIgnoreDB-605dab50-e046-4300-abb6-3dd810dd8b23" "$SV/MokSBStateRT-605dab50-e046-4300-abb6-3dd810dd8b23"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "... no MokSB: no such note" '! [[ "$OUT" == *"is pending: "* ]]'
 # shim's check reads the variable MokListRT alone (check_allowlist: get_variable), not the pieces MokListRT1..N it
 # mirrors for the OS when the list is too large for one variable
 MOK_RT="$SV/MokListRT-605dab50-e046-4300-abb6-3dd810dd8b23"
