@@ -340,6 +340,9 @@ typedef enum sbat_boot_note_what {
 	SBAT_BOOT_NOTE_LINE,            /* the loader ignores it or stops at it: diag.what */
 	SBAT_BOOT_NOTE_SPECIAL_DEFAULT, /* systemd-boot: a special entry other than @saved, which it ignores */
 	SBAT_BOOT_NOTE_BAD_TIMEOUT,     /* systemd-boot: a timeout it cannot read */
+	/* ASSUMED, about file (shim's MokSB variable): a request MokManager confirms at the next boot, not applied */
+	SBAT_BOOT_NOTE_MOK_SB_DISABLE_PENDING, /* mokutil --disable-validation (MokSB state 0) */
+	SBAT_BOOT_NOTE_MOK_SB_ENABLE_PENDING,  /* mokutil --enable-validation (MokSB state 1) */
 } sbat_boot_note_what;
 
 /* At most this many SVN entries read into a note (DB, DBX, PENDING). */

@@ -141,7 +141,8 @@ typedef enum sbat_sigdb_var {
  * bytes (owner shim's GUID); both are kept as read. When a piece fails,
  * the pieces before it stay in the database and *ret_state says
  * SBAT_SIGDB_VAR_MISSING: a caller that must not judge by a part frees
- * the database.
+ * the database. shim's own check reads the variable MokListRT alone (the
+ * pieces are for the OS): a caller judging as shim does reads that one.
  */
 SBAT_API sbat_err sbat_sigdb_load_efivar(sbat_sigdb *db, const char *dir, const char *name, const char *guid,
                                          sbat_sigdb_var *ret_state, sbat_diag *reterr);

@@ -57,9 +57,11 @@ extern "C" {
  *    MokListX (shim reads no EFI_CERT_X509_SHA256 entry); else allowed
  *    when it reaches one of db (unless MokIgnoreDB), the vendor db,
  *    MokList, or the vendor certificate. Of the lists' certificates shim
- *    tries only a DER certificate whose length takes two bytes and fills
- *    the entry (verify_x509) and whose extendedKeyUsage is not module
- *    signing only (verify_eku); the vendor certificate is not filtered.
+ *    tries only the first of each EFI_CERT_X509 list
+ *    (check_db_cert_in_ram), and only a DER certificate whose length takes
+ *    two bytes and fills the entry (verify_x509) and whose
+ *    extendedKeyUsage is not module signing only (verify_eku); the vendor
+ *    certificate is not filtered.
  *    One allowed signature accepts the image even when another is
  *    forbidden (shim keeps the first success).
  *
@@ -132,6 +134,7 @@ typedef enum sbat_sigverify_reason {
 	                                 signature on the way to a trusted one): `sig`, `cert`, `subject` */
 	SBAT_SIGVERIFY_NOT_CA,        /* refused: a certificate that issues another on the way is not a CA */
 	SBAT_SIGVERIFY_INSECURE_MODE, /* boots (shim): shim runs in insecure mode (MokSBState): nothing is checked */
+	SBAT_SIGVERIFY_NX_REQUIRED,   /* refused (shim): MokPolicy requires NX compatibility, which the image lacks */
 } sbat_sigverify_reason;
 
 /* What became of one signature. Values are ABI: new ones go at the end. */

@@ -112,6 +112,10 @@ CLI_STRTABLE_LOOKUP(unread_words, sbat_boot_sig_unread)
 static const char *const sig_fixed_table[] = {
 	[SBAT_SIGVERIFY_NOT_ENFORCED] = "Secure Boot is off",
 	[SBAT_SIGVERIFY_INSECURE_MODE] = "shim runs in insecure mode, so it checks no signature",
+	[SBAT_SIGVERIFY_NX_REQUIRED] =
+	    "shim's MokPolicy requires NX compatibility (MOK_POLICY_REQUIRE_NX), which this "
+	    "image lacks: no NX_COMPAT in its DllCharacteristics, or a section both writable "
+	    "and executable",
 	[SBAT_SIGVERIFY_SIGNER_MISSING] = "a signature lacks its signer's certificate while dbx is set",
 	[SBAT_SIGVERIFY_SECURE_BOOT_UNKNOWN] = "whether Secure Boot is on is not known",
 	[SBAT_SIGVERIFY_PARENT_VERIFIED] = "it lies inside an image shim verified, and its hash is not forbidden",

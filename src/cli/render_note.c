@@ -42,6 +42,12 @@ static const char *const note_fixed_table[] = {
 	[SBAT_BOOT_NOTE_DIR_UNREADABLE] = "cannot be read",
 	[SBAT_BOOT_NOTE_SPECIAL_DEFAULT] = "a special entry other than @saved, which systemd-boot ignores",
 	[SBAT_BOOT_NOTE_BAD_TIMEOUT] = "a timeout systemd-boot cannot read: ignored",
+	[SBAT_BOOT_NOTE_MOK_SB_DISABLE_PENDING] =
+	    "mokutil --disable-validation is pending: MokManager asks for its password at the next boot, and "
+	    "until it is confirmed shim checks signatures and SBAT as judged here",
+	[SBAT_BOOT_NOTE_MOK_SB_ENABLE_PENDING] =
+	    "mokutil --enable-validation is pending: MokManager asks for its password at the next boot, and "
+	    "until it is confirmed shim's validation stays as judged here",
 };
 CLI_STRTABLE_LOOKUP(note_fixed, sbat_boot_note_what)
 

@@ -188,6 +188,7 @@ static const char *const reason_names[] = {
 	[SBAT_SIGVERIFY_BAD_SIGNATURE] = "bad-signature",
 	[SBAT_SIGVERIFY_NOT_CA] = "issuer-not-ca",
 	[SBAT_SIGVERIFY_INSECURE_MODE] = "insecure-mode",
+	[SBAT_SIGVERIFY_NX_REQUIRED] = "nx-required",
 };
 
 static const char *const db_names[] = {

@@ -93,11 +93,24 @@ sigverify_has_type(const sbat_sigdb *db, sbat_sig_type type)
 }
 
 /*
- * Whether shim's check_db_cert_in_ram tries entry e (its DER read into m
- * by chain_reaches): verify_x509 takes only a DER certificate whose length
- * is written in two bytes and fills the entry, and verify_eku turns away
- * one whose extendedKeyUsage names module signing only (as the keys DKMS
- * enrolls in MokList do). EDK2 has neither.
+ * 1 when entry k of db is the first of its signature list: none before it
+ * came from the same list of the same append (when a list's first entry
+ * was left out as a duplicate of an earlier one, its second is taken).
+ */
+static int
+first_of_list(const sbat_sigdb *db, size_t k)
+{
+	const sbat_sigdb_entry *e = sbat_sigdb_get(db, k), *p = k ? sbat_sigdb_get(db, k - 1) : NULL;
+
+	return !p || p->source != e->source || p->list != e->list;
+}
+
+/*
+ * Whether shim's check_db_cert_in_ram tries entry e, the first of its list
+ * (its DER read into m by chain_reaches): verify_x509 takes only a DER
+ * certificate whose length is written in two bytes and fills the entry,
+ * and verify_eku turns away one whose extendedKeyUsage names module
+ * signing only (as the keys DKMS enrolls in MokList do). EDK2 has neither.
  */
 static int
 shim_tries(const sigverify_run *r, const sbat_sigdb_entry *e, const chain_match *m)
@@ -121,6 +134,9 @@ db_cert(sigverify_run *r, const sbat_sigdb *db, size_t i, chain_match *m)
 		return NULL;
 	for (k = 0; (e = sbat_sigdb_get(db, k)); k++) {
 		if (e->type != SBAT_SIG_X509)
+			continue;
+		/* shim's check_db_cert_in_ram reads the first certificate of each X.509 list only; EDK2 all */
+		if (r->o.rule == SBAT_SIGVERIFY_SHIM && !first_of_list(db, k))
 			continue;
 		if (reaches(r, i, e->data, e->data_len, m) && shim_tries(r, e, m))
 			return e;

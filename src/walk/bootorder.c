@@ -568,6 +568,7 @@ sbat_walk_next_boot(const sbat_walk_opts *o, sbat_boot_report **ret, sbat_diag *
 	w->efivarfs = o->efivarfs ? o->efivarfs : SBAT_EFIVAR_DIR;
 	w->insecure = signatures_mok_insecure(w->efivarfs);
 	if ((r = sbat_boot_report_new(&w->report, d)) == SBAT_OK) {
+		signatures_mok_pending(w);
 		walk_all(w);
 		signatures_free(w);
 		if (w->report_failed) {

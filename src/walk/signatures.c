@@ -16,6 +16,9 @@
 #include "sbat/sigverify.h"
 #include "sbat/walk.h"
 
+#include "pe/image_internal.h"
+#include "pe/layout.h"
+#include "sigdb/sigdb.h"
 #include "walk/pending.h"
 #include "walk/signatures.h"
 #include "walk/walk.h"
@@ -26,7 +29,8 @@ struct walk_sigs {
 	int db_known, dbx_known;   /* the variable was read (it may be empty) */
 	int mok_known, mokx_known; /* read, or absent: shim mirrored nothing */
 	int dbt_unknown;           /* dbt is there and does not read */
-	int ignore_db; /* MokIgnoreDB (shim's mirror of MokDBState) is one nonzero byte: shim trusts no db */
+	int ignore_db;  /* MokIgnoreDB (shim's mirror of MokDBState) is one nonzero byte: shim trusts no db */
+	int require_nx; /* MokPolicyRT (shim's mirror of MokPolicy) is one byte with MOK_POLICY_REQUIRE_NX */
 	sbat_sigverify_mode mode;
 };
 
@@ -49,16 +53,84 @@ load_db(walk *w, const char *name, const char *guid, sbat_sigdb **ret)
 	return -1;
 }
 
-/* 1 when shim's one-byte mirror `name` (MokIgnoreDB-..., MokSBStateRT-...) is there and nonzero. */
+/*
+ * MokListRT alone into *ret, as shim 16.1's own check reads it
+ * (check_allowlist: get_variable of MokListRT), not the pieces
+ * MokListRT1..N it mirrors for the OS when the list is too large for one
+ * variable: what they hold shim does not trust. Its state, or -1 after an
+ * error note.
+ */
 static int
-mok_flag(const char *efivarfs, const char *name)
+load_mok_rt(walk *w, sbat_sigdb **ret)
+{
+	char where[WALK_PATH_MAX + 128];
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	sbat_diag d;
+	int state = -1;
+
+	snprintf(where, sizeof(where), "%s/MokListRT-%s", w->efivarfs, SBAT_SIGDB_GUID_SHIM);
+	if (sbat_sigdb_new(ret, &d) != SBAT_OK) {
+		w->report_failed = 1;
+		return -1;
+	}
+	if (sbat_efivar_read(w->efivarfs, "MokListRT-" SBAT_SIGDB_GUID_SHIM, SBAT_SIGDB_MAX_FILE, &buf, &len, &d) !=
+	    SBAT_OK)
+		walk_error(w, where, &d);
+	else if (!buf)
+		state = SBAT_SIGDB_VAR_MISSING;
+	else if (len == 4)
+		state = SBAT_SIGDB_VAR_EMPTY;
+	else if (sigdb_append_at(*ret, buf + 4, len - 4, 4, "MokListRT", &d) == SBAT_OK)
+		state = SBAT_SIGDB_VAR_LOADED;
+	else
+		walk_error(w, where, &d);
+	free(buf);
+	return state;
+}
+
+/* shim's one-byte mirror `name` (MokIgnoreDB-..., MokSBStateRT-...): its byte, or 0 when it is not one byte. */
+static int
+mok_byte(const char *efivarfs, const char *name)
 {
 	int v = -1;
 	sbat_diag d;
 
 	if (sbat_efivar_read_byte(efivarfs ? efivarfs : SBAT_EFIVAR_DIR, name, 1, &v, &d) != SBAT_OK)
 		return 0;
-	return v > 0;
+	return v > 0 ? v : 0;
+}
+
+/* 1 when shim's one-byte mirror `name` is there and nonzero. */
+static int
+mok_flag(const char *efivarfs, const char *name)
+{
+	return mok_byte(efivarfs, name) != 0;
+}
+
+/* MokManager's request (MokSBvar, MokManager.c): its state, the password's length, 16 CHAR16 of password. */
+#define MOK_SB_SIZE 40u
+
+void
+signatures_mok_pending(walk *w)
+{
+	char where[WALK_PATH_MAX + 128];
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	uint32_t state;
+	sbat_diag d;
+
+	/* check_mok_request starts MokManager for it; mok_sb_prompt takes only this size */
+	if (sbat_efivar_read(w->efivarfs, "MokSB-" SBAT_SIGDB_GUID_SHIM, 0, &buf, &len, &d) != SBAT_OK || !buf ||
+	    len != 4 + MOK_SB_SIZE) {
+		free(buf);
+		return;
+	}
+	state = (uint32_t)buf[4] | (uint32_t)buf[5] << 8 | (uint32_t)buf[6] << 16 | (uint32_t)buf[7] << 24;
+	free(buf);
+	snprintf(where, sizeof(where), "%s/MokSB-%s", w->efivarfs, SBAT_SIGDB_GUID_SHIM);
+	walk_fact(w, SBAT_BOOT_NOTE_ASSUMED, where,
+	          state == 0 ? SBAT_BOOT_NOTE_MOK_SB_DISABLE_PENDING : SBAT_BOOT_NOTE_MOK_SB_ENABLE_PENDING);
 }
 
 int
@@ -165,11 +237,13 @@ signatures_load(walk *w)
 	s->db_known = load_db(w, "db", SBAT_SIGDB_GUID_SECURITY_DB, &s->db) >= SBAT_SIGDB_VAR_EMPTY;
 	s->dbx_known = load_db(w, "dbx", SBAT_SIGDB_GUID_SECURITY_DB, &s->dbx) >= SBAT_SIGDB_VAR_EMPTY;
 	/* shim's lists: absent when nothing was enrolled and shim mirrored none */
-	s->mok_known = load_db(w, "MokListRT", SBAT_SIGDB_GUID_SHIM, &s->mok) >= 0;
+	s->mok_known = load_mok_rt(w, &s->mok) >= 0;
 	s->mokx_known = load_db(w, "MokListXRT", SBAT_SIGDB_GUID_SHIM, &s->mokx) >= 0;
 	/* the timestamping authorities, for a dbx entry that revokes from a time on */
 	s->dbt_unknown = load_db(w, "dbt", SBAT_SIGDB_GUID_SECURITY_DB, &s->dbt) < 0;
 	s->ignore_db = signatures_mok_ignore_db(w->efivarfs);
+	/* import_mok_state sets mok_policy to MokPolicy's byte when it is one byte (MOK_POLICY_REQUIRE_NX: 1) */
+	s->require_nx = (mok_byte(w->efivarfs, "MokPolicyRT-" SBAT_SIGDB_GUID_SHIM) & 1) != 0;
 	walk_fact(w, SBAT_BOOT_NOTE_ASSUMED, NULL, SBAT_BOOT_NOTE_SIGNATURES_VERIFIED);
 	if (apply_pending(w, s) != 0)
 		return 1;
@@ -277,6 +351,37 @@ record_authority(sbat_boot_stage *st, const sbat_sigverify *v, const sbat_sigver
 	st->signature_authority = f->authority;
 }
 
+/* 1 when a section is loaded writable and executable, as handle_image refuses under MOK_POLICY_REQUIRE_NX. */
+static int
+has_wx_section(const sbat_image *img)
+{
+	const uint32_t wx = IMAGE_SCN_MEM_WRITE | IMAGE_SCN_MEM_EXECUTE | IMAGE_SCN_MEM_READ;
+	const sbat_section_info *sec;
+	unsigned i;
+
+	for (i = 0; (sec = sbat_image_section(img, i)); i++)
+		if ((sec->characteristics & wx) == wx && !(sec->characteristics & IMAGE_SCN_MEM_DISCARDABLE))
+			return 1;
+	return 0;
+}
+
+/*
+ * 1 when shim's MokPolicy (MOK_POLICY_REQUIRE_NX) refuses the image of
+ * stage `stage`: read_header, for every image shim loads or verifies,
+ * refuses one whose DllCharacteristics lack NX_COMPAT; handle_image, for
+ * what shim starts itself (stage 2), one with a writable and executable
+ * section. Past stage 2 shim is asked only while Secure Boot is on.
+ */
+static int
+nx_refused(const walk *w, const image *im, int stage)
+{
+	if (!w->sigs->require_nx || (stage > 2 && w->sigs->mode != SBAT_SIGVERIFY_ENFORCING))
+		return 0;
+	if (!(im->img->pe.dll_characteristics & IMAGE_DLLCHARACTERISTICS_NX_COMPAT))
+		return 1;
+	return stage == 2 && has_wx_section(im->img);
+}
+
 sbat_verdict
 signatures_judge(walk *w, const image *im, int by_shim, sbat_boot_stage *st, signatures_facts *f)
 {
@@ -286,6 +391,12 @@ signatures_judge(walk *w, const image *im, int by_shim, sbat_boot_stage *st, sig
 	st->signature_judged = 1;
 	st->signature_verdict = SBAT_VERDICT_UNKNOWN;
 	st->signature_rule = by_shim ? SBAT_SIGVERIFY_SHIM : SBAT_SIGVERIFY_FIRMWARE;
+	if (by_shim && nx_refused(w, im, st->stage)) {
+		/* shim's read_header refuses it before any check, in insecure mode too */
+		st->signature_reason = (int)SBAT_SIGVERIFY_NX_REQUIRED;
+		st->signature_verdict = SBAT_VERDICT_REFUSED;
+		return SBAT_VERDICT_REFUSED;
+	}
 	if (by_shim && w->insecure && w->sigs->mode == SBAT_SIGVERIFY_ENFORCING) {
 		/* shim in insecure mode checks no signature, whatever its databases hold */
 		st->signature_reason = (int)SBAT_SIGVERIFY_INSECURE_MODE;

@@ -33,6 +33,14 @@ int signatures_mok_ignore_db(const char *efivarfs);
  * the signature nor the SBAT of what it starts or checks.
  */
 int signatures_mok_insecure(const char *efivarfs);
+
+/*
+ * A note when mokutil --disable-validation or --enable-validation is
+ * pending: MokSB (NV, runtime access) holds the request, which MokManager
+ * asks to confirm at the next boot; until then MokSBState, and what shim
+ * checks, is unchanged.
+ */
+void signatures_mok_pending(walk *w);
 void signatures_free(walk *w);
 
 /* shim's keys for the stages after it (shim: its image, or NULL for none), and back to the outer path's. */

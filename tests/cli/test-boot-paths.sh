@@ -382,6 +382,77 @@ SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP" --no-signatures
 expect "... MokSBStateRT 0: shim checks SBAT again" \
 	'has_line "Boot0002 fedora: stage 2 \\EFI\\FEDORA\\grubx64.efi: refused: grub,4 is below grub,5 (SbatLevel 2025021800); install one with grub,5 or later [shim starts it itself: .sbat required]"'
 rm -f -- "$SV/MokSBStateRT-605dab50-e046-4300-abb6-3dd810dd8b23"
+# mokutil --disable-validation writes MokSB (state 0, then the password's length and 16 CHAR16); MokManager asks for
+# the password at the next boot and only then sets MokSBState: until then shim checks as before
+MOK_SB="$SV/MokSB-605dab50-e046-4300-abb6-3dd810dd8b23"
+{ printf '\7\0\0\0'; le32 0; le32 8; printf 'p\0a\0s\0s\0w\0o\0r\0d\0'; head -c 16 /dev/zero; } >"$MOK_SB"
+printf '\6\0\0\0\1' >"$SV/MokIgnoreDB-605dab50-e046-4300-abb6-3dd810dd8b23"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "a pending mokutil --disable-validation (MokSB): said to be pending, not applied: shim still refuses GRUB" \
+	'[ "$RC" -eq 4 ] && [[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: refused: signature: "* ]] &&
+	 [[ "$OUT" == *"MokSB-605dab50-e046-4300-abb6-3dd810dd8b23: mokutil --disable-validation is pending: "* ]]'
+{ printf '\7\0\0\0'; le32 1; le32 8; printf 'p\0a\0s\0s\0w\0o\0r\0d\0'; head -c 16 /dev/zero; } >"$MOK_SB"
+printf '\6\0\0\0\1' >"$SV/MokSBStateRT-605dab50-e046-4300-abb6-3dd810dd8b23"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "... a pending --enable-validation in insecure mode: pending too, shim still runs in insecure mode" \
+	'[[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: boots: shim runs in insecure mode"* ]] &&
+	 [[ "$OUT" == *"MokSB-605dab50-e046-4300-abb6-3dd810dd8b23: mokutil --enable-validation is pending: "* ]]'
+rm -f -- "$MOK_SB" "$SV/MokIgnoreDB-605dab50-e046-4300-abb6-3dd810dd8b23" "$SV/MokSBStateRT-605dab50-e046-4300-abb6-3dd810dd8b23"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "... no MokSB: no such note" '! [[ "$OUT" == *"is pending: "* ]]'
+# shim's check reads the variable MokListRT alone (check_allowlist: get_variable), not the pieces MokListRT1..N it
+# mirrors for the OS when the list is too large for one variable
+MOK_RT="$SV/MokListRT-605dab50-e046-4300-abb6-3dd810dd8b23"
+MOK_RT1="$SV/MokListRT1-605dab50-e046-4300-abb6-3dd810dd8b23"
+sha256_var "$SV/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$SHIM_HASH"
+sha256_var "$MOK_RT" "$SHIM_HASH"
+sha256_var "$MOK_RT1" "$GRUB_HASH"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "GRUB's hash only in MokListRT1, a piece shim mirrors for the OS: shim's own check does not read it, GRUB is refused" \
+	'[ "$RC" -eq 4 ] && [[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: refused: signature: "* ]]'
+sha256_var "$MOK_RT" "$SHIM_HASH" "$GRUB_HASH"
+sha256_var "$MOK_RT1" "$SHIM_HASH"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "... in MokListRT itself: accepted" \
+	'[[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: boots: "*"[signature accepted: its hash is in MokListRT]"* ]]'
+rm -f -- "$MOK_RT" "$MOK_RT1"
+sha256_var "$SV/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$SHIM_HASH" "$GRUB_HASH"
+# MokPolicy (mirrored to MokPolicyRT, one byte): bit 1 (MOK_POLICY_REQUIRE_NX) makes shim's read_header refuse an
+# image whose DllCharacteristics lack NX_COMPAT, before any signature check
+MOK_POLICY="$SV/MokPolicyRT-605dab50-e046-4300-abb6-3dd810dd8b23"
+printf '\6\0\0\0\1' >"$MOK_POLICY"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "MokPolicyRT 1 and a GRUB that declares NX compatibility: accepted" \
+	'[[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: boots: "*"[signature accepted: its hash is in db]"* ]]'
+cp -- "$ESP/EFI/debian/grubx64.efi" "$T/grub-nx.efi"
+DLL_AT=$(($(u32_at "$T/grub-nx.efi" 60) + 24 + 70))
+printf '\0\0' | dd of="$ESP/EFI/debian/grubx64.efi" bs=1 seek="$DLL_AT" conv=notrunc 2>/dev/null
+GRUB_NONX_HASH=$("$SBAT_ADD" --print --json "$ESP/EFI/debian/grubx64.efi" 2>/dev/null |
+	sed -n 's/.*"authenticode_sha256": *"\([0-9a-f]\{64\}\)".*/\1/p')
+sha256_var "$SV/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$SHIM_HASH" "$GRUB_NONX_HASH"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "... and a GRUB without NX_COMPAT, its hash in db: shim refuses to load it (exit 4)" \
+	'[ "$RC" -eq 4 ] && [ "$GRUB_NONX_HASH" != "$GRUB_HASH" ] &&
+	 [[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: refused: signature: shim'"'"'s MokPolicy requires NX compatibility"* ]]'
+if command -v python3 >/dev/null; then
+	SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP" --json
+	printf '%s' "$OUT" >"$T/nx.json"
+	expect "... --json: signature_reason nx-required" 'python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))[\"stages\"]
+g = [x for x in s if x[\"entry\"].startswith(\"Boot0001\") and x[\"stage\"] == 2][0]
+assert g[\"verdict\"] == \"refused\" and g[\"signature_reason\"] == \"nx-required\", g
+" "$T/nx.json"'
+else
+	skip "... --json: signature_reason nx-required" "no python3"
+fi
+printf '\6\0\0\0\0' >"$MOK_POLICY"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "... MokPolicyRT 0: the same GRUB is accepted" \
+	'[[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: boots: "*"[signature accepted: its hash is in db]"* ]]'
+rm -f -- "$MOK_POLICY"
+cp -- "$T/grub-nx.efi" "$ESP/EFI/debian/grubx64.efi"
+sha256_var "$SV/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$SHIM_HASH" "$GRUB_HASH"
 # shim verifies revocations_sbat.efi as an image before taking its payloads: an unsigned one is refused
 sha256_var "$SV/dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f"
 cp -- "$FIX/efi-x86_64.efi" "$ESP/EFI/debian/revocations_sbat.efi"

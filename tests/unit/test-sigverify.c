@@ -33,12 +33,13 @@ static const char *const cert_names[N_CERTS] = { "ca1", "ca2", "ca3", "ca4", "ca
  * vendor's signer, unsigned, signed by the signer of a CA whose
  * extendedKeyUsage is module signing only (CA5, as a DKMS key).
  */
-enum image { DUAL, VENDOR, UNSIGNED, MODSIGN, SHA1SIGNED, CHAIN3, NOT_CA, N_IMAGES };
+enum image { DUAL, VENDOR, UNSIGNED, MODSIGN, SHA1SIGNED, CHAIN3, NOT_CA, SIGNED2023, N_IMAGES };
 
 /*
  * CHAIN3: signed by a leaf (l6) of an intermediate CA (i6, CA:TRUE, carried
  * by the signature) of a root (CA6) the signature does not carry; NOT_CA:
  * the same with an intermediate (I7) whose basicConstraints say CA:FALSE.
+ * SIGNED2023: signed by the 2023 signer alone.
  */
 
 /*
@@ -207,11 +208,15 @@ make_images(void)
 	s1 = slurp("s1.efi", &l1);
 	s2 = slurp("s2.efi", &l2);
 	images[VENDOR] = slurp("s4.efi", &image_len[VENDOR]);
+	images[SIGNED2023] = slurp("s2.efi", &image_len[SIGNED2023]);
 	if (s1 && s2)
 		images[DUAL] = append_table(s1, l1, s2, l2, &image_len[DUAL]);
 	free(s1);
 	free(s2);
-	return images[DUAL] && images[VENDOR] && images[MODSIGN] && images[CHAIN3] && images[NOT_CA] ? 0 : -1;
+	return images[DUAL] && images[VENDOR] && images[MODSIGN] && images[CHAIN3] && images[NOT_CA] &&
+	               images[SIGNED2023] ?
+	           0 :
+	           -1;
 }
 
 static int
@@ -225,8 +230,9 @@ setup(void **state)
 	if (!mkdtemp(dir))
 		return -1;
 	have_tools = run("command -v openssl >/dev/null && command -v sbsign >/dev/null") == 0 &&
-	             make_ca("ca1", "Test UEFI CA 2011", "", "l1", "Test Publisher 2011") == 0 &&
-	             make_ca("ca2", "Test UEFI CA 2023", "", "l2", "Test Publisher 2023") == 0 &&
+	             /* fixed serials of one length: the two CAs' DER are as long, and fit one X.509 list */
+	             make_ca("ca1", "Test UEFI CA 2011", "-set_serial 2011", "l1", "Test Publisher 2011") == 0 &&
+	             make_ca("ca2", "Test UEFI CA 2023", "-set_serial 2023", "l2", "Test Publisher 2023") == 0 &&
 	             make_ca("ca3", "Unrelated CA", "", NULL, NULL) == 0 &&
 	             make_ca("ca4", "Vendor Secure Boot CA", "", "l4", "Vendor Secure Boot Signer") == 0 &&
 	             make_ca("ca5", "Module Signing Key", "-addext extendedKeyUsage=1.3.6.1.4.1.2312.16.1.2", "l5",
@@ -289,6 +295,27 @@ esl(const uint8_t guid[16], const uint8_t *data, size_t len, size_t *ret_len)
 	return b;
 }
 
+/* One X.509 signature list of two certificates of one length, a then b (as an EFI_SIGNATURE_LIST holds them). */
+static void
+add_pair(sbat_sigdb *db, int a, int b)
+{
+	size_t total, len = cert_len[a];
+	uint8_t *buf, *two;
+	sbat_diag d;
+
+	assert_int_equal(cert_len[b], len);
+	buf = esl(guid_x509, certs[a], len, &total);
+	two = realloc(buf, total + 16 + len);
+	assert_non_null(two);
+	memset(two + total, 0x5b, 16);
+	memcpy(two + total + 16, certs[b], len);
+	total += 16 + len;
+	two[16] = (uint8_t)total; /* SignatureListSize, little-endian */
+	two[17] = (uint8_t)(total >> 8);
+	assert_int_equal(sbat_sigdb_append(db, two, total, "test", &d), SBAT_OK);
+	free(two);
+}
+
 static void
 add_entry(sbat_sigdb *db, const uint8_t guid[16], const uint8_t *data, size_t len)
 {
@@ -307,6 +334,8 @@ add_entry(sbat_sigdb *db, const uint8_t guid[16], const uint8_t *data, size_t le
 #define TBS_CA1 (1u << 18)  /* the 2011 CA's, as the 2011 signature carries it */
 #define JUNK_CA4 (1u << 19) /* the vendor CA with a byte after its DER */
 #define HASH1 (1u << 20)    /* SHA1SIGNED's Authenticode SHA-1 (EFI_CERT_SHA1) */
+#define PAIR12 (1u << 21)   /* one X.509 list: the 2011 CA, then the 2023 CA */
+#define PAIR21 (1u << 22)   /* one X.509 list: the 2023 CA, then the 2011 CA */
 
 /* The TBS SHA-256 of the certificate whose subject holds cn, in the dual-signed image's signatures. */
 static void
@@ -342,6 +371,10 @@ make_db(unsigned what, const uint8_t hash[32])
 	for (i = 0; i < N_CERTS; i++)
 		if (what & C(i))
 			add_entry(db, guid_x509, certs[i], cert_len[i]);
+	if (what & PAIR12)
+		add_pair(db, CA1, CA2);
+	if (what & PAIR21)
+		add_pair(db, CA2, CA1);
 	if (what & HASH)
 		add_entry(db, guid_sha256, hash, 32);
 	if (what & HASH1)
@@ -452,6 +485,19 @@ static const vcase cases[] = {
 	  BOOTS, R(HASH_ALLOWED), R(DB), -1, NULL, S(NOT_COMPUTED), 0 },
 	{ "shim: a TBS hash in dbx is not read", SHIM, ON, DUAL, C(CA2), TBS_SIG1, 0, 0, 0, -1, 0, BOOTS,
 	  R(CERT_ALLOWED), R(DB), 1, "CN=Test UEFI CA 2023", S(NOT_ALLOWED), S(ALLOWED) },
+	{ "firmware: the 2023 CA second in one X.509 list of db: EDK2 tries every certificate of a list", FW, ON,
+	  SIGNED2023, PAIR12, 0, 0, 0, 0, -1, 0, BOOTS, R(CERT_ALLOWED), R(DB), 0, "CN=Test UEFI CA 2023", S(ALLOWED),
+	  0 },
+	{ "shim: the same db: check_db_cert_in_ram tries only the first certificate of each X.509 list", SHIM, ON,
+	  SIGNED2023, PAIR12, 0, 0, 0, 0, -1, 0, REFUSED, R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), 0 },
+	{ "shim: the 2023 CA first in its list", SHIM, ON, SIGNED2023, PAIR21, 0, 0, 0, 0, -1, 0, BOOTS,
+	  R(CERT_ALLOWED), R(DB), 0, "CN=Test UEFI CA 2023", S(ALLOWED), 0 },
+	{ "shim: the 2023 CA second in one X.509 list of MokListRT is not tried either", SHIM, ON, SIGNED2023, 0, 0,
+	  PAIR12, 0, 0, -1, 0, REFUSED, R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), 0 },
+	{ "firmware: the 2023 CA second in one X.509 list of dbx forbids", FW, ON, SIGNED2023, C(CA2), PAIR12, 0, 0, 0,
+	  -1, 0, REFUSED, R(CERT_FORBIDDEN), R(DBX), 0, "CN=Test UEFI CA 2023", S(FORBIDDEN), 0 },
+	{ "shim: the same dbx: shim sees only the list's first certificate, and db allows", SHIM, ON, SIGNED2023,
+	  C(CA2), PAIR12, 0, 0, 0, -1, 0, BOOTS, R(CERT_ALLOWED), R(DB), 0, "CN=Test UEFI CA 2023", S(ALLOWED), 0 },
 };
 
 static void
