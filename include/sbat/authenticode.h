@@ -138,8 +138,8 @@ typedef struct sbat_authenticode_sig {
 	int nested_in;         /* -1: the entry's own; else the index of the signature holding it */
 	uint64_t entry_offset; /* the WIN_CERTIFICATE's file offset */
 	uint32_t entry_length; /* its dwLength */
-	uint16_t revision;     /* wRevision: 0x0200 */
-	uint16_t cert_type;    /* wCertificateType: 0x0002, PKCS_SIGNED_DATA */
+	uint16_t revision;     /* wRevision: 0x0200 (read by no loader) */
+	uint16_t cert_type;    /* wCertificateType: 0x0002, PKCS_SIGNED_DATA; 0x0EF1, EFI_GUID of PKCS#7 */
 	uint64_t offset;       /* the ContentInfo (DER) in the file */
 	size_t len;
 	size_t n_certs;
@@ -169,8 +169,10 @@ typedef struct sbat_authenticode_sig {
 	 * checks it for EDK2 and shim: messageDigest is the digestAlgorithm
 	 * hash of the SpcIndirectDataContent's content octets, and the
 	 * signature is RSA PKCS#1 v1.5 over the same hash of the attributes
-	 * (re-tagged as a SET), by the signer certificate's key; 0: it does
-	 * not verify; -1: the signer's certificate is not there.
+	 * (re-tagged as a SET), by the signer certificate's key, and so does
+	 * every other SignerInfo whose certificate is there; 0: it does not
+	 * verify, or the loaders cannot read it (a ContentInfo of more than
+	 * 65539 bytes); -1: the signer's certificate is not there.
 	 */
 	int signature_verifies;
 	/* fields may be added at the end */
@@ -192,9 +194,13 @@ typedef struct sbat_authenticode {
  * malformed table, WIN_CERTIFICATE, DER or PKCS#7 structure fails with
  * SBAT_E_SIGNATURE, *reterr naming the check, the structure (other_name)
  * and the file offset; an image whose hash cannot be computed fails as
- * sbat_authenticode_hash does. Every entry must be a WIN_CERT_REVISION_2_0
- * PKCS_SIGNED_DATA, each padded to 8 bytes, filling the table exactly (as
- * EDK2 requires); a SignedData's first SignerInfo is the signer read. The result points into img's buffer: free it (with
+ * sbat_authenticode_hash does. The entries fill the table, each padded to
+ * 8 bytes but the last, which may end the table unpadded (EDK2 refuses such
+ * an image, shim does not: the signature rules say so). An entry is read
+ * whatever its wRevision, as PKCS_SIGNED_DATA, or as WIN_CERT_TYPE_EFI_GUID
+ * of EFI_CERT_TYPE_PKCS7_GUID (cert_type 0x0EF1, read by EDK2 alone);
+ * entries of other types are counted in n_entries and not read. A
+ * SignedData's first SignerInfo is the signer read. The result points into img's buffer: free it (with
  * sbat_authenticode_free) before the image. *ret is NULL on failure.
  */
 SBAT_API sbat_err sbat_authenticode_parse(const sbat_image *img, sbat_authenticode **ret, sbat_diag *reterr);

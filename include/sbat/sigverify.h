@@ -130,11 +130,13 @@ typedef enum sbat_sigverify_reason {
 	SBAT_SIGVERIFY_PARENT_VERIFIED,     /* boots (shim): a part of an image shim verified, its hash not forbidden */
 	SBAT_SIGVERIFY_TIMESTAMP_NOT_CHECKED, /* unknown: dbx revokes a certificate from a time, and dbt could
 	                                         let a signature timestamped before it pass: not checked */
-	SBAT_SIGVERIFY_BAD_SIGNATURE, /* refused: a signature does not verify (its SignerInfo, or a certificate's
+	SBAT_SIGVERIFY_BAD_SIGNATURE,  /* refused: a signature does not verify (its SignerInfo, or a certificate's
 	                                 signature on the way to a trusted one): `sig`, `cert`, `subject` */
-	SBAT_SIGVERIFY_NOT_CA,        /* refused: a certificate that issues another on the way is not a CA */
-	SBAT_SIGVERIFY_INSECURE_MODE, /* boots (shim): shim runs in insecure mode (MokSBState): nothing is checked */
-	SBAT_SIGVERIFY_NX_REQUIRED,   /* refused (shim): MokPolicy requires NX compatibility, which the image lacks */
+	SBAT_SIGVERIFY_NOT_CA,         /* refused: a certificate that issues another on the way is not a CA */
+	SBAT_SIGVERIFY_INSECURE_MODE,  /* boots (shim): shim runs in insecure mode (MokSBState): nothing is checked */
+	SBAT_SIGVERIFY_NX_REQUIRED,    /* refused (shim): MokPolicy requires NX compatibility, which the image lacks */
+	SBAT_SIGVERIFY_TABLE_UNPADDED, /* refused (firmware): the certificate table's last entry is not padded to 8
+	                                  bytes, so EDK2's walk of the table stops short of its end */
 } sbat_sigverify_reason;
 
 /* What became of one signature. Values are ABI: new ones go at the end. */

@@ -20,7 +20,13 @@
 #define WIN_CERT_HEADER_SIZE 8
 #define WIN_CERT_REVISION_2_0 0x0200
 #define WIN_CERT_TYPE_PKCS_SIGNED_DATA 0x0002
-#define MAX_ENTRIES 64 /* a real image has one or two */
+#define WIN_CERT_TYPE_EFI_GUID 0x0EF1
+#define WIN_CERT_GUID_HEADER_SIZE 24 /* WIN_CERTIFICATE_UEFI_GUID: the header, then CertType */
+#define MAX_ENTRIES 64               /* a real image has one or two */
+
+/* EFI_CERT_TYPE_PKCS7_GUID {4aafd29d-68df-49ee-8aa9-347d375665a7} as stored */
+static const uint8_t cert_type_pkcs7_guid[16] = { 0x9d, 0xd2, 0xaf, 0x4a, 0xdf, 0x68, 0xee, 0x49,
+	                                          0x8a, 0xa9, 0x34, 0x7d, 0x37, 0x56, 0x65, 0xa7 };
 
 static const char *const digest_names[] = {
 	[SBAT_DIGEST_UNKNOWN] = "unknown", [SBAT_DIGEST_SHA1] = "SHA-1",     [SBAT_DIGEST_SHA256] = "SHA-256",
@@ -39,13 +45,39 @@ entry_fail(sbat_diag *d, const char *what, uint64_t offset)
 	return diag_fail_other(d, SBAT_E_SIGNATURE, what, offset, -1, "WIN_CERTIFICATE");
 }
 
+/* Where the signature of an entry lies, by its type: 1 when it holds one a loader reads, 0 when it is passed over. */
+static int
+entry_signature(bview *v, uint64_t off, sbat_authenticode_sig *s)
+{
+	const uint8_t *guid;
+
+	if (s->cert_type == WIN_CERT_TYPE_PKCS_SIGNED_DATA) {
+		s->offset = off + WIN_CERT_HEADER_SIZE;
+		s->len = s->entry_length - WIN_CERT_HEADER_SIZE;
+		return 1;
+	}
+	/* EDK2 reads a WIN_CERTIFICATE_UEFI_GUID of EFI_CERT_TYPE_PKCS7_GUID as one (shim does not) */
+	if (s->cert_type != WIN_CERT_TYPE_EFI_GUID || s->entry_length <= WIN_CERT_GUID_HEADER_SIZE)
+		return 0;
+	guid = bv_ptr(v, off + WIN_CERT_HEADER_SIZE, sizeof(cert_type_pkcs7_guid));
+	if (!guid || memcmp(guid, cert_type_pkcs7_guid, sizeof(cert_type_pkcs7_guid)) != 0)
+		return 0;
+	s->offset = off + WIN_CERT_GUID_HEADER_SIZE;
+	s->len = s->entry_length - WIN_CERT_GUID_HEADER_SIZE;
+	return 1;
+}
+
 /*
  * The entry at `off` of the table [off, end) (file offsets): its header read
- * and checked as EDK2 walks the table, each entry padded to 8 bytes, the
- * last one's padding inside the table too. *ret_next is the next entry's offset.
+ * and checked as EDK2 walks the table, each entry padded to 8 bytes; the
+ * last one may end the table unpadded (*ret_unpadded: EDK2 refuses the
+ * image, shim reads it). wRevision is read by neither loader. *ret_next is
+ * the next entry's offset; *ret_sig is 1 when the entry holds a signature
+ * (entry_signature), 0 for one both loaders pass over.
  */
 static sbat_err
-read_entry(bview *v, uint64_t off, uint64_t end, sbat_authenticode_sig *s, uint64_t *ret_next, sbat_diag *d)
+read_entry(bview *v, uint64_t off, uint64_t end, sbat_authenticode_sig *s, uint64_t *ret_next, int *ret_sig,
+           int *ret_unpadded, sbat_diag *d)
 {
 	uint64_t left = end - off, padded;
 
@@ -59,17 +91,15 @@ read_entry(bview *v, uint64_t off, uint64_t end, sbat_authenticode_sig *s, uint6
 		return entry_fail(d, "WIN_CERTIFICATE past the end of the file", off);
 	if (s->entry_length <= WIN_CERT_HEADER_SIZE)
 		return entry_fail(d, "WIN_CERTIFICATE dwLength leaves no room for a signature", off);
-	if (ckd_align_u64(&padded, s->entry_length, 8) || padded > left)
+	if (ckd_align_u64(&padded, s->entry_length, 8) || s->entry_length > left)
 		return entry_fail(d, "WIN_CERTIFICATE dwLength (padded to 8) runs past the certificate table", off);
-	if (s->revision != WIN_CERT_REVISION_2_0)
-		return entry_fail(d, "WIN_CERTIFICATE wRevision is not 0x0200", off + 4);
-	if (s->cert_type != WIN_CERT_TYPE_PKCS_SIGNED_DATA)
-		return entry_fail(d, "WIN_CERTIFICATE wCertificateType is not 0x0002 (PKCS_SIGNED_DATA)", off + 6);
-	s->offset = off + WIN_CERT_HEADER_SIZE;
-	s->len = s->entry_length - WIN_CERT_HEADER_SIZE;
+	*ret_unpadded = padded > left;
+	if (*ret_unpadded)
+		padded = left;
 	s->nested_in = -1;
 	s->signer_cert = -1;
 	s->covers_image = -1;
+	*ret_sig = entry_signature(v, off, s);
 	*ret_next = off + padded;
 	return SBAT_OK;
 }
@@ -81,6 +111,7 @@ walk_table(const sbat_image *img, sigset *set, sbat_diag *d)
 	const sbat_pe *pe = &img->pe;
 	uint64_t off = pe->cert_offset, end;
 	sbat_authenticode_sig entry;
+	int has_sig, unpadded;
 	unsigned n = 0;
 	bview v;
 	sbat_err err;
@@ -94,11 +125,13 @@ walk_table(const sbat_image *img, sigset *set, sbat_diag *d)
 			return entry_fail(d, "more than 64 WIN_CERTIFICATEs", off);
 		memset(&entry, 0, sizeof(entry));
 		entry.entry = n++;
-		err = read_entry(&v, off, end, &entry, &off, d);
-		if (err == SBAT_OK && set)
+		err = read_entry(&v, off, end, &entry, &off, &has_sig, &unpadded, d);
+		if (err == SBAT_OK && set && has_sig)
 			err = sigset_add_signed_data(set, img->buf, &entry, d);
 		if (err != SBAT_OK)
 			return err;
+		if (set)
+			set->unpadded_end = unpadded;
 	}
 	if (set)
 		set->a.n_entries = n;

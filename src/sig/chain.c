@@ -8,6 +8,7 @@
 #include "sig/chain.h"
 #include "sig/der.h"
 #include "sig/x509.h"
+#include "sig/x509name.h"
 
 static int
 same(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len)
@@ -15,11 +16,15 @@ same(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len)
 	return a && b && a_len == b_len && memcmp(a, b, a_len) == 0;
 }
 
-/* 1 when `issuer` names c's issuer: the subject, and the key identifier when both carry one. */
+/*
+ * 1 when `issuer` names c's issuer, as OpenSSL's check_issued: the subject
+ * (X509_NAME_cmp, canonical), and the key identifier when both carry one
+ * (X509_check_akid); without one on either side the name alone.
+ */
 static int
 issued_by(const sbat_authenticode_cert *c, const sbat_authenticode_cert *issuer)
 {
-	if (!same(c->issuer_der, c->issuer_der_len, issuer->subject_der, issuer->subject_der_len))
+	if (!x509name_equal(c->issuer_der, c->issuer_der_len, issuer->subject_der, issuer->subject_der_len))
 		return 0;
 	if (c->authority_key_id && issuer->subject_key_id)
 		return same(c->authority_key_id, c->authority_key_id_len, issuer->subject_key_id,
@@ -30,7 +35,7 @@ issued_by(const sbat_authenticode_cert *c, const sbat_authenticode_cert *issuer)
 static int
 self_issued(const sbat_authenticode_cert *c)
 {
-	return same(c->subject_der, c->subject_der_len, c->issuer_der, c->issuer_der_len);
+	return x509name_equal(c->subject_der, c->subject_der_len, c->issuer_der, c->issuer_der_len);
 }
 
 static int

@@ -10,6 +10,7 @@
 #include "sig/pkcs7.h"
 #include "sig/rsa.h"
 #include "sig/x509.h"
+#include "sig/x509name.h"
 #include "util/diag.h"
 
 static const uint8_t oid_signed_data[] = { 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x02 };
@@ -28,7 +29,12 @@ typedef struct reading {
 	int detached;     /* content is the caller's: the SignedData's own contentInfo is passed over */
 	int bare;         /* the bytes are a SignedData without its ContentInfo */
 	size_t n_signers; /* SignerInfos */
+	int other_bad;    /* a SignerInfo after the first whose certificate is there does not verify */
+	pkcs7_signers *signers;
 } reading;
+
+static int find_signer_cert(const sbat_authenticode_sig *s);
+static int signer_verifies(const sbat_authenticode_sig *s, const reading *r);
 
 /* An AlgorithmIdentifier (SEQUENCE { OID, parameters }) read from c. */
 static sbat_err
@@ -241,6 +247,36 @@ read_signer(const der *info, reading *r, sbat_diag *d)
 	return err;
 }
 
+/* A SignerInfo after the first: its certificate noted, and whether it verifies (over the same content). */
+static sbat_err
+read_other_signer(der_cursor *infos, reading *r, sbat_diag *d)
+{
+	pkcs7_nested scratch[PKCS7_MAX_NESTED];
+	sbat_authenticode_sig t = *r->s;
+	reading o = *r;
+	sbat_err err;
+	der e;
+
+	if (r->n_signers == PKCS7_MAX_SIGNERS)
+		return der_fail(infos, "more than 8 SignerInfos in one SignedData", infos->base + infos->pos, d);
+	err = der_expect(infos, DER_SEQUENCE, &e, d);
+	t.signer_issuer_der = t.signed_attrs = t.message_digest = t.signature = NULL;
+	t.signer_issuer_der_len = t.signed_attrs_len = t.message_digest_len = t.signature_len = 0;
+	o.s = &t;
+	o.nested = scratch; /* what a later signer nests is no signature of the image */
+	o.n_nested = 0;
+	if (err == SBAT_OK)
+		err = read_signer(&e, &o, d);
+	if (err != SBAT_OK)
+		return err;
+	t.signer_cert = find_signer_cert(&t);
+	if (r->signers)
+		r->signers->cert[r->n_signers] = t.signer_cert;
+	if (t.signer_cert >= 0 && !signer_verifies(&t, r))
+		r->other_bad = 1;
+	return SBAT_OK;
+}
+
 /* SignedData: version, digestAlgorithms, contentInfo, [0] certificates, [1] crls, signerInfos. */
 static sbat_err
 read_signed_data(der_cursor *sd, reading *r, sbat_diag *d)
@@ -268,11 +304,11 @@ read_signed_data(der_cursor *sd, reading *r, sbat_diag *d)
 	if (err == SBAT_OK)
 		err = read_signer(&e, r, d);
 	for (r->n_signers = 1; err == SBAT_OK && der_more(&infos); r->n_signers++)
-		err = der_read(&infos, &e, d);
+		err = read_other_signer(&infos, r, d);
 	return err;
 }
 
-/* The certificate the signer names by issuer and serial, or -1. */
+/* The certificate the signer names by issuer (canonical, X509_NAME_cmp) and serial, or -1. */
 static int
 find_signer_cert(const sbat_authenticode_sig *s)
 {
@@ -281,9 +317,8 @@ find_signer_cert(const sbat_authenticode_sig *s)
 	for (i = 0; s->signer_issuer_der && i < s->n_certs; i++) {
 		const sbat_authenticode_cert *c = &s->certs[i];
 
-		if (c->issuer_der_len == s->signer_issuer_der_len && c->serial_len == s->signer_serial_len &&
-		    memcmp(c->issuer_der, s->signer_issuer_der, c->issuer_der_len) == 0 &&
-		    memcmp(c->serial, s->signer_serial, c->serial_len) == 0)
+		if (c->serial_len == s->signer_serial_len && memcmp(c->serial, s->signer_serial, c->serial_len) == 0 &&
+		    x509name_equal(c->issuer_der, c->issuer_der_len, s->signer_issuer_der, s->signer_issuer_der_len))
 			return (int)i;
 	}
 	return -1;
@@ -368,24 +403,34 @@ read_all(const uint8_t *buf, reading *r, sbat_diag *d)
 		return err;
 	}
 	s->signer_cert = find_signer_cert(s);
-	s->signature_verifies = s->signer_cert < 0 ? -1 : signer_verifies(s, r);
+	s->signature_verifies = s->signer_cert < 0 ? -1 : signer_verifies(s, r) && !r->other_bad;
+	if (r->signers) {
+		r->signers->n = r->n_signers;
+		r->signers->cert[0] = s->signer_cert;
+	}
 	return SBAT_OK;
 }
 
 sbat_err
 pkcs7_read(const uint8_t *buf, sbat_authenticode_sig *s, pkcs7_nested nested[PKCS7_MAX_NESTED], size_t *ret_n,
-           sbat_diag *d)
+           pkcs7_signers *signers, sbat_diag *d)
 {
 	reading r;
 	sbat_err err;
 
 	memset(&r, 0, sizeof(r));
+	memset(signers, 0, sizeof(*signers));
 	r.s = s;
 	r.nested = nested;
+	r.signers = signers;
 	*ret_n = 0;
+	/* the loaders read a WIN_CERTIFICATE's own signature; what it nests, not at all */
+	signers->unwrappable = s->nested_in < 0 && !pkcs7_is_content_info(buf + s->offset, s->len);
 	err = read_all(buf, &r, d);
 	if (err == SBAT_OK)
 		*ret_n = r.n_nested;
+	if (err == SBAT_OK && signers->unwrappable)
+		s->signature_verifies = 0;
 	return err;
 }
 

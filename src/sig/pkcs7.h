@@ -10,8 +10,25 @@
 
 #include "sbat/authenticode.h"
 
-#define PKCS7_MAX_NESTED 8 /* signatures nested in one SignerInfo */
-#define PKCS7_MAX_CERTS 64 /* certificates in one SignedData */
+#define PKCS7_MAX_NESTED 8  /* signatures nested in one SignerInfo */
+#define PKCS7_MAX_CERTS 64  /* certificates in one SignedData */
+#define PKCS7_MAX_SIGNERS 8 /* SignerInfos in one SignedData */
+
+/*
+ * What the loaders' PKCS7_verify reads of a signature besides its first
+ * SignerInfo, and whether their Pkcs7Verify reads it at all.
+ */
+typedef struct pkcs7_signers {
+	size_t n;                    /* SignerInfos */
+	int cert[PKCS7_MAX_SIGNERS]; /* each one's certificate in the signature's certs, -1 when not there */
+	/*
+	 * 1: WrapPkcs7Data does not take its first bytes for a ContentInfo
+	 * (pkcs7_is_content_info: one over 65539 bytes has a longer length)
+	 * and wraps it again with 16-bit lengths: Pkcs7Verify and
+	 * Pkcs7GetSigners of EDK2 and shim fail on it
+	 */
+	int unwrappable;
+} pkcs7_signers;
 
 /* A ContentInfo nested in a SignerInfo's unauthenticated attributes (file offset and length). */
 typedef struct pkcs7_nested {
@@ -23,11 +40,13 @@ typedef struct pkcs7_nested {
  * Read the ContentInfo at s->offset (s->len bytes, a file offset in buf):
  * fills the certificates (allocated: s->certs, freed with free), the
  * signer and the claimed image digest, sets s->len to the ContentInfo's
- * own length, and lists the nested signatures in nested[0..*ret_n).
- * On failure s->certs is NULL.
+ * own length, lists the nested signatures in nested[0..*ret_n) and the
+ * SignerInfos in *signers. s->signature_verifies is 1 only when every
+ * SignerInfo whose certificate is there verifies (PKCS7_verify). On
+ * failure s->certs is NULL.
  */
 sbat_err pkcs7_read(const uint8_t *buf, sbat_authenticode_sig *s, pkcs7_nested nested[PKCS7_MAX_NESTED], size_t *ret_n,
-                    sbat_diag *d);
+                    pkcs7_signers *signers, sbat_diag *d);
 
 /*
  * 1 when p[0..len) starts as EDK2's WrapPkcs7Data recognizes a ContentInfo

@@ -13,11 +13,12 @@
 #define MAX_SIGNATURES 256
 #define MAX_NESTING 4 /* signatures in signatures in ... */
 
-/* Append *s; *ret_index is where it went. */
+/* Append *s and its SignerInfos; *ret_index is where it went. */
 static sbat_err
-push(sigset *set, const sbat_authenticode_sig *s, size_t *ret_index, sbat_diag *d)
+push(sigset *set, const sbat_authenticode_sig *s, const pkcs7_signers *signers, size_t *ret_index, sbat_diag *d)
 {
 	sbat_authenticode_sig *v;
+	pkcs7_signers *g;
 
 	if (set->a.n_sigs == MAX_SIGNATURES)
 		return diag_fail_other(d, SBAT_E_SIGNATURE, "more than 256 signatures", s->offset, -1, "SignedData");
@@ -25,13 +26,17 @@ push(sigset *set, const sbat_authenticode_sig *s, size_t *ret_index, sbat_diag *
 		size_t cap = set->cap ? set->cap * 2 : 4;
 
 		v = realloc((void *)set->a.sigs, cap * sizeof(*v));
-		if (!v)
+		if (v)
+			set->a.sigs = v;
+		g = v ? realloc(set->signers, cap * sizeof(*g)) : NULL;
+		if (!g)
 			return diag_fail(d, SBAT_E_NOMEM, "out of memory for the signatures");
-		set->a.sigs = v;
+		set->signers = g;
 		set->cap = cap;
 	}
 	v = (sbat_authenticode_sig *)set->a.sigs;
 	v[set->a.n_sigs] = *s;
+	set->signers[set->a.n_sigs] = *signers;
 	*ret_index = set->a.n_sigs++;
 	return SBAT_OK;
 }
@@ -42,13 +47,14 @@ add(sigset *set, const uint8_t *buf, const sbat_authenticode_sig *tmpl, unsigned
 {
 	pkcs7_nested nested[PKCS7_MAX_NESTED];
 	sbat_authenticode_sig s = *tmpl;
+	pkcs7_signers signers;
 	size_t n, i, index;
 	sbat_err err;
 
-	err = pkcs7_read(buf, &s, nested, &n, d);
+	err = pkcs7_read(buf, &s, nested, &n, &signers, d);
 	if (err != SBAT_OK)
 		return err;
-	err = push(set, &s, &index, d);
+	err = push(set, &s, &signers, &index, d);
 	if (err != SBAT_OK) {
 		free((void *)s.certs);
 		return err;
@@ -82,5 +88,18 @@ sigset_free(sigset *set)
 	for (i = 0; i < set->a.n_sigs; i++)
 		free((void *)set->a.sigs[i].certs);
 	free((void *)set->a.sigs);
+	free(set->signers);
 	free(set);
+}
+
+const pkcs7_signers *
+sigset_signers(const sbat_authenticode *a, size_t i)
+{
+	return &((const sigset *)a)->signers[i];
+}
+
+int
+sigset_unpadded_end(const sbat_authenticode *a)
+{
+	return ((const sigset *)a)->unpadded_end;
 }

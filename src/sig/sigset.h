@@ -9,11 +9,26 @@
 
 #include "sbat/authenticode.h"
 
+#include "sig/pkcs7.h"
+
 /* What sbat_authenticode_parse hands out is `a`, the first member: a pointer to it is one to the set. */
 typedef struct sigset {
 	sbat_authenticode a;
 	size_t cap;
+	pkcs7_signers *signers; /* one per signature: its SignerInfos */
+	/*
+	 * The table's last entry ends the table without its padding to 8
+	 * bytes: EDK2's walk of the table stops before it and refuses the
+	 * image; shim's reads it.
+	 */
+	int unpadded_end;
 } sigset;
+
+/* The SignerInfos of signature i of a (what sbat_authenticode_parse gave). */
+const pkcs7_signers *sigset_signers(const sbat_authenticode *a, size_t i);
+
+/* 1 when a's table ends in an entry not padded to 8 bytes (EDK2 refuses it). */
+int sigset_unpadded_end(const sbat_authenticode *a);
 
 /*
  * Read the SignedData of `tmpl` (its offset and len: a ContentInfo in buf,

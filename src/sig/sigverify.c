@@ -84,7 +84,7 @@ prepare(sigverify_run *r, sbat_diag *d)
 
 		vs->cert = -1;
 		vs->chain = r->chains + at;
-		vs->n_chain = chain_build(&a->sigs[i], r->chains + at);
+		vs->n_chain = sigverify_chain(r, i, r->chains + at);
 		at += a->sigs[i].n_certs;
 		vs->state = first_state(r, i);
 	}
@@ -189,6 +189,7 @@ static const char *const reason_names[] = {
 	[SBAT_SIGVERIFY_NOT_CA] = "issuer-not-ca",
 	[SBAT_SIGVERIFY_INSECURE_MODE] = "insecure-mode",
 	[SBAT_SIGVERIFY_NX_REQUIRED] = "nx-required",
+	[SBAT_SIGVERIFY_TABLE_UNPADDED] = "table-unpadded",
 };
 
 static const char *const db_names[] = {

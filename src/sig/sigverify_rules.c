@@ -8,7 +8,11 @@
 #include "sbat/sigverify.h"
 
 #include "sig/chain.h"
+#include "sig/pkcs7.h"
+#include "sig/sigset.h"
 #include "sig/sigverify_rules.h"
+
+#define WIN_CERT_TYPE_PKCS_SIGNED_DATA 0x0002
 
 /* A database and its name, in the order a rule reads them. */
 typedef struct dbref {
@@ -70,14 +74,55 @@ note_failed(sigverify_run *r, size_t i, const chain_match *m)
 		r->failed[i] = *m;
 }
 
-/* signature i's chain reaches the certificate bytes[0..len) (chain_reaches); a failure is noted */
+size_t
+sigverify_chain(const sigverify_run *r, size_t i, int *out)
+{
+	const pkcs7_signers *g = sigset_signers(r->a, i);
+	size_t k;
+
+	for (k = 0; k < g->n; k++)
+		if (g->cert[k] < 0)
+			return 0;
+	return g->unwrappable ? 0 : chain_build(&r->a->sigs[i], out);
+}
+
+/* 1 when the chain of signature i's SignerInfo k (after the first) reaches bytes[0..len) too; else *m says where. */
+static int
+other_reaches(const sigverify_run *r, size_t i, size_t k, const uint8_t *bytes, size_t len, chain_match *m)
+{
+	sbat_authenticode_sig t = r->a->sigs[i];
+	uint8_t links[PKCS7_MAX_CERTS];
+	int chain[PKCS7_MAX_CERTS];
+	size_t n;
+
+	t.signer_cert = sigset_signers(r->a, i)->cert[k];
+	n = chain_build(&t, chain);
+	chain_links(&t, chain, n, links);
+	return chain_reaches(&t, chain, links, n, bytes, len, m);
+}
+
+/*
+ * signature i's chain reaches the certificate bytes[0..len) (chain_reaches),
+ * and so does every other SignerInfo's: PKCS7_verify verifies each
+ * signer's chain against the one certificate it is given. A failure is
+ * noted.
+ */
 static int
 reaches(sigverify_run *r, size_t i, const uint8_t *bytes, size_t len, chain_match *m)
 {
 	const sbat_sigverify_sig *vs = &r->sigs[i];
-	size_t at = (size_t)(vs->chain - r->chains);
+	size_t at = (size_t)(vs->chain - r->chains), k;
+	chain_match other;
 
-	return chain_reaches(&r->a->sigs[i], vs->chain, r->links + at, vs->n_chain, bytes, len, m);
+	if (!chain_reaches(&r->a->sigs[i], vs->chain, r->links + at, vs->n_chain, bytes, len, m))
+		return 0;
+	for (k = 1; k < sigset_signers(r->a, i)->n; k++) {
+		if (!other_reaches(r, i, k, bytes, len, &other)) {
+			*m = other;
+			return 0;
+		}
+	}
+	return 1;
 }
 
 int
@@ -197,21 +242,41 @@ db_hash(const sigverify_run *r, const sbat_sigdb *db)
 
 /*
  * PassTimestampCheck fails for certain for an EFI_CERT_X509_SHA256 entry
- * (TBS hash, then the EFI_TIME it revokes from) whose time is zero, or when
- * dbt holds no certificate; otherwise a timestamp could let the signature
- * pass: 0.
+ * (TBS hash, then the EFI_TIME it revokes from) whose time is zero (as
+ * IsTimeZero reads it: Year to Second, not Nanosecond nor the time zone),
+ * or when dbt holds no certificate; otherwise a timestamp could let the
+ * signature pass: 0.
  */
 static int
 revoked_for_certain(const sigverify_run *r, const sbat_sigdb_entry *e)
 {
-	static const uint8_t zero_time[16];
+	static const uint8_t zero_time[7]; /* EFI_TIME's Year (2 bytes), Month, Day, Hour, Minute, Second */
 
 	if (e->data_len < 48 || memcmp(e->data + 32, zero_time, sizeof(zero_time)) == 0)
 		return 1;
 	return !r->o.dbt_unknown && !sigverify_has_type(r->o.dbt, SBAT_SIG_X509);
 }
 
-/* IsForbiddenByDbx: a dbx certificate the chain reaches, no signer certificate, or the signer's TBS hash. */
+/* The dbx entry of the first SignerInfo certificate of signature i whose TBS hash it holds (Pkcs7GetSigners), or NULL. */
+static const sbat_sigdb_entry *
+signer_tbs_in_dbx(const sigverify_run *r, size_t i, int *ret_cert)
+{
+	const sbat_authenticode_sig *s = &r->a->sigs[i];
+	const pkcs7_signers *g = sigset_signers(r->a, i);
+	const sbat_sigdb_entry *e;
+	size_t k;
+
+	for (k = 0; k < g->n; k++) {
+		e = sbat_sigdb_find(r->o.dbx, SBAT_SIG_X509_SHA256, s->certs[g->cert[k]].tbs_sha256, 32);
+		if (e) {
+			*ret_cert = g->cert[k];
+			return e;
+		}
+	}
+	return NULL;
+}
+
+/* IsForbiddenByDbx: a dbx certificate the chain reaches, no signer certificate, or a signer's TBS hash. */
 static int
 fw_forbidden(sigverify_run *r, size_t i)
 {
@@ -231,12 +296,10 @@ fw_forbidden(sigverify_run *r, size_t i)
 		decide_sig(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_SIGNER_MISSING, i);
 		return 1;
 	}
-	e = sbat_sigdb_find(r->o.dbx, SBAT_SIG_X509_SHA256, s->certs[s->signer_cert].tbs_sha256, 32);
-	if (!e)
-		return 0;
 	memset(&m, 0, sizeof(m));
-	m.cert = s->signer_cert;
-	memcpy(m.subject, s->certs[s->signer_cert].subject, sizeof(m.subject));
+	if (!(e = signer_tbs_in_dbx(r, i, &m.cert)))
+		return 0;
+	memcpy(m.subject, s->certs[m.cert].subject, sizeof(m.subject));
 	if (!revoked_for_certain(r, e)) {
 		mark(r, i, SBAT_SIGVERIFY_SIG_NOT_ALLOWED, SBAT_SIGVERIFY_DBX, e, &m);
 		decide_sig(r, SBAT_VERDICT_UNKNOWN, SBAT_SIGVERIFY_TIMESTAMP_NOT_CHECKED, i);
@@ -310,6 +373,13 @@ readable(const sigverify_run *r, size_t i)
 	return r->sigs[i].state != SBAT_SIGVERIFY_SIG_NESTED && r->sigs[i].state != SBAT_SIGVERIFY_SIG_NOT_COMPUTED;
 }
 
+/* 1 when EDK2's walk of the table stops before signature i: it is of the last entry, which is not padded. */
+static int
+fw_walk_stops(const sigverify_run *r, size_t i)
+{
+	return sigset_unpadded_end(r->a) && r->a->sigs[i].entry + 1 == r->a->n_entries;
+}
+
 void
 sigverify_firmware(sigverify_run *r)
 {
@@ -323,12 +393,16 @@ sigverify_firmware(sigverify_run *r)
 	for (i = 0; i < r->a->n_sigs; i++) {
 		if (!readable(r, i))
 			continue;
-		if (stopped)
+		if (stopped || fw_walk_stops(r, i))
 			r->sigs[i].state = SBAT_SIGVERIFY_SIG_NOT_REACHED;
 		else
 			stopped = fw_signature(r, i, &verified);
 	}
 	bad = settle_failed(r);
+	if (!stopped && sigset_unpadded_end(r->a)) {
+		decide(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_TABLE_UNPADDED, SBAT_SIGVERIFY_DB_NONE, NULL);
+		return;
+	}
 	if (stopped || verified)
 		return;
 	if (r->not_computed)
@@ -453,6 +527,11 @@ sigverify_shim(sigverify_run *r)
 	for (i = 0; i < r->a->n_sigs; i++) {
 		if (!readable(r, i))
 			continue;
+		if (r->a->sigs[i].cert_type != WIN_CERT_TYPE_PKCS_SIGNED_DATA) {
+			/* verify_buffer_authenticode passes over an entry of another type */
+			r->sigs[i].state = SBAT_SIGVERIFY_SIG_NOT_REACHED;
+			continue;
+		}
 		got = shim_signature(r, i);
 		if (got > 0 && first_ok < 0)
 			first_ok = (int)i;

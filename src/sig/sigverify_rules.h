@@ -28,6 +28,14 @@ typedef struct sigverify_run {
 	uint8_t sha1[20];
 } sigverify_run;
 
+/*
+ * The chain of signature i into out (chain_build), or none (0) when a
+ * loader finds no signer in it: a SignerInfo's certificate is not there
+ * (PKCS7_get0_signers fails), or its Pkcs7Verify cannot read it
+ * (pkcs7_signers.unwrappable).
+ */
+size_t sigverify_chain(const sigverify_run *r, size_t i, int *out);
+
 /* 1 when db (NULL: none) holds an entry of type. */
 int sigverify_has_type(const sbat_sigdb *db, sbat_sig_type type);
 

@@ -10,6 +10,7 @@
 #include "sig/der.h"
 #include "sig/rsa.h"
 #include "sig/x509.h"
+#include "sig/x509name.h"
 #include "util/diag.h"
 #include "util/sha256.h"
 
@@ -539,8 +540,8 @@ x509_may_issue(const sbat_authenticode_cert *c, int top)
 		return c->basic_ca == 1;
 	if (!top)
 		return 0;
-	return c->key_usage >= 0 || (c->version == 0 && c->subject_der_len == c->issuer_der_len &&
-	                             memcmp(c->subject_der, c->issuer_der, c->subject_der_len) == 0);
+	return c->key_usage >= 0 || (c->version == 0 && x509name_equal(c->subject_der, c->subject_der_len,
+	                                                               c->issuer_der, c->issuer_der_len));
 }
 
 sbat_err

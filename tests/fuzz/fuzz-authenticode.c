@@ -102,6 +102,7 @@ static void
 content_info(const uint8_t *p, size_t n, unsigned op)
 {
 	pkcs7_nested nested[PKCS7_MAX_NESTED];
+	pkcs7_signers signers;
 	sbat_authenticode_sig s;
 	size_t n_nested, i;
 	sbat_diag d;
@@ -111,7 +112,7 @@ content_info(const uint8_t *p, size_t n, unsigned op)
 	memset(&s, 0, sizeof(s));
 	s.len = n;
 	s.nested_in = -1;
-	err = pkcs7_read(p, &s, nested, &n_nested, &d);
+	err = pkcs7_read(p, &s, nested, &n_nested, &signers, &d);
 	if (err != SBAT_OK) {
 		check_failure(err, &d, n);
 		if (s.certs)
@@ -122,6 +123,11 @@ content_info(const uint8_t *p, size_t n, unsigned op)
 	for (i = 0; i < n_nested; i++)
 		if (nested[i].offset > n || nested[i].len > n - nested[i].offset)
 			fail("a nested signature outside the input");
+	if (signers.n == 0 || signers.n > PKCS7_MAX_SIGNERS)
+		fail("SignerInfos counted out of range");
+	for (i = 0; i < signers.n; i++)
+		if (signers.cert[i] < -1 || signers.cert[i] >= (int)s.n_certs)
+			fail("a SignerInfo's certificate outside the certificates");
 	free((void *)s.certs);
 }
 
