@@ -13,6 +13,8 @@
 
 /* sbat_boot_stage as 0.3 released it: up to revocations_sig_unread */
 #define STAGE_SIZE_0_3 offsetof(sbat_boot_stage, signature_authority)
+/* sbat_boot_note as 0.3 released it: up to chain_on_esp */
+#define NOTE_SIZE_0_3 offsetof(sbat_boot_note, svns)
 
 struct sbat_boot_report {
 	sbat_boot_stage *stages;
@@ -38,14 +40,74 @@ grow(void **p, size_t n, size_t *cap, size_t size)
 	return 0;
 }
 
-void
-sbat_boot_stage_init(sbat_boot_stage *s)
+/*
+ * sbat_boot_stage_init and sbat_boot_note_init, twice each: a program
+ * built against 0.3's headers calls the @LIBSBAT_0.3 version with 0.3's
+ * shorter record, which must be zeroed to 0.3's size and not a byte more;
+ * a program built now gets @@LIBSBAT_0.4. sbat_boot_report_add and
+ * sbat_boot_report_add_note take either size. Where symbol versions are
+ * not to be had, there is the current one alone.
+ */
+#if defined(__ELF__) && defined(__GNUC__) && defined(SBAT_BUILDING_LIBRARY)
+SBAT_API void report_stage_init_0_3(sbat_boot_stage *s);
+SBAT_API void report_stage_init_0_4(sbat_boot_stage *s);
+SBAT_API void report_note_init_0_3(sbat_boot_note *n);
+SBAT_API void report_note_init_0_4(sbat_boot_note *n);
+__asm__(".symver report_stage_init_0_3, sbat_boot_stage_init@LIBSBAT_0.3");
+__asm__(".symver report_stage_init_0_4, sbat_boot_stage_init@@LIBSBAT_0.4");
+__asm__(".symver report_note_init_0_3, sbat_boot_note_init@LIBSBAT_0.3");
+__asm__(".symver report_note_init_0_4, sbat_boot_note_init@@LIBSBAT_0.4");
+#define REPORT_VERSIONED 1
+#else
+#define report_stage_init_0_4 sbat_boot_stage_init
+#define report_note_init_0_4 sbat_boot_note_init
+#define REPORT_VERSIONED 0
+#endif
+
+/* A stage of `size` bytes, zeroed, with the fields whose "none" is -1 set. */
+static void
+report_stage_reset(sbat_boot_stage *s, size_t size)
 {
-	memset(s, 0, sizeof(*s));
-	s->size = sizeof(*s);
+	memset(s, 0, size);
+	s->size = size;
 	s->judge_reason = -1;
 	s->signature_reason = -1;
 	s->boot_current = -1;
+}
+
+/* A note of `size` bytes, zeroed, sdboot_by -1 (none). */
+static void
+report_note_reset(sbat_boot_note *n, size_t size)
+{
+	memset(n, 0, size);
+	n->size = size;
+	n->sdboot_by = -1;
+}
+
+#if REPORT_VERSIONED
+void
+report_stage_init_0_3(sbat_boot_stage *s)
+{
+	report_stage_reset(s, STAGE_SIZE_0_3);
+}
+
+void
+report_note_init_0_3(sbat_boot_note *n)
+{
+	report_note_reset(n, NOTE_SIZE_0_3);
+}
+#endif
+
+void
+report_stage_init_0_4(sbat_boot_stage *s)
+{
+	report_stage_reset(s, sizeof(*s));
+}
+
+void
+report_note_init_0_4(sbat_boot_note *n)
+{
+	report_note_reset(n, sizeof(*n));
 }
 
 sbat_verdict
@@ -158,14 +220,15 @@ sbat_boot_report_add(sbat_boot_report *r, const sbat_boot_stage *s, sbat_diag *d
 	copy.size = sizeof(copy);
 	if (own_strings(&copy) != 0)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
-	if (s->signature_authority && s->signature_authority_len) {
-		uint8_t *a = malloc(s->signature_authority_len);
+	/* copy's, not s's: a 0.3 caller's stage has no such fields to read */
+	if (copy.signature_authority && copy.signature_authority_len) {
+		uint8_t *a = malloc(copy.signature_authority_len);
 
 		if (!a) {
 			free_strings(&copy);
 			return diag_fail(d, SBAT_E_NOMEM, "out of memory");
 		}
-		memcpy(a, s->signature_authority, s->signature_authority_len);
+		memcpy(a, copy.signature_authority, copy.signature_authority_len);
 		copy.signature_authority = a;
 	} else {
 		copy.signature_authority = NULL;
@@ -183,14 +246,6 @@ sbat_boot_report_add(sbat_boot_report *r, const sbat_boot_stage *s, sbat_diag *d
 	else if (s->verdict == SBAT_VERDICT_REFUSED)
 		r->outcome.other_refused = 1;
 	return SBAT_OK;
-}
-
-void
-sbat_boot_note_init(sbat_boot_note *n)
-{
-	memset(n, 0, sizeof(*n));
-	n->size = sizeof(*n);
-	n->sdboot_by = -1;
 }
 
 /* The strings of a note, in one list, to copy and free them alike: its fields, then the chain's names and files. */
@@ -246,11 +301,14 @@ sbat_boot_report_add_note(sbat_boot_report *r, const sbat_boot_note *n, sbat_dia
 {
 	sbat_boot_note copy;
 
-	if (!r || !n || n->size != sizeof(*n))
+	if (!r || !n || (n->size != sizeof(*n) && n->size != NOTE_SIZE_0_3))
 		return diag_fail(d, SBAT_E_ABI, "a boot note not made by sbat_boot_note_init");
 	if (grow((void **)&r->notes, r->n_notes, &r->cap_notes, sizeof(*r->notes)) != 0)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");
-	copy = *n;
+	/* a 0.3 caller's note ends before svns: the later fields stay zero */
+	memset(&copy, 0, sizeof(copy));
+	memcpy(&copy, n, n->size);
+	copy.size = sizeof(copy);
 	copy.before = r->n;
 	if (note_own_strings(&copy) != 0)
 		return diag_fail(d, SBAT_E_NOMEM, "out of memory");

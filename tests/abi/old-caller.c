@@ -5,7 +5,11 @@
  * sees it: its sbat_edit_opts ends with dry_run, and it calls
  * sbat_edit_opts_init@LIBSBAT_0. That call must set 0.2's size and write
  * nothing past 0.2's structure; the default sbat_edit_opts_init (what a
- * program built now binds to) sets today's size. TAP on standard output.
+ * program built now binds to) sets today's size. And one built against
+ * 0.3's headers: its sbat_boot_stage ends before signature_authority and its
+ * sbat_boot_note before svns (both grow at their end); the @LIBSBAT_0.3
+ * inits must fill exactly that much, and the report must take such records.
+ * TAP on standard output.
  *
  * Usage: old-caller LIBRARY
  */
@@ -17,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sbat/bootreport.h"
 #include "sbat/edit.h"
 
 /* 0.2's structure, as its header declared it */
@@ -26,6 +31,9 @@ typedef struct opts_0_2 {
 } opts_0_2;
 
 typedef void (*init_fn)(void *);
+typedef sbat_err (*report_new_fn)(sbat_boot_report **, sbat_diag *);
+typedef void (*report_free_fn)(sbat_boot_report *);
+typedef sbat_err (*add_fn)(sbat_boot_report *, const void *, sbat_diag *);
 
 static int n, failed;
 
@@ -35,6 +43,47 @@ check(int ok, const char *what)
 	n++;
 	failed += !ok;
 	printf("%sok %d - %s\n", ok ? "" : "not ", n, what);
+}
+
+/* 1 when the bytes of buf from `from` on still hold 0xa5. */
+static int
+untouched_from(const unsigned char *buf, size_t from, size_t len)
+{
+	size_t i;
+
+	for (i = from; i < len; i++)
+		if (buf[i] != 0xa5)
+			return 0;
+	return 1;
+}
+
+/* A 0.3 caller's record of `size` bytes: made by the @LIBSBAT_0.3 init `name`, then added to a report by `add`. */
+static void
+check_0_3(void *lib, const char *name, const char *add, size_t size)
+{
+	unsigned char buf[4096];
+	init_fn init = (init_fn)(size_t)dlvsym(lib, name, "LIBSBAT_0.3");
+	report_new_fn report_new = (report_new_fn)(size_t)dlsym(lib, "sbat_boot_report_new");
+	report_free_fn report_free = (report_free_fn)(size_t)dlsym(lib, "sbat_boot_report_free");
+	add_fn add_fn_ = (add_fn)(size_t)dlsym(lib, add);
+	sbat_boot_report *r = NULL;
+	sbat_diag d;
+	size_t got;
+	char what[160];
+
+	snprintf(what, sizeof(what), "%s@LIBSBAT_0.3 is there for 0.3's callers", name);
+	check(init != NULL, what);
+	if (!init || !report_new || !report_free || !add_fn_ || size > sizeof(buf))
+		return;
+	memset(buf, 0xa5, sizeof(buf));
+	init(buf);
+	memcpy(&got, buf, sizeof(got));
+	snprintf(what, sizeof(what), "... records 0.3's size (%zu) and writes nothing past it", size);
+	check(got == size && untouched_from(buf, size, sizeof(buf)), what);
+	report_new(&r, &d);
+	snprintf(what, sizeof(what), "... and %s takes the 0.3 record", add);
+	check(r && add_fn_(r, buf, &d) == SBAT_OK, what);
+	report_free(r);
 }
 
 int
@@ -71,6 +120,8 @@ main(int argc, char **argv)
 		new_init(&o);
 		check(o.size == sizeof(sbat_edit_opts) && o.pcrsig == 0, "the default one fills today's structure");
 	}
+	check_0_3(lib, "sbat_boot_stage_init", "sbat_boot_report_add", offsetof(sbat_boot_stage, signature_authority));
+	check_0_3(lib, "sbat_boot_note_init", "sbat_boot_report_add_note", offsetof(sbat_boot_note, svns));
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }

@@ -76,11 +76,12 @@ fi
 if [ -e "$libdir/libsbat.a" ]; then
 	# the internal functions are named by module and hidden: they stay
 	# global in an archive, but none is visible by default beside the exports
-	# and the two functions behind sbat_edit_opts_init's versions (.symver)
+	# and the functions behind the versions of sbat_edit_opts_init,
+	# sbat_boot_stage_init and sbat_boot_note_init (.symver)
 	check "libsbat.a gives default visibility to its sbat_* exports only; the rest is hidden" quiet \
 		sh -c "readelf -sW $libdir/libsbat.a >$T/static-syms 2>&1 && grep -q ' sbat_edit_fd\$' $T/static-syms &&
 		test -z \"\$(awk '\$5 == \"GLOBAL\" && \$6 == \"DEFAULT\" && \$7 != \"UND\" {print \$8}' $T/static-syms |
-			grep -v -e '^sbat_' -e '^edit_opts_init_0_[23]$' -e '^__odr_asan[.]')\""
+			grep -v -e '^sbat_' -e '^edit_opts_init_0_[23]$' -e '^report_\(stage\|note\)_init_0_[34]$' -e '^__odr_asan[.]')\""
 	check "the example links against the static library too" quiet \
 		sh -c "$CC -std=c99 $EXAMPLE \$(pkg-config --cflags libsbat) $libdir/libsbat.a -o $T/show-static"
 fi
