@@ -97,6 +97,19 @@ SBAT_API void sbat_walk_opts_init(sbat_walk_opts *o);
 SBAT_API sbat_err sbat_walk_next_boot(const sbat_walk_opts *o, sbat_boot_report **ret, sbat_diag *reterr);
 
 /*
+ * The pending updates of o (o->pending, o->efivarfs) checked and applied in
+ * order as sbat_walk_next_boot does (an earlier KEK update counts for the
+ * later ones), without following any boot path: *ret holds one PENDING
+ * note each, whose `check` says how the firmware takes the write (the file,
+ * or a directory's `picked`, is appended when it is PLAIN, BY_KEK, BY_PK or
+ * SETUP_MODE) and `count` the entries it adds to the machine's db or dbx;
+ * a file that does not read gives an ERROR note naming it, and the updates
+ * after it are not checked. For a caller that predicts what the writes
+ * change (PCR 7). SBAT_E_ABI, SBAT_E_NOMEM.
+ */
+SBAT_API sbat_err sbat_walk_pending_check(const sbat_walk_opts *o, sbat_boot_report **ret, sbat_diag *reterr);
+
+/*
  * What a stage measures of one image, from one read of it (fd >= 0: the
  * file img maps, read through a 256 KiB buffer; -1: img's buffer): its
  * signatures as sbat_authenticode_parse_fd reads them, and, when uki (of

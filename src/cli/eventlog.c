@@ -173,7 +173,8 @@ json_bank(const sbat_eventlog_bank *b, int last)
 }
 
 static void
-json_report(const cli_opts *o, const char *file, const sbat_eventlog *log, sbat_eventlog_tpm state, const sbat_pcr7 *m)
+json_report(const cli_opts *o, const char *file, const sbat_eventlog *log, sbat_eventlog_tpm state, const sbat_pcr7 *m,
+            const sbat_boot_report *pending)
 {
 	size_t i, n;
 
@@ -190,7 +191,7 @@ json_report(const cli_opts *o, const char *file, const sbat_eventlog *log, sbat_
 	for (i = 0; i < n; i++)
 		json_event(sbat_eventlog_event_at(log, i), i + 1 == n);
 	fputs("  ],\n  \"pcr7\": ", stdout);
-	cli_pcr7_print_json(o, m, state != SBAT_EVENTLOG_TPM_DIFFERS);
+	cli_pcr7_print_json(o, m, pending, state != SBAT_EVENTLOG_TPM_DIFFERS);
 	fputs("\n}\n", stdout);
 }
 
@@ -201,6 +202,7 @@ cli_run_event_log(const cli_opts *o)
 	const char *tpm = getenv("SBAT_ADD_TPM");
 	sbat_eventlog *log;
 	sbat_eventlog_tpm state;
+	sbat_boot_report *pending;
 	sbat_pcr7 *m;
 	sbat_diag d;
 	char context[32];
@@ -216,16 +218,17 @@ cli_run_event_log(const cli_opts *o)
 		sbat_eventlog_free(log);
 		return EXIT_FAILURE_;
 	}
-	if ((status = cli_pcr7_build(o, log, &m)) != EXIT_OK) {
+	if ((status = cli_pcr7_build(o, log, &m, &pending)) != EXIT_OK) {
 		sbat_eventlog_free(log);
 		return status;
 	}
 	if (o->json) {
-		json_report(o, path, log, state, m);
+		json_report(o, path, log, state, m, pending);
 	} else {
 		text_report(path, log, state);
-		cli_pcr7_print_text(o, m, state != SBAT_EVENTLOG_TPM_DIFFERS);
+		cli_pcr7_print_text(o, m, pending, state != SBAT_EVENTLOG_TPM_DIFFERS);
 	}
+	sbat_boot_report_free(pending);
 	sbat_pcr7_free(m);
 	sbat_eventlog_free(log);
 	return state == SBAT_EVENTLOG_TPM_DIFFERS ? EXIT_LOG_DIFFERS : EXIT_OK;

@@ -10,11 +10,13 @@
 #include "sbat/input.h"
 #include "sbat/pcr7.h"
 #include "sbat/sigdb.h"
+#include "sbat/walk.h"
 
 #include "json.h"
 #include "messages.h"
 #include "next_level.h"
 #include "pcr7.h"
+#include "render_note.h"
 
 static const char not_trusted[] = "the log does not match the TPM";
 
@@ -29,43 +31,103 @@ pending_guid(const char *var)
 	return NULL;
 }
 
+/* 1 when the firmware takes the write PENDING note n is about (its file, or a directory's pick, is appended). */
 static int
-apply_pending(const cli_opts *o, sbat_pcr7_vars *vars)
+taken(const sbat_boot_note *n)
 {
-	size_t i;
+	return n->check <= SBAT_BOOT_PENDING_SETUP_MODE;
+}
 
-	for (i = 0; i < o->n_pending; i++) {
-		const char *guid = pending_guid(o->pending[i].var);
-		uint8_t *buf;
-		size_t len;
-		sbat_diag d;
+/* The next PENDING note of r from *at on (one for each --pending, in order), or NULL. */
+static const sbat_boot_note *
+pending_note(const sbat_boot_report *r, size_t *at)
+{
+	while (r && *at < sbat_boot_report_note_count(r)) {
+		const sbat_boot_note *n = sbat_boot_report_note_at(r, (*at)++);
 
-		if (!guid)
-			continue;
-		if (sbat_file_read(o->pending[i].file, SBAT_SIGDB_MAX_FILE, &buf, &len, &d) != SBAT_OK ||
-		    sbat_pcr7_vars_append(vars, o->pending[i].var, guid, buf, len, NULL, &d) != SBAT_OK) {
-			free(buf);
-			return cli_report_error(o->pending[i].file, &d);
-		}
-		free(buf);
+		if (n->what == SBAT_BOOT_NOTE_PENDING && n->kind != SBAT_BOOT_NOTE_ERROR)
+			return n;
 	}
+	return NULL;
+}
+
+/* Append the file of note n, one the firmware takes, to vars. */
+static int
+append_taken(const sbat_boot_note *n, sbat_pcr7_vars *vars)
+{
+	const char *file = n->picked ? n->picked : n->pending, *guid = pending_guid(n->variable);
+	uint8_t *buf = NULL;
+	size_t len;
+	sbat_diag d;
+
+	if (!guid || !taken(n))
+		return EXIT_OK;
+	if (sbat_file_read(file, SBAT_SIGDB_MAX_FILE, &buf, &len, &d) != SBAT_OK ||
+	    sbat_pcr7_vars_append(vars, n->variable, guid, buf, len, NULL, &d) != SBAT_OK) {
+		free(buf);
+		return cli_report_error(file, &d);
+	}
+	free(buf);
 	return EXIT_OK;
 }
 
+/*
+ * o's --pending updates checked as the firmware checks the write (the walk's rule) into *ret, and each the
+ * firmware takes appended to vars: EXIT_OK, or an exit status after a message naming the file.
+ */
+static int
+apply_pending(const cli_opts *o, sbat_pcr7_vars *vars, sbat_boot_report **ret)
+{
+	char buf[4096];
+	sbat_walk_opts wo;
+	sbat_diag d;
+	size_t i;
+	int status = EXIT_OK;
+
+	*ret = NULL;
+	if (!o->n_pending)
+		return EXIT_OK;
+	sbat_walk_opts_init(&wo);
+	wo.efivarfs = cli_efivarfs_dir();
+	wo.pending = o->pending;
+	wo.n_pending = o->n_pending;
+	if (sbat_walk_pending_check(&wo, ret, &d) != SBAT_OK)
+		return cli_report_error(cli_efivarfs_dir(), &d);
+	for (i = 0; status == EXIT_OK && i < sbat_boot_report_note_count(*ret); i++) {
+		const sbat_boot_note *n = sbat_boot_report_note_at(*ret, i);
+		const char *text;
+
+		if (n->kind == SBAT_BOOT_NOTE_ERROR && (text = cli_render_note(n, buf, sizeof(buf))) != NULL) {
+			cli_message(n->file, text);
+			status = EXIT_FAILURE_;
+		} else if (n->kind == SBAT_BOOT_NOTE_ERROR) {
+			status = cli_report_error(n->file, &n->diag);
+		} else if (n->what == SBAT_BOOT_NOTE_PENDING) {
+			status = append_taken(n, vars);
+		}
+	}
+	return status;
+}
+
 int
-cli_pcr7_build(const cli_opts *o, const sbat_eventlog *log, sbat_pcr7 **ret)
+cli_pcr7_build(const cli_opts *o, const sbat_eventlog *log, sbat_pcr7 **ret, sbat_boot_report **ret_pending)
 {
 	sbat_pcr7_vars *vars;
 	sbat_diag d;
 	int status;
 
 	*ret = NULL;
+	*ret_pending = NULL;
 	if (sbat_pcr7_vars_new(cli_efivarfs_dir(), &vars, &d) != SBAT_OK)
 		return cli_report_error(cli_efivarfs_dir(), &d);
-	status = apply_pending(o, vars);
+	status = apply_pending(o, vars, ret_pending);
 	if (status == EXIT_OK && sbat_pcr7_build(log, vars, ret, &d) != SBAT_OK)
 		status = cli_report_error(cli_efivarfs_dir(), &d);
 	sbat_pcr7_vars_free(vars);
+	if (status != EXIT_OK) {
+		sbat_boot_report_free(*ret_pending);
+		*ret_pending = NULL;
+	}
 	return status;
 }
 
@@ -112,10 +174,11 @@ text_event(const sbat_pcr7 *m, const sbat_pcr7_event *x)
 }
 
 void
-cli_pcr7_print_text(const cli_opts *o, const sbat_pcr7 *m, int trusted)
+cli_pcr7_print_text(const cli_opts *o, const sbat_pcr7 *m, const sbat_boot_report *pending, int trusted)
 {
 	const char *when = o->n_pending ? "after the update" : "at the next boot";
-	char label[16];
+	const sbat_boot_note *n;
+	char label[16], buf[4096];
 	size_t i;
 
 	printf("PCR 7, made again from the variables in %s%s:\n", cli_quote(cli_efivarfs_dir()),
@@ -123,6 +186,9 @@ cli_pcr7_print_text(const cli_opts *o, const sbat_pcr7 *m, int trusted)
 	for (i = 0; i < o->n_pending; i++)
 		if (!pending_guid(o->pending[i].var))
 			printf("pending %s: shim measures it in PCR 14, not in PCR 7\n", o->pending[i].var);
+	for (i = 0; (n = pending_note(pending, &i)) != NULL;)
+		if (pending_guid(n->variable))
+			printf("%s\n", cli_render_note(n, buf, sizeof(buf)));
 	for (i = 0; i < sbat_pcr7_event_count(m); i++)
 		text_event(m, sbat_pcr7_event_at(m, i));
 	for (i = 0; i < sbat_pcr7_bank_count(m); i++) {
@@ -203,19 +269,34 @@ json_bank(const sbat_pcr7_bank *k, int trusted, int last)
 	printf("}%s\n", last ? "" : ",");
 }
 
+/* The "pending" array's entries: each --pending, whether the firmware takes it and the note that says so. */
+static void
+json_pending(const cli_opts *o, const sbat_boot_report *pending)
+{
+	char buf[4096];
+	size_t i, k = 0;
+
+	for (i = 0; i < o->n_pending; i++) {
+		const sbat_boot_note *n = pending_note(pending, &k);
+
+		printf("%s{\"var\": \"%s\", \"file\": ", i ? ", " : "", o->pending[i].var);
+		cli_json_cstr(stdout, o->pending[i].file);
+		printf(", \"measured\": %s, \"applied\": %s, \"check\": ",
+		       pending_guid(o->pending[i].var) ? "true" : "false", n && taken(n) ? "true" : "false");
+		cli_json_cstr_or_null(stdout, n ? cli_render_note(n, buf, sizeof(buf)) : NULL);
+		fputs("}", stdout);
+	}
+}
+
 void
-cli_pcr7_print_json(const cli_opts *o, const sbat_pcr7 *m, int trusted)
+cli_pcr7_print_json(const cli_opts *o, const sbat_pcr7 *m, const sbat_boot_report *pending, int trusted)
 {
 	size_t i, n;
 
 	fputs("{\n    \"efivarfs\": ", stdout);
 	cli_json_cstr(stdout, cli_efivarfs_dir());
 	fputs(",\n    \"pending\": [", stdout);
-	for (i = 0; i < o->n_pending; i++) {
-		printf("%s{\"var\": \"%s\", \"file\": ", i ? ", " : "", o->pending[i].var);
-		cli_json_cstr(stdout, o->pending[i].file);
-		printf(", \"measured\": %s}", pending_guid(o->pending[i].var) ? "true" : "false");
-	}
+	json_pending(o, pending);
 	fputs("],\n    \"events\": [\n", stdout);
 	n = sbat_pcr7_event_count(m);
 	for (i = 0; i < n; i++)

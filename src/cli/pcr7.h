@@ -4,6 +4,7 @@
 #ifndef SBAT_CLI_PCR7_H
 #define SBAT_CLI_PCR7_H
 
+#include "sbat/bootreport.h"
 #include "sbat/eventlog.h"
 #include "sbat/pcr7.h"
 
@@ -11,15 +12,20 @@
 
 /*
  * The model of log's PCR 7 from the variables of cli_efivarfs_dir(), with
- * o's --pending updates appended as the firmware appends them: EXIT_OK and
- * *ret, or an exit status after a message naming the file.
+ * o's --pending updates checked as the firmware checks the write
+ * (sbat_walk_pending_check) and those it takes appended as it appends them:
+ * EXIT_OK, *ret and *ret_pending (the updates' notes; NULL without
+ * --pending), or an exit status after a message naming the file.
  */
-int cli_pcr7_build(const cli_opts *o, const sbat_eventlog *log, sbat_pcr7 **ret);
+int cli_pcr7_build(const cli_opts *o, const sbat_eventlog *log, sbat_pcr7 **ret, sbat_boot_report **ret_pending);
 
-/* The events and each bank's value, in words; trusted: 0 when the log does not match the TPM. */
-void cli_pcr7_print_text(const cli_opts *o, const sbat_pcr7 *m, int trusted);
+/*
+ * The events, each pending update's fate and each bank's value, in words; trusted: 0 when the log does not
+ * match the TPM.
+ */
+void cli_pcr7_print_text(const cli_opts *o, const sbat_pcr7 *m, const sbat_boot_report *pending, int trusted);
 
 /* The same as the JSON object "pcr7" (no trailing newline). */
-void cli_pcr7_print_json(const cli_opts *o, const sbat_pcr7 *m, int trusted);
+void cli_pcr7_print_json(const cli_opts *o, const sbat_pcr7 *m, const sbat_boot_report *pending, int trusted);
 
 #endif

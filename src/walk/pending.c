@@ -14,6 +14,7 @@
 #include "sbat/walk.h"
 
 #include "sig/authvar.h"
+#include "util/diag.h"
 #include "walk/pending.h"
 #include "walk/walk.h"
 
@@ -345,4 +346,49 @@ pending_apply(walk *w, pending_dbs *t)
 	sbat_sigdb_free(k.pk);
 	sbat_sigdb_free(k.kek);
 	return r;
+}
+
+/* A database holding var of efivarfs, or an empty one where it does not read (only counts depend on it). */
+static sbat_err
+load_target(const char *efivarfs, const char *var, sbat_sigdb **ret, sbat_diag *d)
+{
+	sbat_diag ignored;
+	sbat_err e = sbat_sigdb_new(ret, d);
+
+	if (e != SBAT_OK ||
+	    sbat_sigdb_load_efivar(*ret, efivarfs, var, SBAT_SIGDB_GUID_SECURITY_DB, NULL, &ignored) == SBAT_OK)
+		return e;
+	sbat_sigdb_free(*ret);
+	return sbat_sigdb_new(ret, d);
+}
+
+SBAT_API sbat_err
+sbat_walk_pending_check(const sbat_walk_opts *o, sbat_boot_report **ret, sbat_diag *reterr)
+{
+	sbat_diag local, *d = reterr ? reterr : &local;
+	pending_dbs t = { NULL, NULL, NULL, 0, 0 };
+	walk w;
+	sbat_err e;
+
+	*ret = NULL;
+	if (!o || o->size != sizeof(*o))
+		return diag_fail(d, SBAT_E_ABI, "walk options not made by sbat_walk_opts_init");
+	memset(&w, 0, sizeof(w));
+	w.o = o;
+	w.efivarfs = o->efivarfs ? o->efivarfs : SBAT_EFIVAR_DIR;
+	if ((e = load_target(w.efivarfs, "db", &t.db, d)) == SBAT_OK &&
+	    (e = load_target(w.efivarfs, "dbx", &t.dbx, d)) == SBAT_OK && (e = sbat_sigdb_new(&t.mokx, d)) == SBAT_OK &&
+	    (e = sbat_boot_report_new(&w.report, d)) == SBAT_OK) {
+		pending_apply(&w, &t);
+		if (w.report_failed) {
+			e = diag_fail(d, SBAT_E_NOMEM, "out of memory");
+			sbat_boot_report_free(w.report);
+		} else {
+			*ret = w.report;
+		}
+	}
+	sbat_sigdb_free(t.db);
+	sbat_sigdb_free(t.dbx);
+	sbat_sigdb_free(t.mokx);
+	return e;
 }

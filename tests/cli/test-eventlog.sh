@@ -119,15 +119,17 @@ done
 expect "ovmf-sb: the db certificate that verified the UKI is reproduced" \
 	'grep -qx "PCR 7 event 25 (EV_EFI_VARIABLE_AUTHORITY db): reproduced" "$T/out"'
 
-# dbx after an authenticated update that repeats its one entry and adds two hashes
-python3 - "$F/ovmf-sb/efivars/dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$T/dbxupdate.bin" <<'PY'
+# dbx after an update of plain signature lists (appended as given) that repeats its one entry and adds two
+# hashes; the same behind an authentication header whose signature is missing (the firmware refuses it)
+python3 - "$F/ovmf-sb/efivars/dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$T/dbxupdate.bin" "$T/dbxunsigned.bin" <<'PY'
 import struct, sys
 dbx = open(sys.argv[1], "rb").read()[4:]
 sha256 = bytes.fromhex("2616c4c14c509240aca941f936934328")
 entries = b"".join(bytes([0x77]) * 16 + bytes([h]) * 32 for h in (0x11, 0x22))
 lst = sha256 + struct.pack("<III", 28 + len(entries), 0, 48) + entries
 auth = bytes(16) + struct.pack("<IHH", 28, 0x200, 0xef1) + bytes.fromhex("9dd2af4adf68ee498aa9347d375665a7") + bytes(4)
-open(sys.argv[2], "wb").write(auth + dbx + lst)
+open(sys.argv[2], "wb").write(dbx + lst)
+open(sys.argv[3], "wb").write(auth + dbx + lst)
 PY
 export SBAT_ADD_TPM="$T/tpm-ovmf-sb" SBAT_ADD_EFIVARFS="$F/ovmf-sb/efivars"
 expect_rc "ovmf-sb --pending dbx=FILE: exit 0" 0 --event-log "$F/ovmf-sb/binary_bios_measurements" \
@@ -146,14 +148,15 @@ import hashlib, json, struct, sys
 j = json.load(open(sys.argv[1]))
 dbx = open(sys.argv[2], "rb").read()[4:]
 upd = open(sys.argv[3], "rb").read()
-# the update's lists after its 16 + 28-byte authentication; the first repeats dbx and goes, the second stays
-lists = upd[44:]
+# the update's lists; the first repeats dbx and goes, the second stays
+lists = upd
 new = dbx + lists[len(dbx):]
 guid = bytes.fromhex("cbb219d73a3d9645a3bcdad00e67656f")
 data = guid + struct.pack("<QQ", 3, len(new)) + "dbx".encode("utf-16-le") + new
 algs = {"sha1": hashlib.sha1, "sha256": hashlib.sha256, "sha384": hashlib.sha384, "sha512": hashlib.sha512}
 p = j["pcr7"]
-assert p["pending"] == [{"var": "dbx", "file": sys.argv[3], "measured": True}], p["pending"]
+assert p["pending"] == [{"var": "dbx", "file": sys.argv[3], "measured": True, "applied": True,
+                         "check": "pending: %s appended to dbx (2 new entries)" % sys.argv[3]}], p["pending"]
 assert [e["state"] for e in p["events"]] == ["reproduced"] * 4 + ["differs", "reproduced", "reproduced"]
 assert p["events"][4]["variable"] == "dbx" and p["events"][4]["data_size"] == len(data)
 assert p["events"][4]["differs_in"] == ["sha1", "sha256", "sha384", "sha512"]
@@ -175,6 +178,47 @@ expect_rc "--pending MokListX=FILE: exit 0" 0 --event-log "$F/ovmf-sb/binary_bio
 expect "it is not measured in PCR 7, which is unchanged" \
 	'grep -qx "pending MokListX: shim measures it in PCR 14, not in PCR 7" "$T/out" &&
 	 grep -qx "sha256 PCR 7 after the update: $v (today $v): unchanged" "$T/out"'
+expect_rc "an update whose signature is missing: exit 1" 1 --event-log "$F/ovmf-sb/binary_bios_measurements" \
+	--pending dbx="$T/dbxunsigned.bin"
+expect "the error names the file" '[[ "$ERR" == "sbat-add: $T/dbxunsigned.bin: "* ]]'
+
+# Microsoft's updates, checked as the firmware checks the write before PCR 7 is predicted: the snakeoil
+# machine's KEK signed none of them and its PK no KEK update, so the firmware refuses each and PCR 7 stays
+U="$FIXTURES_SRC/secureboot-updates"
+for upd in dbx="$U/DBXUpdate.bin" db="$U/DBUpdate3P2023.bin" KEK="$U/kek/Microsoft/KEKUpdate_Microsoft_PK3d8660c0.bin"; do
+	var=${upd%%=*} file=${upd#*=}
+	by="any KEK of this machine"
+	[ "$var" = KEK ] && by="this machine's PK"
+	expect_rc "snakeoil machine, Microsoft's $var update ${file##*/}: exit 0" 0 \
+		--event-log "$F/ovmf-sb/binary_bios_measurements" --pending "$upd"
+	expect "... not applied: the firmware would refuse it; PCR 7 unchanged" \
+		'grep -qxF "pending: $file not applied to $var: not signed by $by: the firmware would refuse this update" "$T/out" &&
+		 grep -qx "sha256 PCR 7 after the update: $v (today $v): unchanged" "$T/out" &&
+		 [ "$(grep -c "): reproduced$" "$T/out")" -eq 7 ]'
+done
+expect_rc "--json: exit 0" 0 --event-log "$F/ovmf-sb/binary_bios_measurements" --pending dbx="$U/DBXUpdate.bin" --json
+check "--json: the update is not applied, and says why; every bank unchanged" python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["pcr7"]
+assert [(x["applied"], x["check"].endswith("the firmware would refuse this update")) for x in p["pending"]] == [(False, True)], p["pending"]
+assert all(b["changes"] is False and b["predicted"] == b["today"] for b in p["banks"]), p["banks"]
+' "$T/out"
+# the same machine with the Microsoft Corporation KEK CA 2011 in KEK takes DBXUpdate.bin (443 hashes)
+cp -r "$F/ovmf-sb/efivars" "$T/efivars-mskek"
+python3 - "$U/MicCorKEKCA2011_2011-06-24.der" "$T/efivars-mskek/KEK-8be4df61-93ca-11d2-aa0d-00e098032b8c" <<'PY'
+import struct, sys
+cert = bytes(16) + open(sys.argv[1], "rb").read()
+x509 = bytes.fromhex("a159c0a5e494a74a87b5ab155c2bf072")
+kek = open(sys.argv[2], "rb").read()
+open(sys.argv[2], "wb").write(kek + x509 + struct.pack("<III", 28 + len(cert), 0, len(cert)) + cert)
+PY
+export SBAT_ADD_EFIVARFS="$T/efivars-mskek"
+expect_rc "KEK with Microsoft's KEK CA 2011, DBXUpdate.bin: exit 0" 0 \
+	--event-log "$F/ovmf-sb/binary_bios_measurements" --pending dbx="$U/DBXUpdate.bin"
+expect "... applied, under Microsoft's KEK CA; PCR 7 changes" \
+	'grep -qxF "pending: $U/DBXUpdate.bin appended to dbx (443 new entries); the firmware takes it: signed under the KEK certificate C=US, O=Microsoft Corporation, CN=Microsoft Corporation KEK CA 2011" "$T/out" &&
+	 grep -q "^sha256 PCR 7 after the update: [0-9a-f]\{64\} (today $v): changes$" "$T/out"'
+export SBAT_ADD_EFIVARFS="$F/ovmf-sb/efivars"
 head -c 60 "$T/dbxupdate.bin" >"$T/dbxcut.bin"
 expect_rc "a malformed --pending file: exit 1" 1 --event-log "$F/ovmf-sb/binary_bios_measurements" \
 	--pending dbx="$T/dbxcut.bin"

@@ -1465,6 +1465,81 @@ test_pending_kek_dir(void **state)
 	}
 }
 
+/*
+ * sbat_walk_pending_check: the pending updates alone, checked in order as the walk checks them (a KEK update
+ * taken counts for the next), one note each; a file that does not read stops it with an ERROR note naming it.
+ */
+static void
+test_pending_check_alone(void **state)
+{
+	static const struct {
+		const char *var, *file;
+		sbat_boot_pending check;
+		size_t count;
+	} updates[] = {
+		{ "KEK", "kek/AMI/KEKUpdate_AMI_PK1.bin", SBAT_BOOT_PENDING_NOT_SIGNED, 0 },
+		{ "KEK", "kek/Microsoft/KEKUpdate_Microsoft_PK3d8660c0.bin", SBAT_BOOT_PENDING_BY_PK, 1 },
+		{ "dbx", "DBXUpdate.bin", SBAT_BOOT_PENDING_BY_KEK, 443 },
+		{ "db", "DBUpdate3P2023.bin", SBAT_BOOT_PENDING_BY_KEK, 1 },
+	};
+	const char *src = getenv("FIXTURES_SRC");
+	char files[4][1200], file[1200];
+	sbat_walk_pending pending[4];
+	machine m = { 0 };
+	paths p;
+	sbat_walk_opts o;
+	sbat_boot_report *r = NULL;
+	sbat_diag d;
+	size_t i;
+
+	(void)state;
+	if (!src) {
+		skip();
+		return;
+	}
+	build(&m, &p);
+	put_db(p.efivarfs, "db", NULL);
+	put_db(p.efivarfs, "dbx", NULL);
+	snprintf(file, sizeof(file), "%s/secureboot-updates/pk/WindowsOEMDevicesPK.der", src);
+	put_global(p.efivarfs, "PK", file);
+	snprintf(file, sizeof(file), "%s/secureboot-updates/MicCorKEKCA2011_2011-06-24.der", src);
+	put_global(p.efivarfs, "KEK", file);
+	for (i = 0; i < 4; i++) {
+		snprintf(files[i], sizeof(files[i]), "%s/secureboot-updates/%s", src, updates[i].file);
+		pending[i].var = updates[i].var;
+		pending[i].file = files[i];
+	}
+	sbat_walk_opts_init(&o);
+	o.efivarfs = p.efivarfs;
+	o.pending = pending;
+	o.n_pending = 4;
+	assert_int_equal(sbat_walk_pending_check(&o, &r, &d), SBAT_OK);
+	assert_int_equal(sbat_boot_report_count(r), 0);
+	assert_int_equal(sbat_boot_report_note_count(r), 4);
+	for (i = 0; i < 4; i++) {
+		const sbat_boot_note *n = sbat_boot_report_note_at(r, i);
+
+		assert_int_equal(n->what, SBAT_BOOT_NOTE_PENDING);
+		assert_string_equal(n->pending, files[i]);
+		assert_int_equal(n->check, updates[i].check);
+		assert_int_equal(n->count, updates[i].count);
+	}
+	sbat_boot_report_free(r);
+
+	/* a file that does not read: an ERROR note naming it, and nothing after it is checked */
+	pending[1].file = "/nonexistent/update.bin";
+	o.n_pending = 3;
+	assert_int_equal(sbat_walk_pending_check(&o, &r, &d), SBAT_OK);
+	assert_int_equal(sbat_boot_report_note_count(r), 2);
+	assert_int_equal(sbat_boot_report_note_at(r, 1)->kind, SBAT_BOOT_NOTE_ERROR);
+	assert_string_equal(sbat_boot_report_note_at(r, 1)->file, "/nonexistent/update.bin");
+	sbat_boot_report_free(r);
+
+	o.size = 0;
+	assert_int_equal(sbat_walk_pending_check(&o, &r, &d), SBAT_E_ABI);
+	assert_null(r);
+}
+
 /* ---- GRUB's core image: the prefix, configuration and memdisk grub-mkimage puts in its mods section ---- */
 
 /* One ustar member (a file of text, or a directory when text is NULL) at buf[*at]. */
@@ -1826,6 +1901,7 @@ main(void)
 		cmocka_unit_test(test_signatures),
 		cmocka_unit_test(test_pending_authenticated),
 		cmocka_unit_test(test_pending_kek_dir),
+		cmocka_unit_test(test_pending_check_alone),
 		cmocka_unit_test(test_grub_prefix),
 		cmocka_unit_test(test_grub_fw_path),
 		cmocka_unit_test(test_grub_debian_memdisk),

@@ -264,11 +264,17 @@ vm_boot_ovmf() {
 # VM_SWTPM_DIR), after stopping the one started before; VM_TPM_ARGS are the
 # QEMU arguments that attach it (tpm-tis). QEMU shuts swtpm down when it exits,
 # so a boot needs a new one: set VM_PRE_BOOT=vm_swtpm_start. The PCRs of a
-# new TPM are reset; OVMF measures the boot into it and logs the events.
+# new TPM are reset; OVMF measures the boot into it and logs the events. With
+# VM_SWTPM_KEEP=1 the state of the TPM before is kept (the same TPM, powered
+# on again: its PCRs reset all the same).
 vm_swtpm_start() {
 	local d="$VM_SWTPM_DIR" i
 	vm_swtpm_stop
-	rm -rf "$d"
+	if [ "${VM_SWTPM_KEEP:-0}" = 1 ]; then
+		rm -f "$d/sock"
+	else
+		rm -rf "$d"
+	fi
 	mkdir -p "$d"
 	swtpm socket --tpm2 --tpmstate "dir=$d" --ctrl "type=unixio,path=$d/sock" \
 		--log "file=$d/log,level=1" </dev/null >"$d/out" 2>&1 &
@@ -314,7 +320,7 @@ vm_static_sbat_add() {
 			return 1
 		}
 	fi
-	ninja -C "$b" sbat-add >"$w/static-build.log" 2>&1 || {
+	ninja -j2 -C "$b" sbat-add >"$w/static-build.log" 2>&1 || {
 		cat "$w/static-build.log"
 		VM_WHY="the static sbat-add does not build"
 		return 2

@@ -7,6 +7,10 @@ and MokListX, and an image with two signatures.
 usage: secure-boot.py x509 OUT CERT.der     EFI_SIGNATURE_LIST of one certificate
        secure-boot.py sha256 OUT HEX        EFI_SIGNATURE_LIST of one image hash
        secure-boot.py cosign A B OUT        A with B's signatures appended
+       secure-boot.py update VAR ESL KEY CERT OUT
+                                            an authenticated append write of
+                                            the signature lists ESL to VAR
+                                            (db, dbx, KEK), signed with KEY
        secure-boot.py cert VARS.fd VAR TEXT OUT.der
                                             the certificate of OVMF varstore
                                             VARS.fd's variable VAR (db, KEK)
@@ -20,12 +24,19 @@ cover OUT.
 """
 
 import struct
+import subprocess
 import sys
+import tempfile
 import uuid
 
 EFI_CERT_X509 = uuid.UUID("a5c059a1-94e4-4aa7-87b5-ab155c2bf072")
 EFI_CERT_SHA256 = uuid.UUID("c1c41626-504c-4092-aca9-41f936934328")
 OWNER = uuid.UUID("5ba7ad0b-63e4-4d3b-9e6a-2a7c61c5e8f0")
+EFI_GLOBAL = uuid.UUID("8be4df61-93ca-11d2-aa0d-00e098032b8c")
+IMAGE_SECURITY = uuid.UUID("d719b2cb-3d3a-4596-a3bc-dad00e67656f")
+EFI_CERT_TYPE_PKCS7 = uuid.UUID("4aafd29d-68df-49ee-8aa9-347d375665a7")
+# NON_VOLATILE | BOOTSERVICE_ACCESS | RUNTIME_ACCESS | TIME_BASED_AUTHENTICATED_WRITE_ACCESS | APPEND_WRITE
+APPEND_ATTRIBUTES = 0x67
 
 
 def signature_list(kind, payload):
@@ -57,6 +68,30 @@ def cosign(a_path, b_path, out_path):
     out = a + b"\0" * pad + b[b_off:b_off + b_size]
     struct.pack_into("<II", out, entry, a_off, a_size + pad + b_size)
     open(out_path, "wb").write(out)
+
+
+def update(var, esl_path, key, cert, out_path):
+    """EFI_VARIABLE_AUTHENTICATION_2 and the lists of esl_path, as sign-efi-sig-list -a makes them: a
+    PKCS#7 SignedData (SHA-256, no signed attributes, detached, without its ContentInfo) over the name
+    in UTF-16, the vendor GUID, the attributes, the time stamp and the lists."""
+    lists = open(esl_path, "rb").read()
+    vendor = EFI_GLOBAL if var in ("PK", "KEK") else IMAGE_SECURITY
+    # EFI_TIME 2026-01-02 03:04:05; Pad1, Nanosecond, TimeZone, Daylight and Pad2 zero
+    when = struct.pack("<HBBBBBBIhBB", 2026, 1, 2, 3, 4, 5, 0, 0, 0, 0, 0)
+    signed = var.encode("utf-16-le") + vendor.bytes_le + struct.pack("<I", APPEND_ATTRIBUTES) + when + lists
+    with tempfile.NamedTemporaryFile() as tbs, tempfile.NamedTemporaryFile() as p7:
+        tbs.write(signed)
+        tbs.flush()
+        subprocess.run(["openssl", "cms", "-sign", "-binary", "-noattr", "-md", "sha256", "-outform", "DER",
+                        "-in", tbs.name, "-signer", cert, "-inkey", key, "-out", p7.name], check=True)
+        der = open(p7.name, "rb").read()
+    # ContentInfo { OID signedData, [0] { SignedData } }: the firmware takes the SignedData alone
+    oid = bytes.fromhex("06092a864886f70d010702")
+    if der[0] != 0x30 or der[1] != 0x82 or der[4:15] != oid or der[15] != 0xA0 or der[16] != 0x82:
+        raise SystemExit("openssl cms wrote no ContentInfo with two-byte lengths")
+    sd = der[19:]
+    cert_hdr = struct.pack("<IHH", 24 + len(sd), 0x0200, 0x0EF1) + EFI_CERT_TYPE_PKCS7.bytes_le
+    open(out_path, "wb").write(when + cert_hdr + sd + lists)
 
 
 def variable(path, name):
@@ -102,6 +137,9 @@ def main(argv):
         data = signature_list(EFI_CERT_SHA256, bytes.fromhex(argv[2]))
     elif len(argv) == 5 and argv[0] == "cert":
         open(argv[4], "wb").write(cert_in(variable(argv[1], argv[2]), argv[3]))
+        return 0
+    elif len(argv) == 6 and argv[0] == "update":
+        update(argv[1], argv[2], argv[3], argv[4], argv[5])
         return 0
     elif len(argv) == 4 and argv[0] == "cosign":
         cosign(argv[1], argv[2], argv[3])

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Copyright 2026 The sbat-add authors
+# test-updates.sh - Secure Boot variable updates through the firmware's
+# SetVariable, and PCR 7 of the boot after them, on real firmware: OVMF with
+# Secure Boot (SMM) and OVMF's Microsoft varstore (PK and a KEK Debian's, the
+# Microsoft Corporation KEK CA 2011 a KEK too; db the Microsoft Windows
+# Production PCA 2011 and the Microsoft Corporation UEFI CA 2011), a
+# software TPM, Debian's Microsoft-signed shim 16.1 -> the Debian-signed
+# GRUB 2.14 -> the Debian-signed kernel. Two boots of the same varstore and
+# the same TPM (guest/updates.sh):
+#
+#   apply  the static sbat-add in the guest predicts PCR 7 for each pending
+#          update (--event-log running --pending VAR=FILE) and says whether
+#          the firmware takes the write, then the guest writes it through
+#          efivarfs (an authenticated append write), in this order:
+#            kek-other      KEK: Microsoft's KEK 2023 update made for the
+#                           PK "Windows OEM Devices PK": refused
+#            dbx-throwaway  dbx: a hash, signed by a key of no KEK: refused
+#            dbx-ms         dbx: Microsoft's DBXUpdate.bin: taken
+#            db-2023        db: Microsoft's DBUpdate3P2023.bin (the
+#                           Microsoft UEFI CA 2023): taken
+#          the firmware's answer must be sbat-add's for each
+#   check  the TPM's PCR 7 of every bank must be what sbat-add predicted in
+#          the first boot before any write, bit for bit
+#
+# TAP. Skips (the plan 1..0 # SKIP, exit 0) without qemu, OVMF, swtpm, a C
+# compiler with a static libc, the kernel, shim-signed or GRUB 2.14, unless
+# CI=true.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+. "$HERE/../lib/tap.sh"
+
+SRC="${SBAT_SRC:-$HERE/../..}"
+W="${SBAT_VM_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/sbat-vm-updates.XXXXXX")}"
+rm -rf "$W"
+mkdir -p "$W"
+SB_CODE=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
+MS_VARS=/usr/share/OVMF/OVMF_VARS_4M.ms.fd
+UPD="$SRC/tests/fixtures/secureboot-updates"
+EFI_GLOBAL=8be4df61-93ca-11d2-aa0d-00e098032b8c
+IMAGE_SECURITY=d719b2cb-3d3a-4596-a3bc-dad00e67656f
+vm_missing && vm_skip_or_fail "$VM_WHY"
+for f in "$SB_CODE" "$MS_VARS"; do
+	[ -f "$f" ] || vm_skip_or_fail "no $f (apt-get install ovmf)"
+done
+for c in swtpm openssl python3 cc; do
+	command -v "$c" >/dev/null 2>&1 || vm_skip_or_fail "no $c"
+done
+vm_kernel || vm_skip_or_fail "$VM_WHY"
+MSSHIM=$(ls "$VM_CACHE"/extract/shim-signed_*_amd64/usr/lib/shim/shimx64.efi.signed 2>/dev/null | tail -n 1)
+[ -n "$MSSHIM" ] || vm_skip_or_fail "no shimx64.efi.signed (shim-signed) in $VM_CACHE/extract: run tests/integration/fetch-corpus.sh"
+vm_sid grub-efi-amd64-signed || vm_skip_or_fail "$VM_WHY"
+GRUB="$VM_SID_DIR/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed"
+[ -f "$GRUB" ] || vm_skip_or_fail "no grubx64.efi.signed in $VM_SID_DIR"
+vm_log "GRUB ${VM_SID_DIR##*_}, shim $MSSHIM, kernel $VM_VMLINUZ; $(swtpm --version 2>&1 | head -n 1)"
+
+T="$W/tpm"
+[ "${#T}" -lt 90 ] || T=$(mktemp -d "${TMPDIR:-/tmp}/sbat-tpm.XXXXXX")
+vm_swtpm_args "$T"
+trap 'vm_swtpm_stop; [ "$T" = "$W/tpm" ] || rm -rf "$T"' EXIT
+
+# ------------------------------------------------------------ the guest
+vm_static_sbat_add "$SRC" "$W"
+case $? in
+1) vm_skip_or_fail "$VM_WHY" ;;
+2) vm_skip_or_fail "the static sbat-add does not build" ;;
+esac
+cc -std=c99 -O2 -static -o "$W/efivar-write" "$HERE/efivar-write.c" >"$W/cc.log" 2>&1 ||
+	vm_skip_or_fail "cannot link efivar-write statically: $(head -n 3 "$W/cc.log" | tr '\n' '|')"
+
+# a dbx update signed by a key that no KEK of the machine holds or issued
+made=1
+openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 3650 -subj "/CN=sbat-add vm throwaway key/" \
+	-keyout "$W/throwaway.key" -out "$W/throwaway.pem" >"$W/sign.log" 2>&1 &&
+	python3 "$HERE/secure-boot.py" sha256 "$W/throwaway.esl" "$(printf 'sbat-add vm' | sha256sum | cut -c1-64)" &&
+	python3 "$HERE/secure-boot.py" update dbx "$W/throwaway.esl" "$W/throwaway.key" "$W/throwaway.pem" \
+		"$W/dbx-throwaway.bin" >>"$W/sign.log" 2>&1 || made=0
+check "an authenticated dbx update signed by a throwaway key (openssl cms)" test "$made" = 1
+cat >"$W/updates.list" <<EOF
+kek-other KEK $EFI_GLOBAL KEKUpdate_Microsoft_PK3d8660c0.bin
+dbx-throwaway dbx $IMAGE_SECURITY dbx-throwaway.bin
+dbx-ms dbx $IMAGE_SECURITY DBXUpdate.bin
+db-2023 db $IMAGE_SECURITY DBUpdate3P2023.bin
+EOF
+vm_initramfs "$W/initrd.gz" "$HERE/guest/updates.sh" "efivarfs ahci sd_mod vfat nls_cp437 nls_ascii" \
+	"$VM_SBAT_STATIC" "$W/efivar-write" "$W/updates.list" "$W/dbx-throwaway.bin" \
+	"$UPD/kek/Microsoft/KEKUpdate_Microsoft_PK3d8660c0.bin" "$UPD/DBXUpdate.bin" "$UPD/DBUpdate3P2023.bin" ||
+	vm_skip_or_fail "cannot build the initramfs"
+
+# esp PHASE: the ESP of a boot: shim as \EFI\BOOT\BOOTX64.EFI, GRUB next to it,
+# a grub.cfg that boots the kernel with sbatvm.phase=PHASE
+esp() {
+	local e="$W/esp"
+	rm -rf "$e"
+	mkdir -p "$e/EFI/BOOT"
+	cp "$MSSHIM" "$e/EFI/BOOT/BOOTX64.EFI"
+	cp "$GRUB" "$e/EFI/BOOT/grubx64.efi"
+	cp "$VM_VMLINUZ" "$e/vmlinuz"
+	cp "$W/initrd.gz" "$e/initrd.img"
+	printf 'set timeout=0\nset default=0\nmenuentry "sbat-add vm" {\n\tlinux /vmlinuz %s sbatvm.phase=%s\n\tinitrd /initrd.img\n}\n' \
+		"$VM_CMDLINE" "$1" >"$e/EFI/BOOT/grub.cfg"
+}
+
+# boot PHASE: a Secure Boot boot of the varstore and TPM both boots share; the
+# guest's lines in $W/PHASE.txt; BOOTED 0 when the guest ran to its end
+boot() {
+	local t0=$SECONDS
+	esp "$1"
+	# shellcheck disable=SC2054 # commas belong to qemu option values
+	VM_SWTPM_KEEP=1 VM_PRE_BOOT=vm_swtpm_start VM_MACHINE=q35,smm=on VM_FW_CODE="$SB_CODE" \
+		vm_boot_ovmf "$1" "$W/serial-$1.log" "$W/esp" "$W/vars.fd" \
+		-global driver=cfi.pflash01,property=secure,value=on "${VM_TPM_ARGS[@]}"
+	BOOTED=$?
+	vm_swtpm_stop
+	[ "${VM_GUEST_RC:-1}" = 0 ] || BOOTED=1
+	cp "$W/serial-$1.log.out" "$W/$1.txt"
+	vm_log "$1: QEMU start to power-off ${VM_SECS}s (guest script from ${VM_GUEST_START:-?} to ${VM_GUEST_END:-?} s of uptime), $((SECONDS - t0))s in all"
+	grep -v -e '^eventlog ' -e '^var ' -e '^$' "$W/$1.txt" | sed "s/^/# $1 guest: /"
+}
+
+# gline PHASE PREFIX: the guest's lines of PHASE that start with "PREFIX: ", without it
+gline() { sed -n "s/^$2: //p" "$W/$1.txt"; }
+
+# predicted PHASE TAG BANK: the PCR 7 value sbat-add's lines TAG gave BANK ("" when none)
+predicted() {
+	gline "$1" "$2" | sed -n "s/^$3 PCR 7 [a-z ]*: \([0-9a-f]*\) (today [0-9a-f]*): [a-z]*\$/\1/p" | head -n 1
+}
+
+# tpm PHASE BANK: the TPM's PCR 7 of BANK in PHASE's boot
+tpm() { sed -n "s/^pcr7 $2 //p" "$W/$1.txt" | head -n 1; }
+
+cp "$MS_VARS" "$W/vars.fd"
+# ------------------------------------------------------------ first boot: predict, then write
+boot apply
+check "apply: the guest ran to its end with Secure Boot through the Microsoft-signed shim ($VM_RESULT after ${VM_SECS}s)" \
+	test "$BOOTED" = 0 -a "$(sed -n "s/^var SecureBoot-$EFI_GLOBAL //p" "$W/apply.txt")" = 0600000001
+check "apply: sbat-add --event-log running: the log matches the TPM (exit $(sed -n 's/^pred-all-rc //p' "$W/apply.txt"))" \
+	grep -q '^pred-all: the log matches the TPM' "$W/apply.txt"
+
+# expect NAME VERDICT FIRMWARE: sbat-add's word on the write (the walk's note and
+# --event-log's), and the firmware's answer
+expect() {
+	local name="$1" verdict="$2" fw="$3" walk pred write
+	walk=$(gline apply "walk-$name")
+	pred=$(gline apply "pred-$name" | grep '^pending')
+	write=$(gline apply "write-$name")
+	case $verdict in
+	takes) check "$name: the walk says the firmware takes the write ($walk)" grep -q 'the firmware takes it' <<<"$walk" ;;
+	refuses) check "$name: the walk says the firmware refuses the write ($walk)" \
+		grep -q 'the firmware would refuse this update' <<<"$walk" ;;
+	esac
+	case $verdict in
+	takes) check "$name: --event-log's PCR 7 prediction applies it (${pred:-no pending line})" \
+		grep -q 'the firmware takes it' <<<"$pred" ;;
+	refuses) check "$name: --event-log's PCR 7 prediction does not apply it (${pred:-no pending line})" \
+		grep -q 'the firmware would refuse this update' <<<"$pred" ;;
+	esac
+	case $fw in
+	ok) check "$name: the firmware took the write (SetVariable through efivarfs: $write)" test "$write" = ok ;;
+	*) check "$name: the firmware refused the write (SetVariable through efivarfs: $write)" \
+		grep -q '^failed: ' <<<"$write" ;;
+	esac
+	vm_log "$name: sha256 PCR 7 predicted with it pending: $(predicted apply "pred-$name" sha256)"
+}
+expect kek-other refuses failed
+expect dbx-throwaway refuses failed
+expect dbx-ms takes ok
+expect db-2023 takes ok
+
+# ------------------------------------------------------------ second boot: the TPM's PCR 7
+boot check
+check "check: the guest ran to its end, the same varstore and TPM ($VM_RESULT after ${VM_SECS}s)" test "$BOOTED" = 0
+d1=$(sed -n "s/^var dbx-$IMAGE_SECURITY //p" "$W/apply.txt")
+d2=$(sed -n "s/^var dbx-$IMAGE_SECURITY //p" "$W/check.txt")
+check "check: dbx grew by one signature list of the update's 443 hashes ($(((${#d1} - 8) / 2)) -> $(((${#d2} - 8) / 2)) bytes)" \
+	test "$(((${#d2} - ${#d1}) / 2))" = $((28 + 443 * 48))
+check "check: sbat-add --event-log running: the log matches the TPM (exit $(sed -n 's/^now-rc //p' "$W/check.txt"))" \
+	grep -q '^now: the log matches the TPM' "$W/check.txt"
+
+echo "# PCR 7 of the boot after the updates: predicted in the first boot, before any write (pred-all: all four"
+echo "# pending; pred-now: nothing pending, the variables as the writes left them), and the TPM's"
+n_banks=0
+for bank in $(sed -n 's/^pcr7 \([a-z0-9]*\) .*/\1/p' "$W/check.txt"); do
+	want=$(tpm check "$bank")
+	before=$(tpm apply "$bank")
+	for tag in pred-all pred-now; do
+		got=$(predicted apply "$tag" "$bank")
+		printf '# %-7s %-8s predicted %s\n# %-7s %-8s TPM       %s\n' "$bank" "$tag" "${got:-none}" "$bank" "$tag" "$want"
+		check "PCR 7 $bank: $tag's prediction = the TPM's value in the boot after the writes" \
+			test -n "$got" -a "$got" = "$want"
+	done
+	check "PCR 7 $bank: the writes changed it ($before -> $want)" test -n "$before" -a "$before" != "$want"
+	n_banks=$((n_banks + 1))
+done
+check "the TPM showed PCR 7 in sha256 and more banks ($n_banks)" test "$n_banks" -ge 2 -a -n "$(tpm check sha256)"
+tap_finish
