@@ -35,6 +35,7 @@
 #include "sigverify.h"
 #include "eventlog.h"
 #include "pcr7.h"
+#include "luks.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -42,6 +42,7 @@ enum {
 	ARG_PREVIOUS,
 	ARG_AGAINST,
 	ARG_EVENT_LOG,
+	ARG_LUKS,
 };
 
 static const struct option long_options[] = {
@@ -71,6 +72,7 @@ static const struct option long_options[] = {
 	{ "no-signatures", no_argument, NULL, ARG_NO_SIGNATURES },
 	{ "pending", required_argument, NULL, ARG_PENDING },
 	{ "event-log", required_argument, NULL, ARG_EVENT_LOG },
+	{ "luks", required_argument, NULL, ARG_LUKS },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "print", no_argument, NULL, 'p' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -408,6 +410,13 @@ take_option(int c, char **argv, cli_opts *o)
 			return usage_error("--event-log given twice:", optarg);
 		o->event_log = optarg;
 		break;
+	case ARG_LUKS:
+		if (!*optarg)
+			return usage_error("empty file name given to", "--luks");
+		if (o->n_luks == CLI_MAX_LUKS)
+			return usage_error("--luks is given too often", NULL);
+		o->luks[o->n_luks++] = optarg;
+		break;
 	case 'h': usage(stdout); return PARSE_DONE;
 	case 'V': printf("sbat-add %s\n", SBAT_VERSION); return PARSE_DONE;
 	case ':': return usage_error("option requires an argument:", option_name(argv[optind - 1]));
@@ -645,7 +654,19 @@ check_event_log_mode(int argc, const cli_opts *o)
 	    o->previous || o->n_against || o->strip_signature || o->dry_run || o->relocate || o->remove || o->merge ||
 	    o->force || o->level_payload_given || o->lock_timeout_given || o->no_sync || o->pcrsig || o->esp ||
 	    o->xbootldr || o->boot || (o->signatures && !o->n_pending) || o->no_signatures)
-		return usage_error("--event-log takes only --json and --pending", NULL);
+		return usage_error("--event-log takes only --json, --pending and --luks", NULL);
+	return PARSE_RUN;
+}
+
+/* --luks without --event-log judges against the TPM's PCRs now: it takes only --json. */
+static parse_result
+check_luks_mode(int argc, const cli_opts *o)
+{
+	if (optind < argc || o->image || o->csv || o->output || o->print || o->check_level || o->lint || o->profiles ||
+	    o->previous || o->n_against || o->strip_signature || o->dry_run || o->relocate || o->remove || o->merge ||
+	    o->force || o->level_payload_given || o->lock_timeout_given || o->no_sync || o->pcrsig || o->esp ||
+	    o->xbootldr || o->boot || o->signatures || o->no_signatures || o->n_pending)
+		return usage_error("--luks takes only --json, or goes with --event-log (and --pending)", NULL);
 	return PARSE_RUN;
 }
 
@@ -691,6 +712,8 @@ parse_args(int argc, char **argv, const char **targets, const char **against, cl
 			return r;
 	if (o->event_log)
 		return check_event_log_mode(argc, o);
+	if (o->n_luks)
+		return check_luks_mode(argc, o);
 	if (o->lint)
 		return check_lint_mode(argc, argv, o);
 	if (o->profiles || o->previous || o->n_against)
@@ -762,6 +785,8 @@ main(int argc, char **argv)
 	case PARSE_RUN:
 		if (o.event_log)
 			status = cli_run_event_log(&o);
+		else if (o.n_luks)
+			status = cli_run_luks(&o);
 		else if (o.lint)
 			status = cli_run_lint(&o);
 		else if (o.check_level && o.next_level && !o.n_targets)
