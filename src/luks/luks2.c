@@ -128,10 +128,10 @@ check_copy(const uint8_t *buf, size_t len, uint64_t off, const uint8_t *magic, c
 	char alg[33];
 	size_t n;
 
+	if (off <= len && len - off >= 6 && memcmp(h, magic, 6) != 0)
+		return diag_fail_at(d, SBAT_E_LUKS, "not a LUKS2 header (magic)", off);
 	if (off > len || len - off < BIN_SIZE)
 		return diag_fail_at(d, SBAT_E_LUKS, "the header runs past the end of the data", off);
-	if (memcmp(h, magic, 6) != 0)
-		return diag_fail_at(d, SBAT_E_LUKS, "not a LUKS2 header (magic)", off);
 	if (h[OFF_VERSION] != 0 || h[OFF_VERSION + 1] != 2)
 		return diag_fail_at(d, SBAT_E_LUKS, "not a LUKS2 header (version)", off + OFF_VERSION);
 	ret->off = off;

@@ -114,8 +114,8 @@ check(const uint8_t *buf, size_t size)
 	if (err != SBAT_OK) {
 		if (l)
 			fail("a failure that hands out a header");
-		if (err != SBAT_E_NOMEM && (err != SBAT_E_LUKS || d.code != err || !d.what || !d.has_offset ||
-		                            d.offset > size))
+		if (err != SBAT_E_NOMEM &&
+		    (err != SBAT_E_LUKS || d.code != err || !d.what || !d.has_offset || d.offset > size))
 			fail("a failure that is not SBAT_E_LUKS with a reason and an offset in the data");
 		return;
 	}

@@ -144,9 +144,10 @@ test_luks_fixture(void **state)
 static void
 test_luks_judge_fixture(void **state)
 {
-	static const sbat_luks_verdict want[8] = { SBAT_LUKS_UNLOCKS,     SBAT_LUKS_UNLOCKS,        SBAT_LUKS_UNLOCKS,
-		                                   SBAT_LUKS_UNLOCKS,     SBAT_LUKS_WILL_NOT_UNLOCK, SBAT_LUKS_CANNOT_TELL,
-		                                   SBAT_LUKS_CANNOT_TELL, SBAT_LUKS_UNLOCKS };
+	static const sbat_luks_verdict want[8] = { SBAT_LUKS_UNLOCKS,         SBAT_LUKS_UNLOCKS,
+		                                   SBAT_LUKS_UNLOCKS,         SBAT_LUKS_UNLOCKS,
+		                                   SBAT_LUKS_WILL_NOT_UNLOCK, SBAT_LUKS_CANNOT_TELL,
+		                                   SBAT_LUKS_CANNOT_TELL,     SBAT_LUKS_UNLOCKS };
 	sbat_luks_pcrs s256, s1;
 	sbat_luks_judgement j;
 	sbat_luks *l;
@@ -391,15 +392,17 @@ test_luks_hostile_json(void **state)
 	expect_json_error("{\"tokens\":{\"32\":{\"type\":\"x\"}}}", 11, "a token number that is not 0 to 31");
 	expect_json_error("{\"tokens\":{\"01\":{\"type\":\"x\"}}}", 11, "a token number that is not 0 to 31");
 	expect_json_error("{\"tokens\":{\"1\":{\"typ\":\"x\"}}}", 15, "a token without a string \"type\"");
-	expect_json_error("{\"tokens\":{\"1\":{\"type\":\"systemd-tpm2\"}}}", 15, "a systemd-tpm2 token without tpm2-pcrs");
+	expect_json_error("{\"tokens\":{\"1\":{\"type\":\"systemd-tpm2\"}}}", 15,
+	                  "a systemd-tpm2 token without tpm2-pcrs");
 	expect_json_error("{\"tokens\":{\"1\":{\"type\":\"systemd-tpm2\",\"tpm2-pcrs\":[7,24]}}}", 53,
 	                  "tpm2-pcrs holds something other than PCR numbers 0 to 23");
 	expect_json_error("{\"tokens\":{\"1\":{\"type\":\"systemd-tpm2\",\"tpm2-pcrs\":[],\"tpm2-pin\":\"yes\"}}}", 64,
 	                  "tpm2-pin is not true or false");
-	expect_json_error("{\"tokens\":{\"1\":{\"type\":\"systemd-tpm2\",\"tpm2-pcrs\":[],\"tpm2-policy-hash\":\"0g\"}}}", 72,
-	                  "tpm2-policy-hash is not a hex digest of at most 64 bytes");
-	expect_json_error("{\"tokens\":{\"1\":{\"type\":\"systemd-tpm2\",\"tpm2-pcrs\":[],\"tpm2-pcr-bank\":\"md5\"}}}", 69,
-	                  "tpm2-pcr-bank is not sha1, sha256, sha384 or sha512");
+	expect_json_error(
+	    "{\"tokens\":{\"1\":{\"type\":\"systemd-tpm2\",\"tpm2-pcrs\":[],\"tpm2-policy-hash\":\"0g\"}}}", 72,
+	    "tpm2-policy-hash is not a hex digest of at most 64 bytes");
+	expect_json_error("{\"tokens\":{\"1\":{\"type\":\"systemd-tpm2\",\"tpm2-pcrs\":[],\"tpm2-pcr-bank\":\"md5\"}}}",
+	                  69, "tpm2-pcr-bank is not sha1, sha256, sha384 or sha512");
 }
 
 /* What json-c and RFC 8259 allow: escapes in keys, the last of a repeated key, an array of policy hashes. */
@@ -407,9 +410,9 @@ static void
 test_luks_json_accepted(void **state)
 {
 	static const char json[] =
-	        "{\"tokens\":{\"3\":{\"\\u0074ype\":\"systemd-tpm2\",\"tpm2-pcrs\":[1],\"tpm2-pcrs\":[7,11],"
-	        "\"tpm2-policy-hash\":[\"00\",\"ABCD\"],\"tpm2-pin\":true,\"tpm2_pcrlock\":false,\"x\":[{\"y\":-1.5e+3,"
-	        "\"z\":null}],\"s\":\"\\ud83d\\ude00 \\n\"},\"0\":{\"type\":\"systemd-fido2\"}},\"keyslots\":{}}\n";
+	    "{\"tokens\":{\"3\":{\"\\u0074ype\":\"systemd-tpm2\",\"tpm2-pcrs\":[1],\"tpm2-pcrs\":[7,11],"
+	    "\"tpm2-policy-hash\":[\"00\",\"ABCD\"],\"tpm2-pin\":true,\"tpm2_pcrlock\":false,\"x\":[{\"y\":-1.5e+3,"
+	    "\"z\":null}],\"s\":\"\\ud83d\\ude00 \\n\"},\"0\":{\"type\":\"systemd-fido2\"}},\"keyslots\":{}}\n";
 	size_t len;
 	uint8_t *buf = make_header(json, sizeof(json), 16384, &len);
 	const sbat_luks_tpm2 *t;
