@@ -94,10 +94,11 @@ usage(FILE *out)
 	        "       %s --lint [--json] IMAGE...\n"
 	        "       %s --lint --profile shim-review|uefi-ca... [--previous OLD]\n"
 	        "                [--against POLICY...] [--json] IMAGE...\n"
-	        "       %s --event-log running|FILE [--pending VAR=FILE]... [--json]\n"
+	        "       %s --event-log running|FILE [--pending VAR=FILE]... [--luks DEV|FILE]... [--json]\n"
+	        "       %s --luks DEV|FILE... [--json]\n"
 	        "\n",
 	        cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, cli_progname,
-	        cli_progname);
+	        cli_progname, cli_progname);
 	fprintf(out,
 	        "Insert, replace or remove the .sbat section (UEFI Secure Boot Advanced\n"
 	        "Targeting metadata) of a PE/COFF image: an x86 bzImage, an arm64/riscv EFI\n"
@@ -167,6 +168,10 @@ usage(FILE *out)
 	        "                          machine's) to PCR values and compare them with the\n"
 	        "                          TPM's (exit 10 when they differ); PCR 7 made again\n"
 	        "                          from the Secure Boot variables, and its next value\n"
+	        "      --luks DEV|FILE     judge each systemd-tpm2 token of this LUKS2 volume:\n"
+	        "                          will unlock, will not unlock or cannot tell, with\n"
+	        "                          the TPM's PCRs now and, with --event-log, the next\n"
+	        "                          boot's (after --pending); repeatable\n"
 	        "      --level-payload latest|automatic\n"
 	        "                          which SbatLevel of a shim binary FILE to use (latest)\n"
 	        "      --lock-timeout SECONDS\n"
@@ -193,7 +198,9 @@ usage(FILE *out)
 	      "7 a boot path other than the default one refused (--check-level next; 4: the\n"
 	      "default one), 8 the default boot path cannot be followed to the end, 9 another\n"
 	      "one cannot (--check-level next, when nothing is refused),\n"
-	      "10 the TPM does not hold what the event log replays to (--event-log).\n"
+	      "10 the TPM does not hold what the event log replays to (--event-log),\n"
+	      "11 a systemd-tpm2 token will not unlock (--luks: after the update when\n"
+	      "predicted; before 10), 12 none will not, but of one it cannot be told.\n"
 	      "With several images --check-level exits with the first of 4, 1, 3 that applies.\n",
 	      out);
 }
