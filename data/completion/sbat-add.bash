@@ -73,6 +73,11 @@ _sbat_add()
 		mapfile -t COMPREPLY < <(compgen -P "$prefix" -W 'drop keep' -- "$cur")
 		return 0
 		;;
+	--luks)
+		compopt -o filenames 2>/dev/null
+		mapfile -t COMPREPLY < <(compgen -P "$prefix" -f -- "$cur")
+		return 0
+		;;
 	--event-log)
 		# this machine's log, or a file
 		compopt -o filenames 2>/dev/null
@@ -87,7 +92,7 @@ _sbat_add()
 		mapfile -t COMPREPLY < <(compgen -W '--file --csv --output --merge --force
 			--relocate --remove --strip-signature --pcrsig --dry-run --print --json
 			--check-level --level-payload --lint --profile --previous --against
-			--lock-timeout --no-sync --esp --xbootldr --boot --signatures --no-signatures --pending --event-log --quiet
+			--lock-timeout --no-sync --esp --xbootldr --boot --signatures --no-signatures --pending --event-log --luks --quiet
 			--verbose --help --version
 			-f -c -o -n -p -q -v -h -V' -- "$cur")
 		return 0

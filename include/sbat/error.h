@@ -64,6 +64,8 @@ typedef enum sbat_err {
 	SBAT_E_SIGNATURE_STALE, /* a signature's digest is not the image's hash: it no longer covers the image */
 	/* the TPM */
 	SBAT_E_EVENTLOG, /* the TCG event log is malformed */
+	/* disk encryption */
+	SBAT_E_LUKS, /* a LUKS2 header, its JSON area or a systemd-tpm2 token is malformed */
 
 	SBAT__ERR_MAX
 } sbat_err;

@@ -36,6 +36,7 @@
 #include "eventlog.h"
 #include "pcr7.h"
 #include "pcrnext.h"
+#include "luks.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -10,6 +10,7 @@
 #include "sbat/eventlog.h"
 
 #include "json.h"
+#include "luks.h"
 #include "messages.h"
 #include "options.h"
 #include "pcr7.h"
@@ -192,7 +193,6 @@ json_report(const cli_opts *o, const char *file, const sbat_eventlog *log, sbat_
 		json_event(sbat_eventlog_event_at(log, i), i + 1 == n);
 	fputs("  ],\n  \"pcr7\": ", stdout);
 	cli_pcr7_print_json(o, m, pending, state != SBAT_EVENTLOG_TPM_DIFFERS);
-	fputs("\n}\n", stdout);
 }
 
 int
@@ -229,7 +229,14 @@ cli_run_event_log(const cli_opts *o)
 		cli_pcr7_print_text(o, m, pending, state != SBAT_EVENTLOG_TPM_DIFFERS);
 	}
 	sbat_boot_report_free(pending);
+	status = state == SBAT_EVENTLOG_TPM_DIFFERS ? EXIT_LOG_DIFFERS : EXIT_OK;
+	if (o->n_luks && o->json)
+		fputs(",\n  \"luks\": ", stdout);
+	if (o->n_luks)
+		status = cli_luks_report(o, log, state, m, status);
+	if (o->json)
+		fputs("\n}\n", stdout);
 	sbat_pcr7_free(m);
 	sbat_eventlog_free(log);
-	return state == SBAT_EVENTLOG_TPM_DIFFERS ? EXIT_LOG_DIFFERS : EXIT_OK;
+	return status;
 }

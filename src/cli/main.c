@@ -42,6 +42,7 @@ enum {
 	ARG_PREVIOUS,
 	ARG_AGAINST,
 	ARG_EVENT_LOG,
+	ARG_LUKS,
 };
 
 static const struct option long_options[] = {
@@ -71,6 +72,7 @@ static const struct option long_options[] = {
 	{ "no-signatures", no_argument, NULL, ARG_NO_SIGNATURES },
 	{ "pending", required_argument, NULL, ARG_PENDING },
 	{ "event-log", required_argument, NULL, ARG_EVENT_LOG },
+	{ "luks", required_argument, NULL, ARG_LUKS },
 	{ "dry-run", no_argument, NULL, 'n' },
 	{ "print", no_argument, NULL, 'p' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -92,10 +94,11 @@ usage(FILE *out)
 	        "       %s --lint [--json] IMAGE...\n"
 	        "       %s --lint --profile shim-review|uefi-ca... [--previous OLD]\n"
 	        "                [--against POLICY...] [--json] IMAGE...\n"
-	        "       %s --event-log running|FILE [--pending VAR=FILE]... [--json]\n"
+	        "       %s --event-log running|FILE [--pending VAR=FILE]... [--luks DEV|FILE]... [--json]\n"
+	        "       %s --luks DEV|FILE... [--json]\n"
 	        "\n",
 	        cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, cli_progname, cli_progname,
-	        cli_progname);
+	        cli_progname, cli_progname);
 	fprintf(out,
 	        "Insert, replace or remove the .sbat section (UEFI Secure Boot Advanced\n"
 	        "Targeting metadata) of a PE/COFF image: an x86 bzImage, an arm64/riscv EFI\n"
@@ -169,6 +172,10 @@ usage(FILE *out)
 	        "                          with --check-level next: PCR 4, 7 and 14 of the\n"
 	        "                          next boot along the default path (the kernel's log\n"
 	        "                          without it, with the running efivarfs)\n"
+	        "      --luks DEV|FILE     judge each systemd-tpm2 token of this LUKS2 volume:\n"
+	        "                          will unlock, will not unlock or cannot tell, with\n"
+	        "                          the TPM's PCRs now and, with --event-log, the next\n"
+	        "                          boot's (after --pending); repeatable\n"
 	        "      --level-payload latest|automatic\n"
 	        "                          which SbatLevel of a shim binary FILE to use (latest)\n"
 	        "      --lock-timeout SECONDS\n"
@@ -195,7 +202,9 @@ usage(FILE *out)
 	      "7 a boot path other than the default one refused (--check-level next; 4: the\n"
 	      "default one), 8 the default boot path cannot be followed to the end, 9 another\n"
 	      "one cannot (--check-level next, when nothing is refused),\n"
-	      "10 the TPM does not hold what the event log replays to (--event-log).\n"
+	      "10 the TPM does not hold what the event log replays to (--event-log),\n"
+	      "11 a systemd-tpm2 token will not unlock (--luks: after the update when\n"
+	      "predicted; before 10), 12 none will not, but of one it cannot be told.\n"
 	      "With several images --check-level exits with the first of 4, 1, 3 that applies.\n",
 	      out);
 }
@@ -411,6 +420,13 @@ take_option(int c, char **argv, cli_opts *o)
 		if (o->event_log)
 			return usage_error("--event-log given twice:", optarg);
 		o->event_log = optarg;
+		break;
+	case ARG_LUKS:
+		if (!*optarg)
+			return usage_error("empty file name given to", "--luks");
+		if (o->n_luks == CLI_MAX_LUKS)
+			return usage_error("--luks is given too often", NULL);
+		o->luks[o->n_luks++] = optarg;
 		break;
 	case 'h': usage(stdout); return PARSE_DONE;
 	case 'V': printf("sbat-add %s\n", SBAT_VERSION); return PARSE_DONE;
@@ -649,7 +665,19 @@ check_event_log_mode(int argc, const cli_opts *o)
 	    o->previous || o->n_against || o->strip_signature || o->dry_run || o->relocate || o->remove || o->merge ||
 	    o->force || o->level_payload_given || o->lock_timeout_given || o->no_sync || o->pcrsig || o->esp ||
 	    o->xbootldr || o->boot || (o->signatures && !o->n_pending) || o->no_signatures)
-		return usage_error("--event-log takes only --json and --pending", NULL);
+		return usage_error("--event-log takes only --json, --pending and --luks", NULL);
+	return PARSE_RUN;
+}
+
+/* --luks without --event-log judges against the TPM's PCRs now: it takes only --json. */
+static parse_result
+check_luks_mode(int argc, const cli_opts *o)
+{
+	if (optind < argc || o->image || o->csv || o->output || o->print || o->check_level || o->lint || o->profiles ||
+	    o->previous || o->n_against || o->strip_signature || o->dry_run || o->relocate || o->remove || o->merge ||
+	    o->force || o->level_payload_given || o->lock_timeout_given || o->no_sync || o->pcrsig || o->esp ||
+	    o->xbootldr || o->boot || o->signatures || o->no_signatures || o->n_pending)
+		return usage_error("--luks takes only --json, or goes with --event-log (and --pending)", NULL);
 	return PARSE_RUN;
 }
 
@@ -697,6 +725,8 @@ parse_args(int argc, char **argv, const char **targets, const char **against, cl
 		return check_event_log_mode(argc, o);
 	if (o->event_log && !*o->event_log)
 		return usage_error("empty file name given to", "--event-log");
+	if (o->n_luks)
+		return check_luks_mode(argc, o);
 	if (o->lint)
 		return check_lint_mode(argc, argv, o);
 	if (o->profiles || o->previous || o->n_against)
@@ -768,6 +798,8 @@ main(int argc, char **argv)
 	case PARSE_RUN:
 		if (o.event_log && !o.check_level)
 			status = cli_run_event_log(&o);
+		else if (o.n_luks)
+			status = cli_run_luks(&o);
 		else if (o.lint)
 			status = cli_run_lint(&o);
 		else if (o.check_level && o.next_level && !o.n_targets)

@@ -20,6 +20,9 @@ enum exit_status {
 	EXIT_DEFAULT_UNKNOWN = 8,    /* --check-level next (boot paths): the default path could not be followed */
 	EXIT_OTHER_PATH_UNKNOWN = 9, /* --check-level next (boot paths): another path could not be followed */
 	EXIT_LOG_DIFFERS = 10,       /* --event-log: the TPM does not hold what the event log replays to */
+	EXIT_LUKS_WILL_NOT_UNLOCK =
+	    11, /* --luks: a systemd-tpm2 token will not unlock (after the update, when predicted) */
+	EXIT_LUKS_CANNOT_TELL = 12, /* --luks: none will not unlock, but of one it cannot be told */
 };
 
 /* How many --csv arguments one command line may merge. */
@@ -28,6 +31,8 @@ enum exit_status {
 /* Everything the command line asked for, checked for consistency before any file is opened. */
 /* --pending may be given this many times. */
 #define CLI_MAX_PENDING 16
+/* --luks likewise. */
+#define CLI_MAX_LUKS 16
 
 typedef struct cli_opts {
 	const char *image;
@@ -72,7 +77,9 @@ typedef struct cli_opts {
 	int pcrsig;    /* --pcrsig: SBAT_PCRSIG_DROP or SBAT_PCRSIG_KEEP; 0 (refuse) when not given */
 	char **images; /* --lint, --print: the images named on the command line */
 	int n_images;
-	const char *event_log; /* --event-log FILE, or "running" */
+	const char *event_log;          /* --event-log FILE, or "running" */
+	const char *luks[CLI_MAX_LUKS]; /* --luks DEV|FILE, in order */
+	size_t n_luks;
 } cli_opts;
 
 /* Default for --lock-timeout, in seconds. */
@@ -85,5 +92,6 @@ int cli_run_check_level(const cli_opts *o);
 int cli_run_lint(const cli_opts *o);
 int cli_run_boot_paths(const cli_opts *o);
 int cli_run_event_log(const cli_opts *o);
+int cli_run_luks(const cli_opts *o);
 
 #endif

@@ -33,6 +33,7 @@ static const char *const messages[] = {
 	[SBAT_E_SIGNATURE] = "malformed Authenticode signature",
 	[SBAT_E_SIGNATURE_STALE] = "the signature no longer covers this image",
 	[SBAT_E_EVENTLOG] = "malformed TCG event log",
+	[SBAT_E_LUKS] = "malformed LUKS2 header",
 };
 
 /* Adding a code without its message breaks the build here. */

@@ -240,7 +240,7 @@ assert all(b["predicted"] is None and b["why"] == "the log does not match the TP
 unset SBAT_ADD_EFIVARFS
 
 expect_rc "--event-log with --print: usage error" 2 --event-log "$F/ovmf/binary_bios_measurements" --print x.efi
-expect "it says what goes with it" '[[ "$ERR" == *"--event-log takes only --json and --pending"* ]]'
+expect "it says what goes with it" '[[ "$ERR" == *"--event-log takes only --json, --pending and --luks"* ]]'
 expect_rc "--event-log with an IMAGE: usage error" 2 --event-log "$F/ovmf/binary_bios_measurements" x.efi
 expect_rc "--event-log given twice: usage error" 2 --event-log a --event-log b
 expect_rc "an empty --event-log: usage error" 2 --event-log ""

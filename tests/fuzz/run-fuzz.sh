@@ -38,8 +38,8 @@ builddir=$2
 case $duration in
 '' | *[!0-9]*) usage ;;
 esac
-# each of the fourteen harnesses sharing the last third gets at least a second (0 would run for ever)
-[ "$duration" -ge 40 ] || { echo "$0: DURATION_SECONDS must be at least 40" >&2; exit 2; }
+# each of the fifteen harnesses sharing the last third gets at least a second (0 would run for ever)
+[ "$duration" -ge 43 ] || { echo "$0: DURATION_SECONDS must be at least 43" >&2; exit 2; }
 
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 fuzzdir=$srcdir/tests/fuzz
@@ -53,7 +53,7 @@ fi
 ninja -C "$builddir" tests/fuzz/fuzz-edit tests/fuzz/fuzz-edit-fd tests/fuzz/fuzz-csv tests/fuzz/fuzz-loadopt \
 	tests/fuzz/fuzz-uki tests/fuzz/fuzz-bootcfg tests/fuzz/fuzz-lint tests/fuzz/fuzz-sigdb tests/fuzz/fuzz-authenticode \
 	tests/fuzz/fuzz-fallback tests/fuzz/fuzz-sdboot tests/fuzz/fuzz-partition tests/fuzz/fuzz-grubcore tests/fuzz/fuzz-rsa \
-	tests/fuzz/fuzz-eventlog tests/fuzz/fuzz-authvar
+	tests/fuzz/fuzz-eventlog tests/fuzz/fuzz-authvar tests/fuzz/fuzz-luks
 
 builddir=$(cd "$builddir" && pwd)
 work=$builddir/fuzz-work
@@ -105,13 +105,14 @@ run_one() {
 # profiles, the signature database reader, the Authenticode reader, shim
 # fallback's BOOT CSV, systemd-boot's menu, EDK2's File() path opening and
 # GRUB's core image with its memdisk, RSA signature verification, the TCG
-# event log and the check of authenticated variable updates
+# event log, the check of authenticated variable updates and the LUKS2
+# header with its JSON
 third=$((duration / 3))
 rest=$((duration - 2 * third))
-share=$((rest / 14))
+share=$((rest / 15))
 run_one edit "$third"
 run_one edit-fd "$third" edit
-run_one csv $((rest - 13 * share))
+run_one csv $((rest - 14 * share))
 run_one loadopt "$share"
 run_one uki "$share"
 run_one bootcfg "$share"
@@ -125,6 +126,7 @@ run_one grubcore "$share"
 run_one rsa "$share"
 run_one eventlog "$share"
 run_one authvar "$share"
+run_one luks "$share"
 
 echo "== summary"
 printf '%s\n' "${summary[@]}"
