@@ -9,10 +9,13 @@
 
 #include "sbat/authenticode.h"
 
+#include "sig/pehash.h"
+
 /* What sbat_authenticode_parse hands out is `a`, the first member: a pointer to it is one to the set. */
 typedef struct sigset {
 	sbat_authenticode a;
 	size_t cap;
+	pehash_digests dg; /* the image's hashes by EDK2's rule: a.image_hash, and those its signatures name */
 } sigset;
 
 /*
