@@ -156,7 +156,14 @@ typedef struct sbat_authenticode_sig {
 	sbat_digest_alg image_digest_alg;
 	uint8_t image_digest[SBAT_AUTHENTICODE_DIGEST_MAX];
 	size_t image_digest_len;
-	int covers_image; /* 1: image_digest is the image's SHA-256 hash; 0: it is not; -1: not SHA-256, not compared */
+	/*
+	 * 1: image_digest is the image's hash (EDK2's rule) by
+	 * image_digest_alg, SHA-1, SHA-256, SHA-384 or SHA-512, as EDK2 hashes
+	 * the image by the algorithm a signature names; 0: it is not; -1:
+	 * another algorithm, not compared. (Before 0.4 only SHA-256 was
+	 * compared.)
+	 */
+	int covers_image;
 	/* the SignerInfo's authenticatedAttributes ([0], tag and length included), NULL when it has none */
 	const uint8_t *signed_attrs;
 	size_t signed_attrs_len;
@@ -218,10 +225,12 @@ SBAT_API sbat_err sbat_authenticode_parse_fd(const sbat_image *img, int fd, sbat
 SBAT_API void sbat_authenticode_free(sbat_authenticode *a);
 
 /*
- * SBAT_OK when every signature's claimed SHA-256 digest is the image's
- * hash; else SBAT_E_SIGNATURE_STALE, "the signature no longer covers this
- * image", with other_index the first signature that differs. A signature
- * with another digest algorithm is passed over. An unsigned image passes.
+ * SBAT_OK when every signature's claimed digest is the image's hash by
+ * its algorithm (covers_image); else SBAT_E_SIGNATURE_STALE, "the
+ * signature no longer covers this image", with other_index the first
+ * signature that differs. A signature with a digest algorithm other than
+ * SHA-1, SHA-256, SHA-384 or SHA-512 is passed over. An unsigned image
+ * passes.
  */
 SBAT_API sbat_err sbat_authenticode_check(const sbat_authenticode *a, sbat_diag *reterr);
 

@@ -25,21 +25,24 @@ extern "C" {
  *
  * SBAT_SIGVERIFY_FIRMWARE, EDK2's DxeImageVerificationLib
  * (DxeImageVerificationHandler, IsForbiddenByDbx, IsAllowedByDb):
- *  - an unsigned image: its hash in dbx is refused, in db accepted, else
- *    refused;
+ *  - an unsigned image: its hash by each algorithm EDK2 has (SHA-1,
+ *    SHA-256, SHA-384, SHA-512: EFI_CERT_SHA1, _SHA256, _SHA384, _SHA512
+ *    entries) in dbx is refused, in db accepted, else refused;
  *  - a signed one: each WIN_CERTIFICATE's signature in table order (a
- *    signature nested in another is not read): refused as soon as one is
- *    forbidden, whatever the others: its chain reaches an EFI_CERT_X509
- *    certificate of dbx, its signer certificate's TBS SHA-256 is an
- *    EFI_CERT_X509_SHA256 entry of dbx, or the image hash is in dbx;
+ *    signature nested in another is not read), the image hashed by the
+ *    algorithm its digest names (SHA-1, SHA-256, SHA-384 or SHA-512, as
+ *    HashPeImageByType): refused as soon as one is forbidden, whatever the
+ *    others: its chain reaches an EFI_CERT_X509 certificate of dbx, its
+ *    signer certificate's TBS hash is an EFI_CERT_X509_SHA256, _SHA384 or
+ *    _SHA512 entry of dbx, or the image hash by that algorithm is in dbx;
  *    otherwise accepted when a signature's chain reaches an EFI_CERT_X509
  *    certificate of db whose TBS hash dbx does not hold, or the image
- *    hash is in db; else refused. An EFI_CERT_X509_SHA256 entry revokes
- *    from its time on: a zero time, or a dbt without certificates, revokes
- *    for certain (EDK2's PassTimestampCheck fails); else a signature
- *    timestamped before that time by an authority of dbt passes, which is
- *    not checked here: the verdict is unknown (TIMESTAMP_NOT_CHECKED) and
- *    `timestamps_ignored` says so.
+ *    hash by its algorithm is in db; else refused. A TBS hash entry
+ *    revokes from its time on: a zero time, or a dbt without certificates,
+ *    revokes for certain (EDK2's PassTimestampCheck fails); else a
+ *    signature timestamped before that time by an authority of dbt passes,
+ *    which is not checked here: the verdict is unknown
+ *    (TIMESTAMP_NOT_CHECKED) and `timestamps_ignored` says so.
  *
  * SBAT_SIGVERIFY_SHIM, shim 16.1 (verify.c verify_buffer_authenticode,
  * check_denylist, check_allowlist, verify_one_signature), the same for
@@ -63,7 +66,12 @@ extern "C" {
  *    extendedKeyUsage is not module signing only (verify_eku); the vendor
  *    certificate is not filtered.
  *    One allowed signature accepts the image even when another is
- *    forbidden (shim keeps the first success).
+ *    forbidden (shim keeps the first success). shim hashes the image by
+ *    SHA-256 and SHA-1 alone and compares each signature's digest with
+ *    the SHA-256: a signature naming another digest (SHA-1, SHA-384,
+ *    SHA-512) reaches nothing, neither allowed nor forbidden
+ *    (SIG_NOT_COMPUTED), and EFI_CERT_SHA384 and _SHA512 entries are not
+ *    read.
  *
  * A chain is built from the signature's own certificates: the signer's
  * (issuer and serial of its SignerInfo), then the certificate whose
@@ -84,10 +92,12 @@ extern "C" {
  * BAD_SIGNATURE (NOT_CA) when nothing else accepts the image.
  * `assumes_valid` is always 0.
  *
- * NOT CHECKED: by the firmware's rule, SHA-1, SHA-384 and SHA-512 image
- * hashes (an entry of those types never matches; a signature naming such
- * a digest is left out: the verdict is unknown when nothing else accepts
- * or refuses the image), shim's build certificate, and EDK2's dbt.
+ * NOT CHECKED: by the firmware's rule, a signature naming a digest other
+ * than SHA-1, SHA-256, SHA-384 or SHA-512 (EDK2 passes it over; here it is
+ * left out and the verdict is unknown when nothing else accepts or
+ * refuses the image), EDK2's choice of the algorithm by the SignedData's
+ * first digestAlgorithms entry where it differs from the
+ * SpcIndirectDataContent's, shim's build certificate, and EDK2's dbt.
  */
 
 /* Which reader's rule. */
@@ -145,7 +155,8 @@ typedef enum sbat_sigverify_state {
 	SBAT_SIGVERIFY_SIG_FORBIDDEN,     /* it is forbidden (see `db`, `entry`) */
 	SBAT_SIGVERIFY_SIG_NOT_ALLOWED,   /* neither */
 	SBAT_SIGVERIFY_SIG_STALE,         /* its digest is not the image's hash: it verifies against nothing */
-	SBAT_SIGVERIFY_SIG_NOT_COMPUTED,  /* it names a digest other than SHA-256 */
+	SBAT_SIGVERIFY_SIG_NOT_COMPUTED,  /* it names a digest the rule does not hash with (shim: other than
+	                                     SHA-256; firmware: other than SHA-1, SHA-256, SHA-384, SHA-512) */
 	SBAT_SIGVERIFY_SIG_NESTED,        /* nested in another signature: neither EDK2 nor shim reads it */
 	SBAT_SIGVERIFY_SIG_NOT_REACHED,   /* the firmware stopped at a forbidden signature or hash before it */
 	SBAT_SIGVERIFY_SIG_REVOKED_ROOT,  /* firmware: it reaches a db certificate whose TBS SHA-256 is in dbx */
@@ -221,7 +232,8 @@ typedef struct sbat_sigverify {
 	    [SBAT_AUTHENTICODE_NAME_MAX]; /* the deciding certificate's subject (the entry's when above), or "" */
 	int assumes_valid;      /* 0: every signature a verdict rests on is verified (before 0.3: 1 when it was not) */
 	int timestamps_ignored; /* 1: unknown: an EFI_CERT_X509_SHA256's revocation time would be compared (dbt) */
-	uint8_t image_hash[SBAT_AUTHENTICODE_SHA256_SIZE]; /* the hash the rule compares */
+	uint8_t image_hash[SBAT_AUTHENTICODE_SHA256_SIZE]; /* the SHA-256 the rule compares (HASH_*: `entry`'s
+	                                                      type says by which algorithm) */
 	const sbat_authenticode *signatures;               /* the image's certificate table, as read */
 	size_t n_sigs;                                     /* signatures->n_sigs */
 	const sbat_sigverify_sig *sigs;                    /* what became of each */

@@ -119,7 +119,8 @@ static const char *const sig_fixed_table[] = {
 	[SBAT_SIGVERIFY_SIGNER_MISSING] = "a signature lacks its signer's certificate while dbx is set",
 	[SBAT_SIGVERIFY_SECURE_BOOT_UNKNOWN] = "whether Secure Boot is on is not known",
 	[SBAT_SIGVERIFY_PARENT_VERIFIED] = "it lies inside an image shim verified, and its hash is not forbidden",
-	[SBAT_SIGVERIFY_DIGEST_NOT_COMPUTED] = "a signature names a digest other than SHA-256",
+	[SBAT_SIGVERIFY_DIGEST_NOT_COMPUTED] =
+	    "a signature names a digest other than SHA-1, SHA-256, SHA-384 or SHA-512",
 	[SBAT_SIGVERIFY_TABLE_UNPADDED] = "the last entry of its certificate table is not padded to 8 bytes, "
 	                                  "which EDK2 refuses",
 };

@@ -78,7 +78,7 @@ text_sig_head(const char *file, size_t i, const sbat_authenticode_sig *s)
 	if (s->covers_image == 0)
 		fputs(", the signature no longer covers this image: it signs ", stderr);
 	else
-		fputs(", not compared with the image's SHA-256 hash: it signs ", stderr);
+		fputs(", an algorithm the image is not hashed with: it signs ", stderr);
 	cli_hex(stderr, s->image_digest, s->image_digest_len);
 	fputc('\n', stderr);
 }

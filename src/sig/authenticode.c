@@ -138,26 +138,63 @@ walk_table(const sbat_image *img, sigset *set, sbat_diag *d)
 	return SBAT_OK;
 }
 
-/* Whether each signature's SHA-256 digest is the image's hash. */
+/* Whether each signature's digest is the image's hash by the algorithm it names. */
 static void
-compare_digests(sbat_authenticode *a)
+compare_digests(sigset *set)
 {
-	sbat_authenticode_sig *s = (sbat_authenticode_sig *)a->sigs;
-	size_t i;
+	sbat_authenticode_sig *s = (sbat_authenticode_sig *)set->a.sigs;
+	const uint8_t *digest;
+	size_t i, n;
 
-	for (i = 0; i < a->n_sigs; i++) {
-		if (s[i].image_digest_alg != SBAT_DIGEST_SHA256 ||
-		    s[i].image_digest_len != SBAT_AUTHENTICODE_SHA256_SIZE)
+	for (i = 0; i < set->a.n_sigs; i++) {
+		digest = pehash_digest(&set->dg, s[i].image_digest_alg, &n);
+		if (!digest)
 			s[i].covers_image = -1;
 		else
-			s[i].covers_image = memcmp(s[i].image_digest, a->image_hash, SBAT_AUTHENTICODE_SHA256_SIZE) ==
-			                    0;
+			s[i].covers_image = s[i].image_digest_len == n && memcmp(s[i].image_digest, digest, n) == 0;
 	}
+}
+
+/* The algorithms other than SHA-256 the signatures of a name, as PEHASH_ALG bits. */
+static unsigned
+named_algs(const sbat_authenticode *a)
+{
+	unsigned algs = 0;
+	size_t i;
+
+	for (i = 0; i < a->n_sigs; i++)
+		if (a->sigs[i].image_digest_alg == SBAT_DIGEST_SHA1 ||
+		    a->sigs[i].image_digest_alg == SBAT_DIGEST_SHA384 ||
+		    a->sigs[i].image_digest_alg == SBAT_DIGEST_SHA512)
+			algs |= PEHASH_ALG(a->sigs[i].image_digest_alg);
+	return algs;
+}
+
+/*
+ * The image's hashes by EDK2's rule into set: SHA-256 (hash, when the
+ * caller computed it), and the others its signatures name, or for an
+ * unsigned image those of unsigned_algs, all in one read.
+ */
+static sbat_err
+hash_image(const sbat_image *img, int fd, const uint8_t *hash, unsigned unsigned_algs, sigset *set, sbat_diag *d)
+{
+	const unsigned others = PEHASH_ALG(SBAT_DIGEST_SHA1) | PEHASH_ALG(SBAT_DIGEST_SHA384) |
+	                        PEHASH_ALG(SBAT_DIGEST_SHA512);
+	sbat_err err = SBAT_OK;
+
+	set->dg.algs = (set->a.n_entries ? named_algs(&set->a) : unsigned_algs) & others;
+	if (!hash || set->dg.algs)
+		err = pehash_compute_all(img, SBAT_AUTHENTICODE_EDK2, fd, &set->dg, d);
+	if (err == SBAT_OK && hash)
+		memcpy(set->dg.sha256, hash, sizeof(set->dg.sha256));
+	memcpy(set->a.image_hash, set->dg.sha256, sizeof(set->a.image_hash));
+	return err;
 }
 
 /* sbat_authenticode_parse: the image hashed from fd (-1: from its buffer), or hash when it is not NULL. */
 static sbat_err
-parse_from(const sbat_image *img, int fd, const uint8_t *hash, sbat_authenticode **ret, sbat_diag *reterr)
+parse_from(const sbat_image *img, int fd, const uint8_t *hash, unsigned unsigned_algs, sbat_authenticode **ret,
+           sbat_diag *reterr)
 {
 	sigset *set;
 	sbat_err err = SBAT_OK;
@@ -169,22 +206,20 @@ parse_from(const sbat_image *img, int fd, const uint8_t *hash, sbat_authenticode
 	set = calloc(1, sizeof(*set));
 	if (!set)
 		return diag_fail(reterr, SBAT_E_NOMEM, "out of memory for the signatures");
-	if (hash)
-		memcpy(set->a.image_hash, hash, sizeof(set->a.image_hash));
-	else
-		err = pehash_compute(img, SBAT_AUTHENTICODE_EDK2, fd, set->a.image_hash, reterr);
-	if (err == SBAT_OK && img->pe.off_cert_dir != 0 && img->pe.cert_size != 0) {
+	if (img->pe.off_cert_dir != 0 && img->pe.cert_size != 0) {
 		set->a.table_offset = img->pe.cert_offset;
 		set->a.table_size = img->pe.cert_size;
 		err = walk_table(img, NULL, reterr);
 		if (err == SBAT_OK)
 			err = walk_table(img, set, reterr);
 	}
+	if (err == SBAT_OK)
+		err = hash_image(img, fd, hash, unsigned_algs, set, reterr);
 	if (err != SBAT_OK) {
 		sbat_authenticode_free(&set->a);
 		return err;
 	}
-	compare_digests(&set->a);
+	compare_digests(set);
 	*ret = &set->a;
 	return SBAT_OK;
 }
@@ -192,20 +227,32 @@ parse_from(const sbat_image *img, int fd, const uint8_t *hash, sbat_authenticode
 sbat_err
 sbat_authenticode_parse(const sbat_image *img, sbat_authenticode **ret, sbat_diag *reterr)
 {
-	return parse_from(img, -1, NULL, ret, reterr);
+	return parse_from(img, -1, NULL, 0, ret, reterr);
 }
 
 sbat_err
-authenticode_parse_hashed(const sbat_image *img, const uint8_t hash[SBAT_AUTHENTICODE_SHA256_SIZE],
+authenticode_parse_hashed(const sbat_image *img, int fd, const uint8_t hash[SBAT_AUTHENTICODE_SHA256_SIZE],
                           sbat_authenticode **ret, sbat_diag *d)
 {
-	return parse_from(img, -1, hash, ret, d);
+	return parse_from(img, fd, hash, 0, ret, d);
+}
+
+sbat_err
+authenticode_parse_algs(const sbat_image *img, int fd, unsigned unsigned_algs, sbat_authenticode **ret, sbat_diag *d)
+{
+	return parse_from(img, fd, NULL, unsigned_algs, ret, d);
 }
 
 sbat_err
 sbat_authenticode_parse_fd(const sbat_image *img, int fd, sbat_authenticode **ret, sbat_diag *reterr)
 {
-	return parse_from(img, fd, NULL, ret, reterr);
+	return parse_from(img, fd, NULL, 0, ret, reterr);
+}
+
+const uint8_t *
+authenticode_image_digest(const sbat_authenticode *a, sbat_digest_alg alg, size_t *ret_len)
+{
+	return pehash_digest(&((const sigset *)a)->dg, alg, ret_len);
 }
 
 void

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* pehash.c - the Authenticode SHA-256 (and SHA-1) of an image, as EDK2's HashPeImage and shim 16.1's generate_hash compute it */
+/* pehash.c - the Authenticode SHA-256 (and SHA-1, SHA-384, SHA-512) of an image, as EDK2's HashPeImage and shim 16.1's generate_hash compute it */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -162,10 +162,10 @@ pehash_plan_build(const sbat_image *img, sbat_authenticode_rule rule, pehash_pla
 }
 
 sbat_err
-pehash_compute2(const sbat_image *img, sbat_authenticode_rule rule, int fd,
-                uint8_t ret_digest[SBAT_AUTHENTICODE_SHA256_SIZE], uint8_t *ret_sha1, sbat_diag *d)
+pehash_compute_all(const sbat_image *img, sbat_authenticode_rule rule, int fd, pehash_digests *dg, sbat_diag *d)
 {
 	pehash_plan *plan = malloc(sizeof(*plan));
+	struct sha512_ctx s384, s512;
 	struct sha1_ctx s1;
 	hashpass_stream st;
 	sbat_err err;
@@ -176,16 +176,57 @@ pehash_compute2(const sbat_image *img, sbat_authenticode_rule rule, int fd,
 	memset(&st, 0, sizeof(st));
 	st.seg = plan->seg;
 	st.n_seg = plan->n;
-	st.sha1 = ret_sha1 ? &s1 : NULL;
+	st.sha1 = dg->algs & PEHASH_ALG(SBAT_DIGEST_SHA1) ? &s1 : NULL;
+	st.sha384 = dg->algs & PEHASH_ALG(SBAT_DIGEST_SHA384) ? &s384 : NULL;
+	st.sha512 = dg->algs & PEHASH_ALG(SBAT_DIGEST_SHA512) ? &s512 : NULL;
 	sha1_init(&s1);
+	sha512_init_384(&s384);
+	sha512_init(&s512);
 	if (err == SBAT_OK)
 		err = hashpass_run(&st, 1, fd, img->buf, img->len, d);
 	free(plan);
-	if (err == SBAT_OK)
-		sha256_final(&st.ctx, ret_digest);
-	if (err == SBAT_OK && ret_sha1)
-		sha1_final(&s1, ret_sha1);
-	return err;
+	if (err != SBAT_OK)
+		return err;
+	sha256_final(&st.ctx, dg->sha256);
+	if (st.sha1)
+		sha1_final(&s1, dg->sha1);
+	if (st.sha384)
+		sha512_final(&s384, dg->sha384);
+	if (st.sha512)
+		sha512_final(&s512, dg->sha512);
+	return SBAT_OK;
+}
+
+const uint8_t *
+pehash_digest(const pehash_digests *dg, sbat_digest_alg alg, size_t *ret_len)
+{
+	switch (alg) {
+	case SBAT_DIGEST_SHA256: *ret_len = sizeof(dg->sha256); return dg->sha256;
+	case SBAT_DIGEST_SHA1: *ret_len = sizeof(dg->sha1); break;
+	case SBAT_DIGEST_SHA384: *ret_len = sizeof(dg->sha384); break;
+	case SBAT_DIGEST_SHA512: *ret_len = sizeof(dg->sha512); break;
+	default: *ret_len = 0; return NULL;
+	}
+	if (!(dg->algs & PEHASH_ALG(alg)))
+		return NULL;
+	return alg == SBAT_DIGEST_SHA1 ? dg->sha1 : alg == SBAT_DIGEST_SHA384 ? dg->sha384 : dg->sha512;
+}
+
+sbat_err
+pehash_compute2(const sbat_image *img, sbat_authenticode_rule rule, int fd,
+                uint8_t ret_digest[SBAT_AUTHENTICODE_SHA256_SIZE], uint8_t *ret_sha1, sbat_diag *d)
+{
+	pehash_digests dg;
+	sbat_err err;
+
+	dg.algs = ret_sha1 ? PEHASH_ALG(SBAT_DIGEST_SHA1) : 0;
+	err = pehash_compute_all(img, rule, fd, &dg, d);
+	if (err != SBAT_OK)
+		return err;
+	memcpy(ret_digest, dg.sha256, sizeof(dg.sha256));
+	if (ret_sha1)
+		memcpy(ret_sha1, dg.sha1, sizeof(dg.sha1));
+	return SBAT_OK;
 }
 
 int

@@ -9,6 +9,7 @@
 
 #include "sbat/authenticode.h"
 
+#include "sig/pehash.h"
 #include "sig/pkcs7.h"
 
 /* What sbat_authenticode_parse hands out is `a`, the first member: a pointer to it is one to the set. */
@@ -22,6 +23,7 @@ typedef struct sigset {
 	 * image; shim's reads it.
 	 */
 	int unpadded_end;
+	pehash_digests dg; /* the image's hashes by EDK2's rule: a.image_hash, and those its signatures name */
 } sigset;
 
 /* The SignerInfos of signature i of a (what sbat_authenticode_parse gave). */

@@ -8,6 +8,7 @@
 #include "sbat/sigdb.h"
 #include "sbat/sigverify.h"
 
+#include "sig/authenticode_internal.h"
 #include "sig/chain.h"
 #include "sig/pehash.h"
 #include "sig/sigverify_rules.h"
@@ -48,7 +49,8 @@ first_state(sigverify_run *r, size_t i)
 
 	if (s->nested_in >= 0)
 		return SBAT_SIGVERIFY_SIG_NESTED;
-	if (s->image_digest_alg != SBAT_DIGEST_SHA256) {
+	/* EDK2 hashes the image by the signature's algorithm; shim 16.1 compares its digest with the SHA-256 */
+	if (s->covers_image < 0 || (r->o.rule == SBAT_SIGVERIFY_SHIM && s->image_digest_alg != SBAT_DIGEST_SHA256)) {
 		r->not_computed++;
 		return SBAT_SIGVERIFY_SIG_NOT_COMPUTED;
 	}
@@ -94,6 +96,30 @@ prepare(sigverify_run *r, sbat_diag *d)
 	return SBAT_OK;
 }
 
+/*
+ * The firmware hashes an unsigned image by every algorithm it has
+ * (SHA-1, SHA-256, SHA-384, SHA-512) and looks each hash up in dbx and db:
+ * the hashes other than SHA-256 those lists have entries for, as PEHASH_ALG
+ * bits (a signed image is hashed by what its signatures name).
+ */
+static unsigned
+firmware_algs(const sbat_sigverify_opts *o)
+{
+	static const struct {
+		sbat_sig_type type;
+		sbat_digest_alg alg;
+	} by_type[] = { { SBAT_SIG_SHA1, SBAT_DIGEST_SHA1 },
+		        { SBAT_SIG_SHA384, SBAT_DIGEST_SHA384 },
+		        { SBAT_SIG_SHA512, SBAT_DIGEST_SHA512 } };
+	unsigned algs = 0;
+	size_t k;
+
+	for (k = 0; o->rule == SBAT_SIGVERIFY_FIRMWARE && k < sizeof(by_type) / sizeof(by_type[0]); k++)
+		if (sigverify_has_type(o->db, by_type[k].type) || sigverify_has_type(o->dbx, by_type[k].type))
+			algs |= PEHASH_ALG(by_type[k].alg);
+	return algs;
+}
+
 /* shim hashes the image with SHA-1 too; that hash is compared only with these lists' EFI_CERT_SHA1 entries. */
 static int
 wants_sha1(const sbat_sigverify_opts *o)
@@ -135,7 +161,7 @@ sbat_sigverify_image(const sbat_image *img, const sbat_sigverify_opts *opts, sba
 		return diag_fail(reterr, SBAT_E_NOMEM, "out of memory for the signature verdict");
 	err = take_opts(opts, &r->o, reterr);
 	if (err == SBAT_OK)
-		err = sbat_authenticode_parse_fd(img, r->o.fd, &r->a, reterr);
+		err = authenticode_parse_algs(img, r->o.fd, firmware_algs(&r->o), &r->a, reterr);
 	if (err == SBAT_OK)
 		memcpy(r->v.image_hash, r->a->image_hash, sizeof(r->v.image_hash));
 	if (err == SBAT_OK && r->o.rule == SBAT_SIGVERIFY_SHIM) {

@@ -7,10 +7,12 @@
 #include "sbat/sigdb.h"
 #include "sbat/sigverify.h"
 
+#include "sig/authenticode_internal.h"
 #include "sig/chain.h"
 #include "sig/pkcs7.h"
 #include "sig/sigset.h"
 #include "sig/sigverify_rules.h"
+#include "sig/x509.h"
 
 #define WIN_CERT_TYPE_PKCS_SIGNED_DATA 0x0002
 
@@ -33,6 +35,15 @@ decide(sigverify_run *r, sbat_verdict verdict, sbat_sigverify_reason reason, sba
 	r->v.subject[0] = '\0';
 	r->v.assumes_valid = 0;
 	r->v.hash_sha1 = 0;
+}
+
+/* The verdict is that the image's hash by alg is the entry e of the database `db`. */
+static void
+decide_hash(sigverify_run *r, sbat_verdict verdict, sbat_sigverify_reason reason, sbat_sigverify_db db,
+            const sbat_sigdb_entry *e, sbat_digest_alg alg)
+{
+	decide(r, verdict, reason, db, e);
+	r->v.hash_sha1 = alg == SBAT_DIGEST_SHA1;
 }
 
 /* The verdict is what became of signature i. */
@@ -241,20 +252,70 @@ db_hash(const sigverify_run *r, const sbat_sigdb *db)
 }
 
 /*
- * PassTimestampCheck fails for certain for an EFI_CERT_X509_SHA256 entry
- * (TBS hash, then the EFI_TIME it revokes from) whose time is zero (as
- * IsTimeZero reads it: Year to Second, not Nanosecond nor the time zone),
- * or when dbt holds no certificate; otherwise a timestamp could let the
- * signature pass: 0.
+ * IsSignatureFoundInDatabase: the entry of db holding the image's hash by
+ * alg (EDK2's rule), of the type for it (EFI_CERT_SHA1, _SHA256, _SHA384,
+ * _SHA512), or NULL; a hash not computed is in no list.
+ */
+static const sbat_sigdb_entry *
+fw_hash(const sigverify_run *r, const sbat_sigdb *db, sbat_digest_alg alg)
+{
+	const uint8_t *digest;
+	size_t n;
+
+	if (!db || alg == SBAT_DIGEST_SHA256)
+		return db_hash(r, db);
+	if (!(digest = authenticode_image_digest(r->a, alg, &n)))
+		return NULL;
+	return sbat_sigdb_find(db,
+	                       alg == SBAT_DIGEST_SHA1   ? SBAT_SIG_SHA1 :
+	                       alg == SBAT_DIGEST_SHA384 ? SBAT_SIG_SHA384 :
+	                                                   SBAT_SIG_SHA512,
+	                       digest, n);
+}
+
+/*
+ * PassTimestampCheck fails for certain for an EFI_CERT_X509_SHA256, _SHA384
+ * or _SHA512 entry (TBS hash, then the EFI_TIME it revokes from) whose time
+ * is zero (as IsTimeZero reads it: Year to Second, not Nanosecond nor the
+ * time zone), or when dbt holds no certificate; otherwise a timestamp could
+ * let the signature pass: 0.
  */
 static int
 revoked_for_certain(const sigverify_run *r, const sbat_sigdb_entry *e)
 {
 	static const uint8_t zero_time[7]; /* EFI_TIME's Year (2 bytes), Month, Day, Hour, Minute, Second */
 
-	if (e->data_len < 48 || memcmp(e->data + 32, zero_time, sizeof(zero_time)) == 0)
+	if (e->data_len < 16 + 32 || memcmp(e->data + e->data_len - 16, zero_time, sizeof(zero_time)) == 0)
 		return 1;
 	return !r->o.dbt_unknown && !sigverify_has_type(r->o.dbt, SBAT_SIG_X509);
+}
+
+/*
+ * IsCertHashFoundInDbx: the first EFI_CERT_X509_SHA256, _SHA384 or _SHA512
+ * entry of dbx holding the TBS hash, by its algorithm, of the certificate
+ * cert[0..len) (its SHA-256 given: tbs_sha256), or NULL.
+ */
+static const sbat_sigdb_entry *
+dbx_cert_hash(const sigverify_run *r, const uint8_t *cert, size_t len, const uint8_t *tbs_sha256)
+{
+	static const sbat_digest_alg algs[] = { SBAT_DIGEST_SHA256, SBAT_DIGEST_SHA384, SBAT_DIGEST_SHA512 };
+	uint8_t tbs[3][SBAT_AUTHENTICODE_DIGEST_MAX];
+	size_t tbs_len[3] = { 0, 0, 0 }, k, j;
+	const sbat_sigdb_entry *e;
+
+	memcpy(tbs[0], tbs_sha256, 32);
+	tbs_len[0] = 32;
+	for (k = 0; r->o.dbx && (e = sbat_sigdb_get(r->o.dbx, k)); k++) {
+		if (e->type != SBAT_SIG_X509_SHA256 && e->type != SBAT_SIG_X509_SHA384 &&
+		    e->type != SBAT_SIG_X509_SHA512)
+			continue;
+		j = e->type == SBAT_SIG_X509_SHA256 ? 0 : e->type == SBAT_SIG_X509_SHA384 ? 1 : 2;
+		if (!tbs_len[j] && !(tbs_len[j] = x509_tbs_hash(cert, len, algs[j], tbs[j])))
+			return NULL;
+		if (e->data_len == tbs_len[j] + 16 && memcmp(e->data, tbs[j], tbs_len[j]) == 0)
+			return e;
+	}
+	return NULL;
 }
 
 /* The dbx entry of the first SignerInfo certificate of signature i whose TBS hash it holds (Pkcs7GetSigners), or NULL. */
@@ -263,12 +324,13 @@ signer_tbs_in_dbx(const sigverify_run *r, size_t i, int *ret_cert)
 {
 	const sbat_authenticode_sig *s = &r->a->sigs[i];
 	const pkcs7_signers *g = sigset_signers(r->a, i);
+	const sbat_authenticode_cert *c;
 	const sbat_sigdb_entry *e;
 	size_t k;
 
 	for (k = 0; k < g->n; k++) {
-		e = sbat_sigdb_find(r->o.dbx, SBAT_SIG_X509_SHA256, s->certs[g->cert[k]].tbs_sha256, 32);
-		if (e) {
+		c = &s->certs[g->cert[k]];
+		if ((e = dbx_cert_hash(r, c->der, c->der_len, c->tbs_sha256))) {
 			*ret_cert = g->cert[k];
 			return e;
 		}
@@ -281,6 +343,7 @@ static int
 fw_forbidden(sigverify_run *r, size_t i)
 {
 	const sbat_authenticode_sig *s = &r->a->sigs[i];
+	const sbat_authenticode_cert *c;
 	const sbat_sigdb_entry *e;
 	chain_match m;
 
@@ -320,7 +383,7 @@ fw_allowed(sigverify_run *r, size_t i)
 
 	if (!(e = db_cert(r, r->o.db, i, &m)))
 		return 0;
-	x = r->o.dbx && m.have_tbs ? sbat_sigdb_find(r->o.dbx, SBAT_SIG_X509_SHA256, m.tbs_sha256, 32) : NULL;
+	x = m.have_tbs ? dbx_cert_hash(r, e->data, e->data_len, m.tbs_sha256) : NULL;
 	if (x) {
 		mark(r, i, SBAT_SIGVERIFY_SIG_REVOKED_ROOT, SBAT_SIGVERIFY_DBX, x, &m);
 		r->root_time_unknown |= !revoked_for_certain(r, x);
@@ -334,6 +397,7 @@ fw_allowed(sigverify_run *r, size_t i)
 static int
 fw_signature(sigverify_run *r, size_t i, int *verified)
 {
+	sbat_digest_alg alg = r->a->sigs[i].image_digest_alg; /* HashPeImageByType: the image hashed by it */
 	const sbat_sigdb_entry *e;
 
 	if (fw_forbidden(r, i))
@@ -342,31 +406,44 @@ fw_signature(sigverify_run *r, size_t i, int *verified)
 		*verified = 1;
 		decide_sig(r, SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_CERT_ALLOWED, i);
 	}
-	if ((e = db_hash(r, r->o.dbx))) {
-		decide(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_HASH_FORBIDDEN, SBAT_SIGVERIFY_DBX, e);
+	if ((e = fw_hash(r, r->o.dbx, alg))) {
+		decide_hash(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_HASH_FORBIDDEN, SBAT_SIGVERIFY_DBX, e, alg);
 		return 1;
 	}
-	if (!*verified && (e = db_hash(r, r->o.db))) {
+	if (!*verified && (e = fw_hash(r, r->o.db, alg))) {
 		*verified = 1;
-		decide(r, SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_HASH_ALLOWED, SBAT_SIGVERIFY_DB, e);
+		decide_hash(r, SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_HASH_ALLOWED, SBAT_SIGVERIFY_DB, e, alg);
 	}
 	return 0;
 }
 
+/* An unsigned image: its hash by each algorithm EDK2 has (mHash, from the last), refused by any in dbx. */
 static void
 fw_unsigned(sigverify_run *r)
 {
-	const sbat_sigdb_entry *e;
+	static const sbat_digest_alg algs[] = { SBAT_DIGEST_SHA512, SBAT_DIGEST_SHA384, SBAT_DIGEST_SHA256,
+		                                SBAT_DIGEST_SHA1 };
+	const sbat_sigdb_entry *e, *allowed = NULL;
+	sbat_digest_alg allowed_alg = SBAT_DIGEST_SHA256;
+	size_t k;
 
-	if ((e = db_hash(r, r->o.dbx)))
-		decide(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_HASH_FORBIDDEN, SBAT_SIGVERIFY_DBX, e);
-	else if ((e = db_hash(r, r->o.db)))
-		decide(r, SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_HASH_ALLOWED, SBAT_SIGVERIFY_DB, e);
+	for (k = 0; k < sizeof(algs) / sizeof(algs[0]); k++) {
+		if ((e = fw_hash(r, r->o.dbx, algs[k]))) {
+			decide_hash(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_HASH_FORBIDDEN, SBAT_SIGVERIFY_DBX, e,
+			            algs[k]);
+			return;
+		}
+		if (!allowed && (allowed = fw_hash(r, r->o.db, algs[k])))
+			allowed_alg = algs[k];
+	}
+	if (allowed)
+		decide_hash(r, SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_HASH_ALLOWED, SBAT_SIGVERIFY_DB, allowed,
+		            allowed_alg);
 	else
 		decide(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_NOT_ALLOWED, SBAT_SIGVERIFY_DB_NONE, NULL);
 }
 
-/* 1 when the rule reads signature i: a WIN_CERTIFICATE's own, naming SHA-256. */
+/* 1 when the rule reads signature i: a WIN_CERTIFICATE's own, naming a digest the rule computes. */
 static int
 readable(const sigverify_run *r, size_t i)
 {
@@ -438,8 +515,8 @@ hash_in(sigverify_run *r, const hashref *lists, size_t n, sbat_verdict verdict, 
 
 	for (k = 0; k < n; k++)
 		if ((e = hash_entry(r, &lists[k]))) {
-			decide(r, verdict, reason, lists[k].which, e);
-			r->v.hash_sha1 = lists[k].sha1;
+			decide_hash(r, verdict, reason, lists[k].which, e,
+			            lists[k].sha1 ? SBAT_DIGEST_SHA1 : SBAT_DIGEST_SHA256);
 			return 1;
 		}
 	return 0;

@@ -513,6 +513,20 @@ x509_read(const der *cert, sbat_authenticode_cert *c, sbat_diag *d)
 	return err;
 }
 
+size_t
+x509_tbs_hash(const uint8_t *bytes, size_t len, sbat_digest_alg alg, uint8_t *out)
+{
+	der_cursor top, outer;
+	der cert, tbs;
+
+	der_top(&top, bytes, len, 0, "Certificate");
+	if (der_expect(&top, DER_SEQUENCE, &cert, NULL) != SBAT_OK ||
+	    der_enter(&cert, &outer, "Certificate", NULL) != SBAT_OK ||
+	    der_expect(&outer, DER_SEQUENCE, &tbs, NULL) != SBAT_OK)
+		return 0;
+	return rsa_hash(alg, tbs.raw, tbs.raw_len, NULL, 0, out);
+}
+
 int
 x509_signed_by(const sbat_authenticode_cert *c, const sbat_authenticode_cert *issuer)
 {

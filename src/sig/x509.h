@@ -5,6 +5,7 @@
 #define SBAT_SIG_X509_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sbat/authenticode.h"
 
@@ -30,6 +31,13 @@ int x509_signed_by(const sbat_authenticode_cert *c, const sbat_authenticode_cert
  * keyUsage or a v1 self-issued root is enough. 0 otherwise.
  */
 int x509_may_issue(const sbat_authenticode_cert *c, int top);
+
+/*
+ * The hash by alg (SHA-1 to SHA-512) of the TBSCertificate, tag and length
+ * included, of the DER certificate bytes[0..len) (bytes after it are not
+ * read), into out: its length, 0 when the certificate does not read.
+ */
+size_t x509_tbs_hash(const uint8_t *bytes, size_t len, sbat_digest_alg alg, uint8_t *out);
 
 /* The Name `name` as "CN=..., O=..., OU=..., C=..." (those attributes, in order) in out[0..size). */
 sbat_err x509_name(const der *name, char *out, size_t size, sbat_diag *d);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* hashpass.c - SHA-256 streams over pieces of one file, computed in one read of it */
+/* hashpass.c - SHA-256 streams over pieces of one file, computed in one read of it (with SHA-1, SHA-384 or SHA-512 beside) */
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -9,22 +9,31 @@
 #include "util/diag.h"
 #include "util/hashpass.h"
 
+/* The other digests of s, fed what its SHA-256 is fed. */
+static void
+feed_side(hashpass_stream *s, const uint8_t *p, size_t n)
+{
+	if (s->sha1)
+		sha1_update(s->sha1, p, n);
+	if (s->sha384)
+		sha512_update(s->sha384, p, n);
+	if (s->sha512)
+		sha512_update(s->sha512, p, n);
+}
+
 static void
 feed1(hashpass_stream *s, const uint8_t *p, size_t n)
 {
 	sha256_update(&s->ctx, p, n);
-	if (s->sha1)
-		sha1_update(s->sha1, p, n);
+	feed_side(s, p, n);
 }
 
 static void
 feed2(hashpass_stream *a, const uint8_t *pa, size_t na, hashpass_stream *b, const uint8_t *pb, size_t nb)
 {
 	sha256_update2(&a->ctx, pa, na, &b->ctx, pb, nb);
-	if (a->sha1)
-		sha1_update(a->sha1, pa, na);
-	if (b->sha1)
-		sha1_update(b->sha1, pb, nb);
+	feed_side(a, pa, na);
+	feed_side(b, pb, nb);
 }
 
 /* Hash the pieces of s that need no read, up to its next file piece; 1 when it has one. */

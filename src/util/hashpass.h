@@ -12,6 +12,7 @@
 
 #include "util/sha1.h"
 #include "util/sha256.h"
+#include "util/sha512.h"
 
 /* The file is read through a buffer of this size. */
 #define HASHPASS_CHUNK (256u * 1024u)
@@ -34,7 +35,8 @@ typedef struct hashpass_seg {
 typedef struct hashpass_stream {
 	const hashpass_seg *seg;
 	size_t n_seg;
-	struct sha1_ctx *sha1; /* NULL, or a SHA-1 (initialised by the caller) fed the same bytes */
+	struct sha1_ctx *sha1;              /* NULL, or a SHA-1 (initialised by the caller) fed the same bytes */
+	struct sha512_ctx *sha384, *sha512; /* NULL, or a SHA-384 and a SHA-512 (the same) fed the same bytes */
 	struct sha256_ctx ctx; /* initialised by hashpass_run; the caller takes the digest with sha256_final */
 	size_t cur;            /* the piece being hashed */
 	uint64_t done;         /* its bytes hashed so far */

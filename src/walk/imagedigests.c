@@ -89,5 +89,5 @@ sbat_walk_image_digests(const sbat_image *img, int fd, sbat_uki *uki, sbat_authe
 		*uki_diag = ud;
 	if (auth_err && reterr)
 		*reterr = ad;
-	return auth_err ? auth_err : authenticode_parse_hashed(img, hash, ret, reterr);
+	return auth_err ? auth_err : authenticode_parse_hashed(img, fd, hash, ret, reterr);
 }

@@ -350,6 +350,32 @@ expect "by default, a shim whose hash dbx holds is refused (exit 4), though SBAT
 SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP" --no-signatures
 expect "the same with --no-signatures: the SBAT gate alone says it boots" \
 	'[ "$RC" -eq 8 ] && has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: boots: shim, next boot enforces SbatLevel 2025021800"'
+# EDK2 hashes an unsigned image by each algorithm it has (SHA-1, SHA-256, SHA-384, SHA-512) and looks each up in
+# dbx: shim's SHA-384 or SHA-512 there refuses it, though db holds its SHA-256. The digests are those osslsigncode
+# signs (the signed copy hashes as the unsigned shim: its SHA-256 is the same).
+for alg in sha384 sha512; do
+	name=SHA-${alg#sha}
+	other=
+	if command -v osslsigncode >/dev/null 2>&1 &&
+		openssl req -x509 -newkey rsa:2048 -nodes -days 30 -subj /CN=Digest -keyout "$T/digest.key" \
+			-out "$T/digest.pem" >/dev/null 2>&1 &&
+		osslsigncode sign -h "$alg" -certs "$T/digest.pem" -key "$T/digest.key" \
+			-in "$ESP/EFI/debian/shimx64.efi" -out "$T/shim-$alg.efi" >/dev/null 2>&1; then
+		other=$("$SBAT_ADD" --print --json "$T/shim-$alg.efi" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["signatures"][0]["image_digest"] if d["authenticode_sha256"] == sys.argv[1] else "")' "$SHIM_HASH")
+	fi
+	if [ -z "$other" ]; then
+		skip "an unsigned shim whose $name hash dbx holds is refused" "no osslsigncode"
+		continue
+	fi
+	sha256_var "$SV/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$SHIM_HASH"
+	digest_var "$SV/dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$alg" "$other"
+	SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+	expect "an unsigned shim whose $name hash dbx holds is refused (EDK2 hashes it by each algorithm it has)" \
+		'[ "$RC" -eq 4 ] && has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: refused: signature: its hash is in dbx"'
+done
 # MokIgnoreDB (shim's mirror of MokDBState, after mokutil --ignore-db): shim no longer trusts db, the firmware still does
 GRUB_HASH=$("$SBAT_ADD" --print --json "$ESP/EFI/debian/grubx64.efi" 2>/dev/null |
 	sed -n 's/.*"authenticode_sha256": *"\([0-9a-f]\{64\}\)".*/\1/p')

@@ -160,6 +160,28 @@ else
 	skip "nested: two signatures in one entry" "no osslsigncode"
 fi
 
+# ------------------------------------------------------------- SHA-384, SHA-512
+# osslsigncode -h sha384 / -h sha512: the digest is compared with the image's hash by that algorithm
+for alg in sha384 sha512; do
+	name=SHA-${alg#sha}
+	if command -v osslsigncode >/dev/null 2>&1 &&
+		osslsigncode sign -certs "$k/leaf.pem" -key "$k/leaf.key" -h "$alg" -in "$T/fx/sbat-last.efi" \
+			-out "$T/$alg.efi" >/dev/null 2>&1; then
+		run --print "$T/$alg.efi"
+		expect "$alg: the $name digest covers this image" 'err_has "$name digest, covers this image"'
+		check "$alg --json: covers_image true" js "$T/$alg.efi" "d['signatures'][0]['covers_image'] is True"
+		cp "$T/$alg.efi" "$T/$alg-edited.efi"
+		printf 'Z' | dd of="$T/$alg-edited.efi" bs=1 seek="$off" conv=notrunc 2>/dev/null
+		run --print "$T/$alg-edited.efi"
+		expect "$alg edited: the signature no longer covers this image" \
+			'err_has "$name digest, the signature no longer covers this image: it signs "'
+		check "$alg edited --json: covers_image false" js "$T/$alg-edited.efi" \
+			"d['signatures'][0]['covers_image'] is False"
+	else
+		skip "$alg: the $name digest covers this image" "no osslsigncode"
+	fi
+done
+
 # ------------------------------------------------------------ malformed
 # damage PATH WHAT: dwLength past the table ("length"), or the ContentInfo's first byte ("der")
 damage() {

@@ -45,6 +45,27 @@ sha256_var() {
 	} >"$file"
 }
 
+# digest_var FILE ALG HASH...: as sha256_var, one list of EFI_CERT_SHA384
+# (ALG sha384) or EFI_CERT_SHA512 (sha512) entries, each hash in hex.
+digest_var() {
+	local file=$1 alg=$2 guid n h
+	shift 2
+	case $alg in
+	sha384) guid='\x07\x53\x3e\xff\xd0\x9f\xc9\x48\x85\xf1\x8a\xd5\x6c\x70\x1e\x01' n=48 ;;
+	sha512) guid='\xae\x0f\x3e\x09\xc4\xa6\x50\x4f\x9f\x1b\xd4\x1e\x2b\x89\xc1\x9a' n=64 ;;
+	*) return 1 ;;
+	esac
+	{
+		le32 $((0x27))
+		printf "$guid"
+		le32 $((28 + (16 + n) * $#)); le32 0; le32 $((16 + n))
+		for h; do
+			printf '\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0'
+			printf "$(printf '%s' "$h" | sed 's/../\\x&/g')"
+		done
+	} >"$file"
+}
+
 # ---------------------------------------------------------------- decoder
 
 # option_text FILE: a Boot#### variable file read back byte by byte, as one

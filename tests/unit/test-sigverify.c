@@ -33,7 +33,19 @@ static const char *const cert_names[N_CERTS] = { "ca1", "ca2", "ca3", "ca4", "ca
  * vendor's signer, unsigned, signed by the signer of a CA whose
  * extendedKeyUsage is module signing only (CA5, as a DKMS key).
  */
-enum image { DUAL, VENDOR, UNSIGNED, MODSIGN, SHA1SIGNED, CHAIN3, NOT_CA, SIGNED2023, N_IMAGES };
+enum image {
+	DUAL,
+	VENDOR,
+	UNSIGNED,
+	MODSIGN,
+	SHA1SIGNED,
+	CHAIN3,
+	NOT_CA,
+	SIGNED2023,
+	SHA384SIGNED,
+	SHA512SIGNED,
+	N_IMAGES
+};
 
 /*
  * CHAIN3: signed by a leaf (l6) of an intermediate CA (i6, CA:TRUE, carried
@@ -49,6 +61,17 @@ enum image { DUAL, VENDOR, UNSIGNED, MODSIGN, SHA1SIGNED, CHAIN3, NOT_CA, SIGNED
  * entries (hash_sha1).
  */
 static uint8_t sha1_of_sha1signed[20];
+
+/*
+ * SHA384SIGNED, SHA512SIGNED: the same with osslsigncode -h sha384 and
+ * -h sha512; their digests are the images' Authenticode SHA-384 and
+ * SHA-512, which are the unsigned image's too (its size is a multiple of
+ * 8, so nothing was padded). The TBS hashes of the 2023 signer and the
+ * 2011 CA by SHA-384 and SHA-512, computed by openssl, make
+ * EFI_CERT_X509_SHA384 and _SHA512 entries.
+ */
+static uint8_t sha384_of_image[48], sha512_of_image[64];
+static uint8_t tbs384_l2[48], tbs512_ca1[64];
 
 static char dir[64];
 static int have_tools;
@@ -159,9 +182,9 @@ append_table(const uint8_t *s1, size_t len1, const uint8_t *s2, size_t len2, siz
 	return out;
 }
 
-/* The SHA-1 digest osslsigncode signed: the image's Authenticode SHA-1, computed by another program. */
+/* The digest (alg, n bytes) osslsigncode signed into out: the image's Authenticode hash, computed by another program. */
 static int
-sha1_digest(const uint8_t *buf, size_t len)
+signed_digest(const uint8_t *buf, size_t len, sbat_digest_alg alg, uint8_t *out, size_t n)
 {
 	sbat_authenticode *a = NULL;
 	sbat_image *img = NULL;
@@ -169,12 +192,67 @@ sha1_digest(const uint8_t *buf, size_t len)
 	int ok;
 
 	ok = sbat_image_parse(buf, len, &img, &d) == SBAT_OK && sbat_authenticode_parse(img, &a, &d) == SBAT_OK &&
-	     a->n_sigs == 1 && a->sigs[0].image_digest_alg == SBAT_DIGEST_SHA1 && a->sigs[0].image_digest_len == 20;
+	     a->n_sigs == 1 && a->sigs[0].image_digest_alg == alg && a->sigs[0].image_digest_len == n;
 	if (ok)
-		memcpy(sha1_of_sha1signed, a->sigs[0].image_digest, 20);
+		memcpy(out, a->sigs[0].image_digest, n);
 	sbat_authenticode_free(a);
 	sbat_image_free(img);
 	return ok ? 0 : -1;
+}
+
+/* The TBSCertificate of NAME.der hashed by openssl dgst -ALG into out (n bytes). */
+static int
+openssl_tbs(const char *name, const char *alg, uint8_t *out, size_t n)
+{
+	uint8_t *b;
+	size_t len = 0;
+	char file[32];
+
+	snprintf(file, sizeof(file), "%s.tbs.%s", name, alg);
+	if (run("cd %s && openssl asn1parse -inform DER -in %s.der -strparse 4 -noout -out %s.tbs >/dev/null 2>&1 && "
+	        "openssl dgst -%s -binary %s.tbs >%s",
+	        dir, name, name, alg, name, file) != 0)
+		return -1;
+	b = slurp(file, &len);
+	if (!b || len != n) {
+		free(b);
+		return -1;
+	}
+	memcpy(out, b, n);
+	free(b);
+	return 0;
+}
+
+/* osslsigncode -h ALG over the unsigned image by the vendor's signer into OUT, then read as images[which]. */
+static int
+sign_other(const char *alg, const char *out, enum image which)
+{
+	if (run("cd %s && command -v osslsigncode >/dev/null && osslsigncode sign -h %s -certs l4.pem -key l4.key "
+	        "-in u.efi -out %s >/dev/null 2>&1",
+	        dir, alg, out) == 0)
+		images[which] = slurp(out, &image_len[which]);
+	return 0;
+}
+
+/* The images osslsigncode signs, and the digests they carry. */
+static int
+make_other_digests(void)
+{
+	sign_other("sha1", "s6.efi", SHA1SIGNED);
+	sign_other("sha384", "s9.efi", SHA384SIGNED);
+	sign_other("sha512", "s10.efi", SHA512SIGNED);
+	if (images[SHA1SIGNED] &&
+	    signed_digest(images[SHA1SIGNED], image_len[SHA1SIGNED], SBAT_DIGEST_SHA1, sha1_of_sha1signed, 20) != 0)
+		return -1;
+	if (images[SHA384SIGNED] &&
+	    signed_digest(images[SHA384SIGNED], image_len[SHA384SIGNED], SBAT_DIGEST_SHA384, sha384_of_image, 48) != 0)
+		return -1;
+	if (images[SHA512SIGNED] &&
+	    signed_digest(images[SHA512SIGNED], image_len[SHA512SIGNED], SBAT_DIGEST_SHA512, sha512_of_image, 64) != 0)
+		return -1;
+	if (run("cd %s && openssl x509 -in l2.pem -outform DER -out l2.der", dir) != 0)
+		return -1;
+	return openssl_tbs("l2", "sha384", tbs384_l2, 48) || openssl_tbs("ca1", "sha512", tbs512_ca1, 64) ? -1 : 0;
 }
 
 static int
@@ -199,11 +277,7 @@ make_images(void)
 		return -1;
 	images[CHAIN3] = slurp("s7.efi", &image_len[CHAIN3]);
 	images[NOT_CA] = slurp("s8.efi", &image_len[NOT_CA]);
-	if (run("cd %s && command -v osslsigncode >/dev/null && osslsigncode sign -h sha1 -certs l4.pem -key l4.key "
-	        "-in u.efi -out s6.efi >/dev/null 2>&1",
-	        dir) == 0)
-		images[SHA1SIGNED] = slurp("s6.efi", &image_len[SHA1SIGNED]);
-	if (images[SHA1SIGNED] && sha1_digest(images[SHA1SIGNED], image_len[SHA1SIGNED]) != 0)
+	if (make_other_digests() != 0)
 		return -1;
 	s1 = slurp("s1.efi", &l1);
 	s2 = slurp("s2.efi", &l2);
@@ -274,6 +348,14 @@ static const uint8_t guid_sha1[16] = { 0x12, 0xa5, 0x6c, 0x82, 0x10, 0xcf, 0xc9,
 	                               0xb1, 0x87, 0xbe, 0x01, 0x49, 0x66, 0x31, 0xbd };
 static const uint8_t guid_x509_sha256[16] = { 0x92, 0xa4, 0xd2, 0x3b, 0xc0, 0x96, 0x79, 0x40,
 	                                      0xb4, 0x20, 0xfc, 0xf9, 0x8e, 0xf1, 0x03, 0xed };
+static const uint8_t guid_sha384[16] = { 0x07, 0x53, 0x3e, 0xff, 0xd0, 0x9f, 0xc9, 0x48,
+	                                 0x85, 0xf1, 0x8a, 0xd5, 0x6c, 0x70, 0x1e, 0x01 };
+static const uint8_t guid_sha512[16] = { 0xae, 0x0f, 0x3e, 0x09, 0xc4, 0xa6, 0x50, 0x4f,
+	                                 0x9f, 0x1b, 0xd4, 0x1e, 0x2b, 0x89, 0xc1, 0x9a };
+static const uint8_t guid_x509_sha384[16] = { 0x6e, 0x87, 0x76, 0x70, 0xc2, 0x80, 0xe6, 0x4e,
+	                                      0xaa, 0xd2, 0x28, 0xb3, 0x49, 0xa6, 0x86, 0x5b };
+static const uint8_t guid_x509_sha512[16] = { 0x63, 0xbf, 0x6d, 0x44, 0x02, 0x25, 0xda, 0x4c,
+	                                      0xbc, 0xfa, 0x24, 0x65, 0xd2, 0xb0, 0xfe, 0x9d };
 
 /* One signature list of one entry (type, data[0..len)), malloc'ed, its size in *ret_len. */
 static uint8_t *
@@ -336,6 +418,10 @@ add_entry(sbat_sigdb *db, const uint8_t guid[16], const uint8_t *data, size_t le
 #define HASH1 (1u << 20)    /* SHA1SIGNED's Authenticode SHA-1 (EFI_CERT_SHA1) */
 #define PAIR12 (1u << 21)   /* one X.509 list: the 2011 CA, then the 2023 CA */
 #define PAIR21 (1u << 22)   /* one X.509 list: the 2023 CA, then the 2011 CA */
+#define HASH384 (1u << 23)  /* the unsigned image's Authenticode SHA-384, as osslsigncode signed it (EFI_CERT_SHA384) */
+#define HASH512 (1u << 24)  /* the same by SHA-512 (EFI_CERT_SHA512) */
+#define TBS384_SIG1 (1u << 25) /* the 2023 signer's TBS SHA-384 (EFI_CERT_X509_SHA384, time zero) */
+#define TBS512_CA1 (1u << 26)  /* the 2011 CA's TBS SHA-512 (EFI_CERT_X509_SHA512, time zero) */
 
 /* The TBS SHA-256 of the certificate whose subject holds cn, in the dual-signed image's signatures. */
 static void
@@ -360,7 +446,7 @@ static sbat_sigdb *
 make_db(unsigned what, const uint8_t hash[32])
 {
 	static const uint8_t zero_time[16];
-	uint8_t tbs[48];
+	uint8_t tbs[80];
 	sbat_sigdb *db = NULL;
 	sbat_diag d;
 	int i;
@@ -379,6 +465,20 @@ make_db(unsigned what, const uint8_t hash[32])
 		add_entry(db, guid_sha256, hash, 32);
 	if (what & HASH1)
 		add_entry(db, guid_sha1, sha1_of_sha1signed, 20);
+	if (what & HASH384)
+		add_entry(db, guid_sha384, sha384_of_image, 48);
+	if (what & HASH512)
+		add_entry(db, guid_sha512, sha512_of_image, 64);
+	if (what & TBS384_SIG1) {
+		memcpy(tbs, tbs384_l2, 48);
+		memset(tbs + 48, 0, 16);
+		add_entry(db, guid_x509_sha384, tbs, 64);
+	}
+	if (what & TBS512_CA1) {
+		memcpy(tbs, tbs512_ca1, 64);
+		memset(tbs + 64, 0, 16);
+		add_entry(db, guid_x509_sha512, tbs, 80);
+	}
 	if (what & JUNK_CA4) {
 		uint8_t *junk = calloc(1, cert_len[CA4] + 1);
 
@@ -409,6 +509,7 @@ typedef struct vcase {
 	int sig;                             /* the signature that decided; -1 none */
 	const char *subject;                 /* held by the deciding certificate's subject; NULL: "" */
 	sbat_sigverify_state state0, state1; /* the first two signatures' states (when there are two) */
+	sbat_digest_alg hash_alg;            /* a hash decided: its algorithm (SBAT_DIGEST_UNKNOWN: SHA-256) */
 } vcase;
 
 #define FW SBAT_SIGVERIFY_FIRMWARE
@@ -421,84 +522,133 @@ typedef struct vcase {
 
 static const vcase cases[] = {
 	{ "firmware: dual-signed, the 2011 CA in db", FW, ON, DUAL, C(CA1), 0, 0, 0, 0, -1, 0, BOOTS, R(CERT_ALLOWED),
-	  R(DB), 0, "CN=Test UEFI CA 2011", S(ALLOWED), S(NOT_ALLOWED) },
+	  R(DB), 0, "CN=Test UEFI CA 2011", S(ALLOWED), S(NOT_ALLOWED), 0 },
 	{ "firmware: dual-signed, the 2023 CA in db (above the chain)", FW, ON, DUAL, C(CA2), 0, 0, 0, 0, -1, 0, BOOTS,
-	  R(CERT_ALLOWED), R(DB), 1, "CN=Test UEFI CA 2023", S(NOT_ALLOWED), S(ALLOWED) },
+	  R(CERT_ALLOWED), R(DB), 1, "CN=Test UEFI CA 2023", S(NOT_ALLOWED), S(ALLOWED), 0 },
 	{ "firmware: dual-signed, only an unrelated CA in db", FW, ON, DUAL, C(CA3), 0, 0, 0, 0, -1, 0, REFUSED,
-	  R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED) },
+	  R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED), 0 },
 	{ "firmware: the 2011 CA in dbx, the 2023 CA in db: one forbidden signature refuses", FW, ON, DUAL, C(CA2),
 	  C(CA1), 0, 0, 0, -1, 0, REFUSED, R(CERT_FORBIDDEN), R(DBX), 0, "CN=Test UEFI CA 2011", S(FORBIDDEN),
-	  S(NOT_REACHED) },
+	  S(NOT_REACHED), 0 },
 	{ "firmware: the 2023 CA in dbx after an allowed 2011 signature", FW, ON, DUAL, C(CA1), C(CA2), 0, 0, 0, -1, 0,
-	  REFUSED, R(CERT_FORBIDDEN), R(DBX), 1, "CN=Test UEFI CA 2023", S(ALLOWED), S(FORBIDDEN) },
+	  REFUSED, R(CERT_FORBIDDEN), R(DBX), 1, "CN=Test UEFI CA 2023", S(ALLOWED), S(FORBIDDEN), 0 },
 	{ "firmware: the image hash in dbx", FW, ON, DUAL, C(CA1) | C(CA2), HASH, 0, 0, 0, -1, 0, REFUSED,
-	  R(HASH_FORBIDDEN), R(DBX), -1, NULL, S(ALLOWED), S(NOT_REACHED) },
+	  R(HASH_FORBIDDEN), R(DBX), -1, NULL, S(ALLOWED), S(NOT_REACHED), 0 },
 	{ "firmware: signed, the image hash in db", FW, ON, DUAL, HASH, 0, 0, 0, 0, -1, 0, BOOTS, R(HASH_ALLOWED),
-	  R(DB), -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED) },
+	  R(DB), -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED), 0 },
 	{ "firmware: unsigned, the image hash in db", FW, ON, UNSIGNED, HASH, 0, 0, 0, 0, -1, 0, BOOTS, R(HASH_ALLOWED),
-	  R(DB), -1, NULL, 0, 0 },
+	  R(DB), -1, NULL, 0, 0, 0 },
 	{ "firmware: unsigned, the image hash in db and dbx", FW, ON, UNSIGNED, HASH, HASH, 0, 0, 0, -1, 0, REFUSED,
-	  R(HASH_FORBIDDEN), R(DBX), -1, NULL, 0, 0 },
+	  R(HASH_FORBIDDEN), R(DBX), -1, NULL, 0, 0, 0 },
 	{ "firmware: unsigned, nothing", FW, ON, UNSIGNED, C(CA1), 0, 0, 0, 0, -1, 0, REFUSED, R(NOT_ALLOWED),
-	  R(DB_NONE), -1, NULL, 0, 0 },
+	  R(DB_NONE), -1, NULL, 0, 0, 0 },
 	{ "firmware: the 2023 signer's TBS hash in dbx", FW, ON, DUAL, C(CA1), TBS_SIG1, 0, 0, 0, -1, 0, REFUSED,
-	  R(CERT_HASH_FORBIDDEN), R(DBX), 1, "CN=Test Publisher 2023", S(ALLOWED), S(FORBIDDEN) },
+	  R(CERT_HASH_FORBIDDEN), R(DBX), 1, "CN=Test Publisher 2023", S(ALLOWED), S(FORBIDDEN), 0 },
 	{ "firmware: the db CA's own TBS hash in dbx", FW, ON, DUAL, C(CA1), TBS_CA1, 0, 0, 0, -1, 0, REFUSED,
-	  R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(REVOKED_ROOT), S(NOT_ALLOWED) },
+	  R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(REVOKED_ROOT), S(NOT_ALLOWED), 0 },
 	{ "firmware: Secure Boot off: no check", FW, SBAT_SIGVERIFY_NOT_ENFORCING, DUAL, 0, C(CA1) | HASH, 0, 0, 0, -1,
-	  0, BOOTS, R(NOT_ENFORCED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED) },
+	  0, BOOTS, R(NOT_ENFORCED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED), 0 },
 	{ "firmware: Secure Boot not known", FW, SBAT_SIGVERIFY_MODE_UNKNOWN, DUAL, C(CA1), 0, 0, 0, 0, -1, 0,
-	  SBAT_VERDICT_UNKNOWN, R(SECURE_BOOT_UNKNOWN), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED) },
+	  SBAT_VERDICT_UNKNOWN, R(SECURE_BOOT_UNKNOWN), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED), 0 },
 	{ "shim: the image hash in MokListXRT", SHIM, ON, DUAL, C(CA1) | C(CA2), 0, 0, HASH, 0, -1, 0, REFUSED,
-	  R(HASH_FORBIDDEN), R(MOKX), -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED) },
+	  R(HASH_FORBIDDEN), R(MOKX), -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED), 0 },
 	{ "shim: the image hash in the vendor dbx before dbx", SHIM, ON, DUAL, 0, HASH, 0, 0, HASH, -1, 0, REFUSED,
-	  R(HASH_FORBIDDEN), R(VENDOR_DBX), -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED) },
+	  R(HASH_FORBIDDEN), R(VENDOR_DBX), -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED), 0 },
 	{ "shim: signed by its vendor certificate", SHIM, ON, VENDOR, C(CA1), 0, 0, 0, 0, CA4, 0, BOOTS,
-	  R(CERT_ALLOWED), R(VENDOR_CERT), 0, "CN=Vendor Secure Boot CA", S(ALLOWED), 0 },
+	  R(CERT_ALLOWED), R(VENDOR_CERT), 0, "CN=Vendor Secure Boot CA", S(ALLOWED), 0, 0 },
 	{ "shim: a MokListRT certificate", SHIM, ON, VENDOR, 0, 0, C(CA4), 0, 0, -1, 0, BOOTS, R(CERT_ALLOWED), R(MOK),
-	  0, "CN=Vendor Secure Boot CA", S(ALLOWED), 0 },
+	  0, "CN=Vendor Secure Boot CA", S(ALLOWED), 0, 0 },
 	{ "shim: the vendor CA in MokListXRT", SHIM, ON, VENDOR, 0, 0, 0, C(CA4), 0, CA4, 0, REFUSED, R(CERT_FORBIDDEN),
-	  R(MOKX), 0, "CN=Vendor Secure Boot CA", S(FORBIDDEN), 0 },
+	  R(MOKX), 0, "CN=Vendor Secure Boot CA", S(FORBIDDEN), 0, 0 },
 	{ "shim: not signed by anything it trusts", SHIM, ON, VENDOR, C(CA1), 0, 0, 0, 0, CA3, 0, REFUSED,
-	  R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), 0 },
+	  R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), 0, 0 },
 	{ "shim: one allowed signature is enough, even with the other in dbx", SHIM, ON, DUAL, C(CA2), C(CA1), 0, 0, 0,
-	  -1, 0, BOOTS, R(CERT_ALLOWED), R(DB), 1, "CN=Test UEFI CA 2023", S(FORBIDDEN), S(ALLOWED) },
+	  -1, 0, BOOTS, R(CERT_ALLOWED), R(DB), 1, "CN=Test UEFI CA 2023", S(FORBIDDEN), S(ALLOWED), 0 },
 	{ "shim: MokIgnoreDB", SHIM, ON, DUAL, C(CA1) | C(CA2), 0, 0, 0, 0, -1, 1, REFUSED, R(NOT_ALLOWED), R(DB_NONE),
-	  -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED) },
+	  -1, NULL, S(NOT_ALLOWED), S(NOT_ALLOWED), 0 },
 	{ "shim: unsigned, the image hash in MokListRT", SHIM, ON, UNSIGNED, 0, 0, HASH, 0, 0, -1, 0, BOOTS,
-	  R(HASH_ALLOWED), R(MOK), -1, NULL, 0, 0 },
+	  R(HASH_ALLOWED), R(MOK), -1, NULL, 0, 0, 0 },
 	{ "shim: a MokListRT certificate for module signing only is not tried (verify_eku)", SHIM, ON, MODSIGN, 0, 0,
-	  C(CA5), 0, 0, -1, 0, REFUSED, R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), 0 },
+	  C(CA5), 0, 0, -1, 0, REFUSED, R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), 0, 0 },
 	{ "firmware: the same certificate in db: EDK2 does not look at the key usage", FW, ON, MODSIGN, C(CA5), 0, 0, 0,
-	  0, -1, 0, BOOTS, R(CERT_ALLOWED), R(DB), 0, "CN=Module Signing Key", S(ALLOWED), 0 },
+	  0, -1, 0, BOOTS, R(CERT_ALLOWED), R(DB), 0, "CN=Module Signing Key", S(ALLOWED), 0, 0 },
 	{ "shim: nor does it forbid from MokListXRT; shim's built-in certificate is not filtered", SHIM, ON, MODSIGN, 0,
-	  0, 0, C(CA5), 0, CA5, 0, BOOTS, R(CERT_ALLOWED), R(VENDOR_CERT), 0, "CN=Module Signing Key", S(ALLOWED), 0 },
+	  0, 0, C(CA5), 0, CA5, 0, BOOTS, R(CERT_ALLOWED), R(VENDOR_CERT), 0, "CN=Module Signing Key", S(ALLOWED), 0,
+	  0 },
 	{ "shim: a db certificate with a byte after its DER is not tried (verify_x509)", SHIM, ON, VENDOR, JUNK_CA4, 0,
-	  0, 0, 0, -1, 0, REFUSED, R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), 0 },
+	  0, 0, 0, -1, 0, REFUSED, R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), 0, 0 },
 	{ "shim: the image's SHA-1 in dbx (EFI_CERT_SHA1), though db holds its signer's CA", SHIM, ON, SHA1SIGNED,
-	  C(CA4), HASH1, 0, 0, 0, -1, 0, REFUSED, R(HASH_FORBIDDEN), R(DBX), -1, NULL, S(NOT_COMPUTED), 0 },
+	  C(CA4), HASH1, 0, 0, 0, -1, 0, REFUSED, R(HASH_FORBIDDEN), R(DBX), -1, NULL, S(NOT_COMPUTED), 0,
+	  SBAT_DIGEST_SHA1 },
 	{ "shim: the image's SHA-1 in db", SHIM, ON, SHA1SIGNED, HASH1, 0, 0, 0, 0, -1, 0, BOOTS, R(HASH_ALLOWED),
-	  R(DB), -1, NULL, S(NOT_COMPUTED), 0 },
+	  R(DB), -1, NULL, S(NOT_COMPUTED), 0, SBAT_DIGEST_SHA1 },
 	{ "shim: the image's SHA-1 in the vendor dbx", SHIM, ON, SHA1SIGNED, HASH1, 0, 0, 0, HASH1, -1, 0, REFUSED,
-	  R(HASH_FORBIDDEN), R(VENDOR_DBX), -1, NULL, S(NOT_COMPUTED), 0 },
+	  R(HASH_FORBIDDEN), R(VENDOR_DBX), -1, NULL, S(NOT_COMPUTED), 0, SBAT_DIGEST_SHA1 },
 	{ "shim: an EFI_CERT_SHA1 entry in MokListXRT is not read", SHIM, ON, SHA1SIGNED, HASH1, 0, 0, HASH1, 0, -1, 0,
-	  BOOTS, R(HASH_ALLOWED), R(DB), -1, NULL, S(NOT_COMPUTED), 0 },
+	  BOOTS, R(HASH_ALLOWED), R(DB), -1, NULL, S(NOT_COMPUTED), 0, SBAT_DIGEST_SHA1 },
 	{ "shim: a TBS hash in dbx is not read", SHIM, ON, DUAL, C(CA2), TBS_SIG1, 0, 0, 0, -1, 0, BOOTS,
-	  R(CERT_ALLOWED), R(DB), 1, "CN=Test UEFI CA 2023", S(NOT_ALLOWED), S(ALLOWED) },
+	  R(CERT_ALLOWED), R(DB), 1, "CN=Test UEFI CA 2023", S(NOT_ALLOWED), S(ALLOWED), 0 },
+	/* EDK2 hashes the image by the signature's algorithm (HashPeImageByType), and an unsigned one by each */
+	{ "firmware: a SHA-384 signature, its signer's CA in db", FW, ON, SHA384SIGNED, C(CA4), 0, 0, 0, 0, -1, 0,
+	  BOOTS, R(CERT_ALLOWED), R(DB), 0, "CN=Vendor Secure Boot CA", S(ALLOWED), 0, 0 },
+	{ "firmware: a SHA-384 signature whose signer's CA dbx forbids", FW, ON, SHA384SIGNED, C(CA4), C(CA4), 0, 0, 0,
+	  -1, 0, REFUSED, R(CERT_FORBIDDEN), R(DBX), 0, "CN=Vendor Secure Boot CA", S(FORBIDDEN), 0, 0 },
+	{ "firmware: a SHA-512 signature whose signer's CA dbx forbids", FW, ON, SHA512SIGNED, C(CA4), C(CA4), 0, 0, 0,
+	  -1, 0, REFUSED, R(CERT_FORBIDDEN), R(DBX), 0, "CN=Vendor Secure Boot CA", S(FORBIDDEN), 0, 0 },
+	{ "firmware: a SHA-512 signature, the image's SHA-512 in dbx", FW, ON, SHA512SIGNED, C(CA4), HASH512, 0, 0, 0,
+	  -1, 0, REFUSED, R(HASH_FORBIDDEN), R(DBX), -1, NULL, S(ALLOWED), 0, SBAT_DIGEST_SHA512 },
+	{ "firmware: a SHA-384 signature, the image's SHA-384 in db", FW, ON, SHA384SIGNED, HASH384, 0, 0, 0, 0, -1, 0,
+	  BOOTS, R(HASH_ALLOWED), R(DB), -1, NULL, S(NOT_ALLOWED), 0, SBAT_DIGEST_SHA384 },
+	{ "firmware: a SHA-1 signature, its signer's CA in db", FW, ON, SHA1SIGNED, C(CA4), 0, 0, 0, 0, -1, 0, BOOTS,
+	  R(CERT_ALLOWED), R(DB), 0, "CN=Vendor Secure Boot CA", S(ALLOWED), 0, 0 },
+	{ "firmware: a SHA-256 signature: the image's SHA-384 in dbx is not compared", FW, ON, VENDOR, C(CA4), HASH384,
+	  0, 0, 0, -1, 0, BOOTS, R(CERT_ALLOWED), R(DB), 0, "CN=Vendor Secure Boot CA", S(ALLOWED), 0, 0 },
+	{ "firmware: unsigned, its SHA-256 in db, its SHA-384 in dbx", FW, ON, UNSIGNED, HASH, HASH384, 0, 0, 0, -1, 0,
+	  REFUSED, R(HASH_FORBIDDEN), R(DBX), -1, NULL, 0, 0, SBAT_DIGEST_SHA384 },
+	{ "firmware: unsigned, its SHA-256 in db, its SHA-512 in dbx", FW, ON, UNSIGNED, HASH, HASH512, 0, 0, 0, -1, 0,
+	  REFUSED, R(HASH_FORBIDDEN), R(DBX), -1, NULL, 0, 0, SBAT_DIGEST_SHA512 },
+	{ "firmware: unsigned, its SHA-256 in db, its SHA-1 in dbx", FW, ON, UNSIGNED, HASH, HASH1, 0, 0, 0, -1, 0,
+	  REFUSED, R(HASH_FORBIDDEN), R(DBX), -1, NULL, 0, 0, SBAT_DIGEST_SHA1 },
+	{ "firmware: unsigned, its SHA-1 in db", FW, ON, UNSIGNED, HASH1, 0, 0, 0, 0, -1, 0, BOOTS, R(HASH_ALLOWED),
+	  R(DB), -1, NULL, 0, 0, SBAT_DIGEST_SHA1 },
+	{ "firmware: unsigned, its SHA-512 in db", FW, ON, UNSIGNED, HASH512, 0, 0, 0, 0, -1, 0, BOOTS, R(HASH_ALLOWED),
+	  R(DB), -1, NULL, 0, 0, SBAT_DIGEST_SHA512 },
+	{ "firmware: the 2023 signer's TBS SHA-384 in dbx (EFI_CERT_X509_SHA384)", FW, ON, DUAL, C(CA1), TBS384_SIG1, 0,
+	  0, 0, -1, 0, REFUSED, R(CERT_HASH_FORBIDDEN), R(DBX), 1, "CN=Test Publisher 2023", S(ALLOWED), S(FORBIDDEN),
+	  0 },
+	{ "firmware: the db CA's TBS SHA-512 in dbx (EFI_CERT_X509_SHA512)", FW, ON, DUAL, C(CA1), TBS512_CA1, 0, 0, 0,
+	  -1, 0, REFUSED, R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(REVOKED_ROOT), S(NOT_ALLOWED), 0 },
+	/* shim 16.1 hashes SHA-256 and SHA-1 only, and compares a signature's digest with the SHA-256 */
+	{ "shim: a SHA-384 signature is not allowed by its signer's CA in db", SHIM, ON, SHA384SIGNED, C(CA4), 0, 0, 0,
+	  0, -1, 0, REFUSED, R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(NOT_COMPUTED), 0, 0 },
+	{ "shim: a SHA-384 signature, the image's SHA-384 in dbx: not read", SHIM, ON, SHA384SIGNED, 0,
+	  C(CA4) | HASH384, HASH, 0, 0, -1, 0, BOOTS, R(HASH_ALLOWED), R(MOK), -1, NULL, S(NOT_COMPUTED), 0, 0 },
+	{ "shim: unsigned, its SHA-512 in dbx: not read", SHIM, ON, UNSIGNED, 0, HASH512, HASH, 0, 0, -1, 0, BOOTS,
+	  R(HASH_ALLOWED), R(MOK), -1, NULL, 0, 0, 0 },
 	{ "firmware: the 2023 CA second in one X.509 list of db: EDK2 tries every certificate of a list", FW, ON,
 	  SIGNED2023, PAIR12, 0, 0, 0, 0, -1, 0, BOOTS, R(CERT_ALLOWED), R(DB), 0, "CN=Test UEFI CA 2023", S(ALLOWED),
-	  0 },
+	  0, 0 },
 	{ "shim: the same db: check_db_cert_in_ram tries only the first certificate of each X.509 list", SHIM, ON,
-	  SIGNED2023, PAIR12, 0, 0, 0, 0, -1, 0, REFUSED, R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), 0 },
+	  SIGNED2023, PAIR12, 0, 0, 0, 0, -1, 0, REFUSED, R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), 0, 0 },
 	{ "shim: the 2023 CA first in its list", SHIM, ON, SIGNED2023, PAIR21, 0, 0, 0, 0, -1, 0, BOOTS,
-	  R(CERT_ALLOWED), R(DB), 0, "CN=Test UEFI CA 2023", S(ALLOWED), 0 },
+	  R(CERT_ALLOWED), R(DB), 0, "CN=Test UEFI CA 2023", S(ALLOWED), 0, 0 },
 	{ "shim: the 2023 CA second in one X.509 list of MokListRT is not tried either", SHIM, ON, SIGNED2023, 0, 0,
-	  PAIR12, 0, 0, -1, 0, REFUSED, R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), 0 },
+	  PAIR12, 0, 0, -1, 0, REFUSED, R(NOT_ALLOWED), R(DB_NONE), -1, NULL, S(NOT_ALLOWED), 0, 0 },
 	{ "firmware: the 2023 CA second in one X.509 list of dbx forbids", FW, ON, SIGNED2023, C(CA2), PAIR12, 0, 0, 0,
-	  -1, 0, REFUSED, R(CERT_FORBIDDEN), R(DBX), 0, "CN=Test UEFI CA 2023", S(FORBIDDEN), 0 },
+	  -1, 0, REFUSED, R(CERT_FORBIDDEN), R(DBX), 0, "CN=Test UEFI CA 2023", S(FORBIDDEN), 0, 0 },
 	{ "shim: the same dbx: shim sees only the list's first certificate, and db allows", SHIM, ON, SIGNED2023,
-	  C(CA2), PAIR12, 0, 0, 0, -1, 0, BOOTS, R(CERT_ALLOWED), R(DB), 0, "CN=Test UEFI CA 2023", S(ALLOWED), 0 },
+	  C(CA2), PAIR12, 0, 0, 0, -1, 0, BOOTS, R(CERT_ALLOWED), R(DB), 0, "CN=Test UEFI CA 2023", S(ALLOWED), 0, 0 },
 };
+
+/* The signature list type that holds an image hash by alg. */
+static sbat_sig_type
+hash_type(sbat_digest_alg alg)
+{
+	return alg == SBAT_DIGEST_SHA1   ? SBAT_SIG_SHA1 :
+	       alg == SBAT_DIGEST_SHA384 ? SBAT_SIG_SHA384 :
+	       alg == SBAT_DIGEST_SHA512 ? SBAT_SIG_SHA512 :
+	                                   SBAT_SIG_SHA256;
+}
 
 static void
 check_case(const vcase *c)
@@ -506,6 +656,7 @@ check_case(const vcase *c)
 	sbat_sigdb *dbs[5] = { NULL };
 	sbat_sigverify_opts o = SBAT_SIGVERIFY_OPTS_INIT;
 	uint8_t hash[32];
+	sbat_digest_alg want_alg;
 	sbat_sigverify *v = NULL;
 	sbat_image *img = NULL;
 	sbat_diag d;
@@ -543,7 +694,12 @@ check_case(const vcase *c)
 	else
 		assert_string_equal(v->subject, "");
 	assert_int_equal(v->assumes_valid, 0); /* every signature is verified */
-	assert_int_equal(v->hash_sha1, c->image == SHA1SIGNED);
+	want_alg = c->hash_alg ? c->hash_alg : SBAT_DIGEST_SHA256;
+	if (c->reason == R(HASH_ALLOWED) || c->reason == R(HASH_FORBIDDEN)) /* the entry's type says by which hash */
+		assert_string_equal(sbat_sigdb_type_name(v->entry->type), sbat_sigdb_type_name(hash_type(want_alg)));
+	else
+		want_alg = SBAT_DIGEST_UNKNOWN;
+	assert_int_equal(v->hash_sha1, want_alg == SBAT_DIGEST_SHA1);
 	assert_int_equal(v->entry == NULL, c->by == R(DB_NONE) || c->by == R(VENDOR_CERT));
 	if (v->n_sigs >= 1)
 		assert_string_equal(sbat_sigverify_state_name(v->sigs[0].state), sbat_sigverify_state_name(c->state0));
@@ -907,6 +1063,53 @@ test_stale(void **state)
 	free(buf);
 }
 
+/*
+ * A SHA-1, SHA-384 or SHA-512 signature is compared with the image's hash
+ * by its algorithm: it covers the image osslsigncode signed, and no
+ * longer covers it when a byte of a section changes (the firmware's rule
+ * then finds it stale, and sbat_authenticode_check says so).
+ */
+static void
+test_other_digests_stale(void **state)
+{
+	static const enum image which[] = { SHA1SIGNED, SHA384SIGNED, SHA512SIGNED };
+	sbat_sigverify_opts o = SBAT_SIGVERIFY_OPTS_INIT;
+	sbat_authenticode *a = NULL;
+	sbat_sigverify *v = NULL;
+	sbat_image *img = NULL;
+	sbat_sigdb *db;
+	uint8_t *buf;
+	sbat_diag d;
+	size_t k;
+
+	(void)state;
+	if (!have_tools || !images[SHA384SIGNED])
+		skip();
+	db = make_db(C(CA4), NULL);
+	o.db = db;
+	for (k = 0; k < sizeof(which) / sizeof(which[0]); k++) {
+		buf = malloc(image_len[which[k]]);
+		memcpy(buf, images[which[k]], image_len[which[k]]);
+		assert_int_equal(sbat_image_parse(buf, image_len[which[k]], &img, &d), SBAT_OK);
+		assert_int_equal(sbat_authenticode_parse(img, &a, &d), SBAT_OK);
+		assert_int_equal(a->sigs[0].covers_image, 1);
+		assert_int_equal(sbat_authenticode_check(a, &d), SBAT_OK);
+		sbat_authenticode_free(a);
+		buf[sbat_image_section(img, 0)->pointer_to_raw_data] ^= 1; /* a byte of a section: the hash covers it */
+		assert_int_equal(sbat_authenticode_parse(img, &a, &d), SBAT_OK);
+		assert_int_equal(a->sigs[0].covers_image, 0);
+		assert_int_equal(sbat_authenticode_check(a, &d), SBAT_E_SIGNATURE_STALE);
+		sbat_authenticode_free(a);
+		assert_int_equal(sbat_sigverify_image(img, &o, &v, &d), SBAT_OK);
+		assert_string_equal(sbat_sigverify_reason_name(v->reason), "not-allowed");
+		assert_string_equal(sbat_sigverify_state_name(v->sigs[0].state), "stale");
+		sbat_sigverify_free(v);
+		img = sbat_image_free(img);
+		free(buf);
+	}
+	sbat_sigdb_free(db);
+}
+
 /* An options structure of a size the library does not know is refused; names of values past the lists */
 static void
 test_abi(void **state)
@@ -1259,12 +1462,19 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cases),          cmocka_unit_test(test_key_usage),
-		cmocka_unit_test(test_timestamps),     cmocka_unit_test(test_chains),
-		cmocka_unit_test(test_stale),          cmocka_unit_test(test_abi),
-		cmocka_unit_test(test_vendor_section), cmocka_unit_test(test_parent_verified),
-		cmocka_unit_test(test_debian_shim),    cmocka_unit_test(test_debian_grub),
-		cmocka_unit_test(test_flipped),        cmocka_unit_test(test_not_ca),
+		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_key_usage),
+		cmocka_unit_test(test_timestamps),
+		cmocka_unit_test(test_chains),
+		cmocka_unit_test(test_stale),
+		cmocka_unit_test(test_abi),
+		cmocka_unit_test(test_vendor_section),
+		cmocka_unit_test(test_parent_verified),
+		cmocka_unit_test(test_debian_shim),
+		cmocka_unit_test(test_debian_grub),
+		cmocka_unit_test(test_flipped),
+		cmocka_unit_test(test_not_ca),
+		cmocka_unit_test(test_other_digests_stale),
 	};
 
 	return run_group(tests, setup, teardown);
