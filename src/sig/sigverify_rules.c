@@ -343,7 +343,6 @@ static int
 fw_forbidden(sigverify_run *r, size_t i)
 {
 	const sbat_authenticode_sig *s = &r->a->sigs[i];
-	const sbat_authenticode_cert *c;
 	const sbat_sigdb_entry *e;
 	chain_match m;
 
