@@ -259,6 +259,13 @@ typedef struct sbat_boot_stage {
 	size_t signature_authority_len;
 	int image_sha256_known;
 	uint8_t image_sha256[32];
+	/*
+	 * shim (SHIM_GOES_ON, POLICY_WAITS): the SbatLevel variable as that
+	 * boot leaves it once shim's writes are done (sbat_next_boot.stored),
+	 * the data shim then measures into PCR 7 and mirrors to SbatLevelRT;
+	 * NULL when there is none, or it holds a NUL byte.
+	 */
+	const char *shim_stored;
 } sbat_boot_stage;
 
 /* Zero *s and set its size (judge_reason, signature_reason and boot_current -1): call it before filling a stage. */

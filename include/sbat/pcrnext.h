@@ -35,9 +35,10 @@ extern "C" {
  * - shim's authorities ("db", "MokListRT", "vendor_db" and "Shim" for its
  *   built-in certificate, shim's own deduplication on name and data) are
  *   made from the stages shim's rule accepted the same way;
- * - shim's "SbatLevel" is the log's while the level the path's shim judges
- *   by (stage shim_level) is the one the log measured; another level makes
- *   PCR 7 unknown (the bytes shim writes are not modelled);
+ * - shim's "SbatLevel" (measured every boot, in the log's place) is made
+ *   from the variable as the path's shim leaves it in the next boot (stage
+ *   shim_stored: its own level, revocations_sbat.efi's, SbatPolicy's);
+ *   not known, it makes PCR 7 unknown;
  * - any other event (MokSBState, a variable written during the boot) is
  *   copied from the log, and its `why` says so.
  *

@@ -171,6 +171,7 @@ string_field(sbat_boot_stage *s, size_t i)
 		&s->revocations_ignored,
 		&s->revocations_file,
 		&s->revocations_sig_unread,
+		&s->shim_stored,
 	};
 
 	return i < sizeof(fields) / sizeof(fields[0]) ? fields[i] : NULL;

@@ -253,6 +253,23 @@ rules_assumed_note(walk *w, const char *label, const sbat_next_state *next)
 	n.rules_minor = next->rules_minor;
 	walk_add_note(w, &n);
 }
+/* The SbatLevel boot b leaves stored, as a string (malloc'ed); NULL for none, or one with a NUL byte. */
+static char *
+stored_text(walk *w, const sbat_next_boot *b)
+{
+	char *s;
+
+	if (!b->stored || memchr(b->stored, '\0', b->stored_len))
+		return NULL;
+	if (!(s = malloc(b->stored_len + 1))) {
+		w->report_failed = 1;
+		return NULL;
+	}
+	memcpy(s, b->stored, b->stored_len);
+	s[b->stored_len] = '\0';
+	return s;
+}
+
 /*
  * Judge shim itself (stage 1, st: its line, with the firmware's signature
  * gate when it ran); 0 when it goes on to start its next stage. An
@@ -264,6 +281,7 @@ static int
 judge_shim(walk *w, sbat_boot_stage *st, const char *file, sbat_next_state **ret, sbat_verdict *v)
 {
 	const sbat_next_state *next;
+	char *stored;
 	int waits;
 
 	*v = SBAT_VERDICT_REFUSED;
@@ -292,7 +310,11 @@ judge_shim(walk *w, sbat_boot_stage *st, const char *file, sbat_next_state **ret
 	st->shim_enforces = next->mode[0] != SBAT_NEXT_MODE_NOT_ENFORCED;
 	walk_decide(st, waits ? SBAT_VERDICT_UNKNOWN : SBAT_VERDICT_BOOTS, SBAT_BOOT_GATE_SHIM,
 	            SBAT_JUDGE_SHIM_ENFORCES);
+	stored = stored_text(w, &next->boot[0]);
+	st->shim_stored = stored;
 	walk_add(w, st);
+	st->shim_stored = NULL;
+	free(stored);
 	*v = st->verdict;
 	return 0;
 }

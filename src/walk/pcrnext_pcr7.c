@@ -197,28 +197,44 @@ take_model(pcrnext_in *in, const sbat_pcr7_event *m, const sbat_eventlog_event *
 	return SBAT_OK;
 }
 
-/* The datestamp of the level the path's shim judges by (the one it writes), or NULL. */
+/* The SbatLevel the path's shim leaves stored in the next boot (stage shim_stored), or NULL when not known. */
 static const char *
-next_level(const pcrnext_in *in)
+next_stored(const pcrnext_in *in)
 {
 	size_t i;
 
 	for (i = 0; i < in->n_stages; i++)
-		if ((in->stages[i]->reason == SBAT_BOOT_SHIM_GOES_ON ||
-		     in->stages[i]->reason == SBAT_BOOT_POLICY_WAITS) &&
-		    in->stages[i]->shim_level)
-			return in->stages[i]->shim_level;
+		if (in->stages[i]->reason == SBAT_BOOT_SHIM_GOES_ON || in->stages[i]->reason == SBAT_BOOT_POLICY_WAITS)
+			return in->stages[i]->shim_stored;
 	return NULL;
 }
 
-/* 1 if the SbatLevel vd[0..len) measured starts "sbat,1,<level>" and the next line. */
-static int
-same_level(const uint8_t *vd, size_t len, const char *level)
+/*
+ * shim's SbatLevel event e of the log (model event m): shim 16.1 measures the variable every boot, as its writes
+ * of that boot left it (set_sbat_uefi_variable, then load_unbundled_trust's revocations, then import_mok_state:
+ * MOK_VARIABLE_MEASURE, tpm_measure_variable), so the next boot's is made from the level the path's shim stores.
+ */
+static sbat_err
+level_event(pcrnext_in *in, const sbat_pcr7_event *m, const sbat_eventlog_event *e)
 {
-	size_t n = strlen(level);
+	const char *stored = next_stored(in);
+	auth a = { "SbatLevel", shim_guid, (const uint8_t *)stored, stored ? strlen(stored) : 0, 0 };
+	sbat_pcrnext_event *x;
+	sbat_err r;
 
-	return len >= 7 + n && !memcmp(vd, "sbat,1,", 7) && !memcmp(vd + 7, level, n) &&
-	       (len == 7 + n || vd[7 + n] == '\n' || vd[7 + n] == '\r' || vd[7 + n] == '\0');
+	if (!stored) {
+		if ((r = take_model(in, m, e, "the SbatLevel shim stores in the next boot is not known")) == SBAT_OK) {
+			in->p->ev[in->p->n - 1].state = SBAT_PCR7_UNKNOWN;
+			in->p->ev[in->p->n - 1].has_digest = 0;
+		}
+		return r;
+	}
+	if ((r = add_auth(in, &a, e->index, &x)) != SBAT_OK)
+		return r;
+	pcrnext_compare(in, x, e);
+	if (x->state == SBAT_PCR7_DIFFERS)
+		x->why = "shim stores another SbatLevel in the next boot: made from that level";
+	return SBAT_OK;
 }
 
 /* shim's event e (name: its variable, vd[0..len) its data) of the next boot along the path. */
@@ -227,7 +243,6 @@ shim_event(pcrnext_in *in, const sbat_pcr7_event *m, const sbat_eventlog_event *
            size_t len, auths *sh)
 {
 	sbat_pcrnext_event *x;
-	const char *level = next_level(in);
 	sbat_err r;
 	int k;
 
@@ -236,17 +251,8 @@ shim_event(pcrnext_in *in, const sbat_pcr7_event *m, const sbat_eventlog_event *
 			in->p->ev[in->p->n - 1].state = SBAT_PCR7_DROPPED;
 		return r;
 	}
-	if (!strcmp(name, "SbatLevel") && !memcmp(e->data, shim_guid, 16)) {
-		if (level && same_level(vd, len, level))
-			return take_model(in, m, e, "shim's SbatLevel, the level the log measured: taken from the log");
-		if ((r = take_model(in, m, e,
-		                    "shim writes another SbatLevel: the bytes it measures are not modelled")) ==
-		    SBAT_OK) {
-			in->p->ev[in->p->n - 1].state = SBAT_PCR7_UNKNOWN;
-			in->p->ev[in->p->n - 1].has_digest = 0;
-		}
-		return r;
-	}
+	if (!strcmp(name, "SbatLevel") && !memcmp(e->data, shim_guid, 16))
+		return level_event(in, m, e);
 	if ((k = find(sh, name, e->data, vd, len)) >= 0 && !sh->a[k].used) {
 		if ((r = add_auth(in, &sh->a[k], e->index, &x)) == SBAT_OK)
 			pcrnext_compare(in, x, e);
@@ -281,7 +287,7 @@ firmware_auth(pcrnext_in *in, const sbat_pcr7_event *m, const sbat_eventlog_even
 
 typedef struct walker {
 	auths fw, sh;
-	int after_separator, in_shim;
+	int after_separator, in_shim, sbat_level; /* sbat_level: the log has shim's SbatLevel event */
 } walker;
 
 /* The model's event m after the separator. */
@@ -306,6 +312,7 @@ after_separator(pcrnext_in *in, walker *k, const sbat_pcr7_event *m)
 		if ((r = flush(in, &k->fw)) != SBAT_OK)
 			return r;
 	}
+	k->sbat_level |= !strcmp(name, "SbatLevel") && !memcmp(guid, shim_guid, 16);
 	return shim_event(in, m, e, name, vd, len, &k->sh);
 }
 
@@ -334,12 +341,15 @@ pcrnext_pcr7(pcrnext_in *in)
 	}
 	if (r == SBAT_OK && !k.in_shim)
 		r = flush(in, &k.fw);
-	if (r == SBAT_OK && in->has_shim && !k.in_shim) {
+	if (r == SBAT_OK && in->has_shim && (!k.in_shim || !k.sbat_level)) {
 		sbat_pcrnext_event *x;
 
 		if ((r = pcrnext_add(in, 7, SBAT_EV_EFI_VARIABLE_AUTHORITY, 0, NULL, 0, &x)) == SBAT_OK) {
 			x->state = SBAT_PCR7_UNKNOWN;
-			x->why = "the log's boot ran no shim: shim's SbatLevel and MokSBState events are not known";
+			x->why =
+			    !k.in_shim ?
+			        "the log's boot ran no shim: shim's SbatLevel and MokSBState events are not known" :
+			        "the log's shim measured no SbatLevel: where the next boot's goes is not known";
 		}
 	}
 	if (r == SBAT_OK && in->has_shim)

@@ -23,6 +23,8 @@
 #include "sbat/sigdb.h"
 #include "sbat/sigverify.h"
 
+#include "util/sha256.h"
+
 #define ENTRY "Boot0004 UKI"
 
 static sbat_eventlog *
@@ -349,13 +351,205 @@ test_pcrnext_shim_unknown(void **state)
 	sbat_eventlog_free(log);
 }
 
+/* ------------------------------------------------------------ shim's SbatLevel (a log of shim 16.1 -> GRUB) */
+
+#define SHIM_ENTRY "Boot0001 shim"
+
+/* The log's event of shim's SbatLevel: its index; its level (the UEFI_VARIABLE_DATA's data) into level. */
+static size_t
+sbat_level_event(const sbat_eventlog *log, char *level, size_t size)
+{
+	static const uint8_t name[] = { 'S', 0, 'b', 0, 'a', 0, 't', 0, 'L', 0, 'e', 0, 'v', 0, 'e', 0, 'l', 0 };
+	size_t i;
+
+	for (i = 1; i < sbat_eventlog_event_count(log); i++) {
+		const sbat_eventlog_event *e = sbat_eventlog_event_at(log, i);
+
+		if (e->pcr != 7 || e->type != SBAT_EV_EFI_VARIABLE_AUTHORITY || e->data_len < 32 + sizeof(name) ||
+		    e->data[16] != 9 || memcmp(e->data + 32, name, sizeof(name)) != 0)
+			continue;
+		assert_true(e->data_len - 32 - sizeof(name) < size);
+		memcpy(level, e->data + 32 + sizeof(name), e->data_len - 32 - sizeof(name));
+		level[e->data_len - 32 - sizeof(name)] = '\0';
+		return i;
+	}
+	fail_msg("no SbatLevel event");
+	return 0;
+}
+
+/* A path of shim (going on, storing stored) and the loader it starts; the authorities are left to the log. */
+static sbat_boot_report *
+shim_path(const char *stored)
+{
+	sbat_boot_report *r;
+	sbat_boot_stage st;
+	sbat_diag d;
+
+	assert_int_equal(sbat_boot_report_new(&r, &d), SBAT_OK);
+	sbat_boot_stage_init(&st);
+	st.entry = SHIM_ENTRY;
+	st.is_default = 1;
+	st.verdict = SBAT_VERDICT_BOOTS;
+	assert_int_equal(sbat_boot_report_add(r, &st, &d), SBAT_OK);
+	st.stage = 1;
+	st.file = "\\EFI\\BOOT\\BOOTX64.EFI";
+	st.reason = SBAT_BOOT_SHIM_GOES_ON;
+	st.shim_enforces = 1;
+	st.shim_level = "2025021800";
+	st.shim_stored = stored;
+	assert_int_equal(sbat_boot_report_add(r, &st, &d), SBAT_OK);
+	return r;
+}
+
+/* The log's PCR 7 replayed in SHA-256, the SbatLevel event at index at measuring data[0..len) instead. */
+static void
+pcr7_sha256_with(const sbat_eventlog *log, size_t at, const uint8_t *data, size_t len, uint8_t out[32])
+{
+	uint8_t buf[64];
+	size_t i, j;
+
+	memset(out, 0, 32);
+	for (i = 1; i < sbat_eventlog_event_count(log); i++) {
+		const sbat_eventlog_event *e = sbat_eventlog_event_at(log, i);
+
+		if (e->pcr != 7 || e->type == SBAT_EV_NO_ACTION)
+			continue;
+		memcpy(buf, out, 32);
+		if (i == at) {
+			sha256(data, len, buf + 32);
+		} else {
+			for (j = 0; j < e->n_digests && e->digests[j].alg != SBAT_EVENTLOG_ALG_SHA256; j++)
+				;
+			assert_true(j < e->n_digests);
+			memcpy(buf + 32, e->digests[j].digest, 32);
+		}
+		sha256(buf, sizeof(buf), out);
+	}
+}
+
+/* The path's shim stores the level the log measured: shim's SbatLevel event is made, the log's bit for bit. */
+static void
+test_pcrnext_sbat_level_kept(void **state)
+{
+	sbat_eventlog *log = read_log("ovmf-shim");
+	sbat_pcr7_vars *vars = vars_of("ovmf-shim");
+	char level[512];
+	size_t at = sbat_level_event(log, level, sizeof(level)), i, n = 0;
+	sbat_boot_report *r = shim_path(level);
+	sbat_pcrnext *p;
+	sbat_diag d;
+
+	(void)state;
+	assert_int_equal(strncmp(level, "sbat,1,2025021800\n", 18), 0);
+	assert_int_equal(sbat_pcrnext_predict(log, vars, r, SHIM_ENTRY, &p, &d), SBAT_OK);
+	assert_today(p, 7, 4);
+	for (i = 0; i < sbat_pcrnext_event_count(p); i++) {
+		const sbat_pcrnext_event *x = sbat_pcrnext_event_at(p, i);
+
+		if (x->log_index != at)
+			continue;
+		n++;
+		assert_int_equal(x->state, SBAT_PCR7_REPRODUCED);
+		assert_int_equal(x->data_len, sbat_eventlog_event_at(log, at)->data_len);
+		assert_memory_equal(x->data, sbat_eventlog_event_at(log, at)->data, x->data_len);
+	}
+	assert_int_equal(n, 1);
+	sbat_pcrnext_free(p);
+	sbat_boot_report_free(r);
+	sbat_pcr7_vars_free(vars);
+	sbat_eventlog_free(log);
+}
+
+/*
+ * SbatPolicy latest: shim 16.1 stores its latest level, and measures it (UEFI_VARIABLE_DATA of shim's GUID,
+ * "SbatLevel", the variable's bytes) in the log's place: PCR 7 is the log's with that one digest changed, in
+ * SHA-256 made here from the bytes, and changes in every bank.
+ */
+static void
+test_pcrnext_sbat_level_latest(void **state)
+{
+	static const char latest[] = "sbat,1,2025051000\nshim,4\ngrub,5\ngrub.proxmox,2\n";
+	static const uint8_t guid[16] = { 0x50, 0xab, 0x5d, 0x60, 0x46, 0xe0, 0x00, 0x43,
+		                          0xab, 0xb6, 0x3d, 0xd8, 0x10, 0xdd, 0x8b, 0x23 };
+	sbat_eventlog *log = read_log("ovmf-shim");
+	sbat_pcr7_vars *vars = vars_of("ovmf-shim");
+	char level[512];
+	size_t at = sbat_level_event(log, level, sizeof(level)), i, len = 32 + 18 + strlen(latest);
+	sbat_boot_report *r = shim_path(latest);
+	uint8_t data[512], want[32];
+	const sbat_pcrnext_value *v;
+	sbat_pcrnext *p;
+	sbat_diag d;
+
+	(void)state;
+	memset(data, 0, 32);
+	memcpy(data, guid, 16);
+	data[16] = 9;
+	data[24] = (uint8_t)strlen(latest);
+	for (i = 0; i < 9; i++)
+		data[32 + 2 * i] = (uint8_t) "SbatLevel"[i];
+	memcpy(data + 50, latest, strlen(latest));
+	pcr7_sha256_with(log, at, data, len, want);
+	assert_int_equal(sbat_pcrnext_predict(log, vars, r, SHIM_ENTRY, &p, &d), SBAT_OK);
+	for (i = 0; i < sbat_pcrnext_event_count(p); i++) {
+		const sbat_pcrnext_event *x = sbat_pcrnext_event_at(p, i);
+
+		if (x->log_index == at) {
+			assert_int_equal(x->state, SBAT_PCR7_DIFFERS);
+			assert_int_equal(x->data_len, len);
+			assert_memory_equal(x->data, data, len);
+		}
+	}
+	for (i = 0; i < sbat_pcrnext_value_count(p); i++) {
+		v = sbat_pcrnext_value_at(p, i);
+		if (v->pcr != 7)
+			continue;
+		if (!v->predicted)
+			fail_msg("PCR 7 %s unknown: %s", v->name, v->why);
+		assert_memory_not_equal(v->value, v->today, v->digest_size);
+	}
+	v = sbat_pcrnext_value_find(p, 7, SBAT_EVENTLOG_ALG_SHA256);
+	assert_memory_equal(v->value, want, 32);
+	sbat_pcrnext_free(p);
+	sbat_boot_report_free(r);
+	sbat_pcr7_vars_free(vars);
+	sbat_eventlog_free(log);
+}
+
+/* The level shim stores is not known (one with a NUL byte): PCR 7 unknown, and why says so. */
+static void
+test_pcrnext_sbat_level_unknown(void **state)
+{
+	sbat_eventlog *log = read_log("ovmf-shim");
+	sbat_pcr7_vars *vars = vars_of("ovmf-shim");
+	sbat_boot_report *r = shim_path(NULL);
+	const sbat_pcrnext_value *v;
+	sbat_pcrnext *p;
+	sbat_diag d;
+
+	(void)state;
+	assert_int_equal(sbat_pcrnext_predict(log, vars, r, SHIM_ENTRY, &p, &d), SBAT_OK);
+	v = sbat_pcrnext_value_find(p, 7, SBAT_EVENTLOG_ALG_SHA256);
+	assert_false(v->predicted);
+	assert_non_null(strstr(v->why, "SbatLevel"));
+	sbat_pcrnext_free(p);
+	sbat_boot_report_free(r);
+	sbat_pcr7_vars_free(vars);
+	sbat_eventlog_free(log);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pcrnext_unchanged),    cmocka_unit_test(test_pcrnext_unchanged_no_secure_boot),
-		cmocka_unit_test(test_pcrnext_dbx_update),   cmocka_unit_test(test_pcrnext_other_authority_and_image),
+		cmocka_unit_test(test_pcrnext_unchanged),
+		cmocka_unit_test(test_pcrnext_unchanged_no_secure_boot),
+		cmocka_unit_test(test_pcrnext_dbx_update),
+		cmocka_unit_test(test_pcrnext_other_authority_and_image),
 		cmocka_unit_test(test_pcrnext_shim_unknown),
+		cmocka_unit_test(test_pcrnext_sbat_level_kept),
+		cmocka_unit_test(test_pcrnext_sbat_level_latest),
+		cmocka_unit_test(test_pcrnext_sbat_level_unknown),
 	};
 
 	return run_group(tests, NULL, NULL);

@@ -570,6 +570,25 @@ test_rows(void **state)
 	}
 }
 
+/* shim's line carries the SbatLevel it leaves stored: its own when there is none, a newer one kept. */
+static void
+test_shim_stored(void **state)
+{
+	machine none = { .stored = NULL }, newer = { .stored = "sbat,1,2024010900\nshim,4\n" };
+	sbat_boot_report *r;
+	paths p;
+
+	(void)state;
+	build(&none, &p);
+	r = walk(&p, NULL);
+	assert_string_equal(find(r, "Boot0001", 1)->shim_stored, "sbat,1,2021030218\n");
+	sbat_boot_report_free(r);
+	build(&newer, &p);
+	r = walk(&p, NULL);
+	assert_string_equal(find(r, "Boot0001", 1)->shim_stored, newer.stored);
+	sbat_boot_report_free(r);
+}
+
 /* An option passed over makes the next one the default path. */
 static void
 test_default_moves_on(void **state)
@@ -1889,6 +1908,7 @@ main(void)
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_default_loader_followed),
 		cmocka_unit_test(test_default_moves_on),
+		cmocka_unit_test(test_shim_stored),
 		cmocka_unit_test(test_stage3_keys),
 		cmocka_unit_test(test_next_shim),
 		cmocka_unit_test(test_shim_release_assumed),
