@@ -158,6 +158,10 @@ print_stage_json(const sbat_boot_stage *st, size_t i)
 		printf(", \"revocations_signature_unread\": ");
 		cli_json_cstr_or_null(stdout, st->revocations_sig_unread);
 	}
+	if (st->shim_stored) {
+		printf(", \"shim_stored\": ");
+		cli_json_cstr(stdout, st->shim_stored);
+	}
 	if (st->loader != SBAT_BOOT_LOADER_NONE)
 		stage3_json(st);
 	putchar('}');

@@ -5,13 +5,15 @@
  * (guest/updates.sh): an authenticated append write of an update file, as
  * a firmware update tool makes it.
  *
- *   efivar-write EFIVARFS_FILE UPDATE
+ *   efivar-write EFIVARFS_FILE UPDATE [ATTRIBUTES]
  *
  * Writes, in one write(), the attributes NON_VOLATILE | BOOTSERVICE_ACCESS |
  * RUNTIME_ACCESS | TIME_BASED_AUTHENTICATED_WRITE_ACCESS | APPEND_WRITE
  * (0x67, little-endian) followed by UPDATE (an EFI_VARIABLE_AUTHENTICATION_2
  * and its signature lists) to EFIVARFS_FILE, after clearing the immutable
- * flag efivarfs sets on variables such as db and dbx. Prints "ok" and exits
+ * flag efivarfs sets on variables such as db and dbx; ATTRIBUTES (hex) other
+ * attributes, for a plain variable (7: NON_VOLATILE | BOOTSERVICE_ACCESS |
+ * RUNTIME_ACCESS, as mokutil sets SbatPolicy). Prints "ok" and exits
  * 0 when the kernel reports the firmware took the write, else "failed:
  * ERRNO (text)" and exits 1; 2 when the update cannot be read.
  *
@@ -79,18 +81,20 @@ main(int argc, char **argv)
 	unsigned char *buf;
 	size_t len;
 	ssize_t put;
+	unsigned long attributes = argc == 4 ? strtoul(argv[3], NULL, 16) : ATTRIBUTES;
 	int fd, err;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: efivar-write EFIVARFS_FILE UPDATE\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: efivar-write EFIVARFS_FILE UPDATE [ATTRIBUTES]\n");
 		return 2;
 	}
 	if (!(buf = read_update(argv[2], &len))) {
 		printf("failed: cannot read %s\n", argv[2]);
 		return 2;
 	}
-	buf[0] = ATTRIBUTES & 0xff;
-	buf[1] = buf[2] = buf[3] = 0;
+	buf[0] = (unsigned char)(attributes & 0xff);
+	buf[1] = (unsigned char)(attributes >> 8 & 0xff);
+	buf[2] = buf[3] = 0;
 	make_mutable(argv[1]);
 	fd = open(argv[1], O_WRONLY | O_CREAT, 0644);
 	if (fd < 0) {

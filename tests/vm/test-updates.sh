@@ -21,8 +21,17 @@
 #            db-2023        db: Microsoft's DBUpdate3P2023.bin (the
 #                           Microsoft UEFI CA 2023): taken
 #          the firmware's answer must be sbat-add's for each
+#          and, before any write, `sbat-add --check-level next --event-log
+#          running --pending dbx=DBXUpdate.bin --pending db=DBUpdate3P2023.bin
+#          --json`: PCR 4, 7 and 14 of the default path, every bank
 #   check  the TPM's PCR 7 of every bank must be what sbat-add predicted in
-#          the first boot before any write, bit for bit
+#          the first boot before any write, bit for bit, and so must PCR 4,
+#          7 and 14 as --check-level next predicted them (4 and 14 today's);
+#          then the guest writes SbatPolicy as `mokutil --set-sbat-policy
+#          latest` does and --check-level next predicts PCR 7 and the
+#          SbatLevel shim will store
+#   policy the TPM's PCR 7 must be that prediction, SbatLevelRT that level,
+#          and SbatPolicy gone (shim takes it once)
 #
 # TAP. Skips (the plan 1..0 # SKIP, exit 0) without qemu, OVMF, swtpm, a C
 # compiler with a static libc, the kernel, shim-signed or GRUB 2.14, unless
@@ -117,7 +126,8 @@ boot() {
 	[ "${VM_GUEST_RC:-1}" = 0 ] || BOOTED=1
 	cp "$W/serial-$1.log.out" "$W/$1.txt"
 	vm_log "$1: QEMU start to power-off ${VM_SECS}s (guest script from ${VM_GUEST_START:-?} to ${VM_GUEST_END:-?} s of uptime), $((SECONDS - t0))s in all"
-	grep -v -e '^eventlog ' -e '^var ' -e '^$' "$W/$1.txt" | sed "s/^/# $1 guest: /"
+	grep -v -e '^eventlog ' -e '^var ' -e '^pcr ' -e '^[a-z-]*-value: ' -e '^[a-z-]*-event: ' -e '^[a-z-]*-shim: ' \
+		-e '^$' "$W/$1.txt" | sed "s/^/# $1 guest: /"
 }
 
 # gline PHASE PREFIX: the guest's lines of PHASE that start with "PREFIX: ", without it
@@ -130,6 +140,28 @@ predicted() {
 
 # tpm PHASE BANK: the TPM's PCR 7 of BANK in PHASE's boot
 tpm() { sed -n "s/^pcr7 $2 //p" "$W/$1.txt" | head -n 1; }
+
+# tpmpcr PHASE BANK N: the TPM's PCR N of BANK in PHASE's boot
+tpmpcr() { sed -n "s/^pcr $2 $3 //p" "$W/$1.txt" | head -n 1; }
+
+# nextval PHASE TAG N BANK: PCR N of BANK as --check-level next's JSON (lines TAG) gave it ("" when unknown)
+nextval() {
+	sed -n "s/^$2-value: {\"pcr\": $3, \"bank\": \"$4\", \"value\": \"\([0-9a-f]*\)\".*/\1/p" "$W/$1.txt" | head -n 1
+}
+
+# nextwhy PHASE TAG N BANK: why PCR N of BANK is unknown in those lines
+nextwhy() {
+	sed -n "s/^$2-value: {\"pcr\": $3, \"bank\": \"$4\", .*\"unknown_reason\": \(.*\)}.*/\1/p" "$W/$1.txt" | head -n 1
+}
+
+# unknown VALUE PHASE TAG N BANK: " (unknown: why)" when VALUE is empty
+unknown() { [ -n "$1" ] || echo " (unknown: $(nextwhy "$2" "$3" "$4" "$5"))"; }
+
+# side PCR BANK WHAT PREDICTED TPM: the two values, one above the other, for the transcript
+side() {
+	printf '# PCR %-2s %-7s %-14s predicted %s\n# PCR %-2s %-7s %-14s TPM       %s\n' "$1" "$2" "$3" "${4:-unknown}" \
+		"$1" "$2" "$3" "$5"
+}
 
 cp "$MS_VARS" "$W/vars.fd"
 # ------------------------------------------------------------ first boot: predict, then write
@@ -195,4 +227,60 @@ for bank in $(sed -n 's/^pcr7 \([a-z0-9]*\) .*/\1/p' "$W/check.txt"); do
 	n_banks=$((n_banks + 1))
 done
 check "the TPM showed PCR 7 in sha256 and more banks ($n_banks)" test "$n_banks" -ge 2 -a -n "$(tpm check sha256)"
+
+# ------------------------------------------------------------ --check-level next's PCR 4, 7 and 14
+echo "# PCR 4, 7 and 14 of the boot after the updates: predicted by --check-level next in the first boot,"
+echo "# before any write (the dbx and db updates pending), and the TPM's in the second"
+check "apply: --check-level next --event-log running --json predicted (exit $(sed -n 's/^next-all-rc //p' "$W/apply.txt"))" \
+	grep -q '^next-all-value: ' "$W/apply.txt"
+gline apply next-all-event | sed 's/^/# apply next-all event not reproduced: /' | cut -c 1-400
+for bank in $(sed -n 's/^pcr7 \([a-z0-9]*\) .*/\1/p' "$W/check.txt"); do
+	for pcr in 4 7 14; do
+		got=$(nextval apply next-all "$pcr" "$bank")
+		want=$(tpmpcr check "$bank" "$pcr")
+		side "$pcr" "$bank" "next-all" "$got" "$want"
+		check "PCR $pcr $bank: --check-level next's prediction = the TPM's value after the updates$(unknown "$got" apply next-all "$pcr" "$bank")" \
+			test -n "$got" -a "$got" = "$want"
+	done
+	check "PCR 4 and 14 $bank: the updates left them as they were" \
+		test "$(tpmpcr apply "$bank" 4)" = "$(tpmpcr check "$bank" 4)" -a \
+		"$(tpmpcr apply "$bank" 14)" = "$(tpmpcr check "$bank" 14)"
+done
+
+# ------------------------------------------------------------ SbatPolicy latest
+check "check: SbatPolicy written as mokutil --set-sbat-policy latest writes it ($(gline check write-policy); $(sed -n 's/^policy-var //p' "$W/check.txt"))" \
+	test "$(gline check write-policy)" = ok -a "$(sed -n 's/^policy-var //p' "$W/check.txt")" = 0700000001
+check "check: --check-level next --event-log running --json predicted with it (exit $(sed -n 's/^policy-rc //p' "$W/check.txt"))" \
+	grep -q '^policy-value: ' "$W/check.txt"
+gline check policy-event | sed 's/^/# check policy event not reproduced: /' | cut -c 1-400
+pol=$(gline check policy-shim)
+pol=${pol#*\"shim_stored\": \"}
+pol=${pol%%\"*}
+# the data of the SbatLevel event predicted: its UEFI_VARIABLE_DATA after shim's GUID, the two lengths and
+# "SbatLevel" in UCS-2 (50 bytes)
+ev=$(gline check policy-event | grep '"event_data": "[0-9a-f]\{32\}0900000000000000[0-9a-f]\{16\}5300620061007400' |
+	sed 's/.*"event_data": "\([0-9a-f]*\)".*/\1/' | head -n 1)
+ev=${ev:100}
+vm_log "the SbatLevel predicted for the boot after the write: $pol"
+boot policy
+check "policy: the guest ran to its end ($VM_RESULT after ${VM_SECS}s)" test "$BOOTED" = 0
+rt=$(sed -n "s/^var SbatLevelRT-605dab50-e046-4300-abb6-3dd810dd8b23 ........//p" "$W/policy.txt")
+before=$(sed -n "s/^var SbatLevelRT-605dab50-e046-4300-abb6-3dd810dd8b23 ........//p" "$W/check.txt")
+want=$(printf '%b' "$pol" | od -An -v -tx1 | tr -d ' \n')
+printf '# SbatLevelRT before    %s\n# SbatLevelRT predicted %s\n# SbatLevel event data  %s\n# SbatLevelRT after     %s\n' \
+	"$before" "$want" "${ev:-none}" "$rt"
+check "policy: SbatLevelRT is the level predicted ($(printf '%b' "$pol" | head -n 1)), another than before" \
+	test -n "$pol" -a "$rt" = "$want" -a "$rt" != "$before"
+check "policy: the predicted SbatLevel event of PCR 7 measures SbatLevelRT's bytes" test -n "$ev" -a "$ev" = "$rt"
+check "policy: shim took SbatPolicy once (gone)" test -z "$(sed -n 's/^var SbatPolicy-[-0-9a-f]* //p' "$W/policy.txt")"
+for bank in $(sed -n 's/^pcr7 \([a-z0-9]*\) .*/\1/p' "$W/policy.txt"); do
+	for pcr in 7 4 14; do
+		got=$(nextval check policy "$pcr" "$bank")
+		want=$(tpmpcr policy "$bank" "$pcr")
+		side "$pcr" "$bank" "policy" "$got" "$want"
+		check "PCR $pcr $bank: --check-level next's prediction with SbatPolicy latest = the TPM's value in the boot after$(unknown "$got" check policy "$pcr" "$bank")" \
+			test -n "$got" -a "$got" = "$want"
+	done
+	check "PCR 7 $bank: SbatPolicy latest changed it" test "$(tpmpcr check "$bank" 7)" != "$(tpmpcr policy "$bank" 7)"
+done
 tap_finish

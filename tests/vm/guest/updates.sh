@@ -13,13 +13,21 @@
 #          "write-NAME: ok" or "write-NAME: failed: ..."). First all of them
 #          pending at once ("pred-all: "), last the variables as the writes
 #          left them, nothing pending ("pred-now: ").
-#   check  the boot after: sbat-add --event-log running ("now: " lines)
+#          Before any write, `sbat-add --check-level next --event-log running
+#          --json` with dbx-ms's and db-2023's updates pending ("next-all-"
+#          lines: see nextjson below).
+#   check  the boot after: sbat-add --event-log running ("now: " lines);
+#          then SbatPolicy written as `mokutil --set-sbat-policy latest`
+#          writes it (shim's GUID, NON_VOLATILE | BOOTSERVICE_ACCESS |
+#          RUNTIME_ACCESS, the one byte 1: "write-policy: ok") and the next
+#          boot predicted with it ("policy-" lines).
+#   policy the boot after that: nothing more than the lines below.
 #
-# Both print the TPM's PCR 7 of every bank ("pcr7 BANK HEX"), the variables
-# PCR 7 measures ("var NAME-GUID HEX": the attributes, then the data, as
-# efivarfs gives them), the event log ("eventlog HEX" lines) and each
-# variable's size after the writes ("size NAME BYTES"). Exit 1 without a TPM
-# or efivarfs.
+# Each prints the TPM's PCR 7 of every bank ("pcr7 BANK HEX"), every PCR
+# ("pcr BANK N HEX"), the variables PCR 7 measures and shim's ("var
+# NAME-GUID HEX": the attributes, then the data, as efivarfs gives them),
+# the event log ("eventlog HEX" lines) and each variable's size after the
+# writes ("size NAME BYTES"). Exit 1 without a TPM or efivarfs.
 T=/sys/class/tpm/tpm0
 V=/sys/firmware/efi/efivars
 SBAT=/files/sbat-add
@@ -40,10 +48,17 @@ mount -t efivarfs efivarfs $V 2>/dev/null || grep -q " $V efivarfs" /proc/mounts
 }
 mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
 
+SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
 for d in $T/pcr-*; do
 	[ -r "$d/7" ] && echo "pcr7 ${d##*/pcr-} $(tr 'A-F' 'a-f' <"$d/7")"
+	n=0
+	while [ -r "$d/$n" ]; do
+		echo "pcr ${d##*/pcr-} $n $(tr 'A-F' 'a-f' <"$d/$n")"
+		n=$((n + 1))
+	done
 done
-for f in $V/SecureBoot-8be4df61-* $V/PK-8be4df61-* $V/KEK-8be4df61-* $V/db-d719b2cb-* $V/dbx-d719b2cb-*; do
+for f in $V/SecureBoot-8be4df61-* $V/PK-8be4df61-* $V/KEK-8be4df61-* $V/db-d719b2cb-* $V/dbx-d719b2cb-* \
+	$V/*-$SHIM_GUID; do
 	[ -r "$f" ] && echo "var ${f##*/} $(od -An -v -tx1 "$f" | tr -d ' \n')"
 done
 L=/sys/kernel/security/tpm0/binary_bios_measurements
@@ -60,13 +75,22 @@ predict() {
 	sed "s/^/$tag-err: /" /tmp/pred.err
 }
 
-if [ "$phase" = check ]; then
-	predict now
-	for f in $V/KEK-8be4df61-* $V/db-d719b2cb-* $V/dbx-d719b2cb-*; do
-		echo "size ${f##*/} $(wc -c <"$f")"
-	done
-	exit 0
-fi
+# nextjson TAG [--pending VAR=FILE]...: sbat-add --check-level next --event-log running --json along the
+# ESP's default path: its exit status ("TAG-rc N"), each predicted PCR value ("TAG-value: " and the JSON
+# object of one PCR and bank), each event not reproduced ("TAG-event: "), the default path's shim stage
+# ("TAG-shim: ", which holds the SbatLevel it leaves stored: "shim_stored")
+nextjson() {
+	tag=$1
+	shift
+	$SBAT --check-level next --esp /mnt/esp --event-log running "$@" --json >/tmp/next.json 2>/tmp/next.err
+	echo "$tag-rc $?"
+	grep '^ *{"pcr": [0-9]*, "bank": ' /tmp/next.json | sed "s/^ */$tag-value: /"
+	grep '^ *{"recnum": ' /tmp/next.json | grep -v '"state": "reproduced"' | sed "s/^ */$tag-event: /"
+	grep '"default": true, "stage": 1, .*"shim_stored": ' /tmp/next.json | head -n 1 | sed "s/^ */$tag-shim: /"
+	sed "s/^/$tag-err: /" /tmp/next.err
+}
+
+[ "$phase" = policy ] && exit 0
 
 # the ESP, for the walk's view of each pending write
 i=0
@@ -77,12 +101,32 @@ done
 mkdir -p /mnt/esp
 mount -t vfat -o ro /dev/sda1 /mnt/esp || echo "esp: cannot mount /dev/sda1"
 
+if [ "$phase" = check ]; then
+	predict now
+	for f in $V/KEK-8be4df61-* $V/db-d719b2cb-* $V/dbx-d719b2cb-*; do
+		echo "size ${f##*/} $(wc -c <"$f")"
+	done
+	printf '\001' >/tmp/policy
+	echo "write-policy: $(/files/efivar-write "$V/SbatPolicy-$SHIM_GUID" /tmp/policy 7)"
+	f=$V/SbatPolicy-$SHIM_GUID
+	[ -r "$f" ] && echo "policy-var $(od -An -v -tx1 "$f" | tr -d ' \n')"
+	nextjson policy
+	umount /mnt/esp 2>/dev/null
+	exit 0
+fi
+
 all=""
 while read -r name var guid file; do
 	all="$all --pending $var=/files/$file"
 done </files/updates.list
 # shellcheck disable=SC2086 # a word list of options
 predict pred-all $all
+taken=""
+while read -r name var guid file; do
+	case $name in dbx-ms | db-2023) taken="$taken --pending $var=/files/$file" ;; esac
+done </files/updates.list
+# shellcheck disable=SC2086 # a word list of options
+nextjson next-all $taken
 while read -r name var guid file; do
 	predict "pred-$name" --pending "$var=/files/$file"
 	$SBAT --check-level next --esp /mnt/esp --pending "$var=/files/$file" >/tmp/walk.out 2>&1
