@@ -51,6 +51,7 @@ typedef enum sbat_boot_reason {
 	SBAT_BOOT_FILE_ONLY,           /* a path of File() nodes alone: the firmware searches every file system */
 	SBAT_BOOT_DEVICE,              /* a whole device: which ESP it holds is not known (boot_current) */
 	SBAT_BOOT_DEFAULT_LOADER,      /* the second stage is not there (miss): shim starts default_loader instead */
+	SBAT_BOOT_BOOTMGR_SVN,         /* a Windows boot manager judged against dbx's SVN floor for it: see svn_* */
 } sbat_boot_reason;
 
 /* Which check decided a stage's verdict. */
@@ -61,6 +62,11 @@ typedef enum sbat_boot_gate {
 	SBAT_BOOT_GATE_SHIM,      /* shim's own state: Secure Boot off, shim stops, SbatPolicy, its inputs */
 	SBAT_BOOT_GATE_MENU,      /* the loader's menu: an entry left out or not followed */
 	SBAT_BOOT_GATE_FIRMWARE,  /* the firmware's boot manager: an option it skips or does not govern */
+	/*
+	 * the Windows boot manager's own check, when it starts, of its SVN
+	 * against dbx's SVN entries for it (the firmware compares no SVN)
+	 */
+	SBAT_BOOT_GATE_BOOTMGR_SVN,
 } sbat_boot_gate;
 
 /* The check shim makes on what a stage starts (verify_sbat_section's in_protocol, and how it gets there). */
@@ -266,6 +272,21 @@ typedef struct sbat_boot_stage {
 	 * NULL when there is none, or it holds a NUL byte.
 	 */
 	const char *shim_stored;
+	/*
+	 * Stage 1, signatures judged, Secure Boot on, dbx holding an SVN entry
+	 * for the Windows boot manager (sbat_sigdb_svn_floor): svn_judged when
+	 * the image is named bootmgfw.efi or carries the boot manager's SVN
+	 * (its RT_RCDATA resource BOOTMGRSECURITYVERSIONNUMBER). The floor,
+	 * the highest of those entries; the image's SVN when svn_read, else
+	 * why it is not read: svn_diag (its code SBAT_OK: the image carries
+	 * no such resource). Below the floor the boot manager stops itself:
+	 * reason BOOTMGR_SVN, gate BOOTMGR_SVN.
+	 */
+	int svn_judged;
+	int svn_read;
+	unsigned svn_major, svn_minor;
+	unsigned svn_floor_major, svn_floor_minor;
+	sbat_diag svn_diag;
 } sbat_boot_stage;
 
 /* Zero *s and set its size (judge_reason, signature_reason and boot_current -1): call it before filling a stage. */

@@ -365,7 +365,7 @@ sbat_boot_report_reason_name(sbat_boot_reason reason)
 		"inactive",         "application",        "not-a-file",
 		"no-options",       "signature",          "variable-unreadable",
 		"variable-missing", "firmware-volume",    "file-only",
-		"device",           "default-loader",
+		"device",           "default-loader",     "bootmgr-svn",
 	};
 
 	return (unsigned)reason < sizeof(names) / sizeof(names[0]) ? names[reason] : "unknown";

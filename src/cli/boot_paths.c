@@ -114,6 +114,24 @@ stage3_json(const sbat_boot_stage *st)
 	cli_json_cstr_or_null(stdout, cli_render_menu_why(st));
 }
 
+/* A Windows boot manager judged against dbx's SVN floor: its SVN (null: not read, svn_unread says why), the floor. */
+static void
+svn_json(const sbat_boot_stage *st)
+{
+	if (st->svn_read)
+		printf(", \"svn\": {\"major\": %u, \"minor\": %u}", st->svn_major, st->svn_minor);
+	else
+		printf(", \"svn\": null");
+	printf(", \"svn_floor\": {\"major\": %u, \"minor\": %u}, \"svn_unread\": ", st->svn_floor_major,
+	       st->svn_floor_minor);
+	if (st->svn_read)
+		printf("null");
+	else
+		cli_json_cstr(stdout, st->svn_diag.code == SBAT_OK ? "no BOOTMGRSECURITYVERSIONNUMBER resource" :
+		                      st->svn_diag.what            ? st->svn_diag.what :
+		                                                     sbat_strerror(st->svn_diag.code));
+}
+
 /* The report's line as a JSON object. */
 static void
 print_stage_json(const sbat_boot_stage *st, size_t i)
@@ -162,6 +180,8 @@ print_stage_json(const sbat_boot_stage *st, size_t i)
 		printf(", \"shim_stored\": ");
 		cli_json_cstr(stdout, st->shim_stored);
 	}
+	if (st->svn_judged)
+		svn_json(st);
 	if (st->loader != SBAT_BOOT_LOADER_NONE)
 		stage3_json(st);
 	putchar('}');

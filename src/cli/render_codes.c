@@ -11,8 +11,13 @@
 #include "strtable.h"
 
 static const char *const gate_table[] = {
-	[SBAT_BOOT_GATE_NONE] = "none", [SBAT_BOOT_GATE_SBAT] = "sbat", [SBAT_BOOT_GATE_SIGNATURE] = "signature",
-	[SBAT_BOOT_GATE_SHIM] = "shim", [SBAT_BOOT_GATE_MENU] = "menu", [SBAT_BOOT_GATE_FIRMWARE] = "firmware",
+	[SBAT_BOOT_GATE_NONE] = "none",
+	[SBAT_BOOT_GATE_SBAT] = "sbat",
+	[SBAT_BOOT_GATE_SIGNATURE] = "signature",
+	[SBAT_BOOT_GATE_SHIM] = "shim",
+	[SBAT_BOOT_GATE_MENU] = "menu",
+	[SBAT_BOOT_GATE_FIRMWARE] = "firmware",
+	[SBAT_BOOT_GATE_BOOTMGR_SVN] = "bootmgr-svn",
 };
 
 CLI_STRTABLE_LOOKUP(gate, sbat_boot_gate)

@@ -60,6 +60,7 @@ static const char *const reason_key_table[] = {
 	[SBAT_BOOT_FILE_ONLY] = "partition-unknown",
 	[SBAT_BOOT_DEVICE] = "partition-unknown",
 	[SBAT_BOOT_DEFAULT_LOADER] = "not-found",
+	[SBAT_BOOT_BOOTMGR_SVN] = "bootmgr-svn",
 };
 CLI_STRTABLE_LOOKUP(reason_key, sbat_boot_reason)
 
@@ -270,6 +271,34 @@ shim_words(const sbat_boot_stage *st, cli_textbuf *t)
 	return 1;
 }
 
+/*
+ * A Windows boot manager the check of dbx's SVN floor decided: the
+ * firmware compares no SVN; the boot manager reads dbx when it starts and
+ * stops when its own SVN is below the floor.
+ */
+static void
+bootmgr_svn_words(const sbat_boot_stage *st, cli_textbuf *t)
+{
+	if (st->verdict == SBAT_VERDICT_REFUSED && st->svn_read) {
+		cli_textbuf_put(t,
+		                "refused: dbx's SVN floor for the Windows boot manager, %u.%u, revokes it (its SVN is "
+		                "%u.%u): the firmware starts it, and the boot manager's own check of dbx stops it",
+		                st->svn_floor_major, st->svn_floor_minor, st->svn_major, st->svn_minor);
+		return;
+	}
+	cli_textbuf_put(t,
+	                "cannot be followed: dbx holds an SVN floor for the Windows boot manager (%u.%u), and its SVN "
+	                "cannot be read: ",
+	                st->svn_floor_major, st->svn_floor_minor);
+	if (st->svn_diag.code == SBAT_OK)
+		cli_textbuf_put(t, "it carries no BOOTMGRSECURITYVERSIONNUMBER resource");
+	else if (st->svn_diag.has_offset)
+		cli_textbuf_put(t, "%s (offset 0x%llx)", diag_words(&st->svn_diag),
+		                (unsigned long long)st->svn_diag.offset);
+	else
+		cli_textbuf_put(t, "%s", diag_words(&st->svn_diag));
+}
+
 /* A line an image's checks decided: what the firmware starts, what shim or the loader starts. */
 static int
 judged_line(const sbat_boot_stage *st, cli_textbuf *t)
@@ -280,6 +309,8 @@ judged_line(const sbat_boot_stage *st, cli_textbuf *t)
 	cli_textbuf_init(&w, sbat, sizeof(sbat));
 	if (st->reason == SBAT_BOOT_NOT_SHIM)
 		cli_textbuf_put(&w, "not governed by SBAT: the firmware starts it, not shim");
+	else if (st->reason == SBAT_BOOT_BOOTMGR_SVN)
+		bootmgr_svn_words(st, &w);
 	else if (st->reason == SBAT_BOOT_JUDGED)
 		cli_render_judged_words(st, &w);
 	else if (st->reason == SBAT_BOOT_UKI_KERNEL)

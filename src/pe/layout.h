@@ -36,6 +36,7 @@
 #define OPT_MAX_DATA_DIRECTORIES 16
 
 #define DATA_DIR_SIZE 8
+#define DIR_RESOURCE 2
 #define DIR_CERTIFICATE_TABLE 4
 #define DIR_BASE_RELOCATION 5
 #define DIR_DEBUG 6
@@ -88,6 +89,15 @@
 #define DEBUG_SIZE_OF_DATA 16
 #define DEBUG_ADDRESS_OF_RAW_DATA 20
 #define DEBUG_POINTER_TO_RAW_DATA 24
+
+/* resource directory (the .rsrc section): offsets from the directory's start */
+#define RSRC_DIR_SIZE 16 /* Characteristics, TimeDateStamp, Major/MinorVersion, then: */
+#define RSRC_DIR_NAMED 12
+#define RSRC_DIR_IDS 14
+#define RSRC_ENTRY_SIZE 8         /* Name (or ID), OffsetToData */
+#define RSRC_HIGH_BIT 0x80000000u /* a name string, or a subdirectory */
+#define RSRC_DATA_ENTRY_SIZE 16   /* OffsetToData (an RVA), Size, CodePage, Reserved */
+#define RT_RCDATA 10
 
 /* x86 boot protocol (Documentation/arch/x86/boot.rst) */
 #define BZ_SETUP_HEADER_START 0x1f1

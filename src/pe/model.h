@@ -67,6 +67,8 @@ typedef struct sbat_pe {
 	uint16_t dll_characteristics;
 	uint32_t reloc_rva;   /* Base Relocation Table (data directory 5): an RVA */
 	uint32_t reloc_size;  /* 0 when empty or absent */
+	uint32_t rsrc_rva;    /* Resource Table (data directory 2): an RVA */
+	uint32_t rsrc_size;   /* 0 when empty or absent */
 	uint32_t cert_offset; /* Certificate Table: a file offset */
 	uint32_t cert_size;   /* 0 when unsigned */
 
@@ -79,6 +81,7 @@ typedef struct sbat_pe {
 	uint64_t off_checksum;
 	uint64_t off_cert_dir;  /* 0 when the directory entry is absent */
 	uint64_t off_reloc_dir; /* 0 when the directory entry is absent */
+	uint64_t off_rsrc_dir;  /* 0 when the directory entry is absent */
 	uint64_t off_address_of_entry_point;
 	uint64_t off_section_alignment;
 	uint64_t off_dll_characteristics;
@@ -158,6 +161,12 @@ const uint8_t *pe_section_raw(const sbat_pe *pe, const uint8_t *buf, size_t len,
 
 /* See sbat_image_section_name: the resolved name of section i into out[0..size). */
 size_t pe_section_name(const sbat_pe *pe, const uint8_t *buf, size_t len, unsigned i, char *out, size_t size);
+
+/*
+ * 1 and the file offset of rva in *ret when [rva, rva+size) lies in the
+ * headers or in one section's raw data; 0 otherwise.
+ */
+int pe_rva_to_offset(const sbat_pe *pe, uint32_t rva, uint32_t size, uint64_t *ret);
 
 /* 1 for an x86 machine (x86_64 or i386). */
 int pe_is_x86(const sbat_pe *pe);

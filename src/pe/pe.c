@@ -29,9 +29,9 @@ detect_kind(const uint8_t *buf, size_t len)
 	return SBAT_KIND_EFI_APP;
 }
 
-/* File offset of an RVA that lies in the headers or in some section's raw data. */
-static int
-rva_to_offset(const sbat_pe *pe, uint32_t rva, uint32_t size, uint64_t *ret)
+/* File offset of an RVA that lies in the headers or in some section's raw data (model.h). */
+int
+pe_rva_to_offset(const sbat_pe *pe, uint32_t rva, uint32_t size, uint64_t *ret)
 {
 	unsigned i;
 
@@ -62,7 +62,7 @@ read_debug_directory(sbat_pe *pe, bview *v, uint32_t rva, uint32_t size)
 	uint64_t off;
 	unsigned n, i;
 
-	if (size == 0 || !rva_to_offset(pe, rva, size, &off))
+	if (size == 0 || !pe_rva_to_offset(pe, rva, size, &off))
 		return;
 	n = size / DEBUG_ENTRY_SIZE;
 	pe->debug_total = n;
@@ -368,6 +368,11 @@ pe_parse(const uint8_t *buf, size_t len, sbat_pe *pe, sbat_diag *d)
 	if (err)
 		return err;
 	dirs = opt + fixed;
+	if (pe->number_of_rva_and_sizes > DIR_RESOURCE) {
+		pe->off_rsrc_dir = dirs + DIR_RESOURCE * DATA_DIR_SIZE;
+		pe->rsrc_rva = bv_le32(&v, pe->off_rsrc_dir);
+		pe->rsrc_size = bv_le32(&v, pe->off_rsrc_dir + 4);
+	}
 	if (pe->number_of_rva_and_sizes > DIR_CERTIFICATE_TABLE) {
 		pe->off_cert_dir = dirs + DIR_CERTIFICATE_TABLE * DATA_DIR_SIZE;
 		pe->cert_offset = bv_le32(&v, pe->off_cert_dir);

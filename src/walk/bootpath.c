@@ -17,6 +17,7 @@
 #include "sbat/nextstate.h"
 #include "sbat/partition.h"
 
+#include "walk/bootmgr.h"
 #include "walk/bootpath.h"
 #include "walk/signatures.h"
 #include "walk/stage3.h"
@@ -466,6 +467,7 @@ first_stage(walk *w, sbat_boot_stage *st, const char *esp, const char *file, ima
 		st->reason = SBAT_BOOT_NOT_SHIM;
 		signatures_gate(w, im, 0, st, &f);
 		walk_decide(st, SBAT_VERDICT_NOT_GOVERNED, SBAT_BOOT_GATE_NONE, SBAT_JUDGE_SHIM_ENFORCES);
+		bootmgr_svn_gate(w, im, st);
 		walk_add(w, st);
 		return st->verdict;
 	}

@@ -434,6 +434,14 @@ signatures_judge(walk *w, const image *im, int by_shim, sbat_boot_stage *st, sig
 	return st->signature_verdict;
 }
 
+const sbat_sigdb *
+signatures_dbx_enforced(const walk *w)
+{
+	const struct walk_sigs *s = w->sigs;
+
+	return s && s->mode == SBAT_SIGVERIFY_ENFORCING && s->dbx_known ? s->dbx : NULL;
+}
+
 void
 signatures_gate(walk *w, const image *im, int by_shim, sbat_boot_stage *st, signatures_facts *f)
 {

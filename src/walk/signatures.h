@@ -63,6 +63,9 @@ typedef struct signatures_facts {
  */
 sbat_verdict signatures_judge(walk *w, const image *im, int by_shim, sbat_boot_stage *st, signatures_facts *f);
 
+/* dbx as the boot judged holds it, when signatures are judged, Secure Boot is on and dbx was read; else NULL. */
+const sbat_sigdb *signatures_dbx_enforced(const walk *w);
+
 /* The same when signatures are judged and im was parsed; else st as it is. */
 void signatures_gate(walk *w, const image *im, int by_shim, sbat_boot_stage *st, signatures_facts *f);
 

@@ -1008,4 +1008,71 @@ assert [(s[\"application\"], s[\"guid\"], s[\"major\"], s[\"minor\"]) for s in d
     (\"wdsmgfw\", \"c999cac2-7ffe-496f-8127-9e2a8a535976\", 3, 0)], dbx
 " "$OUT"'
 
+# A Windows boot manager against dbx's SVN floor for it (Microsoft's DBXUpdateSVN.bin: bootmgr 9.0), on a machine
+# whose db holds the images' hashes: the firmware starts each, and the boot manager's own check of dbx stops one
+# whose SVN (its BOOTMGRSECURITYVERSIONNUMBER resource) is below the floor
+WESP="$T/win-esp" WV="$T/efivars-win"
+mkdir -p -- "$WESP/EFI/Microsoft/Boot" "$WESP/EFI/other"
+machine "$WV"
+cp -- "$PV/KEK-$EFI_GUID" "$WV/"
+bootvar "$WV" 0000 1 'Windows Boot Manager' '\EFI\Microsoft\Boot\bootmgfw.efi'
+order "$WV" BootOrder 0000
+hash_of() { "$SBAT_ADD" --print --json "$1" 2>/dev/null | sed -n 's/.*"authenticode_sha256": *"\([0-9a-f]\{64\}\)".*/\1/p'; }
+sha256_var "$WV/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$(hash_of "$FIX/bootmgr-svn-8.0.efi")" \
+	"$(hash_of "$FIX/bootmgr-svn-9.0.efi")" "$(hash_of "$FIX/efi-x86_64.efi")"
+sha256_var "$WV/dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f"
+WIN="Boot0000 Windows Boot Manager [default]: stage 1 \\EFI\\Microsoft\\Boot\\bootmgfw.efi"
+SVNUPD="--pending dbx=$UPD/DBXUpdateSVN.bin"
+cp -- "$FIX/bootmgr-svn-8.0.efi" "$WESP/EFI/Microsoft/Boot/bootmgfw.efi"
+SBAT_ADD_EFIVARFS="$WV" run --check-level next --esp "$WESP" $SVNUPD
+expect "a Windows boot manager of SVN 8.0 under dbx's floor 9.0 (DBXUpdateSVN.bin): refused by its own check of dbx, exit 4" \
+	'[ "$RC" -eq 4 ] && has_line "$WIN: refused: dbx'"'"'s SVN floor for the Windows boot manager, 9.0, revokes it (its SVN is 8.0): the firmware starts it, and the boot manager'"'"'s own check of dbx stops it [signature accepted: its hash is in db]"'
+SBAT_ADD_EFIVARFS="$WV" run --check-level next --esp "$WESP"
+expect "... and without the update (dbx holds no SVN entry): not governed by SBAT, as before, exit 0" \
+	'[ "$RC" -eq 0 ] && has_line "$WIN: not governed by SBAT: the firmware starts it, not shim [signature accepted: its hash is in db]"'
+printf '\7\0\0\0\0' >"$WV/SecureBoot-$EFI_GUID"
+SBAT_ADD_EFIVARFS="$WV" run --check-level next --esp "$WESP" $SVNUPD
+expect "... and with Secure Boot off (the boot manager checks no SVN): not governed by SBAT, exit 0" \
+	'[ "$RC" -eq 0 ] && [[ "$OUT" == *"$WIN: not governed by SBAT: the firmware starts it, not shim [signature accepted: "* ]]'
+printf '\7\0\0\0\1' >"$WV/SecureBoot-$EFI_GUID"
+SBAT_ADD_EFIVARFS="$WV" run --check-level next --esp "$WESP" $SVNUPD --json
+expect "--json: reason and gate bootmgr-svn, the image's SVN and dbx's floor" \
+	'python3 -c "
+import json, sys
+st = json.loads(sys.argv[1])[\"stages\"][0]
+assert (st[\"verdict\"], st[\"reason\"], st[\"gate\"]) == (\"refused\", \"bootmgr-svn\", \"bootmgr-svn\"), st
+assert st[\"svn\"] == {\"major\": 8, \"minor\": 0} and st[\"svn_floor\"] == {\"major\": 9, \"minor\": 0}, st
+assert st[\"svn_unread\"] is None, st
+" "$OUT"'
+cp -- "$FIX/bootmgr-svn-9.0.efi" "$WESP/EFI/Microsoft/Boot/bootmgfw.efi"
+SBAT_ADD_EFIVARFS="$WV" run --check-level next --esp "$WESP" $SVNUPD --json
+expect "a Windows boot manager of SVN 9.0, at the floor: started as before, not governed by SBAT, exit 0; --json gives its SVN" \
+	'[ "$RC" -eq 0 ] && python3 -c "
+import json, sys
+st = json.loads(sys.argv[1])[\"stages\"][0]
+assert (st[\"verdict\"], st[\"reason\"], st[\"gate\"]) == (\"not-governed\", \"not-shim\", \"none\"), st
+assert st[\"svn\"] == {\"major\": 9, \"minor\": 0} and st[\"svn_floor\"] == {\"major\": 9, \"minor\": 0}, st
+" "$OUT"'
+cp -- "$FIX/efi-x86_64.efi" "$WESP/EFI/Microsoft/Boot/bootmgfw.efi"
+SBAT_ADD_EFIVARFS="$WV" run --check-level next --esp "$WESP" $SVNUPD
+expect "a bootmgfw.efi that carries no SVN resource, under dbx's floor: cannot be followed, with the reason, exit 8" \
+	'[ "$RC" -eq 8 ] && has_line "$WIN: cannot be followed: dbx holds an SVN floor for the Windows boot manager (9.0), and its SVN cannot be read: it carries no BOOTMGRSECURITYVERSIONNUMBER resource [signature accepted: its hash is in db]"'
+cp -- "$FIX/bootmgr-svn-8.0.efi" "$WESP/EFI/Microsoft/Boot/bootmgfw.efi"
+printf '\360\377\377\377' | dd of="$WESP/EFI/Microsoft/Boot/bootmgfw.efi" bs=1 seek=$((0x2000 + 28)) conv=notrunc status=none
+sha256_var "$WV/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$(hash_of "$WESP/EFI/Microsoft/Boot/bootmgfw.efi")"
+SBAT_ADD_EFIVARFS="$WV" run --check-level next --esp "$WESP" $SVNUPD
+expect "a bootmgfw.efi whose resource directory is malformed: cannot be followed, naming the field and its offset" \
+	'[ "$RC" -eq 8 ] && has_line "$WIN: cannot be followed: dbx holds an SVN floor for the Windows boot manager (9.0), and its SVN cannot be read: resource directory table past the end of the resource directory (offset 0x201c) [signature accepted: its hash is in db]"'
+cp -- "$FIX/bootmgr-svn-8.0.efi" "$WESP/EFI/other/loader.efi"
+cp -- "$FIX/efi-x86_64.efi" "$WESP/EFI/Microsoft/Boot/bootmgfw.efi"
+sha256_var "$WV/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$(hash_of "$FIX/bootmgr-svn-8.0.efi")" "$(hash_of "$FIX/efi-x86_64.efi")"
+bootvar "$WV" 0001 1 'other' '\EFI\other\loader.efi'
+bootvar "$WV" 0002 1 'plain' '\EFI\Microsoft\Boot\plain.efi'
+cp -- "$FIX/efi-x86_64.efi" "$WESP/EFI/Microsoft/Boot/plain.efi"
+order "$WV" BootOrder 0002 0001
+SBAT_ADD_EFIVARFS="$WV" run --check-level next --esp "$WESP" $SVNUPD
+expect "another name carrying the resource at SVN 8.0 is refused alike; one without it, not named bootmgfw.efi, is not judged by SVN" \
+	'[ "$RC" -eq 7 ] && has_line "Boot0002 plain [default]: stage 1 \\EFI\\Microsoft\\Boot\\plain.efi: not governed by SBAT: the firmware starts it, not shim [signature accepted: its hash is in db]" &&
+	 has_line "Boot0001 other: stage 1 \\EFI\\other\\loader.efi: refused: dbx'"'"'s SVN floor for the Windows boot manager, 9.0, revokes it (its SVN is 8.0): the firmware starts it, and the boot manager'"'"'s own check of dbx stops it [signature accepted: its hash is in db]"'
+
 tap_finish

@@ -25,7 +25,11 @@
  *    image's certificates and a dbx of its last one, and with shim's keys
  *    read from the image's .vendor_cert section: a verdict in range, a
  *    deciding signature and certificate that exist, chains of distinct
- *    certificates of their signature, the signer first.
+ *    certificates of their signature, the signer first;
+ *  - the resource directory reader (the Windows boot manager's SVN
+ *    resource): a failure is SBAT_E_PE_FIELD or SBAT_E_PE_TRUNCATED,
+ *    naming a field at an offset inside the input; an SVN found lies
+ *    inside it and is what its 4 bytes say.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +40,8 @@
 
 #include "sbat/sbat.h"
 
+#include "pe/image_internal.h"
+#include "pe/rsrc.h"
 #include "sig/pkcs7.h"
 
 #define FUZZ_MAX_INPUT (1024u * 1024u)
@@ -212,6 +218,30 @@ out:
 	sbat_sigdb_free(vdbx);
 }
 
+/* The Windows boot manager's SVN resource of a parsed image (rsrc.h). */
+static void
+resources(const sbat_image *img, const uint8_t *p, size_t n)
+{
+	rsrc_svn svn;
+	sbat_diag d;
+	sbat_err err = rsrc_bootmgr_svn(&img->pe, p, n, &svn, &d);
+
+	if (err != SBAT_OK) {
+		if (err != SBAT_E_PE_FIELD && err != SBAT_E_PE_TRUNCATED)
+			fail("a resource directory failure of another kind");
+		if (!d.what || !d.has_offset || d.offset >= n)
+			fail("a resource directory failure without a field at an offset in the input");
+		if (svn.found)
+			fail("an SVN found after a failure");
+	} else if (svn.found) {
+		if (svn.offset > n || n - svn.offset < 4)
+			fail("the SVN lies outside the input");
+		if (svn.minor != (p[svn.offset] | p[svn.offset + 1] << 8) ||
+		    svn.major != (p[svn.offset + 2] | p[svn.offset + 3] << 8))
+			fail("the SVN is not what its bytes say");
+	}
+}
+
 static void
 image(const uint8_t *p, size_t n, unsigned op)
 {
@@ -225,6 +255,7 @@ image(const uint8_t *p, size_t n, unsigned op)
 	(void)op;
 	if (sbat_image_parse(p, n, &img, &d) != SBAT_OK)
 		return;
+	resources(img, p, n);
 	edk2_err = sbat_authenticode_hash(img, SBAT_AUTHENTICODE_EDK2, edk2, &d);
 	if (edk2_err != SBAT_OK)
 		check_failure(edk2_err, &d, n);
