@@ -123,6 +123,8 @@ static const char *const sig_fixed_table[] = {
 	    "a signature names a digest other than SHA-1, SHA-256, SHA-384 or SHA-512",
 	[SBAT_SIGVERIFY_TABLE_UNPADDED] = "the last entry of its certificate table is not padded to 8 bytes, "
 	                                  "which EDK2 refuses",
+	[SBAT_SIGVERIFY_TABLE_CORRUPT] = "the loader's walk of its certificate table gives up at an entry "
+	                                 "(a trailing area or a dwLength it cannot take), and it refuses the image",
 };
 CLI_STRTABLE_LOOKUP(sig_fixed, sbat_sigverify_reason)
 
