@@ -287,6 +287,12 @@ typedef struct sbat_boot_stage {
 	unsigned svn_major, svn_minor;
 	unsigned svn_floor_major, svn_floor_minor;
 	sbat_diag svn_diag;
+	/*
+	 * The signature gate decided by an image hash (hash-allowed,
+	 * hash-forbidden): the sbat_digest_alg of that hash (SHA-1, SHA-256,
+	 * SHA-384, SHA-512); 0 otherwise
+	 */
+	int signature_hash_alg;
 } sbat_boot_stage;
 
 /* Zero *s and set its size (judge_reason, signature_reason and boot_current -1): call it before filling a stage. */
@@ -371,6 +377,9 @@ typedef enum sbat_boot_note_what {
 	/* ASSUMED, about file (shim's MokSB variable): a request MokManager confirms at the next boot, not applied */
 	SBAT_BOOT_NOTE_MOK_SB_DISABLE_PENDING, /* mokutil --disable-validation (MokSB state 0) */
 	SBAT_BOOT_NOTE_MOK_SB_ENABLE_PENDING,  /* mokutil --enable-validation (MokSB state 1) */
+	/* ASSUMED, about file (shim's MokDB variable, of MokSB's layout): not applied until MokManager confirms it */
+	SBAT_BOOT_NOTE_MOK_DB_IGNORE_PENDING, /* mokutil --ignore-db (MokDB state 0) */
+	SBAT_BOOT_NOTE_MOK_DB_USE_PENDING,    /* mokutil --use-db (MokDB state 1) */
 } sbat_boot_note_what;
 
 /* At most this many SVN entries read into a note (DB, DBX, PENDING). */

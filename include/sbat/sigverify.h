@@ -30,8 +30,15 @@ extern "C" {
  *    entries) in dbx is refused, in db accepted, else refused;
  *  - a signed one: each WIN_CERTIFICATE's signature in table order (a
  *    signature nested in another is not read), the image hashed by the
- *    algorithm its digest names (SHA-1, SHA-256, SHA-384 or SHA-512, as
- *    HashPeImageByType): refused as soon as one is forbidden, whatever the
+ *    algorithm HashPeImageByType takes: the OID at offset 32 of the
+ *    entry's data, where a ContentInfo with two-byte lengths holds the
+ *    SignedData's first digestAlgorithms entry, not the
+ *    SpcIndirectDataContent's DigestInfo. A signature it finds no SHA-1,
+ *    SHA-256, SHA-384 or SHA-512 for (SHA-224, another OID, a byte 1
+ *    without the bits 0x82) is passed over; one whose
+ *    SpcIndirectDataContent does not end in the image's hash by that
+ *    algorithm (AuthenticodeVerify compares its last bytes) reaches no
+ *    certificate. Refused as soon as one is forbidden, whatever the
  *    others: its chain reaches an EFI_CERT_X509 certificate of dbx, its
  *    signer certificate's TBS hash is an EFI_CERT_X509_SHA256, _SHA384 or
  *    _SHA512 entry of dbx, or the image hash by that algorithm is in dbx;
@@ -42,7 +49,13 @@ extern "C" {
  *    revokes for certain (EDK2's PassTimestampCheck fails); else a
  *    signature timestamped before that time by an authority of dbt passes,
  *    which is not checked here: the verdict is unknown
- *    (TIMESTAMP_NOT_CHECKED) and `timestamps_ignored` says so.
+ *    (TIMESTAMP_NOT_CHECKED) and `timestamps_ignored` says so;
+ *  - the table walked as EDK2 walks it: at a trailing area of 8 bytes or
+ *    less, a dwLength past the table or without its padding to 8 bytes, a
+ *    PKCS_SIGNED_DATA entry's dwLength of 8 or less, an EFI_GUID one's of
+ *    24 or less, another's under 8, the walk stops: refused
+ *    (TABLE_UNPADDED, TABLE_CORRUPT), unless a signature before it was
+ *    forbidden.
  *
  * SBAT_SIGVERIFY_SHIM, shim 16.1 (verify.c verify_buffer_authenticode,
  * check_denylist, check_allowlist, verify_one_signature), the same for
@@ -71,7 +84,11 @@ extern "C" {
  *    the SHA-256: a signature naming another digest (SHA-1, SHA-384,
  *    SHA-512) reaches nothing, neither allowed nor forbidden
  *    (SIG_NOT_COMPUTED), and EFI_CERT_SHA384 and _SHA512 entries are not
- *    read.
+ *    read;
+ *  - the table walked as shim walks it, after the hashes: an entry whose
+ *    12-byte WIN_CERTIFICATE_EFI_PKCS runs past the file, or whose
+ *    dwLength runs past the table or is under 8, makes it return an error:
+ *    refused (TABLE_CORRUPT), whatever the signatures before it.
  *
  * A chain is built from the signature's own certificates: the signer's
  * (issuer and serial of its SignerInfo), then the certificate whose
@@ -89,15 +106,13 @@ extern "C" {
  * key and that one by the database certificate's, each issuer a CA
  * (X509_check_ca). One that does not verify reaches nothing, neither db
  * nor dbx: the state SIG_BAD_SIGNATURE (SIG_NOT_CA), and the verdict
- * BAD_SIGNATURE (NOT_CA) when nothing else accepts the image.
+ * BAD_SIGNATURE (NOT_CA) when nothing else accepts the image. A
+ * SignerInfo whose digestAlgorithm the SignedData's digestAlgorithms do
+ * not name does not verify (PKCS7_signatureVerify finds no digest).
  * `assumes_valid` is always 0.
  *
- * NOT CHECKED: by the firmware's rule, a signature naming a digest other
- * than SHA-1, SHA-256, SHA-384 or SHA-512 (EDK2 passes it over; here it is
- * left out and the verdict is unknown when nothing else accepts or
- * refuses the image), EDK2's choice of the algorithm by the SignedData's
- * first digestAlgorithms entry where it differs from the
- * SpcIndirectDataContent's, shim's build certificate, and EDK2's dbt.
+ * NOT CHECKED: a digestAlgorithms entry OpenSSL knows no digest for
+ * (PKCS7_dataInit would fail), shim's build certificate, and EDK2's dbt.
  */
 
 /* Which reader's rule. */
@@ -136,7 +151,8 @@ typedef enum sbat_sigverify_reason {
 	SBAT_SIGVERIFY_SIGNER_MISSING,      /* refused: dbx is set and a signature lacks its signer's certificate */
 	SBAT_SIGVERIFY_NOT_ALLOWED,         /* refused: no signature reaches an allowed certificate, no hash allowed */
 	SBAT_SIGVERIFY_SECURE_BOOT_UNKNOWN, /* unknown: whether Secure Boot is on is not known */
-	SBAT_SIGVERIFY_DIGEST_NOT_COMPUTED, /* unknown: a signature that could accept it names a digest not computed */
+	SBAT_SIGVERIFY_DIGEST_NOT_COMPUTED, /* unknown: a signature names a digest not computed (not given since 0.4:
+	                                       EDK2 passes such a signature over, shim finds it does not match) */
 	SBAT_SIGVERIFY_PARENT_VERIFIED,     /* boots (shim): a part of an image shim verified, its hash not forbidden */
 	SBAT_SIGVERIFY_TIMESTAMP_NOT_CHECKED, /* unknown: dbx revokes a certificate from a time, and dbt could
 	                                         let a signature timestamped before it pass: not checked */
@@ -147,6 +163,8 @@ typedef enum sbat_sigverify_reason {
 	SBAT_SIGVERIFY_NX_REQUIRED,    /* refused (shim): MokPolicy requires NX compatibility, which the image lacks */
 	SBAT_SIGVERIFY_TABLE_UNPADDED, /* refused (firmware): the certificate table's last entry is not padded to 8
 	                                  bytes, so EDK2's walk of the table stops short of its end */
+	SBAT_SIGVERIFY_TABLE_CORRUPT,  /* refused: the loader's walk of the certificate table gives up at an entry
+	                                  (`table_problem`): EDK2 stops short of its end, shim returns an error */
 } sbat_sigverify_reason;
 
 /* What became of one signature. Values are ABI: new ones go at the end. */
@@ -155,8 +173,9 @@ typedef enum sbat_sigverify_state {
 	SBAT_SIGVERIFY_SIG_FORBIDDEN,     /* it is forbidden (see `db`, `entry`) */
 	SBAT_SIGVERIFY_SIG_NOT_ALLOWED,   /* neither */
 	SBAT_SIGVERIFY_SIG_STALE,         /* its digest is not the image's hash: it verifies against nothing */
-	SBAT_SIGVERIFY_SIG_NOT_COMPUTED,  /* it names a digest the rule does not hash with (shim: other than
-	                                     SHA-256; firmware: other than SHA-1, SHA-256, SHA-384, SHA-512) */
+	SBAT_SIGVERIFY_SIG_NOT_COMPUTED,  /* the rule does not hash with its digest (shim: a DigestInfo of other
+	                                     than SHA-256; firmware: HashPeImageByType finds no SHA-1, SHA-256,
+	                                     SHA-384 or SHA-512 at its fixed offset, and EDK2 passes it over) */
 	SBAT_SIGVERIFY_SIG_NESTED,        /* nested in another signature: neither EDK2 nor shim reads it */
 	SBAT_SIGVERIFY_SIG_NOT_REACHED,   /* the firmware stopped at a forbidden signature or hash before it */
 	SBAT_SIGVERIFY_SIG_REVOKED_ROOT,  /* firmware: it reaches a db certificate whose TBS SHA-256 is in dbx */
@@ -239,6 +258,11 @@ typedef struct sbat_sigverify {
 	const sbat_sigverify_sig *sigs;                    /* what became of each */
 	/* 1: decided by an EFI_CERT_SHA1 entry, the image's Authenticode SHA-1 (shim reads those in dbx and db) */
 	int hash_sha1;
+	/* HASH_ALLOWED, HASH_FORBIDDEN: the algorithm of the image hash that decided (SHA-1 to SHA-512); else 0 */
+	sbat_digest_alg hash_alg;
+	/* TABLE_CORRUPT, TABLE_UNPADDED: where the loader's walk of the certificate table gave up, and why (static) */
+	const char *table_problem;
+	uint64_t table_problem_offset;
 	/* fields may be added at the end */
 } sbat_sigverify;
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sbat/authenticode.h"
 #include "sbat/bootreport.h"
 #include "sbat/error.h"
 #include "sbat/judge.h"
@@ -162,6 +163,10 @@ print_stage_json(const sbat_boot_stage *st, size_t i)
 	cli_json_cstr_or_null(stdout, signature ? sbat_judge_verdict_name(st->signature_verdict) : NULL);
 	printf(", \"signature_reason\": ");
 	cli_json_cstr_or_null(stdout, cli_render_signature_reason(st));
+	printf(", \"signature_hash\": ");
+	cli_json_cstr_or_null(stdout, st->signature_hash_alg > 0 ?
+	                                  sbat_authenticode_digest_name((sbat_digest_alg)st->signature_hash_alg) :
+	                                  NULL);
 	if (st->revocations_ignored) {
 		printf(", \"revocations_ignored\": ");
 		cli_json_cstr(stdout, st->revocations_ignored);

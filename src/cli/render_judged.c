@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sbat/authenticode.h"
 #include "sbat/bootreport.h"
 #include "sbat/error.h"
 #include "sbat/judge.h"
@@ -123,8 +124,21 @@ static const char *const sig_fixed_table[] = {
 	    "a signature names a digest other than SHA-1, SHA-256, SHA-384 or SHA-512",
 	[SBAT_SIGVERIFY_TABLE_UNPADDED] = "the last entry of its certificate table is not padded to 8 bytes, "
 	                                  "which EDK2 refuses",
+	[SBAT_SIGVERIFY_TABLE_CORRUPT] = "the loader's walk of its certificate table gives up at an entry "
+	                                 "(a trailing area or a dwLength it cannot take), and it refuses the image",
 };
 CLI_STRTABLE_LOOKUP(sig_fixed, sbat_sigverify_reason)
+
+/* The algorithm of the image hash that decided, when it is not SHA-256 (the usual one), else "". */
+static const char *
+hash_alg_word(const sbat_boot_stage *st)
+{
+	sbat_digest_alg alg = st->signature_sha1 ? SBAT_DIGEST_SHA1 : (sbat_digest_alg)st->signature_hash_alg;
+
+	return alg == SBAT_DIGEST_SHA1 || alg == SBAT_DIGEST_SHA384 || alg == SBAT_DIGEST_SHA512 ?
+	           sbat_authenticode_digest_name(alg) :
+	           "";
+}
 
 /* The words of a verdict the signature rule came to. */
 static void
@@ -138,7 +152,7 @@ sig_verdict_words(const sbat_boot_stage *st, cli_textbuf *t)
 	case SBAT_SIGVERIFY_CERT_ALLOWED: cli_textbuf_put(t, "its signature chains to %s, in %s", who, db); break;
 	case SBAT_SIGVERIFY_HASH_ALLOWED:
 	case SBAT_SIGVERIFY_HASH_FORBIDDEN:
-		cli_textbuf_put(t, "its %shash is in %s", st->signature_sha1 ? "SHA-1 " : "", db);
+		cli_textbuf_put(t, "its %s%shash is in %s", hash_alg_word(st), hash_alg_word(st)[0] ? " " : "", db);
 		break;
 	case SBAT_SIGVERIFY_CERT_FORBIDDEN:
 		cli_textbuf_put(t, "its signature chains to %s, which %s forbids%s", who, db,

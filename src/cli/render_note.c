@@ -48,6 +48,12 @@ static const char *const note_fixed_table[] = {
 	[SBAT_BOOT_NOTE_MOK_SB_ENABLE_PENDING] =
 	    "mokutil --enable-validation is pending: MokManager asks for its password at the next boot, and "
 	    "until it is confirmed shim's validation stays as judged here",
+	[SBAT_BOOT_NOTE_MOK_DB_IGNORE_PENDING] =
+	    "mokutil --ignore-db is pending: MokManager asks for its password at the next boot, and "
+	    "until it is confirmed shim trusts db as judged here",
+	[SBAT_BOOT_NOTE_MOK_DB_USE_PENDING] =
+	    "mokutil --use-db is pending: MokManager asks for its password at the next boot, and "
+	    "until it is confirmed shim ignores db as judged here",
 };
 CLI_STRTABLE_LOOKUP(note_fixed, sbat_boot_note_what)
 

@@ -26,10 +26,12 @@ typedef struct reading {
 	size_t n_nested;
 	const uint8_t *content; /* the SpcIndirectDataContent's content octets, which messageDigest covers */
 	size_t content_len;
-	int detached;     /* content is the caller's: the SignedData's own contentInfo is passed over */
-	int bare;         /* the bytes are a SignedData without its ContentInfo */
-	size_t n_signers; /* SignerInfos */
-	int other_bad;    /* a SignerInfo after the first whose certificate is there does not verify */
+	int detached;           /* content is the caller's: the SignedData's own contentInfo is passed over */
+	int bare;               /* the bytes are a SignedData without its ContentInfo */
+	size_t n_signers;       /* SignerInfos */
+	int other_bad;          /* a SignerInfo after the first whose certificate is there does not verify */
+	const uint8_t *md_algs; /* the SignedData's digestAlgorithms SET (its contents) */
+	size_t md_algs_len;
 	pkcs7_signers *signers;
 } reading;
 
@@ -285,8 +287,10 @@ read_signed_data(der_cursor *sd, reading *r, sbat_diag *d)
 	der e;
 	sbat_err err = der_expect(sd, DER_INTEGER, &e, d);
 
-	if (err == SBAT_OK)
-		err = der_expect(sd, DER_SET, &e, d);
+	if (err == SBAT_OK && (err = der_expect(sd, DER_SET, &e, d)) == SBAT_OK) {
+		r->md_algs = e.val;
+		r->md_algs_len = e.len;
+	}
 	if (err == SBAT_OK)
 		err = r->detached ? der_expect(sd, DER_SEQUENCE, &e, d) : read_indirect_data(sd, r, d);
 	if (err == SBAT_OK && der_peek(sd, DER_CONTEXT(0)) && (err = der_read(sd, &e, d)) == SBAT_OK)
@@ -325,6 +329,27 @@ find_signer_cert(const sbat_authenticode_sig *s)
 }
 
 /*
+ * 1 when the SignedData's digestAlgorithms name alg: OpenSSL's
+ * PKCS7_dataInit digests the content by each of them, and
+ * PKCS7_signatureVerify finds no digest for a SignerInfo whose algorithm
+ * is not among them.
+ */
+static int
+md_algs_name(const reading *r, sbat_digest_alg alg)
+{
+	der_cursor c;
+	sbat_digest_alg a;
+
+	der_top(&c, r->md_algs, r->md_algs_len, 0, "digestAlgorithms");
+	while (der_more(&c))
+		if (read_alg(&c, &a, NULL) != SBAT_OK)
+			return 0;
+		else if (a == alg)
+			return 1;
+	return 0;
+}
+
+/*
  * PKCS7_signatureVerify, as OpenSSL runs it for EDK2 and shim: the
  * digestAlgorithm hash of the content octets equals messageDigest, and the
  * signature is RSA PKCS#1 v1.5 over the hash of the attributes re-tagged
@@ -339,7 +364,7 @@ signer_verifies(const sbat_authenticode_sig *s, const reading *r)
 	uint8_t content_hash[SBAT_AUTHENTICODE_DIGEST_MAX], md[SBAT_AUTHENTICODE_DIGEST_MAX];
 	size_t n = rsa_hash(s->digest_alg, r->content, r->content_len, NULL, 0, content_hash);
 
-	if (n == 0 || !c->key_n)
+	if (n == 0 || !c->key_n || !md_algs_name(r, s->digest_alg))
 		return 0;
 	if (!s->signed_attrs)
 		memcpy(md, content_hash, n);
@@ -407,6 +432,8 @@ read_all(const uint8_t *buf, reading *r, sbat_diag *d)
 	if (r->signers) {
 		r->signers->n = r->n_signers;
 		r->signers->cert[0] = s->signer_cert;
+		r->signers->content = r->content;
+		r->signers->content_len = r->content_len;
 	}
 	return SBAT_OK;
 }
@@ -432,6 +459,31 @@ pkcs7_read(const uint8_t *buf, sbat_authenticode_sig *s, pkcs7_nested nested[PKC
 	if (err == SBAT_OK && signers->unwrappable)
 		s->signature_verifies = 0;
 	return err;
+}
+
+sbat_digest_alg
+pkcs7_edk2_digest_alg(const uint8_t *p, size_t len)
+{
+	/* mHash's order: SHA-1, SHA-224, SHA-256, SHA-384, SHA-512, each OID's value bytes */
+	static const struct {
+		uint8_t oid[9];
+		size_t len;
+		sbat_digest_alg alg;
+	} hashes[] = {
+		{ { 0x2b, 0x0e, 0x03, 0x02, 0x1a }, 5, SBAT_DIGEST_SHA1 },
+		{ { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x04 }, 9, SBAT_DIGEST_UNKNOWN },
+		{ { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01 }, 9, SBAT_DIGEST_SHA256 },
+		{ { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02 }, 9, SBAT_DIGEST_SHA384 },
+		{ { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03 }, 9, SBAT_DIGEST_SHA512 },
+	};
+	size_t k;
+
+	if (len > 1 && (p[1] & 0x82) != 0x82)
+		return SBAT_DIGEST_UNKNOWN;
+	for (k = 0; k < sizeof(hashes) / sizeof(hashes[0]); k++)
+		if (len >= 32 + hashes[k].len && memcmp(p + 32, hashes[k].oid, hashes[k].len) == 0)
+			return hashes[k].alg;
+	return SBAT_DIGEST_UNKNOWN;
 }
 
 int

@@ -28,6 +28,16 @@ typedef struct pkcs7_signers {
 	 * Pkcs7GetSigners of EDK2 and shim fail on it
 	 */
 	int unwrappable;
+	/* the SpcIndirectDataContent's content octets: the loaders' AuthenticodeVerify compares their last bytes */
+	const uint8_t *content;
+	size_t content_len;
+	/*
+	 * EDK2's reading of the WIN_CERTIFICATE (filled by the table's walk):
+	 * the algorithm HashPeImageByType takes (pkcs7_edk2_digest_alg), and 1
+	 * when the last bytes of `content` are the image's hash by it
+	 */
+	sbat_digest_alg fw_alg;
+	int fw_covers;
 } pkcs7_signers;
 
 /* A ContentInfo nested in a SignerInfo's unauthenticated attributes (file offset and length). */
@@ -54,6 +64,19 @@ sbat_err pkcs7_read(const uint8_t *buf, sbat_authenticode_sig *s, pkcs7_nested n
  * EDK2 takes anything else for a bare SignedData and wraps it.
  */
 int pkcs7_is_content_info(const uint8_t *p, size_t len);
+
+/*
+ * The digest algorithm EDK2's HashPeImageByType hashes an image by for
+ * the signature p[0..len) (a WIN_CERTIFICATE's data, as its dwLength
+ * gives it): the OID at the fixed offset 32, where the DER of a
+ * ContentInfo with two-byte lengths holds the SignedData's first
+ * digestAlgorithms entry. SBAT_DIGEST_UNKNOWN when EDK2 passes the
+ * signature over: byte 1 without the bits 0x82 (a length that is not
+ * long form), no OID of SHA-1, SHA-224, SHA-256, SHA-384 or SHA-512 there
+ * (SHA-1's 5 bytes compared first), or SHA-224, which HashPeImage does
+ * not compute.
+ */
+sbat_digest_alg pkcs7_edk2_digest_alg(const uint8_t *p, size_t len);
 
 /*
  * Read the PKCS#7 at s->offset (s->len bytes) of buf, a ContentInfo (as

@@ -49,11 +49,15 @@ add(sigset *set, const uint8_t *buf, const sbat_authenticode_sig *tmpl, unsigned
 	sbat_authenticode_sig s = *tmpl;
 	pkcs7_signers signers;
 	size_t n, i, index;
+	/* EDK2 reads the algorithm of a WIN_CERTIFICATE's data at a fixed offset (HashPeImageByType) */
+	sbat_digest_alg fw_alg = level == 0 ? pkcs7_edk2_digest_alg(buf + tmpl->offset, tmpl->len) :
+	                                      SBAT_DIGEST_UNKNOWN;
 	sbat_err err;
 
 	err = pkcs7_read(buf, &s, nested, &n, &signers, d);
 	if (err != SBAT_OK)
 		return err;
+	signers.fw_alg = fw_alg;
 	err = push(set, &s, &signers, &index, d);
 	if (err != SBAT_OK) {
 		free((void *)s.certs);
@@ -102,4 +106,13 @@ int
 sigset_unpadded_end(const sbat_authenticode *a)
 {
 	return ((const sigset *)a)->unpadded_end;
+}
+
+const table_stop *
+sigset_table_stop(const sbat_authenticode *a, int shim)
+{
+	const sigset *set = (const sigset *)a;
+	const table_stop *t = shim ? &set->shim_stop : &set->fw_stop;
+
+	return t->what ? t : NULL;
 }

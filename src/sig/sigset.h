@@ -12,6 +12,13 @@
 #include "sig/pehash.h"
 #include "sig/pkcs7.h"
 
+/* Where a loader's walk of the certificate table gives up: `what` NULL when it does not. */
+typedef struct table_stop {
+	const char *what; /* static: why */
+	uint64_t offset;  /* the entry's file offset */
+	unsigned entry;   /* its index: the entries before it are read */
+} table_stop;
+
 /* What sbat_authenticode_parse hands out is `a`, the first member: a pointer to it is one to the set. */
 typedef struct sigset {
 	sbat_authenticode a;
@@ -23,11 +30,21 @@ typedef struct sigset {
 	 * image; shim's reads it.
 	 */
 	int unpadded_end;
+	/*
+	 * Where each loader's walk of the table gives up (table_stop): EDK2's
+	 * breaks out of its loop and refuses the image, shim's returns
+	 * EFI_INVALID_PARAMETER.
+	 */
+	table_stop fw_stop;
+	table_stop shim_stop;
 	pehash_digests dg; /* the image's hashes by EDK2's rule: a.image_hash, and those its signatures name */
 } sigset;
 
 /* The SignerInfos of signature i of a (what sbat_authenticode_parse gave). */
 const pkcs7_signers *sigset_signers(const sbat_authenticode *a, size_t i);
+
+/* Where EDK2's (shim 0) or shim's (shim 1) walk of a's table gives up, or NULL. */
+const table_stop *sigset_table_stop(const sbat_authenticode *a, int shim);
 
 /* 1 when a's table ends in an entry not padded to 8 bytes (EDK2 refuses it). */
 int sigset_unpadded_end(const sbat_authenticode *a);

@@ -11,6 +11,8 @@
 #include "sig/authenticode_internal.h"
 #include "sig/chain.h"
 #include "sig/pehash.h"
+#include "sig/pkcs7.h"
+#include "sig/sigset.h"
 #include "sig/sigverify_rules.h"
 #include "util/diag.h"
 
@@ -47,15 +49,23 @@ first_state(sigverify_run *r, size_t i)
 	const sbat_authenticode_sig *s = &r->a->sigs[i];
 	sbat_sigverify_sig *vs = &r->sigs[i];
 
+	const pkcs7_signers *g = sigset_signers(r->a, i);
+
 	if (s->nested_in >= 0)
 		return SBAT_SIGVERIFY_SIG_NESTED;
-	/* EDK2 hashes the image by the signature's algorithm; shim 16.1 compares its digest with the SHA-256 */
-	if (s->covers_image < 0 || (r->o.rule == SBAT_SIGVERIFY_SHIM && s->image_digest_alg != SBAT_DIGEST_SHA256)) {
+	if (r->o.rule == SBAT_SIGVERIFY_FIRMWARE) {
+		/* EDK2 hashes the image by the algorithm at the fixed offset, or passes the signature over */
+		if (g->fw_alg == SBAT_DIGEST_UNKNOWN)
+			return SBAT_SIGVERIFY_SIG_NOT_COMPUTED;
+		if (!g->fw_covers)
+			return SBAT_SIGVERIFY_SIG_STALE;
+	} else if (s->covers_image < 0 || s->image_digest_alg != SBAT_DIGEST_SHA256) {
+		/* shim 16.1 compares the digest with its SHA-256 */
 		r->not_computed++;
 		return SBAT_SIGVERIFY_SIG_NOT_COMPUTED;
-	}
-	if (s->covers_image == 0)
+	} else if (s->covers_image == 0) {
 		return SBAT_SIGVERIFY_SIG_STALE;
+	}
 	if (s->signature_verifies == 0) {
 		vs->cert = s->signer_cert;
 		memcpy(r->subjects[i], s->certs[s->signer_cert].subject, sizeof(r->subjects[i]));
@@ -216,6 +226,7 @@ static const char *const reason_names[] = {
 	[SBAT_SIGVERIFY_INSECURE_MODE] = "insecure-mode",
 	[SBAT_SIGVERIFY_NX_REQUIRED] = "nx-required",
 	[SBAT_SIGVERIFY_TABLE_UNPADDED] = "table-unpadded",
+	[SBAT_SIGVERIFY_TABLE_CORRUPT] = "table-corrupt",
 };
 
 static const char *const db_names[] = {

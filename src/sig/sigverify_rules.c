@@ -35,6 +35,7 @@ decide(sigverify_run *r, sbat_verdict verdict, sbat_sigverify_reason reason, sba
 	r->v.subject[0] = '\0';
 	r->v.assumes_valid = 0;
 	r->v.hash_sha1 = 0;
+	r->v.hash_alg = SBAT_DIGEST_UNKNOWN;
 }
 
 /* The verdict is that the image's hash by alg is the entry e of the database `db`. */
@@ -44,6 +45,7 @@ decide_hash(sigverify_run *r, sbat_verdict verdict, sbat_sigverify_reason reason
 {
 	decide(r, verdict, reason, db, e);
 	r->v.hash_sha1 = alg == SBAT_DIGEST_SHA1;
+	r->v.hash_alg = alg;
 }
 
 /* The verdict is what became of signature i. */
@@ -70,11 +72,18 @@ mark(sigverify_run *r, size_t i, sbat_sigverify_state state, sbat_sigverify_db d
 		memcpy(r->subjects[i], m->subject, sizeof(r->subjects[i]));
 }
 
-/* 1 when signature i can meet a certificate: its digest is the image's hash and its SignerInfo verifies. */
+/*
+ * 1 when signature i can meet a certificate: its digest is the image's
+ * hash (EDK2: its SpcIndirectDataContent ends in the hash by the algorithm
+ * HashPeImageByType took) and its SignerInfo verifies.
+ */
 static int
 usable(const sigverify_run *r, size_t i)
 {
-	return r->a->sigs[i].covers_image == 1 && r->a->sigs[i].signature_verifies == 1;
+	const pkcs7_signers *g = sigset_signers(r->a, i);
+	int covers = r->o.rule == SBAT_SIGVERIFY_FIRMWARE ? g->fw_covers : r->a->sigs[i].covers_image == 1;
+
+	return covers && r->a->sigs[i].signature_verifies == 1;
 }
 
 /* Signature i met a certificate by name and did not reach it (m->fail): the first such is kept. */
@@ -396,7 +405,7 @@ fw_allowed(sigverify_run *r, size_t i)
 static int
 fw_signature(sigverify_run *r, size_t i, int *verified)
 {
-	sbat_digest_alg alg = r->a->sigs[i].image_digest_alg; /* HashPeImageByType: the image hashed by it */
+	sbat_digest_alg alg = sigset_signers(r->a, i)->fw_alg; /* HashPeImageByType: the image hashed by it */
 	const sbat_sigdb_entry *e;
 
 	if (fw_forbidden(r, i))
@@ -449,11 +458,26 @@ readable(const sigverify_run *r, size_t i)
 	return r->sigs[i].state != SBAT_SIGVERIFY_SIG_NESTED && r->sigs[i].state != SBAT_SIGVERIFY_SIG_NOT_COMPUTED;
 }
 
-/* 1 when EDK2's walk of the table stops before signature i: it is of the last entry, which is not padded. */
+/* 1 when a loader's walk of the table (shim: 1) gives up before it reads signature i: at its entry or before. */
 static int
-fw_walk_stops(const sigverify_run *r, size_t i)
+walk_stops(const sigverify_run *r, size_t i, int shim)
 {
-	return sigset_unpadded_end(r->a) && r->a->sigs[i].entry + 1 == r->a->n_entries;
+	const table_stop *t = sigset_table_stop(r->a, shim);
+
+	return t && r->a->sigs[i].entry >= t->entry;
+}
+
+/* The loader's walk of the table (shim: 1) gave up: refused, and where. */
+static void
+refuse_table(sigverify_run *r, int shim)
+{
+	const table_stop *t = sigset_table_stop(r->a, shim);
+
+	decide(r, SBAT_VERDICT_REFUSED,
+	       !shim && sigset_unpadded_end(r->a) ? SBAT_SIGVERIFY_TABLE_UNPADDED : SBAT_SIGVERIFY_TABLE_CORRUPT,
+	       SBAT_SIGVERIFY_DB_NONE, NULL);
+	r->v.table_problem = t->what;
+	r->v.table_problem_offset = t->offset;
 }
 
 void
@@ -469,21 +493,19 @@ sigverify_firmware(sigverify_run *r)
 	for (i = 0; i < r->a->n_sigs; i++) {
 		if (!readable(r, i))
 			continue;
-		if (stopped || fw_walk_stops(r, i))
+		if (stopped || walk_stops(r, i, 0))
 			r->sigs[i].state = SBAT_SIGVERIFY_SIG_NOT_REACHED;
 		else
 			stopped = fw_signature(r, i, &verified);
 	}
 	bad = settle_failed(r);
-	if (!stopped && sigset_unpadded_end(r->a)) {
-		decide(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_TABLE_UNPADDED, SBAT_SIGVERIFY_DB_NONE, NULL);
+	if (!stopped && sigset_table_stop(r->a, 0)) {
+		refuse_table(r, 0);
 		return;
 	}
 	if (stopped || verified)
 		return;
-	if (r->not_computed)
-		decide(r, SBAT_VERDICT_UNKNOWN, SBAT_SIGVERIFY_DIGEST_NOT_COMPUTED, SBAT_SIGVERIFY_DB_NONE, NULL);
-	else if (r->root_time_unknown) {
+	if (r->root_time_unknown) {
 		decide(r, SBAT_VERDICT_UNKNOWN, SBAT_SIGVERIFY_TIMESTAMP_NOT_CHECKED, SBAT_SIGVERIFY_DB_NONE, NULL);
 		r->v.timestamps_ignored = 1;
 	} else
@@ -603,7 +625,7 @@ sigverify_shim(sigverify_run *r)
 	for (i = 0; i < r->a->n_sigs; i++) {
 		if (!readable(r, i))
 			continue;
-		if (r->a->sigs[i].cert_type != WIN_CERT_TYPE_PKCS_SIGNED_DATA) {
+		if (r->a->sigs[i].cert_type != WIN_CERT_TYPE_PKCS_SIGNED_DATA || walk_stops(r, i, 1)) {
 			/* verify_buffer_authenticode passes over an entry of another type */
 			r->sigs[i].state = SBAT_SIGVERIFY_SIG_NOT_REACHED;
 			continue;
@@ -615,7 +637,9 @@ sigverify_shim(sigverify_run *r)
 			first_bad = (int)i;
 	}
 	bad = settle_failed(r);
-	if (first_ok >= 0)
+	if (sigset_table_stop(r->a, 1))
+		refuse_table(r, 1); /* verify_buffer_authenticode returns EFI_INVALID_PARAMETER, whatever came before */
+	else if (first_ok >= 0)
 		decide_sig(r, SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_CERT_ALLOWED, (size_t)first_ok);
 	else if (first_bad >= 0)
 		decide_sig(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_CERT_FORBIDDEN, (size_t)first_bad);

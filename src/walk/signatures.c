@@ -108,29 +108,40 @@ mok_flag(const char *efivarfs, const char *name)
 	return mok_byte(efivarfs, name) != 0;
 }
 
-/* MokManager's request (MokSBvar, MokManager.c): its state, the password's length, 16 CHAR16 of password. */
-#define MOK_SB_SIZE 40u
+/* MokManager's requests (MokSBvar, MokDBvar, MokManager.c): the state asked for, the password's length, 16 CHAR16. */
+#define MOK_REQUEST_SIZE 40u
 
-void
-signatures_mok_pending(walk *w)
+/*
+ * The request shim's variable `name` (MokSB, MokDB) holds: a note of
+ * what0 (state 0) or what1 (another state). check_mok_request starts
+ * MokManager for it, and mok_sb_prompt and mok_db_prompt take only this
+ * size.
+ */
+static void
+mok_request(walk *w, const char *name, sbat_boot_note_what what0, sbat_boot_note_what what1)
 {
-	char where[WALK_PATH_MAX + 128];
+	char var[64], where[WALK_PATH_MAX + 128];
 	uint8_t *buf = NULL;
 	size_t len = 0;
 	uint32_t state;
 	sbat_diag d;
 
-	/* check_mok_request starts MokManager for it; mok_sb_prompt takes only this size */
-	if (sbat_efivar_read(w->efivarfs, "MokSB-" SBAT_SIGDB_GUID_SHIM, 0, &buf, &len, &d) != SBAT_OK || !buf ||
-	    len != 4 + MOK_SB_SIZE) {
+	snprintf(var, sizeof(var), "%s-%s", name, SBAT_SIGDB_GUID_SHIM);
+	if (sbat_efivar_read(w->efivarfs, var, 0, &buf, &len, &d) != SBAT_OK || !buf || len != 4 + MOK_REQUEST_SIZE) {
 		free(buf);
 		return;
 	}
 	state = (uint32_t)buf[4] | (uint32_t)buf[5] << 8 | (uint32_t)buf[6] << 16 | (uint32_t)buf[7] << 24;
 	free(buf);
-	snprintf(where, sizeof(where), "%s/MokSB-%s", w->efivarfs, SBAT_SIGDB_GUID_SHIM);
-	walk_fact(w, SBAT_BOOT_NOTE_ASSUMED, where,
-	          state == 0 ? SBAT_BOOT_NOTE_MOK_SB_DISABLE_PENDING : SBAT_BOOT_NOTE_MOK_SB_ENABLE_PENDING);
+	snprintf(where, sizeof(where), "%s/%s", w->efivarfs, var);
+	walk_fact(w, SBAT_BOOT_NOTE_ASSUMED, where, state == 0 ? what0 : what1);
+}
+
+void
+signatures_mok_pending(walk *w)
+{
+	mok_request(w, "MokSB", SBAT_BOOT_NOTE_MOK_SB_DISABLE_PENDING, SBAT_BOOT_NOTE_MOK_SB_ENABLE_PENDING);
+	mok_request(w, "MokDB", SBAT_BOOT_NOTE_MOK_DB_IGNORE_PENDING, SBAT_BOOT_NOTE_MOK_DB_USE_PENDING);
 }
 
 int
@@ -418,6 +429,7 @@ signatures_judge(walk *w, const image *im, int by_shim, sbat_boot_stage *st, sig
 	st->signature_db = (int)v->db;
 	st->signature_subject = f->subject[0] ? f->subject : NULL;
 	st->signature_sha1 = v->hash_sha1;
+	st->signature_hash_alg = (int)v->hash_alg;
 	st->signature_several = v->n_sigs > 1;
 	st->signature_by_sig = v->sig >= 0;
 	if (v->signatures) {

@@ -38,7 +38,8 @@ int signatures_mok_insecure(const char *efivarfs);
  * A note when mokutil --disable-validation or --enable-validation is
  * pending: MokSB (NV, runtime access) holds the request, which MokManager
  * asks to confirm at the next boot; until then MokSBState, and what shim
- * checks, is unchanged.
+ * checks, is unchanged. The same for mokutil --ignore-db or --use-db
+ * (MokDB, which MokManager turns into MokDBState).
  */
 void signatures_mok_pending(walk *w);
 void signatures_free(walk *w);

@@ -374,7 +374,15 @@ print(d["signatures"][0]["image_digest"] if d["authenticode_sha256"] == sys.argv
 	digest_var "$SV/dbx-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$alg" "$other"
 	SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
 	expect "an unsigned shim whose $name hash dbx holds is refused (EDK2 hashes it by each algorithm it has)" \
-		'[ "$RC" -eq 4 ] && has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: refused: signature: its hash is in dbx"'
+		'[ "$RC" -eq 4 ] && has_line "Boot0001 debian [default]: stage 1 \\EFI\\debian\\shimx64.efi: refused: signature: its $name hash is in dbx"'
+	SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP" --json
+	printf '%s' "$OUT" >"$T/hash-$alg.json"
+	expect "... --json: signature_hash $name" 'python3 -c "
+import json, sys
+s = json.load(open(sys.argv[1]))[\"stages\"]
+g = [x for x in s if x[\"entry\"].startswith(\"Boot0001\") and x[\"stage\"] == 1][0]
+assert g[\"signature_reason\"] == \"hash-forbidden\" and g[\"signature_hash\"] == sys.argv[2], g
+" "$T/hash-$alg.json" "$name"'
 done
 # MokIgnoreDB (shim's mirror of MokDBState, after mokutil --ignore-db): shim no longer trusts db, the firmware still does
 GRUB_HASH=$("$SBAT_ADD" --print --json "$ESP/EFI/debian/grubx64.efi" 2>/dev/null |
@@ -389,7 +397,23 @@ SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
 expect "... with MokIgnoreDB 1: the firmware still takes shim by db, shim refuses a GRUB only db allows" \
 	'[ "$RC" -eq 4 ] && [[ "$OUT" == *"Boot0001 debian [default]: stage 1 \EFI\debian\shimx64.efi: boots: "*"[signature accepted: its hash is in db]"* ]] &&
 	 [[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: refused: signature: "* ]]'
+# mokutil --use-db writes MokDB (state 1, the password): MokManager asks at the next boot, then clears MokDBState
+MOK_DB="$SV/MokDB-605dab50-e046-4300-abb6-3dd810dd8b23"
+{ printf '\7\0\0\0'; le32 1; le32 8; printf 'p\0a\0s\0s\0w\0o\0r\0d\0'; head -c 16 /dev/zero; } >"$MOK_DB"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "... and a pending mokutil --use-db (MokDB): said to be pending, not applied: shim still refuses GRUB" \
+	'[ "$RC" -eq 4 ] && [[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: refused: signature: "* ]] &&
+	 [[ "$OUT" == *"MokDB-605dab50-e046-4300-abb6-3dd810dd8b23: mokutil --use-db is pending: "* ]]'
 rm -f -- "$SV/MokIgnoreDB-605dab50-e046-4300-abb6-3dd810dd8b23"
+{ printf '\7\0\0\0'; le32 0; le32 8; printf 'p\0a\0s\0s\0w\0o\0r\0d\0'; head -c 16 /dev/zero; } >"$MOK_DB"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "... a pending mokutil --ignore-db without MokIgnoreDB: pending, shim still takes GRUB by db" \
+	'[[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: boots: "*"[signature accepted: its hash is in db]"* ]] &&
+	 [[ "$OUT" == *"MokDB-605dab50-e046-4300-abb6-3dd810dd8b23: mokutil --ignore-db is pending: "* ]]'
+head -c 20 "$MOK_DB" >"$T/mokdb-short" && mv -- "$T/mokdb-short" "$MOK_DB"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
+expect "... a MokDB of another size, which MokManager refuses: no note" '! [[ "$OUT" == *"--ignore-db is pending"* ]]'
+rm -f -- "$MOK_DB"
 # MokSBStateRT (shim's mirror of MokSBState, after mokutil --disable-validation): shim runs in insecure mode and
 # checks neither the signature nor the SBAT of what it starts; the firmware still checks shim
 printf '\6\0\0\0\1' >"$SV/MokIgnoreDB-605dab50-e046-4300-abb6-3dd810dd8b23"

@@ -10,6 +10,14 @@ sigtable.py extra IN OUT          a second entry of type 0x0001 (X.509), 16 byte
 sigtable.py guid IN OUT           the entry as WIN_CERT_TYPE_EFI_GUID, CertType EFI_CERT_TYPE_PKCS7_GUID
 sigtable.py unpadded IN OUT       the entry's dwLength one byte past the ContentInfo, not a multiple of 8, and the
                                   table (and the file) ending there
+sigtable.py trail8 IN OUT         8 bytes of zeros after the entry, in the table
+sigtable.py zero16 IN OUT         16 bytes of zeros after the entry, in the table (an entry of dwLength 0)
+sigtable.py empty IN OUT          a second PKCS_SIGNED_DATA entry of dwLength 8 (its header alone), then one as extra
+sigtable.py guidshort IN OUT      a second entry of type EFI_GUID, dwLength 24 (its CertType and no signature)
+sigtable.py past IN OUT           a second entry whose dwLength (256) runs past the table
+sigtable.py mdalg OID IN OUT      the SignedData's digestAlgorithms: one entry, OID (hex, 9 bytes), for its own
+sigtable.py mdfirst OID IN OUT    OID (hex) put first in the SignedData's digestAlgorithms, before its own
+sigtable.py spcalg OID IN OUT     the SpcIndirectDataContent's DigestInfo OID (SHA-256) made OID (hex, 9 bytes)
 """
 import struct
 import sys
@@ -114,8 +122,38 @@ def flip_last(a):
     return with_table(a, [entry(bytes(ci))])
 
 
+def alg_id(oid):
+    return tlv(0x30, tlv(0x06, oid) + b"\x05\x00")
+
+
+def digest_algs(img, oid, keep):
+    """the SignedData's digestAlgorithms made oid's, before its own ones when keep"""
+    ci, f = signed_data(img)
+    own = ci[f[1][2]:f[1][3]] if keep else b""
+    fields = [field(ci, x) for x in f]
+    fields[1] = tlv(0x31, alg_id(oid) + own)
+    return with_table(img, [entry(content_info(fields))])
+
+
+def spc_alg(img, oid):
+    ci, f = signed_data(img)
+    sha256 = bytes.fromhex("0609608648016503040201")
+    spc = field(ci, f[2])
+    if spc.count(sha256) != 1 or len(oid) != 9:
+        sys.exit("no one SHA-256 OID in the SpcIndirectDataContent, or an OID not of 9 bytes")
+    fields = [field(ci, x) for x in f]
+    fields[2] = spc.replace(sha256, b"\x06\x09" + oid)
+    return with_table(img, [entry(content_info(fields))])
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
+    if cmd in ("mdalg", "mdfirst", "spcalg"):
+        oid, args = bytes.fromhex(args[0]), args[1:]
+        img = bytearray(open(args[0], "rb").read())
+        out = spc_alg(img, oid) if cmd == "spcalg" else digest_algs(img, oid, cmd == "mdfirst")
+        open(args[-1], "wb").write(out)
+        return
     img = bytearray(open(args[0], "rb").read())
     if cmd == "signers":
         out = signers(img, bytearray(open(args[1], "rb").read()))
@@ -129,6 +167,16 @@ def main():
             out = with_table(img, [entry(ci), entry(b"\x30\x0e" + b"\x5a" * 14, kind=1)])
         elif cmd == "guid":
             out = with_table(img, [entry(PKCS7_GUID + ci, kind=0x0EF1)])
+        elif cmd == "trail8":
+            out = with_table(img, [entry(ci), b"\0" * 8])
+        elif cmd == "zero16":
+            out = with_table(img, [entry(ci), b"\0" * 16])
+        elif cmd == "empty":
+            out = with_table(img, [entry(ci), entry(b""), entry(b"\x30\x0e" + b"\x5a" * 14, kind=1)])
+        elif cmd == "guidshort":
+            out = with_table(img, [entry(ci), entry(PKCS7_GUID, kind=0x0EF1)])
+        elif cmd == "past":
+            out = with_table(img, [entry(ci), struct.pack("<IHH", 256, 0x0200, 2) + b"\0" * 8])
         elif cmd == "unpadded":
             body = ci + b"\0"
             if (8 + len(body)) % 8 == 0:

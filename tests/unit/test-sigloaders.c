@@ -5,8 +5,8 @@
  * are definite about a signature's shape: a PKCS#7 over 64 KiB, a second
  * SignerInfo, names that differ in encoding only, the certificate table's
  * entries (their type, revision, padding) and a dbx time of nanoseconds.
- * Images are signed by sbsign with certificates openssl makes; the table
- * is reshaped by sigtable.py.
+ * Images are signed by sbsign (and osslsigncode) with certificates openssl
+ * makes; the table is reshaped by sigtable.py.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -105,7 +105,13 @@ static const char *const setup_sh =
     "sign l1 big.efi '--addcert pad90.pem'; sign l1 mid.efi '--addcert pad60.pem'\n"
     "python3 $S signers s1.efi s2.efi two.efi; python3 $S signers s1.efi sb.efi twoca.efi\n"
     "python3 $S flip-last two.efi twobad.efi\n"
-    "for k in revision extra guid unpadded; do python3 $S $k s1.efi $k.efi; done\n";
+    "for k in revision extra guid unpadded; do python3 $S $k s1.efi $k.efi; done\n"
+    "for k in trail8 zero16 empty guidshort past; do python3 $S $k s1.efi $k.efi; done\n"
+    "O256=608648016503040201; O224=608648016503040204; O384=608648016503040202; OX=608648016503040299\n"
+    "python3 $S mdalg $O224 s1.efi md224.efi; python3 $S mdalg $OX s1.efi mdx.efi\n"
+    "python3 $S mdfirst $O384 s1.efi md384first.efi; python3 $S spcalg $O224 s1.efi spc224.efi\n"
+    "osslsigncode sign -certs l1.pem -key l1.key -h sha384 -in u.efi -out o384.efi >/dev/null\n"
+    "python3 $S mdalg $O256 o384.efi o384md256.efi\n";
 
 static int
 setup(void **state)
@@ -128,7 +134,8 @@ setup(void **state)
 	if (fx_write_file(path, buf, len) != 0)
 		return -1;
 	free(buf);
-	have_tools = run("command -v openssl && command -v sbsign && command -v python3") == 0;
+	have_tools = run("command -v openssl && command -v sbsign && command -v osslsigncode && command -v python3") ==
+	             0;
 	if (have_tools && run(setup_sh, dir, script) != 0)
 		return -1;
 	return 0;
@@ -250,8 +257,9 @@ content_info_len(const char *file)
 /*
  * Both loaders' Pkcs7Verify re-wrap a ContentInfo whose bytes 4 to 16 are
  * not "06 09 <signedData> A0 82" (WrapPkcs7Data), with 16-bit lengths: one
- * of more than 65539 bytes (a length in three bytes) never verifies, and
- * EDK2's Pkcs7GetSigners finds no signer in it either.
+ * of more than 65539 bytes (a length in three bytes) never verifies for
+ * shim, and EDK2's HashPeImageByType finds no digest OID at offset 32 of it
+ * and passes it over.
  */
 static void
 test_large(void **state)
@@ -263,9 +271,10 @@ test_large(void **state)
 	assert_true(content_info_len("big.efi") > 65539);
 	expect("mid.efi", FW, "ca", "", BOOTS, "cert-allowed");
 	expect("mid.efi", SHIM, "ca", "", BOOTS, "cert-allowed");
-	expect("big.efi", FW, "ca", "", REFUSED, "bad-signature");
+	/* its three-byte lengths move digestAlgorithms past offset 32: EDK2's HashPeImageByType passes it over */
+	expect("big.efi", FW, "ca", "", REFUSED, "not-allowed");
 	expect("big.efi", SHIM, "ca", "", REFUSED, "bad-signature");
-	expect("big.efi", FW, "ca", "cnu", REFUSED, "signer-missing");
+	expect("big.efi", FW, "ca", "cnu", REFUSED, "not-allowed");
 }
 
 /* PKCS7_verify: every SignerInfo's certificate chains to the one trusted certificate, and each verifies. */
@@ -324,6 +333,69 @@ test_table(void **state)
 	expect("unpadded.efi", SHIM, "ca", "", BOOTS, "cert-allowed");
 }
 
+/*
+ * Which digest each loader hashes the image by. EDK2's HashPeImageByType
+ * reads the OID at offset 32 of the entry, the SignedData's first
+ * digestAlgorithms entry, and passes over a signature where it finds no
+ * algorithm it hashes with (SHA-224, an unknown OID); its
+ * AuthenticodeVerify compares the last bytes of the SpcIndirectDataContent
+ * with the image's hash by that algorithm, whatever its DigestInfo names.
+ * shim compares them with the SHA-256. Both loaders' PKCS7_verify finds
+ * no digest for a SignerInfo whose algorithm digestAlgorithms does not
+ * name: the signature does not verify.
+ */
+static void
+test_digest(void **state)
+{
+	(void)state;
+	if (!have_tools)
+		skip();
+	expect("md224.efi", FW, "ca", "", REFUSED, "not-allowed");
+	expect("md224.efi", SHIM, "ca", "", REFUSED, "bad-signature");
+	expect("mdx.efi", FW, "ca", "", REFUSED, "not-allowed");
+	expect("mdx.efi", FW, "ca", "ca", REFUSED, "not-allowed");
+	expect("mdx.efi", SHIM, "ca", "", REFUSED, "bad-signature");
+	/* digestAlgorithms SHA-384 then SHA-256: EDK2 hashes by SHA-384, which the SHA-256 digest is not */
+	expect("md384first.efi", FW, "ca", "", REFUSED, "not-allowed");
+	expect("md384first.efi", SHIM, "ca", "", BOOTS, "cert-allowed");
+	/* a DigestInfo naming SHA-224 over the SHA-256: EDK2 compares the SHA-256; the signed content changed */
+	expect("spc224.efi", FW, "ca", "", REFUSED, "bad-signature");
+	expect("spc224.efi", SHIM, "ca", "", REFUSED, "not-allowed");
+	/* osslsigncode's SHA-384 signature, digestAlgorithms made SHA-256: EDK2 compares a SHA-256 */
+	expect("o384.efi", FW, "ca", "", BOOTS, "cert-allowed");
+	expect("o384md256.efi", FW, "ca", "", REFUSED, "not-allowed");
+	expect("o384md256.efi", SHIM, "ca", "", REFUSED, "not-allowed");
+}
+
+/*
+ * Where each loader's walk of the certificate table gives up, after the
+ * signature: EDK2 breaks out at a trailing area of 8 bytes or less, at a
+ * dwLength past the table, at a PKCS_SIGNED_DATA entry of dwLength 8 or
+ * less and at an EFI_GUID one of 24 or less, and then refuses the image;
+ * shim returns an error at an entry whose 12-byte WIN_CERTIFICATE_EFI_PKCS
+ * runs past the file (the table ends it), that runs past the table or
+ * whose dwLength is under 8, and reads an entry of its header alone or of
+ * another type as no signature.
+ */
+static void
+test_table_walk(void **state)
+{
+	(void)state;
+	if (!have_tools)
+		skip();
+	expect("trail8.efi", FW, "ca", "", REFUSED, "table-corrupt");
+	expect("trail8.efi", FW, "ca", "ca", REFUSED, "cert-forbidden");
+	expect("trail8.efi", SHIM, "ca", "", REFUSED, "table-corrupt");
+	expect("zero16.efi", FW, "ca", "", REFUSED, "table-corrupt");
+	expect("zero16.efi", SHIM, "ca", "", REFUSED, "table-corrupt");
+	expect("empty.efi", FW, "ca", "", REFUSED, "table-corrupt");
+	expect("empty.efi", SHIM, "ca", "", BOOTS, "cert-allowed");
+	expect("guidshort.efi", FW, "ca", "", REFUSED, "table-corrupt");
+	expect("guidshort.efi", SHIM, "ca", "", BOOTS, "cert-allowed");
+	expect("past.efi", FW, "ca", "", REFUSED, "table-corrupt");
+	expect("past.efi", SHIM, "ca", "", REFUSED, "table-corrupt");
+}
+
 /* EDK2's IsTimeZero reads Year to Second: a revocation time of nanoseconds alone revokes always. */
 static void
 test_nanosecond(void **state)
@@ -377,8 +449,9 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_large), cmocka_unit_test(test_signers),    cmocka_unit_test(test_names),
-		cmocka_unit_test(test_table), cmocka_unit_test(test_nanosecond),
+		cmocka_unit_test(test_large),      cmocka_unit_test(test_signers),    cmocka_unit_test(test_names),
+		cmocka_unit_test(test_table),      cmocka_unit_test(test_nanosecond), cmocka_unit_test(test_digest),
+		cmocka_unit_test(test_table_walk),
 	};
 
 	return run_group(tests, setup, teardown);
