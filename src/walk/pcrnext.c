@@ -127,7 +127,7 @@ application(pcrnext_in *in, const sbat_eventlog_event *e, const sbat_boot_stage 
 		}
 	}
 	x->state = SBAT_PCR7_DIFFERS;
-	x->why = all ? "another image: its Authenticode hash" :
+	x->why = all ? "another image: its Authenticode hash, in every bank" :
 	               "another image: its Authenticode hash in banks other than SHA-256 is not known (the file "
 	               "does not read again, or is not the one judged)";
 	return set_cause(in, x, SBAT_PCRNEXT_CAUSE_IMAGE, st->file);
