@@ -102,7 +102,7 @@ paths(const sbat_boot_report *r, cli_prediction *c)
 			if (k == c->n)
 				c->entry[c->n++] = st->entry;
 		}
-	return c->n && sbat_boot_report_count(r) && c->entry[0] && default_stage(r, c->entry[0]);
+	return c->n && default_stage(r, c->entry[0]);
 }
 
 /* The log meant: --event-log's, or the kernel's with the running efivarfs; NULL for none. */
