@@ -45,7 +45,10 @@ extern "C" {
  * PCR 4: the log's EV_EFI_BOOT_SERVICES_APPLICATION events, one for each
  * image of the path in load order (stages with image_sha256_known); an
  * image whose Authenticode SHA-256 is the log's keeps the log's digests,
- * another has its SHA-256 and no other bank (those banks are unknown); the
+ * another has its Authenticode hash in every bank, SHA-1, SHA-384 and
+ * SHA-512 computed from the file the walk opened (the stage's host; a file
+ * that no longer reads, or no longer has that SHA-256, leaves those banks
+ * unknown); the
  * firmware's EV_EFI_ACTION and separator events are copied. When the log
  * measured another number of applications than the path has images, PCR 4
  * is unknown.
@@ -55,6 +58,27 @@ extern "C" {
  * shim made of it (MokListRT, MokListXRT, ...: the data it measured), read
  * from vars' efivarfs; a path without shim measures nothing there.
  */
+
+/*
+ * What makes an event of the next boot other than the log's (DIFFERS,
+ * ADDED, DROPPED) or not known (UNKNOWN): which variable, authority, image
+ * or MOK variable. The caller words it.
+ */
+typedef enum sbat_pcrnext_cause {
+	SBAT_PCRNEXT_CAUSE_NONE = 0,
+	SBAT_PCRNEXT_CAUSE_VARIABLE,     /* a variable of PCR 7's policy (cause_name: "dbx") is not what the log's boot
+	                                    measured: a pending update appended, or a write since */
+	SBAT_PCRNEXT_CAUSE_AUTHORITY,    /* a signature check of the path measures another authority: cause_name the
+	                                    database ("db", "MokListRT", "vendor_db", "Shim"), cause_file the image */
+	SBAT_PCRNEXT_CAUSE_IMAGE,        /* PCR 4: the path starts another image (cause_file) than the log's boot */
+	SBAT_PCRNEXT_CAUSE_MOK,          /* PCR 14: a MOK variable shim measures (cause_name: "MokList") */
+	SBAT_PCRNEXT_CAUSE_SBAT_LEVEL,   /* shim's SbatLevel event */
+	SBAT_PCRNEXT_CAUSE_NO_SHIM,      /* shim measured it in the log's boot, and the path starts no shim, or the
+	                                    reverse */
+	SBAT_PCRNEXT_CAUSE_NOT_MODELLED, /* the log's boot does not tell (another number of images, an authority
+	                                    beyond what is kept) */
+	SBAT__PCRNEXT_CAUSE_MAX
+} sbat_pcrnext_cause;
 
 /* One event of the next boot (a record: it belongs to the sbat_pcrnext it was read from). */
 typedef struct sbat_pcrnext_event {
@@ -68,6 +92,9 @@ typedef struct sbat_pcrnext_event {
 	size_t data_len;
 	uint8_t digest[SBAT_EVENTLOG_MAX_ALGS][SBAT_EVENTLOG_MAX_DIGEST]; /* per bank, sbat_pcrnext_value's order */
 	uint32_t has_digest;                                              /* bit i: digest[i] holds one */
+	sbat_pcrnext_cause cause;                /* for DIFFERS, ADDED, DROPPED, UNKNOWN; else NONE */
+	char cause_name[SBAT_PCR7_NAME_MAX + 1]; /* VARIABLE, AUTHORITY, MOK: the variable's name; else "" */
+	const char *cause_file;                  /* IMAGE, AUTHORITY: the stage's file as the walk names it, or NULL */
 } sbat_pcrnext_event;
 
 /* One PCR in one bank (a record: it belongs to the sbat_pcrnext it was read from). */
@@ -83,6 +110,9 @@ typedef struct sbat_pcrnext_value {
 	const char *why; /* static */
 	uint8_t value[SBAT_EVENTLOG_MAX_DIGEST];
 } sbat_pcrnext_value;
+
+/* "variable", "authority", "image", "mok", "sbat-level", "no-shim", "not-modelled"; "" for NONE; NULL past the list. */
+SBAT_API const char *sbat_pcrnext_cause_name(sbat_pcrnext_cause cause);
 
 /* The prediction along one path: opaque, freed by sbat_pcrnext_free. */
 typedef struct sbat_pcrnext sbat_pcrnext;

@@ -17,6 +17,7 @@
 #include "boot_paths.h"
 #include "history.h"
 #include "json.h"
+#include "luks.h"
 #include "pcrnext.h"
 #include "messages.h"
 #include "next_level.h"
@@ -269,34 +270,36 @@ walk_status(const sbat_boot_outcome *out)
 	                              EXIT_OK;
 }
 
-/* The next boot's PCRs along the default path, when there is a log (pcrnext.c). */
-static void
-print_pcrs(const cli_opts *o, const sbat_boot_report *r)
+/* The next boot's PCRs along each path, when there is a log (pcrnext.c), then the LUKS2 volumes judged against the
+ * default path's (luks.c); the exit status, given the walk's. */
+static int
+print_pcrs(const cli_opts *o, const sbat_boot_report *r, int status)
 {
-	sbat_pcrnext *p;
-	const char *entry = NULL, *why;
-	int trusted;
+	cli_prediction c;
 
-	cli_pcrnext_make(o, r, &p, &entry, &why, &trusted);
+	cli_pcrnext_make(o, r, &c);
 	if (o->json)
-		cli_pcrnext_print_json(p, entry, why, trusted);
+		cli_pcrnext_print_json(&c);
 	else
-		cli_pcrnext_print_text(p, entry, why, trusted);
-	sbat_pcrnext_free(p);
+		cli_pcrnext_print_text(&c);
+	status = cli_luks_next(o, &c, status);
+	cli_pcrnext_free(&c);
+	return status;
 }
 
-static void
+static int
 print_json(const sbat_boot_report *r, const sbat_boot_outcome *out, const cli_opts *o, int status)
 {
 	fputs("{\n  \"schema\": 1,\n  \"mode\": \"boot-paths\",\n  \"stages\": [\n", stdout);
 	print_report(o, r);
 	printf("%s  ],\n", sbat_boot_report_count(r) ? "\n" : "");
 	print_notes_json(r);
-	print_pcrs(o, r);
+	status = print_pcrs(o, r, status);
 	printf("  \"default_refused\": %s,\n  \"other_refused\": %s,\n  \"default_unknown\": %s,\n"
 	       "  \"other_unknown\": %s,\n  \"exit_status\": %d\n}\n",
 	       out->default_refused ? "true" : "false", out->other_refused ? "true" : "false",
 	       out->default_unknown ? "true" : "false", out->other_unknown ? "true" : "false", status);
+	return status;
 }
 
 int
@@ -329,12 +332,10 @@ cli_run_boot_paths(const cli_opts *o)
 		print_report(&text, r);
 		status = out.no_variables ? EXIT_NO_LEVEL : EXIT_FAILURE_;
 	} else if (o->json) {
-		status = walk_status(&out);
-		print_json(r, &out, o, status);
+		status = print_json(r, &out, o, walk_status(&out));
 	} else {
-		status = walk_status(&out);
 		print_report(o, r);
-		print_pcrs(o, r);
+		status = print_pcrs(o, r, walk_status(&out));
 	}
 	sbat_boot_report_free(r);
 	return status;

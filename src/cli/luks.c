@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
 /* luks.c - --luks: each systemd-tpm2 token of a LUKS2 volume judged against today's PCR values and the predicted ones */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sbat/error.h"
 #include "sbat/eventlog.h"
@@ -16,8 +20,11 @@
 #include "luks.h"
 #include "messages.h"
 #include "next_level.h"
+#include "pcrnext.h"
 
 #define N_BANKS 4
+/* The LUKS2 volumes a scan of the block devices judges at most. */
+#define CLI_MAX_SCAN 64
 static const uint16_t banks[N_BANKS] = { SBAT_EVENTLOG_ALG_SHA1, SBAT_EVENTLOG_ALG_SHA256, SBAT_EVENTLOG_ALG_SHA384,
 	                                 SBAT_EVENTLOG_ALG_SHA512 };
 
@@ -27,9 +34,8 @@ typedef struct values {
 	int predicted;
 	const char *when; /* "after the update", "at the next boot" */
 	sbat_luks_pcrs next[N_BANKS];
-	uint32_t next_unknown; /* PCRs the prediction cannot make */
-	const char *next_why;  /* why (the first) */
-	char changes[512];     /* what changes PCR 7: "the pending dbx update adds 2 entries" */
+	const char *why[SBAT_LUKS_PCRS];   /* a PCR the prediction cannot make: why (the first bank's) */
+	char changes[SBAT_LUKS_PCRS][512]; /* what changes a PCR: "the pending dbx update adds 2 entries" */
 } values;
 
 static const sbat_luks_pcrs *
@@ -108,7 +114,7 @@ today_values(values *v, const sbat_eventlog *log, sbat_eventlog_tpm state)
 	}
 }
 
-/* "the pending dbx update adds 2 entries" for each --pending update PCR 7 measures, into v->changes. */
+/* "the pending dbx update adds 2 entries" for each --pending update PCR 7 measures, into v->changes[7]. */
 static void
 describe_pending(const cli_opts *o, values *v)
 {
@@ -127,8 +133,8 @@ describe_pending(const cli_opts *o, values *v)
 		if (sbat_pcr7_vars_new(cli_efivarfs_dir(), &vars, &d) == SBAT_OK &&
 		    sbat_file_read(o->pending[i].file, SBAT_SIGDB_MAX_FILE, &buf, &len, &d) == SBAT_OK &&
 		    sbat_pcr7_vars_append(vars, var, guid, buf, len, &added, &d) == SBAT_OK &&
-		    used < sizeof(v->changes))
-			used += (size_t)snprintf(v->changes + used, sizeof(v->changes) - used,
+		    used < sizeof(v->changes[7]))
+			used += (size_t)snprintf(v->changes[7] + used, sizeof(v->changes[7]) - used,
 			                         "%sthe pending %s update adds %zu entr%s", used ? ", " : "", var,
 			                         added, added == 1 ? "y" : "ies");
 		free(buf);
@@ -154,17 +160,17 @@ next_values(const cli_opts *o, values *v, sbat_eventlog_tpm state, const sbat_pc
 		v->next[i].known &= ~(1u << 7);
 		if (state != SBAT_EVENTLOG_TPM_DIFFERS && b && b->predicted && b->today_known)
 			memcpy(v->next[i].value[7], b->value, b->digest_size), v->next[i].known |= 1u << 7;
-		else if (!v->next_why)
-			v->next_why = state == SBAT_EVENTLOG_TPM_DIFFERS ? "the log does not match the TPM" :
-			              !b                                 ? "the log has no such bank" :
-			              b->predicted                       ? "the log was not replayed" :
-			                                                   b->why;
+		else if (!v->why[7])
+			v->why[7] = state == SBAT_EVENTLOG_TPM_DIFFERS ? "the log does not match the TPM" :
+			            !b                                 ? "the log has no such bank" :
+			            b->predicted                       ? "the log was not replayed" :
+			                                                 b->why;
 	}
 	for (i = 0; i < o->n_pending; i++)
 		if (strcmp(o->pending[i].var, "MokListX") == 0) {
 			for (k = 0; k < N_BANKS; k++)
 				v->next[k].known &= ~(1u << 14);
-			v->next_unknown |= 1u << 14;
+			v->why[14] = "a pending MokListX: shim measures it in PCR 14, which is not predicted";
 		}
 	describe_pending(o, v);
 }
@@ -199,12 +205,41 @@ changed_pcrs(const sbat_luks_tpm2 *t, const values *v)
 	return out;
 }
 
+/* "PCR 7 changes (the pending dbx update adds 2 entries)" for each PCR of ch, into buf. */
+static const char *
+changes_text(uint32_t ch, const values *v, char *buf, size_t size)
+{
+	size_t used = 0;
+	unsigned n;
+
+	buf[0] = '\0';
+	for (n = 0; n < SBAT_LUKS_PCRS && used < size; n++)
+		if (ch & (1u << n))
+			used += (size_t)snprintf(buf + used, size - used, "%sPCR %u changes%s%s%s", used ? "; " : "", n,
+			                         v->changes[n][0] ? " (" : "", v->changes[n],
+			                         v->changes[n][0] ? ")" : "");
+	return buf;
+}
+
+/* The reason the prediction gives for the first PCR of mask it cannot make, or "". */
+static const char *
+unknown_why(uint32_t mask, const values *v)
+{
+	unsigned n;
+
+	for (n = 0; n < SBAT_LUKS_PCRS; n++)
+		if ((mask & (1u << n)) && v->why[n])
+			return v->why[n];
+	return "";
+}
+
 /* Why the token will not unlock, or cannot tell, into buf; NULL when it unlocks. next: the predicted values. */
 static const char *
 reason(const sbat_luks_tpm2 *t, const sbat_luks_judgement *j, const sbat_luks_judgement *today, const values *v,
        int next, char *buf, size_t size)
 {
 	char list[80];
+	const char *why;
 	uint32_t ch;
 
 	if (j->verdict == SBAT_LUKS_UNLOCKS)
@@ -212,12 +247,7 @@ reason(const sbat_luks_tpm2 *t, const sbat_luks_judgement *j, const sbat_luks_ju
 	if (j->verdict == SBAT_LUKS_CANNOT_TELL && j->why != SBAT_LUKS_WHY_PCR_UNKNOWN)
 		return sbat_luks_why_name(j->why);
 	if (j->verdict == SBAT_LUKS_CANNOT_TELL) {
-		const char *why = !next ? "" :
-		                  (j->unknown & v->next_unknown) ?
-		                          "a pending MokListX: shim measures it in PCR 14, which is not "
-		                          "predicted" :
-		                  (j->unknown & (1u << 7)) && v->next_why ? v->next_why :
-		                                                            "";
+		why = next ? unknown_why(j->unknown, v) : "";
 		snprintf(buf, size, "PCR %s of the %s bank is unknown%s%s", pcr_list(j->unknown, list, sizeof(list)),
 		         sbat_luks_bank_name(t->bank), *why ? ": " : "", why);
 		return buf;
@@ -229,17 +259,14 @@ reason(const sbat_luks_tpm2 *t, const sbat_luks_judgement *j, const sbat_luks_ju
 	}
 	if (today->verdict != SBAT_LUKS_UNLOCKS || !(ch = changed_pcrs(t, v)))
 		return "its policy is not made by these values either";
-	snprintf(buf, size, "PCR %s changes%s%s%s", pcr_list(ch, list, sizeof(list)),
-	         (ch & (1u << 7)) && v->changes[0] ? " (" : "", (ch & (1u << 7)) ? v->changes : "",
-	         (ch & (1u << 7)) && v->changes[0] ? ")" : "");
-	return buf;
+	return changes_text(ch, v, buf, size);
 }
 
 static void
 text_token(const char *file, const sbat_luks_tpm2 *t, const sbat_luks_judgement *a, const sbat_luks_judgement *b,
            const values *v)
 {
-	char list[80], buf[768];
+	char list[80], buf[2048];
 	const char *why;
 
 	printf("%s: token %u (%s PCR %s", file, t->token, sbat_luks_bank_name(t->bank),
@@ -277,7 +304,7 @@ static void
 json_judgement(const sbat_luks_tpm2 *t, const sbat_luks_judgement *j, const sbat_luks_judgement *today, const values *v,
                int next)
 {
-	char buf[768];
+	char buf[2048];
 
 	fputs("{\"verdict\": ", stdout);
 	cli_json_cstr(stdout, sbat_luks_verdict_name(j->verdict));
@@ -388,17 +415,18 @@ one_volume(const cli_opts *o, const char *file, const values *v, int last, int *
 	return EXIT_OK;
 }
 
-/* Every --luks volume; the exit status: a failure, 11 (will not unlock), status, 12 (cannot tell), in that order. */
+/* The volumes files[0..n); the exit status: a failure, 11 (will not unlock), status, 12 (cannot tell), in that
+ * order. */
 static int
-judge_all(const cli_opts *o, const values *v, int status)
+judge_all(const cli_opts *o, const char *const *files, size_t n, const values *v, int status)
 {
 	int will_not = 0, cannot = 0, failed = 0;
 	size_t i;
 
 	if (o->json)
 		fputs("[\n", stdout);
-	for (i = 0; i < o->n_luks; i++)
-		failed |= one_volume(o, o->luks[i], v, i + 1 == o->n_luks, &will_not, &cannot) != EXIT_OK;
+	for (i = 0; i < n; i++)
+		failed |= one_volume(o, files[i], v, i + 1 == n, &will_not, &cannot) != EXIT_OK;
 	if (o->json)
 		fputs("  ]", stdout);
 	if (failed || status == EXIT_FAILURE_)
@@ -420,7 +448,7 @@ cli_run_luks(const cli_opts *o)
 	today_values(&v, NULL, SBAT_EVENTLOG_TPM_NOT_READ);
 	if (o->json)
 		fputs("{\n  \"luks\": ", stdout);
-	status = judge_all(o, &v, EXIT_OK);
+	status = judge_all(o, o->luks, o->n_luks, &v, EXIT_OK);
 	if (o->json)
 		fputs("\n}\n", stdout);
 	return status;
@@ -434,5 +462,161 @@ cli_luks_report(const cli_opts *o, const sbat_eventlog *log, sbat_eventlog_tpm s
 	memset(&v, 0, sizeof(v));
 	today_values(&v, log, state);
 	next_values(o, &v, state, m);
-	return judge_all(o, &v, status);
+	return judge_all(o, o->luks, o->n_luks, &v, status);
+}
+
+/* The predicted values of the default path of c: PCR 4, 7 and 14 from its prediction, the others today's. */
+static void
+predicted_values(const cli_opts *o, values *v, const cli_prediction *c)
+{
+	static const uint32_t pcrs[] = { 4, 7, 14 };
+	size_t i, k;
+
+	v->predicted = 1;
+	v->when = o->n_pending ? "after the update" : "at the next boot";
+	memcpy(v->next, v->today, sizeof(v->next));
+	for (k = 0; k < 3; k++) {
+		uint32_t n = pcrs[k];
+
+		for (i = 0; i < N_BANKS; i++) {
+			const sbat_pcrnext_value *pv = sbat_pcrnext_value_find(c->p[0], n, banks[i]);
+
+			v->next[i].known &= ~(1u << n);
+			if (c->trusted && pv && pv->predicted && pv->digest_size == sbat_luks_bank_size(banks[i])) {
+				memcpy(v->next[i].value[n], pv->value, pv->digest_size);
+				v->next[i].known |= 1u << n;
+			} else if (!v->why[n]) {
+				v->why[n] = !c->trusted ? "the log does not match the TPM" :
+				            !pv         ? "the log has no such bank" :
+				                          pv->why;
+			}
+		}
+		cli_pcrnext_changes(c, c->p[0], n, v->changes[n], sizeof(v->changes[n]));
+	}
+}
+
+/* The directory that stands for / when the block devices are scanned: SBAT_ADD_BLOCK_ROOT, else "". */
+static const char *
+block_root(void)
+{
+	const char *env = getenv("SBAT_ADD_BLOCK_ROOT");
+
+	return env ? env : "";
+}
+
+/* 1 if the device or file at path starts with a LUKS2 header; 0 if not; -1 if it does not read. */
+static int
+holds_luks2(const char *path)
+{
+	unsigned char buf[4096];
+	ssize_t got;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+
+	if (fd < 0)
+		return -1;
+	do
+		got = pread(fd, buf, sizeof(buf), 0);
+	while (got < 0 && errno == EINTR);
+	close(fd);
+	if (got < 0)
+		return -1;
+	return got >= 8 && !memcmp(buf, "LUKS\xba\xbe", 6) && buf[6] == 0 && buf[7] == 2;
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The block devices the system lists (ROOT/sys/class/block), as ROOT/dev/NAME, sorted; *ret_listed 0 when the
+ * list does not read. */
+static char **
+list_devices(size_t *ret_n, int *ret_listed)
+{
+	char dir[4096], **out = NULL, **grown;
+	struct dirent *e;
+	size_t n = 0, cap = 0;
+	DIR *d;
+
+	*ret_n = 0;
+	snprintf(dir, sizeof(dir), "%s/sys/class/block", block_root());
+	if (!(*ret_listed = (d = opendir(dir)) != NULL))
+		return NULL;
+	while ((e = readdir(d))) {
+		size_t len = strlen(block_root()) + strlen(e->d_name) + 6;
+
+		if (e->d_name[0] == '.')
+			continue;
+		if (n == cap && (grown = realloc(out, (cap = cap ? 2 * cap : 32) * sizeof(*out))))
+			out = grown;
+		if (n == cap || !(out[n] = malloc(len)))
+			break;
+		snprintf(out[n++], len, "%s/dev/%s", block_root(), e->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(out, n, sizeof(*out), by_name);
+	*ret_n = n;
+	return out;
+}
+
+/* The devices that hold a LUKS2 header, into files (the first max); how many were read and not read. */
+static size_t
+scan_devices(char **devs, size_t n_devs, const char **files, size_t max, size_t *ret_unread)
+{
+	size_t i, n = 0;
+
+	*ret_unread = 0;
+	for (i = 0; i < n_devs; i++) {
+		int r = holds_luks2(devs[i]);
+
+		*ret_unread += r < 0;
+		if (r > 0 && n < max)
+			files[n++] = devs[i];
+	}
+	return n;
+}
+
+/* The scan said: text, or the JSON member "luks_scan" (a trailing comma and newline). */
+static void
+print_scan(const cli_opts *o, size_t n_devs, size_t n_luks, size_t unread)
+{
+	if (o->json)
+		printf("  \"luks_scan\": {\"block_devices\": %zu, \"luks2\": %zu, \"unreadable\": %zu},\n", n_devs,
+		       n_luks, unread);
+	else
+		printf("block devices: %zu, %zu with a LUKS2 header, %zu could not be read\n", n_devs, n_luks, unread);
+}
+
+int
+cli_luks_next(const cli_opts *o, const cli_prediction *c, int status)
+{
+	const char *files[CLI_MAX_SCAN];
+	char **devs = NULL;
+	size_t n = 0, n_devs = 0, unread = 0, i;
+	int listed = 1;
+	values v;
+
+	if (!o->n_luks && (!c->n || (!c->running && !getenv("SBAT_ADD_BLOCK_ROOT"))))
+		return status;
+	if (!o->n_luks && !(devs = list_devices(&n_devs, &listed)) && !listed)
+		return status;
+	memset(&v, 0, sizeof(v));
+	today_values(&v, c->log, c->tpm);
+	if (c->n)
+		predicted_values(o, &v, c);
+	if (!o->n_luks) {
+		n = scan_devices(devs, n_devs, files, CLI_MAX_SCAN, &unread);
+		print_scan(o, n_devs, n, unread);
+	}
+	if (o->json)
+		fputs("  \"luks\": ", stdout);
+	status = o->n_luks ? judge_all(o, o->luks, o->n_luks, &v, status) : judge_all(o, files, n, &v, status);
+	if (o->json)
+		fputs(",\n", stdout);
+	for (i = 0; i < n_devs; i++)
+		free(devs[i]);
+	free(devs);
+	return status;
 }

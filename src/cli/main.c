@@ -91,6 +91,7 @@ usage(FILE *out)
 	        "       %s --check-level POLICY [--level-payload latest|automatic] [--json]\n"
 	        "                (IMAGE|DIR... | --csv CSV...)\n"
 	        "       %s --check-level next[:SHIM] [--esp DIR] [--xbootldr DIR] [--boot DIR]\n"
+	        "                [--event-log running|FILE] [--luks DEV|FILE]...\n"
 	        "       %s --lint [--json] IMAGE...\n"
 	        "       %s --lint --profile shim-review|uefi-ca... [--previous OLD]\n"
 	        "                [--against POLICY...] [--json] IMAGE...\n"
@@ -171,12 +172,15 @@ usage(FILE *out)
 	        "                          TPM's (exit 10 when they differ); PCR 7 made again\n"
 	        "                          from the Secure Boot variables, and its next value;\n"
 	        "                          with --check-level next: PCR 4, 7 and 14 of the\n"
-	        "                          next boot along the default path (the kernel's log\n"
-	        "                          without it, with the running efivarfs)\n"
+	        "                          next boot along each boot path, the default first,\n"
+	        "                          and what changes them (the kernel's log without\n"
+	        "                          it, with the running efivarfs)\n"
 	        "      --luks DEV|FILE     judge each systemd-tpm2 token of this LUKS2 volume:\n"
 	        "                          will unlock, will not unlock or cannot tell, with\n"
 	        "                          the TPM's PCRs now and, with --event-log, the next\n"
-	        "                          boot's (after --pending); repeatable\n"
+	        "                          boot's (after --pending; with --check-level next,\n"
+	        "                          the default path's; without --luks there, the\n"
+	        "                          block devices holding a LUKS2 header); repeatable\n"
 	        "      --level-payload latest|automatic\n"
 	        "                          which SbatLevel of a shim binary FILE to use (latest)\n"
 	        "      --lock-timeout SECONDS\n"
@@ -205,7 +209,8 @@ usage(FILE *out)
 	      "one cannot (--check-level next, when nothing is refused),\n"
 	      "10 the TPM does not hold what the event log replays to (--event-log),\n"
 	      "11 a systemd-tpm2 token will not unlock (--luks: after the update when\n"
-	      "predicted; before 10), 12 none will not, but of one it cannot be told.\n"
+	      "predicted; before 10, 4, 7, 8, 9), 12 none will not, but of one it cannot be\n"
+	      "told (after 4, 7, 8, 9).\n"
 	      "With several images --check-level exits with the first of 4, 1, 3 that applies.\n",
 	      out);
 }
@@ -678,7 +683,8 @@ check_luks_mode(int argc, const cli_opts *o)
 	    o->previous || o->n_against || o->strip_signature || o->dry_run || o->relocate || o->remove || o->merge ||
 	    o->force || o->level_payload_given || o->lock_timeout_given || o->no_sync || o->pcrsig || o->esp ||
 	    o->xbootldr || o->boot || o->signatures || o->no_signatures || o->n_pending)
-		return usage_error("--luks takes only --json, or goes with --event-log (and --pending)", NULL);
+		return usage_error(
+		    "--luks takes only --json, or goes with --event-log (and --pending) or --check-level next", NULL);
 	return PARSE_RUN;
 }
 
@@ -726,7 +732,7 @@ parse_args(int argc, char **argv, const char **targets, const char **against, cl
 		return check_event_log_mode(argc, o);
 	if (o->event_log && !*o->event_log)
 		return usage_error("empty file name given to", "--event-log");
-	if (o->n_luks)
+	if (o->n_luks && !o->check_level)
 		return check_luks_mode(argc, o);
 	if (o->lint)
 		return check_lint_mode(argc, argv, o);
@@ -741,6 +747,9 @@ parse_args(int argc, char **argv, const char **targets, const char **against, cl
 	if (r == PARSE_RUN && (o->esp || o->xbootldr || o->boot || o->signatures || o->no_signatures) &&
 	    !(o->next_level && !o->n_targets))
 		return walk_option_error(o);
+	if (r == PARSE_RUN && o->n_luks && !(o->next_level && !o->n_targets))
+		return usage_error("--luks goes with --check-level next without IMAGEs, with --event-log, or alone",
+		                   NULL);
 	if (r == PARSE_RUN && o->no_signatures && o->signatures)
 		return usage_error("--no-signatures contradicts --signatures and --pending", NULL);
 	return r;
@@ -799,7 +808,7 @@ main(int argc, char **argv)
 	case PARSE_RUN:
 		if (o.event_log && !o.check_level)
 			status = cli_run_event_log(&o);
-		else if (o.n_luks)
+		else if (o.n_luks && !o.check_level)
 			status = cli_run_luks(&o);
 		else if (o.lint)
 			status = cli_run_lint(&o);

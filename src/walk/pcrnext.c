@@ -5,15 +5,19 @@
 #include <string.h>
 
 #include "sbat/bootreport.h"
+#include "sbat/authenticode.h"
 #include "sbat/efivar.h"
+#include "sbat/input.h"
 #include "sbat/eventlog.h"
 #include "sbat/pcr7.h"
 #include "sbat/pcrnext.h"
 
+#include "sig/pehash.h"
 #include "tpm/pcr7vars.h"
 #include "tpm/replay.h"
 #include "util/diag.h"
 #include "walk/pcrnext_model.h"
+#include "walk/walk.h"
 
 #define EV_IPL 0x0000000du
 #define EV_EFI_BOOT_SERVICES_APPLICATION 0x80000003u
@@ -45,31 +49,88 @@ images(const pcrnext_in *in, const sbat_boot_stage **out)
 	return n;
 }
 
+/* st's Authenticode hashes from the file the walk opened, when its SHA-256 is still the walk's: 1, or 0. */
+static int
+image_digests(const sbat_boot_stage *st, pehash_digests *dg)
+{
+	image im;
+	sbat_diag d;
+	int ok = 0;
+
+	dg->algs = PEHASH_ALG(SBAT_DIGEST_SHA1) | PEHASH_ALG(SBAT_DIGEST_SHA384) | PEHASH_ALG(SBAT_DIGEST_SHA512);
+	if (!st->host)
+		return 0;
+	if (walk_image_open(st->root, st->host, &im) == 0 &&
+	    pehash_compute_all(im.img, SBAT_AUTHENTICODE_EDK2, sbat_mapped_file_fd(im.map), dg, &d) == SBAT_OK)
+		ok = !memcmp(dg->sha256, st->image_sha256, sizeof(dg->sha256));
+	walk_image_close(&im);
+	return ok;
+}
+
+/* The Authenticode hash of dg in the bank of TPM_ALG_ID alg, or NULL. */
+static const uint8_t *
+bank_digest(const pehash_digests *dg, uint16_t alg, size_t size)
+{
+	size_t len;
+	const uint8_t *out = alg == SBAT_EVENTLOG_ALG_SHA1   ? pehash_digest(dg, SBAT_DIGEST_SHA1, &len) :
+	                     alg == SBAT_EVENTLOG_ALG_SHA256 ? pehash_digest(dg, SBAT_DIGEST_SHA256, &len) :
+	                     alg == SBAT_EVENTLOG_ALG_SHA384 ? pehash_digest(dg, SBAT_DIGEST_SHA384, &len) :
+	                     alg == SBAT_EVENTLOG_ALG_SHA512 ? pehash_digest(dg, SBAT_DIGEST_SHA512, &len) :
+	                                                       NULL;
+
+	return out && len == size ? out : NULL;
+}
+
+/* x's cause: c, with the stage's file (copied). SBAT_E_NOMEM. */
+static sbat_err
+set_cause(pcrnext_in *in, sbat_pcrnext_event *x, sbat_pcrnext_cause c, const char *file)
+{
+	x->cause = c;
+	if (file && !(x->cause_file = strdup(file)))
+		return diag_fail(in->d, SBAT_E_NOMEM, "out of memory for an event");
+	return SBAT_OK;
+}
+
 /* An application event e of PCR 4 for image st. */
 static sbat_err
 application(pcrnext_in *in, const sbat_eventlog_event *e, const sbat_boot_stage *st)
 {
+	pehash_digests dg;
 	sbat_pcrnext_event *x;
 	size_t i;
+	int all;
 	sbat_err r = pcrnext_add(in, 4, e->type, e->index, e->data, e->data_len, &x);
 
 	if (r != SBAT_OK)
 		return r;
-	for (i = 0; i < in->p->n_banks; i++)
-		if (in->p->alg[i] == SBAT_EVENTLOG_ALG_SHA256) {
-			const uint8_t *dg = pcrnext_log_digest(in, e, i);
+	for (i = 0; i < in->p->n_banks; i++) {
+		const uint8_t *dg_log = pcrnext_log_digest(in, e, i);
 
-			if (dg && !memcmp(dg, st->image_sha256, 32)) {
-				pcrnext_copy_digests(in, x, e);
-				x->state = SBAT_PCR7_REPRODUCED;
-				return SBAT_OK;
-			}
-			memcpy(x->digest[i], st->image_sha256, 32);
-			x->has_digest = 1u << i;
+		if (in->p->alg[i] == SBAT_EVENTLOG_ALG_SHA256 && dg_log && !memcmp(dg_log, st->image_sha256, 32)) {
+			pcrnext_copy_digests(in, x, e);
+			x->state = SBAT_PCR7_REPRODUCED;
+			return SBAT_OK;
 		}
+	}
+	all = image_digests(st, &dg);
+	if (!all) {
+		memcpy(dg.sha256, st->image_sha256, sizeof(dg.sha256));
+		dg.algs = 0;
+	}
+	for (i = 0; i < in->p->n_banks; i++) {
+		size_t size = sbat_eventlog_bank_at(in->log, i)->digest_size;
+		const uint8_t *h = bank_digest(&dg, in->p->alg[i], size);
+
+		if (h) {
+			memcpy(x->digest[i], h, size);
+			x->has_digest |= 1u << i;
+		}
+	}
 	x->state = SBAT_PCR7_DIFFERS;
-	x->why = "another image: its Authenticode hash in banks other than SHA-256 is not computed";
-	return SBAT_OK;
+	x->why = all ? "another image: its Authenticode hash, in every bank" :
+	               "another image: its Authenticode hash in banks other than SHA-256 is not known (the file "
+	               "does not read again, or is not the one judged)";
+	return set_cause(in, x, SBAT_PCRNEXT_CAUSE_IMAGE, st->file);
 }
 
 /* PCR 4: the log's events, its applications matched with the path's images in load order. */
@@ -101,6 +162,7 @@ pcr4(pcrnext_in *in)
 		                   &x)) == SBAT_OK) {
 			x->state = SBAT_PCR7_UNKNOWN;
 			x->has_digest = 0;
+			x->cause = SBAT_PCRNEXT_CAUSE_NOT_MODELLED;
 		}
 	}
 	return r;
@@ -147,6 +209,7 @@ mok_event(pcrnext_in *in, const sbat_eventlog_event *e, const char *rt)
 		return SBAT_OK;
 	}
 	x->state = SBAT_PCR7_UNKNOWN;
+	x->cause = SBAT_PCRNEXT_CAUSE_MOK;
 	x->why = "its runtime mirror does not read, or is empty: what shim measures is not known";
 	return SBAT_OK;
 }
@@ -173,13 +236,46 @@ pcr14(pcrnext_in *in)
 		                     &x)) == SBAT_OK &&
 		           rt) {
 			x->state = SBAT_PCR7_DROPPED;
+			x->cause = SBAT_PCRNEXT_CAUSE_NO_SHIM;
 		}
 	}
 	if (r == SBAT_OK && !n && in->has_shim && (r = pcrnext_add(in, 14, EV_IPL, 0, NULL, 0, &x)) == SBAT_OK) {
 		x->state = SBAT_PCR7_UNKNOWN;
 		x->why = "the log's boot ran no shim: what shim measures into PCR 14 is not known";
+		x->cause = SBAT_PCRNEXT_CAUSE_NO_SHIM;
 	}
 	return r;
+}
+
+/* The cause of event x, from what it is, where its maker did not set one (no English: the caller words it). */
+static void
+cause_of(sbat_pcrnext_event *x)
+{
+	int changed = x->state == SBAT_PCR7_DIFFERS || x->state == SBAT_PCR7_ADDED || x->state == SBAT_PCR7_DROPPED ||
+	              x->state == SBAT_PCR7_UNKNOWN;
+
+	if (!changed) {
+		x->cause = SBAT_PCRNEXT_CAUSE_NONE;
+		return;
+	}
+	if (x->pcr == 14 && x->type == EV_IPL)
+		pcrnext_ipl_text(x->data, x->data_len, x->cause_name, sizeof(x->cause_name));
+	else if (x->pcr == 7)
+		pcrnext_var_name(x->data, x->data_len, x->cause_name, sizeof(x->cause_name));
+	if (x->cause != SBAT_PCRNEXT_CAUSE_NONE)
+		return;
+	if (x->pcr == 14)
+		x->cause = SBAT_PCRNEXT_CAUSE_MOK;
+	else if (x->pcr == 7 && x->type == SBAT_EV_EFI_VARIABLE_DRIVER_CONFIG)
+		x->cause = SBAT_PCRNEXT_CAUSE_VARIABLE;
+	else if (x->pcr == 7 && !strcmp(x->cause_name, "SbatLevel"))
+		x->cause = SBAT_PCRNEXT_CAUSE_SBAT_LEVEL;
+	else if (x->pcr == 7 && x->state == SBAT_PCR7_DROPPED)
+		x->cause = SBAT_PCRNEXT_CAUSE_NO_SHIM;
+	else if (x->pcr == 7 && x->type == SBAT_EV_EFI_VARIABLE_AUTHORITY && x->state != SBAT_PCR7_UNKNOWN)
+		x->cause = SBAT_PCRNEXT_CAUSE_AUTHORITY;
+	else
+		x->cause = SBAT_PCRNEXT_CAUSE_NOT_MODELLED;
 }
 
 /* pcr's value in bank i: its events replayed, or why not. */
@@ -222,6 +318,8 @@ values(pcrnext_in *in)
 	sbat_pcrnext *p = in->p;
 	size_t k, i;
 
+	for (i = 0; i < p->n; i++)
+		cause_of(&p->ev[i]);
 	if (!(p->val = calloc(3 * (p->n_banks ? p->n_banks : 1), sizeof(*p->val))))
 		return diag_fail(in->d, SBAT_E_NOMEM, "out of memory for the PCR values");
 	for (k = 0; k < 3; k++)
@@ -292,8 +390,10 @@ sbat_pcrnext_free(sbat_pcrnext *p)
 
 	if (!p)
 		return;
-	for (i = 0; i < p->n; i++)
+	for (i = 0; i < p->n; i++) {
 		free((void *)p->ev[i].data);
+		free((void *)p->ev[i].cause_file);
+	}
 	free(p->ev);
 	free(p->val);
 	free(p);
@@ -332,4 +432,13 @@ sbat_pcrnext_value_find(const sbat_pcrnext *p, uint32_t pcr, uint16_t alg)
 		if (p->val[i].pcr == pcr && p->val[i].alg == alg)
 			return &p->val[i];
 	return NULL;
+}
+
+SBAT_API const char *
+sbat_pcrnext_cause_name(sbat_pcrnext_cause cause)
+{
+	static const char *const names[] = { "",    "variable",   "authority", "image",
+		                             "mok", "sbat-level", "no-shim",   "not-modelled" };
+
+	return (unsigned)cause < sizeof(names) / sizeof(names[0]) ? names[cause] : NULL;
 }

@@ -9,6 +9,7 @@
 
 #include "tpm/replay.h"
 #include "util/diag.h"
+#include "util/le.h"
 #include "walk/pcrnext_model.h"
 
 sbat_err
@@ -97,4 +98,39 @@ pcrnext_compare(const pcrnext_in *in, sbat_pcrnext_event *x, const sbat_eventlog
 			return;
 		}
 	}
+}
+
+void
+pcrnext_var_name(const uint8_t *data, size_t len, char *buf, size_t size)
+{
+	size_t n, i;
+
+	buf[0] = '\0';
+	if (!data || len < 32 || size == 0)
+		return;
+	n = le32_get(data + 16);
+	if (le32_get(data + 20) || n >= size || n > (len - 32) / 2)
+		return;
+	for (i = 0; i < n; i++) {
+		uint16_t c = le16_get(data + 32 + 2 * i);
+
+		if (c == 0 || c > 0x7e) {
+			buf[0] = '\0';
+			return;
+		}
+		buf[i] = (char)c;
+	}
+	buf[n] = '\0';
+}
+
+void
+pcrnext_ipl_text(const uint8_t *data, size_t len, char *buf, size_t size)
+{
+	size_t i;
+
+	for (i = 0; data && i < len && i + 1 < size && data[i] >= 0x20 && data[i] <= 0x7e; i++)
+		buf[i] = (char)data[i];
+	buf[i] = '\0';
+	if (data && i < len && data[i] != '\0')
+		buf[0] = '\0';
 }

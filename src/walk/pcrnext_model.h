@@ -48,6 +48,12 @@ void pcrnext_copy_digests(const pcrnext_in *in, sbat_pcrnext_event *x, const sba
 /* x's state against the log's event e: REPRODUCED when every bank is e's, DIFFERS else. */
 void pcrnext_compare(const pcrnext_in *in, sbat_pcrnext_event *x, const sbat_eventlog_event *e);
 
+/* The name of the UEFI_VARIABLE_DATA data[0..len) (ASCII) into buf; "" when it is none. */
+void pcrnext_var_name(const uint8_t *data, size_t len, char *buf, size_t size);
+
+/* The text of an EV_IPL event data[0..len) (ASCII up to its NUL) into buf; "" when it is none. */
+void pcrnext_ipl_text(const uint8_t *data, size_t len, char *buf, size_t size);
+
 /* PCR 7's events (pcrnext_pcr7.c). */
 sbat_err pcrnext_pcr7(pcrnext_in *in);
 

@@ -32,7 +32,8 @@ typedef struct auth {
 	const uint8_t *guid;
 	const uint8_t *data;
 	size_t len;
-	int used; /* emitted */
+	int used;         /* emitted */
+	const char *file; /* the first stage it verified, as the walk names it */
 } auth;
 
 typedef struct auths {
@@ -120,7 +121,7 @@ collect(const pcrnext_in *in, int by_shim, auths *s)
 			s->overflow = 1;
 			continue;
 		}
-		s->a[s->n++] = (auth){ name, guid, st->signature_authority, st->signature_authority_len, 0 };
+		s->a[s->n++] = (auth){ name, guid, st->signature_authority, st->signature_authority_len, 0, st->file };
 	}
 }
 
@@ -148,6 +149,8 @@ add_auth(pcrnext_in *in, auth *a, size_t log_index, sbat_pcrnext_event **ret)
 		pcrnext_digest_all(in, *ret);
 		(*ret)->state = log_index ? SBAT_PCR7_REPRODUCED : SBAT_PCR7_ADDED;
 		a->used = 1;
+		if (a->file && !((*ret)->cause_file = strdup(a->file)))
+			r = diag_fail(in->d, SBAT_E_NOMEM, "out of memory for an event");
 	}
 	return r;
 }
@@ -168,6 +171,7 @@ flush(pcrnext_in *in, auths *s)
 		if (r == SBAT_OK) {
 			x->state = SBAT_PCR7_UNKNOWN;
 			x->why = "more distinct authorities than this program keeps";
+			x->cause = SBAT_PCRNEXT_CAUSE_NOT_MODELLED;
 		}
 	}
 	return r;
@@ -350,6 +354,7 @@ pcrnext_pcr7(pcrnext_in *in)
 			    !k.in_shim ?
 			        "the log's boot ran no shim: shim's SbatLevel and MokSBState events are not known" :
 			        "the log's shim measured no SbatLevel: where the next boot's goes is not known";
+			x->cause = !k.in_shim ? SBAT_PCRNEXT_CAUSE_NO_SHIM : SBAT_PCRNEXT_CAUSE_SBAT_LEVEL;
 		}
 	}
 	if (r == SBAT_OK && in->has_shim)

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sbat/bootreport.h"
 #include "sbat/efivar.h"
@@ -24,6 +25,8 @@
 #include "sbat/sigverify.h"
 
 #include "util/sha256.h"
+#include "fixture.h"
+#include "sig/pehash.h"
 
 #define ENTRY "Boot0004 UKI"
 
@@ -268,6 +271,20 @@ test_pcrnext_dbx_update(void **state)
 	}
 	assert_today(p, 4, 4);
 	assert_today(p, 14, 4);
+	/* the one event that changes says which variable */
+	for (i = 0, added = 0; i < sbat_pcrnext_event_count(p); i++) {
+		const sbat_pcrnext_event *x = sbat_pcrnext_event_at(p, i);
+
+		if (x->state == SBAT_PCR7_REPRODUCED || x->state == SBAT_PCR7_COPIED) {
+			assert_int_equal(x->cause, SBAT_PCRNEXT_CAUSE_NONE);
+			continue;
+		}
+		added++;
+		assert_int_equal(x->cause, SBAT_PCRNEXT_CAUSE_VARIABLE);
+		assert_string_equal(x->cause_name, "dbx");
+		assert_string_equal(sbat_pcrnext_cause_name(x->cause), "variable");
+	}
+	assert_int_equal(added, 1);
 	sbat_pcr7_free(m);
 	sbat_pcrnext_free(p);
 	sbat_boot_report_free(r);
@@ -301,6 +318,9 @@ test_pcrnext_other_authority_and_image(void **state)
 
 		if (x->pcr == 7 && x->state == SBAT_PCR7_ADDED) {
 			added++;
+			assert_int_equal(x->cause, SBAT_PCRNEXT_CAUSE_AUTHORITY);
+			assert_string_equal(x->cause_name, "db");
+			assert_string_equal(x->cause_file, "\\EFI\\Linux\\uki.efi");
 			assert_int_equal(x->data_len, 32 + 4 + sizeof(auth));
 			assert_memory_equal(x->data + 36, auth, sizeof(auth));
 		}
@@ -539,6 +559,91 @@ test_pcrnext_sbat_level_unknown(void **state)
 	sbat_eventlog_free(log);
 }
 
+/*
+ * Another image, on this machine: its Authenticode SHA-1, SHA-384 and SHA-512 are computed from the file the walk
+ * opened (the stage's host), so PCR 4 is predicted in every bank: the application event holds the image's hash in
+ * each, and no bank is unknown.
+ */
+static void
+test_pcrnext_other_image_every_bank(void **state)
+{
+	sbat_eventlog *log = read_log("ovmf-sb");
+	sbat_pcr7_vars *vars = vars_of("ovmf-sb");
+	char path[] = "/tmp/sbat-pcrnext-XXXXXX";
+	uint8_t *buf;
+	size_t blen, i, k, n_app = 0;
+	pehash_digests dg;
+	sbat_image *img;
+	sbat_boot_report *r;
+	sbat_boot_stage st;
+	sbat_pcrnext *p;
+	sbat_diag d;
+	fx_spec spec;
+	int fd;
+
+	(void)state;
+	fx_spec_init(&spec, FX_PLAIN);
+	assert_int_equal(fx_build(&spec, &buf, &blen), 0);
+	assert_true((fd = mkstemp(path)) >= 0);
+	close(fd);
+	assert_int_equal(fx_write_file(path, buf, blen), 0);
+	assert_int_equal(sbat_image_parse(buf, blen, &img, &d), SBAT_OK);
+	dg.algs = PEHASH_ALG(SBAT_DIGEST_SHA1) | PEHASH_ALG(SBAT_DIGEST_SHA384) | PEHASH_ALG(SBAT_DIGEST_SHA512);
+	assert_int_equal(pehash_compute_all(img, SBAT_AUTHENTICODE_EDK2, -1, &dg, &d), SBAT_OK);
+	/* a stage as the walk leaves it: the file it opened, its hash */
+	assert_int_equal(sbat_boot_report_new(&r, &d), SBAT_OK);
+	sbat_boot_stage_init(&st);
+	st.entry = ENTRY;
+	st.is_default = 1;
+	st.stage = 1;
+	st.file = "\\EFI\\Linux\\uki.efi";
+	st.host = path;
+	st.reason = SBAT_BOOT_NOT_SHIM;
+	st.image_sha256_known = 1;
+	memcpy(st.image_sha256, dg.sha256, 32);
+	assert_int_equal(sbat_boot_report_add(r, &st, &d), SBAT_OK);
+	p = predict(log, vars, r);
+	for (i = 0; i < sbat_pcrnext_event_count(p); i++) {
+		const sbat_pcrnext_event *x = sbat_pcrnext_event_at(p, i);
+
+		if (x->pcr != 4 || x->type != 0x80000003u)
+			continue;
+		n_app++;
+		assert_int_equal(x->state, SBAT_PCR7_DIFFERS);
+		assert_int_equal(x->cause, SBAT_PCRNEXT_CAUSE_IMAGE);
+		assert_string_equal(x->cause_file, "\\EFI\\Linux\\uki.efi");
+		for (k = 0; k < sbat_eventlog_bank_count(log); k++) {
+			uint16_t alg = sbat_eventlog_bank_at(log, k)->alg;
+			sbat_digest_alg a = alg == SBAT_EVENTLOG_ALG_SHA1   ? SBAT_DIGEST_SHA1 :
+			                    alg == SBAT_EVENTLOG_ALG_SHA256 ? SBAT_DIGEST_SHA256 :
+			                    alg == SBAT_EVENTLOG_ALG_SHA384 ? SBAT_DIGEST_SHA384 :
+			                                                      SBAT_DIGEST_SHA512;
+			size_t dlen;
+			const uint8_t *want = pehash_digest(&dg, a, &dlen);
+
+			assert_true(x->has_digest & (1u << k));
+			assert_memory_equal(x->digest[k], want, dlen);
+		}
+	}
+	assert_int_equal(n_app, 1);
+	for (i = 0; i < sbat_pcrnext_value_count(p); i++) {
+		const sbat_pcrnext_value *v = sbat_pcrnext_value_at(p, i);
+
+		if (v->pcr == 4) {
+			if (!v->predicted)
+				fail_msg("PCR 4 %s unknown: %s", v->name, v->why);
+			assert_memory_not_equal(v->value, v->today, v->digest_size);
+		}
+	}
+	unlink(path);
+	free(buf);
+	sbat_image_free(img);
+	sbat_pcrnext_free(p);
+	sbat_boot_report_free(r);
+	sbat_pcr7_vars_free(vars);
+	sbat_eventlog_free(log);
+}
+
 int
 main(void)
 {
@@ -551,6 +656,7 @@ main(void)
 		cmocka_unit_test(test_pcrnext_sbat_level_kept),
 		cmocka_unit_test(test_pcrnext_sbat_level_latest),
 		cmocka_unit_test(test_pcrnext_sbat_level_unknown),
+		cmocka_unit_test(test_pcrnext_other_image_every_bank),
 	};
 
 	return run_group(tests, NULL, NULL);
