@@ -222,7 +222,7 @@ static sbat_err
 level_event(pcrnext_in *in, const sbat_pcr7_event *m, const sbat_eventlog_event *e)
 {
 	const char *stored = next_stored(in);
-	auth a = { "SbatLevel", shim_guid, (const uint8_t *)stored, stored ? strlen(stored) : 0, 0 };
+	auth a = { "SbatLevel", shim_guid, (const uint8_t *)stored, stored ? strlen(stored) : 0, 0, NULL };
 	sbat_pcrnext_event *x;
 	sbat_err r;
 
