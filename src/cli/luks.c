@@ -415,8 +415,12 @@ one_volume(const cli_opts *o, const char *file, const values *v, int last, int *
 	return EXIT_OK;
 }
 
-/* The volumes files[0..n); the exit status: a failure, 11 (will not unlock), status, 12 (cannot tell), in that
- * order. */
+/*
+ * The volumes files[0..n); the exit status: a failure, the walk's 4 (the
+ * default path refused: it does not boot, so whether it unlocks is moot,
+ * and a script that took 4 for "refused" before volumes were judged still
+ * sees it), 11 (will not unlock), status, 12 (cannot tell), in that order.
+ */
 static int
 judge_all(const cli_opts *o, const char *const *files, size_t n, const values *v, int status)
 {
@@ -431,6 +435,8 @@ judge_all(const cli_opts *o, const char *const *files, size_t n, const values *v
 		fputs("  ]", stdout);
 	if (failed || status == EXIT_FAILURE_)
 		return EXIT_FAILURE_;
+	if (status == EXIT_REVOKED)
+		return status;
 	if (will_not)
 		return EXIT_LUKS_WILL_NOT_UNLOCK;
 	if (status != EXIT_OK)

@@ -209,7 +209,7 @@ usage(FILE *out)
 	      "one cannot (--check-level next, when nothing is refused),\n"
 	      "10 the TPM does not hold what the event log replays to (--event-log),\n"
 	      "11 a systemd-tpm2 token will not unlock (--luks: after the update when\n"
-	      "predicted; before 10, 4, 7, 8, 9), 12 none will not, but of one it cannot be\n"
+	      "predicted; after 4, before 10, 7, 8, 9), 12 none will not, but of one it cannot be\n"
 	      "told (after 4, 7, 8, 9).\n"
 	      "With several images --check-level exits with the first of 4, 1, 3 that applies.\n",
 	      out);

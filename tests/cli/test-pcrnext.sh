@@ -157,7 +157,9 @@ expect "--pending dbx: PCR 7 changes: the pending update and how many entries it
 	 [ "$(grep -c "^    PCR 7 changes: the pending dbx update adds 2 entries$" "$T/out")" -eq 2 ]'
 
 # ---------------------------------------------------------------- --luks against the default path's prediction
-expect_rc "--luks: token 4 was sealed to other values: 11 ahead of the walk's 4" 11 \
+expect_rc "--luks --no-signatures: the default path boots and token 4 was sealed to other values: 11" 11 \
+	--check-level next --esp "$T/esp" --event-log "$LOG" --luks "$L" --no-signatures
+expect_rc "--luks, signatures judged: the default path (an unsigned UKI) is refused: its 4 ahead of 11" 4 \
 	--check-level next --esp "$T/esp" --event-log "$LOG" --luks "$L"
 line() { grep -qxF "$L: token $1" "$T/out"; }
 expect "tokens bound to PCR 7, 0+7 and 14 will unlock at the next boot" \
@@ -165,7 +167,7 @@ expect "tokens bound to PCR 7, 0+7 and 14 will unlock at the next boot" \
 	 line "2 (sha256 PCR 0+7): will unlock today; will unlock at the next boot" &&
 	 line "3 (sha1 PCR 7): will unlock today; will unlock at the next boot" &&
 	 line "7 (sha256 PCR 14): will unlock today; will unlock at the next boot"'
-expect_rc "--luks --pending dbx: exit 11" 11 \
+expect_rc "--luks --pending dbx: exit 4 (the default path refused)" 4 \
 	--check-level next --esp "$T/esp" --event-log "$LOG" --pending dbx="$T/dbxupdate.bin" --luks "$L"
 expect "PCR 7's tokens will not unlock after the update, and say why" \
 	'line "0 (sha256 PCR 7): will unlock today; will not unlock after the update: PCR 7 changes (the pending dbx update adds 2 entries)" &&
@@ -173,7 +175,7 @@ expect "PCR 7's tokens will not unlock after the update, and say why" \
 	 line "7 (sha256 PCR 14): will unlock today; will unlock after the update"'
 
 volume p47sha1.luks2 sha1 4,7
-expect_rc "a token of sha1 PCR 4+7: another image, so it will not unlock (exit 11)" 11 \
+expect_rc "a token of sha1 PCR 4+7: another image, so it will not unlock (exit 4: the default path refused)" 4 \
 	--check-level next --esp "$T/esp" --event-log "$LOG" --luks "$T/p47sha1.luks2"
 expect "it says PCR 4 changes, and why" \
 	'has_line "$T/p47sha1.luks2: token 0 (sha1 PCR 4+7): will unlock today; will not unlock at the next boot: PCR 4 changes (\\EFI\\Linux\\uki.efi is another image)"'
@@ -211,10 +213,10 @@ expect_rc "every token unlocks: the walk's status (0)" 0 \
 	--check-level next --no-signatures --esp "$T/esp" --event-log "$LOG" --luks "$T/p7.luks2"
 
 run --check-level next --esp "$T/esp" --event-log "$LOG" --pending dbx="$T/dbxupdate.bin" --luks "$L" --json
-check "--json: the luks member judged against the prediction; exit_status 11" python3 - "$T/out" <<'PY'
+check "--json: the luks member judged against the prediction; exit_status 4 (the default path refused)" python3 - "$T/out" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
-assert j["exit_status"] == 11 and "luks_scan" not in j
+assert j["exit_status"] == 4 and "luks_scan" not in j
 t = {x["token"]: x for x in j["luks"][0]["systemd_tpm2"]}
 p = t[0]["predicted"]
 assert p["verdict"] == "will not unlock" and p["changed_pcrs"] == [7], p
@@ -231,7 +233,7 @@ cp "$L" "$R/dev/vda2"
 head -c 8192 "$T/fix/efi-x86_64.efi" >"$R/dev/vda"
 export SBAT_ADD_BLOCK_ROOT="$R"
 expect_rc "no --luks: the block devices with a LUKS2 header are judged (vdb does not read): token 4 of vda2, exit 11" 11 \
-	--check-level next --esp "$T/esp" --event-log "$LOG"
+	--check-level next --no-signatures --esp "$T/esp" --event-log "$LOG"
 expect "it says how many devices, how many hold LUKS2, how many did not read" \
 	'has_line "block devices: 4, 2 with a LUKS2 header, 1 could not be read" &&
 	 has_line "$R/dev/vda1: token 0 (sha256 PCR 7): will unlock today; will unlock at the next boot" &&
