@@ -705,15 +705,19 @@ PY
 	done
 	check "sigrules: ... Boot0103 by MokPolicy's NX rule" \
 		test "$(field sigrules Boot0103 2 signature_reason)" = nx-required
-	check "sigrules: ... Boot0104 not by its signature chaining to db" \
-		test "$(field sigrules Boot0104 2 signature_reason)" != nx-required
-	check "sigrules: ... Boot0105 not by MokPolicy" test "$(field sigrules Boot0105 2 signature_reason)" != nx-required
+	check "sigrules: ... Boot0104 because its signature chains to db's snakeoil certificate, and shim ignores db" \
+		test "$(field sigrules Boot0104 2 signature_reason)" = db-ignored -a \
+		-n "$(field sigrules Boot0104 2 signature | grep 'SnakeOil, in db, which shim ignores (MokIgnoreDB')"
+	check "sigrules: ... Boot0105 because MOK B is not the first certificate of its list in MokListRT" \
+		test "$(field sigrules Boot0105 2 signature_reason)" = cert-not-first -a \
+		-n "$(field sigrules Boot0105 2 signature | grep 'MOK B, in MokListRT, but that certificate is not the first of its')"
 	# the text report says the same, stage by stage
 	text_ok=1
 	for want in 'Boot0101 c384 \[default\]: stage 1 [^:]*: refused: signature: its signature chains to CN=sbat-add vm revoked key, which dbx forbids' \
 		'Boot0102 h384: stage 1 [^:]*: refused: signature: its hash is in dbx' \
 		'Boot0103 nx: stage 2 [^:]*: refused: signature: shim.s MokPolicy requires NX' \
-		'Boot0104 db: stage 2 [^:]*: refused: signature: ' 'Boot0105 mokb: stage 2 [^:]*: refused: signature: ' \
+		'Boot0104 db: stage 2 [^:]*: refused: signature: its signature chains to C=US, O=SnakeOil, in db, which shim ignores' \
+		'Boot0105 mokb: stage 2 [^:]*: refused: signature: its signature chains to CN=sbat-add vm MOK B, in MokListRT, but that certificate is not the first' \
 		'Boot0106 moka \[booted this time\]: stage 3 [^:]*: boots'; do
 		grep -q "^paths: $want" "$W/sigrules.txt" || {
 			vm_log "sigrules: no text line matching: $want"
