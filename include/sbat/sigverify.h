@@ -165,6 +165,11 @@ typedef enum sbat_sigverify_reason {
 	                                  bytes, so EDK2's walk of the table stops short of its end */
 	SBAT_SIGVERIFY_TABLE_CORRUPT,  /* refused: the loader's walk of the certificate table gives up at an entry
 	                                  (`table_problem`): EDK2 stops short of its end, shim returns an error */
+	SBAT_SIGVERIFY_DB_IGNORED,     /* refused (shim): only db allows it (`db`, `entry`; `sig` when a signature
+	                                  does), and MokIgnoreDB tells shim to ignore db */
+	SBAT_SIGVERIFY_CERT_NOT_FIRST, /* refused (shim): a signature chains only to a certificate that is not the
+	                                  first of its EFI_CERT_X509 list (`db`, `entry`, `sig`, `subject`), and
+	                                  shim tries the first of each list only */
 } sbat_sigverify_reason;
 
 /* What became of one signature. Values are ABI: new ones go at the end. */

@@ -140,6 +140,27 @@ hash_alg_word(const sbat_boot_stage *st)
 	           "";
 }
 
+/* The words of a refusal by what shim passes over: a db it ignores, a certificate not first in its list. */
+static void
+unused_words(const sbat_boot_stage *st, const char *who, const char *db, cli_textbuf *t)
+{
+	if (st->signature_reason == SBAT_SIGVERIFY_CERT_NOT_FIRST)
+		cli_textbuf_put(t,
+		                "its signature chains to %s, in %s, but that certificate is not the first of its "
+		                "EFI_CERT_X509 list, and shim tries only the first of each",
+		                who, db);
+	else if (st->signature_by_sig)
+		cli_textbuf_put(t,
+		                "its signature chains to %s, in db, which shim ignores (MokIgnoreDB, set by "
+		                "mokutil --ignore-db), and to nothing else it trusts",
+		                who);
+	else
+		cli_textbuf_put(t,
+		                "its %s%shash is in db, which shim ignores (MokIgnoreDB, set by mokutil "
+		                "--ignore-db), and no signature chains to anything else it trusts",
+		                hash_alg_word(st), hash_alg_word(st)[0] ? " " : "");
+}
+
 /* The words of a verdict the signature rule came to. */
 static void
 sig_verdict_words(const sbat_boot_stage *st, cli_textbuf *t)
@@ -167,6 +188,8 @@ sig_verdict_words(const sbat_boot_stage *st, cli_textbuf *t)
 		cli_textbuf_put(t, "no signature chains to a certificate of %s, and its hash is in none",
 		                by_shim ? "db, MokListRT or shim's own keys" : "db");
 		break;
+	case SBAT_SIGVERIFY_DB_IGNORED:
+	case SBAT_SIGVERIFY_CERT_NOT_FIRST: unused_words(st, who, db, t); break;
 	case SBAT_SIGVERIFY_BAD_SIGNATURE:
 		cli_textbuf_put(t, "the signature does not verify (at the certificate of %s)", who);
 		break;

@@ -227,6 +227,8 @@ static const char *const reason_names[] = {
 	[SBAT_SIGVERIFY_NX_REQUIRED] = "nx-required",
 	[SBAT_SIGVERIFY_TABLE_UNPADDED] = "table-unpadded",
 	[SBAT_SIGVERIFY_TABLE_CORRUPT] = "table-corrupt",
+	[SBAT_SIGVERIFY_DB_IGNORED] = "db-ignored",
+	[SBAT_SIGVERIFY_CERT_NOT_FIRST] = "cert-not-first",
 };
 
 static const char *const db_names[] = {

@@ -614,6 +614,69 @@ shim_signature(sigverify_run *r, size_t i)
 	return 0;
 }
 
+/*
+ * A certificate of db that signature i's chain reaches among those shim
+ * passes over: the first of an X.509 list (later 0: in a db shim ignores)
+ * or one after it (later 1), one shim would take were it tried; or NULL.
+ */
+static const sbat_sigdb_entry *
+unused_cert(sigverify_run *r, const sbat_sigdb *db, size_t i, int later, chain_match *m)
+{
+	const sbat_sigdb_entry *e;
+	size_t k;
+
+	if (!db || !usable(r, i))
+		return NULL;
+	for (k = 0; (e = sbat_sigdb_get(db, k)); k++)
+		if (e->type == SBAT_SIG_X509 && first_of_list(db, k) != later &&
+		    reaches(r, i, e->data, e->data_len, m) && shim_tries(r, e, m))
+			return e;
+	return NULL;
+}
+
+/* The verdict is that signature i would be allowed by the entry e of `db`, which shim passes over: refused. */
+static int
+decide_unused(sigverify_run *r, sbat_sigverify_reason reason, sbat_sigverify_db db, size_t i, const sbat_sigdb_entry *e,
+              const chain_match *m)
+{
+	decide(r, SBAT_VERDICT_REFUSED, reason, db, e);
+	r->v.sig = (int)i;
+	r->v.cert = m->cert;
+	memcpy(r->v.subject, m->subject, sizeof(r->v.subject));
+	return 1;
+}
+
+/*
+ * Nothing allowed the image: 1 when only what shim passes over would have,
+ * the verdict decided: db's hash or certificate while MokIgnoreDB is set
+ * (DB_IGNORED), or a certificate after the first of its X.509 list in a
+ * database shim reads (CERT_NOT_FIRST).
+ */
+static int
+shim_unused(sigverify_run *r)
+{
+	const hashref db_hashes[] = { { r->o.db, SBAT_SIGVERIFY_DB, 0 }, { r->o.db, SBAT_SIGVERIFY_DB, 1 } };
+	const dbref lists[] = { { r->o.ignore_db ? NULL : r->o.db, SBAT_SIGVERIFY_DB },
+		                { r->o.vendor_db, SBAT_SIGVERIFY_VENDOR_DB },
+		                { r->o.mok, SBAT_SIGVERIFY_MOK } };
+	const sbat_sigdb_entry *e;
+	chain_match m;
+	size_t i, k;
+
+	if (r->o.ignore_db && hash_in(r, db_hashes, 2, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_DB_IGNORED))
+		return 1;
+	for (i = 0; i < r->a->n_sigs; i++) {
+		if (!readable(r, i) || r->a->sigs[i].cert_type != WIN_CERT_TYPE_PKCS_SIGNED_DATA)
+			continue;
+		if (r->o.ignore_db && (e = unused_cert(r, r->o.db, i, 0, &m)))
+			return decide_unused(r, SBAT_SIGVERIFY_DB_IGNORED, SBAT_SIGVERIFY_DB, i, e, &m);
+		for (k = 0; k < sizeof(lists) / sizeof(lists[0]); k++)
+			if ((e = unused_cert(r, lists[k].db, i, 1, &m)))
+				return decide_unused(r, SBAT_SIGVERIFY_CERT_NOT_FIRST, lists[k].which, i, e, &m);
+	}
+	return 0;
+}
+
 void
 sigverify_shim(sigverify_run *r)
 {
@@ -643,6 +706,6 @@ sigverify_shim(sigverify_run *r)
 		decide_sig(r, SBAT_VERDICT_BOOTS, SBAT_SIGVERIFY_CERT_ALLOWED, (size_t)first_ok);
 	else if (first_bad >= 0)
 		decide_sig(r, SBAT_VERDICT_REFUSED, SBAT_SIGVERIFY_CERT_FORBIDDEN, (size_t)first_bad);
-	else
+	else if (bad >= 0 || !shim_unused(r))
 		refuse(r, bad);
 }

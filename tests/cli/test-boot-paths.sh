@@ -441,6 +441,8 @@ SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
 expect "a pending mokutil --disable-validation (MokSB): said to be pending, not applied: shim still refuses GRUB" \
 	'[ "$RC" -eq 4 ] && [[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: refused: signature: "* ]] &&
 	 [[ "$OUT" == *"MokSB-605dab50-e046-4300-abb6-3dd810dd8b23: mokutil --disable-validation is pending: "* ]]'
+expect "... with MokIgnoreDB 1 and GRUB's hash in db alone: the reason says shim ignores db" \
+	'[[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: refused: signature: its hash is in db, which shim ignores (MokIgnoreDB, set by mokutil --ignore-db)"* ]]'
 { printf '\7\0\0\0'; le32 1; le32 8; printf 'p\0a\0s\0s\0w\0o\0r\0d\0'; head -c 16 /dev/zero; } >"$MOK_SB"
 printf '\6\0\0\0\1' >"$SV/MokSBStateRT-605dab50-e046-4300-abb6-3dd810dd8b23"
 SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"

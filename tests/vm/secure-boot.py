@@ -4,8 +4,16 @@
 """Secure Boot test material for test-paths.sh: signature lists for db, dbx
 and MokListX, and an image with two signatures.
 
-usage: secure-boot.py x509 OUT CERT.der     EFI_SIGNATURE_LIST of one certificate
+usage: secure-boot.py x509 OUT CERT.der...  one EFI_SIGNATURE_LIST of the
+                                            certificates (of one size: a list
+                                            has one SignatureSize)
        secure-boot.py sha256 OUT HEX        EFI_SIGNATURE_LIST of one image hash
+       secure-boot.py sha384 OUT HEX        the same, EFI_CERT_SHA384
+       secure-boot.py authenticode ALG IMAGE
+                                            the Authenticode digest of IMAGE
+                                            (ALG sha256, sha384), in hex
+       secure-boot.py nx-off IN OUT         IN (unsigned) without
+                                            IMAGE_DLLCHARACTERISTICS_NX_COMPAT
        secure-boot.py cosign A B OUT        A with B's signatures appended
        secure-boot.py update VAR ESL KEY CERT OUT
                                             an authenticated append write of
@@ -23,6 +31,7 @@ signature. The Authenticode hash leaves the table out, so both signatures
 cover OUT.
 """
 
+import hashlib
 import struct
 import subprocess
 import sys
@@ -31,6 +40,7 @@ import uuid
 
 EFI_CERT_X509 = uuid.UUID("a5c059a1-94e4-4aa7-87b5-ab155c2bf072")
 EFI_CERT_SHA256 = uuid.UUID("c1c41626-504c-4092-aca9-41f936934328")
+EFI_CERT_SHA384 = uuid.UUID("ff3e5307-9fd0-48c9-85f1-8ad56c701e01")
 OWNER = uuid.UUID("5ba7ad0b-63e4-4d3b-9e6a-2a7c61c5e8f0")
 EFI_GLOBAL = uuid.UUID("8be4df61-93ca-11d2-aa0d-00e098032b8c")
 IMAGE_SECURITY = uuid.UUID("d719b2cb-3d3a-4596-a3bc-dad00e67656f")
@@ -39,9 +49,13 @@ EFI_CERT_TYPE_PKCS7 = uuid.UUID("4aafd29d-68df-49ee-8aa9-347d375665a7")
 APPEND_ATTRIBUTES = 0x67
 
 
-def signature_list(kind, payload):
-    entry = OWNER.bytes_le + payload
-    return kind.bytes_le + struct.pack("<III", 28 + len(entry), 0, len(entry)) + entry
+def signature_list(kind, *payloads):
+    if len(set(len(p) for p in payloads)) != 1:
+        raise SystemExit("the entries of one signature list must have one size: %s" %
+                         ", ".join(str(len(p)) for p in payloads))
+    entries = [OWNER.bytes_le + p for p in payloads]
+    size = len(entries[0])
+    return kind.bytes_le + struct.pack("<III", 28 + size * len(entries), 0, size) + b"".join(entries)
 
 
 def security_directory(image):
@@ -53,6 +67,45 @@ def security_directory(image):
     entry = opt + (112 if magic == 0x20B else 96) + 4 * 8
     offset, size = struct.unpack_from("<II", image, entry)
     return entry, offset, size
+
+
+def optional_header(image):
+    pe = struct.unpack_from("<I", image, 0x3C)[0]
+    return pe, pe + 24
+
+
+def authenticode(image, alg):
+    """The Authenticode digest: the image without its checksum, its certificate table's
+    directory entry and the table, the sections in the order of their file offsets."""
+    pe, opt = optional_header(image)
+    entry, table, table_size = security_directory(image)
+    size_of_headers = struct.unpack_from("<I", image, opt + 60)[0]
+    h = hashlib.new(alg)
+    h.update(image[:opt + 64])
+    h.update(image[opt + 68:entry])
+    h.update(image[entry + 8:size_of_headers])
+    count = struct.unpack_from("<H", image, pe + 6)[0]
+    sections = opt + struct.unpack_from("<H", image, pe + 20)[0]
+    done = size_of_headers
+    raw = sorted(struct.unpack_from("<II", image, sections + 40 * i + 16)[::-1] for i in range(count))
+    for offset, size in raw:
+        if size:
+            h.update(image[offset:offset + size])
+            done += size
+    end = table if table_size else len(image)
+    if end > done:
+        h.update(image[done:end])
+    return h.hexdigest()
+
+
+def nx_off(in_path, out_path):
+    image = bytearray(open(in_path, "rb").read())
+    _, opt = optional_header(image)
+    if security_directory(image)[2]:
+        raise SystemExit("%s is signed" % in_path)
+    flags = struct.unpack_from("<H", image, opt + 70)[0]
+    struct.pack_into("<H", image, opt + 70, flags & ~0x100)
+    open(out_path, "wb").write(image)
 
 
 def cosign(a_path, b_path, out_path):
@@ -131,10 +184,18 @@ def cert_in(data, text):
 
 
 def main(argv):
-    if len(argv) == 3 and argv[0] == "x509":
-        data = signature_list(EFI_CERT_X509, open(argv[2], "rb").read())
+    if len(argv) >= 3 and argv[0] == "x509":
+        data = signature_list(EFI_CERT_X509, *[open(c, "rb").read() for c in argv[2:]])
     elif len(argv) == 3 and argv[0] == "sha256":
         data = signature_list(EFI_CERT_SHA256, bytes.fromhex(argv[2]))
+    elif len(argv) == 3 and argv[0] == "sha384":
+        data = signature_list(EFI_CERT_SHA384, bytes.fromhex(argv[2]))
+    elif len(argv) == 3 and argv[0] == "authenticode" and argv[1] in ("sha256", "sha384"):
+        print(authenticode(open(argv[2], "rb").read(), argv[1]))
+        return 0
+    elif len(argv) == 3 and argv[0] == "nx-off":
+        nx_off(argv[1], argv[2])
+        return 0
     elif len(argv) == 5 and argv[0] == "cert":
         open(argv[4], "wb").write(cert_in(variable(argv[1], argv[2]), argv[3]))
         return 0

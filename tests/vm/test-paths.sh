@@ -24,8 +24,13 @@
 #   ms        Debian's shim signed by Microsoft's 2011 and 2023 CAs: it
 #             boots with only the 2023 CA in db, and is refused with the
 #             2011 CA in dbx as well, as sbat-add says
+#   sigrules  six boot options: shim's MokPolicy (NX required), MokIgnoreDB
+#             and its first-certificate-of-a-list rule refuse three second
+#             stages, the firmware a SHA-384-signed shim by its signer's
+#             certificate in dbx and one by its SHA-384 hash in dbx, and a
+#             SHA-384-signed shim boots; sbat-add in the guest must say so
 #
-# SBAT_VM_PATHS_CASES picks cases (default: all six). TAP. Skips (the plan
+# SBAT_VM_PATHS_CASES picks cases (default: all seven). TAP. Skips (the plan
 # 1..0 # SKIP, exit 0) when qemu, OVMF, sbsigntool, a kernel, shim or the
 # unstable packages are missing, unless CI=true.
 set -u
@@ -33,7 +38,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 . "$HERE/../lib/tap.sh"
 
-CASES=" ${SBAT_VM_PATHS_CASES:-grub sdboot bootnext fallback dbx ms} "
+CASES=" ${SBAT_VM_PATHS_CASES:-grub sdboot bootnext fallback dbx ms sigrules} "
 W="${SBAT_VM_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/sbat-vm.XXXXXX")}"
 mkdir -p "$W"
 SB_CODE=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
@@ -50,6 +55,7 @@ done
 for c in sbsign openssl python3 iconv; do
 	command -v "$c" >/dev/null 2>&1 || vm_skip_or_fail "no $c"
 done
+case $CASES in *" sigrules "*) command -v osslsigncode >/dev/null 2>&1 || vm_skip_or_fail "no osslsigncode" ;; esac
 vm_kernel || vm_skip_or_fail "$VM_WHY"
 SHIMDIR=$(ls -d "$VM_CACHE"/extract/shim-unsigned_*_amd64/usr/lib/shim 2>/dev/null | tail -n 1)
 [ -n "$SHIMDIR" ] && [ -f "$SHIMDIR/shimx64.efi" ] && [ -f "$SHIMDIR/fbx64.efi" ] ||
@@ -553,5 +559,177 @@ if on ms; then
 		-n "$(field ms2011x Boot0101 1 signature | grep 'Microsoft Corporation UEFI CA 2011, which dbx forbids (another signature does not help')"
 	v=$(verdicts ms2011x Boot0102)
 	check "ms: 2011x: predicted: Boot0102, the path that booted, boots at each stage ($v)" test "$v" = "boots boots boots"
+fi
+# ------------------------------------------------ shim's MOK rules and SHA-384 at the firmware
+# One boot, six boot options in BootOrder; the varstore holds MokPolicy
+# (MOK_POLICY_REQUIRE_NX), MokDBState (as MokManager writes it after
+# `mokutil --ignore-db`), MokList (one EFI_CERT_X509 list of two
+# certificates, MOK A first, MOK B second) and dbx a SHA-384 signer's
+# certificate and a SHA-384 Authenticode hash. systemd-boot is the second
+# stage of Boot0103-Boot0106, one binary signed four ways:
+#   Boot0101  shim signed with SHA-384 digests twice, by the snakeoil key
+#             (db) and by a key whose certificate is in dbx: the firmware
+#             refuses it
+#   Boot0102  shim signed with a SHA-384 digest by the snakeoil key, its
+#             SHA-384 Authenticode hash in dbx (EFI_CERT_SHA384): refused
+#   Boot0103  systemd-boot without NX_COMPAT, signed by MOK A: shim refuses
+#             it by MokPolicy before any signature check
+#   Boot0104  systemd-boot signed by the snakeoil key, trusted only through
+#             db, which MokIgnoreDB tells shim to ignore: refused
+#   Boot0105  systemd-boot signed by MOK B, second in its list: shim 16.1
+#             tries only the first certificate of each list: refused
+#   Boot0106  shim signed with a SHA-384 digest by the snakeoil key ->
+#             systemd-boot signed by MOK A -> the kernel: boots
+# \EFI\BOOT\BOOTX64.EFI (shim, SHA-256) -> systemd-boot signed by MOK A is
+# there for the firmware to fall back on should it take no SHA-384 digest.
+if on sigrules; then
+	E="$W/esp-sigrules"
+	esp_base "$E"
+	mkdir -p "$E/EFI/BOOT" "$E/EFI/c384" "$E/EFI/h384" "$E/EFI/nx" "$E/EFI/db" "$E/EFI/mokb" "$E/EFI/moka"
+	made=1
+	[ -s "$W/revoked.key" ] || openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 3650 \
+		-subj "/CN=sbat-add vm revoked key/" -keyout "$W/revoked.key" -out "$W/revoked.pem" >>"$W/sign.log" 2>&1 &&
+		openssl x509 -in "$W/revoked.pem" -outform DER -out "$W/revoked.der" || made=0
+	# two certificates of one size (one serial length, subjects of one length): one list holds both
+	for k in A B; do
+		openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 3650 -set_serial "0x5${k}" \
+			-subj "/CN=sbat-add vm MOK $k/" -keyout "$W/mok$k.key" -out "$W/mok$k.pem" >>"$W/sign.log" 2>&1 &&
+			openssl x509 -in "$W/mok$k.pem" -outform DER -out "$W/mok$k.der" || made=0
+	done
+	# sign384 KEY CERT IN OUT: an Authenticode signature with a SHA-384 digest (sbsign makes SHA-256 only)
+	sign384() { rm -f "$4" && osslsigncode sign -h sha384 -key "$1" -certs "$2" -in "$3" -out "$4" >>"$W/sign.log" 2>&1; }
+	sign384 "$W/snakeoil.key" "$SB_CERT" "$SHIMDIR/shimx64.efi" "$W/shim384.efi" &&
+		sign384 "$W/revoked.key" "$W/revoked.pem" "$SHIMDIR/shimx64.efi" "$W/shim384-revoked.efi" &&
+		python3 "$HERE/secure-boot.py" cosign "$W/shim384.efi" "$W/shim384-revoked.efi" "$E/EFI/c384/shimx64.efi" ||
+		made=0
+	# a shim of its own hash: its .sbat gets one more line, then a SHA-384 snakeoil signature
+	cp "$SHIMDIR/shimx64.efi" "$W/shim384-edited.efi"
+	{ "$SBAT_ADD" --print --file "$W/shim384-edited.efi" && echo 'sbat-add-vm,1,sbat-add,vm,384,https://example.invalid/'; } \
+		>"$W/shim384-edited.csv" && "$SBAT_ADD" --file "$W/shim384-edited.efi" --csv "$W/shim384-edited.csv" &&
+		sign384 "$W/snakeoil.key" "$SB_CERT" "$W/shim384-edited.efi" "$E/EFI/h384/shimx64.efi" || made=0
+	cp "$W/shim384.efi" "$E/EFI/moka/shimx64.efi"
+	for d in BOOT nx db mokb; do cp "$W/signed/shimx64.efi" "$E/EFI/$d/shimx64.efi"; done
+	mv "$E/EFI/BOOT/shimx64.efi" "$E/EFI/BOOT/BOOTX64.EFI"
+	# the loader entry (and a snakeoil-signed systemd-boot, replaced below)
+	sdboot_dir "$E" EFI/moka sigrules
+	python3 "$HERE/secure-boot.py" nx-off "$SDBOOT" "$W/sdboot-nx-off.efi" &&
+		sbsign --key "$W/mokA.key" --cert "$W/mokA.pem" --output "$E/EFI/nx/grubx64.efi" "$W/sdboot-nx-off.efi" \
+			>>"$W/sign.log" 2>&1 &&
+		cp "$W/signed/systemd-bootx64.efi" "$E/EFI/db/grubx64.efi" &&
+		sbsign --key "$W/mokB.key" --cert "$W/mokB.pem" --output "$E/EFI/mokb/grubx64.efi" "$SDBOOT" \
+			>>"$W/sign.log" 2>&1 &&
+		sbsign --key "$W/mokA.key" --cert "$W/mokA.pem" --output "$E/EFI/moka/grubx64.efi" "$SDBOOT" \
+			>>"$W/sign.log" 2>&1 && cp "$E/EFI/moka/grubx64.efi" "$E/EFI/BOOT/grubx64.efi" || made=0
+	h384=$(python3 "$HERE/secure-boot.py" authenticode sha384 "$E/EFI/h384/shimx64.efi")
+	h384_sbat=$("$SBAT_ADD" --print --json --file "$E/EFI/h384/shimx64.efi" | grep -o '"image_digest": "[0-9a-f]*"' |
+		head -n 1 | sed 's/.*: "//; s/"//')
+	nx_bits=$(python3 - "$W/sdboot-nx-off.efi" "$SDBOOT" <<'PY'
+import struct, sys
+for p in sys.argv[1:]:
+    b = open(p, "rb").read(4096)
+    print(hex(struct.unpack_from("<H", b, struct.unpack_from("<I", b, 0x3C)[0] + 24 + 70)[0] & 0x100), end=" ")
+PY
+	)
+	check "sigrules: shims signed with SHA-384 digests (snakeoil; snakeoil and a key for dbx; one of its own hash), systemd-boot signed by MOK A, MOK B and snakeoil" \
+		test "$made" = 1
+	check "sigrules: the hash put into dbx is what sbat-add says the SHA-384 signature covers ($h384)" \
+		test ${#h384} = 96 -a "$h384" = "$h384_sbat"
+	check "sigrules: systemd-boot $SDBOOT_VERSION has NX_COMPAT, the copy for Boot0103 not (${nx_bits})" \
+		test "$nx_bits" = "0x0 0x100 "
+	cp "$SB_VARS" "$W/vars-sigrules.fd"
+	set_ok=1
+	python3 "$HERE/secure-boot.py" x509 "$W/sigrules-dbx-cert.esl" "$W/revoked.der" &&
+		python3 "$HERE/secure-boot.py" sha384 "$W/sigrules-dbx-hash.esl" "$h384" &&
+		python3 "$HERE/secure-boot.py" x509 "$W/moklist.esl" "$W/mokA.der" "$W/mokB.der" || set_ok=0
+	num=0
+	for d in c384 h384 nx db mokb moka; do
+		num=$((num + 1))
+		python3 "$HERE/load-option.py" option "$W/Boot010$num.bin" "$d" "\\EFI\\$d\\shimx64.efi" &&
+			python3 "$HERE/../integration/ovmf-setvar.py" "$W/vars-sigrules.fd" "Boot010$num" "$EFI_GLOBAL" 0x7 \
+				"$W/Boot010$num.bin" >>"$W/setvar.log" 2>&1 || set_ok=0
+	done
+	# MokPolicy, MokDBState, MokList: non-volatile, boot services only (shim deletes
+	# them with the runtime attribute), one byte 1 for MOK_POLICY_REQUIRE_NX and
+	# for "ignore db"; SHIM_VERBOSE: shim prints its refusals and goes on
+	printf '\001' >"$W/one.bin"
+	setvar() { python3 "$HERE/../integration/ovmf-setvar.py" "$@" >>"$W/setvar.log" 2>&1 || set_ok=0; }
+	python3 "$HERE/load-option.py" numbers "$W/BootOrder-sigrules.bin" 0101 0102 0103 0104 0105 0106 || set_ok=0
+	setvar "$W/vars-sigrules.fd" BootOrder "$EFI_GLOBAL" 0x7 "$W/BootOrder-sigrules.bin"
+	setvar --append "$W/vars-sigrules.fd" dbx "$IMAGE_SECURITY" "$W/sigrules-dbx-cert.esl"
+	setvar --append "$W/vars-sigrules.fd" dbx "$IMAGE_SECURITY" "$W/sigrules-dbx-hash.esl"
+	for v in MokPolicy MokDBState SHIM_VERBOSE; do
+		setvar "$W/vars-sigrules.fd" "$v" "$SHIM_LOCK" 0x3 "$W/one.bin"
+	done
+	setvar "$W/vars-sigrules.fd" MokList "$SHIM_LOCK" 0x3 "$W/moklist.esl"
+	check "sigrules: Boot0101-Boot0106, BootOrder, dbx (a certificate, a SHA-384 hash), MokPolicy, MokDBState, MokList (A, B in one list) and SHIM_VERBOSE put into the varstore" \
+		test "$set_ok" = 1
+	sb_boot sigrules "$E" "$W/vars-sigrules.fd"
+	check "sigrules: the guest ran to its end with Secure Boot ($VM_RESULT after ${VM_SECS}s)" test "$BOOTED" = 0
+	check "sigrules: SecureBoot is 1" test "$(gvar sigrules SecureBoot)" = 0600000001
+	check "sigrules: shim mirrored MokPolicy (MokPolicyRT $(gvar sigrules MokPolicyRT)) and MokDBState (MokIgnoreDB $(gvar sigrules MokIgnoreDB)): both one byte 1" \
+		test "$(gvar sigrules MokPolicyRT) $(gvar sigrules MokIgnoreDB)" = "0600000001 0600000001"
+	check "sigrules: ... and MokList: MokListRT holds the list of MOK A and MOK B as written" \
+		grep -qF "$(od -An -v -tx1 "$W/moklist.esl" | tr -d ' \n')" <<<"$(gvar sigrules MokListRT)"
+	cur=$(gnum sigrules BootCurrent)
+	serial=$(vm_serial_text "$W/serial-sigrules.log")
+	vm_log "sigrules: what the firmware and shim said:"
+	grep -aE 'Boot010[1-6]|Access Denied|Violation|Verification failed|requires NX|start_image' <<<"$serial" |
+		sed 's/^/#   /' | head -n 30
+	check "sigrules: the firmware took a SHA-384 signature: it booted Boot0106, whose shim has only one (BootCurrent Boot$cur)" \
+		test "$cur" = 0106
+	check "sigrules: the firmware refused Boot0101's shim, SHA-384 signed by a key in dbx (Access Denied)" \
+		grep -aqE 'Boot0101.*Access Denied' <<<"$serial"
+	check "sigrules: the firmware refused Boot0102's shim, its SHA-384 hash in dbx (Access Denied)" \
+		grep -aqE 'Boot0102.*Access Denied' <<<"$serial"
+	check "sigrules: shim refused Boot0103's systemd-boot: its MokPolicy requires NX (Policy requires NX, then failed to start Boot0103)" \
+		grep -aqzE 'Policy requires NX, but image does not support NX[^\n]*\n.*failed to start Boot0103' <<<"$serial"
+	check "sigrules: shim refused Boot0104's systemd-boot, signed by db's key while MokIgnoreDB is set" \
+		grep -aqzE 'failed to start Boot0103.*Verification failed: Security Policy Violation.*failed to start Boot0104' <<<"$serial"
+	check "sigrules: shim refused Boot0105's systemd-boot, signed by MOK B, second in its list" \
+		grep -aqzE 'failed to start Boot0104.*Verification failed: Security Policy Violation.*failed to start Boot0105' <<<"$serial"
+	check "sigrules: sbat-add in the guest: exit 4, the default path (BootOrder's first) refused ($(sed -n 's/^paths-rc //p' "$W/sigrules.txt"))" \
+		grep -qx 'paths-rc 4' "$W/sigrules.txt"
+	for num in 1 2; do
+		v=$(verdicts sigrules Boot010$num)
+		check "sigrules: predicted: Boot010$num's shim refused by the firmware ($v; $(field sigrules Boot010$num 1 signature))" \
+			test "$v $(field sigrules Boot010$num 1 reason) $(field sigrules Boot010$num 1 signature_verdict)" = "refused signature refused"
+	done
+	check "sigrules: ... Boot0101 because of the revoked key's certificate in dbx" \
+		grep -q 'sbat-add vm revoked key.*dbx' <<<"$(field sigrules Boot0101 1 signature)"
+	check "sigrules: ... Boot0102 because of its hash in dbx" \
+		grep -q 'hash.*dbx' <<<"$(field sigrules Boot0102 1 signature)"
+	for num in 3 4 5; do
+		v=$(verdicts sigrules Boot010$num)
+		check "sigrules: predicted: Boot010$num's shim boots, its systemd-boot refused by shim ($v; $(field sigrules Boot010$num 2 signature_reason): $(field sigrules Boot010$num 2 signature))" \
+			test "$v $(field sigrules Boot010$num 2 reason)" = "boots refused signature"
+	done
+	check "sigrules: ... Boot0103 by MokPolicy's NX rule" \
+		test "$(field sigrules Boot0103 2 signature_reason)" = nx-required
+	check "sigrules: ... Boot0104 because its signature chains to db's snakeoil certificate, and shim ignores db" \
+		test "$(field sigrules Boot0104 2 signature_reason)" = db-ignored -a \
+		-n "$(field sigrules Boot0104 2 signature | grep 'SnakeOil, in db, which shim ignores (MokIgnoreDB')"
+	check "sigrules: ... Boot0105 because MOK B is not the first certificate of its list in MokListRT" \
+		test "$(field sigrules Boot0105 2 signature_reason)" = cert-not-first -a \
+		-n "$(field sigrules Boot0105 2 signature | grep 'MOK B, in MokListRT, but that certificate is not the first of its')"
+	# the text report says the same, stage by stage
+	text_ok=1
+	for want in 'Boot0101 c384 \[default\]: stage 1 [^:]*: refused: signature: its signature chains to CN=sbat-add vm revoked key, which dbx forbids' \
+		'Boot0102 h384: stage 1 [^:]*: refused: signature: its hash is in dbx' \
+		'Boot0103 nx: stage 2 [^:]*: refused: signature: shim.s MokPolicy requires NX' \
+		'Boot0104 db: stage 2 [^:]*: refused: signature: its signature chains to C=US, O=SnakeOil, in db, which shim ignores' \
+		'Boot0105 mokb: stage 2 [^:]*: refused: signature: its signature chains to CN=sbat-add vm MOK B, in MokListRT, but that certificate is not the first' \
+		'Boot0106 moka \[booted this time\]: stage 3 [^:]*: boots'; do
+		grep -q "^paths: $want" "$W/sigrules.txt" || {
+			vm_log "sigrules: no text line matching: $want"
+			text_ok=0
+		}
+	done
+	check "sigrules: the text report predicts the same six, with the same reasons" test "$text_ok" = 1
+	v=$(verdicts sigrules Boot0106)
+	check "sigrules: predicted: Boot0106, the path that booted, boots at each stage ($v)" test "$v" = "boots boots boots"
+	check "sigrules: ... its shim by a SHA-384 signature chaining to db ($(field sigrules Boot0106 1 signature))" \
+		grep -q 'SnakeOil, in db' <<<"$(field sigrules Boot0106 1 signature)"
+	check "sigrules: ... its systemd-boot by MOK A, first in its list of MokListRT ($(field sigrules Boot0106 2 signature))" \
+		grep -q 'MOK A, in MokListRT' <<<"$(field sigrules Boot0106 2 signature)"
 fi
 tap_finish

@@ -26,7 +26,7 @@ echo "cmdline: $(cat /proc/cmdline)"
 for f in $V/*; do
 	name=${f##*/}
 	case "$name" in
-	SecureBoot-* | SetupMode-* | SbatLevel* | MokListRT-* | MokListXRT-* | MokSBStateRT-* | \
+	SecureBoot-* | SetupMode-* | SbatLevel* | MokListRT-* | MokListXRT-* | MokSBStateRT-* | MokPolicyRT-* | MokIgnoreDB-* | \
 		BootOrder-* | BootNext-* | BootCurrent-* | Boot[0-9A-F][0-9A-F][0-9A-F][0-9A-F]-* | LoaderEntrySelected-* | \
 		LoaderDevicePartUUID-* | StubPcrKernelImage-* | LoaderInfo-* | PK-* | KEK-* | db-* | dbx-*)
 		echo "var $name $(od -An -v -tx1 "$f" | tr -d ' \n' | head -c 131072)"
