@@ -714,7 +714,7 @@ PY
 	# the text report says the same, stage by stage
 	text_ok=1
 	for want in 'Boot0101 c384 \[default\]: stage 1 [^:]*: refused: signature: its signature chains to CN=sbat-add vm revoked key, which dbx forbids' \
-		'Boot0102 h384: stage 1 [^:]*: refused: signature: its hash is in dbx' \
+		'Boot0102 h384: stage 1 [^:]*: refused: signature: its SHA-384 hash is in dbx' \
 		'Boot0103 nx: stage 2 [^:]*: refused: signature: shim.s MokPolicy requires NX' \
 		'Boot0104 db: stage 2 [^:]*: refused: signature: its signature chains to C=US, O=SnakeOil, in db, which shim ignores' \
 		'Boot0105 mokb: stage 2 [^:]*: refused: signature: its signature chains to CN=sbat-add vm MOK B, in MokListRT, but that certificate is not the first' \
