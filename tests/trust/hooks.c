@@ -8,8 +8,11 @@
  *   SBAT_TEST_NO_TMPFILE=1    open()/openat() with O_TMPFILE fail (EOPNOTSUPP),
  *                             as on vfat
  *   SBAT_TEST_COARSE_TIME=1   fstat()/fstatat() report every time stamp as
- *                             the same second, as a file system whose clock
- *                             tick is longer than the run (FAT, ext4 -I 128)
+ *                             the same second, and fstatfs() FAT as the file
+ *                             system, as on FAT, whose clock tick is longer
+ *                             than the run (ext4 -I 128 too when the file was
+ *                             changed in the current second; a time stamp
+ *                             from long ago that a write keeps is FAT's only)
  *   SBAT_TEST_AT=CALL         fsync, copy_file_range, pread, pwrite, ftruncate, read or
  *                             fstat: where the action runs, once, before the
  *                             first such call; tmpfile: before the first open
@@ -59,6 +62,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -415,5 +419,37 @@ fstatat64(int dir, const char *path, struct stat64 *st, int flags)
 
 	if (r == 0)
 		coarsen(st);
+	return r;
+}
+
+/* SBAT_TEST_COARSE_TIME: the file system is FAT (MSDOS_SUPER_MAGIC); 1 when it is */
+static int
+coarse_fs(void)
+{
+	const char *c = getenv("SBAT_TEST_COARSE_TIME");
+
+	return c && *c == '1';
+}
+
+typedef int (*fstatfs_fn)(int, struct statfs *);
+typedef int (*fstatfs64_fn)(int, struct statfs64 *);
+
+int
+fstatfs(int fd, struct statfs *sf)
+{
+	int r = NEXT(fstatfs_fn, "fstatfs")(fd, sf);
+
+	if (r == 0 && coarse_fs())
+		sf->f_type = 0x4d44;
+	return r;
+}
+
+int
+fstatfs64(int fd, struct statfs64 *sf)
+{
+	int r = NEXT(fstatfs64_fn, "fstatfs64")(fd, sf);
+
+	if (r == 0 && coarse_fs())
+		sf->f_type = 0x4d44;
 	return r;
 }
