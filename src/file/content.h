@@ -82,6 +82,9 @@ int content_sum_fd(const sbat_io *io, int fd, size_t len, uint64_t *ret);
  */
 int output_expect_source(sbat_output *out, size_t len, uint64_t sum);
 
+/* 1 when commit will fsync out (an output that replaces or creates a file, without sbat_output_set_sync 0), else 0. */
+int output_syncs(const sbat_output *out);
+
 /*
  * When the fingerprint is taken: an edit takes it only where the input's
  * time stamps cannot show every write (timestamps_fstat in

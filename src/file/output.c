@@ -656,6 +656,12 @@ sync_directory(int dir_fd)
 }
 
 int
+output_syncs(const sbat_output *o)
+{
+	return o->dir_fd >= 0 && !o->no_sync;
+}
+
+int
 output_expect_source(sbat_output *o, size_t len, uint64_t sum)
 {
 	if (o->src_fd < 0)

@@ -13,7 +13,7 @@
  *                             than the run (ext4 -I 128 too when the file was
  *                             changed in the current second; a time stamp
  *                             from long ago that a write keeps is FAT's only)
- *   SBAT_TEST_AT=CALL         fsync, copy_file_range, pread, pwrite, ftruncate, read or
+ *   SBAT_TEST_AT=CALL         fsync, sync_file_range, copy_file_range, pread, pwrite, ftruncate, read or
  *                             fstat: where the action runs, once, before the
  *                             first such call; tmpfile: before the first open
  *                             with O_TMPFILE; renamed: once, just after the
@@ -281,6 +281,15 @@ fsync(int fd)
 {
 	act("fsync");
 	return NEXT(fsync_fn, "fsync")(fd);
+}
+
+typedef int (*sync_range_fn)(int, off64_t, off64_t, unsigned);
+
+int
+sync_file_range(int fd, off64_t off, off64_t len, unsigned flags)
+{
+	act("sync_file_range");
+	return NEXT(sync_range_fn, "sync_file_range")(fd, off, len, flags);
 }
 
 ssize_t
