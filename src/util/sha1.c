@@ -91,15 +91,15 @@ blocks_portable(uint32_t *h, const uint8_t *p, size_t n)
  */
 #define GROUP(g)                                                                                                       \
 	do {                                                                                                           \
-		__m128i e_ = (g) == 0 ? _mm_add_epi32(e, m[0]) : _mm_sha1nexte_epu32(e, m[(g) % 4]);                 \
+		__m128i e_ = (g) == 0 ? _mm_add_epi32(e, m[0]) : _mm_sha1nexte_epu32(e, m[(g) % 4]);                   \
 		e = abcd;                                                                                              \
 		abcd = _mm_sha1rnds4_epu32(abcd, e_, (g) / 5);                                                         \
 		if ((g) >= 1 && (g) <= 16)                                                                             \
-			m[((g) + 3) % 4] = _mm_sha1msg1_epu32(m[((g) + 3) % 4], m[(g) % 4]);                          \
+			m[((g) + 3) % 4] = _mm_sha1msg1_epu32(m[((g) + 3) % 4], m[(g) % 4]);                           \
 		if ((g) >= 2 && (g) <= 17)                                                                             \
-			m[((g) + 2) % 4] = _mm_xor_si128(m[((g) + 2) % 4], m[(g) % 4]);                               \
+			m[((g) + 2) % 4] = _mm_xor_si128(m[((g) + 2) % 4], m[(g) % 4]);                                \
 		if ((g) >= 3 && (g) <= 18)                                                                             \
-			m[((g) + 1) % 4] = _mm_sha1msg2_epu32(m[((g) + 1) % 4], m[(g) % 4]);                          \
+			m[((g) + 1) % 4] = _mm_sha1msg2_epu32(m[((g) + 1) % 4], m[(g) % 4]);                           \
 	} while (0)
 
 __attribute__((target("sha,sse4.1"))) static void
