@@ -76,8 +76,9 @@ int content_sum_fd(const sbat_io *io, int fd, size_t len, uint64_t *ret);
 
 /*
  * When `out` replaces a file: commit, after the last fsync and just before
- * the rename, reads that file again and refuses (SBAT_E_CHANGED) unless it
- * still has len bytes with fingerprint sum. Returns 1 then, and 0 for an
+ * the rename (before the fsync where the time stamps show any write from
+ * then on: timestamps_can_hide), reads that file again and refuses
+ * (SBAT_E_CHANGED) unless it still has len bytes with fingerprint sum. Returns 1 then, and 0 for an
  * output that replaces nothing (the caller checks the input itself).
  */
 int output_expect_source(sbat_output *out, size_t len, uint64_t sum);

@@ -7,6 +7,9 @@
  *
  *   SBAT_TEST_NO_TMPFILE=1    open()/openat() with O_TMPFILE fail (EOPNOTSUPP),
  *                             as on vfat
+ *   SBAT_TEST_COARSE_TIME=s   fstat()/fstatat() report time stamps in whole
+ *                             seconds (the nanoseconds cut), on the file
+ *                             system as it is: ext4 with 128-byte inodes
  *   SBAT_TEST_COARSE_TIME=1   fstat()/fstatat() report every time stamp as
  *                             the same second, and fstatfs() FAT as the file
  *                             system, as on FAT, whose clock tick is longer
@@ -33,6 +36,8 @@
  *                             sleep:MS           wait MS milliseconds
  *                             mapwrite:OFF:TEXT  write TEXT at byte OFF of the file
  *                                                SBAT_TEST_MAP maps (see there)
+ *   SBAT_TEST_AT2, SBAT_TEST_DO2  a second action, as SBAT_TEST_AT and
+ *                             SBAT_TEST_DO but without SBAT_TEST_AFTER
  *   SBAT_TEST_NO_UMASK=1      umask() is not to be called: a call ends the
  *                             process (exit 98), since it changes what the
  *                             caller's other threads create meanwhile
@@ -104,12 +109,19 @@ map_early(void)
 	close(fd);
 }
 
+static void do_action(const char *what);
+
 static void
 act(const char *call)
 {
 	const char *at = getenv("SBAT_TEST_AT"), *what = getenv("SBAT_TEST_DO"), *after = getenv("SBAT_TEST_AFTER");
-	char buf[4096], *arg, *arg2;
+	const char *at2 = getenv("SBAT_TEST_AT2"), *what2 = getenv("SBAT_TEST_DO2");
+	static int done2;
 
+	if (!done2 && at2 && what2 && strcmp(at2, call) == 0) {
+		done2 = 1;
+		do_action(what2);
+	}
 	if (after && *after && !after_seen) {
 		after_seen = strcmp(after, call) == 0;
 		return;
@@ -117,6 +129,14 @@ act(const char *call)
 	if (done || !at || !what || strcmp(at, call) != 0)
 		return;
 	done = 1;
+	do_action(what);
+}
+
+static void
+do_action(const char *what)
+{
+	char buf[4096], *arg, *arg2;
+
 	snprintf(buf, sizeof(buf), "%s", what);
 	arg = strchr(buf, ':');
 	if (!arg)
@@ -406,6 +426,8 @@ coarsen(struct stat64 *st)
 		st->st_mtim.tv_sec = st->st_ctim.tv_sec = st->st_atim.tv_sec = 1000000000;
 		st->st_mtim.tv_nsec = st->st_ctim.tv_nsec = st->st_atim.tv_nsec = 0;
 	}
+	if (c && *c == 's')
+		st->st_mtim.tv_nsec = st->st_ctim.tv_nsec = st->st_atim.tv_nsec = 0;
 }
 
 int
