@@ -47,11 +47,16 @@ be64(const uint8_t *p)
 	return v;
 }
 
+/*
+ * The working variables are eight scalars, not an array shifted each round:
+ * compilers turn such a shift into a call to memmove (GCC 12 at -O2 did, 80
+ * times a block, a third of the time of a SHA-512).
+ */
 static void
 block(uint64_t *h, const uint8_t *p)
 {
-	uint64_t w[80], s[8], t1, t2;
-	unsigned t, i;
+	uint64_t w[80], a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7], t1, t2;
+	unsigned t;
 
 	for (t = 0; t < 16; t++)
 		w[t] = be64(p + 8 * t);
@@ -61,18 +66,26 @@ block(uint64_t *h, const uint8_t *p)
 
 		w[t] = w[t - 16] + s0 + w[t - 7] + s1;
 	}
-	memcpy(s, h, sizeof(s));
 	for (t = 0; t < 80; t++) {
-		t1 = s[7] + (ror(s[4], 14) ^ ror(s[4], 18) ^ ror(s[4], 41)) + ((s[4] & s[5]) ^ (~s[4] & s[6])) +
-		     k512[t] + w[t];
-		t2 = (ror(s[0], 28) ^ ror(s[0], 34) ^ ror(s[0], 39)) + ((s[0] & s[1]) ^ (s[0] & s[2]) ^ (s[1] & s[2]));
-		for (i = 7; i > 0; i--)
-			s[i] = s[i - 1];
-		s[4] += t1;
-		s[0] = t1 + t2;
+		t1 = hh + (ror(e, 14) ^ ror(e, 18) ^ ror(e, 41)) + ((e & f) ^ (~e & g)) + k512[t] + w[t];
+		t2 = (ror(a, 28) ^ ror(a, 34) ^ ror(a, 39)) + ((a & b) ^ (a & c) ^ (b & c));
+		hh = g;
+		g = f;
+		f = e;
+		e = d + t1;
+		d = c;
+		c = b;
+		b = a;
+		a = t1 + t2;
 	}
-	for (i = 0; i < 8; i++)
-		h[i] += s[i];
+	h[0] += a;
+	h[1] += b;
+	h[2] += c;
+	h[3] += d;
+	h[4] += e;
+	h[5] += f;
+	h[6] += g;
+	h[7] += hh;
 }
 
 static void
