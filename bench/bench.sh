@@ -6,7 +6,7 @@
 # Not a test: meson and CI never run it. See bench/README.md.
 #
 # Usage: bench/bench.sh [--sizes "100 1000"] [--runs N] [--fs "here ext4 vfat"] [--sbat-add PATH]
-#                       [--before PATH] [--no-pcr11] [IMAGE...]
+#                       [--before PATH] [--no-pcr11] [--no-esp] [IMAGE...]
 #
 # For each file system and size (MiB) two images are generated with
 # make-large-pe: CheckSum 0 and a real CheckSum (sbat-add must then recompute
@@ -22,7 +22,10 @@
 # round, and the peak RSS over all runs; then the issue's summary: each
 # target ratio with its lowest and highest round. --before PATH: another
 # sbat-add build timed in the same rounds (rows before-*). Last, unless
-# --no-pcr11, bench-pcr11.sh with the same --runs (and --before).
+# --no-pcr11, bench-pcr11.sh with the same --runs (and --before); then,
+# unless --no-esp, bench-esp-signatures.sh (a Debian ESP judged with
+# signatures and with the --event-log prediction against sha256sum; skipped
+# when its corpus is missing).
 
 set -u
 export LC_ALL=C
@@ -33,10 +36,11 @@ fs_list=""
 sbat_add=""
 before=""
 pcr11=1
+esp=1
 images=()
 
 usage() {
-	sed -n '3,25s/^# \{0,1\}//p' "$0"
+	sed -n '3,28s/^# \{0,1\}//p' "$0"
 }
 
 while [ $# -gt 0 ]; do
@@ -47,6 +51,7 @@ while [ $# -gt 0 ]; do
 	--sbat-add) sbat_add="${2:?--sbat-add needs a path}"; shift 2 ;;
 	--before) before="${2:?--before needs a path}"; shift 2 ;;
 	--no-pcr11) pcr11=0; shift ;;
+	--no-esp) esp=0; shift ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; images+=("$@"); break ;;
 	-*) echo "bench.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
@@ -101,7 +106,8 @@ fi
 
 # ------------------------------------------------------------------ tools
 
-tools=(cp cp+fsync cp+fsync+mv cp-over sbat-add-output sbat-add-inplace sbat-add-nosync sbat-add-nosync-over)
+tools=(cp cp+fsync cp+fsync+mv cp-over sbat-add-output sbat-add-inplace sbat-add-inplace-settled sbat-add-nosync
+	sbat-add-nosync-over)
 if [ -n "$before" ]; then
 	before=$(cd "$(dirname "$before")" && pwd)/$(basename "$before")
 	tools+=(before-output before-nosync-over)
@@ -141,6 +147,11 @@ prepare() {
 	*inplace*) touch -d "@$(($(date +%s) - 3600)).123456789" -- "$3" ;;
 	esac
 	sync
+	# settled: the second of the copy's change time is over (as for an image not written just now), so
+	# that on ext4 with whole-second times the time stamps show any later write and no content check is due
+	case "$1" in
+	*settled*) sleep "$(awk -v t="$EPOCHREALTIME" 'BEGIN { printf "%.3f", 1.08 - (t - int(t)) }')" ;;
+	esac
 }
 
 # command_for TOOL IMG OUT: sets CMD to the command line to time
@@ -150,7 +161,7 @@ command_for() {
 	cp+fsync) CMD=(sh -c 'cp -- "$1" "$2" && sync -- "$2"' sh "$2" "$3") ;;
 	cp+fsync+mv) CMD=(sh -c 'cp -- "$1" "$1.new" && sync -- "$1.new" && mv -- "$1.new" "$1"' sh "$3") ;;
 	sbat-add-output) CMD=("$sbat_add" --file "$2" --csv "$CSV" --output "$3") ;;
-	sbat-add-inplace) CMD=("$sbat_add" --file "$3" --csv "$CSV") ;;
+	sbat-add-inplace | sbat-add-inplace-settled) CMD=("$sbat_add" --file "$3" --csv "$CSV") ;;
 	sbat-add-nosync | sbat-add-nosync-over) CMD=("$sbat_add" --no-sync --file "$2" --csv "$CSV" --output "$3") ;;
 	before-output) CMD=("$before" --file "$2" --csv "$CSV" --output "$3") ;;
 	before-nosync-over) CMD=("$before" --no-sync --file "$2" --csv "$CSV" --output "$3") ;;
@@ -261,6 +272,7 @@ bench_image() {
 	summary_line "$label" "$ck" "(before)" before-output cp+fsync
 	summary_line "$label" "$ck" "in place / cp + sync + mv" sbat-add-inplace cp+fsync+mv
 	summary_line "$label" "$ck" "content check: in place / without it" sbat-add-inplace sbat-add-inplace-nocheck
+	summary_line "$label" "$ck" "(image not changed this second)" sbat-add-inplace-settled sbat-add-inplace-nocheck
 	# what the content check costs: in place with it against without it, round by round
 	if [ -n "${round[sbat-add-inplace-nocheck]:-}" ]; then
 		printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$ck" "$(ratio "${round[sbat-add-inplace]:-}" \
@@ -416,4 +428,10 @@ if [ "$pcr11" = 1 ]; then
 	echo
 	echo "== PCR 11 and the Authenticode hash of a 250 MiB UKI (bench-pcr11.sh):"
 	"$here/bench-pcr11.sh" --runs "$runs" --sbat-add "$sbat_add" ${before:+--before "$before"}
+fi
+if [ "$esp" = 1 ]; then
+	echo
+	echo "== a Debian ESP judged with signatures, and the --event-log prediction (bench-esp-signatures.sh):"
+	"$here/bench-esp-signatures.sh" --runs "$((runs < 9 ? 9 : runs))" --sbat-add "$sbat_add" ${before:+--before "$before"} ||
+		echo "(skipped: see above)"
 fi

@@ -98,6 +98,7 @@ sbat_edit(const sbat_image *img, const uint8_t *payload, size_t payload_len, con
 	s.io = NULL;
 	s.in_fd = -1;
 	s.sparse_from = UINT64_MAX;
+	s.writeback = 0;
 	if (!s.mem)
 		err = diag_fail(d, SBAT_E_NOMEM, "out of memory for the output image");
 	if (!err)
@@ -265,6 +266,7 @@ write_and_verify(work *w, const sbat_image *img, int in_fd, const struct stat *b
 	s.io = sbat_output_io(out);
 	s.in_fd = in_fd;
 	s.sparse_from = dry_run ? w->p.verify_prefix : UINT64_MAX;
+	s.writeback = !dry_run && output_syncs(out);
 	if (check)
 		err = start_fingerprint(&w->p, s.io, in_fd, in_len,
 		                        !dry_run && (w->p.update_checksum || !io_copy_preferred(s.io, s.fd)), &fp,

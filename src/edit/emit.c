@@ -16,6 +16,14 @@
 /* Bytes handled per step when data passes through memory. */
 #define EMIT_CHUNK (256u * 1024u)
 
+/*
+ * Written bytes are handed to the device in steps of this size while the
+ * rest is still being written (a durable output is fsynced at the end):
+ * through memory with a CheckSum, the device then works while the data is
+ * read, summed and written, instead of after it (ext4, 100 MiB: 6% less time).
+ */
+#define WRITEBACK_STEP (8u * 1024u * 1024u)
+
 typedef struct emitter {
 	plan *p;
 	const uint8_t *in;
@@ -23,6 +31,8 @@ typedef struct emitter {
 	const sink *out;
 	uint8_t *buf;
 	csum sum;
+	uint64_t unflushed; /* output bytes from here to `written` are not yet handed to the device */
+	uint64_t written;   /* the end of the last write */
 	sbat_diag *d;
 } emitter;
 
@@ -55,6 +65,15 @@ put(emitter *em, uint64_t pos, const uint8_t *bytes, size_t n)
 	}
 	if (io_pwrite_all(em->out->io, em->out->fd, bytes, n, pos) != 0)
 		return diag_fail_errno(em->d, SBAT_E_IO, "cannot write the output", errno);
+	if (!em->out->writeback)
+		return SBAT_OK;
+	if (pos != em->written) /* not after the last write (a patch): start again here */
+		em->unflushed = pos;
+	em->written = pos + n;
+	if (em->written - em->unflushed >= WRITEBACK_STEP) {
+		io_start_writeback(em->out->fd, em->unflushed, em->written - em->unflushed);
+		em->unflushed = em->written;
+	}
 	return SBAT_OK;
 }
 
@@ -246,6 +265,8 @@ emit_plan(plan *p, const uint8_t *in, size_t in_len, const uint8_t *payload, siz
 	em.payload = payload;
 	em.out = out;
 	em.d = d;
+	em.unflushed = 0;
+	em.written = 0;
 	checksum_init(&em.sum, p->checksum_offset);
 	em.buf = malloc(EMIT_CHUNK);
 	if (!em.buf)

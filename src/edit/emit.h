@@ -26,6 +26,7 @@ typedef struct sink {
 	uint64_t sparse_from; /* copied bytes from this output offset on are not written (dry run);
 	                          UINT64_MAX: write everything */
 	sbat_content_fp *fp;
+	int writeback; /* the output will be flushed: start writing it back while the rest is written */
 } sink;
 
 /*

@@ -76,11 +76,15 @@ int content_sum_fd(const sbat_io *io, int fd, size_t len, uint64_t *ret);
 
 /*
  * When `out` replaces a file: commit, after the last fsync and just before
- * the rename, reads that file again and refuses (SBAT_E_CHANGED) unless it
- * still has len bytes with fingerprint sum. Returns 1 then, and 0 for an
+ * the rename (before the fsync where the time stamps show any write from
+ * then on: timestamps_can_hide), reads that file again and refuses
+ * (SBAT_E_CHANGED) unless it still has len bytes with fingerprint sum. Returns 1 then, and 0 for an
  * output that replaces nothing (the caller checks the input itself).
  */
 int output_expect_source(sbat_output *out, size_t len, uint64_t sum);
+
+/* 1 when commit will fsync out (an output that replaces or creates a file, without sbat_output_set_sync 0), else 0. */
+int output_syncs(const sbat_output *out);
 
 /*
  * When the fingerprint is taken: an edit takes it only where the input's

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <unistd.h>
 #ifdef __linux__
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
 #endif
@@ -144,6 +145,19 @@ int
 io_fsync(const sbat_io *io, int fd)
 {
 	return io && io->fsync ? io->fsync(fd) : fsync(fd);
+}
+
+void
+io_start_writeback(int fd, uint64_t off, uint64_t len)
+{
+#if defined(__linux__) && defined(SYNC_FILE_RANGE_WRITE)
+	/* a hint: where the kernel or the file system refuses it, the fsync writes all the same */
+	(void)sync_file_range(fd, (off_t)off, (off_t)len, SYNC_FILE_RANGE_WRITE);
+#else
+	(void)fd;
+	(void)off;
+	(void)len;
+#endif
 }
 
 int

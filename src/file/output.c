@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +24,7 @@
 #include "file/path.h"
 #include "file/content.h"
 #include "file/stale.h"
+#include "file/timestamps.h"
 
 /*
  * Life of an output: open (a nameless or named temporary in the target's
@@ -656,6 +658,12 @@ sync_directory(int dir_fd)
 }
 
 int
+output_syncs(const sbat_output *o)
+{
+	return o->dir_fd >= 0 && !o->no_sync;
+}
+
+int
 output_expect_source(sbat_output *o, size_t len, uint64_t sum)
 {
 	if (o->src_fd < 0)
@@ -664,6 +672,23 @@ output_expect_source(sbat_output *o, size_t len, uint64_t sum)
 	o->sum = sum;
 	o->sum_len = len;
 	return 1;
+}
+
+/*
+ * 1 when from now on every write to the file being replaced shows in its
+ * time stamps (timestamps_can_hide of its stat when opened, with the clock
+ * now): on ext4 with whole-second times the second of its change time is
+ * over, elsewhere a recent modification time is no longer recent.
+ */
+static int
+stamps_show_writes(const sbat_output *o)
+{
+	struct timespec now;
+	struct statfs sf;
+
+	if (clock_gettime(CLOCK_REALTIME, &now) != 0 || fstatfs(o->src_fd, &sf) != 0)
+		return 0;
+	return !timestamps_can_hide(&o->src_st, 1, (uint32_t)sf.f_type, &now);
 }
 
 /*
@@ -753,6 +778,32 @@ old_left_behind(sbat_output *o, sbat_diag *d)
 	                 "directory under the temporary's name");
 }
 
+/*
+ * The new file's metadata, its fsync, and the file being replaced checked
+ * (check_source), its content as late as it must be: after the fsync,
+ * unless a write from now on shows in the time stamps, which are checked
+ * again just before the rename; then before it, while the device writes.
+ * Both while a nameless temporary has no name: a SIGKILL then leaves
+ * nothing. 0 when done; 1 with *e when the check refused (o is freed);
+ * -1 with errno and *what when a step failed.
+ */
+static int
+flush_checked(sbat_output *o, const char **what, sbat_err *e, sbat_diag *d)
+{
+	int early;
+
+	if (apply_metadata(o, what) != 0)
+		return -1;
+	early = o->check_sum && !o->no_sync && stamps_show_writes(o);
+	if (early && (*e = check_source(o, 1, d)) != SBAT_OK)
+		return 1;
+	*what = "cannot flush the temporary file to disk";
+	if (!o->no_sync && io_fsync(o->io, o->fd) != 0)
+		return -1;
+	*e = check_source(o, !early, d);
+	return *e != SBAT_OK;
+}
+
 sbat_err
 sbat_output_commit(sbat_output *o, sbat_diag *d)
 {
@@ -764,15 +815,11 @@ sbat_output_commit(sbat_output *o, sbat_diag *d)
 		output_free(o);
 		return diag_fail(d, SBAT_E_IO, "a scratch output cannot be committed");
 	}
-	if (apply_metadata(o, &what) != 0)
-		goto fail;
-	what = "cannot flush the temporary file to disk";
-	if (!o->no_sync && io_fsync(o->io, o->fd) != 0)
-		goto fail;
-	/* the slow checks while a nameless temporary has no name: a SIGKILL then leaves nothing */
-	e = check_source(o, 1, d);
-	if (e != SBAT_OK)
+	err = flush_checked(o, &what, &e, d);
+	if (err > 0)
 		return e;
+	if (err < 0)
+		goto fail;
 	what = "cannot name the temporary file";
 	if (!o->tmp_name[0] && link_tmpfile(o) != 0)
 		goto fail;

@@ -36,16 +36,20 @@ static const uint32_t hiding_types[] = {
  */
 #define RACY_NS (50 * 1000000LL)
 
+/*
+ * ext2, ext3 and ext4 (one statfs type): the kernel alone sets a file's
+ * change time (no system call sets it to a chosen value), and with 128-byte
+ * inodes it keeps whole seconds.
+ */
+#define EXT_TYPE 0xef53u
+
 static int
-hiding_type(int fd)
+hiding_type(uint32_t type)
 {
-	struct statfs sf;
 	unsigned i;
 
-	if (fstatfs(fd, &sf) != 0)
-		return 1;
 	for (i = 0; i < sizeof(hiding_types) / sizeof(hiding_types[0]); i++)
-		if ((uint32_t)sf.f_type == hiding_types[i])
+		if (type == hiding_types[i])
 			return 1;
 	return 0;
 }
@@ -66,15 +70,45 @@ racy(const struct stat *st, const struct timespec *before)
 	return d < RACY_NS;
 }
 
+/*
+ * 1 when the change time lies in a whole second that ended at least RACY_NS
+ * before `before`: a write from then on gets a change time of a later
+ * second, even where times are kept in whole seconds.
+ */
+static int
+second_passed(const struct stat *st, const struct timespec *before)
+{
+	long long d;
+
+	if (st->st_ctim.tv_sec < before->tv_sec - 2)
+		return 1;
+	if (st->st_ctim.tv_sec >= before->tv_sec)
+		return 0;
+	d = ((long long)before->tv_sec - (long long)st->st_ctim.tv_sec - 1) * 1000000000LL + before->tv_nsec;
+	return d >= RACY_NS;
+}
+
+int
+timestamps_can_hide(const struct stat *st, int type_known, uint32_t type, const struct timespec *before)
+{
+	if (!type_known || hiding_type(type) || racy(st, before))
+		return 1;
+	if (st->st_mtim.tv_nsec != 0 || st->st_ctim.tv_nsec != 0)
+		return 0;
+	/* whole seconds: only a change time the kernel keeps, and whose second is over, shows every write */
+	return type != EXT_TYPE || !second_passed(st, before);
+}
+
 int
 timestamps_fstat(int fd, struct stat *st, int *ret_can_hide)
 {
 	struct timespec before;
-	int clock_ok = clock_gettime(CLOCK_REALTIME, &before) == 0;
+	struct statfs sf;
+	int clock_ok = clock_gettime(CLOCK_REALTIME, &before) == 0, type_known;
 
 	if (fstat(fd, st) != 0)
 		return -1;
-	*ret_can_hide = !clock_ok || (st->st_mtim.tv_nsec == 0 && st->st_ctim.tv_nsec == 0) || hiding_type(fd) ||
-	                racy(st, &before);
+	type_known = fstatfs(fd, &sf) == 0;
+	*ret_can_hide = !clock_ok || timestamps_can_hide(st, type_known, type_known ? (uint32_t)sf.f_type : 0, &before);
 	return 0;
 }

@@ -4,7 +4,9 @@
 #ifndef SBAT_FILE_TIMESTAMPS_H
 #define SBAT_FILE_TIMESTAMPS_H
 
+#include <stdint.h>
 #include <sys/stat.h>
+#include <time.h>
 
 /*
  * fstat(2) fd into *st and tell, in *ret_can_hide, whether a write to the
@@ -18,8 +20,11 @@
  * - file systems whose time stamps another machine or a user-space server
  *   keeps (NFS, SMB, Ceph, 9P, AFS, FUSE, cluster file systems): a client's
  *   cached attributes need not show another host's write;
- * - a file whose modification and change times both have zero nanoseconds:
- *   ext4 with 128-byte inodes, file systems that keep seconds only;
+ * - a file whose modification and change times both have zero nanoseconds
+ *   (ext4 with 128-byte inodes, file systems that keep seconds only), except
+ *   on ext2, ext3 and ext4 when the second of its change time ended before
+ *   the fstat (by a few clock ticks): there the kernel alone sets the change
+ *   time, so any later write moves it to a later second;
  * - a file modified within the last few clock ticks before the fstat, or in
  *   the future: the kernel takes time stamps from a clock that advances a
  *   tick (1 to 10 ms) at a time, so a second write within the tick of the
@@ -36,5 +41,12 @@
  * the image mapped and dirty across the edit is not seen.
  */
 int timestamps_fstat(int fd, struct stat *st, int *ret_can_hide);
+
+/*
+ * The rule timestamps_fstat applies: st as fstat gave it, type the file
+ * system's statfs type (type_known 0 when statfs failed), before the
+ * clock (CLOCK_REALTIME) read just before the fstat. 1 or 0.
+ */
+int timestamps_can_hide(const struct stat *st, int type_known, uint32_t type, const struct timespec *before);
 
 #endif

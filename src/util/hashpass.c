@@ -15,9 +15,11 @@ feed_side(hashpass_stream *s, const uint8_t *p, size_t n)
 {
 	if (s->sha1)
 		sha1_update(s->sha1, p, n);
-	if (s->sha384)
+	if (s->sha384 && s->sha512)
+		sha512_update2(s->sha384, s->sha512, p, n);
+	else if (s->sha384)
 		sha512_update(s->sha384, p, n);
-	if (s->sha512)
+	else if (s->sha512)
 		sha512_update(s->sha512, p, n);
 }
 

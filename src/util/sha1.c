@@ -1,10 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* sha1.c - SHA-1 (FIPS 180-4 section 6.1), portable */
+/* sha1.c - SHA-1 (FIPS 180-4 section 6.1): a portable block function, and on x86-64 one with the SHA
+ * extensions, compiled for that target only and called only when CPUID reports them */
 #include <string.h>
 
 #include "util/md.h"
 #include "util/sha1.h"
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(SBAT_SHA256_PORTABLE_ONLY)
+#define HAVE_SHANI 1
+#include <cpuid.h>
+#include <immintrin.h>
+#else
+#define HAVE_SHANI 0
+#endif
 
 static uint32_t
 rol(uint32_t x, unsigned n)
@@ -65,10 +74,107 @@ block(uint32_t *h, const uint8_t *p)
 }
 
 static void
-blocks(uint32_t *h, const uint8_t *p, size_t n)
+blocks_portable(uint32_t *h, const uint8_t *p, size_t n)
 {
 	for (; n > 0; n--, p += SHA1_BLOCK_SIZE)
 		block(h, p);
+}
+
+#if HAVE_SHANI
+/*
+ * Four rounds, group g (rounds 4g..4g+3) of 20, with f and K of group g / 5:
+ * the schedule words of the group are m[g % 4] (the first word in the
+ * highest lane). sha1nexte adds the fifth state word, kept from the ABCD
+ * before the previous group, to them. The schedule runs three groups
+ * ahead: group g starts words 4(g+3) (msg1), adds in words 4(g+2) (xor)
+ * and ends words 4(g+1) (msg2), each only where such words exist.
+ */
+#define GROUP(g)                                                                                                       \
+	do {                                                                                                           \
+		__m128i e_ = (g) == 0 ? _mm_add_epi32(e, m[0]) : _mm_sha1nexte_epu32(e, m[(g) % 4]);                   \
+		e = abcd;                                                                                              \
+		abcd = _mm_sha1rnds4_epu32(abcd, e_, (g) / 5);                                                         \
+		if ((g) >= 1 && (g) <= 16)                                                                             \
+			m[((g) + 3) % 4] = _mm_sha1msg1_epu32(m[((g) + 3) % 4], m[(g) % 4]);                           \
+		if ((g) >= 2 && (g) <= 17)                                                                             \
+			m[((g) + 2) % 4] = _mm_xor_si128(m[((g) + 2) % 4], m[(g) % 4]);                                \
+		if ((g) >= 3 && (g) <= 18)                                                                             \
+			m[((g) + 1) % 4] = _mm_sha1msg2_epu32(m[((g) + 1) % 4], m[(g) % 4]);                           \
+	} while (0)
+
+__attribute__((target("sha,sse4.1"))) static void
+blocks_shani(uint32_t *h, const uint8_t *p, size_t n)
+{
+	/* the 16 bytes reversed: each word big-endian, the first word in the highest lane */
+	const __m128i rev = _mm_set_epi64x(0x0001020304050607LL, 0x08090a0b0c0d0e0fLL);
+	__m128i abcd = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)(const void *)h), 0x1b);
+	__m128i e = _mm_set_epi32((int)h[4], 0, 0, 0);
+
+	for (; n > 0; n--, p += SHA1_BLOCK_SIZE) {
+		__m128i abcd0 = abcd, e0 = e, m[4];
+		int i;
+
+		for (i = 0; i < 4; i++)
+			m[i] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i)), rev);
+		GROUP(0);
+		GROUP(1);
+		GROUP(2);
+		GROUP(3);
+		GROUP(4);
+		GROUP(5);
+		GROUP(6);
+		GROUP(7);
+		GROUP(8);
+		GROUP(9);
+		GROUP(10);
+		GROUP(11);
+		GROUP(12);
+		GROUP(13);
+		GROUP(14);
+		GROUP(15);
+		GROUP(16);
+		GROUP(17);
+		GROUP(18);
+		GROUP(19);
+		e = _mm_sha1nexte_epu32(e, e0);
+		abcd = _mm_add_epi32(abcd, abcd0);
+	}
+	_mm_storeu_si128((__m128i *)(void *)h, _mm_shuffle_epi32(abcd, 0x1b));
+	h[4] = (uint32_t)_mm_extract_epi32(e, 3);
+}
+
+static int
+cpu_has_shani(void)
+{
+	unsigned a, b, c, d;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 19)) || !(c & (1u << 9))) /* SSE4.1, SSSE3 */
+		return 0;
+	if (__get_cpuid_max(0, NULL) < 7)
+		return 0;
+	__cpuid_count(7, 0, a, b, c, d);
+	return (b >> 29) & 1; /* SHA */
+}
+#endif
+
+static md_blocks_fn *blocks;
+
+int
+sha1_select(int shani)
+{
+#if HAVE_SHANI
+	if (shani < 0)
+		shani = cpu_has_shani();
+	if (shani && !cpu_has_shani())
+		return 0;
+	blocks = shani ? blocks_shani : blocks_portable;
+	return 1;
+#else
+	if (shani > 0)
+		return 0;
+	blocks = blocks_portable;
+	return 1;
+#endif
 }
 
 void
@@ -76,6 +182,8 @@ sha1_init(struct sha1_ctx *ctx)
 {
 	static const uint32_t iv[5] = { 0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0 };
 
+	if (!blocks)
+		sha1_select(-1);
 	memcpy(ctx->h, iv, sizeof(iv));
 	ctx->bytes = 0;
 	ctx->fill = 0;

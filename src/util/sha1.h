@@ -22,4 +22,12 @@ void sha1_init(struct sha1_ctx *ctx);
 void sha1_update(struct sha1_ctx *ctx, const void *data, size_t len);
 void sha1_final(struct sha1_ctx *ctx, uint8_t out[SHA1_DIGEST_SIZE]);
 
+/*
+ * Select the block function for all later calls: 1 the x86-64 SHA
+ * extensions', 0 the portable one, -1 the best the CPU offers (what the
+ * first sha1_init picks); both give the same digests. 0 when the CPU or
+ * the build lacks what was asked for (the function in use stays), else 1.
+ */
+int sha1_select(int shani);
+
 #endif

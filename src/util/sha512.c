@@ -47,11 +47,11 @@ be64(const uint8_t *p)
 	return v;
 }
 
+/* The 80 schedule words of the block at p. */
 static void
-block(uint64_t *h, const uint8_t *p)
+schedule(uint64_t w[80], const uint8_t *p)
 {
-	uint64_t w[80], s[8], t1, t2;
-	unsigned t, i;
+	unsigned t;
 
 	for (t = 0; t < 16; t++)
 		w[t] = be64(p + 8 * t);
@@ -61,18 +61,80 @@ block(uint64_t *h, const uint8_t *p)
 
 		w[t] = w[t - 16] + s0 + w[t - 7] + s1;
 	}
-	memcpy(s, h, sizeof(s));
+}
+
+/*
+ * Round t of one state v (a..h as v[0..7] in registers: the caller's eight
+ * scalars). The working variables are scalars, not an array shifted each
+ * round: compilers turn such a shift into a call to memmove (GCC 12 at -O2
+ * did, 80 times a block, a third of the time of a SHA-512).
+ */
+#define ROUND(a, b, c, d, e, f, g, h, t)                                                                               \
+	do {                                                                                                           \
+		uint64_t t1_ = h + (ror(e, 14) ^ ror(e, 18) ^ ror(e, 41)) + ((e & f) ^ (~e & g)) + k512[t] + w[t];     \
+		uint64_t t2_ = (ror(a, 28) ^ ror(a, 34) ^ ror(a, 39)) + ((a & b) ^ (a & c) ^ (b & c));                 \
+		h = g;                                                                                                 \
+		g = f;                                                                                                 \
+		f = e;                                                                                                 \
+		e = d + t1_;                                                                                           \
+		d = c;                                                                                                 \
+		c = b;                                                                                                 \
+		b = a;                                                                                                 \
+		a = t1_ + t2_;                                                                                         \
+	} while (0)
+
+static void
+block(uint64_t *h, const uint8_t *p)
+{
+	uint64_t w[80], a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+	unsigned t;
+
+	schedule(w, p);
+	for (t = 0; t < 80; t++)
+		ROUND(a, b, c, d, e, f, g, hh, t);
+	h[0] += a;
+	h[1] += b;
+	h[2] += c;
+	h[3] += d;
+	h[4] += e;
+	h[5] += f;
+	h[6] += g;
+	h[7] += hh;
+}
+
+/*
+ * The same block into two states (SHA-384 and SHA-512 of the same bytes):
+ * one schedule, and the two chains of rounds side by side, each filling
+ * the issue slots the other leaves while it waits.
+ */
+static void
+block2(uint64_t *h, uint64_t *h2, const uint8_t *p)
+{
+	uint64_t w[80], a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+	uint64_t a2 = h2[0], b2 = h2[1], c2 = h2[2], d2 = h2[3], e2 = h2[4], f2 = h2[5], g2 = h2[6], hh2 = h2[7];
+	unsigned t;
+
+	schedule(w, p);
 	for (t = 0; t < 80; t++) {
-		t1 = s[7] + (ror(s[4], 14) ^ ror(s[4], 18) ^ ror(s[4], 41)) + ((s[4] & s[5]) ^ (~s[4] & s[6])) +
-		     k512[t] + w[t];
-		t2 = (ror(s[0], 28) ^ ror(s[0], 34) ^ ror(s[0], 39)) + ((s[0] & s[1]) ^ (s[0] & s[2]) ^ (s[1] & s[2]));
-		for (i = 7; i > 0; i--)
-			s[i] = s[i - 1];
-		s[4] += t1;
-		s[0] = t1 + t2;
+		ROUND(a, b, c, d, e, f, g, hh, t);
+		ROUND(a2, b2, c2, d2, e2, f2, g2, hh2, t);
 	}
-	for (i = 0; i < 8; i++)
-		h[i] += s[i];
+	h[0] += a;
+	h[1] += b;
+	h[2] += c;
+	h[3] += d;
+	h[4] += e;
+	h[5] += f;
+	h[6] += g;
+	h[7] += hh;
+	h2[0] += a2;
+	h2[1] += b2;
+	h2[2] += c2;
+	h2[3] += d2;
+	h2[4] += e2;
+	h2[5] += f2;
+	h2[6] += g2;
+	h2[7] += hh2;
 }
 
 static void
@@ -130,6 +192,44 @@ sha512_update(struct sha512_ctx *ctx, const void *data, size_t len)
 		if (ctx->fill == SHA512_BLOCK_SIZE) {
 			block(ctx->h, ctx->buf);
 			ctx->fill = 0;
+		}
+	}
+}
+
+void
+sha512_update2(struct sha512_ctx *ctx, struct sha512_ctx *ctx2, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	size_t take;
+
+	if (ctx->fill != ctx2->fill || ctx->bytes != ctx2->bytes ||
+	    (ctx->fill && memcmp(ctx->buf, ctx2->buf, ctx->fill) != 0)) {
+		sha512_update(ctx, data, len);
+		sha512_update(ctx2, data, len);
+		return;
+	}
+	ctx->bytes += len;
+	ctx2->bytes += len;
+	while (len > 0) {
+		if (ctx->fill == 0 && len >= SHA512_BLOCK_SIZE) {
+			block2(ctx->h, ctx2->h, p);
+			p += SHA512_BLOCK_SIZE;
+			len -= SHA512_BLOCK_SIZE;
+			continue;
+		}
+		take = SHA512_BLOCK_SIZE - ctx->fill;
+		if (take > len)
+			take = len;
+		memcpy(ctx->buf + ctx->fill, p, take);
+		memcpy(ctx2->buf + ctx2->fill, p, take);
+		ctx->fill += take;
+		ctx2->fill += take;
+		p += take;
+		len -= take;
+		if (ctx->fill == SHA512_BLOCK_SIZE) {
+			block2(ctx->h, ctx2->h, ctx->buf);
+			ctx->fill = 0;
+			ctx2->fill = 0;
 		}
 	}
 }

@@ -25,6 +25,12 @@ void sha512_init(struct sha512_ctx *ctx);
 /* SHA-384: SHA-512 from other initial words, its output cut to 48 bytes */
 void sha512_init_384(struct sha512_ctx *ctx);
 void sha512_update(struct sha512_ctx *ctx, const void *data, size_t len);
+/*
+ * sha512_update of ctx and of ctx2 with the same bytes, in one pass: one
+ * message schedule, both rounds side by side (SHA-384 and SHA-512 of one
+ * image). Where the two were fed different bytes before, one after the other.
+ */
+void sha512_update2(struct sha512_ctx *ctx, struct sha512_ctx *ctx2, const void *data, size_t len);
 /* Write ctx->out_len bytes (64, or 48 for SHA-384) to out. */
 void sha512_final(struct sha512_ctx *ctx, uint8_t *out);
 

@@ -7,10 +7,16 @@
  *
  *   SBAT_TEST_NO_TMPFILE=1    open()/openat() with O_TMPFILE fail (EOPNOTSUPP),
  *                             as on vfat
+ *   SBAT_TEST_COARSE_TIME=s   fstat()/fstatat() report time stamps in whole
+ *                             seconds (the nanoseconds cut), on the file
+ *                             system as it is: ext4 with 128-byte inodes
  *   SBAT_TEST_COARSE_TIME=1   fstat()/fstatat() report every time stamp as
- *                             the same second, as a file system whose clock
- *                             tick is longer than the run (FAT, ext4 -I 128)
- *   SBAT_TEST_AT=CALL         fsync, copy_file_range, pread, pwrite, ftruncate, read or
+ *                             the same second, and fstatfs() FAT as the file
+ *                             system, as on FAT, whose clock tick is longer
+ *                             than the run (ext4 -I 128 too when the file was
+ *                             changed in the current second; a time stamp
+ *                             from long ago that a write keeps is FAT's only)
+ *   SBAT_TEST_AT=CALL         fsync, sync_file_range, copy_file_range, pread, pwrite, ftruncate, read or
  *                             fstat: where the action runs, once, before the
  *                             first such call; tmpfile: before the first open
  *                             with O_TMPFILE; renamed: once, just after the
@@ -30,6 +36,8 @@
  *                             sleep:MS           wait MS milliseconds
  *                             mapwrite:OFF:TEXT  write TEXT at byte OFF of the file
  *                                                SBAT_TEST_MAP maps (see there)
+ *   SBAT_TEST_AT2, SBAT_TEST_DO2  a second action, as SBAT_TEST_AT and
+ *                             SBAT_TEST_DO but without SBAT_TEST_AFTER
  *   SBAT_TEST_NO_UMASK=1      umask() is not to be called: a call ends the
  *                             process (exit 98), since it changes what the
  *                             caller's other threads create meanwhile
@@ -59,6 +67,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -100,12 +109,19 @@ map_early(void)
 	close(fd);
 }
 
+static void do_action(const char *what);
+
 static void
 act(const char *call)
 {
 	const char *at = getenv("SBAT_TEST_AT"), *what = getenv("SBAT_TEST_DO"), *after = getenv("SBAT_TEST_AFTER");
-	char buf[4096], *arg, *arg2;
+	const char *at2 = getenv("SBAT_TEST_AT2"), *what2 = getenv("SBAT_TEST_DO2");
+	static int done2;
 
+	if (!done2 && at2 && what2 && strcmp(at2, call) == 0) {
+		done2 = 1;
+		do_action(what2);
+	}
 	if (after && *after && !after_seen) {
 		after_seen = strcmp(after, call) == 0;
 		return;
@@ -113,6 +129,14 @@ act(const char *call)
 	if (done || !at || !what || strcmp(at, call) != 0)
 		return;
 	done = 1;
+	do_action(what);
+}
+
+static void
+do_action(const char *what)
+{
+	char buf[4096], *arg, *arg2;
+
 	snprintf(buf, sizeof(buf), "%s", what);
 	arg = strchr(buf, ':');
 	if (!arg)
@@ -279,6 +303,15 @@ fsync(int fd)
 	return NEXT(fsync_fn, "fsync")(fd);
 }
 
+typedef int (*sync_range_fn)(int, off64_t, off64_t, unsigned);
+
+int
+sync_file_range(int fd, off64_t off, off64_t len, unsigned flags)
+{
+	act("sync_file_range");
+	return NEXT(sync_range_fn, "sync_file_range")(fd, off, len, flags);
+}
+
 ssize_t
 copy_file_range(int in, loff_t *in_off, int out, loff_t *out_off, size_t len, unsigned flags)
 {
@@ -393,6 +426,8 @@ coarsen(struct stat64 *st)
 		st->st_mtim.tv_sec = st->st_ctim.tv_sec = st->st_atim.tv_sec = 1000000000;
 		st->st_mtim.tv_nsec = st->st_ctim.tv_nsec = st->st_atim.tv_nsec = 0;
 	}
+	if (c && *c == 's')
+		st->st_mtim.tv_nsec = st->st_ctim.tv_nsec = st->st_atim.tv_nsec = 0;
 }
 
 int
@@ -415,5 +450,37 @@ fstatat64(int dir, const char *path, struct stat64 *st, int flags)
 
 	if (r == 0)
 		coarsen(st);
+	return r;
+}
+
+/* SBAT_TEST_COARSE_TIME: the file system is FAT (MSDOS_SUPER_MAGIC); 1 when it is */
+static int
+coarse_fs(void)
+{
+	const char *c = getenv("SBAT_TEST_COARSE_TIME");
+
+	return c && *c == '1';
+}
+
+typedef int (*fstatfs_fn)(int, struct statfs *);
+typedef int (*fstatfs64_fn)(int, struct statfs64 *);
+
+int
+fstatfs(int fd, struct statfs *sf)
+{
+	int r = NEXT(fstatfs_fn, "fstatfs")(fd, sf);
+
+	if (r == 0 && coarse_fs())
+		sf->f_type = 0x4d44;
+	return r;
+}
+
+int
+fstatfs64(int fd, struct statfs64 *sf)
+{
+	int r = NEXT(fstatfs64_fn, "fstatfs64")(fd, sf);
+
+	if (r == 0 && coarse_fs())
+		sf->f_type = 0x4d44;
 	return r;
 }

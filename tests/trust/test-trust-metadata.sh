@@ -109,6 +109,30 @@ coarse_poke coarse-copy pwrite "after it was read, before the output is written"
 coarse_poke coarse-early pread "in the headers, before the data is read"
 # written before the edit reads the data, in .text (byte 1100; the headers
 # end at 1024), which it only copies: nothing is lost, the result holds it
+# whole-second times on this file system (ext4 with 128-byte inodes): a
+# write in the second of the change time shows only in the content; once
+# that second is over, any write shows in the time stamps, so the content
+# is compared before the fsync, while the device writes, not after it
+dir="$T/seconds-same"
+img=$(fresh efi-x86_64.efi "$dir")
+SBAT_TEST_COARSE_TIME=s hooked pwrite "poke:$img" --file "$img" --csv "$CSV"
+check "whole seconds, a byte written while the output is written: refused (exit 1)" test "$RC" -eq 1
+check "whole seconds, a byte written while the output is written: the byte is kept" test "$(byte_at "$img" 256)" = 5a
+dir="$T/seconds-late"
+img=$(fresh efi-x86_64.efi "$dir")
+SBAT_TEST_COARSE_TIME=s SBAT_TEST_AT2=pwrite SBAT_TEST_DO2=sleep:1100 hooked fsync "poke:$img" --file "$img" --csv "$CSV"
+check "whole seconds, the second over, a byte written during the fsync: refused (exit 1)" test "$RC" -eq 1
+check "whole seconds, the second over, a byte written during the fsync: the byte is kept" \
+	test "$(byte_at "$img" 256)" = 5a
+check "whole seconds, the second over: no temporary file is left" test "$(entries "$dir")" = "efi-x86_64.efi"
+dir="$T/seconds-order"
+img=$(fresh efi-x86_64.efi "$dir")
+SBAT_TEST_COARSE_TIME=s SBAT_TEST_AT2=pwrite SBAT_TEST_DO2=sleep:1100 SBAT_TEST_AFTER=fsync \
+	hooked pread "kill:9" --file "$img" --csv "$CSV"
+check "whole seconds, the second over by the commit: the input is not read after the fsync (exit 0, not killed)" \
+	test "$RC" -eq 0
+check "whole seconds, the second over by the commit: the image has .sbat" has_sbat "$img"
+
 dir="$T/coarse-early-text"
 img=$(fresh efi-x86_64.efi "$dir")
 SBAT_TEST_COARSE_TIME=1 hooked pread "write:$img:1100:Z" --file "$img" --csv "$CSV"

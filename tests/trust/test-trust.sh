@@ -380,6 +380,20 @@ else
 			cmp -s "$img" "$FIX/checksummed.efi"
 	done
 fi
+# SIGKILL while a durable output is handed to the device as it is written
+# (an image of 12 MiB more, with a CheckSum: written through memory, 8 MiB
+# at a time): the original stays, nothing is left; --no-sync hands nothing
+dir="$T/kill-writeback"
+img=$(fresh checksummed.efi "$dir")
+head -c 12582912 /dev/zero >>"$img"
+cp -- "$img" "$T/writeback.orig"
+hooked sync_file_range "kill:9" --file "$img" --csv "$CSV"
+check "SIGKILL at the first writeback of the output: the process was killed there" test "$RC" -eq 137
+check "SIGKILL at the first writeback: the image is byte-identical" cmp -s "$img" "$T/writeback.orig"
+check "SIGKILL at the first writeback: no file is left beside it" test "$(entries "$dir")" = "checksummed.efi"
+hooked sync_file_range "kill:9" --no-sync --file "$img" --csv "$CSV"
+check "--no-sync starts no writeback: the edit completes" test "$RC" -eq 0
+check "--no-sync: the image has .sbat" has_sbat "$img"
 # the name replaced (by a symbolic link) while the content is read that last
 # time: the identity is checked again after it, just before the rename
 for nt in 0 1; do

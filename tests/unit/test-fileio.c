@@ -861,6 +861,56 @@ test_times_can_hide_write(void **state)
 	assert_int_equal(timestamps_fstat(-1, &(struct stat){ 0 }, &(int){ 0 }), -1);
 }
 
+/* A stat with these modification and change times (seconds, nanoseconds). */
+static struct stat
+stat_at(long long m_sec, long m_nsec, long long c_sec, long c_nsec)
+{
+	struct stat st;
+
+	memset(&st, 0, sizeof(st));
+	st.st_mtim.tv_sec = (time_t)m_sec;
+	st.st_mtim.tv_nsec = m_nsec;
+	st.st_ctim.tv_sec = (time_t)c_sec;
+	st.st_ctim.tv_nsec = c_nsec;
+	return st;
+}
+
+/*
+ * Times in whole seconds (ext4 with 128-byte inodes) show every later write
+ * on ext2/3/4 once the change time's second is over, a few clock ticks
+ * since: the kernel alone sets the change time. Not within that second or
+ * just after it, nor on FAT (whose change time is its modification time,
+ * which a writer sets), nor on a file system not known to keep it so.
+ */
+static void
+test_times_whole_seconds(void **state)
+{
+	const uint32_t ext = 0xef53u, fat = 0x4d44u, other = 0x1234u;
+	struct timespec before = { 1000000, 300000000 };
+	struct stat st;
+
+	(void)state;
+	st = stat_at(990000, 0, 999998, 0); /* changed two seconds before */
+	assert_int_equal(timestamps_can_hide(&st, 1, ext, &before), 0);
+	assert_int_equal(timestamps_can_hide(&st, 1, fat, &before), 1);
+	assert_int_equal(timestamps_can_hide(&st, 1, other, &before), 1);
+	assert_int_equal(timestamps_can_hide(&st, 0, ext, &before), 1);
+	st = stat_at(990000, 0, 999999, 0); /* its second ended 300 ms before */
+	assert_int_equal(timestamps_can_hide(&st, 1, ext, &before), 0);
+	st = stat_at(990000, 0, 1000000, 0); /* in the current second: a write now keeps it */
+	assert_int_equal(timestamps_can_hide(&st, 1, ext, &before), 1);
+	before.tv_nsec = 20000000; /* its second ended only 20 ms before: the kernel's clock may lag a tick */
+	st = stat_at(990000, 0, 999999, 0);
+	assert_int_equal(timestamps_can_hide(&st, 1, ext, &before), 1);
+	st = stat_at(990000, 0, 1000005, 0); /* in the future */
+	assert_int_equal(timestamps_can_hide(&st, 1, ext, &before), 1);
+	st = stat_at(1000000, 0, 990000, 0); /* a modification time just now: racy */
+	assert_int_equal(timestamps_can_hide(&st, 1, ext, &before), 1);
+	st = stat_at(990000, 5, 990000, 5); /* nanoseconds, an old time: any file system not known to hide */
+	assert_int_equal(timestamps_can_hide(&st, 1, other, &before), 0);
+	assert_int_equal(timestamps_can_hide(&st, 1, fat, &before), 1);
+}
+
 /* Files under a root read one component at a time: links on the way or at the end are not followed. */
 static void
 test_read_beneath(void **state)
@@ -964,6 +1014,7 @@ main(void)
 		cmocka_unit_test(test_identity_fields),
 		T(test_map_fd),
 		T(test_times_can_hide_write),
+		T(test_times_whole_seconds),
 	};
 
 	return run_group(tests, NULL, NULL);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
 /* test-sha1.c - SHA-1 against the FIPS 180-4 examples, lengths around the
- * block boundaries, and uneven pieces agreeing with one call */
+ * block boundaries, and uneven pieces agreeing with one call; with each
+ * block function (portable, SHA extensions) */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -94,13 +95,58 @@ boundaries(void **state)
 	free(a);
 }
 
+/* The examples with the SHA extensions' block function, where the CPU has them. */
+static void
+vectors_shani(void **state)
+{
+	if (!sha1_select(1)) {
+		sha1_select(-1);
+		skip();
+	}
+	vectors(state);
+	boundaries(state);
+	sha1_select(-1);
+}
+
+/* Random data of random lengths (up to 5 blocks and more): both block functions give the same digest. */
+static void
+functions_agree(void **state)
+{
+	uint8_t buf[1000], d[2][SHA1_DIGEST_SIZE];
+	struct sha1_ctx ctx;
+	unsigned seed = 45, round, len, i;
+	int f;
+
+	(void)state;
+	if (!sha1_select(1))
+		skip();
+	for (round = 0; round < 400; round++) {
+		len = (seed = seed * 1103515245u + 12345u) >> 16 & 1023u;
+		len = len < sizeof(buf) ? len : (unsigned)sizeof(buf);
+		for (i = 0; i < len; i++)
+			buf[i] = (uint8_t)((seed = seed * 1103515245u + 12345u) >> 16);
+		for (f = 0; f < 2; f++) {
+			assert_true(sha1_select(f));
+			sha1_init(&ctx);
+			sha1_update(&ctx, buf, len / 3);
+			sha1_update(&ctx, buf + len / 3, len - len / 3);
+			sha1_final(&ctx, d[f]);
+		}
+		assert_memory_equal(d[0], d[1], SHA1_DIGEST_SIZE);
+	}
+	sha1_select(-1);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(vectors),
 		cmocka_unit_test(boundaries),
+		cmocka_unit_test(vectors_shani),
+		cmocka_unit_test(functions_agree),
 	};
 
+	(void)sha1_select(0); /* the first two with the portable function */
 	return run_group(tests, NULL, NULL);
 }

@@ -164,6 +164,46 @@ generated(void **state)
 	free(p);
 }
 
+/*
+ * sha512_update2 (one schedule, two states) gives what two sha512_update
+ * calls give: a SHA-384 and a SHA-512 of random data fed in random pieces,
+ * and two states fed different bytes before (taken one after the other).
+ */
+static void
+update2_agrees(void **state)
+{
+	uint8_t buf[1200], one[2][SHA512_DIGEST_SIZE], two[2][SHA512_DIGEST_SIZE];
+	struct sha512_ctx a, b, c, d;
+	unsigned seed = 384, round, i, at, n;
+
+	(void)state;
+	for (round = 0; round < 200; round++) {
+		for (i = 0; i < sizeof(buf); i++)
+			buf[i] = (uint8_t)((seed = seed * 1103515245u + 12345u) >> 16);
+		sha512_init_384(&a);
+		sha512_init(&b);
+		sha512_init_384(&c);
+		sha512_init(&d);
+		if (round % 5 == 0) { /* different bytes first: update2 must not take them as one */
+			sha512_update(&b, "x", 1);
+			sha512_update(&d, "x", 1);
+		}
+		for (at = 0; at < sizeof(buf); at += n) {
+			n = ((seed = seed * 1103515245u + 12345u) >> 16) % 300u;
+			n = n < sizeof(buf) - at ? n : (unsigned)sizeof(buf) - at;
+			sha512_update2(&a, &b, buf + at, n);
+			sha512_update(&c, buf + at, n);
+			sha512_update(&d, buf + at, n);
+		}
+		sha512_final(&a, two[0]);
+		sha512_final(&b, two[1]);
+		sha512_final(&c, one[0]);
+		sha512_final(&d, one[1]);
+		assert_memory_equal(one[0], two[0], SHA384_DIGEST_SIZE);
+		assert_memory_equal(one[1], two[1], SHA512_DIGEST_SIZE);
+	}
+}
+
 int
 main(void)
 {
@@ -171,6 +211,7 @@ main(void)
 		cmocka_unit_test(vectors),
 		cmocka_unit_test(boundaries),
 		cmocka_unit_test(generated),
+		cmocka_unit_test(update2_agrees),
 	};
 
 	return run_group(tests, NULL, NULL);
