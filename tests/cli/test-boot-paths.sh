@@ -986,7 +986,7 @@ expect "--boot and --xbootldr go with next only" '[ "$RC" -eq 2 ] && err_has "--
 run --check-level running --signatures "$ESP/EFI/debian/grubx64.efi"
 expect "--signatures goes with next only" '[ "$RC" -eq 2 ] && err_has "--signatures goes with --check-level next"'
 run --check-level next --pending dbt="$ESP/EFI/debian/grubx64.efi"
-expect "--pending names db, dbx, KEK or MokListX" '[ "$RC" -eq 2 ] && err_has "--pending VAR is db, dbx, KEK or MokListX, not '"'"'dbt'"'"'"'
+expect "--pending names db, dbx, KEK, PK, MokList or MokListX" '[ "$RC" -eq 2 ] && err_has "--pending VAR is db, dbx, KEK, PK, MokList or MokListX, not '"'"'dbt'"'"'"'
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP" --pending dbx="$T/no-such-update.bin"
 expect "a pending update that does not read: exit 1, naming it" '[ "$RC" -eq 1 ] && err_has "no-such-update.bin"'
 
