@@ -691,7 +691,7 @@ one_hash_list(uint8_t out[76], uint8_t h)
  * PCR 14 is the log's with that one digest made from those bytes, and changes.
  */
 static void
-test_pcrnext_moklist_pending(void **state)
+mok_pending(const char *var, const char *rt_file)
 {
 	sbat_eventlog *log = read_log("ovmf-shim");
 	sbat_pcr7_vars *vars = vars_of("ovmf-shim");
@@ -703,15 +703,14 @@ test_pcrnext_moklist_pending(void **state)
 	sbat_pcrnext *p;
 	sbat_diag d;
 
-	(void)state;
 	(void)at_level;
 	snprintf(dir, sizeof(dir), "%s/eventlog/ovmf-shim/efivars", getenv("FIXTURES_SRC"));
-	assert_int_equal(sbat_efivar_read(dir, "MokListRT-" SBAT_EFIVAR_SHIM_GUID, 0, &rt, &len, &d), SBAT_OK);
+	assert_int_equal(sbat_efivar_read(dir, rt_file, 0, &rt, &len, &d), SBAT_OK);
 	assert_non_null(rt);
 	for (i = 1; i < sbat_eventlog_event_count(log); i++) {
 		const sbat_eventlog_event *e = sbat_eventlog_event_at(log, i);
 
-		if (e->pcr == 14 && e->data_len == 8 && !memcmp(e->data, "MokList", 8))
+		if (e->pcr == 14 && e->data_len == strlen(var) + 1 && !memcmp(e->data, var, strlen(var) + 1))
 			at = i;
 	}
 	assert_true(at > 0);
@@ -720,7 +719,7 @@ test_pcrnext_moklist_pending(void **state)
 	memcpy(want_data, rt + 4, len - 4);
 	memcpy(want_data + len - 4, list, sizeof(list));
 	pcr_sha256_with(log, 14, at, want_data, len - 4 + sizeof(list), want);
-	assert_int_equal(sbat_pcr7_vars_update(vars, "MokList", list, sizeof(list), &added, &d), SBAT_OK);
+	assert_int_equal(sbat_pcr7_vars_update(vars, var, list, sizeof(list), &added, &d), SBAT_OK);
 	assert_int_equal(added, 1);
 	assert_int_equal(sbat_pcrnext_predict(log, vars, r, SHIM_ENTRY, &p, &d), SBAT_OK);
 	assert_today(p, 7, 4);
@@ -740,6 +739,21 @@ test_pcrnext_moklist_pending(void **state)
 	sbat_boot_report_free(r);
 	sbat_pcr7_vars_free(vars);
 	sbat_eventlog_free(log);
+}
+
+static void
+test_pcrnext_moklist_pending(void **state)
+{
+	(void)state;
+	mok_pending("MokList", "MokListRT-" SBAT_EFIVAR_SHIM_GUID);
+}
+
+/* MokListX likewise: its event is made from MokListXRT (shim's vendor dbx, then MokListX) with the list after it. */
+static void
+test_pcrnext_moklistx_pending(void **state)
+{
+	(void)state;
+	mok_pending("MokListX", "MokListXRT-" SBAT_EFIVAR_SHIM_GUID);
 }
 
 /*
@@ -830,6 +844,7 @@ main(void)
 		cmocka_unit_test(test_pcrnext_sbat_level_unknown),
 		cmocka_unit_test(test_pcrnext_other_image_every_bank),
 		cmocka_unit_test(test_pcrnext_moklist_pending),
+		cmocka_unit_test(test_pcrnext_moklistx_pending),
 		cmocka_unit_test(test_pcrnext_pk_pending),
 	};
 
