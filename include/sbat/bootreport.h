@@ -365,7 +365,8 @@ typedef enum sbat_boot_note_what {
 	/* ERROR, about file */
 	SBAT_BOOT_NOTE_NO_VARIABLES,     /* no UEFI variables there */
 	SBAT_BOOT_NOTE_NO_SECURE_BOOT,   /* no SecureBoot variable there */
-	SBAT_BOOT_NOTE_PENDING_VARIABLE, /* a pending update of a variable other than db, dbx, KEK, MokListX */
+	SBAT_BOOT_NOTE_PENDING_VARIABLE, /* a pending update of a variable other than db, dbx, KEK, PK, MokList,
+	                                    MokListX */
 	SBAT_BOOT_NOTE_OUT_OF_MEMORY,    /* it could not be read: out of memory */
 	SBAT_BOOT_NOTE_DIR_UNREADABLE,   /* the directory cannot be read */
 	SBAT_BOOT_NOTE_MORE_LINES,       /* count more lines of it that are not followed */
@@ -394,9 +395,11 @@ typedef enum sbat_boot_note_what {
  * ABI: new ones go at the end.
  */
 typedef enum sbat_boot_pending {
-	SBAT_BOOT_PENDING_PLAIN = 0,     /* appended as given: signature lists without authentication, or MokListX */
+	SBAT_BOOT_PENDING_PLAIN = 0,     /* appended as given: signature lists without authentication, MokList, MokListX
+	                                (PK: in place of it) */
 	SBAT_BOOT_PENDING_BY_KEK,        /* appended: it verifies under `key`, a certificate of KEK */
-	SBAT_BOOT_PENDING_BY_PK,         /* appended: signed by `key`, the PK */
+	SBAT_BOOT_PENDING_BY_PK,         /* appended (PK: replaced; deleted when `count` is 0): signed by `key`, the
+	                                    PK */
 	SBAT_BOOT_PENDING_SETUP_MODE,    /* appended: the machine is in setup mode (no PK), nothing is checked */
 	SBAT_BOOT_PENDING_NOT_SIGNED,    /* not applied: not signed by the PK, nor (db, dbx) under a KEK certificate */
 	SBAT_BOOT_PENDING_BAD_SIGNATURE, /* not applied: its signature does not verify over the variable's name, GUID,
@@ -412,6 +415,7 @@ typedef enum sbat_boot_pending {
 	SBAT_BOOT_PENDING_SEVERAL_SIGNERS, /* not applied: more than one SignerInfo, not checked */
 	SBAT_BOOT_PENDING_DIR_NONE,        /* a directory: none of its `candidates` updates is taken */
 	SBAT_BOOT_PENDING_DIR_SETUP_MODE,  /* a directory, in setup mode: any would be taken; none is applied */
+	SBAT_BOOT_PENDING_PK_SEVERAL,      /* not applied: a PK update of more than one signature */
 } sbat_boot_pending;
 
 /*

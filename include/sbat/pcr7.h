@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
 /* pcr7.h - PCR 7 as the firmware builds it from the Secure Boot variables: each event of a log recomputed, and the
- * next boot's value predicted through a change of db, dbx, KEK or PK */
+ * next boot's value predicted through a change of db, dbx, KEK, PK or shim's MOK lists */
 #ifndef SBAT_PCR7_H
 #define SBAT_PCR7_H
 
@@ -78,6 +78,23 @@ SBAT_API sbat_err sbat_pcr7_vars_set(sbat_pcr7_vars *vars, const char *name, con
  */
 SBAT_API sbat_err sbat_pcr7_vars_append(sbat_pcr7_vars *vars, const char *name, const char *guid, const uint8_t *update,
                                         size_t len, size_t *ret_added, sbat_diag *reterr);
+
+/*
+ * Apply update[0..len), an update of variable name as the one who writes it does:
+ * "db", "dbx", "KEK": sbat_pcr7_vars_append (the firmware's append write);
+ * "PK": PK replaced by the signature list after the update's
+ * EFI_VARIABLE_AUTHENTICATION_2 (EDK2's PK write replaces; not verified),
+ * and an empty one deletes PK: SecureBoot is then not known (the next boot
+ * is in setup mode); "MokList", "MokListX": the signature lists appended as
+ * given (shim 16.1's MokManager, write_db), seen where shim measures them,
+ * its runtime mirror MokListRT (MokListXRT) of the next boot: today's
+ * mirror with the lists after it, or the lists alone in place of shim's
+ * placeholder (one SHA-256 of zeros); an absent mirror stays absent.
+ * *ret_added (may be NULL) is the entries added (PK: its entries). Another
+ * name, or a malformed list, is SBAT_E_EFIVAR.
+ */
+SBAT_API sbat_err sbat_pcr7_vars_update(sbat_pcr7_vars *vars, const char *name, const uint8_t *update, size_t len,
+                                        size_t *ret_added, sbat_diag *reterr);
 
 /* What made an event of the model. */
 typedef enum sbat_pcr7_kind {

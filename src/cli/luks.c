@@ -122,18 +122,16 @@ describe_pending(const cli_opts *o, values *v)
 
 	for (i = 0; i < o->n_pending; i++) {
 		const char *var = o->pending[i].var;
-		const char *guid = strcmp(var, "KEK") == 0 ? SBAT_SIGDB_GUID_GLOBAL : SBAT_SIGDB_GUID_SECURITY_DB;
 		sbat_pcr7_vars *vars = NULL;
 		size_t added = 0, len;
 		uint8_t *buf = NULL;
 		sbat_diag d;
 
-		if (strcmp(var, "MokListX") == 0)
+		if (strncmp(var, "MokList", 7) == 0)
 			continue;
 		if (sbat_pcr7_vars_new(cli_efivarfs_dir(), &vars, &d) == SBAT_OK &&
 		    sbat_file_read(o->pending[i].file, SBAT_SIGDB_MAX_FILE, &buf, &len, &d) == SBAT_OK &&
-		    sbat_pcr7_vars_append(vars, var, guid, buf, len, &added, &d) == SBAT_OK &&
-		    used < sizeof(v->changes[7]))
+		    sbat_pcr7_vars_update(vars, var, buf, len, &added, &d) == SBAT_OK && used < sizeof(v->changes[7]))
 			used += (size_t)snprintf(v->changes[7] + used, sizeof(v->changes[7]) - used,
 			                         "%sthe pending %s update adds %zu entr%s", used ? ", " : "", var,
 			                         added, added == 1 ? "y" : "ies");
@@ -142,7 +140,7 @@ describe_pending(const cli_opts *o, values *v)
 	}
 }
 
-/* The predicted values: today's, PCR 7 from the model; a pending MokListX leaves PCR 14 unknown. */
+/* The predicted values: today's, PCR 7 from the model; a pending MokList or MokListX leaves PCR 14 unknown. */
 static void
 next_values(const cli_opts *o, values *v, sbat_eventlog_tpm state, const sbat_pcr7 *m)
 {
@@ -167,10 +165,12 @@ next_values(const cli_opts *o, values *v, sbat_eventlog_tpm state, const sbat_pc
 			                                                 b->why;
 	}
 	for (i = 0; i < o->n_pending; i++)
-		if (strcmp(o->pending[i].var, "MokListX") == 0) {
+		if (strncmp(o->pending[i].var, "MokList", 7) == 0) {
 			for (k = 0; k < N_BANKS; k++)
 				v->next[k].known &= ~(1u << 14);
-			v->why[14] = "a pending MokListX: shim measures it in PCR 14, which is not predicted";
+			v->why[14] =
+			    "a pending MokList or MokListX: shim measures it in PCR 14, which only --check-level "
+			    "next predicts";
 		}
 	describe_pending(o, v);
 }

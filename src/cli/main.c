@@ -161,9 +161,10 @@ usage(FILE *out)
 	             "      --pending VAR=FILE  with next: judge as if FILE (signature lists, or an\n"
 	             "                          authenticated update the firmware would take; a\n"
 	             "                          directory: the one it takes) were appended to VAR\n"
-	             "                          (db, dbx, KEK, MokListX); repeatable; with\n"
-	             "                          --event-log: PCR 7 after the updates the\n"
-	             "                          firmware would take\n");
+	             "                          (db, dbx, KEK, MokList, MokListX; PK: replaced),\n"
+	             "                          in the order given; repeatable; with --event-log:\n"
+	             "                          PCR 7 (and with next 4 and 14) after the updates\n"
+	             "                          the firmware and MokManager would take\n");
 	/* in two parts: C99 promises string literals of 4095 bytes, no more */
 	fprintf(out,
 	        "      --event-log running|FILE\n"
@@ -306,11 +307,11 @@ parse_pcrsig(const char *arg, cli_opts *o)
 	return PARSE_RUN;
 }
 
-/* --pending VAR=FILE: an update of db, dbx, KEK or MokListX judged as if applied, by the signature gate. */
+/* --pending VAR=FILE: an update of db, dbx, KEK, PK, MokList or MokListX judged as if applied, by the signature gate. */
 static parse_result
 parse_pending(char *arg, cli_opts *o)
 {
-	static const char *const vars[] = { "db", "dbx", "KEK", "MokListX" };
+	static const char *const vars[] = { "db", "dbx", "KEK", "PK", "MokList", "MokListX" };
 	char *eq = strchr(arg, '=');
 	size_t i;
 
@@ -320,7 +321,7 @@ parse_pending(char *arg, cli_opts *o)
 	for (i = 0; i < sizeof(vars) / sizeof(vars[0]) && strcmp(arg, vars[i]) != 0; i++)
 		;
 	if (i == sizeof(vars) / sizeof(vars[0]))
-		return usage_error("--pending VAR is db, dbx, KEK or MokListX, not", arg);
+		return usage_error("--pending VAR is db, dbx, KEK, PK, MokList or MokListX, not", arg);
 	if (o->n_pending == CLI_MAX_PENDING)
 		return usage_error("--pending is given too often", NULL);
 	o->pending[o->n_pending].var = vars[i];

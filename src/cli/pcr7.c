@@ -20,15 +20,11 @@
 
 static const char not_trusted[] = "the log does not match the TPM";
 
-/* The vendor of a --pending VAR, or NULL for one PCR 7 does not measure (MokListX: shim's, in PCR 14). */
-static const char *
-pending_guid(const char *var)
+/* 1 for a --pending VAR PCR 7 measures; 0 for shim's lists (MokList, MokListX: shim measures them in PCR 14). */
+static int
+in_pcr7(const char *var)
 {
-	if (strcmp(var, "KEK") == 0)
-		return SBAT_SIGDB_GUID_GLOBAL;
-	if (strcmp(var, "db") == 0 || strcmp(var, "dbx") == 0)
-		return SBAT_SIGDB_GUID_SECURITY_DB;
-	return NULL;
+	return !strcmp(var, "KEK") || !strcmp(var, "PK") || !strcmp(var, "db") || !strcmp(var, "dbx");
 }
 
 /* 1 when the firmware takes the write PENDING note n is about (its file, or a directory's pick, is appended). */
@@ -55,15 +51,15 @@ pending_note(const sbat_boot_report *r, size_t *at)
 static int
 append_taken(const sbat_boot_note *n, sbat_pcr7_vars *vars)
 {
-	const char *file = n->picked ? n->picked : n->pending, *guid = pending_guid(n->variable);
+	const char *file = n->picked ? n->picked : n->pending;
 	uint8_t *buf = NULL;
 	size_t len;
 	sbat_diag d;
 
-	if (!guid || !taken(n))
+	if (!in_pcr7(n->variable) || !taken(n))
 		return EXIT_OK;
 	if (sbat_file_read(file, SBAT_SIGDB_MAX_FILE, &buf, &len, &d) != SBAT_OK ||
-	    sbat_pcr7_vars_append(vars, n->variable, guid, buf, len, NULL, &d) != SBAT_OK) {
+	    sbat_pcr7_vars_update(vars, n->variable, buf, len, NULL, &d) != SBAT_OK) {
 		free(buf);
 		return cli_report_error(file, &d);
 	}
@@ -184,10 +180,10 @@ cli_pcr7_print_text(const cli_opts *o, const sbat_pcr7 *m, const sbat_boot_repor
 	printf("PCR 7, made again from the variables in %s%s:\n", cli_quote(cli_efivarfs_dir()),
 	       o->n_pending ? " with the pending updates" : "");
 	for (i = 0; i < o->n_pending; i++)
-		if (!pending_guid(o->pending[i].var))
+		if (!in_pcr7(o->pending[i].var))
 			printf("pending %s: shim measures it in PCR 14, not in PCR 7\n", o->pending[i].var);
 	for (i = 0; (n = pending_note(pending, &i)) != NULL;)
-		if (pending_guid(n->variable))
+		if (in_pcr7(n->variable))
 			printf("%s\n", cli_render_note(n, buf, sizeof(buf)));
 	for (i = 0; i < sbat_pcr7_event_count(m); i++)
 		text_event(m, sbat_pcr7_event_at(m, i));
@@ -282,7 +278,7 @@ json_pending(const cli_opts *o, const sbat_boot_report *pending)
 		printf("%s{\"var\": \"%s\", \"file\": ", i ? ", " : "", o->pending[i].var);
 		cli_json_cstr(stdout, o->pending[i].file);
 		printf(", \"measured\": %s, \"applied\": %s, \"check\": ",
-		       pending_guid(o->pending[i].var) ? "true" : "false", n && taken(n) ? "true" : "false");
+		       in_pcr7(o->pending[i].var) ? "true" : "false", n && taken(n) ? "true" : "false");
 		cli_json_cstr_or_null(stdout, n ? cli_render_note(n, buf, sizeof(buf)) : NULL);
 		fputs("}", stdout);
 	}

@@ -18,17 +18,6 @@
 #include "next_level.h"
 #include "pcrnext.h"
 
-/* The vendor of a pending variable PCR 7 measures, or NULL. */
-static const char *
-measured_guid(const char *var)
-{
-	if (!strcmp(var, "KEK"))
-		return SBAT_SIGDB_GUID_GLOBAL;
-	if (!strcmp(var, "db") || !strcmp(var, "dbx"))
-		return SBAT_SIGDB_GUID_SECURITY_DB;
-	return NULL;
-}
-
 /* 1 if the walk's PENDING note n says the firmware takes the write. */
 static int
 applied(const sbat_boot_note *n)
@@ -52,11 +41,11 @@ append_pending(const sbat_boot_report *r, sbat_pcr7_vars *vars, cli_prediction *
 		sbat_diag d;
 		sbat_err e;
 
-		if (!applied(n) || !measured_guid(n->variable))
+		if (!applied(n))
 			continue;
 		e = sbat_file_read(file, SBAT_SIGDB_MAX_FILE, &buf, &len, &d);
 		if (e == SBAT_OK)
-			e = sbat_pcr7_vars_append(vars, n->variable, measured_guid(n->variable), buf, len, &added, &d);
+			e = sbat_pcr7_vars_update(vars, n->variable, buf, len, &added, &d);
 		free(buf);
 		if (e != SBAT_OK)
 			return "a pending update does not read or apply";

@@ -2,6 +2,7 @@
 /* Copyright 2026 The sbat-add authors */
 /* render_note.c - a note of the boot report in words: what it is about, then its facts */
 #include <stdio.h>
+#include <string.h>
 
 #include "sbat/bootreport.h"
 #include "sbat/sigdb.h"
@@ -37,7 +38,8 @@ static const char *const note_fixed_table[] = {
 	    "mounted; its boot paths are not known",
 	[SBAT_BOOT_NOTE_NO_SECURE_BOOT] = "no SecureBoot variable: whether shim checks SBAT at the next boot is not "
 	                                  "known (the machine was not booted through UEFI, or efivarfs is not mounted)",
-	[SBAT_BOOT_NOTE_PENDING_VARIABLE] = "a pending update of a variable other than db, dbx, KEK or MokListX",
+	[SBAT_BOOT_NOTE_PENDING_VARIABLE] =
+	    "a pending update of a variable other than db, dbx, KEK, PK, MokList or MokListX",
 	[SBAT_BOOT_NOTE_OUT_OF_MEMORY] = "out of memory",
 	[SBAT_BOOT_NOTE_DIR_UNREADABLE] = "cannot be read",
 	[SBAT_BOOT_NOTE_SPECIAL_DEFAULT] = "a special entry other than @saved, which systemd-boot ignores",
@@ -185,14 +187,43 @@ static const char *const pending_table[] = {
 	[SBAT_BOOT_PENDING_CHAIN_NOT_CA] = "an issuer on the way to it is not a CA",
 	[SBAT_BOOT_PENDING_UNKNOWN_TYPE] = "it holds a signature list of a type the firmware does not know",
 	[SBAT_BOOT_PENDING_BAD_CERT] = "it holds an EFI_CERT_X509 entry that is no certificate with an RSA key",
+	[SBAT_BOOT_PENDING_PK_SEVERAL] = "it holds more than one signature, and the firmware takes a PK of one",
 };
 CLI_STRTABLE_LOOKUP(pending, sbat_boot_pending)
+
+/* 1 if the note is about KEK or PK, the variables the PK alone signs. */
+static int
+pk_signs(const sbat_boot_note *n)
+{
+	return n->variable && (!strcmp(n->variable, "KEK") || !strcmp(n->variable, "PK"));
+}
+
+/* 1 if the note is about one of shim's lists, which MokManager enrolls. */
+static int
+mok_list(const sbat_boot_note *n)
+{
+	return n->variable && (!strcmp(n->variable, "MokList") || !strcmp(n->variable, "MokListX"));
+}
+
+/* A PK update the firmware takes: PK replaced, or deleted. */
+static void
+pending_pk_words(const sbat_boot_note *n, const char *why, cli_textbuf *t)
+{
+	if (n->count)
+		cli_textbuf_put(t, "pending: %s replaces PK (%zu entr%s)", n->pending, n->count,
+		                n->count == 1 ? "y" : "ies");
+	else
+		cli_textbuf_put(t, "pending: %s deletes PK", n->pending);
+	cli_textbuf_put(t, "%s%s", why ? why : "", n->key && n->check != SBAT_BOOT_PENDING_SETUP_MODE ? n->key : "");
+	if (!n->count)
+		cli_textbuf_put(t, ": the machine is in setup mode after it, and the firmware checks no later update");
+}
 
 /* A pending update of a directory: the one of it applied, or why none. */
 static void
 pending_dir_words(const sbat_boot_note *n, cli_textbuf *t)
 {
-	int kek = n->variable && n->variable[0] == 'K';
+	int kek = pk_signs(n);
 	const char *who = kek ? "this machine's PK" : "a KEK or the PK of this machine";
 
 	if (n->picked) {
@@ -221,11 +252,18 @@ static void
 pending_words(const sbat_boot_note *n, cli_textbuf *t)
 {
 	const char *why = pending_to_string(n->check);
-	int kek = n->variable && n->variable[0] == 'K';
+	int kek = pk_signs(n);
 
 	if (n->picked || n->check == SBAT_BOOT_PENDING_DIR_NONE || n->check == SBAT_BOOT_PENDING_DIR_SETUP_MODE)
 		pending_dir_words(n, t);
-	else if (n->check <= SBAT_BOOT_PENDING_SETUP_MODE) {
+	else if (n->check <= SBAT_BOOT_PENDING_SETUP_MODE && n->variable && !strcmp(n->variable, "PK"))
+		pending_pk_words(n, why, t);
+	else if (n->check == SBAT_BOOT_PENDING_PLAIN && mok_list(n)) {
+		cli_textbuf_put(t, "pending: %s appended to %s (", n->pending, n->variable);
+		new_entries_words(n, t);
+		cli_textbuf_put(t, "): MokManager enrolls it as given once mokutil's request is confirmed at the next "
+		                   "boot");
+	} else if (n->check <= SBAT_BOOT_PENDING_SETUP_MODE) {
 		cli_textbuf_put(t, "pending: %s appended to %s (", n->pending, n->variable);
 		new_entries_words(n, t);
 		cli_textbuf_put(t, ")%s%s%s%s", n->unread ? ": no verdict reads " : "", n->unread ? n->variable : "",

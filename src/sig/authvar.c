@@ -34,9 +34,10 @@ static size_t
 signed_prefix(const char *var, const uint8_t *time, uint8_t out[PREFIX_MAX], int *by_kek)
 {
 	size_t n = strlen(var), i, at = 0;
-	int db = strcmp(var, "db") == 0 || strcmp(var, "dbx") == 0;
+	int db = strcmp(var, "db") == 0 || strcmp(var, "dbx") == 0, pk = strcmp(var, "PK") == 0;
+	uint32_t attributes = pk ? AUTHVAR_PK_ATTRIBUTES : AUTHVAR_ATTRIBUTES;
 
-	if (!db && strcmp(var, "KEK") != 0)
+	if (!db && !pk && strcmp(var, "KEK") != 0)
 		return 0;
 	*by_kek = db;
 	for (i = 0; i < n; i++) {
@@ -45,7 +46,7 @@ signed_prefix(const char *var, const uint8_t *time, uint8_t out[PREFIX_MAX], int
 	}
 	memcpy(out + at, db ? guid_security_db : guid_global, 16);
 	at += 16;
-	out[at++] = AUTHVAR_ATTRIBUTES & 0xff;
+	out[at++] = (uint8_t)attributes;
 	out[at++] = 0;
 	out[at++] = 0;
 	out[at++] = 0;
@@ -145,6 +146,7 @@ judge(const sbat_authenticode_sig *s, size_t n_signers, const sbat_sigdb *pk, co
 typedef struct list_rule {
 	size_t next;           /* the list whose first entry comes next */
 	authvar_result result; /* AUTHVAR_ACCEPTED while they pass */
+	size_t entries;        /* the signatures of all lists */
 } list_rule;
 
 /* 1 when der[0..len) is a certificate with an RSA key (RsaGetPublicKeyFromX509). */
@@ -165,6 +167,7 @@ list_entry(void *ctx, const esl_entry *e, sbat_diag *d)
 	list_rule *r = ctx;
 
 	(void)d;
+	r->entries++;
 	if (r->result != AUTHVAR_ACCEPTED || e->list < r->next)
 		return SBAT_OK;
 	r->next = e->list + 1;
@@ -209,7 +212,7 @@ authvar_check_update(const uint8_t *buf, size_t len, const char *var, const sbat
 	uint8_t prefix[PREFIX_MAX];
 	size_t end, prefix_len;
 	int by_kek = 0;
-	list_rule lr = { 0, AUTHVAR_ACCEPTED };
+	list_rule lr = { 0, AUTHVAR_ACCEPTED, 0 };
 	sbat_err err;
 
 	memset(ret, 0, sizeof(*ret));
@@ -218,9 +221,11 @@ authvar_check_update(const uint8_t *buf, size_t len, const char *var, const sbat
 		return err;
 	prefix_len = end ? signed_prefix(var, buf, prefix, &by_kek) : 1;
 	if (prefix_len == 0)
-		return diag_fail(d, SBAT_E_EFIVAR, "an authenticated update of a variable other than db, dbx or KEK");
+		return diag_fail(d, SBAT_E_EFIVAR,
+		                 "an authenticated update of a variable other than db, dbx, KEK or PK");
 	ret->payload_offset = end;
 	err = esl_walk(buf + end, len - end, end, var, list_entry, &lr, d);
+	ret->entries = lr.entries;
 	if (err != SBAT_OK || end == 0) {
 		ret->result = AUTHVAR_NOT_AUTHENTICATED;
 		return err;
@@ -231,5 +236,7 @@ authvar_check_update(const uint8_t *buf, size_t len, const char *var, const sbat
 	err = verify(buf, end, prefix, prefix_len, buf + end, len - end, pk, kek, by_kek, ret, d);
 	if (err == SBAT_OK && ret->result == AUTHVAR_ACCEPTED)
 		ret->result = lr.result;
+	if (err == SBAT_OK && ret->result == AUTHVAR_ACCEPTED && lr.entries > 1 && strcmp(var, "PK") == 0)
+		ret->result = AUTHVAR_PK_SEVERAL;
 	return err;
 }

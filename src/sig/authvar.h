@@ -19,6 +19,13 @@
  */
 #define AUTHVAR_ATTRIBUTES 0x67u
 
+/*
+ * The attributes of a PK write: the same without APPEND_WRITE. A PK write
+ * replaces the variable (efi-updatevar, sign-efi-sig-list without -a), and
+ * an empty payload deletes it.
+ */
+#define AUTHVAR_PK_ATTRIBUTES 0x27u
+
 /* What the firmware makes of the write. */
 typedef enum authvar_result {
 	AUTHVAR_ACCEPTED = 0,      /* it verifies under `key`, a certificate of PK or KEK */
@@ -34,6 +41,7 @@ typedef enum authvar_result {
 	AUTHVAR_UNKNOWN_TYPE,        /* it verifies; a list's type is one the firmware does not know */
 	AUTHVAR_BAD_CERT, /* it verifies; an EFI_CERT_X509 list's first entry is no certificate with an RSA key */
 	AUTHVAR_SEVERAL_SIGNERS, /* more than one SignerInfo: not checked */
+	AUTHVAR_PK_SEVERAL,      /* PK: its lists hold more than one signature (CheckSignatureListFormat) */
 } authvar_result;
 
 typedef struct authvar_check {
@@ -42,10 +50,11 @@ typedef struct authvar_check {
 	char key[SBAT_AUTHENTICODE_NAME_MAX];    /* the machine's certificate it reaches (or meets) */
 	int by_pk;                               /* that certificate is PK's */
 	size_t payload_offset;                   /* the signature lists start at buf + payload_offset */
+	size_t entries;                          /* the signatures of its lists */
 } authvar_check;
 
 /*
- * Check buf[0..len), an update of `var` ("db", "dbx" or "KEK"), as EDK2's
+ * Check buf[0..len), an update of `var` ("db", "dbx", "KEK" or "PK"), as EDK2's
  * AuthVariableLib checks SetVariable(var, AUTHVAR_ATTRIBUTES) in user
  * mode (ProcessVarWithPk, then ProcessVarWithKek for db and dbx;
  * VerifyTimeBasedPayload; Pkcs7Verify):
@@ -57,17 +66,18 @@ typedef struct authvar_check {
  *  - the signed data is the name (UTF-16, no NUL), the vendor GUID, the
  *    attributes, the EFI_TIME and the lists; the SignerInfo verifies over
  *    it (detached content);
- *  - PK: the signer's certificate is PK's first entry, byte for byte (no
- *    chain); else, for db and dbx, each EFI_CERT_X509 entry of KEK in
+ *  - PK (a PK update signed over AUTHVAR_PK_ATTRIBUTES, ProcessVarWithPk's
+ *    AuthVarTypePk): the signer's certificate is PK's first entry, byte
+ *    for byte (no chain); else, for db and dbx, each EFI_CERT_X509 entry of KEK in
  *    turn, reached as OpenSSL's X509_verify_cert with a partial chain
  *    reaches a trusted certificate (chain.h);
  *  - the lists then pass CheckSignatureListFormat: a known type each, and
  *    the first entry of an EFI_CERT_X509 list a certificate with an RSA
- *    key.
+ *    key; a PK update holds at most one signature (PK_SEVERAL).
  * pk and kek may be NULL (empty). A buffer without an authentication
  * descriptor is NOT_AUTHENTICATED (payload_offset 0). A descriptor, DER
  * or list that does not read fails (SBAT_E_EFIVAR, SBAT_E_SIGNATURE) with
- * the offset in buf; a var other than the three, SBAT_E_EFIVAR.
+ * the offset in buf; a var other than the four, SBAT_E_EFIVAR.
  */
 sbat_err authvar_check_update(const uint8_t *buf, size_t len, const char *var, const sbat_sigdb *pk,
                               const sbat_sigdb *kek, authvar_check *ret, sbat_diag *d);

@@ -191,7 +191,9 @@ make_variable(builder *b, sbat_pcr7_event *x, const uint8_t *guid)
 		return diag_fail(b->d, e, "out of memory for a variable");
 	if (e != SBAT_OK) {
 		x->state = SBAT_PCR7_UNKNOWN;
-		x->why = "the variable cannot be read";
+		x->why = pcr7vars_unknown(b->vars, x->name, x->guid);
+		if (!x->why)
+			x->why = "the variable cannot be read";
 		return SBAT_OK;
 	}
 	if (!present && !always_measured(x->name, x->guid)) {

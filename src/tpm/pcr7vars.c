@@ -7,6 +7,7 @@
 
 #include "sbat/efivar.h"
 #include "sbat/pcr7.h"
+#include "sbat/sigdb.h"
 
 #include "sigdb/esl.h"
 #include "tpm/pcr7vars.h"
@@ -22,6 +23,7 @@ typedef struct var {
 	char name[SBAT_PCR7_NAME_MAX + 1];
 	char guid[37];
 	int present;
+	const char *unknown; /* not known after an update (why), or NULL */
 	uint8_t *data;
 	size_t len;
 } var;
@@ -130,6 +132,17 @@ lookup(sbat_pcr7_vars *s, const char *name, const char *guid, var **ret, sbat_di
 	return SBAT_OK;
 }
 
+const char *
+pcr7vars_unknown(const sbat_pcr7_vars *vars, const char *name, const char *guid)
+{
+	size_t i;
+
+	for (i = 0; i < vars->n; i++)
+		if (!strcmp(vars->v[i].name, name) && !strcmp(vars->v[i].guid, guid))
+			return vars->v[i].unknown;
+	return NULL;
+}
+
 sbat_err
 pcr7vars_get(sbat_pcr7_vars *vars, const char *name, const char *guid, const uint8_t **ret_data, size_t *ret_len,
              int *ret_present, sbat_diag *reterr)
@@ -142,6 +155,8 @@ pcr7vars_get(sbat_pcr7_vars *vars, const char *name, const char *guid, const uin
 	*ret_present = 0;
 	if (e != SBAT_OK)
 		return e;
+	if (v->unknown)
+		return diag_fail(reterr, SBAT_E_EFIVAR, v->unknown);
 	*ret_data = v->data;
 	*ret_len = v->len;
 	*ret_present = v->present;
@@ -162,6 +177,7 @@ assign(var *v, const uint8_t *data, size_t len, sbat_diag *d)
 	v->data = copy;
 	v->len = data ? len : 0;
 	v->present = data != NULL;
+	v->unknown = NULL;
 	return SBAT_OK;
 }
 
@@ -278,5 +294,111 @@ sbat_pcr7_vars_append(sbat_pcr7_vars *vars, const char *name, const char *guid, 
 			*ret_added = added;
 	}
 	free(h.all);
+	return e;
+}
+
+/* shim's placeholder mirror when its list and its built-in keys are empty: one SHA-256 list, owner shim's, of 32
+ * zero bytes (mirror_one_mok_variable's null_sha256). */
+static int
+placeholder(const var *v)
+{
+	static const uint8_t head[28] = { 0x26, 0x16, 0xc4, 0xc1, 0x4c, 0x50, 0x92, 0x40, 0xac, 0xa9,
+		                          0x41, 0xf9, 0x36, 0x93, 0x43, 0x28, 76,   0,    0,    0,
+		                          0,    0,    0,    0,    48,   0,    0,    0 };
+	static const uint8_t owner[16] = { 0x50, 0xab, 0x5d, 0x60, 0x46, 0xe0, 0x00, 0x43,
+		                           0xab, 0xb6, 0x3d, 0xd8, 0x10, 0xdd, 0x8b, 0x23 };
+	size_t i;
+
+	if (v->len != 76 || memcmp(v->data, head, 28) || memcmp(v->data + 28, owner, 16))
+		return 0;
+	for (i = 44; i < 76; i++)
+		if (v->data[i])
+			return 0;
+	return 1;
+}
+
+static sbat_err
+count_entry(void *ctx, const esl_entry *e, sbat_diag *d)
+{
+	(void)e;
+	(void)d;
+	++*(size_t *)ctx;
+	return SBAT_OK;
+}
+
+/*
+ * MokManager's write of list[0..len) to MokList (MokListX): its old data and the lists, as given (write_db); the
+ * next boot's shim mirrors its built-in keys, then the variable, into MokListRT (MokListXRT): today's mirror with
+ * the lists after it, or the lists alone in place of shim's placeholder. An absent mirror stays absent (what shim
+ * adds is not known).
+ */
+static sbat_err
+mok_enroll(sbat_pcr7_vars *vars, const char *rt, const uint8_t *list, size_t len, sbat_diag *d)
+{
+	var *v;
+	uint8_t *out;
+	sbat_err e = lookup(vars, rt, SBAT_EFIVAR_SHIM_GUID, &v, d);
+
+	if (e != SBAT_OK || !v->present || !len)
+		return e;
+	if (placeholder(v))
+		v->len = 0;
+	if (!(out = malloc(v->len + len)))
+		return diag_fail(d, SBAT_E_NOMEM, "out of memory for a variable");
+	if (v->len)
+		memcpy(out, v->data, v->len);
+	memcpy(out + v->len, list, len);
+	free(v->data);
+	v->data = out;
+	v->len += len;
+	return SBAT_OK;
+}
+
+/*
+ * A PK write: PK holds the payload after the EFI_VARIABLE_AUTHENTICATION_2, replaced (EDK2 takes no append of
+ * PK); an empty payload deletes it, and the machine is then in setup mode: SecureBoot of the next boot, and what
+ * the firmware verifies, are not modelled.
+ */
+static sbat_err
+pk_write(sbat_pcr7_vars *vars, const uint8_t *update, size_t len, size_t skip, sbat_diag *d)
+{
+	var *v;
+	sbat_err e = sbat_pcr7_vars_set(vars, "PK", SBAT_EFIVAR_GLOBAL_GUID, len > skip ? update + skip : NULL,
+	                                len - skip, d);
+
+	if (e != SBAT_OK || len > skip)
+		return e;
+	if ((e = lookup(vars, "SecureBoot", SBAT_EFIVAR_GLOBAL_GUID, &v, d)) == SBAT_OK)
+		v->unknown = "PK is deleted: the machine is in setup mode at the next boot, which is not modelled";
+	return e;
+}
+
+SBAT_API sbat_err
+sbat_pcr7_vars_update(sbat_pcr7_vars *vars, const char *name, const uint8_t *update, size_t len, size_t *ret_added,
+                      sbat_diag *reterr)
+{
+	int mok = !strcmp(name, "MokList") || !strcmp(name, "MokListX"), pk = !strcmp(name, "PK");
+	size_t skip = 0, entries = 0;
+	sbat_err e = SBAT_OK;
+
+	if (ret_added)
+		*ret_added = 0;
+	if (!strcmp(name, "db") || !strcmp(name, "dbx"))
+		return sbat_pcr7_vars_append(vars, name, SBAT_SIGDB_GUID_SECURITY_DB, update, len, ret_added, reterr);
+	if (!strcmp(name, "KEK"))
+		return sbat_pcr7_vars_append(vars, name, SBAT_EFIVAR_GLOBAL_GUID, update, len, ret_added, reterr);
+	if (!mok && !pk)
+		return diag_fail(reterr, SBAT_E_EFIVAR,
+		                 "an update of a variable other than db, dbx, KEK, PK, MokList or "
+		                 "MokListX");
+	if (pk)
+		e = esl_auth2_skip(update, len, name, &skip, reterr);
+	if (e == SBAT_OK)
+		e = esl_walk(update + skip, len - skip, skip, name, count_entry, &entries, reterr);
+	if (e == SBAT_OK)
+		e = pk ? pk_write(vars, update, len, skip, reterr) :
+		         mok_enroll(vars, strcmp(name, "MokList") ? "MokListXRT" : "MokListRT", update, len, reterr);
+	if (e == SBAT_OK && ret_added)
+		*ret_added = entries;
 	return e;
 }

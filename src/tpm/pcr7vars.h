@@ -18,4 +18,7 @@
 sbat_err pcr7vars_get(sbat_pcr7_vars *vars, const char *name, const char *guid, const uint8_t **ret_data,
                       size_t *ret_len, int *ret_present, sbat_diag *reterr);
 
+/* Why variable name of vendor guid is not known after an update (sbat_pcr7_vars_update), or NULL. */
+const char *pcr7vars_unknown(const sbat_pcr7_vars *vars, const char *name, const char *guid);
+
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Copyright 2026 The sbat-add authors */
-/* pending.c - the pending updates of db, dbx, KEK and MokListX, each applied only when the firmware would take it */
+/* pending.c - the pending updates of db, dbx, KEK, PK, MokList and MokListX, each applied only when the firmware
+ * would take it */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,8 +74,11 @@ pending_check(const authvar_check *c, const keys *k)
 		[AUTHVAR_UNKNOWN_TYPE] = SBAT_BOOT_PENDING_UNKNOWN_TYPE,
 		[AUTHVAR_BAD_CERT] = SBAT_BOOT_PENDING_BAD_CERT,
 		[AUTHVAR_SEVERAL_SIGNERS] = SBAT_BOOT_PENDING_SEVERAL_SIGNERS,
+		[AUTHVAR_PK_SEVERAL] = SBAT_BOOT_PENDING_PK_SEVERAL,
 	};
 
+	if (c->result == AUTHVAR_PK_SEVERAL)
+		return SBAT_BOOT_PENDING_PK_SEVERAL;
 	if (c->result == AUTHVAR_NOT_AUTHENTICATED)
 		return SBAT_BOOT_PENDING_PLAIN;
 	if (k->setup)
@@ -115,11 +119,13 @@ pending_note(walk *w, const sbat_walk_pending *p, sbat_boot_pending check, const
 	walk_add_note(w, &n);
 }
 
-/* 1 when the firmware takes it (or it carries no authentication to check). */
+/* 1 when the firmware takes it (or it carries no authentication to check); in setup mode, any but a PK of several
+ * signatures (CheckSignatureListFormat applies there too). */
 static int
 takes(const authvar_check *c, const keys *k)
 {
-	return c->result == AUTHVAR_ACCEPTED || c->result == AUTHVAR_NOT_AUTHENTICATED || k->setup;
+	return c->result != AUTHVAR_PK_SEVERAL &&
+	       (c->result == AUTHVAR_ACCEPTED || c->result == AUTHVAR_NOT_AUTHENTICATED || k->setup);
 }
 
 /* Read file and check it as an update of var: 0 with *ret_buf, -1 with *d filled. */
@@ -129,8 +135,11 @@ check_file(const char *file, const char *var, const keys *k, uint8_t **ret_buf, 
 {
 	if (sbat_file_read(file, SBAT_SIGDB_MAX_FILE, ret_buf, ret_len, d) != SBAT_OK)
 		return -1;
-	if (authvar_check_update(*ret_buf, *ret_len, var, k->pk, k->kek, c, d) == SBAT_OK)
+	if (authvar_check_update(*ret_buf, *ret_len, var, k->pk, k->kek, c, d) == SBAT_OK) {
+		if (strcmp(var, "PK") == 0 && c->entries > 1)
+			c->result = AUTHVAR_PK_SEVERAL;
 		return 0;
+	}
 	free(*ret_buf);
 	*ret_buf = NULL;
 	return -1;
@@ -150,27 +159,59 @@ append(walk *w, sbat_sigdb *target, const char *file, const uint8_t *buf, size_t
 	return (long)(sbat_sigdb_count(target) - before);
 }
 
+/*
+ * The update's lists into *target, the write the firmware takes: appended, or for PK in place of PK's (EDK2's PK
+ * write is no append; an empty payload deletes PK, and the machine is in setup mode after it: later updates are
+ * taken unchecked). *target and *before (its entries before) then name the new PK. The entries added, or -1 after
+ * an error note.
+ */
+static long
+store(walk *w, keys *k, const char *var, sbat_sigdb **target, size_t *before, const char *file, const uint8_t *buf,
+      size_t len, const authvar_check *c)
+{
+	sbat_sigdb *fresh;
+	sbat_diag d;
+
+	if (strcmp(var, "PK") != 0)
+		return append(w, *target, file, buf, len, c);
+	if (sbat_sigdb_new(&fresh, &d) != SBAT_OK) {
+		walk_error(w, file, &d);
+		return -1;
+	}
+	if (len > c->payload_offset && append(w, fresh, file, buf, len, c) < 0) {
+		sbat_sigdb_free(fresh);
+		return -1;
+	}
+	sbat_sigdb_free(k->pk);
+	k->pk = *target = fresh;
+	k->setup = sbat_sigdb_count(fresh) == 0;
+	*before = 0;
+	return (long)sbat_sigdb_count(fresh);
+}
+
 /* One update file: appended when the firmware takes it; a note either way. -1 after an error note. */
 static int
-apply_file(walk *w, const sbat_walk_pending *p, sbat_sigdb *target, const keys *k)
+apply_file(walk *w, const sbat_walk_pending *p, sbat_sigdb *target, keys *k)
 {
 	authvar_check c;
 	uint8_t *buf = NULL;
 	size_t len;
 	long added = 0;
 	size_t before = sbat_sigdb_count(target);
+	sbat_boot_pending check;
 	sbat_diag d;
 
 	if (check_file(p->file, p->var, k, &buf, &len, &c, &d) != 0) {
 		walk_error(w, p->file, &d);
 		return -1;
 	}
+	check = pending_check(&c, k);
 	if (takes(&c, k))
-		added = append(w, target, p->file, buf, len, &c);
+		added = store(w, k, p->var, &target, &before, p->file, buf, len, &c);
 	free(buf);
 	if (added < 0)
 		return -1;
-	pending_note(w, p, pending_check(&c, k), c.key, target, before);
+	pending_note(w, p, check, c.key, target, before);
 	return 0;
 }
 
@@ -236,8 +277,10 @@ pick(const candidates *c, const char *var, const keys *k, uint8_t **ret_buf, siz
 /* The note of a directory: the update picked and appended (added entries), or why none. */
 static void
 dir_note(walk *w, const sbat_walk_pending *p, const char *picked, const authvar_check *c, long added, size_t n,
-         const keys *k, const sbat_sigdb *target)
+         int setup, const sbat_sigdb *target)
 {
+	const keys k = { NULL, NULL, setup };
+
 	sbat_boot_note note;
 
 	sbat_boot_note_init(&note);
@@ -250,32 +293,34 @@ dir_note(walk *w, const sbat_walk_pending *p, const char *picked, const authvar_
 	note.picked = picked;
 	note.candidates = n;
 	note.count = picked ? (size_t)added : 0;
-	note.check = picked   ? pending_check(c, k) :
-	             k->setup ? SBAT_BOOT_PENDING_DIR_SETUP_MODE :
-	                        SBAT_BOOT_PENDING_DIR_NONE;
+	note.check = picked  ? pending_check(c, &k) :
+	             k.setup ? SBAT_BOOT_PENDING_DIR_SETUP_MODE :
+	                       SBAT_BOOT_PENDING_DIR_NONE;
 	note.key = picked ? c->key : NULL;
 	walk_add_note(w, &note);
 }
 
 /* A directory of updates, one per platform key as Microsoft publishes KEK updates: the one this machine takes. */
 static int
-apply_dir(walk *w, const sbat_walk_pending *p, sbat_sigdb *target, const keys *k)
+apply_dir(walk *w, const sbat_walk_pending *p, sbat_sigdb *target, keys *k)
 {
 	candidates c = { calloc(DIR_MAX_FILES, sizeof(char *)), 0 };
 	authvar_check ac;
 	uint8_t *buf = NULL;
-	size_t len = 0, n = 0, i;
+	size_t len = 0, n = 0, i, before = 0;
 	long at = -1, added = 0;
-	int r = c.paths ? list_dir(p->file, 0, &c) : -1;
+	int r = c.paths ? list_dir(p->file, 0, &c) : -1, setup = k->setup;
 
 	if (r == 0) {
 		qsort(c.paths, c.n, sizeof(*c.paths), by_name);
-		if (!k->setup)
+		if (!setup)
 			at = pick(&c, p->var, k, &buf, &len, &ac, &n);
+		if (at >= 0 && ac.result == AUTHVAR_PK_SEVERAL)
+			at = -1;
 		if (at >= 0)
-			added = append(w, target, c.paths[at], buf, len, &ac);
+			added = store(w, k, p->var, &target, &before, c.paths[at], buf, len, &ac);
 		if (added >= 0)
-			dir_note(w, p, at >= 0 ? c.paths[at] : NULL, &ac, added, k->setup ? c.n : n, k, target);
+			dir_note(w, p, at >= 0 ? c.paths[at] : NULL, &ac, added, setup ? c.n : n, setup, target);
 		r = added < 0 ? -1 : 0;
 	}
 	for (i = 0; i < c.n; i++)
@@ -285,9 +330,9 @@ apply_dir(walk *w, const sbat_walk_pending *p, sbat_sigdb *target, const keys *k
 	return r;
 }
 
-/* MokListX: shim's list, which MokManager enrolls; appended as given. -1 after an error note. */
+/* MokList or MokListX: shim's lists, which MokManager enrolls; appended as given. -1 after an error note. */
 static int
-apply_mokx(walk *w, const sbat_walk_pending *p, sbat_sigdb *target)
+apply_mok(walk *w, const sbat_walk_pending *p, sbat_sigdb *target)
 {
 	uint8_t *buf = NULL;
 	size_t len, before = sbat_sigdb_count(target);
@@ -314,6 +359,10 @@ target_of(pending_dbs *t, const keys *k, const char *var)
 		return t->dbx;
 	if (strcmp(var, "KEK") == 0)
 		return k->kek;
+	if (strcmp(var, "PK") == 0)
+		return k->pk;
+	if (strcmp(var, "MokList") == 0)
+		return t->mok;
 	return strcmp(var, "MokListX") == 0 ? t->mokx : NULL;
 }
 
@@ -327,21 +376,22 @@ pending_apply(walk *w, pending_dbs *t)
 	for (i = 0; r == 0 && i < w->o->n_pending; i++) {
 		const sbat_walk_pending *p = &w->o->pending[i];
 		sbat_sigdb *target = target_of(t, &k, p->var);
+		int is_db = target && target == t->db, is_dbx = target && target == t->dbx;
 		DIR *dh;
 
 		if (!target) {
 			walk_fact(w, SBAT_BOOT_NOTE_ERROR, p->file, SBAT_BOOT_NOTE_PENDING_VARIABLE);
 			r = -1;
-		} else if (target == t->mokx) {
-			r = apply_mokx(w, p, target);
+		} else if (target == t->mokx || target == t->mok) {
+			r = apply_mok(w, p, target);
 		} else if ((dh = opendir(p->file)) != NULL) {
 			closedir(dh);
 			r = apply_dir(w, p, target, &k);
 		} else {
 			r = apply_file(w, p, target, &k);
 		}
-		t->db_known |= r == 0 && target == t->db;
-		t->dbx_known |= r == 0 && target == t->dbx;
+		t->db_known |= r == 0 && is_db;
+		t->dbx_known |= r == 0 && is_dbx;
 	}
 	sbat_sigdb_free(k.pk);
 	sbat_sigdb_free(k.kek);
@@ -366,7 +416,7 @@ SBAT_API sbat_err
 sbat_walk_pending_check(const sbat_walk_opts *o, sbat_boot_report **ret, sbat_diag *reterr)
 {
 	sbat_diag local, *d = reterr ? reterr : &local;
-	pending_dbs t = { NULL, NULL, NULL, 0, 0 };
+	pending_dbs t = { NULL, NULL, NULL, NULL, 0, 0 };
 	walk w;
 	sbat_err e;
 
@@ -378,7 +428,7 @@ sbat_walk_pending_check(const sbat_walk_opts *o, sbat_boot_report **ret, sbat_di
 	w.efivarfs = o->efivarfs ? o->efivarfs : SBAT_EFIVAR_DIR;
 	if ((e = load_target(w.efivarfs, "db", &t.db, d)) == SBAT_OK &&
 	    (e = load_target(w.efivarfs, "dbx", &t.dbx, d)) == SBAT_OK && (e = sbat_sigdb_new(&t.mokx, d)) == SBAT_OK &&
-	    (e = sbat_boot_report_new(&w.report, d)) == SBAT_OK) {
+	    (e = sbat_sigdb_new(&t.mok, d)) == SBAT_OK && (e = sbat_boot_report_new(&w.report, d)) == SBAT_OK) {
 		pending_apply(&w, &t);
 		if (w.report_failed) {
 			e = diag_fail(d, SBAT_E_NOMEM, "out of memory");
@@ -390,5 +440,6 @@ sbat_walk_pending_check(const sbat_walk_opts *o, sbat_boot_report **ret, sbat_di
 	sbat_sigdb_free(t.db);
 	sbat_sigdb_free(t.dbx);
 	sbat_sigdb_free(t.mokx);
+	sbat_sigdb_free(t.mok);
 	return e;
 }

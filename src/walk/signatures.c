@@ -228,7 +228,7 @@ list_db(walk *w, sbat_boot_note_what what, const sbat_sigdb *db)
 static int
 apply_pending(walk *w, struct walk_sigs *s)
 {
-	pending_dbs t = { s->db, s->dbx, s->mokx, s->db_known, s->dbx_known };
+	pending_dbs t = { s->db, s->dbx, s->mok, s->mokx, s->db_known, s->dbx_known };
 	int r = pending_apply(w, &t);
 
 	s->db_known = t.db_known;

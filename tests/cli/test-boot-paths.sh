@@ -467,6 +467,16 @@ sha256_var "$MOK_RT1" "$SHIM_HASH"
 SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP"
 expect "... in MokListRT itself: accepted" \
 	'[[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: boots: "*"[signature accepted: its hash is in MokListRT]"* ]]'
+# --pending MokList=FILE: what MokManager enrolls after mokutil --import, appended as given: shim's MokListRT of
+# the next boot holds it, and GRUB's hash there makes it accepted
+sha256_var "$MOK_RT" "$SHIM_HASH"
+rm -f -- "$MOK_RT1"
+sha256_var "$T/grub-hash.var" "$GRUB_HASH"
+tail -c +5 "$T/grub-hash.var" >"$T/grub-hash.esl"
+SBAT_ADD_EFIVARFS="$SV" run --check-level next --esp "$ESP" --pending MokList="$T/grub-hash.esl"
+expect "--pending MokList=FILE with GRUB's hash: accepted through MokListRT, the note says MokManager enrolls it" \
+	'[[ "$OUT" == *"Boot0001 debian [default]: stage 2 \EFI\debian\grubx64.efi: boots: "*"[signature accepted: its hash is in MokListRT]"* ]] &&
+	 [[ "$OUT" == *"pending: $T/grub-hash.esl appended to MokList (1 new entries): MokManager enrolls it as given once mokutil'"'"'s request is confirmed at the next boot"* ]]'
 rm -f -- "$MOK_RT" "$MOK_RT1"
 sha256_var "$SV/db-d719b2cb-3d3a-4596-a3bc-dad00e67656f" "$SHIM_HASH" "$GRUB_HASH"
 # MokPolicy (mirrored to MokPolicyRT, one byte): bit 1 (MOK_POLICY_REQUIRE_NX) makes shim's read_header refuse an
@@ -988,7 +998,7 @@ expect "--boot and --xbootldr go with next only" '[ "$RC" -eq 2 ] && err_has "--
 run --check-level running --signatures "$ESP/EFI/debian/grubx64.efi"
 expect "--signatures goes with next only" '[ "$RC" -eq 2 ] && err_has "--signatures goes with --check-level next"'
 run --check-level next --pending dbt="$ESP/EFI/debian/grubx64.efi"
-expect "--pending names db, dbx, KEK or MokListX" '[ "$RC" -eq 2 ] && err_has "--pending VAR is db, dbx, KEK or MokListX, not '"'"'dbt'"'"'"'
+expect "--pending names db, dbx, KEK, PK, MokList or MokListX" '[ "$RC" -eq 2 ] && err_has "--pending VAR is db, dbx, KEK, PK, MokList or MokListX, not '"'"'dbt'"'"'"'
 SBAT_ADD_EFIVARFS="$EV" run --check-level next --esp "$ESP" --pending dbx="$T/no-such-update.bin"
 expect "a pending update that does not read: exit 1, naming it" '[ "$RC" -eq 1 ] && err_has "no-such-update.bin"'
 

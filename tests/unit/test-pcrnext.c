@@ -644,6 +644,192 @@ test_pcrnext_other_image_every_bank(void **state)
 	sbat_eventlog_free(log);
 }
 
+/* The log's PCR pcr replayed in SHA-256, the event at index at hashing data[0..len) instead. */
+static void
+pcr_sha256_with(const sbat_eventlog *log, uint32_t pcr, size_t at, const uint8_t *data, size_t len, uint8_t out[32])
+{
+	uint8_t buf[64];
+	size_t i, j;
+
+	memset(out, 0, 32);
+	for (i = 1; i < sbat_eventlog_event_count(log); i++) {
+		const sbat_eventlog_event *e = sbat_eventlog_event_at(log, i);
+
+		if (e->pcr != pcr || e->type == SBAT_EV_NO_ACTION)
+			continue;
+		memcpy(buf, out, 32);
+		if (i == at) {
+			sha256(data, len, buf + 32);
+		} else {
+			for (j = 0; j < e->n_digests && e->digests[j].alg != SBAT_EVENTLOG_ALG_SHA256; j++)
+				;
+			assert_true(j < e->n_digests);
+			memcpy(buf + 32, e->digests[j].digest, 32);
+		}
+		sha256(buf, sizeof(buf), out);
+	}
+}
+
+/* A SHA-256 signature list of one entry (owner 0x77.., hash h..): 76 bytes into out. */
+static void
+one_hash_list(uint8_t out[76], uint8_t h)
+{
+	static const uint8_t sha256_type[16] = { 0x26, 0x16, 0xc4, 0xc1, 0x4c, 0x50, 0x92, 0x40,
+		                                 0xac, 0xa9, 0x41, 0xf9, 0x36, 0x93, 0x43, 0x28 };
+
+	memset(out, 0, 76);
+	memcpy(out, sha256_type, 16);
+	out[16] = 76;
+	out[24] = 48;
+	memset(out + 28, 0x77, 16);
+	memset(out + 44, h, 32);
+}
+
+/*
+ * A MokList enrolled as MokManager enrolls it: shim measures MokList's mirror, MokListRT (its built-in certificate,
+ * then MokList), into PCR 14 as the EV_IPL "MokList"; the next boot's is today's mirror with the list after it, so
+ * PCR 14 is the log's with that one digest made from those bytes, and changes.
+ */
+static void
+mok_pending(const char *var, const char *rt_file)
+{
+	sbat_eventlog *log = read_log("ovmf-shim");
+	sbat_pcr7_vars *vars = vars_of("ovmf-shim");
+	char level[512], dir[4096];
+	size_t at_level = sbat_level_event(log, level, sizeof(level)), i, len, added = 0, at = 0;
+	sbat_boot_report *r = shim_path(level);
+	uint8_t list[76], *rt, *want_data, want[32];
+	const sbat_pcrnext_value *v;
+	sbat_pcrnext *p;
+	sbat_diag d;
+
+	(void)at_level;
+	snprintf(dir, sizeof(dir), "%s/eventlog/ovmf-shim/efivars", getenv("FIXTURES_SRC"));
+	assert_int_equal(sbat_efivar_read(dir, rt_file, 0, &rt, &len, &d), SBAT_OK);
+	assert_non_null(rt);
+	for (i = 1; i < sbat_eventlog_event_count(log); i++) {
+		const sbat_eventlog_event *e = sbat_eventlog_event_at(log, i);
+
+		if (e->pcr == 14 && e->data_len == strlen(var) + 1 && !memcmp(e->data, var, strlen(var) + 1))
+			at = i;
+	}
+	assert_true(at > 0);
+	one_hash_list(list, 0x42);
+	assert_non_null(want_data = malloc(len - 4 + sizeof(list)));
+	memcpy(want_data, rt + 4, len - 4);
+	memcpy(want_data + len - 4, list, sizeof(list));
+	pcr_sha256_with(log, 14, at, want_data, len - 4 + sizeof(list), want);
+	assert_int_equal(sbat_pcr7_vars_update(vars, var, list, sizeof(list), &added, &d), SBAT_OK);
+	assert_int_equal(added, 1);
+	assert_int_equal(sbat_pcrnext_predict(log, vars, r, SHIM_ENTRY, &p, &d), SBAT_OK);
+	assert_today(p, 7, 4);
+	for (i = 0; i < sbat_pcrnext_value_count(p); i++) {
+		v = sbat_pcrnext_value_at(p, i);
+		if (v->pcr != 14)
+			continue;
+		if (!v->predicted)
+			fail_msg("PCR 14 %s unknown: %s", v->name, v->why);
+		assert_memory_not_equal(v->value, v->today, v->digest_size);
+	}
+	v = sbat_pcrnext_value_find(p, 14, SBAT_EVENTLOG_ALG_SHA256);
+	assert_memory_equal(v->value, want, 32);
+	free(rt);
+	free(want_data);
+	sbat_pcrnext_free(p);
+	sbat_boot_report_free(r);
+	sbat_pcr7_vars_free(vars);
+	sbat_eventlog_free(log);
+}
+
+static void
+test_pcrnext_moklist_pending(void **state)
+{
+	(void)state;
+	mok_pending("MokList", "MokListRT-" SBAT_EFIVAR_SHIM_GUID);
+}
+
+/* MokListX likewise: its event is made from MokListXRT (shim's vendor dbx, then MokListX) with the list after it. */
+static void
+test_pcrnext_moklistx_pending(void **state)
+{
+	(void)state;
+	mok_pending("MokListX", "MokListXRT-" SBAT_EFIVAR_SHIM_GUID);
+}
+
+/*
+ * A PK write replaces PK (the lists after its EFI_VARIABLE_AUTHENTICATION_2): PCR 7's PK event is made from the new
+ * list, the log's others kept; one with no list deletes PK, and PCR 7 is then not known (setup mode).
+ */
+static void
+test_pcrnext_pk_pending(void **state)
+{
+	static const uint8_t global[16] = { 0x61, 0xdf, 0xe4, 0x8b, 0xca, 0x93, 0xd2, 0x11,
+		                            0xaa, 0x0d, 0x00, 0xe0, 0x98, 0x03, 0x2b, 0x8c };
+	static const uint8_t pkcs7[16] = { 0x9d, 0xd2, 0xaf, 0x4a, 0xdf, 0x68, 0xee, 0x49,
+		                           0x8a, 0xa9, 0x34, 0x7d, 0x37, 0x56, 0x65, 0xa7 };
+	sbat_eventlog *log = read_log("ovmf-sb");
+	sbat_pcr7_vars *vars = vars_of("ovmf-sb");
+	uint8_t upd[44 + 76], data[32 + 4 + 76], want[32];
+	size_t i, at = 0, added = 0;
+	sbat_boot_report *r;
+	const sbat_pcrnext_value *v;
+	sbat_pcrnext *p;
+	sbat_diag d;
+
+	(void)state;
+	/* EFI_TIME, WIN_CERTIFICATE_UEFI_GUID of 28 bytes (4 bytes of "signature"), the list */
+	memset(upd, 0, sizeof(upd));
+	upd[16] = 28;
+	upd[20] = 0x00;
+	upd[21] = 0x02;
+	upd[22] = 0xf1;
+	upd[23] = 0x0e;
+	memcpy(upd + 24, pkcs7, 16);
+	one_hash_list(upd + 44, 0x55);
+	memset(data, 0, 32);
+	memcpy(data, global, 16);
+	data[16] = 2;
+	data[24] = 76;
+	data[32] = 'P';
+	data[34] = 'K';
+	memcpy(data + 36, upd + 44, 76);
+	for (i = 1; i < sbat_eventlog_event_count(log); i++) {
+		const sbat_eventlog_event *e = sbat_eventlog_event_at(log, i);
+
+		if (e->pcr == 7 && e->data_len >= 36 && e->data[16] == 2 && !memcmp(e->data + 32, "P\0K\0", 4))
+			at = i;
+	}
+	assert_true(at > 0);
+	pcr_sha256_with(log, 7, at, data, sizeof(data), want);
+	r = shim_path("x");
+	assert_int_equal(sbat_pcr7_vars_update(vars, "PK", upd, sizeof(upd), &added, &d), SBAT_OK);
+	assert_int_equal(added, 1);
+	{
+		sbat_pcr7 *m;
+		const sbat_pcr7_bank *b = NULL;
+
+		assert_int_equal(sbat_pcr7_build(log, vars, &m, &d), SBAT_OK);
+		for (i = 0; i < sbat_pcr7_bank_count(m); i++)
+			if (sbat_pcr7_bank_at(m, i)->alg == SBAT_EVENTLOG_ALG_SHA256)
+				b = sbat_pcr7_bank_at(m, i);
+		assert_non_null(b);
+		if (!b->predicted)
+			fail_msg("PCR 7 unknown: %s", b->why);
+		assert_memory_equal(b->value, want, 32);
+		sbat_pcr7_free(m);
+	}
+	/* deleted: no list after the header */
+	assert_int_equal(sbat_pcr7_vars_update(vars, "PK", upd, 44, &added, &d), SBAT_OK);
+	assert_int_equal(added, 0);
+	assert_int_equal(sbat_pcrnext_predict(log, vars, r, SHIM_ENTRY, &p, &d), SBAT_OK);
+	v = sbat_pcrnext_value_find(p, 7, SBAT_EVENTLOG_ALG_SHA256);
+	assert_false(v->predicted);
+	sbat_pcrnext_free(p);
+	sbat_boot_report_free(r);
+	sbat_pcr7_vars_free(vars);
+	sbat_eventlog_free(log);
+}
+
 int
 main(void)
 {
@@ -657,6 +843,9 @@ main(void)
 		cmocka_unit_test(test_pcrnext_sbat_level_latest),
 		cmocka_unit_test(test_pcrnext_sbat_level_unknown),
 		cmocka_unit_test(test_pcrnext_other_image_every_bank),
+		cmocka_unit_test(test_pcrnext_moklist_pending),
+		cmocka_unit_test(test_pcrnext_moklistx_pending),
+		cmocka_unit_test(test_pcrnext_pk_pending),
 	};
 
 	return run_group(tests, NULL, NULL);

@@ -15,10 +15,11 @@ usage: secure-boot.py x509 OUT CERT.der...  one EFI_SIGNATURE_LIST of the
        secure-boot.py nx-off IN OUT         IN (unsigned) without
                                             IMAGE_DLLCHARACTERISTICS_NX_COMPAT
        secure-boot.py cosign A B OUT        A with B's signatures appended
-       secure-boot.py update VAR ESL KEY CERT OUT
+       secure-boot.py update VAR ESL KEY CERT OUT [ATTRIBUTES]
                                             an authenticated append write of
                                             the signature lists ESL to VAR
-                                            (db, dbx, KEK), signed with KEY
+                                            (db, dbx, KEK), signed with KEY;
+                                            ATTRIBUTES 0x27 for PK's write
        secure-boot.py cert VARS.fd VAR TEXT OUT.der
                                             the certificate of OVMF varstore
                                             VARS.fd's variable VAR (db, KEK)
@@ -123,15 +124,16 @@ def cosign(a_path, b_path, out_path):
     open(out_path, "wb").write(out)
 
 
-def update(var, esl_path, key, cert, out_path):
+def update(var, esl_path, key, cert, out_path, attributes=APPEND_ATTRIBUTES):
     """EFI_VARIABLE_AUTHENTICATION_2 and the lists of esl_path, as sign-efi-sig-list -a makes them: a
     PKCS#7 SignedData (SHA-256, no signed attributes, detached, without its ContentInfo) over the name
-    in UTF-16, the vendor GUID, the attributes, the time stamp and the lists."""
+    in UTF-16, the vendor GUID, the attributes, the time stamp and the lists. A PK write is no append:
+    its attributes are 0x27."""
     lists = open(esl_path, "rb").read()
     vendor = EFI_GLOBAL if var in ("PK", "KEK") else IMAGE_SECURITY
     # EFI_TIME 2026-01-02 03:04:05; Pad1, Nanosecond, TimeZone, Daylight and Pad2 zero
     when = struct.pack("<HBBBBBBIhBB", 2026, 1, 2, 3, 4, 5, 0, 0, 0, 0, 0)
-    signed = var.encode("utf-16-le") + vendor.bytes_le + struct.pack("<I", APPEND_ATTRIBUTES) + when + lists
+    signed = var.encode("utf-16-le") + vendor.bytes_le + struct.pack("<I", attributes) + when + lists
     with tempfile.NamedTemporaryFile() as tbs, tempfile.NamedTemporaryFile() as p7:
         tbs.write(signed)
         tbs.flush()
@@ -199,8 +201,8 @@ def main(argv):
     elif len(argv) == 5 and argv[0] == "cert":
         open(argv[4], "wb").write(cert_in(variable(argv[1], argv[2]), argv[3]))
         return 0
-    elif len(argv) == 6 and argv[0] == "update":
-        update(argv[1], argv[2], argv[3], argv[4], argv[5])
+    elif len(argv) in (6, 7) and argv[0] == "update":
+        update(argv[1], argv[2], argv[3], argv[4], argv[5], int(argv[6], 0) if len(argv) == 7 else APPEND_ATTRIBUTES)
         return 0
     elif len(argv) == 4 and argv[0] == "cosign":
         cosign(argv[1], argv[2], argv[3])

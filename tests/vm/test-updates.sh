@@ -31,7 +31,11 @@
 #          latest` does and --check-level next predicts PCR 7 and the
 #          SbatLevel shim will store
 #   policy the TPM's PCR 7 must be that prediction, SbatLevelRT that level,
-#          and SbatPolicy gone (shim takes it once)
+#          and SbatPolicy gone (shim takes it once); --check-level next
+#          predicts with MokList=mok.esl pending (a throwaway certificate)
+#   mok    after the host wrote MokList as MokManager does: the TPM's PCR
+#          4, 7 and 14 must be that prediction (14 changes), MokListRT the
+#          old mirror with the list after it
 #
 # TAP. Skips (the plan 1..0 # SKIP, exit 0) without qemu, OVMF, swtpm, a C
 # compiler with a static libc, the kernel, shim-signed or GRUB 2.14, unless
@@ -87,6 +91,9 @@ openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 3650 -subj "/CN=sbat-add
 	python3 "$HERE/secure-boot.py" update dbx "$W/throwaway.esl" "$W/throwaway.key" "$W/throwaway.pem" \
 		"$W/dbx-throwaway.bin" >>"$W/sign.log" 2>&1 || made=0
 check "an authenticated dbx update signed by a throwaway key (openssl cms)" test "$made" = 1
+# MokList's boot: the throwaway certificate as one EFI_CERT_X509 list, what mokutil --import asks MokManager to enroll
+openssl x509 -in "$W/throwaway.pem" -outform DER -out "$W/throwaway.der" 2>>"$W/sign.log" &&
+	python3 "$HERE/secure-boot.py" x509 "$W/mok.esl" "$W/throwaway.der" || made=0
 cat >"$W/updates.list" <<EOF
 kek-other KEK $EFI_GLOBAL KEKUpdate_Microsoft_PK3d8660c0.bin
 dbx-throwaway dbx $IMAGE_SECURITY dbx-throwaway.bin
@@ -95,7 +102,8 @@ db-2023 db $IMAGE_SECURITY DBUpdate3P2023.bin
 EOF
 vm_initramfs "$W/initrd.gz" "$HERE/guest/updates.sh" "efivarfs ahci sd_mod vfat nls_cp437 nls_ascii" \
 	"$VM_SBAT_STATIC" "$W/efivar-write" "$W/updates.list" "$W/dbx-throwaway.bin" \
-	"$UPD/kek/Microsoft/KEKUpdate_Microsoft_PK3d8660c0.bin" "$UPD/DBXUpdate.bin" "$UPD/DBUpdate3P2023.bin" ||
+	"$UPD/kek/Microsoft/KEKUpdate_Microsoft_PK3d8660c0.bin" "$UPD/DBXUpdate.bin" "$UPD/DBUpdate3P2023.bin" \
+	"$W/mok.esl" ||
 	vm_skip_or_fail "cannot build the initramfs"
 
 # esp PHASE: the ESP of a boot: shim as \EFI\BOOT\BOOTX64.EFI, GRUB next to it,
@@ -282,5 +290,35 @@ for bank in $(sed -n 's/^pcr7 \([a-z0-9]*\) .*/\1/p' "$W/policy.txt"); do
 			test -n "$got" -a "$got" = "$want"
 	done
 	check "PCR 7 $bank: SbatPolicy latest changed it" test "$(tpmpcr check "$bank" 7)" != "$(tpmpcr policy "$bank" 7)"
+done
+
+# ------------------------------------------------------------ MokList: a certificate enrolled as MokManager enrolls it
+# The policy boot predicted the next one with MokList=mok.esl pending (--check-level next, "mok-" lines); the host
+# writes MokList as shim 16.1's MokManager does once `mokutil --import` is confirmed (write_db: shim's GUID,
+# NON_VOLATILE | BOOTSERVICE_ACCESS, the old data and the list; shim deletes a MokList with RUNTIME_ACCESS), and
+# the mok boot's TPM must hold the predicted PCR 4, 7 and 14: 14 changes (shim measures MokList's mirror,
+# MokListRT: its built-in certificate, then MokList), 7 not (the images are verified by the same entry).
+echo "# MokList: PCR 4, 7 and 14 predicted in the policy boot with MokList=mok.esl pending, and the TPM's after it"
+check "policy: --check-level next --pending MokList=mok.esl predicted (exit $(sed -n 's/^mok-rc //p' "$W/policy.txt"))" \
+	grep -q '^mok-value: ' "$W/policy.txt"
+gline policy mok-event | sed 's/^/# policy mok event not reproduced: /' | cut -c 1-400
+SHIM_GUID=605dab50-e046-4300-abb6-3dd810dd8b23
+python3 "$SRC/tests/integration/ovmf-setvar.py" "$W/vars.fd" MokList "$SHIM_GUID" 0x3 "$W/mok.esl" >"$W/setvar.log" 2>&1
+check "host: MokList written into the varstore ($(tail -n 1 "$W/setvar.log"))" grep -q 'added MokList' "$W/setvar.log"
+boot mok
+check "mok: the guest ran to its end ($VM_RESULT after ${VM_SECS}s)" test "$BOOTED" = 0
+rt0=$(sed -n "s/^var MokListRT-$SHIM_GUID ........//p" "$W/policy.txt")
+rt1=$(sed -n "s/^var MokListRT-$SHIM_GUID ........//p" "$W/mok.txt")
+check "mok: shim mirrored MokListRT as its old data with mok.esl after it ($((${#rt0} / 2)) -> $((${#rt1} / 2)) bytes)" \
+	test -n "$rt0" -a "$rt1" = "$rt0$(od -An -v -tx1 "$W/mok.esl" | tr -d ' \n')"
+for bank in $(sed -n 's/^pcr7 \([a-z0-9]*\) .*/\1/p' "$W/mok.txt"); do
+	for pcr in 14 7 4; do
+		got=$(nextval policy mok "$pcr" "$bank")
+		want=$(tpmpcr mok "$bank" "$pcr")
+		side "$pcr" "$bank" "mok" "$got" "$want"
+		check "PCR $pcr $bank: --check-level next's prediction with MokList pending = the TPM's value after MokManager's write$(unknown "$got" policy mok "$pcr" "$bank")" \
+			test -n "$got" -a "$got" = "$want"
+	done
+	check "PCR 14 $bank: the MokList write changed it" test "$(tpmpcr policy "$bank" 14)" != "$(tpmpcr mok "$bank" 14)"
 done
 tap_finish

@@ -21,7 +21,10 @@
 #          writes it (shim's GUID, NON_VOLATILE | BOOTSERVICE_ACCESS |
 #          RUNTIME_ACCESS, the one byte 1: "write-policy: ok") and the next
 #          boot predicted with it ("policy-" lines).
-#   policy the boot after that: nothing more than the lines below.
+#   policy the boot after that: --check-level next with MokList=/files/mok.esl
+#          pending ("mok-" lines), a certificate MokManager would enroll
+#   mok    the boot after the host wrote MokList as MokManager writes it:
+#          nothing more than the lines below.
 #
 # Each prints the TPM's PCR 7 of every bank ("pcr7 BANK HEX"), every PCR
 # ("pcr BANK N HEX"), the variables PCR 7 measures and shim's ("var
@@ -90,7 +93,7 @@ nextjson() {
 	sed "s/^/$tag-err: /" /tmp/next.err
 }
 
-[ "$phase" = policy ] && exit 0
+[ "$phase" = mok ] && exit 0
 
 # the ESP, for the walk's view of each pending write
 i=0
@@ -100,6 +103,14 @@ while [ ! -b /dev/sda1 ] && [ $i -lt 100 ]; do
 done
 mkdir -p /mnt/esp
 mount -t vfat -o ro /dev/sda1 /mnt/esp || echo "esp: cannot mount /dev/sda1"
+
+# MokList: the boot after SbatPolicy predicts the next one with /files/mok.esl enrolled as MokManager enrolls
+# it ("mok-" lines); the host then writes MokList into the varstore, and the "mok" boot shows the TPM's PCRs
+if [ "$phase" = policy ]; then
+	nextjson mok --pending MokList=/files/mok.esl
+	umount /mnt/esp 2>/dev/null
+	exit 0
+fi
 
 if [ "$phase" = check ]; then
 	predict now
