@@ -37,6 +37,16 @@
 #          4, 7 and 14 must be that prediction (14 changes), MokListRT the
 #          old mirror with the list after it
 #
+# And a real unlock attempt: in apply, before any write, the TPM seals secret
+# A to its PCR 7 (sha256) and secret B to the PCR 7 --check-level next
+# predicted after the dbx and db updates (tpm-seal.c: a trial session's
+# PolicyPCR, Create of a sealed data object with that policy); sbat-add
+# --check-level next --luks judges a LUKS2 image holding a systemd-tpm2 token
+# of each policy hash with the same updates pending: A "will unlock today;
+# will not unlock after the update", B the other way round. The sealed objects
+# go to the ESP of the second boot, where the TPM unseals B and refuses A
+# (TPM_RC_POLICY_FAIL): the TAP output shows sbat-add's verdicts beside them.
+#
 # TAP. Skips (the plan 1..0 # SKIP, exit 0) without qemu, OVMF, swtpm, a C
 # compiler with a static libc, the kernel, shim-signed or GRUB 2.14, unless
 # CI=true.
@@ -82,6 +92,8 @@ case $? in
 esac
 cc -std=c99 -O2 -static -o "$W/efivar-write" "$HERE/efivar-write.c" >"$W/cc.log" 2>&1 ||
 	vm_skip_or_fail "cannot link efivar-write statically: $(head -n 3 "$W/cc.log" | tr '\n' '|')"
+cc -std=c99 -O2 -static -o "$W/tpm-seal" "$HERE/tpm-seal.c" >"$W/cc.log" 2>&1 ||
+	vm_skip_or_fail "cannot link tpm-seal statically: $(head -n 3 "$W/cc.log" | tr '\n' '|')"
 
 # a dbx update signed by a key that no KEK of the machine holds or issued
 made=1
@@ -103,11 +115,12 @@ EOF
 vm_initramfs "$W/initrd.gz" "$HERE/guest/updates.sh" "efivarfs ahci sd_mod vfat nls_cp437 nls_ascii" \
 	"$VM_SBAT_STATIC" "$W/efivar-write" "$W/updates.list" "$W/dbx-throwaway.bin" \
 	"$UPD/kek/Microsoft/KEKUpdate_Microsoft_PK3d8660c0.bin" "$UPD/DBXUpdate.bin" "$UPD/DBUpdate3P2023.bin" \
-	"$W/mok.esl" ||
+	"$W/mok.esl" "$W/tpm-seal" "$SRC/tests/fixtures/luks/tpm2-tokens.luks2" ||
 	vm_skip_or_fail "cannot build the initramfs"
 
 # esp PHASE: the ESP of a boot: shim as \EFI\BOOT\BOOTX64.EFI, GRUB next to it,
-# a grub.cfg that boots the kernel with sbatvm.phase=PHASE
+# a grub.cfg that boots the kernel with sbatvm.phase=PHASE; the objects the
+# TPM sealed in the boot before in \sealed
 esp() {
 	local e="$W/esp"
 	rm -rf "$e"
@@ -116,6 +129,7 @@ esp() {
 	cp "$GRUB" "$e/EFI/BOOT/grubx64.efi"
 	cp "$VM_VMLINUZ" "$e/vmlinuz"
 	cp "$W/initrd.gz" "$e/initrd.img"
+	[ -d "$W/sealed" ] && cp -r "$W/sealed" "$e/sealed"
 	printf 'set timeout=0\nset default=0\nmenuentry "sbat-add vm" {\n\tlinux /vmlinuz %s sbatvm.phase=%s\n\tinitrd /initrd.img\n}\n' \
 		"$VM_CMDLINE" "$1" >"$e/EFI/BOOT/grub.cfg"
 }
@@ -135,7 +149,7 @@ boot() {
 	cp "$W/serial-$1.log.out" "$W/$1.txt"
 	vm_log "$1: QEMU start to power-off ${VM_SECS}s (guest script from ${VM_GUEST_START:-?} to ${VM_GUEST_END:-?} s of uptime), $((SECONDS - t0))s in all"
 	grep -v -e '^eventlog ' -e '^var ' -e '^pcr ' -e '^[a-z-]*-value: ' -e '^[a-z-]*-event: ' -e '^[a-z-]*-shim: ' \
-		-e '^$' "$W/$1.txt" | sed "s/^/# $1 guest: /"
+		-e '^sealed-[AB] ' -e '^luks-json: ' -e '^$' "$W/$1.txt" | sed "s/^/# $1 guest: /"
 }
 
 # gline PHASE PREFIX: the guest's lines of PHASE that start with "PREFIX: ", without it
@@ -209,6 +223,66 @@ expect dbx-throwaway refuses failed
 expect dbx-ms takes ok
 expect db-2023 takes ok
 
+# ------------------------------------------------------------ the unlock attempt: sealed before the updates
+# policypcr7 HEX: the PolicyPCR digest of PCR 7 (sha256) = HEX, as TPM2_PolicyPCR extends an empty policy
+policypcr7() {
+	python3 -c 'import hashlib, struct, sys
+v = bytes.fromhex(sys.argv[1])
+sel = struct.pack(">IHB", 1, 0xB, 3) + bytes([0x80, 0, 0])
+print(hashlib.sha256(bytes(32) + struct.pack(">I", 0x17F) + sel + hashlib.sha256(v).digest()).hexdigest())' "$1"
+}
+# luksjson: the --json's "luks" member the guest printed, one line a token: "A today-verdict predicted-verdict
+# policy-hash today-policy predicted-policy"
+luksjson() {
+	gline apply luks-json | python3 -c 'import json, sys
+s = sys.stdin.read()
+s = s[s.index("["):].rstrip().rstrip(",")
+for vol in json.loads(s):
+    for t in vol["systemd_tpm2"]:
+        print(vol["file"][5], t["today"]["verdict"].replace(" ", "-"), t["predicted"]["verdict"].replace(" ", "-"),
+              ",".join(t["policy_hashes"]), t["today"]["policy"], t["predicted"]["policy"])' 2>&1
+}
+p7now=$(tpmpcr apply sha256 7)
+p7next=$(gline apply luks-predicted)
+polA=$(gline apply seal-A)
+polA=${polA#policy }
+polB=$(gline apply seal-B)
+polB=${polB#policy }
+check "luks: the PCR 7 B is sealed to is --check-level next's sha256 prediction ($p7next)" \
+	test "$p7next" = "$(nextval apply next-all 7 sha256)" -a -n "$p7next"
+check "luks: the TPM sealed A to today's PCR 7: its policy hash is PolicyPCR's of the TPM's PCR 7 ($polA)" \
+	test "$polA" = "$(policypcr7 "$p7now")"
+check "luks: the TPM sealed B to the predicted PCR 7: its policy hash is PolicyPCR's of that value ($polB)" \
+	test "$polB" = "$(policypcr7 "$p7next")"
+mkdir -p "$W/sealed"
+for v in A B; do
+	sed -n "s/^sealed-$v //p" "$W/apply.txt" | python3 -c 'import sys; sys.stdout.buffer.write(bytes.fromhex(sys.stdin.read().strip()))' \
+		>"$W/sealed/$v.blob"
+done
+check "luks: both sealed objects kept for the next boot ($(wc -c <"$W/sealed/A.blob") and $(wc -c <"$W/sealed/B.blob") bytes)" \
+	test -s "$W/sealed/A.blob" -a -s "$W/sealed/B.blob"
+# a_verdict LINE: A's line says it unlocks today, not after the updates, as both change PCR 7
+a_verdict() {
+	grep -q '^/tmp/A\.luks2: token 0 (sha256 PCR 7): will unlock today; will not unlock after the update: PCR 7 changes (.*)$' \
+		<<<"$1" && grep -q 'the pending dbx update adds 443 entries' <<<"$1" &&
+		grep -q 'the pending db update adds 1 entry' <<<"$1"
+}
+lA=$(gline apply luks | grep '^/tmp/A\.luks2: token ')
+lB=$(gline apply luks | grep '^/tmp/B\.luks2: token ')
+check "luks: A (sealed to today's PCR 7): sbat-add --check-level next --luks with the updates pending: will unlock today, will not unlock after them, PCR 7 changed by both (${lA:-no line})" \
+	a_verdict "$lA"
+check "luks: B (sealed to the predicted PCR 7): will not unlock today, will unlock after them (${lB:-no line})" \
+	grep -q '^/tmp/B\.luks2: token 0 (sha256 PCR 7): will not unlock today: .*; will unlock after the update$' <<<"$lB"
+check "luks: exit 11 (a volume will not unlock after the update) ($(sed -n 's/^luks-rc //p' "$W/apply.txt"))" test "$(sed -n 's/^luks-rc //p' "$W/apply.txt")" = 11
+js=$(luksjson)
+printf '%s\n' "$js" | sed 's/^/# luks --json: /'
+check "luks --json: A will unlock today, will not unlock after the update; its policy hash the TPM's, today's digest the same" \
+	grep -qx "A will-unlock will-not-unlock $polA $polA [0-9a-f]\{64\}" <<<"$js"
+check "luks --json: B will not unlock today, will unlock after the update; the digest sbat-add made of the predicted PCR 7 is the TPM's" \
+	grep -qx "B will-not-unlock will-unlock $polB [0-9a-f]\{64\} $polB" <<<"$js"
+check "luks --json: exit 11 too ($(sed -n 's/^luks-json-rc //p' "$W/apply.txt"))" test "$(sed -n 's/^luks-json-rc //p' "$W/apply.txt")" = 11
+# ------------------------------------------------------------ (the unlock attempt goes on after the second boot)
+
 # ------------------------------------------------------------ second boot: the TPM's PCR 7
 boot check
 check "check: the guest ran to its end, the same varstore and TPM ($VM_RESULT after ${VM_SECS}s)" test "$BOOTED" = 0
@@ -254,6 +328,39 @@ for bank in $(sed -n 's/^pcr7 \([a-z0-9]*\) .*/\1/p' "$W/check.txt"); do
 		test "$(tpmpcr apply "$bank" 4)" = "$(tpmpcr check "$bank" 4)" -a \
 		"$(tpmpcr apply "$bank" 14)" = "$(tpmpcr check "$bank" 14)"
 done
+
+# ------------------------------------------------------------ the unlock attempt: unsealed after the updates
+# field V N: field N of volume V's line of luksjson (2: the verdict today, 3: after the updates)
+field() { awk -v v="$1" -v n="$2" '$1 == v { print $n }' <<<"$js"; }
+# tpm_says V LINE: what tpm-seal's LINE for volume V says in sbat-add's words: will-unlock when the TPM gave V's
+# secret back, will-not-unlock when it refused the policy (TPM_RC_POLICY_FAIL), else other
+tpm_says() {
+	if [ "$2" = "unsealed $(gline apply "secret-$1")" ] && [ -n "$(gline apply "secret-$1")" ]; then
+		echo will-unlock
+	elif grep -q '^failed: 0x[0-9a-f]* (TPM_RC_POLICY_FAIL) from Unseal$' <<<"$2"; then
+		echo will-not-unlock
+	else
+		echo other
+	fi
+}
+echo "# The unlock attempt: sbat-add's verdict for each volume (--check-level next --luks, the updates pending, in"
+echo "# the first boot), and the TPM unsealing the object sealed to the same policy, in the first boot and the second"
+for v in A B; do
+	case $v in
+	A) what="A (sealed to PCR 7 today)" ;;
+	B) what="B (sealed to the predicted PCR 7)" ;;
+	esac
+	now=$(gline apply "unseal-today-$v")
+	after=$(gline check "unseal-$v")
+	printf '# %-33s today:              sbat-add %-16s TPM: %s\n' "$what" "$(field $v 2 | tr - ' ')" "$now"
+	printf '# %-33s after the updates:  sbat-add %-16s TPM: %s\n' "$what" "$(field $v 3 | tr - ' ')" "$after"
+	check "luks: $v today: sbat-add's verdict ($(field $v 2)) is the TPM's in the first boot (${now:-no line})" \
+		test -n "$(field $v 2)" -a "$(field $v 2)" = "$(tpm_says $v "$now")"
+	check "luks: $v after the updates: sbat-add's verdict ($(field $v 3)) is the TPM's in the second boot (${after:-no line})" \
+		test -n "$(field $v 3)" -a "$(field $v 3)" = "$(tpm_says $v "$after")"
+done
+printf '# PCR 7 sha256 %-46s %s\n' "today (A sealed to it)" "$p7now" "predicted after the updates (B sealed to it)" \
+	"$p7next" "the TPM's in the boot after the updates" "$(tpmpcr check sha256 7)"
 
 # ------------------------------------------------------------ SbatPolicy latest
 check "check: SbatPolicy written as mokutil --set-sbat-policy latest writes it ($(gline check write-policy); $(sed -n 's/^policy-var //p' "$W/check.txt"))" \

@@ -26,6 +26,17 @@
 #   mok    the boot after the host wrote MokList as MokManager writes it:
 #          nothing more than the lines below.
 #
+# The unlock attempt (seal_volumes, unseal_volumes): in apply, before any
+# write, secret A is sealed to the TPM's PCR 7 (sha256) and secret B to the
+# PCR 7 next-all predicted (tpm-seal: "seal-A: policy HEX", the sealed object
+# in "sealed-A HEX" for the host to put on the ESP of the next boot), then
+# unsealed at once ("unseal-today-A: unsealed ..." or "...: failed: ..."); a LUKS2
+# image for each (the fixture's header, its JSON area one systemd-tpm2 token
+# of that policy hash, both checksums made again) is judged by sbat-add
+# --check-level next --luks with the same updates pending ("luks: " lines,
+# "luks-json: " the --json's "luks" member). In check, the TPM unseals each
+# from /mnt/esp/sealed ("unseal-A: unsealed ..." or "unseal-A: failed: ...").
+#
 # Each prints the TPM's PCR 7 of every bank ("pcr7 BANK HEX"), every PCR
 # ("pcr BANK N HEX"), the variables PCR 7 measures and shim's ("var
 # NAME-GUID HEX": the attributes, then the data, as efivarfs gives them),
@@ -95,6 +106,62 @@ nextjson() {
 
 [ "$phase" = mok ] && exit 0
 
+# ------------------------------------------------------------ the unlock attempt
+SECRET_A="sbat-add vm: sealed to PCR 7 before the updates"
+SECRET_B="sbat-add vm: sealed to the PCR 7 predicted after them"
+
+# hexbin HEX: the bytes
+# shellcheck disable=SC2059 # the escapes are the format
+hexbin() { printf "$(echo "$1" | sed 's/../\\x&/g')"; }
+
+# make_volume OUT POLICY: the fixture's LUKS2 header with one systemd-tpm2 token (PCR 7, sha256, POLICY) as the
+# JSON area of both copies (16 KiB each: the JSON from 4 KiB on), each checksum (SHA-256 of the copy with the
+# field, 64 bytes at 448, zeroed) made again
+make_volume() {
+	cp /files/tpm2-tokens.luks2 "$1"
+	json='{"tokens":{"0":{"type":"systemd-tpm2","tpm2-pcrs":[7],"tpm2-pcr-bank":"sha256","tpm2-policy-hash":"'$2'"}}}'
+	for c in 0 1; do
+		dd if=/dev/zero of="$1" bs=4096 seek=$((c * 4 + 1)) count=3 conv=notrunc 2>/dev/null
+		printf '%s' "$json" | dd of="$1" bs=4096 seek=$((c * 4 + 1)) conv=notrunc 2>/dev/null
+		dd if=/dev/zero of="$1" bs=64 seek=$((c * 256 + 7)) count=1 conv=notrunc 2>/dev/null
+		sum=$(dd if="$1" bs=16384 skip=$c count=1 2>/dev/null | sha256sum | cut -c1-64)
+		hexbin "$sum" | dd of="$1" bs=32 seek=$((c * 512 + 14)) conv=notrunc 2>/dev/null
+	done
+}
+
+# seal_volumes [--pending VAR=FILE]...: after nextjson (its /tmp/next.json: the default path's PCR 7 comes first)
+seal_volumes() {
+	p7=$(sed -n 's/.*{"pcr": 7, "bank": "sha256", "value": "\([0-9a-f]\{64\}\)".*/\1/p' /tmp/next.json | head -n 1)
+	echo "luks-predicted: ${p7:-none}"
+	mkdir -p /tmp/sealed
+	sa=$(/files/tpm-seal seal "$SECRET_A" /tmp/sealed/A.blob)
+	sb=$(/files/tpm-seal seal "$SECRET_B" /tmp/sealed/B.blob "$(hexbin "$p7" | sha256sum | cut -c1-64)")
+	printf 'seal-A: %s\nseal-B: %s\nsecret-A: %s\nsecret-B: %s\n' "$sa" "$sb" "$SECRET_A" "$SECRET_B"
+	make_volume /tmp/A.luks2 "${sa#policy }"
+	make_volume /tmp/B.luks2 "${sb#policy }"
+	for v in A B; do
+		[ -s /tmp/sealed/$v.blob ] && echo "sealed-$v $(od -An -v -tx1 /tmp/sealed/$v.blob | tr -d ' \n')"
+		echo "unseal-today-$v: $(/files/tpm-seal unseal /tmp/sealed/$v.blob)"
+	done
+	$SBAT --check-level next --esp /mnt/esp --event-log running "$@" --luks /tmp/A.luks2 --luks /tmp/B.luks2 \
+		>/tmp/luks.out 2>&1
+	echo "luks-rc $?"
+	grep '^/tmp/[AB]\.luks2: ' /tmp/luks.out | sed 's/^/luks: /'
+	$SBAT --check-level next --esp /mnt/esp --event-log running "$@" --luks /tmp/A.luks2 --luks /tmp/B.luks2 \
+		--json >/tmp/luks.json 2>/tmp/luks.err
+	echo "luks-json-rc $?"
+	sed -n '/^  "luks": \[/,/^  \]/p' /tmp/luks.json | sed 's/^/luks-json: /'
+	sed "s/^/luks-err: /" /tmp/luks.err
+}
+
+# unseal_volumes: what the TPM says to each sealed object of the boot before
+unseal_volumes() {
+	for v in A B; do
+		echo "unseal-$v: $(/files/tpm-seal unseal /mnt/esp/sealed/$v.blob)"
+	done
+}
+# ------------------------------------------------------------ (end of the unlock attempt's functions)
+
 # the ESP, for the walk's view of each pending write
 i=0
 while [ ! -b /dev/sda1 ] && [ $i -lt 100 ]; do
@@ -113,6 +180,7 @@ if [ "$phase" = policy ]; then
 fi
 
 if [ "$phase" = check ]; then
+	unseal_volumes
 	predict now
 	for f in $V/KEK-8be4df61-* $V/db-d719b2cb-* $V/dbx-d719b2cb-*; do
 		echo "size ${f##*/} $(wc -c <"$f")"
@@ -138,6 +206,8 @@ while read -r name var guid file; do
 done </files/updates.list
 # shellcheck disable=SC2086 # a word list of options
 nextjson next-all $taken
+# shellcheck disable=SC2086 # a word list of options
+seal_volumes $taken
 while read -r name var guid file; do
 	predict "pred-$name" --pending "$var=/files/$file"
 	$SBAT --check-level next --esp /mnt/esp --pending "$var=/files/$file" >/tmp/walk.out 2>&1
