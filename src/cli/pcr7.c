@@ -136,9 +136,8 @@ bank_label(const sbat_pcr7_bank *k, char *buf, size_t size)
 	return buf;
 }
 
-/* "EV_SEPARATOR", or the type in hex. */
-static const char *
-type_label(uint32_t type, char *buf, size_t size)
+const char *
+cli_pcr7_type_label(uint32_t type, char *buf, size_t size)
 {
 	const char *name = sbat_eventlog_type_name(type);
 
@@ -155,9 +154,9 @@ text_event(const sbat_pcr7 *m, const sbat_pcr7_event *x)
 	size_t i, n = 0;
 
 	if (x->log_index)
-		printf("PCR 7 event %zu (%s", x->log_index, type_label(x->type, type, sizeof(type)));
+		printf("PCR 7 event %zu (%s", x->log_index, cli_pcr7_type_label(x->type, type, sizeof(type)));
 	else
-		printf("PCR 7 new event (%s", type_label(x->type, type, sizeof(type)));
+		printf("PCR 7 new event (%s", cli_pcr7_type_label(x->type, type, sizeof(type)));
 	printf("%s%s): %s", x->name[0] ? " " : "", x->name, sbat_pcr7_state_name(x->state));
 	for (i = 0; i < sbat_pcr7_bank_count(m); i++)
 		if (x->banks_differ & (1u << i))
@@ -215,7 +214,7 @@ json_event(const sbat_pcr7 *m, const sbat_pcr7_event *x, int last)
 		printf("%zu", x->log_index);
 	else
 		fputs("null", stdout);
-	printf(", \"type\": \"%s\", \"kind\": ", type_label(x->type, type, sizeof(type)));
+	printf(", \"type\": \"%s\", \"kind\": ", cli_pcr7_type_label(x->type, type, sizeof(type)));
 	cli_json_cstr(stdout, sbat_pcr7_kind_name(x->kind));
 	printf(", \"state\": \"%s\", \"variable\": ", sbat_pcr7_state_name(x->state));
 	cli_json_cstr_or_null(stdout, x->name[0] ? x->name : NULL);

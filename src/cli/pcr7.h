@@ -28,4 +28,7 @@ void cli_pcr7_print_text(const cli_opts *o, const sbat_pcr7 *m, const sbat_boot_
 /* The same as the JSON object "pcr7" (no trailing newline). */
 void cli_pcr7_print_json(const cli_opts *o, const sbat_pcr7 *m, const sbat_boot_report *pending, int trusted);
 
+/* An event type's name ("EV_SEPARATOR"), or the type in hex in buf. */
+const char *cli_pcr7_type_label(uint32_t type, char *buf, size_t size);
+
 #endif

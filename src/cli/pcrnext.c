@@ -16,6 +16,7 @@
 
 #include "json.h"
 #include "next_level.h"
+#include "pcr7.h"
 #include "pcrnext.h"
 
 /* 1 if the walk's PENDING note n says the firmware takes the write. */
@@ -179,17 +180,6 @@ bank_name(const sbat_pcrnext_value *v, char *buf, size_t size)
 	return buf;
 }
 
-static const char *
-type_name(uint32_t type, char *buf, size_t size)
-{
-	const char *name = sbat_eventlog_type_name(type);
-
-	if (name)
-		return name;
-	snprintf(buf, size, "0x%08x", (unsigned)type);
-	return buf;
-}
-
 /* The events the model did not reproduce, one line each: what changes, and what is taken as it was. */
 static void
 text_events(const sbat_pcrnext *p)
@@ -207,7 +197,7 @@ text_events(const sbat_pcrnext *p)
 			printf("event %zu", x->log_index);
 		else
 			fputs("new event", stdout);
-		printf(" (%s): %s", type_name(x->type, type, sizeof(type)), sbat_pcr7_state_name(x->state));
+		printf(" (%s): %s", cli_pcr7_type_label(x->type, type, sizeof(type)), sbat_pcr7_state_name(x->state));
 		printf("%s%s\n", x->why ? ": " : "", x->why ? x->why : "");
 	}
 }
@@ -366,7 +356,7 @@ json_event(const sbat_pcrnext *p, const sbat_pcrnext_event *x, size_t recnum, in
 		fputs("}", stdout);
 	}
 	fputs("], \"content_type\": \"pcclient_std\", \"content\": {\"event_type\": ", stdout);
-	cli_json_cstr(stdout, type_name(x->type, type, sizeof(type)));
+	cli_json_cstr(stdout, cli_pcr7_type_label(x->type, type, sizeof(type)));
 	fputs(", \"event_data\": ", stdout);
 	cli_json_hex(stdout, x->data, x->data_len);
 	printf("}, \"state\": \"%s\", \"why\": ", sbat_pcr7_state_name(x->state));
